@@ -1,0 +1,48 @@
+// `swarm inbox <name>`: show an inbox; --unread, --consume (take delivery), --follow (stream).
+import type { Argv, CommandModule } from 'yargs';
+import { followInbox } from '../../mailbox/follow.js';
+import { readTeam, requireMember } from '../../team/team-store.js';
+import { openMailbox, printJson, println, requireTeam, rootDir, type GlobalArgs } from '../context.js';
+import { chalk, renderMessage } from '../render.js';
+
+interface InboxArgs extends GlobalArgs {
+  name: string;
+  unread: boolean;
+  follow: boolean;
+  consume: boolean;
+}
+
+export const inboxCommand: CommandModule<GlobalArgs, InboxArgs> = {
+  command: 'inbox <name>',
+  describe: "show a member's inbox (team-lead for the leader's)",
+  builder: (y) =>
+    y
+      .positional('name', { type: 'string', demandOption: true, describe: 'member name or team-lead' })
+      .option('unread', { type: 'boolean', default: false, describe: 'only messages not yet read' })
+      .option('consume', { type: 'boolean', default: false, describe: 'mark shown messages read (takes delivery)' })
+      .option('follow', { alias: 'f', type: 'boolean', default: false, describe: 'keep streaming new messages' })
+      .example('$0 inbox team-lead --unread', "what the leader hasn't read")
+      .example('$0 inbox alice --follow', "watch alice's inbox live")
+      .example('$0 inbox team-lead --json | jq -r ".[].text"', 'raw entries') as Argv<InboxArgs>,
+  handler: async (args) => {
+    const root = rootDir();
+    const team = requireTeam(args);
+    const config = await readTeam(root, team);
+    const name = requireMember(config, args.name).name;
+    const mailbox = await openMailbox(root, team);
+    if (args.follow) {
+      const ac = new AbortController();
+      const stop = (): void => ac.abort();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      for await (const m of followInbox(mailbox, name, { signal: ac.signal, consume: args.consume, unreadOnly: args.unread })) {
+        println(args.json ? JSON.stringify(m) : renderMessage(m));
+      }
+      return;
+    }
+    const messages = args.consume ? await mailbox.consume(name) : args.unread ? await mailbox.unread(name) : await mailbox.read(name);
+    if (args.json) return printJson(messages);
+    if (messages.length === 0) return println(chalk.dim(args.unread || args.consume ? 'no unread messages' : 'inbox is empty'));
+    for (const m of messages) println(renderMessage(m));
+  },
+};

@@ -1,0 +1,111 @@
+// `swarm team create|list|show|delete`: manage team files.
+import type { Argv, CommandModule } from 'yargs';
+import { SwarmError } from '../../protocol/errors.js';
+import { LEAD_NAME } from '../../protocol/names.js';
+import { createTeam, deleteTeam, listTeams, readTeam } from '../../team/team-store.js';
+import { chalk, paint } from '../render.js';
+import { printJson, println, requireTeam, rootDir, type GlobalArgs } from '../context.js';
+
+interface CreateArgs extends GlobalArgs {
+  name: string;
+  description?: string;
+  rename: boolean;
+}
+
+const create: CommandModule<GlobalArgs, CreateArgs> = {
+  command: 'create <name>',
+  describe: 'create a team (teams/<name>/config.json and its directories)',
+  builder: (y) =>
+    y
+      .positional('name', { type: 'string', demandOption: true, describe: 'team name: lowercase letters, digits, -' })
+      .option('description', { type: 'string', describe: 'what the team is for' })
+      .option('rename', { type: 'boolean', default: true, describe: 'pick a free name if taken (--no-rename to fail instead)' })
+      .example('$0 team create review-squad --description "PR review"', 'create a team')
+      .example('$0 team create review-squad --no-rename', 'fail if the name is taken') as Argv<CreateArgs>,
+  handler: async (args) => {
+    const root = rootDir();
+    const { config, renamedFrom } = await createTeam(root, {
+      name: args.name,
+      ...(args.description ? { description: args.description } : {}),
+      noRename: !args.rename,
+    });
+    if (args.json) return printJson({ ...config, ...(renamedFrom ? { renamedFrom } : {}) });
+    if (renamedFrom) println(chalk.yellow(`team "${renamedFrom}" exists; created "${config.name}" instead`));
+    else println(`created team ${chalk.bold(config.name)}`);
+    println(chalk.dim(`  export SWARM_TEAM=${config.name}`));
+  },
+};
+
+const list: CommandModule<GlobalArgs, GlobalArgs> = {
+  command: 'list',
+  describe: 'list teams under the root',
+  handler: async (args) => {
+    const teams = await listTeams(rootDir());
+    if (args.json) return printJson(teams);
+    if (teams.length === 0) return println(chalk.dim(`no teams under ${rootDir()}; create one with: swarm team create <name>`));
+    for (const t of teams) {
+      if (t.problem) println(`${chalk.bold(t.name)}  ${chalk.red(t.problem)}`);
+      else println(`${chalk.bold(t.name)}  ${t.members} teammate${t.members === 1 ? '' : 's'}${t.description ? chalk.dim(`  ${t.description}`) : ''}`);
+    }
+  },
+};
+
+const show: CommandModule<GlobalArgs, GlobalArgs & { name?: string }> = {
+  command: 'show [name]',
+  describe: 'show a team and its roster (--json prints config.json)',
+  builder: (y) => y.positional('name', { type: 'string', describe: 'team (default: --team / SWARM_TEAM)' }) as Argv<GlobalArgs & { name?: string }>,
+  handler: async (args) => {
+    const team = requireTeam({ ...args, ...(args.name ? { team: args.name } : {}) });
+    const config = await readTeam(rootDir(), team);
+    if (args.json) return printJson(config);
+    println(`${chalk.bold(config.name)}${config.description ? `  ${config.description}` : ''}`);
+    println(chalk.dim(`created ${new Date(config.createdAt).toISOString()}  lead session ${config.leadSessionId}`));
+    for (const m of config.members) {
+      const role = m.name === LEAD_NAME ? 'leader' : (m.agentType ?? 'teammate');
+      const pane = m.tmuxPaneId ? ` ${m.backendType ?? ''} ${m.tmuxPaneId}` : '';
+      println(`  ${paint(m.color, m.name.padEnd(16))} ${role.padEnd(12)}${pane}${m.model ? chalk.dim(` ${m.model}`) : ''}`);
+    }
+  },
+};
+
+const del: CommandModule<GlobalArgs, GlobalArgs & { name?: string; force: boolean }> = {
+  command: 'delete [name]',
+  describe: 'delete a team and all its files',
+  builder: (y) =>
+    y
+      .positional('name', { type: 'string', describe: 'team (default: --team / SWARM_TEAM)' })
+      .option('force', { type: 'boolean', default: false, describe: 'delete even if teammates look alive' }) as Argv<
+      GlobalArgs & { name?: string; force: boolean }
+    >,
+  handler: async (args) => {
+    const root = rootDir();
+    const team = requireTeam({ ...args, ...(args.name ? { team: args.name } : {}) });
+    const config = await readTeam(root, team);
+    const alive = config.members.filter((m) => m.name !== LEAD_NAME && m.pid !== undefined && pidAlive(m.pid));
+    if (alive.length > 0 && !args.force) {
+      throw new SwarmError(
+        'invalid_input',
+        `team "${team}" has live teammates (${alive.map((m) => m.name).join(', ')}); stop them with 'swarm shutdown --all' or pass --force`,
+      );
+    }
+    await deleteTeam(root, team);
+    if (args.json) return printJson({ deleted: team });
+    println(`deleted team ${team}`);
+  },
+};
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export const teamCommand: CommandModule<GlobalArgs, GlobalArgs> = {
+  command: 'team <command>',
+  describe: 'manage teams: create, list, show, delete',
+  builder: (y) => y.command(create).command(list).command(show).command(del).demandCommand(1, 'say which: create, list, show or delete'),
+  handler: () => undefined,
+};

@@ -1,0 +1,42 @@
+// The `swarm` command line: yargs wiring, global flags, and the one place that turns an error into
+// a one-line message and an exit code (2 for usage errors, 1 for everything else).
+import yargs from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { isSwarmError } from '../protocol/errors.js';
+import { inboxCommand } from './commands/inbox.js';
+import { sendCommand } from './commands/send.js';
+import { teamCommand } from './commands/team.js';
+import { chalk } from './render.js';
+
+function fail(message: string, code: number): never {
+  process.stderr.write(`${chalk.red('swarm:')} ${message.split('\n')[0]}\n`);
+  process.exit(code);
+}
+
+export async function main(argv: string[] = hideBin(process.argv)): Promise<void> {
+  const cli = yargs(argv)
+    .scriptName('swarm')
+    .usage('$0 <command> [options]\n\nRun a team of Claude agents in tmux panes, coordinated through plain files.')
+    .option('team', { alias: 't', type: 'string', global: true, describe: 'team name (default: $SWARM_TEAM)' })
+    .option('json', { type: 'boolean', global: true, default: false, describe: 'machine-readable output' })
+    .command(teamCommand)
+    .command(sendCommand)
+    .command(inboxCommand)
+    .demandCommand(1, 'say what to do: swarm --help lists the commands')
+    .recommendCommands()
+    .strict()
+    .help()
+    .alias('h', 'help')
+    .version()
+    .wrap(Math.min(100, process.stdout.columns || 100))
+    .fail((msg, err) => {
+      if (err) throw err;
+      fail(`${msg} (see swarm --help)`, 2);
+    });
+  try {
+    await cli.parseAsync();
+  } catch (e) {
+    if (isSwarmError(e)) fail(e.message, e.kind === 'invalid_input' || e.kind === 'invalid_name' ? 2 : 1);
+    fail(e instanceof Error ? e.message : String(e), 1);
+  }
+}

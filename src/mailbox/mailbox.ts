@@ -1,0 +1,161 @@
+// Inboxes (SPEC §3.3): teams/<team>/inboxes/<name>.json, a pretty-printed JSON array per recipient.
+//
+// Locking rule: every change (append, consume, clear, compact) is a locked read-modify-write of the
+// inbox file through storage/json-file (lock dir `<name>.json.lock`, atomic replace). Reads take no
+// lock. Consuming marks entries `read: true` (what older Claude Code readers expect) and, once more
+// than `compactThreshold` read entries pile up, moves them to `<name>.archive.jsonl` under the same
+// lock (archive appended and fsynced before the inbox is rewritten: a crash can duplicate an entry in
+// the archive, never lose one). Delivery is once per msg_id, in append order.
+import { promises as fs } from 'node:fs';
+import { InboxSchema, messageKey, type Inbox, type InboxMessage } from '../protocol/message.js';
+import { SwarmError } from '../protocol/errors.js';
+import { newMsgId } from '../protocol/ids.js';
+import { appendFileDurable, ensureDir } from '../storage/atomic.js';
+import { mutateJsonFile, readJsonFile, type CorruptReport, type JsonFileOptions } from '../storage/json-file.js';
+import type { LockOptions } from '../storage/lock.js';
+import { teamPaths, type TeamPaths } from '../team/paths.js';
+
+/** Signs an entry written as the leader; returns its `lead_sig`. */
+export type EntrySigner = (entry: InboxMessage) => string;
+
+export interface MailboxOptions {
+  root: string;
+  team: string;
+  lock?: LockOptions;
+  onCorrupt?: (report: CorruptReport) => void;
+  /** Used for entries whose `from` is `team-lead` (SPEC §3.6). */
+  signLead?: EntrySigner;
+  now?: () => number;
+  /** Read entries kept in the inbox before a consume moves them to the archive. */
+  compactThreshold?: number;
+}
+
+export const DEFAULT_COMPACT_THRESHOLD = 200;
+
+export interface NewMessage {
+  from: string;
+  text: string;
+  summary?: string;
+  color?: string;
+  msgId?: string;
+}
+
+export class Mailbox {
+  readonly paths: TeamPaths;
+
+  constructor(readonly opts: MailboxOptions) {
+    this.paths = teamPaths(opts.root, opts.team);
+  }
+
+  private fileOptions(): JsonFileOptions<Inbox> {
+    return {
+      schema: InboxSchema,
+      init: () => [],
+      ...(this.opts.lock ? { lock: this.opts.lock } : {}),
+      ...(this.opts.onCorrupt ? { onCorrupt: this.opts.onCorrupt } : {}),
+    };
+  }
+
+  private now(): number {
+    return (this.opts.now ?? Date.now)();
+  }
+
+  /** Build the entry that `append` writes (signed when it is from the leader). */
+  makeEntry(msg: NewMessage): InboxMessage {
+    const entry: InboxMessage = {
+      from: msg.from,
+      text: msg.text,
+      timestamp: new Date(this.now()).toISOString(),
+      read: false,
+      ...(msg.color ? { color: msg.color } : {}),
+      ...(msg.summary ? { summary: msg.summary } : {}),
+      type: 'message',
+      msgV: 1,
+      msg_id: msg.msgId ?? newMsgId(),
+    };
+    if (msg.from === 'team-lead' && this.opts.signLead) entry.lead_sig = this.opts.signLead(entry);
+    return entry;
+  }
+
+  /** Append one message to `to`'s inbox (file created as `[]` first if missing). */
+  async append(to: string, msg: NewMessage | InboxMessage): Promise<InboxMessage> {
+    const entry = 'timestamp' in msg ? msg : this.makeEntry(msg);
+    const file = this.paths.inbox(to);
+    await ensureDir(this.paths.inboxes);
+    await mutateJsonFile(file, this.fileOptions(), (inbox) => {
+      inbox.push(entry);
+      return { write: inbox, result: undefined };
+    });
+    return entry;
+  }
+
+  /** All entries currently in the inbox (no lock). A missing inbox is empty. */
+  async read(name: string): Promise<InboxMessage[]> {
+    return (await readJsonFile(this.paths.inbox(name), { schema: InboxSchema, ...(this.opts.lock ? { lock: this.opts.lock } : {}) })) ?? [];
+  }
+
+  async unread(name: string): Promise<InboxMessage[]> {
+    return (await this.read(name)).filter((m) => !m.read);
+  }
+
+  /**
+   * Deliver every unread entry once, in order, marking it read (duplicates by msg_id are marked and
+   * skipped). `accept` can leave entries unread for another reader (e.g. the permission waiter).
+   * Compacts read entries to the archive past the threshold.
+   */
+  async consume(name: string, accept: (m: InboxMessage) => boolean = () => true): Promise<InboxMessage[]> {
+    const threshold = this.opts.compactThreshold ?? DEFAULT_COMPACT_THRESHOLD;
+    const file = this.paths.inbox(name);
+    return mutateJsonFile(file, this.fileOptions(), async (inbox, { existed }) => {
+      if (!existed) return { result: [] };
+      const seen = new Set(inbox.filter((m) => m.read).map(messageKey));
+      const delivered: InboxMessage[] = [];
+      let changed = false;
+      for (const m of inbox) {
+        if (m.read || !accept(m)) continue;
+        const key = messageKey(m);
+        m.read = true;
+        changed = true;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        delivered.push({ ...m });
+      }
+      let next = inbox;
+      const readCount = inbox.filter((m) => m.read).length;
+      if (readCount > threshold) {
+        const archived = inbox.filter((m) => m.read);
+        await appendFileDurable(this.paths.archive(name), archived.map((m) => JSON.stringify(m)).join('\n') + '\n');
+        next = inbox.filter((m) => !m.read);
+        changed = true;
+      }
+      return changed ? { write: next, result: delivered } : { result: delivered };
+    });
+  }
+
+  /** Empty an inbox (spawn step 2). */
+  async clear(name: string): Promise<void> {
+    await ensureDir(this.paths.inboxes);
+    await mutateJsonFile(this.paths.inbox(name), this.fileOptions(), () => ({ write: [], result: undefined }));
+  }
+
+  /** Entries moved to the archive by compaction, oldest first. */
+  async archived(name: string): Promise<InboxMessage[]> {
+    let raw: string;
+    try {
+      raw = await fs.readFile(this.paths.archive(name), 'utf8');
+    } catch {
+      return [];
+    }
+    const out: InboxMessage[] = [];
+    for (const line of raw.split('\n')) {
+      if (line.trim() === '') continue;
+      try {
+        const parsed = InboxSchema.element.safeParse(JSON.parse(line));
+        if (parsed.success) out.push(parsed.data);
+      } catch {
+        throw new SwarmError('corrupt', `${this.paths.archive(name)} has a line that is not JSON; inspect it with 'jq -c . ${this.paths.archive(name)}'`);
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,54 @@
+// config.json (SPEC §3.2): the team file shared with Claude Code. Unknown fields written by other
+// tools are kept (loose objects), so a rewrite by swarm never drops them.
+import { z } from 'zod';
+
+export const BackendTypeSchema = z.enum(['tmux', 'iterm2', 'in-process']);
+
+export const PermissionModeSchema = z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan']);
+export type PermissionMode = z.infer<typeof PermissionModeSchema>;
+
+export const MemberSchema = z.looseObject({
+  agentId: z.string(),
+  name: z.string(),
+  agentType: z.string().optional(),
+  model: z.string().optional(),
+  prompt: z.string().optional(),
+  color: z.string().optional(),
+  planModeRequired: z.boolean().optional(),
+  joinedAt: z.number(),
+  tmuxPaneId: z.string().default(''),
+  cwd: z.string().default(''),
+  subscriptions: z.array(z.unknown()).default([]),
+  backendType: z.string().optional(),
+  isActive: z.boolean().optional(),
+  mode: z.string().optional(),
+  worktreePath: z.string().optional(),
+  runtime: z.string().optional(),
+  pid: z.number().int().optional(),
+});
+export type Member = z.infer<typeof MemberSchema>;
+
+/** swarm's own section of config.json (rules, settings); other tools ignore it. */
+export const SwarmSectionSchema = z.looseObject({
+  rules: z
+    .looseObject({ allow: z.array(z.string()).default([]), deny: z.array(z.string()).default([]) })
+    .optional(),
+  backend: z.string().optional(),
+  tmuxSession: z.string().optional(),
+  permissionMode: PermissionModeSchema.optional(),
+});
+export type SwarmSection = z.infer<typeof SwarmSectionSchema>;
+
+export const TeamConfigSchema = z.looseObject({
+  name: z.string(),
+  description: z.string().optional(),
+  createdAt: z.number(),
+  leadAgentId: z.string(),
+  leadSessionId: z.string().default(''),
+  members: z.array(MemberSchema),
+  hiddenPaneIds: z.array(z.string()).optional(),
+  teamAllowedPaths: z.array(z.unknown()).optional(),
+  leadProcess: z.looseObject({ pid: z.number(), claimedAt: z.number() }).optional(),
+  swarm: SwarmSectionSchema.optional(),
+});
+export type TeamConfig = z.infer<typeof TeamConfigSchema>;

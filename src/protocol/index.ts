@@ -1,0 +1,11 @@
+// protocol/: the on-disk records and control messages as zod schemas with inferred types, names
+// and ids. Pure: no I/O.
+export * from './colors.js';
+export * from './config.js';
+export * from './control.js';
+export * from './errors.js';
+export * from './ids.js';
+export * from './message.js';
+export * from './names.js';
+export * from './permission.js';
+export * from './status.js';

@@ -1,0 +1,32 @@
+// Inbox entries (SPEC §3.3). An inbox file is a JSON array of these. Two shapes are read:
+// Claude Code 2.1.112 writes {from, text, timestamp, read, color?, summary?}; newer writers add
+// {type: "message", msgV: 1, msg_id, lead_sig?}. Unknown fields are kept on rewrite.
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+
+export const InboxMessageSchema = z.looseObject({
+  from: z.string(),
+  text: z.string(),
+  timestamp: z.string(),
+  read: z.boolean().default(false),
+  color: z.string().optional(),
+  summary: z.string().optional(),
+  type: z.string().optional(),
+  msgV: z.number().optional(),
+  msg_id: z.string().optional(),
+  lead_sig: z.string().optional(),
+  from_plugin: z.string().optional(),
+});
+export type InboxMessage = z.infer<typeof InboxMessageSchema>;
+
+export const InboxSchema = z.array(InboxMessageSchema);
+export type Inbox = z.infer<typeof InboxSchema>;
+
+/**
+ * The identity used to deliver a message once: its msg_id, or for the old shape (no msg_id) a hash
+ * of sender, timestamp and text.
+ */
+export function messageKey(m: Pick<InboxMessage, 'msg_id' | 'from' | 'timestamp' | 'text'>): string {
+  if (m.msg_id) return m.msg_id;
+  return `h:${createHash('sha256').update(`${m.from}\u0000${m.timestamp}\u0000${m.text}`).digest('hex').slice(0, 32)}`;
+}

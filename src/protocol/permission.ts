@@ -1,0 +1,53 @@
+// Permission request records (SPEC §3.5): permissions/pending/<id>.json and resolved/<id>.json.
+import { z } from 'zod';
+
+export const PendingRequestSchema = z.looseObject({
+  id: z.string(),
+  workerId: z.string(),
+  workerName: z.string(),
+  workerColor: z.string().optional(),
+  teamName: z.string(),
+  toolName: z.string(),
+  toolUseId: z.string().default(''),
+  description: z.string().default(''),
+  input: z.record(z.string(), z.unknown()).default({}),
+  permissionSuggestions: z.array(z.unknown()).default([]),
+  status: z.literal('pending'),
+  createdAt: z.number(),
+  /** Set when the record was materialised from an inbox frame (a Claude Code teammate). */
+  source: z.enum(['file', 'inbox']).optional(),
+  workerPid: z.number().int().optional(),
+  cwd: z.string().optional(),
+});
+export type PendingRequest = z.infer<typeof PendingRequestSchema>;
+
+export const ResolvedRequestSchema = z.looseObject({
+  id: z.string(),
+  workerId: z.string(),
+  workerName: z.string(),
+  teamName: z.string(),
+  toolName: z.string(),
+  toolUseId: z.string().default(''),
+  input: z.record(z.string(), z.unknown()).default({}),
+  status: z.enum(['approved', 'rejected']),
+  resolvedBy: z.string(),
+  resolvedAt: z.number(),
+  feedback: z.string().optional(),
+  updatedInput: z.record(z.string(), z.unknown()).optional(),
+  permissionUpdates: z.array(z.unknown()).optional(),
+  signature: z.string().optional(),
+});
+export type ResolvedRequest = z.infer<typeof ResolvedRequestSchema>;
+
+export const AuditEventSchema = z.looseObject({
+  event: z.enum(['request', 'decision', 'timeout', 'cleared']),
+  id: z.string(),
+  at: z.number(),
+  worker: z.string().optional(),
+  toolName: z.string().optional(),
+  status: z.string().optional(),
+  by: z.string().optional(),
+  feedback: z.string().optional(),
+  rule: z.string().optional(),
+});
+export type AuditEvent = z.infer<typeof AuditEventSchema>;

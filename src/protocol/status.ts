@@ -1,0 +1,20 @@
+// status/<name>.json (SPEC §5): the heartbeat and progress each teammate writes.
+import { z } from 'zod';
+
+export const TeammateStateSchema = z.enum(['starting', 'working', 'idle', 'waiting_permission', 'exiting']);
+export type TeammateState = z.infer<typeof TeammateStateSchema>;
+
+export const StatusFileSchema = z.looseObject({
+  name: z.string(),
+  agentId: z.string().optional(),
+  pid: z.number().int(),
+  state: TeammateStateSchema,
+  heartbeatAt: z.number(),
+  startedAt: z.number().optional(),
+  toolUses: z.number().int().default(0),
+  inputTokens: z.number().int().default(0),
+  outputTokens: z.number().int().default(0),
+  costUsd: z.number().optional(),
+  activities: z.array(z.looseObject({ at: z.number(), text: z.string() })).max(5).default([]),
+});
+export type StatusFile = z.infer<typeof StatusFileSchema>;

@@ -1,0 +1,67 @@
+// Atomic whole-file writes and private directories.
+//
+// writeFileAtomic: write `<file>.tmp-<pid>-<random>` in the same directory, fsync it, rename it over
+// the target, then fsync the directory so the rename itself survives a crash. Readers therefore see
+// either the old bytes or the new bytes, never a mix. Files are 0600, directories 0700 (SPEC §3).
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+
+export const FILE_MODE = 0o600;
+export const DIR_MODE = 0o700;
+
+/** mkdir -p with mode 0700 for every directory it creates. */
+export async function ensureDir(dir: string): Promise<void> {
+  await fs.mkdir(dir, { recursive: true, mode: DIR_MODE });
+}
+
+export function tempPathFor(file: string): string {
+  return `${file}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
+}
+
+async function fsyncDir(dir: string): Promise<void> {
+  let handle: fs.FileHandle | undefined;
+  try {
+    handle = await fs.open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // Some file systems refuse fsync on a directory; the rename is still atomic there.
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** Replace `file` with `data` atomically (temp + fsync + rename + fsync dir). */
+export async function writeFileAtomic(file: string, data: string | Uint8Array, mode = FILE_MODE): Promise<void> {
+  const tmp = tempPathFor(file);
+  let handle: fs.FileHandle | undefined;
+  try {
+    handle = await fs.open(tmp, 'wx', mode);
+    await handle.writeFile(data);
+    await handle.sync();
+    await handle.close();
+    handle = undefined;
+    await fs.rename(tmp, file);
+  } catch (e) {
+    await handle?.close().catch(() => undefined);
+    await fs.rm(tmp, { force: true }).catch(() => undefined);
+    throw e;
+  }
+  await fsyncDir(path.dirname(file));
+}
+
+/** Append `data` to `file` (created 0600) and fsync it; for append-only logs such as audit.jsonl. */
+export async function appendFileDurable(file: string, data: string): Promise<void> {
+  const handle = await fs.open(file, 'a', FILE_MODE);
+  try {
+    await handle.appendFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Write JSON the way every swarm file is written: pretty (2 spaces) with a trailing newline. */
+export function formatJson(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}

@@ -1,0 +1,6 @@
+// storage/: the file-system primitives every other module uses — atomic writes, locks, locked
+// JSON read-modify-write with corrupt-file quarantine, directory change hints.
+export * from './atomic.js';
+export * from './json-file.js';
+export * from './lock.js';
+export * from './watch.js';

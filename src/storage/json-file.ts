@@ -1,0 +1,139 @@
+// JSON files shared between processes: a lock-free read and a locked read-modify-write.
+//
+// Rules (SPEC §3): every whole-file write is atomic (see atomic.ts); every read-modify-write holds
+// the file's lock (see lock.ts); a file that does not parse (JSON or schema) is never treated as
+// empty and never overwritten: it is renamed to `<file>.corrupt-<epochMs>` (bytes kept), reported,
+// and a fresh file is started. A lock-free read that fails to parse is retried under the lock first,
+// because a non-atomic writer (Claude Code) may have been caught mid-write.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { z } from 'zod';
+import { errnoCode, SwarmError } from '../protocol/errors.js';
+import { ensureDir, formatJson, writeFileAtomic } from './atomic.js';
+import { withFileLock, type LockOptions } from './lock.js';
+
+export interface CorruptReport {
+  file: string;
+  keptAs: string;
+  problem: string;
+}
+
+export interface JsonFileOptions<T> {
+  schema: z.ZodType<T>;
+  /** Value of a missing file (an update creates the file with it). */
+  init: () => T;
+  lock?: LockOptions;
+  /** Called when a corrupt file was kept aside. Default: one line on stderr. */
+  onCorrupt?: (report: CorruptReport) => void;
+}
+
+export function defaultCorruptReporter(r: CorruptReport): void {
+  process.stderr.write(`swarm: warning: ${path.basename(r.file)} was corrupt (${r.problem}); kept as ${r.keptAs}, started a fresh file\n`);
+}
+
+type ParseResult<T> = { ok: true; value: T } | { ok: false; problem: string } | { ok: 'missing' };
+
+async function readAndParse<T>(file: string, schema: z.ZodType<T>): Promise<ParseResult<T>> {
+  let raw: string;
+  try {
+    raw = await fs.readFile(file, 'utf8');
+  } catch (e) {
+    if (errnoCode(e) === 'ENOENT') return { ok: 'missing' };
+    throw new SwarmError('io', `cannot read ${file}: ${(e as Error).message}`, { cause: e });
+  }
+  return parseText(raw, schema);
+}
+
+export function parseText<T>(raw: string, schema: z.ZodType<T>): { ok: true; value: T } | { ok: false; problem: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (e) {
+    return { ok: false, problem: raw.trim() === '' ? 'empty file' : `invalid JSON: ${(e as Error).message}` };
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { ok: false, problem: `unexpected shape at ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}` };
+  }
+  return { ok: true, value: parsed.data };
+}
+
+/** Move a corrupt file aside as `<file>.corrupt-<epochMs>` (never overwriting an earlier one). */
+export async function quarantine(file: string, now = Date.now()): Promise<string> {
+  for (let t = now; ; t++) {
+    const keptAs = `${file}.corrupt-${t}`;
+    try {
+      await fs.link(file, keptAs);
+      await fs.unlink(file);
+      return keptAs;
+    } catch (e) {
+      if (errnoCode(e) === 'EEXIST') continue;
+      throw new SwarmError('io', `cannot keep corrupt ${file} aside: ${(e as Error).message}`, { cause: e });
+    }
+  }
+}
+
+/**
+ * Read and parse `file` without taking the lock (writes are atomic, so this is safe).
+ * Missing → `undefined`. Corrupt → re-checked under the lock, kept aside, then SwarmError('corrupt').
+ */
+export async function readJsonFile<T>(file: string, opts: Pick<JsonFileOptions<T>, 'schema' | 'lock'>): Promise<T | undefined> {
+  const first = await readAndParse(file, opts.schema);
+  if (first.ok === 'missing') return undefined;
+  if (first.ok) return first.value;
+  return withFileLock(
+    file,
+    async () => {
+      const again = await readAndParse(file, opts.schema);
+      if (again.ok === 'missing') return undefined;
+      if (again.ok) return again.value;
+      const keptAs = await quarantine(file);
+      throw new SwarmError('corrupt', `${file} was corrupt (${again.problem}); kept as ${keptAs} and a fresh file will be started`);
+    },
+    opts.lock,
+  );
+}
+
+/**
+ * Locked read-modify-write. `fn` gets the current value (or `init()` for a missing file) and returns
+ * `{ write, result }`: `write` (if defined) replaces the file atomically before the lock is released.
+ */
+export async function mutateJsonFile<T, R>(
+  file: string,
+  opts: JsonFileOptions<T>,
+  fn: (current: T, info: { existed: boolean }) => { write?: T; result: R } | Promise<{ write?: T; result: R }>,
+): Promise<R> {
+  await ensureDir(path.dirname(file));
+  return withFileLock(
+    file,
+    async () => {
+      const read = await readAndParse(file, opts.schema);
+      let current: T;
+      let existed = true;
+      if (read.ok === 'missing') {
+        current = opts.init();
+        existed = false;
+      } else if (read.ok) {
+        current = read.value;
+      } else {
+        const keptAs = await quarantine(file);
+        (opts.onCorrupt ?? defaultCorruptReporter)({ file, keptAs, problem: read.problem });
+        current = opts.init();
+        existed = false;
+      }
+      const { write, result } = await fn(current, { existed });
+      if (write !== undefined) await writeFileAtomic(file, formatJson(write));
+      return result;
+    },
+    opts.lock,
+  );
+}
+
+/** Locked update that always writes the value `fn` returns; resolves to it. */
+export async function updateJsonFile<T>(file: string, opts: JsonFileOptions<T>, fn: (current: T) => T | Promise<T>): Promise<T> {
+  return mutateJsonFile(file, opts, async (current) => {
+    const next = await fn(current);
+    return { write: next, result: next };
+  });
+}

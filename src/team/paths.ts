@@ -1,0 +1,78 @@
+// Where everything lives (SPEC §3). The only place that looks at the home directory: the root is
+// $CLAUDE_CONFIG_DIR if set, else ~/.claude. Every path is built from a validated name.
+import os from 'node:os';
+import path from 'node:path';
+import { assertInboxName, assertTeamName } from '../protocol/names.js';
+import { isSafeRequestId } from '../protocol/ids.js';
+import { SwarmError } from '../protocol/errors.js';
+
+export function resolveRoot(env: NodeJS.ProcessEnv = process.env): string {
+  const dir = env.CLAUDE_CONFIG_DIR;
+  return dir && dir.trim() !== '' ? path.resolve(dir) : path.join(os.homedir(), '.claude');
+}
+
+export interface TeamPaths {
+  root: string;
+  team: string;
+  dir: string;
+  config: string;
+  inboxes: string;
+  inbox(name: string): string;
+  archive(name: string): string;
+  permissions: string;
+  pending: string;
+  resolved: string;
+  pendingFile(id: string): string;
+  resolvedFile(id: string): string;
+  audit: string;
+  statusDir: string;
+  status(name: string): string;
+  logsDir: string;
+  log(name: string): string;
+}
+
+export function teamsDir(root: string): string {
+  return path.join(root, 'teams');
+}
+
+/** swarm's private state outside teams/ (keys). */
+export function swarmDir(root: string): string {
+  return path.join(root, 'swarm');
+}
+
+function requestId(id: string): string {
+  if (!isSafeRequestId(id)) {
+    throw new SwarmError('invalid_name', `invalid request id "${id}": expected an id like perm-1733140000000-a1b2c3 (see 'swarm permissions')`);
+  }
+  return id;
+}
+
+export function teamPaths(root: string, team: string): TeamPaths {
+  assertTeamName(team);
+  const dir = path.join(teamsDir(root), team);
+  const inboxes = path.join(dir, 'inboxes');
+  const permissions = path.join(dir, 'permissions');
+  const pending = path.join(permissions, 'pending');
+  const resolved = path.join(permissions, 'resolved');
+  const statusDir = path.join(dir, 'status');
+  const logsDir = path.join(dir, 'logs');
+  return {
+    root,
+    team,
+    dir,
+    config: path.join(dir, 'config.json'),
+    inboxes,
+    inbox: (name) => path.join(inboxes, `${assertInboxName(name)}.json`),
+    archive: (name) => path.join(inboxes, `${assertInboxName(name)}.archive.jsonl`),
+    permissions,
+    pending,
+    resolved,
+    pendingFile: (id) => path.join(pending, `${requestId(id)}.json`),
+    resolvedFile: (id) => path.join(resolved, `${requestId(id)}.json`),
+    audit: path.join(permissions, 'audit.jsonl'),
+    statusDir,
+    status: (name) => path.join(statusDir, `${assertInboxName(name)}.json`),
+    logsDir,
+    log: (name) => path.join(logsDir, `${assertInboxName(name)}.jsonl`),
+  };
+}
