@@ -1,0 +1,162 @@
+// The leader's per-team Ed25519 key file (SPEC §3.6).
+//
+// On disk: `<root>/swarm/keys/<team>.key` (directory 0700, file 0600), outside `teams/` so the
+// teammates' file tools (which refuse `teams/` and `swarm/`) cannot reach it. Contents, pretty JSON:
+//   { "version": 1, "createdAt": <epoch ms>, "privateKeyPem": "-----BEGIN PRIVATE KEY-----\n..." }
+// privateKeyPem is the PKCS#8 PEM of the Ed25519 private key; the public verify key
+// `<createdAt>.<base64url SPKI DER>` is derived from it on every load.
+//
+// Creation rule: no lock. A creator writes a complete temp file (0600, fsync'd) next to the target
+// and hard-links it to `<team>.key`; link() fails with EEXIST if another process got there first, in
+// which case the loser discards its key and loads the winner's. So concurrent callers always end
+// with the same key, and a reader never sees a half-written file. (Needs a file system with hard
+// links, i.e. any local POSIX one.) An existing key file is never overwritten.
+import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { errnoCode, SwarmError } from '../protocol/errors.js';
+import { DIR_MODE, ensureDir, FILE_MODE, formatJson, tempPathFor } from '../storage/atomic.js';
+import { formatVerifyKey, generateLeadKeyPair } from './signing.js';
+
+const TEAM_NAME_RE = /^[a-z0-9][a-z0-9-]{0,63}$/;
+
+export const LeadKeyFileSchema = z.object({
+  version: z.literal(1),
+  createdAt: z.number().int().nonnegative(),
+  privateKeyPem: z.string().min(1),
+});
+export type LeadKeyFile = z.infer<typeof LeadKeyFileSchema>;
+
+export interface LeadKey {
+  privateKey: KeyObject;
+  publicKey: KeyObject;
+  createdAt: number;
+  /** The `--lead-verify-key` value: `<createdAtMs>.<base64url SPKI DER>`. */
+  verifyKey: string;
+}
+
+function keysDir(root: string): string {
+  return path.join(root, 'swarm', 'keys');
+}
+
+/** `<root>/swarm/keys/<team>.key`; SwarmError('invalid_name') for a bad team name. */
+export function leadKeyPath(root: string, team: string): string {
+  if (!TEAM_NAME_RE.test(team)) {
+    throw new SwarmError('invalid_name', `team name: expected ${TEAM_NAME_RE.source}, got ${JSON.stringify(team)}`);
+  }
+  return path.join(keysDir(root), `${team}.key`);
+}
+
+function fromFile(file: string, text: string): LeadKey {
+  const fix = `delete ${file} to make a new key (running teammates must then be respawned)`;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (cause) {
+    throw new SwarmError('corrupt', `lead key file ${file} is not JSON; ${fix}`, { cause });
+  }
+  const parsed = LeadKeyFileSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new SwarmError('corrupt', `lead key file ${file} has an unexpected shape; ${fix}`, { cause: parsed.error });
+  }
+  let privateKey: KeyObject;
+  try {
+    privateKey = createPrivateKey({ key: parsed.data.privateKeyPem, format: 'pem' });
+  } catch (cause) {
+    throw new SwarmError('corrupt', `lead key file ${file} holds no readable private key; ${fix}`, { cause });
+  }
+  if (privateKey.asymmetricKeyType !== 'ed25519') {
+    throw new SwarmError('corrupt', `lead key file ${file} holds a ${privateKey.asymmetricKeyType} key, expected Ed25519; ${fix}`);
+  }
+  const publicKey = createPublicKey(privateKey);
+  const { createdAt } = parsed.data;
+  return { privateKey, publicKey, createdAt, verifyKey: formatVerifyKey(publicKey, createdAt) };
+}
+
+/** The team's lead key; SwarmError('not_found') if there is none, 'corrupt' if unreadable. */
+export async function loadLeadKey(root: string, team: string): Promise<LeadKey> {
+  const file = leadKeyPath(root, team);
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (cause) {
+    if (errnoCode(cause) === 'ENOENT') {
+      throw new SwarmError('not_found', `no lead key for team ${team} (expected ${file})`, { cause });
+    }
+    throw new SwarmError('io', `cannot read lead key ${file}: ${String(cause)}`, { cause });
+  }
+  return fromFile(file, text);
+}
+
+/** Load the team's lead key, creating it if missing; concurrent callers all get the same key. */
+export async function ensureLeadKey(root: string, team: string, now: number = Date.now()): Promise<LeadKey> {
+  const file = leadKeyPath(root, team);
+  try {
+    return await loadLeadKey(root, team);
+  } catch (e) {
+    if (!(e instanceof SwarmError && e.kind === 'not_found')) throw e;
+  }
+  const dir = keysDir(root);
+  try {
+    await ensureDir(dir);
+    await fs.chmod(dir, DIR_MODE);
+  } catch (cause) {
+    throw new SwarmError('io', `cannot create ${dir}: ${String(cause)}`, { cause });
+  }
+  const pair = generateLeadKeyPair(now);
+  const body: LeadKeyFile = {
+    version: 1,
+    createdAt: pair.createdAt,
+    privateKeyPem: pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  };
+  const tmp = tempPathFor(file);
+  let won = false;
+  try {
+    const handle = await fs.open(tmp, 'wx', FILE_MODE);
+    try {
+      await handle.writeFile(formatJson(body));
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    try {
+      await fs.link(tmp, file);
+      won = true;
+    } catch (e) {
+      if (errnoCode(e) !== 'EEXIST') throw e;
+    }
+  } catch (cause) {
+    throw new SwarmError('io', `cannot create lead key ${file}: ${String(cause)}`, { cause });
+  } finally {
+    await fs.rm(tmp, { force: true });
+  }
+  if (!won) return loadLeadKey(root, team);
+  await fsyncDir(dir);
+  return { privateKey: pair.privateKey, publicKey: pair.publicKey, createdAt: pair.createdAt, verifyKey: pair.verifyKey };
+}
+
+/** Remove the team's key file; true if there was one. */
+export async function deleteLeadKey(root: string, team: string): Promise<boolean> {
+  const file = leadKeyPath(root, team);
+  try {
+    await fs.unlink(file);
+    return true;
+  } catch (cause) {
+    if (errnoCode(cause) === 'ENOENT') return false;
+    throw new SwarmError('io', `cannot delete lead key ${file}: ${String(cause)}`, { cause });
+  }
+}
+
+// The link above is durable only once the directory entry is; same step as writeFileAtomic's.
+async function fsyncDir(dir: string): Promise<void> {
+  let handle: fs.FileHandle | undefined;
+  try {
+    handle = await fs.open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // Some file systems refuse fsync on a directory.
+  } finally {
+    await handle?.close();
+  }
+}

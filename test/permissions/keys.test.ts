@@ -1,0 +1,143 @@
+import { spawn } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isSwarmError } from '../../src/protocol/errors.js';
+import { deleteLeadKey, ensureLeadKey, leadKeyPath, loadLeadKey } from '../../src/permissions/keys.js';
+import { signEntry, verifyEntry } from '../../src/permissions/signing.js';
+
+const KEYS_MODULE = pathToFileURL(
+  path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/permissions/keys.ts'),
+).href;
+
+let root: string;
+beforeEach(async () => {
+  root = await fs.mkdtemp(path.join(os.tmpdir(), 'swarm-keys-'));
+});
+afterEach(async () => {
+  await fs.rm(root, { recursive: true, force: true });
+});
+
+async function rejectsWith(p: Promise<unknown>, kind: string): Promise<void> {
+  const e: unknown = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(isSwarmError(e), String(e)).toBe(true);
+  expect((e as { kind: string }).kind).toBe(kind);
+}
+
+async function waitFor(cond: () => Promise<boolean>, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+describe('lead key files', () => {
+  it('lives at <root>/swarm/keys/<team>.key', () => {
+    expect(leadKeyPath(root, 'demo')).toBe(path.join(root, 'swarm', 'keys', 'demo.key'));
+  });
+
+  it.each(['', '../x', 'Demo', 'a/b', '-x', 'a'.repeat(65), 'x\0', '.'])('rejects team name %j', (team) => {
+    expect(() => leadKeyPath(root, team)).toThrow(/team name/);
+  });
+
+  it('does not touch the disk for a bad team name', async () => {
+    await rejectsWith(ensureLeadKey(root, '../../etc'), 'invalid_name');
+    await expect(fs.readdir(root)).resolves.toEqual([]);
+  });
+
+  it('creates a 0600 key in a 0700 dir, and reloads the same key', async () => {
+    const created = await ensureLeadKey(root, 'demo', 1234);
+    expect(created.verifyKey).toMatch(/^1234\.[A-Za-z0-9_-]+$/);
+    const file = leadKeyPath(root, 'demo');
+    expect((await fs.stat(file)).mode & 0o777).toBe(0o600);
+    expect((await fs.stat(path.dirname(file))).mode & 0o777).toBe(0o700);
+    expect((await fs.readdir(path.dirname(file))).sort()).toEqual(['demo.key']); // no temp left
+
+    const onDisk = JSON.parse(await fs.readFile(file, 'utf8')) as Record<string, unknown>;
+    expect(onDisk.version).toBe(1);
+    expect(onDisk.createdAt).toBe(1234);
+    expect(String(onDisk.privateKeyPem)).toMatch(/^-----BEGIN PRIVATE KEY-----\n/);
+
+    const loaded = await loadLeadKey(root, 'demo');
+    expect(loaded.verifyKey).toBe(created.verifyKey);
+    const again = await ensureLeadKey(root, 'demo', 9999);
+    expect(again.verifyKey).toBe(created.verifyKey);
+
+    const signed = signEntry({ msg_id: 'm', from: 'team-lead', timestamp: 't', text: 'hi' }, loaded.privateKey);
+    expect(verifyEntry(signed, created.verifyKey)).toBe(true);
+  });
+
+  it('keeps one key per team', async () => {
+    const a = await ensureLeadKey(root, 'alpha');
+    const b = await ensureLeadKey(root, 'beta');
+    expect(a.verifyKey).not.toBe(b.verifyKey);
+  });
+
+  it('load reports not_found, delete is idempotent', async () => {
+    await rejectsWith(loadLeadKey(root, 'demo'), 'not_found');
+    await ensureLeadKey(root, 'demo');
+    await expect(deleteLeadKey(root, 'demo')).resolves.toBe(true);
+    await expect(deleteLeadKey(root, 'demo')).resolves.toBe(false);
+    await rejectsWith(loadLeadKey(root, 'demo'), 'not_found');
+  });
+
+  it('reports a corrupt key file and never replaces it', async () => {
+    const file = leadKeyPath(root, 'demo');
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    for (const body of ['{nope', '{"version":1}', '{"version":1,"createdAt":1,"privateKeyPem":"x"}']) {
+      await fs.writeFile(file, body);
+      await rejectsWith(loadLeadKey(root, 'demo'), 'corrupt');
+      await rejectsWith(ensureLeadKey(root, 'demo'), 'corrupt');
+      expect(await fs.readFile(file, 'utf8')).toBe(body);
+    }
+  });
+
+  it('gives every concurrent caller in one process the same key', async () => {
+    const keys = await Promise.all(Array.from({ length: 16 }, () => ensureLeadKey(root, 'demo')));
+    expect(new Set(keys.map((k) => k.verifyKey)).size).toBe(1);
+    expect((await loadLeadKey(root, 'demo')).verifyKey).toBe(keys[0]!.verifyKey);
+    expect(await fs.readdir(path.dirname(leadKeyPath(root, 'demo')))).toEqual(['demo.key']);
+  });
+
+  it('gives two concurrent processes the same key', async () => {
+    // Each child signals readiness, waits for a shared "go" file, then races to create the key.
+    const script = `
+      import { existsSync, writeFileSync } from 'node:fs';
+      import { ensureLeadKey } from ${JSON.stringify(KEYS_MODULE)};
+      const [root, id] = process.argv.slice(-2);
+      writeFileSync(root + '/ready-' + id, '');
+      const deadline = Date.now() + 20000;
+      while (!existsSync(root + '/go')) { if (Date.now() > deadline) process.exit(3); }
+      const key = await ensureLeadKey(root, 'demo');
+      process.stdout.write(key.verifyKey);
+    `;
+    const run = (id: string) =>
+      new Promise<string>((resolve, reject) => {
+        const child = spawn(
+          process.execPath,
+          ['--import', 'tsx', '--input-type=module', '-e', script, '--', root, id],
+          { stdio: ['ignore', 'pipe', 'pipe'] },
+        );
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+        child.on('error', reject);
+        child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`child ${id} exited ${code}: ${err}`))));
+      });
+    const results = Promise.all([run('a'), run('b')]);
+    const ready = async (): Promise<boolean> => (await fs.readdir(root)).filter((f) => f.startsWith('ready-')).length === 2;
+    await Promise.race([waitFor(ready, 20_000), results]);
+    await fs.writeFile(path.join(root, 'go'), '');
+    const [a, b] = await results;
+    expect(a).toMatch(/^\d+\.[A-Za-z0-9_-]+$/);
+    expect(b).toBe(a);
+    expect((await loadLeadKey(root, 'demo')).verifyKey).toBe(a);
+  }, 30_000);
+});

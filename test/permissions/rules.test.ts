@@ -1,0 +1,320 @@
+import { describe, expect, it } from 'vitest';
+import { isSwarmError } from '../../src/protocol/errors.js';
+import {
+  evaluate,
+  evaluateWithReason,
+  formatRule,
+  parseRule,
+  suggestRule,
+  type ToolRequest,
+} from '../../src/permissions/rules.js';
+
+const CWD = '/work/proj';
+const bash = (command: string): ToolRequest => ({ toolName: 'Bash', input: { command }, cwd: CWD });
+const file = (toolName: string, file_path: string): ToolRequest => ({ toolName, input: { file_path }, cwd: CWD });
+const allowOnly = (...allow: string[]) => ({ allow, deny: [] });
+
+describe('parseRule / formatRule', () => {
+  it.each([
+    ['Bash', { tool: 'Bash' }, 'Bash'],
+    ['  Read  ', { tool: 'Read' }, 'Read'],
+    ['Bash(npm test)', { tool: 'Bash', pattern: 'npm test' }, 'Bash(npm test)'],
+    ['Bash( npm test :*)', { tool: 'Bash', pattern: 'npm test:*' }, 'Bash(npm test:*)'],
+    ['Bash(echo (hi):*)', { tool: 'Bash', pattern: 'echo (hi):*' }, 'Bash(echo (hi):*)'],
+    ['Edit(src/**)', { tool: 'Edit', pattern: 'src/**' }, 'Edit(src/**)'],
+    ['Edit(./src/)', { tool: 'Edit', pattern: 'src/**' }, 'Edit(src/**)'],
+    ['Read(//etc//hosts)', { tool: 'Read', pattern: '/etc/hosts' }, 'Read(/etc/hosts)'],
+    ['Read(/)', { tool: 'Read', pattern: '/**' }, 'Read(/**)'],
+    ['Grep(.)', { tool: 'Grep', pattern: '**' }, 'Grep(**)'],
+    ['Write(src/*.{ts,tsx})', { tool: 'Write', pattern: 'src/*.{ts,tsx}' }, 'Write(src/*.{ts,tsx})'],
+    ['mcp__github__create_issue', { tool: 'mcp__github__create_issue' }, 'mcp__github__create_issue'],
+  ])('parses %j', (s, rule, formatted) => {
+    expect(parseRule(s)).toEqual(rule);
+    expect(formatRule(parseRule(s))).toBe(formatted);
+  });
+
+  it.each([
+    ['', /expected Tool/],
+    ['Bash(npm test', /expected Tool/],
+    ['Bash (npm test)', /expected Tool/],
+    ['1Bash', /tool name/],
+    ['Ba$h', /tool name/],
+    ['Bash()', /write Bash/],
+    ['Bash(*)', /write Bash/],
+    ['Bash(:*)', /write Bash/],
+    ['Bash(npm run *)', /trailing `:\*`/],
+    ['Bash(npm test && rm -rf /)', /cannot contain/],
+    ['Bash(npm test; ls:*)', /cannot contain/],
+    ['Bash(cat $(x))', /cannot contain/],
+    ['Bash(a\nb)', /control characters/],
+    ['Edit()', /empty/],
+    ['Edit(../x/**)', /`\.\.`/],
+    ['Edit(src/../../x)', /`\.\.`/],
+    ['Read(~/.ssh/**)', /absolute path/],
+    ['Edit(src/{a,b)', /unclosed/],
+    ['Edit(src/{a,{b}})', /nested/],
+    ['Edit(src\\)', /escapes nothing/],
+    ['WebFetch(domain:example.com)', /takes no pattern/],
+    ['mcp__x(y)', /takes no pattern/],
+  ])('rejects %j with a one-line message', (s, message) => {
+    let error: unknown;
+    try {
+      parseRule(s);
+    } catch (e) {
+      error = e;
+    }
+    expect(isSwarmError(error, 'invalid_input')).toBe(true);
+    expect((error as Error).message).toMatch(message);
+    expect((error as Error).message).not.toContain('\n');
+  });
+});
+
+describe('evaluate: Bash', () => {
+  it.each([
+    // [rule, command, decision when the rule is the only allow rule]
+    ['Bash', 'anything; at all && more', 'allow'],
+    ['Bash(npm test)', 'npm test', 'allow'],
+    ['Bash(npm test)', '  npm test  ', 'allow'],
+    ['Bash(npm test)', 'npm test --watch', 'ask'],
+    ['Bash(npm test)', 'npm  test', 'ask'],
+    ['Bash(npm test:*)', 'npm test', 'allow'],
+    ['Bash(npm test:*)', 'npm test -- --run', 'allow'],
+    ['Bash(npm test:*)', 'npm test\t-x', 'allow'],
+    ['Bash(npm test:*)', 'npm testing', 'ask'],
+    ['Bash(npm test:*)', 'npm tes', 'ask'],
+    ['Bash(npm test:*)', 'pnpm test', 'ask'],
+    // compound commands never match an exact or prefix rule
+    ['Bash(npm test:*)', 'npm test && rm -rf /', 'ask'],
+    ['Bash(npm test:*)', 'npm test || rm -rf /', 'ask'],
+    ['Bash(npm test:*)', 'npm test; rm -rf /', 'ask'],
+    ['Bash(npm test:*)', 'npm test & rm -rf /', 'ask'],
+    ['Bash(npm test:*)', 'npm test | sh', 'ask'],
+    ['Bash(npm test:*)', 'npm test `rm -rf /`', 'ask'],
+    ['Bash(npm test:*)', 'npm test $(rm -rf /)', 'ask'],
+    ['Bash(npm test:*)', 'npm test > /etc/passwd', 'ask'],
+    ['Bash(npm test:*)', 'npm test < /dev/zero', 'ask'],
+    ['Bash(npm test:*)', 'npm test\nrm -rf /', 'ask'],
+    ['Bash(npm test:*)', 'npm test\rrm -rf /', 'ask'],
+    ['Bash(npm test:*)', 'npm test -- "a;b"', 'ask'], // quoted operators are asked too
+    ['Bash(git status:*)', 'git status --short', 'allow'],
+  ] as const)('%s vs %j → %s', (rule, command, decision) => {
+    expect(evaluate(allowOnly(rule), bash(command))).toBe(decision);
+  });
+
+  it('asks when the input has no command string', () => {
+    expect(evaluate(allowOnly('Bash(npm test:*)'), { toolName: 'Bash', input: {}, cwd: CWD })).toBe('ask');
+    expect(evaluate(allowOnly('Bash(npm test:*)'), { toolName: 'Bash', input: null, cwd: CWD })).toBe('ask');
+    expect(evaluate(allowOnly('Bash'), { toolName: 'Bash', input: null, cwd: CWD })).toBe('allow');
+  });
+
+  it('lets deny beat allow', () => {
+    const rules = { allow: ['Bash', 'Bash(git push:*)'], deny: ['Bash(git push:*)'] };
+    expect(evaluate(rules, bash('git push origin main'))).toBe('deny');
+    expect(evaluate(rules, bash('git pull'))).toBe('allow');
+    expect(evaluateWithReason(rules, bash('git push'))).toEqual({ decision: 'deny', rule: 'Bash(git push:*)' });
+    expect(evaluateWithReason(rules, bash('ls'))).toEqual({ decision: 'allow', rule: 'Bash' });
+    expect(evaluateWithReason({ allow: [], deny: [] }, bash('ls'))).toEqual({ decision: 'ask' });
+  });
+
+  it.each([
+    ['rm -rf build', 'deny'],
+    ['ls; rm -rf /', 'deny'],
+    ['ls && rm -rf /', 'deny'],
+    ['ls | xargs rm', 'ask'], // best effort: xargs is not unwrapped
+    ['echo $(rm -rf /)', 'deny'],
+    ['echo `rm -rf /`', 'deny'],
+    ['(rm -rf /)', 'deny'],
+    ['if true; then rm -rf /; fi', 'deny'],
+    ['FOO=1 rm -rf /', 'deny'],
+    ['sudo rm -rf /', 'deny'],
+    ['env A=b rm -rf /', 'deny'],
+    ['/bin/rm -rf /', 'deny'],
+    ['rm', 'deny'],
+    ['rmdir x', 'ask'],
+    ['echo rm', 'ask'],
+  ] as const)('deny Bash(rm:*) vs %j → %s', (command, decision) => {
+    expect(evaluate({ allow: [], deny: ['Bash(rm:*)'] }, bash(command))).toBe(decision);
+  });
+});
+
+describe('evaluate: paths', () => {
+  it.each([
+    // [allow rule, tool, file_path, decision]
+    ['Edit(src/**)', 'Edit', 'src/a.ts', 'allow'],
+    ['Edit(src/**)', 'Edit', '/work/proj/src/deep/er/a.ts', 'allow'],
+    ['Edit(src/**)', 'Edit', 'lib/a.ts', 'ask'],
+    ['Edit(src/**)', 'Edit', 'srcx/a.ts', 'ask'],
+    ['Edit(src/*)', 'Edit', 'src/a.ts', 'allow'],
+    ['Edit(src/*)', 'Edit', 'src/deep/a.ts', 'ask'], // * does not cross /
+    ['Edit(src/*.ts)', 'Edit', 'src/a.ts', 'allow'],
+    ['Edit(src/*.ts)', 'Edit', 'src/a.js', 'ask'],
+    ['Edit(src/?.ts)', 'Edit', 'src/ab.ts', 'ask'],
+    ['Edit(src/*.{ts,tsx})', 'Edit', 'src/a.tsx', 'allow'],
+    ['Edit(**/*.md)', 'Edit', 'README.md', 'allow'],
+    ['Edit(**/*.md)', 'Edit', 'docs/a/b.md', 'allow'],
+    ['Edit(*.md)', 'Edit', 'docs/b.md', 'ask'],
+    ['Edit(src/a\\*.ts)', 'Edit', 'src/a*.ts', 'allow'],
+    ['Edit(src/a\\*.ts)', 'Edit', 'src/ab.ts', 'ask'],
+    // dot files: not matched by wildcards in allow rules unless spelled out
+    ['Edit(src/**)', 'Edit', 'src/.env', 'ask'],
+    ['Edit(**)', 'Edit', '.git/hooks/pre-commit', 'ask'],
+    ['Edit(*)', 'Edit', '.bashrc', 'ask'],
+    ['Edit(.github/**)', 'Edit', '.github/workflows/ci.yml', 'allow'],
+    ['Edit(**/.env)', 'Edit', 'src/.env', 'allow'],
+    ['Edit(src/.*)', 'Edit', 'src/.env', 'allow'],
+    // .. escapes and normalisation
+    ['Edit(src/**)', 'Edit', 'src/../../etc/passwd', 'ask'],
+    ['Edit(src/**)', 'Edit', 'src/../secret.txt', 'ask'],
+    ['Edit(src/**)', 'Edit', 'lib/../src/a.ts', 'allow'],
+    ['Edit(src/**)', 'Edit', './src/./a.ts', 'allow'],
+    ['Edit(src/**)', 'Edit', '/work/proj-other/src/a.ts', 'ask'],
+    ['Edit(**)', 'Edit', '/work/other/a.ts', 'ask'],
+    ['Edit(**)', 'Edit', '../a.ts', 'ask'],
+    // absolute patterns
+    ['Edit(/tmp/**)', 'Edit', '/tmp/x/y', 'allow'],
+    ['Edit(/tmp/**)', 'Edit', '/tmp/../etc/passwd', 'ask'],
+    ['Edit(/work/proj/src/**)', 'Edit', 'src/a.ts', 'allow'],
+    ['Read(/etc/hosts)', 'Read', '/etc/hosts', 'allow'],
+    ['Read(/etc/hosts)', 'Read', '/etc/hostsx', 'ask'],
+    // families
+    ['Edit(src/**)', 'Write', 'src/new.ts', 'allow'],
+    ['Edit(src/**)', 'MultiEdit', 'src/a.ts', 'allow'],
+    ['Write(src/**)', 'Edit', 'src/a.ts', 'ask'],
+    ['Read(src/**)', 'Edit', 'src/a.ts', 'ask'],
+    ['Edit', 'Write', '/anything', 'allow'],
+    // other tools are not matched by path rules
+    ['Edit(src/**)', 'Bash', 'src/a.ts', 'ask'],
+  ] as const)('%s on %s %j → %s', (rule, tool, p, decision) => {
+    expect(evaluate(allowOnly(rule), file(tool, p))).toBe(decision);
+  });
+
+  it('matches NotebookEdit on notebook_path', () => {
+    const req: ToolRequest = { toolName: 'NotebookEdit', input: { notebook_path: 'nb/a.ipynb' }, cwd: CWD };
+    expect(evaluate(allowOnly('Edit(nb/**)'), req)).toBe('allow');
+    expect(evaluate(allowOnly('NotebookEdit(nb/*)'), req)).toBe('allow');
+  });
+
+  it('matches Glob/Grep on path, defaulting to the cwd', () => {
+    const grep = (input: object): ToolRequest => ({ toolName: 'Grep', input, cwd: CWD });
+    expect(evaluate(allowOnly('Grep(src/**)'), grep({ pattern: 'x', path: 'src' }))).toBe('allow');
+    expect(evaluate(allowOnly('Grep(src/**)'), grep({ pattern: 'x', path: 'src/a' }))).toBe('allow');
+    expect(evaluate(allowOnly('Grep(src/**)'), grep({ pattern: 'x' }))).toBe('ask');
+    expect(evaluate(allowOnly('Grep(**)'), grep({ pattern: 'x' }))).toBe('allow');
+    expect(evaluate(allowOnly('Read(src/**)'), grep({ pattern: 'x', path: 'src' }))).toBe('allow');
+    expect(evaluate(allowOnly('Grep(**)'), grep({ pattern: 'x', path: '/etc' }))).toBe('ask');
+    const glob = (input: object): ToolRequest => ({ toolName: 'Glob', input, cwd: CWD });
+    expect(evaluate(allowOnly('Glob(src/**)'), glob({ pattern: '**/*.ts', path: 'src' }))).toBe('allow');
+    expect(evaluate(allowOnly('Glob(src/**)'), glob({ pattern: '../../**', path: 'src' }))).toBe('ask');
+    expect(evaluate(allowOnly('Glob(**)'), glob({ pattern: '/etc/*' }))).toBe('ask');
+  });
+
+  it('asks when the path is missing or not a string', () => {
+    expect(evaluate(allowOnly('Edit(**)'), { toolName: 'Edit', input: {}, cwd: CWD })).toBe('ask');
+    expect(evaluate(allowOnly('Edit(**)'), { toolName: 'Edit', input: { file_path: 3 }, cwd: CWD })).toBe('ask');
+    expect(evaluate(allowOnly('Edit(**)'), { toolName: 'Edit', input: 'src/a', cwd: CWD })).toBe('ask');
+  });
+
+  it.each([
+    ['Edit(secrets/**)', 'src/../secrets/k', 'deny'],
+    ['Edit(secrets/**)', 'secrets/.env', 'deny'], // deny wildcards match dot files
+    ['Edit(**)', '.git/config', 'deny'],
+    ['Edit(*)', '.bashrc', 'deny'],
+    ['Edit(secrets/**)', '../proj/secrets/k', 'deny'],
+    ['Edit(secrets/**)', '/elsewhere/secrets/k', 'ask'],
+    ['Edit(**/.env)', 'a/b/.env', 'deny'],
+  ] as const)('deny %s vs %j → %s (deny beats allow Edit)', (rule, p, decision) => {
+    expect(evaluate({ allow: ['Edit'], deny: [rule] }, file('Edit', p))).toBe(decision === 'ask' ? 'allow' : decision);
+  });
+
+  it('applies deny Read rules to Grep', () => {
+    const req: ToolRequest = { toolName: 'Grep', input: { pattern: 'password', path: 'config' }, cwd: CWD };
+    expect(evaluate({ allow: ['Grep'], deny: ['Read(config/**)'] }, req)).toBe('deny');
+  });
+});
+
+describe('evaluate: tool names', () => {
+  it.each([
+    ['Read', 'Read', 'allow'],
+    ['Read', 'Glob', 'allow'],
+    ['Edit', 'Read', 'ask'],
+    ['mcp__github__create_issue', 'mcp__github__create_issue', 'allow'],
+    ['mcp__github', 'mcp__github__create_issue', 'allow'],
+    ['mcp__github', 'mcp__githubx__create_issue', 'ask'],
+    ['mcp__git', 'mcp__github__create_issue', 'ask'],
+    ['WebFetch', 'webfetch', 'ask'],
+  ] as const)('%s vs tool %s → %s', (rule, toolName, decision) => {
+    expect(evaluate(allowOnly(rule), { toolName, input: {}, cwd: CWD })).toBe(decision);
+  });
+
+  it('throws on a bad rule string or a relative cwd', () => {
+    expect(() => evaluate({ allow: ['Bash(x'], deny: [] }, bash('x'))).toThrow(/bad permission rule/);
+    expect(() => evaluate({ allow: [], deny: ['Edit(../x)'] }, bash('x'))).toThrow(/bad permission rule/);
+    expect(() => evaluate(allowOnly('Bash'), { ...bash('x'), cwd: 'rel' })).toThrow(/absolute path/);
+  });
+});
+
+describe('suggestRule', () => {
+  it.each([
+    [bash('npm test'), 'Bash(npm test:*)'],
+    [bash('git status --short'), 'Bash(git status:*)'],
+    [bash('ls'), 'Bash(ls:*)'],
+    [bash('ls -la'), 'Bash(ls:*)'],
+    [bash('  cargo build --release'), 'Bash(cargo build:*)'],
+    [bash('npm run build -- --watch'), 'Bash(npm run build:*)'],
+    [bash('cat README.md'), 'Bash(cat:*)'],
+    [bash('./scripts/x.sh arg'), 'Bash(./scripts/x.sh arg:*)'],
+    [bash('npm test && rm -rf /'), 'Bash(npm test:*)'],
+    [bash('FOO=1 npm test'), undefined],
+    [bash('$(evil)'), undefined],
+    [bash(''), undefined],
+    [{ toolName: 'Bash', input: {}, cwd: CWD }, undefined],
+    [file('Edit', 'src/a.ts'), 'Edit(src/**)'],
+    [file('Edit', '/work/proj/src/deep/a.ts'), 'Edit(src/deep/**)'],
+    [file('Write', 'README.md'), 'Write(*)'],
+    [file('Edit', 'src/.env'), 'Edit(src/.env)'],
+    [file('Edit', '/tmp/x/a.ts'), 'Edit(/tmp/x/**)'],
+    [file('Edit', '/a.ts'), 'Edit(/*)'],
+    [file('Edit', '../sibling/a.ts'), 'Edit(/work/sibling/**)'],
+    [file('Edit', 'we*ird/{x}/a.ts'), 'Edit(we\\*ird/\\{x\\}/**)'],
+    [file('Read', 'docs/a.md'), 'Read(docs/**)'],
+    [{ toolName: 'Grep', input: { pattern: 'x', path: 'src' }, cwd: CWD }, 'Grep(src/**)'],
+    [{ toolName: 'Glob', input: { pattern: '*.ts' }, cwd: CWD }, 'Glob(**)'],
+    [{ toolName: 'WebFetch', input: { url: 'https://x' }, cwd: CWD }, 'WebFetch'],
+    [{ toolName: 'mcp__github__create_issue', input: {}, cwd: CWD }, 'mcp__github__create_issue'],
+    [{ toolName: 'Edit', input: {}, cwd: CWD }, undefined],
+  ] as const)('%j → %s', (request, rule) => {
+    expect(suggestRule(request)).toBe(rule);
+  });
+
+  it('suggests rules that parse and cover the request (simple commands)', () => {
+    const requests: ToolRequest[] = [
+      bash('npm test'),
+      bash('git status --short'),
+      bash('ls'),
+      bash('npm run build -- --watch'),
+      file('Edit', 'src/a.ts'),
+      file('Write', 'README.md'),
+      file('Edit', 'src/.env'),
+      file('Edit', '/tmp/x/a.ts'),
+      file('Edit', 'we*ird/{x}/a.ts'),
+      file('Edit', '.github/workflows/ci.yml'),
+      { toolName: 'Grep', input: { pattern: 'x', path: 'src' }, cwd: CWD },
+      { toolName: 'Glob', input: { pattern: '*.ts' }, cwd: CWD },
+      { toolName: 'WebFetch', input: {}, cwd: CWD },
+    ];
+    for (const request of requests) {
+      const rule = suggestRule(request);
+      expect(rule, JSON.stringify(request)).toBeDefined();
+      expect(formatRule(parseRule(rule!))).toBe(rule);
+      expect(evaluate(allowOnly(rule!), request), `${rule} for ${JSON.stringify(request)}`).toBe('allow');
+    }
+  });
+});
+
+describe('formatRule', () => {
+  it('validates and normalises a hand-built rule', () => {
+    expect(formatRule({ tool: 'Edit', pattern: './src/' })).toBe('Edit(src/**)');
+    expect(() => formatRule({ tool: 'Edit', pattern: '../x' })).toThrow(/bad permission rule/);
+    expect(() => formatRule({ tool: 'Bash', pattern: 'a; b' })).toThrow(/bad permission rule/);
+  });
+});
