@@ -1,0 +1,305 @@
+// Thin wrappers over the tmux CLI: one function per verb, argv arrays only (never a shell string),
+// output parsed by pure functions. Every invocation goes through `TmuxServer.run`, the one place
+// that adds the socket flag (`-L <name>` for a private server) and escapes arguments for tmux's
+// own command parser (an argument ending in `;` would otherwise end the command).
+//
+// tmux facts relied on (3.3a): new ids are printed with `-P -F <format>`; `-c` (start directory),
+// `-n` (window name) and `select-pane -T` are format-expanded, so a literal `#` is written `##`;
+// `-e NAME=value`, option values and command arguments are taken literally; a command given as a
+// single argument is run through `sh -c`, two or more are exec'd directly.
+import { quote } from 'shell-quote';
+import { SwarmError } from '../../protocol/errors.js';
+import { type Exec, type ExecResult, execaExec } from '../process.js';
+
+export type { Exec, ExecResult } from '../process.js';
+export { lastLines } from '../process.js';
+
+export interface TmuxServerOptions {
+  /** `SWARM_TMUX_SOCKET`: a private server (`tmux -L <socket>`); unset = the current/default one. */
+  socket?: string | undefined;
+  exec?: Exec;
+  binary?: string;
+}
+
+/** Escape one command argument for tmux's argv parser: a trailing `;` becomes `\;`. */
+export function escapeTmuxArg(arg: string): string {
+  return arg.endsWith(';') ? `${arg.slice(0, -1)}\\;` : arg;
+}
+
+/** A literal string where tmux expands formats (`-c`, `-n`, `-T`). */
+export function formatLiteral(s: string): string {
+  return s.replaceAll('#', '##');
+}
+
+export class TmuxServer {
+  readonly socket: string | undefined;
+  private readonly exec: Exec;
+  private readonly binary: string;
+
+  constructor(opts: TmuxServerOptions = {}) {
+    this.socket = opts.socket || undefined;
+    this.exec = opts.exec ?? execaExec;
+    this.binary = opts.binary ?? 'tmux';
+  }
+
+  /** The full argv of one tmux invocation (without the binary). */
+  argv(args: readonly string[]): string[] {
+    const socket = this.socket === undefined ? [] : ['-L', this.socket];
+    return [...socket, ...args.map(escapeTmuxArg)];
+  }
+
+  /** Run and return the raw result, whatever the exit code. */
+  async tryRun(args: readonly string[]): Promise<ExecResult> {
+    return this.exec(this.binary, this.argv(args));
+  }
+
+  /** Run and return stdout; a non-zero exit throws SwarmError('backend') carrying tmux's message. */
+  async run(args: readonly string[]): Promise<string> {
+    const r = await this.tryRun(args);
+    if (r.exitCode !== 0) {
+      const msg = (r.stderr || r.stdout).trim() || `exit code ${r.exitCode}`;
+      throw new SwarmError('backend', `tmux ${args[0] ?? ''} failed: ${msg}`, {
+        cause: { argv: this.argv(args), exitCode: r.exitCode, stderr: r.stderr },
+      });
+    }
+    return r.stdout;
+  }
+}
+
+// ---- pure helpers ------------------------------------------------------------------------------
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** `-e NAME=value` flags; names are validated, values passed literally. */
+export function envFlags(env: Record<string, string>): string[] {
+  return Object.entries(env).flatMap(([k, v]) => {
+    if (!ENV_NAME.test(k)) throw new SwarmError('invalid_input', `invalid environment variable name ${JSON.stringify(k)}`);
+    return ['-e', `${k}=${v}`];
+  });
+}
+
+/** The command part after `--`. tmux runs a lone argument with `sh -c`, so quote it back to itself. */
+export function commandArgs(argv: readonly string[]): string[] {
+  if (argv.length === 0) throw new SwarmError('invalid_input', 'expected a command to run in the pane, got an empty argv');
+  return argv.length === 1 ? ['--', quote([argv[0]!])] : ['--', ...argv];
+}
+
+export function isNoSpaceError(e: unknown): boolean {
+  return e instanceof SwarmError && /no space for new pane|pane too small/i.test(e.message);
+}
+
+/** No server on that socket (nothing to list / nothing running). */
+export function isNoServerMessage(stderr: string): boolean {
+  return /no server running|error connecting to|server exited unexpectedly|no current session/i.test(stderr);
+}
+
+export interface NewPane {
+  paneId: string;
+  pid: number;
+  windowId: string;
+}
+export const NEW_PANE_FORMAT = '#{pane_id} #{pane_pid} #{window_id}';
+
+function fail(what: string, text: string): never {
+  throw new SwarmError('backend', `unexpected tmux ${what} output: ${JSON.stringify(text.slice(0, 200))}`);
+}
+
+export function parseNewPane(stdout: string): NewPane {
+  const m = /^(%\d+) (\d+) (@\d+)$/.exec(stdout.trim());
+  if (!m) fail('new pane', stdout);
+  return { paneId: m[1]!, pid: Number(m[2]), windowId: m[3]! };
+}
+
+export interface TmuxPane {
+  paneId: string;
+  pid: number;
+  dead: boolean;
+  /** Exit status of a dead pane's process (remain-on-exit), when tmux knows it. */
+  deadStatus: number | undefined;
+  windowId: string;
+  sessionName: string;
+}
+export const PANE_LIST_FORMAT = '#{pane_id} #{pane_pid} #{pane_dead} #{pane_dead_status} #{window_id} #{session_name}';
+
+export function parsePaneList(stdout: string): TmuxPane[] {
+  return stdout
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((line) => {
+      const f = line.split(' ');
+      if (f.length < 6 || !/^%\d+$/.test(f[0]!) || !/^@\d+$/.test(f[4]!)) fail('list-panes', line);
+      return {
+        paneId: f[0]!,
+        pid: Number(f[1]),
+        dead: f[2] === '1',
+        deadStatus: f[3] === '' ? undefined : Number(f[3]),
+        windowId: f[4]!,
+        sessionName: f.slice(5).join(' '),
+      };
+    });
+}
+
+export interface PaneSize {
+  paneId: string;
+  width: number;
+  height: number;
+}
+export const PANE_SIZE_FORMAT = '#{pane_id} #{pane_width} #{pane_height}';
+
+export function parsePaneSizes(stdout: string): PaneSize[] {
+  return stdout
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((line) => {
+      const m = /^(%\d+) (\d+) (\d+)$/.exec(line.trim());
+      if (!m) fail('pane size', line);
+      return { paneId: m[1]!, width: Number(m[2]), height: Number(m[3]) };
+    });
+}
+
+export interface WindowSize {
+  width: number;
+  height: number;
+}
+export function parseWindowSize(stdout: string): WindowSize {
+  const m = /^(\d+) (\d+)$/.exec(stdout.trim());
+  if (!m) fail('window size', stdout);
+  return { width: Number(m[1]), height: Number(m[2]) };
+}
+
+export interface PaneContext {
+  sessionId: string;
+  windowId: string;
+  paneId: string;
+  sessionName: string;
+}
+export const PANE_CONTEXT_FORMAT = '#{session_id} #{window_id} #{pane_id} #{session_name}';
+
+export function parsePaneContext(stdout: string): PaneContext {
+  const m = /^(\$\d+) (@\d+) (%\d+) (.*)$/.exec(stdout.replace(/\n$/, ''));
+  if (!m) fail('pane context', stdout);
+  return { sessionId: m[1]!, windowId: m[2]!, paneId: m[3]!, sessionName: m[4]! };
+}
+
+// ---- verbs -------------------------------------------------------------------------------------
+
+export interface PaneCommand {
+  cwd?: string | undefined;
+  env?: Record<string, string>;
+  argv: readonly string[];
+}
+
+function commandFlags(cmd: PaneCommand): string[] {
+  const cwd = cmd.cwd === undefined ? [] : ['-c', formatLiteral(cmd.cwd)];
+  return [...cwd, ...envFlags(cmd.env ?? {})];
+}
+
+/** Session targets use `=name` so `swarm-a` never matches `swarm-ab` by prefix. */
+export function sessionTarget(name: string): string {
+  return `=${name}`;
+}
+
+export async function hasSession(server: TmuxServer, name: string): Promise<boolean> {
+  const r = await server.tryRun(['has-session', '-t', sessionTarget(name)]);
+  return r.exitCode === 0;
+}
+
+/** New detached session; without `argv` its first pane runs the user's default shell. */
+export async function newSession(
+  server: TmuxServer,
+  o: { name: string; cwd?: string; argv?: readonly string[] },
+): Promise<NewPane> {
+  const cwd = o.cwd === undefined ? [] : ['-c', formatLiteral(o.cwd)];
+  const cmd = o.argv === undefined ? [] : commandArgs(o.argv);
+  return parseNewPane(await server.run(['new-session', '-d', '-s', o.name, ...cwd, '-P', '-F', NEW_PANE_FORMAT, ...cmd]));
+}
+
+/** New detached window in `session` (a session target such as `$1` or `=name`). */
+export async function newWindow(
+  server: TmuxServer,
+  o: PaneCommand & { session: string; name?: string },
+): Promise<NewPane> {
+  const name = o.name === undefined ? [] : ['-n', formatLiteral(o.name)];
+  return parseNewPane(
+    await server.run([
+      'new-window', '-d', '-t', `${o.session}:`, ...name, ...commandFlags(o), '-P', '-F', NEW_PANE_FORMAT,
+      ...commandArgs(o.argv),
+    ]),
+  );
+}
+
+/** Split `target` (a pane); `h` puts the new pane to the right, `v` below. Detached (`-d`). */
+export async function splitWindow(
+  server: TmuxServer,
+  o: PaneCommand & { target: string; direction: 'h' | 'v' },
+): Promise<NewPane> {
+  return parseNewPane(
+    await server.run([
+      'split-window', '-d', `-${o.direction}`, '-t', o.target, ...commandFlags(o), '-P', '-F', NEW_PANE_FORMAT,
+      ...commandArgs(o.argv),
+    ]),
+  );
+}
+
+/** Replace the pane's process (`-k` kills a running one). */
+export async function respawnPane(server: TmuxServer, o: PaneCommand & { target: string }): Promise<void> {
+  await server.run(['respawn-pane', '-k', '-t', o.target, ...commandFlags(o), ...commandArgs(o.argv)]);
+}
+
+export async function setWindowOption(server: TmuxServer, window: string, name: string, value: string): Promise<void> {
+  await server.run(['set-option', '-w', '-t', window, '--', name, value]);
+}
+
+export async function setPaneOption(server: TmuxServer, pane: string, name: string, value: string): Promise<void> {
+  await server.run(['set-option', '-p', '-t', pane, '--', name, value]);
+}
+
+export async function setPaneTitle(server: TmuxServer, pane: string, title: string): Promise<void> {
+  await server.run(['select-pane', '-t', pane, '-T', formatLiteral(title)]);
+}
+
+export type TmuxLayout = 'main-vertical' | 'tiled' | 'even-horizontal' | 'even-vertical' | 'main-horizontal';
+
+export async function selectLayout(server: TmuxServer, window: string, layout: TmuxLayout): Promise<void> {
+  await server.run(['select-layout', '-t', window, layout]);
+}
+
+/** Every pane of the server; an absent server has none. */
+export async function listAllPanes(server: TmuxServer): Promise<TmuxPane[]> {
+  const r = await server.tryRun(['list-panes', '-a', '-F', PANE_LIST_FORMAT]);
+  if (r.exitCode !== 0) {
+    // No server, or a server left with no session while it shuts down ("no current target").
+    if (isNoServerMessage(r.stderr) || /no current target/i.test(r.stderr)) return [];
+    throw new SwarmError('backend', `tmux list-panes failed: ${r.stderr.trim()}`);
+  }
+  return parsePaneList(r.stdout);
+}
+
+/** Panes of one window (`-t @N`) or, with `session: true`, of a whole session, in order. */
+export async function listPaneSizes(server: TmuxServer, target: string, o: { session?: boolean } = {}): Promise<PaneSize[]> {
+  const scope = o.session === true ? ['-s'] : [];
+  return parsePaneSizes(await server.run(['list-panes', ...scope, '-t', target, '-F', PANE_SIZE_FORMAT]));
+}
+
+export async function windowSize(server: TmuxServer, window: string): Promise<WindowSize> {
+  return parseWindowSize(await server.run(['display-message', '-p', '-t', window, '#{window_width} #{window_height}']));
+}
+
+export async function killPane(server: TmuxServer, pane: string): Promise<void> {
+  await server.run(['kill-pane', '-t', pane]);
+}
+
+/** The last `lines` lines of history plus the visible screen, wrapped lines joined. */
+export async function capturePane(server: TmuxServer, pane: string, lines: number): Promise<string> {
+  return server.run(['capture-pane', '-p', '-J', '-t', pane, '-S', `-${Math.max(0, Math.floor(lines))}`]);
+}
+
+/** Session/window/pane ids of a target (e.g. `$TMUX_PANE`). */
+export async function displayPaneContext(server: TmuxServer, target: string): Promise<PaneContext> {
+  return parsePaneContext(await server.run(['display-message', '-p', '-t', target, PANE_CONTEXT_FORMAT]));
+}
+
+/** Tests only: stop the (private) server. */
+export async function killServer(server: TmuxServer): Promise<void> {
+  await server.run(['kill-server']);
+}

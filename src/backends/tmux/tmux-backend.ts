@@ -1,0 +1,341 @@
+// The tmux pane backend. Each teammate runs as the command of its own pane (split-window ... --
+// argv), never typed into a shell.
+//
+// Where panes go:
+// - inside tmux (`insideTmux.paneId` = $TMUX_PANE): the leader's window is split, leader left and
+//   teammates right (`main-vertical`, `tiled` past 4 teammates in a window);
+// - outside tmux: a detached, visible session `sessionName` (swarm-<team>) is created or reused.
+//   Its first pane is kept as the leader's place (the user's default shell, where `swarm lead` can
+//   run); teammates are split beside it exactly as inside tmux. `describe()` prints the attach line.
+// When a window has no room for another pane (re-laid out, some pane would be under MIN_PANE,
+// 20x3 cells, or tmux says "no space for new pane"), a new window is opened in the same session: a
+// placeholder `sleep` pane is created, the window options are set, then `respawn-pane -k` runs the
+// teammate, so `remain-on-exit` is in force before the teammate starts.
+//
+// Every window used gets `remain-on-exit on` before its first teammate starts (a teammate that dies
+// at once leaves its output readable), `pane-border-status top` and a `pane-border-format` that
+// shows each pane's `@agent_name` in its `@agent_color` (per-pane user options; per-pane border
+// line colours bleed into neighbours, labels do not). Pane creation is serialised per instance.
+// tmux's main-vertical makes the window's FIRST pane the big one: that is the leader outside tmux,
+// and inside tmux whenever the leader's pane is the first of its window (the usual case).
+import { TMUX_COLORS, isColorName } from '../../protocol/colors.js';
+import { SwarmError } from '../../protocol/errors.js';
+import type { Backend, PaneRef, PaneSpec } from '../backend.js';
+import { lastLines, pollUntil, terminateProcess } from '../process.js';
+import {
+  type Exec,
+  type NewPane,
+  type TmuxLayout,
+  TmuxServer,
+  capturePane,
+  displayPaneContext,
+  hasSession,
+  isNoSpaceError,
+  killPane,
+  listAllPanes,
+  listPaneSizes,
+  newSession,
+  newWindow,
+  respawnPane,
+  selectLayout,
+  sessionTarget,
+  setPaneOption,
+  setPaneTitle,
+  setWindowOption,
+  splitWindow,
+  windowSize,
+} from './commands.js';
+
+export interface TmuxBackendOptions {
+  /** Private server name (`tmux -L`), from SWARM_TMUX_SOCKET. Unset: the current/default server. */
+  socket?: string | undefined;
+  /** Set when running inside tmux: the leader's pane ($TMUX_PANE), whose window is split. */
+  insideTmux?: { paneId: string } | undefined;
+  /** `swarm-<team>`: the session created outside tmux, and the name of overflow windows. */
+  sessionName: string;
+  exec?: Exec;
+  /** Deadline for verifying a kill (pane gone, process gone), per stage. Default 3000 ms. */
+  killTimeoutMs?: number;
+  /** Smallest pane a window may be re-laid out to; default MIN_PANE (20 x 3). */
+  minPaneSize?: PaneSizeLimit;
+}
+
+/** The leader's place: the pane teammates sit beside, its window and session. */
+export interface LeaderPlace {
+  sessionId: string;
+  windowId: string;
+  leaderPaneId: string;
+}
+
+export const PANE_BORDER_FORMAT =
+  '#{?#{@agent_name},#[fg=#{@agent_color}#,bold] #{@agent_name} #[default],#{pane_title}}';
+
+/** Teammates per window laid out beside the leader before switching to `tiled`. */
+export const MAIN_VERTICAL_MAX = 4;
+const PLACEHOLDER_ARGV = ['sleep', '2147483647'];
+
+/** Layout for a window holding `teammates` teammate panes (plus the leader's when `withLeader`). */
+export function chooseLayout(teammates: number, withLeader: boolean): TmuxLayout {
+  return withLeader && teammates <= MAIN_VERTICAL_MAX ? 'main-vertical' : 'tiled';
+}
+
+export interface PaneSizeLimit {
+  width: number;
+  height: number;
+}
+/** Smallest teammate pane worth having; when the next layout would go below it, open a window. */
+export const MIN_PANE: PaneSizeLimit = { width: 20, height: 3 };
+
+/**
+ * Would a `width` x `height` window holding `panes` panes (the leader's among them when
+ * `withLeader`) still give every pane at least `min` after one more is added and re-laid out?
+ * Mirrors tmux 3.3: main-vertical with `main-pane-width 50%`; tiled grows rows then columns; every
+ * pane has a 1-line top border (pane-border-status top).
+ */
+export function roomForAnother(
+  window: { width: number; height: number },
+  panes: number,
+  withLeader: boolean,
+  min: PaneSizeLimit = MIN_PANE,
+): boolean {
+  const total = panes + 1;
+  const teammates = withLeader ? total - 1 : total;
+  let cols: number;
+  let rows: number;
+  let width: number;
+  if (chooseLayout(teammates, withLeader) === 'main-vertical') {
+    rows = teammates;
+    cols = 1;
+    width = window.width - Math.floor(window.width / 2) - 1;
+  } else {
+    rows = 1;
+    cols = 1;
+    while (rows * cols < total) {
+      rows++;
+      if (rows * cols < total) cols++;
+    }
+    width = Math.floor((window.width - (cols - 1)) / cols);
+  }
+  const height = Math.floor((window.height - rows) / rows);
+  return width >= min.width && height >= min.height;
+}
+
+/** Split directions for a pane, best first: side by side (`h`) when it is wide (cells are ~1:2). */
+export function splitOrder(width: number, height: number): ('h' | 'v')[] {
+  return width >= height * 2 ? ['h', 'v'] : ['v', 'h'];
+}
+
+export function tmuxColor(color: string): string {
+  return isColorName(color) ? TMUX_COLORS[color] : 'default';
+}
+
+export class TmuxBackend implements Backend {
+  readonly type = 'tmux' as const;
+  readonly server: TmuxServer;
+  private readonly opts: TmuxBackendOptions;
+  private place: Promise<LeaderPlace> | undefined;
+  /** The window new teammates are split into (the leader's, then the latest overflow window). */
+  private currentWindow: string | undefined;
+  private queue: Promise<unknown> = Promise.resolve(); // never rejects
+
+  constructor(opts: TmuxBackendOptions) {
+    this.opts = opts;
+    this.server = new TmuxServer({ socket: opts.socket, exec: opts.exec });
+  }
+
+  describe(): string {
+    if (this.opts.insideTmux !== undefined) {
+      return `tmux: teammates open beside the leader's pane ${this.opts.insideTmux.paneId} in this window`;
+    }
+    const socket = this.server.socket === undefined ? '' : ` -L ${this.server.socket}`;
+    return `tmux${socket} attach -t ${this.opts.sessionName}`;
+  }
+
+  /** Find or create the leader's place (outside tmux: the `swarm-<team>` session). Idempotent. */
+  ensureSession(): Promise<LeaderPlace> {
+    if (this.place === undefined) {
+      this.place = this.findPlace();
+      void this.place.catch(() => {
+        this.place = undefined; // let the next call retry
+      });
+    }
+    return this.place;
+  }
+
+  createPane(spec: PaneSpec): Promise<PaneRef> {
+    // A small promise queue: one creation at a time; a failure does not block the next.
+    const run = this.queue.then(() => this.create(spec));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async isAlive(pane: PaneRef): Promise<boolean> {
+    const found = (await listAllPanes(this.server)).find((p) => p.paneId === pane.paneId);
+    return found !== undefined && !found.dead;
+  }
+
+  async kill(pane: PaneRef): Promise<void> {
+    const timeout = this.opts.killTimeoutMs ?? 3000;
+    const found = (await listAllPanes(this.server)).find((p) => p.paneId === pane.paneId);
+    // The process to make sure of: tmux's live pane pid, or the recorded one if the pane is gone.
+    const pid = found === undefined ? pane.pid : found.dead ? undefined : found.pid;
+    if (found !== undefined) {
+      try {
+        await killPane(this.server, pane.paneId);
+      } catch (e) {
+        if (!/can't find pane/i.test(String(e))) throw e; // gone meanwhile is fine
+      }
+    }
+    const paneGone = await pollUntil(
+      async () => !(await listAllPanes(this.server)).some((p) => p.paneId === pane.paneId),
+      timeout,
+    );
+    const processGone =
+      pid === undefined ? true : await terminateProcess(pid, { waitMs: timeout / 3, termMs: timeout, killMs: timeout });
+    if (!paneGone || !processGone) {
+      const what = [paneGone ? '' : `pane ${pane.paneId} still listed`, processGone ? '' : `process ${pid} still alive`]
+        .filter(Boolean)
+        .join(', ');
+      throw new SwarmError('backend', `could not verify kill of tmux pane ${pane.paneId}: ${what}`);
+    }
+  }
+
+  async capture(pane: PaneRef, lines: number): Promise<string> {
+    return lastLines(await capturePane(this.server, pane.paneId, lines), lines);
+  }
+
+  // ---- internals -------------------------------------------------------------------------------
+
+  private async findPlace(): Promise<LeaderPlace> {
+    let leaderPaneId: string;
+    if (this.opts.insideTmux !== undefined) {
+      leaderPaneId = this.opts.insideTmux.paneId;
+    } else {
+      leaderPaneId = await this.findOrCreateSession();
+    }
+    const ctx = await displayPaneContext(this.server, leaderPaneId);
+    await this.prepareWindow(ctx.windowId);
+    return { sessionId: ctx.sessionId, windowId: ctx.windowId, leaderPaneId };
+  }
+
+  /** Outside tmux: the first pane of `swarm-<team>`, creating the session when missing. */
+  private async findOrCreateSession(): Promise<string> {
+    const name = this.opts.sessionName;
+    if (!(await hasSession(this.server, name))) {
+      try {
+        return (await newSession(this.server, { name })).paneId;
+      } catch (e) {
+        if (!/duplicate session/i.test(String(e))) throw e; // someone else just created it: reuse
+      }
+    }
+    const first = (await listPaneSizes(this.server, sessionTarget(name), { session: true }))[0];
+    if (first === undefined) throw new SwarmError('backend', `tmux session ${name} has no panes`);
+    return first.paneId;
+  }
+
+  /** Window options every teammate window needs, set before any teammate starts in it. */
+  private async prepareWindow(windowId: string): Promise<void> {
+    await setWindowOption(this.server, windowId, 'remain-on-exit', 'on');
+    await setWindowOption(this.server, windowId, 'pane-border-status', 'top');
+    await setWindowOption(this.server, windowId, 'pane-border-format', PANE_BORDER_FORMAT);
+    // The default (80 columns) leaves teammates one column in an 80-column window.
+    await setWindowOption(this.server, windowId, 'main-pane-width', '50%');
+  }
+
+  private async create(spec: PaneSpec): Promise<PaneRef> {
+    const place = await this.freshPlace();
+    const cmd = { cwd: spec.cwd, env: spec.env, argv: spec.argv };
+    const window = this.currentWindow ?? place.windowId;
+    let pane = await this.trySplit(window, cmd, place.leaderPaneId);
+    if (pane === undefined) pane = await this.openWindow(place.sessionId, cmd);
+    this.currentWindow = pane.windowId;
+    try {
+      await setPaneOption(this.server, pane.paneId, '@agent_name', spec.name);
+      await setPaneOption(this.server, pane.paneId, '@agent_color', tmuxColor(spec.color));
+      await setPaneTitle(this.server, pane.paneId, spec.name);
+      await this.relayout(pane.windowId, place);
+    } catch (e) {
+      await this.kill({ paneId: pane.paneId, backendType: 'tmux', pid: pane.pid }).catch(() => undefined);
+      throw e;
+    }
+    return { paneId: pane.paneId, backendType: 'tmux', pid: pane.pid };
+  }
+
+  /**
+   * The leader's place, re-checked: if the swarm session was closed meanwhile it is created again
+   * (outside tmux); a vanished overflow window is forgotten.
+   */
+  private async freshPlace(): Promise<LeaderPlace> {
+    let place = await this.ensureSession();
+    let panes = await listAllPanes(this.server);
+    if (!panes.some((p) => p.paneId === place.leaderPaneId)) {
+      if (this.opts.insideTmux !== undefined) {
+        throw new SwarmError('backend', `the leader's tmux pane ${place.leaderPaneId} no longer exists`);
+      }
+      this.place = undefined;
+      this.currentWindow = undefined;
+      place = await this.ensureSession();
+      panes = await listAllPanes(this.server);
+    }
+    if (this.currentWindow !== undefined && !panes.some((p) => p.windowId === this.currentWindow)) {
+      this.currentWindow = undefined;
+    }
+    return place;
+  }
+
+  /**
+   * Split the largest pane of `window` (the leader's only while it is alone) when the re-laid-out
+   * window still has room (`roomForAnother`); undefined when it has none or tmux says "no space".
+   */
+  private async trySplit(
+    window: string,
+    cmd: { cwd: string; env: Record<string, string>; argv: string[] },
+    leaderPaneId: string,
+  ): Promise<NewPane | undefined> {
+    const sizes = await listPaneSizes(this.server, window);
+    const withLeader = sizes.some((p) => p.paneId === leaderPaneId);
+    if (!roomForAnother(await windowSize(this.server, window), sizes.length, withLeader, this.opts.minPaneSize)) {
+      return undefined;
+    }
+    const others = sizes.filter((p) => p.paneId !== leaderPaneId);
+    const candidates = others.length > 0 ? others : sizes;
+    const largest = [...candidates].sort((a, b) => b.width * b.height - a.width * a.height)[0];
+    if (largest === undefined) return undefined;
+    for (const direction of splitOrder(largest.width, largest.height)) {
+      try {
+        return await splitWindow(this.server, { ...cmd, target: largest.paneId, direction });
+      } catch (e) {
+        if (!isNoSpaceError(e)) throw e;
+      }
+    }
+    return undefined;
+  }
+
+  /** A new window in the leader's session whose first pane runs the teammate. */
+  private async openWindow(
+    sessionId: string,
+    cmd: { cwd: string; env: Record<string, string>; argv: string[] },
+  ): Promise<NewPane> {
+    const holder = await newWindow(this.server, {
+      session: sessionId,
+      name: this.opts.sessionName,
+      argv: PLACEHOLDER_ARGV,
+    });
+    try {
+      await this.prepareWindow(holder.windowId);
+      await respawnPane(this.server, { ...cmd, target: holder.paneId });
+    } catch (e) {
+      await killPane(this.server, holder.paneId).catch(() => undefined); // the placeholder, and its window
+      throw e;
+    }
+    const after = (await listAllPanes(this.server)).find((p) => p.paneId === holder.paneId);
+    if (after === undefined) throw new SwarmError('backend', `tmux pane ${holder.paneId} vanished after respawn`);
+    return { paneId: holder.paneId, pid: after.pid, windowId: holder.windowId };
+  }
+
+  private async relayout(windowId: string, place: LeaderPlace): Promise<void> {
+    const panes = (await listPaneSizes(this.server, windowId)).length;
+    const withLeader = windowId === place.windowId;
+    await selectLayout(this.server, windowId, chooseLayout(withLeader ? panes - 1 : panes, withLeader));
+  }
+}

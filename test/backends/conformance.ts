@@ -1,0 +1,188 @@
+// The conformance suite every pane backend passes (tmux for real, iTerm2 through the fake it2,
+// in-process later): `runBackendConformance(name, makeBackend)` inside a test file.
+//
+// Each test runs a small node "probe" script (written to a temp dir) as the pane's command; the
+// probe records its argv, one env var, cwd and pid in a JSON file and prints a `PROBE` line.
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Backend, PaneRef, PaneSpec } from '../../src/backends/backend.js';
+import { isProcessAlive } from '../../src/backends/process.js';
+import { waitFor } from '../support/wait.js';
+
+export const PROBE_ENV = 'SWARM_PROBE_VALUE';
+
+const PROBE_SCRIPT = `
+import { renameSync, writeFileSync } from 'node:fs';
+const [outFile, mode, ...rest] = process.argv.slice(2);
+if (mode === 'stubborn') { process.on('SIGHUP', () => {}); process.on('SIGTERM', () => {}); }
+const info = { argv: process.argv.slice(2), value: process.env.${PROBE_ENV} ?? null, cwd: process.cwd(), pid: process.pid };
+console.log('PROBE ' + JSON.stringify(info));
+writeFileSync(outFile + '.tmp', JSON.stringify(info));
+renameSync(outFile + '.tmp', outFile);
+if (mode === 'exit') process.exit(Number(rest[0] ?? 0));
+setInterval(() => {}, 1 << 30);
+`;
+
+export interface ProbeInfo {
+  argv: string[];
+  value: string | null;
+  cwd: string;
+  pid: number;
+}
+
+/** A temp dir holding the probe script; `pids` collects every probe pid seen, for cleanup. */
+export class ProbeKit {
+  readonly pids = new Set<number>();
+  private constructor(
+    readonly dir: string,
+    readonly script: string,
+  ) {}
+
+  static async create(): Promise<ProbeKit> {
+    const dir = await realpath(await mkdtemp(path.join(tmpdir(), 'swarm-probe-')));
+    const script = path.join(dir, 'probe.mjs');
+    await writeFile(script, PROBE_SCRIPT);
+    return new ProbeKit(dir, script);
+  }
+
+  /** argv running the probe: it writes `outFile`, then waits (`wait`), exits (`exit <code>`) or ignores signals. */
+  argv(outFile: string, mode: 'wait' | 'exit' | 'stubborn', ...rest: string[]): string[] {
+    return [process.execPath, this.script, outFile, mode, ...rest];
+  }
+
+  outFile(): string {
+    return path.join(this.dir, `out-${randomBytes(4).toString('hex')}.json`);
+  }
+
+  async read(outFile: string, ms = 8000): Promise<ProbeInfo> {
+    const info = await waitFor(
+      async () => JSON.parse(await readFile(outFile, 'utf8')) as ProbeInfo,
+      ms,
+      `probe output ${path.basename(outFile)}`,
+    );
+    this.pids.add(info.pid);
+    return info;
+  }
+
+  /** SIGKILL every probe still alive (only pids this kit saw), then remove the dir. */
+  async dispose(): Promise<void> {
+    for (const pid of this.pids) {
+      if (isProcessAlive(pid)) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+    }
+    await rm(this.dir, { recursive: true, force: true });
+  }
+}
+
+export interface ConformanceHarness {
+  backend: Backend;
+  /** Tear down whatever the backend created (server, fake state); runs after every test. */
+  cleanup?: () => Promise<void>;
+}
+
+export interface ConformanceOptions {
+  /** Does the backend run real OS processes that can ignore SIGHUP/SIGTERM? Default true. */
+  osProcesses?: boolean;
+}
+
+export function runBackendConformance(
+  name: string,
+  makeBackend: () => Promise<ConformanceHarness>,
+  opts: ConformanceOptions = {},
+): void {
+  describe(`Backend conformance: ${name}`, () => {
+    let kit: ProbeKit;
+    let harness: ConformanceHarness;
+    let backend: Backend;
+
+    beforeEach(async () => {
+      kit = await ProbeKit.create();
+      harness = await makeBackend();
+      backend = harness.backend;
+    });
+
+    afterEach(async (ctx) => {
+      const errors: unknown[] = [];
+      await harness.cleanup?.().catch((e: unknown) => errors.push(e));
+      await kit.dispose().catch((e: unknown) => errors.push(e));
+      // A cleanup error must not hide the test's own failure; alone, it fails the test.
+      if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
+    });
+
+    const spec = (argv: string[], extra: Partial<PaneSpec> = {}): PaneSpec => ({
+      team: 'conf',
+      name: 'alpha',
+      color: 'blue',
+      argv,
+      env: {},
+      cwd: kit.dir,
+      ...extra,
+    });
+
+    it('createPane runs argv directly, with env, in cwd', async () => {
+      const cwd = path.join(kit.dir, 'work dir; -n');
+      await mkdir(cwd);
+      const out = kit.outFile();
+      const odd = ['a b', "it's", '"dq"', '$HOME', '`id`', ';', 'x;', '-n', '--', '#{pane_id}', '*', ''];
+      const value = `v "q" 'sq' $HOME; #{x} \\ end;`;
+      const pane = await backend.createPane(spec(kit.argv(out, 'wait', ...odd), { env: { [PROBE_ENV]: value }, cwd }));
+      expect(pane.backendType).toBe(backend.type);
+      const info = await kit.read(out);
+      expect(info.argv).toEqual([out, 'wait', ...odd]);
+      expect(info.value).toBe(value);
+      expect(info.cwd).toBe(cwd);
+      if (pane.pid !== undefined) expect(pane.pid).toBe(info.pid);
+      await backend.kill(pane);
+    });
+
+    it('isAlive is true while running, false after a verified kill', async () => {
+      const out = kit.outFile();
+      const pane = await backend.createPane(spec(kit.argv(out, 'wait')));
+      const info = await kit.read(out);
+      expect(await backend.isAlive(pane)).toBe(true);
+      await backend.kill(pane);
+      expect(await backend.isAlive(pane)).toBe(false);
+      if (opts.osProcesses !== false) expect(isProcessAlive(info.pid)).toBe(false);
+    });
+
+    it('isAlive turns false when the command exits by itself', async () => {
+      const out = kit.outFile();
+      const pane = await backend.createPane(spec(kit.argv(out, 'exit', '0')));
+      await kit.read(out);
+      await waitFor(async () => !(await backend.isAlive(pane)), 5000, 'isAlive false after exit');
+      await backend.kill(pane);
+    });
+
+    it('capture returns the output, also after the command crashed', async () => {
+      const out = kit.outFile();
+      const pane: PaneRef = await backend.createPane(spec(kit.argv(out, 'exit', '3')));
+      await kit.read(out);
+      await waitFor(async () => !(await backend.isAlive(pane)), 5000, 'the crash');
+      const text = await waitFor(async () => {
+        const t = await backend.capture(pane, 50);
+        return t.includes('PROBE ') ? t : undefined;
+      }, 5000, 'PROBE line in capture');
+      expect(text).toContain(`"argv":["${out}","exit","3"]`);
+      await backend.kill(pane);
+    });
+
+    if (opts.osProcesses !== false) {
+      it('kill escalates to SIGKILL for a process ignoring SIGHUP and SIGTERM, and verifies it', async () => {
+        const out = kit.outFile();
+        const pane = await backend.createPane(spec(kit.argv(out, 'stubborn')));
+        const info = await kit.read(out);
+        await backend.kill(pane);
+        expect(isProcessAlive(info.pid)).toBe(false);
+        expect(await backend.isAlive(pane)).toBe(false);
+      }, 20000);
+    }
+  });
+}
