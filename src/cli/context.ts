@@ -2,8 +2,10 @@
 // the leader's entries, and the output helpers for --json and human modes.
 import { SwarmError } from '../protocol/errors.js';
 import { assertTeamName } from '../protocol/names.js';
-import { Mailbox } from '../mailbox/mailbox.js';
+import type { Mailbox } from '../mailbox/mailbox.js';
+import { openLeadMailbox } from '../permissions/lead-mailbox.js';
 import { resolveRoot } from '../team/paths.js';
+import { readTeam } from '../team/team-store.js';
 
 export interface GlobalArgs {
   team?: string;
@@ -20,8 +22,10 @@ export function requireTeam(args: GlobalArgs): string {
   return assertTeamName(team);
 }
 
+/** The mailbox as the leader uses it: entries written as team-lead are signed. */
 export async function openMailbox(root: string, team: string): Promise<Mailbox> {
-  return new Mailbox({ root, team });
+  await readTeam(root, team); // not_found before a lead key is made for a team that does not exist
+  return (await openLeadMailbox({ root, team })).mailbox;
 }
 
 export function printJson(value: unknown): void {

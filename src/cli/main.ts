@@ -4,6 +4,7 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { isSwarmError } from '../protocol/errors.js';
 import { inboxCommand } from './commands/inbox.js';
+import { approveCommand, denyCommand, permissionsCommand } from './commands/permissions.js';
 import { sendCommand } from './commands/send.js';
 import { teamCommand } from './commands/team.js';
 import { chalk } from './render.js';
@@ -22,6 +23,13 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
     .command(teamCommand)
     .command(sendCommand)
     .command(inboxCommand)
+    .command(permissionsCommand)
+    .command(approveCommand)
+    .command(denyCommand)
+    .example('$0 team create review-squad', 'create a team (prints the SWARM_TEAM to export)')
+    .example('$0 send alice "please review src/app.ts" --team review-squad', 'message a teammate')
+    .example('SWARM_TEAM=review-squad $0 inbox team-lead --unread', "what the leader hasn't read")
+    .example('$0 <command> --help', 'flags and examples of one command')
     .demandCommand(1, 'say what to do: swarm --help lists the commands')
     .recommendCommands()
     .strict()

@@ -15,14 +15,20 @@ export interface FollowOptions {
   fromStart?: boolean;
   /** Observe mode: only unread entries. */
   unreadOnly?: boolean;
+  /** Poll interval of the fallback, ms (see storage/watch). */
   pollMs?: number;
+  /** Poll only, no inotify (network file systems; tests of the poll path). */
+  noWatch?: boolean;
 }
 
+// Like any async generator it starts on the first next(): the watcher opens, and the fromStart:false
+// baseline is taken, then — not when followInbox() is called.
 export async function* followInbox(mailbox: Mailbox, name: string, opts: FollowOptions = {}): AsyncGenerator<InboxMessage> {
   const file = mailbox.paths.inbox(name);
   const watcher = await DirWatcher.open(mailbox.paths.inboxes, {
     match: (b) => b === path.basename(file),
     ...(opts.pollMs !== undefined ? { pollMs: opts.pollMs } : {}),
+    ...(opts.noWatch ? { noWatch: true } : {}),
   });
   const seen = new Set<string>();
   try {

@@ -7,10 +7,11 @@
 // lock (archive appended and fsynced before the inbox is rewritten: a crash can duplicate an entry in
 // the archive, never lose one). Delivery is once per msg_id, in append order.
 import { promises as fs } from 'node:fs';
+import { z } from 'zod';
 import { InboxSchema, messageKey, type Inbox, type InboxMessage } from '../protocol/message.js';
 import { SwarmError } from '../protocol/errors.js';
 import { newMsgId } from '../protocol/ids.js';
-import { appendFileDurable, ensureDir } from '../storage/atomic.js';
+import { appendFileDurableSync, ensureDir } from '../storage/atomic.js';
 import { mutateJsonFile, readJsonFile, type CorruptReport, type JsonFileOptions } from '../storage/json-file.js';
 import type { LockOptions } from '../storage/lock.js';
 import { teamPaths, type TeamPaths } from '../team/paths.js';
@@ -32,6 +33,8 @@ export interface MailboxOptions {
 
 export const DEFAULT_COMPACT_THRESHOLD = 200;
 
+const RawInboxSchema = z.array(z.unknown());
+
 export interface NewMessage {
   from: string;
   text: string;
@@ -48,9 +51,13 @@ export class Mailbox {
   }
 
   private fileOptions(): JsonFileOptions<Inbox> {
+    return this.options(InboxSchema);
+  }
+
+  private options<T>(schema: z.ZodType<T>): JsonFileOptions<T> {
     return {
-      schema: InboxSchema,
-      init: () => [],
+      schema,
+      init: () => [] as T,
       ...(this.opts.lock ? { lock: this.opts.lock } : {}),
       ...(this.opts.onCorrupt ? { onCorrupt: this.opts.onCorrupt } : {}),
     };
@@ -82,7 +89,9 @@ export class Mailbox {
     const entry = 'timestamp' in msg ? msg : this.makeEntry(msg);
     const file = this.paths.inbox(to);
     await ensureDir(this.paths.inboxes);
-    await mutateJsonFile(file, this.fileOptions(), (inbox) => {
+    // Appending does not interpret existing entries: it only needs an array, and must keep entries
+    // of any shape other writers left (validating all of them would also make appends O(n) in zod).
+    await mutateJsonFile(file, this.options(RawInboxSchema), (inbox) => {
       inbox.push(entry);
       return { write: inbox, result: undefined };
     });
@@ -124,7 +133,7 @@ export class Mailbox {
       const readCount = inbox.filter((m) => m.read).length;
       if (readCount > threshold) {
         const archived = inbox.filter((m) => m.read);
-        await appendFileDurable(this.paths.archive(name), archived.map((m) => JSON.stringify(m)).join('\n') + '\n');
+        appendFileDurableSync(this.paths.archive(name), archived.map((m) => JSON.stringify(m)).join('\n') + '\n');
         next = inbox.filter((m) => !m.read);
         changed = true;
       }

@@ -4,7 +4,7 @@
 // the target, then fsync the directory so the rename itself survives a crash. Readers therefore see
 // either the old bytes or the new bytes, never a mix. Files are 0600, directories 0700 (SPEC §3).
 import { randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { closeSync, fsyncSync, openSync, promises as fs, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 export const FILE_MODE = 0o600;
@@ -48,6 +48,51 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, m
     throw e;
   }
   await fsyncDir(path.dirname(file));
+}
+
+/**
+ * Synchronous twin of writeFileAtomic, for short critical sections under a lock: no await means the
+ * holder is not descheduled between steps while other processes wait for the lock.
+ */
+export function writeFileAtomicSync(file: string, data: string | Uint8Array, mode = FILE_MODE): void {
+  const tmp = tempPathFor(file);
+  let fd: number | undefined;
+  try {
+    fd = openSync(tmp, 'wx', mode);
+    writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(tmp, file);
+  } catch (e) {
+    if (fd !== undefined) closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+  fsyncDirSync(path.dirname(file));
+}
+
+function fsyncDirSync(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // see fsyncDir
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Synchronous appendFileDurable (for use inside a lock). */
+export function appendFileDurableSync(file: string, data: string): void {
+  const fd = openSync(file, 'a', FILE_MODE);
+  try {
+    writeSync(fd, data);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Append `data` to `file` (created 0600) and fsync it; for append-only logs such as audit.jsonl. */

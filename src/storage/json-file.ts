@@ -5,11 +5,11 @@
 // empty and never overwritten: it is renamed to `<file>.corrupt-<epochMs>` (bytes kept), reported,
 // and a fresh file is started. A lock-free read that fails to parse is retried under the lock first,
 // because a non-atomic writer (Claude Code) may have been caught mid-write.
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import { errnoCode, SwarmError } from '../protocol/errors.js';
-import { ensureDir, formatJson, writeFileAtomic } from './atomic.js';
+import { ensureDir, formatJson, writeFileAtomicSync } from './atomic.js';
 import { withFileLock, type LockOptions } from './lock.js';
 
 export interface CorruptReport {
@@ -37,6 +37,17 @@ async function readAndParse<T>(file: string, schema: z.ZodType<T>): Promise<Pars
   let raw: string;
   try {
     raw = await fs.readFile(file, 'utf8');
+  } catch (e) {
+    if (errnoCode(e) === 'ENOENT') return { ok: 'missing' };
+    throw new SwarmError('io', `cannot read ${file}: ${(e as Error).message}`, { cause: e });
+  }
+  return parseText(raw, schema);
+}
+
+function readAndParseSync<T>(file: string, schema: z.ZodType<T>): ParseResult<T> {
+  let raw: string;
+  try {
+    raw = readFileSync(file, 'utf8');
   } catch (e) {
     if (errnoCode(e) === 'ENOENT') return { ok: 'missing' };
     throw new SwarmError('io', `cannot read ${file}: ${(e as Error).message}`, { cause: e });
@@ -108,7 +119,9 @@ export async function mutateJsonFile<T, R>(
   return withFileLock(
     file,
     async () => {
-      const read = await readAndParse(file, opts.schema);
+      // Synchronous I/O from here to the write: the critical section never yields to the event loop
+      // (except inside an async `fn`), so the lock is held for as short a time as possible.
+      const read = readAndParseSync(file, opts.schema);
       let current: T;
       let existed = true;
       if (read.ok === 'missing') {
@@ -123,7 +136,7 @@ export async function mutateJsonFile<T, R>(
         existed = false;
       }
       const { write, result } = await fn(current, { existed });
-      if (write !== undefined) await writeFileAtomic(file, formatJson(write));
+      if (write !== undefined) writeFileAtomicSync(file, formatJson(write));
       return result;
     },
     opts.lock,

@@ -3,10 +3,13 @@
 // Layout: the lock for `<file>` is the directory `<file>.lock` (the same lock Claude Code takes, so
 // both tools exclude each other). The file itself need not exist (realpath: false). While held, the
 // lock dir's mtime is refreshed every `updateMs`; a lock whose mtime is older than `staleMs` belongs
-// to a dead holder and is taken over. Waiting uses exponential backoff with full jitter inside a
-// total time budget (default 10 s) — not Claude Code's 10 x 5-100 ms, which drops work under
-// contention. When the budget runs out the caller gets SwarmError('lock_timeout'); nothing is lost.
+// to a dead holder and is taken over. Waiting uses exponential backoff with jitter (2-25 ms) inside
+// a time budget (default 10 s) — not Claude Code's 10 x 5-100 ms, which drops work under contention.
+// The budget counts time *without progress*: while the lock keeps changing hands (its directory is
+// re-created), the waiter is queued behind live writers, not stuck, and keeps waiting. When the
+// budget runs out the caller gets SwarmError('lock_timeout'); nothing is lost.
 import lockfile from 'proper-lockfile';
+import { stat } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import { errnoCode, SwarmError } from '../protocol/errors.js';
 
@@ -27,7 +30,7 @@ export const DEFAULT_LOCK_OPTIONS: Required<LockOptions> = {
   staleMs: 4_000,
   updateMs: 1_000,
   minDelayMs: 2,
-  maxDelayMs: 50,
+  maxDelayMs: 25,
 };
 
 export function lockPathFor(file: string): string {
@@ -60,9 +63,10 @@ async function acquire(
   opts: Required<LockOptions>,
   onCompromised: (err: Error) => void,
 ): Promise<() => Promise<void>> {
-  const deadline = Date.now() + opts.budgetMs;
+  let deadline = Date.now() + opts.budgetMs;
   let step = opts.minDelayMs;
   let attempts = 0;
+  let lastHolder: string | undefined;
   for (;;) {
     attempts++;
     try {
@@ -78,11 +82,14 @@ async function acquire(
       if (errnoCode(e) !== 'ELOCKED') {
         throw new SwarmError('io', `cannot lock ${file}: ${(e as Error).message}`, { cause: e });
       }
+      const holder = await holderIdentity(file);
+      if (holder !== undefined && lastHolder !== undefined && holder !== lastHolder) deadline = Date.now() + opts.budgetMs;
+      lastHolder = holder;
       const left = deadline - Date.now();
       if (left <= 0) {
         throw new SwarmError(
           'lock_timeout',
-          `${file} is locked by another process (gave up after ${opts.budgetMs} ms, ${attempts} attempts); retry, or run 'swarm doctor' if it stays locked`,
+          `${file} is locked by another process (no progress for ${opts.budgetMs} ms, ${attempts} attempts); retry, or run 'swarm doctor' if it stays locked`,
           { cause: e },
         );
       }
@@ -90,5 +97,15 @@ async function acquire(
       await delay(Math.max(1, wait));
       step = Math.min(opts.maxDelayMs, step * 2);
     }
+  }
+}
+
+/** Identity of the current lock directory (inode + birth time): changes whenever the lock changes hands. */
+async function holderIdentity(file: string): Promise<string | undefined> {
+  try {
+    const st = await stat(lockPathFor(file));
+    return `${st.ino}:${st.birthtimeMs}`; // not ctime: the holder's mtime refresh changes it
+  } catch {
+    return undefined;
   }
 }

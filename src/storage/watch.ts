@@ -59,7 +59,6 @@ export class DirWatcher {
     const pollMs = this.opts.pollMs ?? 1000;
     if (pollMs > 0) {
       this.pollTimer = setInterval(() => void this.poll(), pollMs);
-      this.pollTimer.unref();
     }
   }
 

@@ -92,6 +92,10 @@ function configOptions(): JsonFileOptions<TeamConfig> {
     init: () => {
       throw new SwarmError('not_found', 'team config.json is missing');
     },
+    // A team file is never restarted empty: report it like readTeam does (the bytes are kept).
+    onCorrupt: (r) => {
+      throw new SwarmError('corrupt', `${r.file} was corrupt (${r.problem}); kept as ${r.keptAs}`);
+    },
   };
 }
 

@@ -2,6 +2,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { SwarmError } from '../../protocol/errors.js';
 import { LEAD_NAME } from '../../protocol/names.js';
+import { deleteLeadKey, ensureLeadKey } from '../../permissions/keys.js';
 import { createTeam, deleteTeam, listTeams, readTeam } from '../../team/team-store.js';
 import { chalk, paint } from '../render.js';
 import { printJson, println, requireTeam, rootDir, type GlobalArgs } from '../context.js';
@@ -29,6 +30,7 @@ const create: CommandModule<GlobalArgs, CreateArgs> = {
       ...(args.description ? { description: args.description } : {}),
       noRename: !args.rename,
     });
+    await ensureLeadKey(root, config.name);
     if (args.json) return printJson({ ...config, ...(renamedFrom ? { renamedFrom } : {}) });
     if (renamedFrom) println(chalk.yellow(`team "${renamedFrom}" exists; created "${config.name}" instead`));
     else println(`created team ${chalk.bold(config.name)}`);
@@ -56,8 +58,9 @@ const show: CommandModule<GlobalArgs, GlobalArgs & { name?: string }> = {
   builder: (y) => y.positional('name', { type: 'string', describe: 'team (default: --team / SWARM_TEAM)' }) as Argv<GlobalArgs & { name?: string }>,
   handler: async (args) => {
     const team = requireTeam({ ...args, ...(args.name ? { team: args.name } : {}) });
-    const config = await readTeam(rootDir(), team);
-    if (args.json) return printJson(config);
+    const root = rootDir();
+    const config = await readTeam(root, team);
+    if (args.json) return printJson({ ...config, leadVerifyKey: (await ensureLeadKey(root, team)).verifyKey });
     println(`${chalk.bold(config.name)}${config.description ? `  ${config.description}` : ''}`);
     println(chalk.dim(`created ${new Date(config.createdAt).toISOString()}  lead session ${config.leadSessionId}`));
     for (const m of config.members) {
@@ -89,6 +92,7 @@ const del: CommandModule<GlobalArgs, GlobalArgs & { name?: string; force: boolea
       );
     }
     await deleteTeam(root, team);
+    await deleteLeadKey(root, team);
     if (args.json) return printJson({ deleted: team });
     println(`deleted team ${team}`);
   },
@@ -104,8 +108,18 @@ function pidAlive(pid: number): boolean {
 }
 
 export const teamCommand: CommandModule<GlobalArgs, GlobalArgs> = {
-  command: 'team <command>',
+  command: 'team',
   describe: 'manage teams: create, list, show, delete',
-  builder: (y) => y.command(create).command(list).command(show).command(del).demandCommand(1, 'say which: create, list, show or delete'),
+  builder: (y) =>
+    y
+      .command(create)
+      .command(list)
+      .command(show)
+      .command(del)
+      .example('$0 team create review-squad --description "PR review"', 'create a team')
+      .example('$0 team list --json', 'every team under the root')
+      .example('$0 team show review-squad --json | jq .members', 'the roster as config.json has it')
+      .example('$0 team delete review-squad', 'remove the team and its files')
+      .demandCommand(1, 'say which: create, list, show or delete'),
   handler: () => undefined,
 };

@@ -1,0 +1,124 @@
+// The CLI contract (SPEC §6) as a user meets it: --help with examples, one-line errors with exit
+// codes, --team / SWARM_TEAM, and names that must never reach the file system. Real child processes
+// of bin/swarm.js (run `npm run build` first).
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { addMember, createTeam } from '../../src/team/index.js';
+import { swarm, type CliResult } from '../support/cli.js';
+import { listTree } from '../support/fs-tree.js';
+import { makeTmpRoot } from '../support/tmp-root.js';
+
+let root: string;
+let cleanup: () => Promise<void>;
+beforeEach(async () => {
+  ({ root, cleanup } = await makeTmpRoot());
+});
+afterEach(async () => {
+  await cleanup();
+});
+
+/** A failure: the exit code, nothing on stdout, and exactly one `swarm: ...` line on stderr. */
+function expectOneLineError(r: CliResult, code: number | 'non-zero', pattern?: RegExp): void {
+  if (code === 'non-zero') expect(r.exitCode, r.stderr).not.toBe(0);
+  else expect(r.exitCode, r.stderr).toBe(code);
+  expect(r.stdout).toBe('');
+  const lines = r.stderr.trimEnd().split('\n');
+  expect(lines, r.stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(/^swarm: \S/);
+  if (pattern) expect(lines[0]).toMatch(pattern);
+}
+
+describe('--help', () => {
+  it('lists every command and shows examples', async () => {
+    const r = await swarm(root, ['--help']);
+    expect(r.exitCode).toBe(0);
+    for (const cmd of ['team ', 'send <to> <text>', 'inbox <name>']) expect(r.stdout).toContain(`swarm ${cmd}`);
+    expect(r.stdout).toContain('--team');
+    expect(r.stdout).toContain('--json');
+    expect(r.stdout).toMatch(/Examples:\n\s+swarm /);
+  });
+
+  it.each([['team'], ['send'], ['inbox']])('%s --help shows examples', async (...cmd) => {
+    const r = await swarm(root, [...cmd, '--help']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`Examples:\\n\\s+swarm ${cmd.join(' ')} `));
+  });
+
+});
+
+describe('usage errors', () => {
+  it('no command → exit 2, one line', async () => {
+    expectOneLineError(await swarm(root, []), 2, /swarm --help/);
+  });
+
+  it('unknown command → non-zero, one line', async () => {
+    expectOneLineError(await swarm(root, ['lanch']), 'non-zero', /lanch/);
+    expectOneLineError(await swarm(root, ['team', 'destroy', 'x']), 'non-zero', /destroy/);
+  });
+
+  it('unknown flag or missing argument → non-zero, one line', async () => {
+    expectOneLineError(await swarm(root, ['send', 'w1', 'hi', '--team', 't', '--frm', 'w2']), 'non-zero', /frm/);
+    expectOneLineError(await swarm(root, ['send', 'w1']), 2);
+  });
+
+  it.each([
+    ['send', 'w1', 'hi'],
+    ['team', 'show'],
+  ])('missing --team (%s) → exit 2 with a one-line error naming SWARM_TEAM', async (...args) => {
+    expectOneLineError(await swarm(root, args), 2, /SWARM_TEAM/);
+    expect(await listTree(root)).toEqual([]);
+  });
+});
+
+describe('--team and SWARM_TEAM', () => {
+  beforeEach(async () => {
+    await createTeam(root, { name: 'alpha' });
+    await createTeam(root, { name: 'beta' });
+    await addMember(root, 'alpha', { name: 'w1' });
+    await addMember(root, 'beta', { name: 'w1' });
+  });
+
+  it('SWARM_TEAM selects the team; --team wins over it', async () => {
+    const viaEnv = await swarm(root, ['send', 'w1', 'via env', '--json'], { SWARM_TEAM: 'alpha' });
+    expect(viaEnv.exitCode, viaEnv.stderr).toBe(0);
+    const viaFlag = await swarm(root, ['send', 'w1', 'via flag', '--team', 'beta', '--json'], { SWARM_TEAM: 'alpha' });
+    expect(viaFlag.exitCode, viaFlag.stderr).toBe(0);
+    const alpha = JSON.parse((await swarm(root, ['inbox', 'w1', '--json'], { SWARM_TEAM: 'alpha' })).stdout) as { text: string }[];
+    const beta = JSON.parse((await swarm(root, ['inbox', 'w1', '--json', '-t', 'beta'])).stdout) as { text: string }[];
+    expect(alpha.map((m) => m.text)).toEqual(['via env']);
+    expect(beta.map((m) => m.text)).toEqual(['via flag']);
+  });
+
+  it('an unknown team is exit 1 with a hint; an invalid SWARM_TEAM is exit 2; nothing is created', async () => {
+    const before = await listTree(root);
+    expectOneLineError(await swarm(root, ['send', 'w1', 'hi', '--team', 'gamma']), 1, /no team "gamma".*swarm team/);
+    expectOneLineError(await swarm(root, ['inbox', 'w1'], { SWARM_TEAM: '../alpha' }), 2, /invalid team name/);
+    expect(await listTree(root)).toEqual(before);
+  });
+});
+
+describe('bad names never touch the file system', () => {
+  it('team create with an invalid name → exit 2, nothing created', async () => {
+    for (const name of ['../x', 'a'.repeat(65)]) {
+      expectOneLineError(await swarm(root, ['team', 'create', name]), 2, /invalid team name/);
+    }
+    expectOneLineError(await swarm(root, ['team', 'create', '-x']), 2); // a flag, not a name
+    expect(await listTree(root)).toEqual([]);
+  });
+
+  it('send / inbox with a path-like member name → non-zero, no new file', async () => {
+    await createTeam(root, { name: 't' });
+    await addMember(root, 't', { name: 'w1' });
+    // (the leader's key under swarm/keys/ may be made on first use; team files must not change)
+    const teams = path.join(root, 'teams');
+    const before = await listTree(teams);
+    for (const args of [
+      ['send', '../w1', 'hi'],
+      ['send', 'w1', 'hi', '--from', 'a/b'],
+      ['inbox', '../w1'],
+    ]) {
+      expectOneLineError(await swarm(root, [...args, '--team', 't']), 'non-zero');
+    }
+    expect(await listTree(teams)).toEqual(before);
+  });
+});

@@ -1,0 +1,176 @@
+// followInbox (SPEC §3.3 "Watching"): existing then new entries, written by another process; consume
+// mode; abort; the poll-only fallback. Needs the built CLI (npm run build) for the writer process.
+import { promises as fs } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { followInbox, Mailbox, type FollowOptions } from '../../src/mailbox/index.js';
+import type { InboxMessage } from '../../src/protocol/index.js';
+import { addMember, createTeam } from '../../src/team/index.js';
+import { swarm } from '../support/cli.js';
+import { makeTmpRoot } from '../support/tmp-root.js';
+import { waitFor } from '../support/wait.js';
+import { within } from '../support/within.js';
+
+const TEAM = 't';
+const DEADLINE = 5_000;
+let root: string;
+let cleanup: () => Promise<void>;
+let mb: Mailbox;
+const stops: (() => Promise<void>)[] = [];
+
+beforeEach(async () => {
+  ({ root, cleanup } = await makeTmpRoot());
+  await createTeam(root, { name: TEAM });
+  await addMember(root, TEAM, { name: 'w1' });
+  await addMember(root, TEAM, { name: 'w2' });
+  mb = new Mailbox({ root, team: TEAM });
+});
+afterEach(async () => {
+  for (const stop of stops.splice(0)) await stop();
+  await cleanup();
+});
+
+/** A Mailbox that counts reads and consumes, so a test knows when a follower has looked at the inbox. */
+class CountingMailbox extends Mailbox {
+  looks = 0;
+  override async read(name: string): Promise<InboxMessage[]> {
+    const r = await super.read(name);
+    this.looks++;
+    return r;
+  }
+  override async consume(name: string, accept?: (m: InboxMessage) => boolean): Promise<InboxMessage[]> {
+    const r = await super.consume(name, accept);
+    this.looks++;
+    return r;
+  }
+}
+
+/**
+ * Start following (the generator runs from the first next()); stopped (aborted, returned) after the
+ * test. `started()` resolves once the follower has read the inbox, i.e. its watcher is open.
+ */
+function follow(name: string, opts: Omit<FollowOptions, 'signal'> = {}) {
+  const ac = new AbortController();
+  const box = new CountingMailbox({ root, team: TEAM });
+  const iter = followInbox(box, name, { ...opts, signal: ac.signal });
+  stops.push(async () => {
+    ac.abort();
+    await iter.return(undefined);
+  });
+  const next = async (what: string): Promise<InboxMessage> => {
+    const r = await within(iter.next(), DEADLINE, what);
+    if (r.done) throw new Error(`follower ended before ${what}`);
+    return r.value;
+  };
+  const started = async (): Promise<void> => {
+    await waitFor(() => box.looks >= 1, DEADLINE, 'follower to start');
+  };
+  return { ac, iter, next, started };
+}
+
+/** Send from a separate OS process: the real `swarm send` (leader by default). */
+async function sendFromChild(to: string, text: string, from?: string): Promise<void> {
+  const r = await swarm(root, ['send', to, text, '--team', TEAM, ...(from ? ['--from', from] : [])]);
+  expect(r.exitCode, r.stderr).toBe(0);
+}
+
+describe('followInbox', () => {
+  it('observe mode yields existing entries, then ones appended by another process, without marking them read', async () => {
+    await mb.append('w1', { from: 'w2', text: 'already there' });
+    const f = follow('w1');
+    expect((await f.next('existing entry')).text).toBe('already there');
+    await sendFromChild('w1', 'from another process');
+    const m = await f.next('entry from the child');
+    expect(m).toMatchObject({ from: 'team-lead', text: 'from another process', read: false });
+    await sendFromChild('w1', 'second', 'w2');
+    expect((await f.next('second entry')).text).toBe('second');
+    expect((await mb.unread('w1')).map((x) => x.text)).toEqual(['already there', 'from another process', 'second']);
+  });
+
+  it('observe mode with fromStart: false skips what was there when it started', async () => {
+    await mb.append('w1', { from: 'w2', text: 'old' });
+    const f = follow('w1', { fromStart: false });
+    const first = f.iter.next();
+    await f.started();
+    await sendFromChild('w1', 'new');
+    expect(await within(first, DEADLINE, 'new entry')).toMatchObject({ done: false, value: { text: 'new' } });
+  });
+
+  it('observe mode with unreadOnly skips entries already read', async () => {
+    await mb.append('w2', { from: 'w1', text: 'read one' });
+    await mb.consume('w2');
+    await mb.append('w2', { from: 'w1', text: 'unread one' });
+    const g = follow('w2', { unreadOnly: true });
+    expect((await g.next('unread entry')).text).toBe('unread one');
+    await sendFromChild('w2', 'later');
+    expect((await g.next('later entry')).text).toBe('later');
+  });
+
+  it('consume mode yields each entry once and marks it read on disk', async () => {
+    await mb.append('w1', { from: 'w2', text: 'one' });
+    const f = follow('w1', { consume: true });
+    expect((await f.next('first')).text).toBe('one');
+    await sendFromChild('w1', 'two');
+    const two = await f.next('second');
+    expect(two).toMatchObject({ text: 'two', read: true });
+    await waitFor(async () => (await mb.read('w1')).every((m) => m.read), DEADLINE, 'entries marked read');
+    expect(await mb.consume('w1')).toEqual([]); // nothing left for anyone else
+  });
+
+  it('abort ends a waiting iterator cleanly (done, no error)', async () => {
+    const f = follow('w1');
+    const pending = f.iter.next(); // waits: the inbox is empty
+    f.ac.abort();
+    expect(await within(pending, DEADLINE, 'end after abort')).toEqual({ done: true, value: undefined });
+    expect(await f.iter.next()).toEqual({ done: true, value: undefined });
+  });
+
+  it('a for-await loop ends when aborted after some entries', async () => {
+    await mb.append('w1', { from: 'w2', text: 'a' });
+    const ac = new AbortController();
+    const seen: string[] = [];
+    const loop = (async () => {
+      for await (const m of followInbox(mb, 'w1', { signal: ac.signal })) {
+        seen.push(m.text);
+        if (seen.length === 2) ac.abort();
+      }
+    })();
+    await mb.append('w1', { from: 'w2', text: 'b' });
+    await within(loop, DEADLINE, 'loop to end');
+    expect(seen).toEqual(['a', 'b']);
+  });
+
+  it('an already-aborted signal yields nothing', async () => {
+    await mb.append('w1', { from: 'w2', text: 'a' });
+    const ac = new AbortController();
+    ac.abort();
+    const out: InboxMessage[] = [];
+    for await (const m of followInbox(mb, 'w1', { signal: ac.signal })) out.push(m);
+    expect(out).toEqual([]);
+  });
+
+  it('poll-only (no inotify) still delivers entries from another process', async () => {
+    const f = follow('w1', { noWatch: true, pollMs: 20 });
+    const first = f.next('polled entry');
+    await f.started();
+    await sendFromChild('w1', 'polled');
+    expect((await first).text).toBe('polled');
+    await sendFromChild('w1', 'polled again');
+    expect((await f.next('second polled entry')).text).toBe('polled again');
+  });
+
+  it('noWatch really turns inotify off: with polling disabled too, only the watching follower sees the entry', async () => {
+    const blind = follow('w1', { noWatch: true, pollMs: 0 });
+    const watching = follow('w1', { pollMs: 0 });
+    let blindGot: InboxMessage | undefined;
+    void blind.iter.next().then((r) => {
+      if (!r.done) blindGot = r.value;
+    });
+    const watched = watching.next('watched entry');
+    await Promise.all([blind.started(), watching.started()]);
+    await sendFromChild('w1', 'only inotify sees this');
+    expect((await watched).text).toBe('only inotify sees this');
+    // Had the blind follower a watcher, its event would have come with the other one's.
+    await fs.readFile(mb.paths.inbox('w1'));
+    expect(blindGot).toBeUndefined();
+  });
+});

@@ -1,0 +1,164 @@
+// storage/: atomic writes, the lock budget, corrupt-file quarantine, directory change hints.
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { isSwarmError } from '../../src/protocol/errors.js';
+import { ensureDir, writeFileAtomic } from '../../src/storage/atomic.js';
+import { mutateJsonFile, readJsonFile, updateJsonFile, type CorruptReport } from '../../src/storage/json-file.js';
+import { lockPathFor, withFileLock } from '../../src/storage/lock.js';
+import { DirWatcher } from '../../src/storage/watch.js';
+import { makeTmpRoot } from '../support/tmp-root.js';
+
+let dir: string;
+let cleanup: () => Promise<void>;
+beforeEach(async () => {
+  ({ root: dir, cleanup } = await makeTmpRoot('swarm-storage-'));
+});
+afterEach(() => cleanup());
+
+const Counter = z.object({ n: z.number() });
+const counterOpts = (reports: CorruptReport[] = []) => ({ schema: Counter, init: () => ({ n: 0 }), onCorrupt: (r: CorruptReport) => reports.push(r) });
+
+describe('writeFileAtomic / ensureDir', () => {
+  it('writes 0600 files and 0700 dirs and leaves no temp files', async () => {
+    const d = path.join(dir, 'a/b');
+    await ensureDir(d);
+    const f = path.join(d, 'x.json');
+    await writeFileAtomic(f, 'one');
+    await writeFileAtomic(f, 'two');
+    expect(await readFile(f, 'utf8')).toBe('two');
+    expect((await stat(f)).mode & 0o777).toBe(0o600);
+    expect((await stat(d)).mode & 0o777).toBe(0o700);
+    expect(await readdir(d)).toEqual(['x.json']);
+  });
+});
+
+describe('withFileLock', () => {
+  it('serialises critical sections within a process', async () => {
+    const f = path.join(dir, 'c.json');
+    const order: string[] = [];
+    await Promise.all(
+      [1, 2, 3].map((i) =>
+        withFileLock(f, async () => {
+          order.push(`in${i}`);
+          await new Promise((r) => setTimeout(r, 5));
+          order.push(`out${i}`);
+        }),
+      ),
+    );
+    for (let k = 0; k < order.length; k += 2) expect(order[k]!.slice(2)).toBe(order[k + 1]!.slice(3));
+  });
+
+  it('gives up with lock_timeout after its budget, and removes nothing it does not own', async () => {
+    const f = path.join(dir, 'busy.json');
+    let release!: () => void;
+    const held = withFileLock(f, () => new Promise<void>((r) => (release = r)));
+    await expect.poll(() => stat(lockPathFor(f)).then(() => true, () => false)).toBe(true);
+    const t0 = Date.now();
+    const err = await withFileLock(f, async () => 'never', { budgetMs: 300 }).catch((e: unknown) => e);
+    expect(isSwarmError(err, 'lock_timeout')).toBe(true);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(290);
+    expect(String((err as Error).message)).toMatch(/locked by another process/);
+    await expect(stat(lockPathFor(f))).resolves.toBeTruthy(); // still the holder's
+    release();
+    await held;
+  });
+});
+
+describe('json files', () => {
+  it('missing file reads as undefined and updates start from init', async () => {
+    const f = path.join(dir, 'n.json');
+    expect(await readJsonFile(f, { schema: Counter })).toBeUndefined();
+    await updateJsonFile(f, counterOpts(), (c) => ({ n: c.n + 1 }));
+    await updateJsonFile(f, counterOpts(), (c) => ({ n: c.n + 1 }));
+    expect(await readJsonFile(f, { schema: Counter })).toEqual({ n: 2 });
+    expect(await readFile(f, 'utf8')).toBe('{\n  "n": 2\n}\n');
+  });
+
+  it('mutate without `write` leaves the file untouched', async () => {
+    const f = path.join(dir, 'n.json');
+    await updateJsonFile(f, counterOpts(), () => ({ n: 7 }));
+    const before = await stat(f);
+    const r = await mutateJsonFile(f, counterOpts(), (c) => ({ result: c.n }));
+    expect(r).toBe(7);
+    expect((await stat(f)).mtimeMs).toBe(before.mtimeMs);
+  });
+
+  it('a corrupt file is kept aside with its bytes on update, reported, and a fresh one started', async () => {
+    const f = path.join(dir, 'n.json');
+    await writeFile(f, '{"n": 1,,,');
+    const reports: CorruptReport[] = [];
+    await updateJsonFile(f, counterOpts(reports), (c) => ({ n: c.n + 1 }));
+    expect(await readJsonFile(f, { schema: Counter })).toEqual({ n: 1 });
+    expect(reports).toHaveLength(1);
+    expect(reports[0]!.problem).toMatch(/invalid JSON/);
+    expect(await readFile(reports[0]!.keptAs, 'utf8')).toBe('{"n": 1,,,');
+    expect(path.basename(reports[0]!.keptAs)).toMatch(/^n\.json\.corrupt-\d+$/);
+  });
+
+  it('a file of the wrong shape is corrupt too; a plain read throws corrupt and keeps the bytes', async () => {
+    const f = path.join(dir, 'n.json');
+    await writeFile(f, '{"n": "seven"}');
+    const err = await readJsonFile(f, { schema: Counter }).catch((e: unknown) => e);
+    expect(isSwarmError(err, 'corrupt')).toBe(true);
+    const kept = (await readdir(dir)).filter((x) => x.startsWith('n.json.corrupt-'));
+    expect(kept).toHaveLength(1);
+    expect(await readFile(path.join(dir, kept[0]!), 'utf8')).toBe('{"n": "seven"}');
+    expect(await readJsonFile(f, { schema: Counter })).toBeUndefined();
+  });
+
+  it('two corruptions in the same millisecond keep both copies', async () => {
+    const f = path.join(dir, 'n.json');
+    const reports: CorruptReport[] = [];
+    await writeFile(f, 'bad1');
+    await updateJsonFile(f, counterOpts(reports), () => ({ n: 1 }));
+    await writeFile(f, 'bad2');
+    await updateJsonFile(f, counterOpts(reports), () => ({ n: 1 }));
+    expect(new Set(reports.map((r) => r.keptAs)).size).toBe(2);
+  });
+});
+
+describe('DirWatcher', () => {
+  it('hints on a change by another writer, remembers a change made before the wait, and filters names', async () => {
+    const d = path.join(dir, 'w');
+    await mkdir(d);
+    const w = await DirWatcher.open(d, { match: (b) => b === 'a.json' });
+    try {
+      await writeFileAtomic(path.join(d, 'a.json'), '[]');
+      await w.changed(undefined, 5_000); // change before the wait is not lost
+      const other = w.changed(undefined, 400);
+      await writeFileAtomic(path.join(d, 'b.json'), '[]');
+      await expect(other).rejects.toThrow(/no change/); // b.json does not match
+      const next = w.changed(undefined, 5_000);
+      await writeFileAtomic(path.join(d, 'a.json'), '[1]');
+      await next;
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('the poll fallback alone sees changes (no inotify)', async () => {
+    const d = path.join(dir, 'p');
+    const w = await DirWatcher.open(d, { noWatch: true, pollMs: 20 });
+    try {
+      const next = w.changed(undefined, 5_000);
+      await writeFileAtomic(path.join(d, 'x.json'), '[]');
+      await next;
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('an abort rejects a pending wait', async () => {
+    const w = await DirWatcher.open(path.join(dir, 'q'));
+    try {
+      const ac = new AbortController();
+      const p = w.changed(ac.signal);
+      ac.abort(new Error('stop'));
+      await expect(p).rejects.toThrow('stop');
+    } finally {
+      await w.close();
+    }
+  });
+});

@@ -1,0 +1,22 @@
+// Child process for concurrency tests and benchmarks: appends `count` messages `<writer>:<i>` to
+// one inbox through the real Mailbox (built dist/), then prints one JSON line of latencies.
+// argv: root team to writer count [lockBudgetMs]
+import { Mailbox } from '../../dist/mailbox/mailbox.js';
+
+const [root, team, to, writer, countArg, budgetArg] = process.argv.slice(2);
+const count = Number(countArg);
+const mailbox = new Mailbox({ root, team, ...(budgetArg ? { lock: { budgetMs: Number(budgetArg) } } : {}) });
+const latencies = [];
+let failed = 0;
+let lastError = '';
+for (let i = 0; i < count; i++) {
+  const t0 = performance.now();
+  try {
+    await mailbox.append(to, { from: writer, text: `${writer}:${i}` });
+    latencies.push(performance.now() - t0);
+  } catch (e) {
+    failed++;
+    lastError = e.message;
+  }
+}
+process.stdout.write(`${JSON.stringify({ writer, ok: latencies.length, failed, lastError, latencies })}\n`);

@@ -1,0 +1,23 @@
+// Run the real, built `swarm` executable (bin/swarm.js -> dist/) as a child process.
+import { execa, type Result } from 'execa';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const SWARM_BIN = path.join(REPO, 'bin/swarm.js');
+
+export interface CliResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+/** `swarm ...args` with CLAUDE_CONFIG_DIR=root; never throws on a non-zero exit. */
+export async function swarm(root: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  const r: Result = await execa(process.execPath, [SWARM_BIN, ...args], {
+    env: { CLAUDE_CONFIG_DIR: root, NO_COLOR: '1', SWARM_TEAM: '', ...env },
+    reject: false,
+    stdin: 'ignore',
+  });
+  return { stdout: String(r.stdout), stderr: String(r.stderr), exitCode: r.exitCode ?? -1 };
+}

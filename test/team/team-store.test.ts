@@ -1,0 +1,259 @@
+// Team files (SPEC §3, §3.1, §3.2): create, rename on a taken name, list/show/delete, the roster,
+// and what happens with invalid names and a corrupt config.json.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isSwarmError, TeamConfigSchema, type ErrorKind } from '../../src/protocol/index.js';
+import {
+  addMember,
+  createTeam,
+  deleteTeam,
+  listTeams,
+  readTeam,
+  removeMember,
+  teamExists,
+  teamPaths,
+  updateMember,
+  updateTeam,
+} from '../../src/team/index.js';
+import { listTree, modeOf } from '../support/fs-tree.js';
+import { makeTmpRoot } from '../support/tmp-root.js';
+
+let root: string;
+let cleanup: () => Promise<void>;
+beforeEach(async () => {
+  ({ root, cleanup } = await makeTmpRoot());
+});
+afterEach(async () => {
+  await cleanup();
+});
+
+async function errorKind(p: Promise<unknown>): Promise<ErrorKind | 'ok' | string> {
+  try {
+    await p;
+    return 'ok';
+  } catch (e) {
+    return isSwarmError(e) ? e.kind : `not a SwarmError: ${String(e)}`;
+  }
+}
+
+async function rawConfig(team: string): Promise<Record<string, unknown>> {
+  return JSON.parse(await fs.readFile(teamPaths(root, team).config, 'utf8')) as Record<string, unknown>;
+}
+
+describe('createTeam', () => {
+  it('creates config.json (0600) and the team directories (0700), leader first in red', async () => {
+    const { config, renamedFrom } = await createTeam(root, { name: 'review-squad', description: 'PR review', cwd: '/w', now: 1000 });
+    expect(renamedFrom).toBeUndefined();
+    const p = teamPaths(root, 'review-squad');
+    for (const d of [path.join(root, 'teams'), p.dir, p.inboxes, p.permissions, p.pending, p.resolved, p.statusDir, p.logsDir]) {
+      expect(await modeOf(d), d).toBe(0o700);
+    }
+    expect(await modeOf(p.config)).toBe(0o600);
+    const onDisk = await rawConfig('review-squad');
+    expect(onDisk).toEqual(JSON.parse(JSON.stringify(config)));
+    expect(TeamConfigSchema.parse(onDisk)).toMatchObject({
+      name: 'review-squad',
+      description: 'PR review',
+      createdAt: 1000,
+      leadAgentId: 'team-lead@review-squad',
+    });
+    expect(config.leadSessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(config.members).toHaveLength(1);
+    expect(config.members[0]).toMatchObject({
+      agentId: 'team-lead@review-squad',
+      name: 'team-lead',
+      color: 'red',
+      joinedAt: 1000,
+      tmuxPaneId: '',
+      cwd: '/w',
+      subscriptions: [],
+    });
+    // pretty-printed, 2 spaces
+    expect(await fs.readFile(p.config, 'utf8')).toMatch(/^\{\n {2}"name": "review-squad",/);
+  });
+
+  it('picks a free word-slug name when the name is taken, and says so', async () => {
+    await createTeam(root, { name: 'squad' });
+    const before = await fs.readFile(teamPaths(root, 'squad').config, 'utf8');
+    const { config, renamedFrom } = await createTeam(root, { name: 'squad' });
+    expect(renamedFrom).toBe('squad');
+    expect(config.name).toMatch(/^[a-z]+-[a-z]+-\d{2}$/);
+    expect(config.leadAgentId).toBe(`team-lead@${config.name}`);
+    expect((await readTeam(root, config.name)).name).toBe(config.name);
+    expect(await fs.readFile(teamPaths(root, 'squad').config, 'utf8')).toBe(before);
+  });
+
+  it('noRename: a taken name is SwarmError "exists" and nothing new appears on disk', async () => {
+    await createTeam(root, { name: 'squad' });
+    const before = await listTree(root);
+    expect(await errorKind(createTeam(root, { name: 'squad', noRename: true }))).toBe('exists');
+    expect(await listTree(root)).toEqual(before);
+  });
+
+  it.each(['../x', 'a/b', '', 'Squad', '-x', 'a'.repeat(65), 'a\u0000b', 'a b', 'x@y', 'café', '.', '..'])(
+    'invalid name %j creates nothing at all',
+    async (name) => {
+      expect(await listTree(root)).toEqual([]);
+      expect(await errorKind(createTeam(root, { name }))).toBe('invalid_name');
+      expect(await errorKind(createTeam(root, { name, noRename: true }))).toBe('invalid_name');
+      expect(await listTree(root)).toEqual([]);
+    },
+  );
+
+  it('two concurrent creates of one name never share it', async () => {
+    const results = await Promise.all([createTeam(root, { name: 'race' }), createTeam(root, { name: 'race' })]);
+    const names = results.map((r) => r.config.name);
+    expect(new Set(names).size).toBe(2);
+    expect(names).toContain('race');
+    expect(results.filter((r) => r.renamedFrom === 'race')).toHaveLength(1);
+  });
+});
+
+describe('list, show, delete', () => {
+  it('lists teams sorted with teammate counts; ignores stray directories; flags a corrupt one', async () => {
+    expect(await listTeams(root)).toEqual([]);
+    await createTeam(root, { name: 'beta', now: 2 });
+    await createTeam(root, { name: 'alpha', description: 'first', now: 1 });
+    await addMember(root, 'alpha', { name: 'w1' });
+    await fs.mkdir(path.join(root, 'teams', 'Not_A_Team'));
+    await createTeam(root, { name: 'gamma' });
+    await fs.writeFile(teamPaths(root, 'gamma').config, '{ broken');
+    const teams = await listTeams(root);
+    expect(teams.map((t) => t.name)).toEqual(['alpha', 'beta', 'gamma']);
+    expect(teams[0]).toEqual({ name: 'alpha', description: 'first', members: 1, createdAt: 1 });
+    expect(teams[1]).toEqual({ name: 'beta', members: 0, createdAt: 2 });
+    expect(teams[2]!.problem).toMatch(/corrupt/);
+  });
+
+  it('readTeam of a missing team is not_found; of an invalid name is invalid_name', async () => {
+    expect(await errorKind(readTeam(root, 'nope'))).toBe('not_found');
+    expect(await errorKind(readTeam(root, '../etc'))).toBe('invalid_name');
+    expect(await teamExists(root, 'nope')).toBe(false);
+  });
+
+  it('deleteTeam removes the directory; a missing team is not_found', async () => {
+    await createTeam(root, { name: 'gone' });
+    await createTeam(root, { name: 'kept' });
+    await deleteTeam(root, 'gone');
+    expect(await teamExists(root, 'gone')).toBe(false);
+    await expect(fs.access(teamPaths(root, 'gone').dir)).rejects.toThrow();
+    expect(await teamExists(root, 'kept')).toBe(true);
+    expect(await errorKind(deleteTeam(root, 'gone'))).toBe('not_found');
+    expect(await errorKind(deleteTeam(root, '../kept'))).toBe('invalid_name');
+  });
+});
+
+describe('members', () => {
+  beforeEach(async () => {
+    await createTeam(root, { name: 't' });
+  });
+
+  it('addMember stores a validated member with the next colour, after the leader', async () => {
+    const w1 = await addMember(root, 't', { name: 'w1', model: 'claude-sonnet-4-5', prompt: 'do it', cwd: '/src' }, 5);
+    expect(w1).toMatchObject({ agentId: 'w1@t', name: 'w1', color: 'blue', joinedAt: 5, tmuxPaneId: '', cwd: '/src', subscriptions: [] });
+    const w2 = await addMember(root, 't', { name: 'w2' });
+    expect(w2.color).toBe('green');
+    const config = await readTeam(root, 't');
+    expect(config.members.map((m) => m.name)).toEqual(['team-lead', 'w1', 'w2']);
+    expect(config.members[1]).toEqual(w1);
+  });
+
+  it('colours go round-robin, leader first, and wrap after eight', async () => {
+    for (let i = 1; i <= 9; i++) await addMember(root, 't', { name: `w${i}` });
+    const colors = (await readTeam(root, 't')).members.map((m) => m.color);
+    expect(colors).toEqual(['red', 'blue', 'green', 'yellow', 'purple', 'orange', 'pink', 'cyan', 'red', 'blue']);
+  });
+
+  it('a duplicate name (any case) is rejected with "exists" and the file is unchanged', async () => {
+    await addMember(root, 't', { name: 'Alice' });
+    const before = await fs.readFile(teamPaths(root, 't').config, 'utf8');
+    for (const name of ['Alice', 'alice', 'ALICE']) {
+      expect(await errorKind(addMember(root, 't', { name })), name).toBe('exists');
+    }
+    expect(await fs.readFile(teamPaths(root, 't').config, 'utf8')).toBe(before);
+  });
+
+  it.each(['team-lead', 'Team-Lead', 'user', 'SYSTEM', 'main', '*', '../x', 'a/b', '', 'a@b', 'a\u0000'])(
+    'member name %j is rejected before the file is touched',
+    async (name) => {
+      const before = await fs.readFile(teamPaths(root, 't').config, 'utf8');
+      expect(await errorKind(addMember(root, 't', { name }))).toBe('invalid_name');
+      expect(await fs.readFile(teamPaths(root, 't').config, 'utf8')).toBe(before);
+    },
+  );
+
+  it('concurrent adds all land (the config lock serialises them)', async () => {
+    await Promise.all(Array.from({ length: 6 }, (_, i) => addMember(root, 't', { name: `c${i}` })));
+    const names = (await readTeam(root, 't')).members.map((m) => m.name).sort();
+    expect(names).toEqual(['c0', 'c1', 'c2', 'c3', 'c4', 'c5', 'team-lead']);
+  });
+
+  it('addMember to a missing team is not_found and creates nothing', async () => {
+    const before = await listTree(root);
+    expect(await errorKind(addMember(root, 'nope', { name: 'w1' }))).toBe('not_found');
+    expect(await listTree(root)).toEqual(before);
+  });
+
+  it('updateMember patches fields but never the name or agentId; unknown member is not_found', async () => {
+    await addMember(root, 't', { name: 'w1' });
+    const m = await updateMember(root, 't', 'W1', { tmuxPaneId: '%5', backendType: 'tmux', pid: 123, name: 'evil', agentId: 'x@y' });
+    expect(m).toMatchObject({ name: 'w1', agentId: 'w1@t', tmuxPaneId: '%5', backendType: 'tmux', pid: 123 });
+    expect((await readTeam(root, 't')).members[1]).toMatchObject({ name: 'w1', tmuxPaneId: '%5', pid: 123 });
+    expect(await errorKind(updateMember(root, 't', 'ghost', { pid: 1 }))).toBe('not_found');
+  });
+
+  it('removeMember removes by name (any case), returns undefined for an absent one, and refuses the leader', async () => {
+    await addMember(root, 't', { name: 'w1' });
+    await addMember(root, 't', { name: 'w2' });
+    expect((await removeMember(root, 't', 'W1'))?.name).toBe('w1');
+    expect(await removeMember(root, 't', 'w1')).toBeUndefined();
+    expect((await readTeam(root, 't')).members.map((m) => m.name)).toEqual(['team-lead', 'w2']);
+    expect(await errorKind(removeMember(root, 't', 'Team-Lead'))).toBe('invalid_input');
+    expect((await readTeam(root, 't')).members[0]!.name).toBe('team-lead');
+  });
+
+  it('updateTeam writes what the callback changed, under the lock', async () => {
+    const result = await updateTeam(root, 't', (c) => {
+      c.description = 'new';
+      return 'done';
+    });
+    expect(result).toBe('done');
+    expect((await rawConfig('t')).description).toBe('new');
+    expect(await errorKind(updateTeam(root, 'nope', () => undefined))).toBe('not_found');
+  });
+});
+
+describe('corrupt config.json', () => {
+  it.each([
+    ['invalid JSON', '{ "name": "t", '],
+    ['wrong shape', '{"name": "t", "members": "none"}'],
+    ['empty file', ''],
+  ])('%s: readTeam throws "corrupt" and the bytes are kept in config.json.corrupt-<time>', async (_what, bytes) => {
+    await createTeam(root, { name: 't' });
+    const p = teamPaths(root, 't');
+    await fs.writeFile(p.config, bytes);
+    const err = await readTeam(root, 't').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isSwarmError(err, 'corrupt')).toBe(true);
+    const kept = (await fs.readdir(p.dir)).filter((f) => /^config\.json\.corrupt-\d+$/.test(f));
+    expect(kept).toHaveLength(1);
+    expect(await fs.readFile(path.join(p.dir, kept[0]!), 'utf8')).toBe(bytes);
+    expect((err as Error).message).toContain(kept[0]!);
+    // never silently treated as an empty team: the next read says the team is gone, not "no members"
+    expect(await errorKind(readTeam(root, 't'))).toBe('not_found');
+  });
+
+  it('addMember on a corrupt config is "corrupt", keeps the bytes and does not invent a team', async () => {
+    await createTeam(root, { name: 't' });
+    const p = teamPaths(root, 't');
+    await fs.writeFile(p.config, '{ nope');
+    expect(await errorKind(addMember(root, 't', { name: 'w1' }))).toBe('corrupt');
+    const kept = (await fs.readdir(p.dir)).filter((f) => f.startsWith('config.json.corrupt-'));
+    expect(kept).toHaveLength(1);
+    expect(await fs.readFile(path.join(p.dir, kept[0]!), 'utf8')).toBe('{ nope');
+    await expect(fs.access(p.config)).rejects.toThrow();
+  });
+});
