@@ -1,0 +1,52 @@
+// Benchmark child: waits for "go" on stdin, then appends `count` messages to one inbox, either with
+// swarm's Mailbox (mode "swarm") or the way Claude Code does it (mode "claude-code": proper-lockfile
+// with 10 retries of 5-100 ms, plain non-atomic fs.writeFile). Prints one JSON line with latencies.
+// argv: mode root team to writer count
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import lockfile from 'proper-lockfile';
+import { Mailbox } from '../../dist/mailbox/mailbox.js';
+
+const [mode, root, team, to, writer, countArg] = process.argv.slice(2);
+const count = Number(countArg);
+const file = path.join(root, 'teams', team, 'inboxes', `${to}.json`);
+const mailbox = new Mailbox({ root, team });
+
+async function claudeCodeAppend(entry) {
+  await mkdir(path.dirname(file), { recursive: true });
+  try {
+    await writeFile(file, '[]', { flag: 'wx' });
+  } catch {}
+  const release = await lockfile.lock(file, {
+    lockfilePath: `${file}.lock`,
+    retries: { retries: 10, minTimeout: 5, maxTimeout: 100 },
+    onCompromised: () => undefined,
+  });
+  try {
+    let arr = [];
+    try {
+      arr = JSON.parse(await readFile(file, 'utf8'));
+    } catch {}
+    arr.push(entry);
+    await writeFile(file, JSON.stringify(arr, null, 2));
+  } finally {
+    await release();
+  }
+}
+
+await new Promise((resolve) => process.stdin.once('data', resolve));
+const latencies = [];
+let failed = 0;
+for (let i = 0; i < count; i++) {
+  const text = `${writer}:${i}`;
+  const t0 = performance.now();
+  try {
+    if (mode === 'swarm') await mailbox.append(to, { from: writer, text });
+    else await claudeCodeAppend({ from: writer, text, timestamp: new Date().toISOString(), read: false });
+    latencies.push(performance.now() - t0);
+  } catch {
+    failed++;
+  }
+}
+process.stdout.write(`${JSON.stringify({ writer, ok: latencies.length, failed, latencies })}\n`);
+process.stdin.destroy();

@@ -1,0 +1,18 @@
+// `npm run bench -- <name...>`: runs the named benchmarks (default: all) and prints their tables.
+import { mailboxBench } from './mailbox.js';
+
+const benches: Record<string, () => Promise<void>> = {
+  mailbox: mailboxBench,
+};
+
+const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const chosen = names.length > 0 ? names : Object.keys(benches);
+for (const name of chosen) {
+  const run = benches[name];
+  if (!run) {
+    process.stderr.write(`unknown benchmark "${name}"; choose from: ${Object.keys(benches).join(', ')}\n`);
+    process.exit(2);
+  }
+  process.stdout.write(`\n## ${name}  (${new Date().toISOString()}, node ${process.version}, ${(await import('node:os')).cpus().length} cpus)\n`);
+  await run();
+}
