@@ -4,7 +4,6 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { isSwarmError } from '../protocol/errors.js';
 import { inboxCommand } from './commands/inbox.js';
-import { approveCommand, denyCommand, permissionsCommand } from './commands/permissions.js';
 import { sendCommand } from './commands/send.js';
 import { teamCommand } from './commands/team.js';
 import { chalk } from './render.js';
@@ -23,9 +22,6 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
     .command(teamCommand)
     .command(sendCommand)
     .command(inboxCommand)
-    .command(permissionsCommand)
-    .command(approveCommand)
-    .command(denyCommand)
     .example('$0 team create review-squad', 'create a team (prints the SWARM_TEAM to export)')
     .example('$0 send alice "please review src/app.ts" --team review-squad', 'message a teammate')
     .example('SWARM_TEAM=review-squad $0 inbox team-lead --unread', "what the leader hasn't read")

@@ -15,11 +15,11 @@ import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { assertTeamName } from '../protocol/names.js';
 import { errnoCode, SwarmError } from '../protocol/errors.js';
 import { DIR_MODE, ensureDir, FILE_MODE, formatJson, tempPathFor } from '../storage/atomic.js';
 import { formatVerifyKey, generateLeadKeyPair } from './signing.js';
 
-const TEAM_NAME_RE = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 export const LeadKeyFileSchema = z.object({
   version: z.literal(1),
@@ -42,9 +42,7 @@ function keysDir(root: string): string {
 
 /** `<root>/swarm/keys/<team>.key`; SwarmError('invalid_name') for a bad team name. */
 export function leadKeyPath(root: string, team: string): string {
-  if (!TEAM_NAME_RE.test(team)) {
-    throw new SwarmError('invalid_name', `team name: expected ${TEAM_NAME_RE.source}, got ${JSON.stringify(team)}`);
-  }
+  assertTeamName(team);
   return path.join(keysDir(root), `${team}.key`);
 }
 

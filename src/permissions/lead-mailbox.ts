@@ -1,0 +1,26 @@
+// The leader's view of the mailbox: every entry it writes carries `lead_sig` (SPEC §3.6), signed
+// with the team's key (created on first use for a team another tool wrote).
+import { Mailbox, type MailboxOptions } from '../mailbox/mailbox.js';
+import { ensureLeadKey, type LeadKey } from './keys.js';
+import { signEntry } from './signing.js';
+
+export async function openLeadMailbox(opts: MailboxOptions): Promise<{ mailbox: Mailbox; key: LeadKey }> {
+  const key = await ensureLeadKey(opts.root, opts.team);
+  const mailbox = new Mailbox({
+    ...opts,
+    signLead: (entry) =>
+      signEntry(
+        {
+          msg_id: entry.msg_id ?? '',
+          from: entry.from,
+          timestamp: entry.timestamp,
+          text: entry.text,
+          summary: entry.summary ?? null,
+          color: entry.color ?? null,
+          from_plugin: entry.from_plugin ?? null,
+        },
+        key.privateKey,
+      ).lead_sig,
+  });
+  return { mailbox, key };
+}
