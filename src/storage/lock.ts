@@ -1,27 +1,38 @@
-// Inter-process locks on shared files, with proper-lockfile.
+// Inter-process locks on shared files, with proper-lockfile, plus a first-come-first-served line.
 //
 // Layout: the lock for `<file>` is the directory `<file>.lock` (the same lock Claude Code takes, so
 // both tools exclude each other). The file itself need not exist (realpath: false). While held, the
 // lock dir's mtime is refreshed every `updateMs`; a lock whose mtime is older than `staleMs` belongs
-// to a dead holder and is taken over. Waiting uses exponential backoff with jitter (2-25 ms) inside
-// a time budget (default 10 s) — not Claude Code's 10 x 5-100 ms, which drops work under contention.
-// The budget counts time *without progress*: while the lock keeps changing hands (its directory is
-// re-created), the waiter is queued behind live writers, not stuck, and keeps waiting. When the
-// budget runs out the caller gets SwarmError('lock_timeout'); nothing is lost.
+// to a dead holder and is taken over.
+//
+// Waiting line: a swarm process that finds the lock busy drops a ticket file
+// `<file>.lock.queue/<monotonic ns>-<pid>-<random>` and, until it gets the lock, only the first two
+// tickets poll the lock (every 1-3 ms); the others sleep in proportion to their place in line. A
+// process only takes the lock without a ticket when nobody is queued. This keeps the wait fair (no
+// writer starves behind luckier pollers, so the tail latency stays close to "everyone ahead of me
+// once") and keeps dozens of waiters from burning the CPU the holder needs. Tickets of dead
+// processes are removed by whoever sees them at the head of the line. Claude Code's writers ignore
+// the line and simply compete for the lock, which stays correct.
+//
+// Budget: a waiter gives up only after `budgetMs` *without progress* (the lock not changing hands);
+// while the lock keeps moving it is queued behind live writers, not stuck. Then the caller gets
+// SwarmError('lock_timeout') — never Claude Code's 10 x 5-100 ms, which drops work under contention.
 import lockfile from 'proper-lockfile';
-import { stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { errnoCode, SwarmError } from '../protocol/errors.js';
+import { isPidAlive } from './pid.js';
 
 export interface LockOptions {
-  /** Total time to keep trying, ms. */
+  /** Time without progress after which a waiter gives up, ms. */
   budgetMs?: number;
   /** Age after which a lock is considered abandoned, ms (proper-lockfile clamps to >= 2000). */
   staleMs?: number;
   /** How often the holder refreshes the lock's mtime, ms (must be < staleMs / 2). */
   updateMs?: number;
-  /** First backoff step, ms; doubles each retry up to `maxDelayMs`, each step jittered. */
-  minDelayMs?: number;
+  /** Longest sleep of a waiter far back in the line, ms. */
   maxDelayMs?: number;
 }
 
@@ -29,15 +40,23 @@ export const DEFAULT_LOCK_OPTIONS: Required<LockOptions> = {
   budgetMs: 10_000,
   staleMs: 4_000,
   updateMs: 1_000,
-  minDelayMs: 2,
-  maxDelayMs: 25,
+  maxDelayMs: 100,
 };
+
+/** Places at the head of the line that poll the lock itself. */
+const POLLERS = 2;
+/** Sleep per place in line beyond the pollers, ms (about one short critical section). */
+const PER_PLACE_MS = 3;
 
 export function lockPathFor(file: string): string {
   return `${file}.lock`;
 }
 
-/** Run `fn` while holding the lock on `file`. Throws SwarmError('lock_timeout') if not acquired in budget. */
+export function queueDirFor(file: string): string {
+  return `${file}.lock.queue`;
+}
+
+/** Run `fn` while holding the lock on `file`. Throws SwarmError('lock_timeout') if it cannot get it. */
 export async function withFileLock<R>(file: string, fn: () => Promise<R>, options: LockOptions = {}): Promise<R> {
   const opts = { ...DEFAULT_LOCK_OPTIONS, ...options };
   let compromised: Error | undefined;
@@ -58,45 +77,93 @@ export async function withFileLock<R>(file: string, fn: () => Promise<R>, option
   return result;
 }
 
-async function acquire(
-  file: string,
-  opts: Required<LockOptions>,
-  onCompromised: (err: Error) => void,
-): Promise<() => Promise<void>> {
-  let deadline = Date.now() + opts.budgetMs;
-  let step = opts.minDelayMs;
-  let attempts = 0;
-  let lastHolder: string | undefined;
-  for (;;) {
-    attempts++;
-    try {
-      return await lockfile.lock(file, {
-        realpath: false,
-        lockfilePath: lockPathFor(file),
-        stale: opts.staleMs,
-        update: opts.updateMs,
-        retries: 0,
-        onCompromised,
-      });
-    } catch (e) {
-      if (errnoCode(e) !== 'ELOCKED') {
-        throw new SwarmError('io', `cannot lock ${file}: ${(e as Error).message}`, { cause: e });
+type Release = () => Promise<void>;
+
+async function tryLock(file: string, opts: Required<LockOptions>, onCompromised: (err: Error) => void): Promise<Release | undefined> {
+  try {
+    return await lockfile.lock(file, {
+      realpath: false,
+      lockfilePath: lockPathFor(file),
+      stale: opts.staleMs,
+      update: opts.updateMs,
+      retries: 0,
+      onCompromised,
+    });
+  } catch (e) {
+    if (errnoCode(e) === 'ELOCKED') return undefined;
+    throw new SwarmError('io', `cannot lock ${file}: ${(e as Error).message}`, { cause: e });
+  }
+}
+
+async function queuedTickets(file: string): Promise<string[]> {
+  try {
+    return (await readdir(queueDirFor(file))).filter((n) => !n.startsWith('.')).sort();
+  } catch (e) {
+    if (errnoCode(e) === 'ENOENT') return [];
+    throw e;
+  }
+}
+
+async function takeTicket(file: string): Promise<string> {
+  const dir = queueDirFor(file);
+  const name = `${process.hrtime.bigint().toString().padStart(20, '0')}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await writeFile(path.join(dir, name), '', { flag: 'wx', mode: 0o600 });
+  return name;
+}
+
+/** Remove tickets at the head of the line whose process is gone (it died while waiting). */
+async function dropDeadTickets(file: string, tickets: string[], mine: string): Promise<void> {
+  for (const t of tickets.slice(0, POLLERS + 1)) {
+    if (t === mine) return;
+    const pid = Number(t.split('-')[1]);
+    if (Number.isInteger(pid) && pid > 0 && !isPidAlive(pid)) {
+      await rm(path.join(queueDirFor(file), t), { force: true });
+    }
+  }
+}
+
+async function acquire(file: string, opts: Required<LockOptions>, onCompromised: (err: Error) => void): Promise<Release> {
+  if ((await queuedTickets(file)).length === 0) {
+    const release = await tryLock(file, opts, onCompromised);
+    if (release) return release;
+  }
+  const ticket = await takeTicket(file);
+  try {
+    let deadline = Date.now() + opts.budgetMs;
+    let attempts = 0;
+    let lastHolder: string | undefined;
+    let lastPlace = Number.POSITIVE_INFINITY;
+    let nextCheck = 0;
+    for (;;) {
+      const tickets = await queuedTickets(file);
+      let place = tickets.indexOf(ticket);
+      if (place < 0) place = 0; // our ticket was removed (e.g. by doctor): we are still waiting, go first
+      if (place < POLLERS) {
+        attempts++;
+        const release = await tryLock(file, opts, onCompromised);
+        if (release) return release;
       }
-      const holder = await holderIdentity(file);
-      if (holder !== undefined && lastHolder !== undefined && holder !== lastHolder) deadline = Date.now() + opts.budgetMs;
-      lastHolder = holder;
-      const left = deadline - Date.now();
-      if (left <= 0) {
+      const now = Date.now();
+      if (now >= nextCheck) {
+        nextCheck = now + 250;
+        const holder = await holderIdentity(file);
+        if (holder !== lastHolder || place < lastPlace) deadline = now + opts.budgetMs; // the line moves
+        lastHolder = holder;
+        lastPlace = place;
+        await dropDeadTickets(file, tickets, ticket);
+      }
+      if (now >= deadline) {
         throw new SwarmError(
           'lock_timeout',
           `${file} is locked by another process (no progress for ${opts.budgetMs} ms, ${attempts} attempts); retry, or run 'swarm doctor' if it stays locked`,
-          { cause: e },
         );
       }
-      const wait = Math.min(left, step / 2 + Math.random() * (step / 2));
-      await delay(Math.max(1, wait));
-      step = Math.min(opts.maxDelayMs, step * 2);
+      const wait = place < POLLERS ? 1 + Math.random() * 2 : Math.min(opts.maxDelayMs, (place - POLLERS + 1) * PER_PLACE_MS);
+      await delay(wait * (0.75 + Math.random() * 0.5));
     }
+  } finally {
+    await rm(path.join(queueDirFor(file), ticket), { force: true });
   }
 }
 
