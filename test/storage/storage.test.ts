@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { isSwarmError } from '../../src/protocol/errors.js';
 import { ensureDir, writeFileAtomic } from '../../src/storage/atomic.js';
 import { mutateJsonFile, readJsonFile, updateJsonFile, type CorruptReport } from '../../src/storage/json-file.js';
-import { lockPathFor, withFileLock } from '../../src/storage/lock.js';
+import { lockPathFor, queueDirFor, withFileLock } from '../../src/storage/lock.js';
+import { execa } from 'execa';
 import { DirWatcher } from '../../src/storage/watch.js';
 import { makeTmpRoot } from '../support/tmp-root.js';
 
@@ -63,6 +64,44 @@ describe('withFileLock', () => {
     await expect(stat(lockPathFor(f))).resolves.toBeTruthy(); // still the holder's
     release();
     await held;
+  });
+});
+
+describe('the waiting line', () => {
+  it('tickets of dead processes ahead in line are dropped; the ticket dir is left empty', async () => {
+    const f = path.join(dir, 'q.json');
+    const dead = await execa(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
+    const deadPid = Number(dead.stdout);
+    await mkdir(queueDirFor(f), { recursive: true });
+    for (let i = 0; i < 5; i++) await writeFile(path.join(queueDirFor(f), `0000000000000000000${i}-${deadPid}-aaaaaa`), '');
+    // Someone holds the lock briefly so that we must queue behind the dead tickets.
+    let release!: () => void;
+    const held = withFileLock(f, () => new Promise<void>((r) => (release = r)));
+    await expect.poll(() => stat(lockPathFor(f)).then(() => true, () => false)).toBe(true);
+    const waiter = withFileLock(f, async () => 'got it', { budgetMs: 5_000 });
+    setTimeout(() => release(), 50);
+    await held;
+    await expect(waiter).resolves.toBe('got it');
+    expect(await readdir(queueDirFor(f))).toEqual([]);
+  });
+
+  it('waiters are served in arrival order, give or take the two places that poll', async () => {
+    const f = path.join(dir, 'order.json');
+    const got: number[] = [];
+    let release!: () => void;
+    const held = withFileLock(f, () => new Promise<void>((r) => (release = r)));
+    await expect.poll(() => stat(lockPathFor(f)).then(() => true, () => false)).toBe(true);
+    const waiters: Promise<void>[] = [];
+    for (let i = 0; i < 6; i++) {
+      waiters.push(withFileLock(f, async () => void got.push(i)));
+      // the next waiter arrives only once this one holds a ticket
+      await expect.poll(async () => (await readdir(queueDirFor(f))).length).toBe(i + 1);
+    }
+    release();
+    await held;
+    await Promise.all(waiters);
+    expect([...got].sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    got.forEach((waiter, servedAt) => expect(Math.abs(waiter - servedAt)).toBeLessThanOrEqual(1));
   });
 });
 
