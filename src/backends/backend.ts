@@ -22,6 +22,8 @@ export interface PaneRef {
   paneId: string;
   backendType: BackendType;
   pid?: number;
+  /** The member name. The in-process backend needs it: all its panes are `in-process`. */
+  name?: string;
 }
 
 export interface Backend {

@@ -5,11 +5,15 @@ import { hideBin } from 'yargs/helpers';
 import { isSwarmError } from '../protocol/errors.js';
 import { inboxCommand } from './commands/inbox.js';
 import { sendCommand } from './commands/send.js';
+import { spawnCommand } from './commands/spawn.js';
+import { killCommand, shutdownCommand } from './commands/stop.js';
 import { teamCommand } from './commands/team.js';
 import { chalk } from './render.js';
 
+// One line, the error; an error that carries detail (a failed spawn's pane output) adds it below.
 function fail(message: string, code: number): never {
-  process.stderr.write(`${chalk.red('swarm:')} ${message.split('\n')[0]}\n`);
+  const [first, ...detail] = message.split('\n');
+  process.stderr.write(`${chalk.red('swarm:')} ${first}\n${detail.map((l) => `  ${l}\n`).join('')}`);
   process.exit(code);
 }
 
@@ -22,6 +26,9 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
     .command(teamCommand)
     .command(sendCommand)
     .command(inboxCommand)
+    .command(spawnCommand)
+    .command(killCommand)
+    .command(shutdownCommand)
     .example('$0 team create review-squad', 'create a team (prints the SWARM_TEAM to export)')
     .example('$0 send alice "please review src/app.ts" --team review-squad', 'message a teammate')
     .example('SWARM_TEAM=review-squad $0 inbox team-lead --unread', "what the leader hasn't read")
@@ -35,7 +42,10 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
     .wrap(Math.min(100, process.stdout.columns || 100))
     .fail((msg, err) => {
       if (err) throw err;
-      fail(`${msg} (see swarm --help)`, 2);
+      // recommendCommands() says only "Did you mean X?": name what was typed too.
+      const typed = argv.find((a) => !a.startsWith('-'));
+      const what = msg?.startsWith('Did you mean') && typed ? `unknown command "${typed}". ${msg}` : msg;
+      fail(`${what} (see swarm --help)`, 2);
     });
   try {
     await cli.parseAsync();

@@ -4,6 +4,7 @@ export * from './colors.js';
 export * from './config.js';
 export * from './control.js';
 export * from './errors.js';
+export * from './hosted.js';
 export * from './ids.js';
 export * from './message.js';
 export * from './names.js';

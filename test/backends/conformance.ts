@@ -70,7 +70,8 @@ export class ProbeKit {
   /** SIGKILL every probe still alive (only pids this kit saw), then remove the dir. */
   async dispose(): Promise<void> {
     for (const pid of this.pids) {
-      if (isProcessAlive(pid)) {
+      // An in-process backend's probe reports the host's pid: this very process.
+      if (pid !== process.pid && isProcessAlive(pid)) {
         try {
           process.kill(pid, 'SIGKILL');
         } catch {

@@ -1,9 +1,6 @@
-// The iTerm2 backend against test/support/fake-it2 (linked as `it2` into a temp dir first on PATH):
+// The iTerm2 backend against test/support/fake-it2 (support/fake-it2.ts links it as `it2` first on PATH):
 // the argv sent to it2 is pinned from the fake's log, and the command string really runs (sh -c).
-import { mkdtemp, readFile, readdir, rm, symlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { quote } from 'shell-quote';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Iterm2Backend } from '../../src/backends/iterm2/iterm2-backend.js';
@@ -18,52 +15,8 @@ import {
 } from '../../src/backends/iterm2/it2-commands.js';
 import { execaExec, isProcessAlive } from '../../src/backends/process.js';
 import { isSwarmError } from '../../src/protocol/errors.js';
+import { FakeIt2, LEADER } from '../support/fake-it2.js';
 import { PROBE_ENV, ProbeKit, runBackendConformance } from './conformance.js';
-
-const FAKE = fileURLToPath(new URL('../support/fake-it2', import.meta.url));
-const LEADER = 'LEADER-0000';
-
-/** A temp dir with `bin/it2` -> fake-it2, the fake's log, and an env putting bin first on PATH. */
-class FakeIt2 {
-  private constructor(
-    readonly dir: string,
-    readonly log: string,
-    readonly env: Record<string, string | undefined>,
-  ) {}
-
-  static async create(extraEnv: Record<string, string> = {}): Promise<FakeIt2> {
-    const dir = await mkdtemp(path.join(tmpdir(), 'swarm-fake-it2-'));
-    await symlink(FAKE, path.join(dir, 'it2'));
-    const log = path.join(dir, 'it2.log');
-    const PATH = [dir, path.dirname(process.execPath), process.env.PATH ?? ''].join(path.delimiter);
-    return new FakeIt2(dir, log, { ...process.env, PATH, FAKE_IT2_LOG: log, FAKE_IT2_LEADER: LEADER, ...extraEnv });
-  }
-
-  async calls(): Promise<string[][]> {
-    const text = await readFile(this.log, 'utf8').catch(() => '');
-    return text
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as string[]);
-  }
-
-  /** Kill the process group of every command the fake started (only ours), then remove the dir. */
-  async dispose(): Promise<void> {
-    const state = `${this.log}.d`;
-    for (const f of await readdir(state).catch(() => [])) {
-      if (!f.endsWith('.json')) continue;
-      const s = JSON.parse(await readFile(path.join(state, f), 'utf8')) as { pid: number | null };
-      if (s.pid !== null && isProcessAlive(s.pid)) {
-        try {
-          process.kill(-s.pid, 'SIGKILL');
-        } catch {
-          // gone meanwhile
-        }
-      }
-    }
-    await rm(this.dir, { recursive: true, force: true });
-  }
-}
 
 runBackendConformance('iterm2 (fake it2)', async () => {
   const fake = await FakeIt2.create();

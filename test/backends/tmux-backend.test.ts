@@ -1,35 +1,15 @@
-// The tmux backend against a REAL tmux server on a private socket per test (`swarm-test-<random>`),
-// killed afterwards (kill-server on that socket only, then the socket file is removed). The
-// default tmux server and every other socket are never touched.
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+// The tmux backend against a REAL tmux server on a private socket per test (support/tmux.ts:
+// `swarm-test-<random>`, killed afterwards, socket file removed). The default server is never touched.
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PaneRef, PaneSpec } from '../../src/backends/backend.js';
 import { isProcessAlive } from '../../src/backends/process.js';
 import { TmuxServer, listAllPanes, newSession } from '../../src/backends/tmux/commands.js';
 import { PANE_BORDER_FORMAT, TmuxBackend } from '../../src/backends/tmux/tmux-backend.js';
+import { privateSocket, reapServer } from '../support/tmux.js';
 import { waitFor } from '../support/wait.js';
 import { PROBE_ENV, ProbeKit, runBackendConformance } from './conformance.js';
-
-function privateSocket(): string {
-  return `swarm-test-${randomBytes(6).toString('hex')}`;
-}
-
-/** Kill the private server on `socket` and remove its socket file; never another server. */
-async function reapServer(socket: string): Promise<void> {
-  if (!socket.startsWith('swarm-test-')) throw new Error(`refusing to kill tmux socket ${socket}`);
-  const server = new TmuxServer({ socket });
-  const where = await server.tryRun(['display-message', '-p', '#{socket_path}']);
-  const uid = process.getuid?.() ?? 0;
-  const paths = new Set([path.join(process.env.TMUX_TMPDIR ?? '/tmp', `tmux-${uid}`, socket)]);
-  if (where.exitCode === 0 && where.stdout.trim() !== '') paths.add(where.stdout.trim());
-  const killed = await server.tryRun(['kill-server']);
-  if (killed.exitCode !== 0 && !/no server running|error connecting/i.test(killed.stderr)) {
-    throw new Error(`tmux kill-server on ${socket} failed: ${killed.stderr}`);
-  }
-  for (const p of paths) await rm(p, { force: true });
-}
 
 runBackendConformance('tmux', async () => {
   const socket = privateSocket();
@@ -165,6 +145,18 @@ describe('TmuxBackend (real tmux, private socket)', () => {
     expect((await listAllPanes(server)).some((p) => p.paneId === pane.paneId)).toBe(false);
     expect(isProcessAlive(info.pid)).toBe(false);
     await expect(backend.kill(pane)).resolves.toBeUndefined(); // already gone: still verified
+  });
+
+  it("a recorded pane id whose pid differs is someone else's pane (ids restart with a server): never killed", async () => {
+    const backend = backendFor('reuse-id');
+    const out = kit.outFile();
+    const pane = await backend.createPane(spec('mine', kit.argv(out, 'wait')));
+    const info = await kit.read(out);
+    const stale: PaneRef = { ...pane, pid: 2147483 }; // what config.json recorded before a server restart
+    expect(await backend.isAlive(stale)).toBe(false);
+    await backend.kill(stale);
+    expect(await backend.isAlive(pane)).toBe(true);
+    expect(isProcessAlive(info.pid)).toBe(true);
   });
 
   it('a lone argv element with spaces and odd characters runs as one word', async () => {

@@ -26,6 +26,7 @@ import {
   type Exec,
   type NewPane,
   type TmuxLayout,
+  type TmuxPane,
   TmuxServer,
   capturePane,
   displayPaneContext,
@@ -170,15 +171,16 @@ export class TmuxBackend implements Backend {
   }
 
   async isAlive(pane: PaneRef): Promise<boolean> {
-    const found = (await listAllPanes(this.server)).find((p) => p.paneId === pane.paneId);
+    const found = await this.findPane(pane);
     return found !== undefined && !found.dead;
   }
 
   async kill(pane: PaneRef): Promise<void> {
     const timeout = this.opts.killTimeoutMs ?? 3000;
-    const found = (await listAllPanes(this.server)).find((p) => p.paneId === pane.paneId);
-    // The process to make sure of: tmux's live pane pid, or the recorded one if the pane is gone.
-    const pid = found === undefined ? pane.pid : found.dead ? undefined : found.pid;
+    const found = await this.findPane(pane);
+    // The process to make sure of: the pane's (a dead pane's process may still be finishing its
+    // exit when tmux already saw the pty close), or the recorded one if the pane is gone.
+    const pid = found === undefined ? pane.pid : found.pid;
     if (found !== undefined) {
       try {
         await killPane(this.server, pane.paneId);
@@ -187,7 +189,7 @@ export class TmuxBackend implements Backend {
       }
     }
     const paneGone = await pollUntil(
-      async () => !(await listAllPanes(this.server)).some((p) => p.paneId === pane.paneId),
+      async () => (await this.findPane(pane)) === undefined,
       timeout,
     );
     const processGone =
@@ -205,6 +207,14 @@ export class TmuxBackend implements Backend {
   }
 
   // ---- internals -------------------------------------------------------------------------------
+
+  /**
+   * The listed pane that is this PaneRef's: same id and, when the pid is known, same pid. Pane ids
+   * restart at %0 with a new server, so a recorded `%3` may name someone else's pane by now.
+   */
+  private async findPane(pane: PaneRef): Promise<TmuxPane | undefined> {
+    return (await listAllPanes(this.server)).find((p) => p.paneId === pane.paneId && (pane.pid === undefined || p.pid === pane.pid));
+  }
 
   private async findPlace(): Promise<LeaderPlace> {
     let leaderPaneId: string;

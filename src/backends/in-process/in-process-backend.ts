@@ -1,0 +1,128 @@
+// The in-process pane backend. Its "panes" are teammates running inside the in-process host (the
+// leader console). Inside the host's own process it calls the host directly; from any other
+// process (`swarm spawn --backend in-process`, `swarm kill`) it talks to the host through the
+// request files of protocol/hosted.ts and waits on the host's answers, with deadlines:
+//   createPane: write <name>.spawn.json → wait for <name>.state.json with the request's id
+//               (or <name>.spawn-error.json); fails at once when no live host is registered;
+//   isAlive:    host alive and the state says `running`;
+//   kill:       write <name>.kill.json → wait until the host deleted it and the state file (it does
+//               so only after the teammate's function finished); a dead host means nothing runs;
+//   capture:    the last lines of the state's output ring buffer.
+// Every pane is recorded as paneId `in-process` with the host's pid; PaneRef.name tells them apart.
+import { randomUUID } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import type { Backend, PaneRef, PaneSpec } from '../backend.js';
+import { SwarmError } from '../../protocol/errors.js';
+import { HostedSpawnErrorSchema, HostedStateSchema, type HostedKillRequest, type HostedSpawnRequest } from '../../protocol/hosted.js';
+import { ensureDir, formatJson, writeFileAtomic } from '../../storage/atomic.js';
+import { awaitFiles } from '../await-files.js';
+import { isProcessAlive } from '../process.js';
+import type { InProcessHost } from './host.js';
+import { hostedDir, hostedFile, liveHost, noHostError, readRecord } from './files.js';
+
+export interface InProcessBackendOptions {
+  root: string;
+  team: string;
+  /** Set inside the host's own process: calls go straight to it. */
+  host?: InProcessHost | undefined;
+  /** How long the host may take to start a requested teammate. Default 10000 ms. */
+  startTimeoutMs?: number;
+  /** How long a kill may take to be confirmed. Default 8000 ms. */
+  killTimeoutMs?: number;
+}
+
+function memberName(pane: PaneRef): string {
+  if (pane.name === undefined) throw new SwarmError('invalid_input', `in-process pane ${pane.paneId} has no member name`);
+  return pane.name;
+}
+
+export class InProcessBackend implements Backend {
+  readonly type = 'in-process' as const;
+
+  constructor(private readonly opts: InProcessBackendOptions) {}
+
+  describe(): string {
+    return 'in-process: teammates run inside the leader console (swarm lead); their output shows there';
+  }
+
+  async createPane(spec: PaneSpec): Promise<PaneRef> {
+    const { root, team, host } = this.opts;
+    if (host !== undefined) return host.start(spec, randomUUID());
+    const reg = await liveHost(root, team);
+    if (reg === undefined) throw noHostError(team);
+    const request: HostedSpawnRequest = {
+      id: randomUUID(),
+      name: spec.name,
+      color: spec.color,
+      argv: spec.argv,
+      env: spec.env,
+      cwd: spec.cwd,
+      requestedAt: Date.now(),
+    };
+    await ensureDir(hostedDir(root, team));
+    await fs.rm(hostedFile(root, team, spec.name, 'spawn-error'), { force: true });
+    const requestFile = hostedFile(root, team, spec.name, 'spawn');
+    await writeFileAtomic(requestFile, formatJson(request));
+    const answer = await awaitFiles(
+      [hostedDir(root, team)],
+      async (): Promise<{ ok: true } | { ok: false; message: string } | undefined> => {
+        const state = await readRecord(hostedFile(root, team, spec.name, 'state'), HostedStateSchema);
+        if (state?.id === request.id) return { ok: true };
+        const refusal = await readRecord(hostedFile(root, team, spec.name, 'spawn-error'), HostedSpawnErrorSchema);
+        if (refusal?.id === request.id) return { ok: false, message: refusal.message };
+        if (!isProcessAlive(reg.pid)) return { ok: false, message: `the in-process host (pid ${reg.pid}) exited` };
+        return undefined;
+      },
+      { timeoutMs: this.opts.startTimeoutMs ?? 10_000 },
+    );
+    if (answer?.ok === true) return { paneId: 'in-process', backendType: 'in-process', pid: reg.pid, name: spec.name };
+    await fs.rm(requestFile, { force: true });
+    const why = answer === undefined ? `it did not answer within ${this.opts.startTimeoutMs ?? 10_000} ms` : answer.message;
+    throw new SwarmError('backend', `the in-process host (pid ${reg.pid}) did not start ${spec.name}: ${why}`);
+  }
+
+  async isAlive(pane: PaneRef): Promise<boolean> {
+    const { root, team, host } = this.opts;
+    const name = memberName(pane);
+    if (host !== undefined) return host.isAlive(name);
+    if ((await liveHost(root, team)) === undefined) return false;
+    return (await readRecord(hostedFile(root, team, name, 'state'), HostedStateSchema))?.state === 'running';
+  }
+
+  async kill(pane: PaneRef): Promise<void> {
+    const { root, team, host } = this.opts;
+    const name = memberName(pane);
+    const timeoutMs = this.opts.killTimeoutMs ?? 8000;
+    if (host !== undefined) return host.kill(name, timeoutMs);
+    const files = (['state', 'kill', 'spawn'] as const).map((k) => hostedFile(root, team, name, k));
+    const reg = await liveHost(root, team);
+    if (reg === undefined) {
+      // No host process: nothing it hosted can be running. Clear what it left behind.
+      for (const f of files) await fs.rm(f, { force: true });
+      return;
+    }
+    const request: HostedKillRequest = { id: randomUUID(), name, requestedAt: Date.now() };
+    await writeFileAtomic(hostedFile(root, team, name, 'kill'), formatJson(request));
+    const done = await awaitFiles(
+      [hostedDir(root, team)],
+      async () => {
+        if (!isProcessAlive(reg.pid)) return true;
+        const left = await Promise.all(files.slice(0, 2).map((f) => fs.access(f).then(() => true, () => false)));
+        return left.some(Boolean) ? undefined : true;
+      },
+      { timeoutMs },
+    );
+    if (done === undefined) {
+      throw new SwarmError('backend', `could not verify kill of in-process teammate ${name}: the host (pid ${reg.pid}) did not confirm within ${timeoutMs} ms`);
+    }
+    await fs.rm(files[2]!, { force: true });
+  }
+
+  async capture(pane: PaneRef, lines: number): Promise<string> {
+    const { root, team, host } = this.opts;
+    const name = memberName(pane);
+    if (host !== undefined) return host.capture(name, lines);
+    const state = await readRecord(hostedFile(root, team, name, 'state'), HostedStateSchema);
+    return state === undefined || lines <= 0 ? '' : state.output.slice(-lines).join('\n');
+  }
+}

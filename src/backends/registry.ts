@@ -1,0 +1,189 @@
+// The backend registry: the only place that chooses a backend (SPEC §4.1) and the only place that
+// maps a member's recorded `backendType` back to an implementation. Everything else holds a
+// `Backend` and never asks which one it is.
+//
+// `--backend auto` detection order:
+//   1. inside tmux ($TMUX and $TMUX_PANE) → tmux, splitting the leader's window;
+//   2. inside iTerm2 (TERM_PROGRAM=iTerm.app or ITERM_SESSION_ID), not inside tmux, and a working
+//      Python `it2` (`it2 session list` exits 0) → iterm2; a broken/missing it2 → a note with the
+//      install hint, then fall through;
+//   3. tmux installed (`tmux -V`) → tmux, a visible session `swarm-<team>` on the default server;
+//   4. otherwise → in-process (needs a running host: the leader console).
+// `SWARM_TMUX_SOCKET` (tmux -L) selects a private server; "inside tmux" then only counts when
+// $TMUX points at that same server.
+import path from 'node:path';
+import type { Member } from '../protocol/config.js';
+import { SwarmError } from '../protocol/errors.js';
+import { resolveRoot } from '../team/paths.js';
+import type { Backend, BackendType, PaneRef } from './backend.js';
+import { InProcessBackend } from './in-process/in-process-backend.js';
+import type { InProcessHost } from './in-process/host.js';
+import { liveHost, noHostError } from './in-process/files.js';
+import { Iterm2Backend } from './iterm2/iterm2-backend.js';
+import { detectIt2 } from './iterm2/it2-commands.js';
+import { type Exec, execaExec } from './process.js';
+import { TmuxBackend } from './tmux/tmux-backend.js';
+
+export const BACKEND_CHOICES = ['auto', 'tmux', 'iterm2', 'in-process'] as const;
+export type BackendChoice = (typeof BACKEND_CHOICES)[number];
+
+export type Env = Record<string, string | undefined>;
+
+/** tmux 3.2 is the oldest checked: it sets TERM_PROGRAM in panes and has every verb used. */
+export const TMUX_MIN_VERSION = '3.2';
+
+export interface BackendContext {
+  env: Env;
+  exec?: Exec;
+  /** Default: resolveRoot(env). */
+  root?: string;
+  /** Set inside the in-process host's own process (the leader console). */
+  inProcessHost?: InProcessHost | undefined;
+  /** Kill verification deadline per stage, ms (backend defaults otherwise). */
+  killTimeoutMs?: number;
+}
+
+export interface SelectBackendOptions extends BackendContext {
+  requested: BackendChoice;
+  team: string;
+}
+
+export interface SelectedBackend {
+  backend: Backend;
+  /** Why this one, and what was skipped (e.g. the it2 install hint). */
+  notes: string[];
+}
+
+export function sessionNameFor(team: string): string {
+  return `swarm-${team}`;
+}
+
+/** The leader's pane when this process runs inside the tmux server swarm will use. */
+export function insideTmuxPane(env: Env): string | undefined {
+  const tmux = env.TMUX;
+  const pane = env.TMUX_PANE;
+  if (!tmux || !pane) return undefined;
+  const socket = env.SWARM_TMUX_SOCKET;
+  if (socket && path.basename(tmux.split(',')[0] ?? '') !== socket) return undefined;
+  return pane;
+}
+
+export function inIterm2(env: Env): boolean {
+  return env.TERM_PROGRAM === 'iTerm.app' || Boolean(env.ITERM_SESSION_ID);
+}
+
+/** `tmux 3.3a` → [3, 3]; undefined when unparsable. */
+export function parseTmuxVersion(text: string): [number, number] | undefined {
+  const m = /(\d+)\.(\d+)/.exec(text);
+  return m ? [Number(m[1]), Number(m[2])] : undefined;
+}
+
+function tmuxBackend(o: SelectBackendOptions | (BackendContext & { team: string }), pane?: string): TmuxBackend {
+  return new TmuxBackend({
+    socket: o.env.SWARM_TMUX_SOCKET || undefined,
+    insideTmux: pane === undefined ? undefined : { paneId: pane },
+    sessionName: sessionNameFor(o.team),
+    exec: o.exec ?? execaExec,
+    ...(o.killTimeoutMs !== undefined ? { killTimeoutMs: o.killTimeoutMs } : {}),
+  });
+}
+
+function iterm2Backend(o: BackendContext): Iterm2Backend {
+  // ITERM_SESSION_ID is `w0t0p0:<uuid>`; it2 names sessions by the uuid.
+  const id = o.env.ITERM_SESSION_ID?.split(':').pop() || undefined;
+  return new Iterm2Backend({
+    exec: o.exec ?? execaExec,
+    env: o.env,
+    leaderSessionId: id,
+    ...(o.killTimeoutMs !== undefined ? { killTimeoutMs: o.killTimeoutMs } : {}),
+  });
+}
+
+function inProcessBackend(o: BackendContext & { team: string }): InProcessBackend {
+  return new InProcessBackend({
+    root: o.root ?? resolveRoot(o.env),
+    team: o.team,
+    host: o.inProcessHost,
+    ...(o.killTimeoutMs !== undefined ? { killTimeoutMs: o.killTimeoutMs } : {}),
+  });
+}
+
+async function tmuxInstalled(o: SelectBackendOptions, notes: string[]): Promise<boolean> {
+  const r = await (o.exec ?? execaExec)('tmux', ['-V']);
+  if (r.exitCode !== 0) return false;
+  const v = parseTmuxVersion(r.stdout);
+  if (v !== undefined && (v[0] < 3 || (v[0] === 3 && v[1] < 2))) {
+    notes.push(`${r.stdout.trim()} is older than the tested minimum tmux ${TMUX_MIN_VERSION}; upgrade if panes misbehave`);
+  }
+  return true;
+}
+
+async function inProcessOrFail(o: SelectBackendOptions, why: string): Promise<Backend> {
+  if (o.inProcessHost === undefined && (await liveHost(o.root ?? resolveRoot(o.env), o.team)) === undefined) {
+    const e = noHostError(o.team);
+    throw new SwarmError(e.kind, why ? `${why}, and ${e.message}` : e.message);
+  }
+  return inProcessBackend(o);
+}
+
+/** Choose the backend for new teammates (SPEC §4.1). Throws SwarmError when the choice cannot work. */
+export async function selectBackend(o: SelectBackendOptions): Promise<SelectedBackend> {
+  const notes: string[] = [];
+  const pane = insideTmuxPane(o.env);
+  if (o.env.TMUX && pane === undefined && o.env.SWARM_TMUX_SOCKET) {
+    notes.push(`SWARM_TMUX_SOCKET=${o.env.SWARM_TMUX_SOCKET}: teammates go to that private tmux server, not the tmux you are in`);
+  }
+  switch (o.requested) {
+    case 'tmux':
+      if (pane === undefined && !(await tmuxInstalled(o, notes))) {
+        throw new SwarmError('backend', `--backend tmux: tmux is not installed (tmux -V failed); install tmux ${TMUX_MIN_VERSION} or newer`);
+      }
+      return { backend: tmuxBackend(o, pane), notes };
+    case 'iterm2': {
+      const d = await detectIt2(o.env, o.exec ?? execaExec);
+      if (!d.usable) throw new SwarmError('backend', `--backend iterm2: ${d.reason}; ${d.hint}`);
+      return { backend: iterm2Backend(o), notes };
+    }
+    case 'in-process':
+      return { backend: await inProcessOrFail(o, ''), notes };
+    case 'auto':
+      break;
+  }
+  if (pane !== undefined) return { backend: tmuxBackend(o, pane), notes };
+  if (!o.env.TMUX && inIterm2(o.env)) {
+    const d = await detectIt2(o.env, o.exec ?? execaExec);
+    if (d.usable) return { backend: iterm2Backend(o), notes };
+    notes.push(`iTerm2 detected but not usable: ${d.reason}; ${d.hint}. Falling back.`);
+  }
+  if (await tmuxInstalled(o, notes)) return { backend: tmuxBackend(o), notes };
+  notes.push('tmux is not installed: using the in-process backend');
+  return { backend: await inProcessOrFail(o, 'no tmux or iTerm2 to open panes in'), notes };
+}
+
+/** The backend that manages a member's pane, from its recorded `backendType`. */
+export function backendForMember(member: Member, team: string, ctx: BackendContext): Backend {
+  const type = member.backendType as BackendType | undefined;
+  switch (type) {
+    case 'tmux':
+      return tmuxBackend({ ...ctx, team });
+    case 'iterm2':
+      return iterm2Backend(ctx);
+    case 'in-process':
+      return inProcessBackend({ ...ctx, team });
+    default:
+      throw new SwarmError(
+        'invalid_input',
+        `member ${member.name} has no known backend (backendType ${JSON.stringify(member.backendType ?? null)}); stop its process by hand`,
+      );
+  }
+}
+
+/** The PaneRef recorded for a member in config.json. */
+export function paneRefOf(member: Member): PaneRef {
+  return {
+    paneId: member.tmuxPaneId,
+    backendType: (member.backendType ?? 'tmux') as BackendType,
+    ...(member.pid !== undefined ? { pid: member.pid } : {}),
+    name: member.name,
+  };
+}

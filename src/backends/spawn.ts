@@ -1,0 +1,219 @@
+// Spawning one teammate (SPEC §4.2), through whichever Backend the caller chose:
+//   1. under the config lock: validate and reserve the member (tmuxPaneId "", colour);
+//   2. clear its inbox and write the initial prompt as its first message from team-lead (signed);
+//   3. create the pane with the teammate as its command (teammate-command.ts);
+//   4. record tmuxPaneId / backendType / pid / runtime in config.json;
+//   5. readiness handshake: the prompt is marked read or removed, and (swarm runtime) the
+//      teammate's status/<name>.json names a live pid. Re-checked on every change in the inbox and
+//      status directories and on a short tick (to notice a pane that died), with a deadline.
+// On any failure after step 1: capture the pane's last output, kill the pane (verified), remove the
+// member, its status and inbox files, and throw a SwarmError carrying that output.
+// Spawns of one team are serialised by the lock `teams/<team>/spawn.lock` (held through the
+// handshake), so two `swarm spawn` processes never interleave.
+import { promises as fs, statSync } from 'node:fs';
+import path from 'node:path';
+import { PermissionModeSchema, type PermissionMode } from '../protocol/config.js';
+import { SwarmError, isSwarmError } from '../protocol/errors.js';
+import { assertMemberName } from '../protocol/names.js';
+import { StatusFileSchema } from '../protocol/status.js';
+import type { Mailbox } from '../mailbox/mailbox.js';
+import { openLeadMailbox } from '../permissions/lead-mailbox.js';
+import { parseText } from '../storage/json-file.js';
+import { withFileLock } from '../storage/lock.js';
+import { teamPaths } from '../team/paths.js';
+import { addMember, readTeam, removeMember, updateMember } from '../team/team-store.js';
+import { awaitFiles } from './await-files.js';
+import type { Backend, BackendType, PaneRef } from './backend.js';
+import { isProcessAlive } from './process.js';
+import { TEAMMATE_RUNTIMES, buildTeammateCommand, resolveClaude, type Env, type TeammateRuntime } from './teammate-command.js';
+
+export interface SpawnOptions {
+  root: string;
+  team: string;
+  name: string;
+  prompt: string;
+  model?: string | undefined;
+  agentType?: string | undefined;
+  planModeRequired?: boolean | undefined;
+  permissionMode?: string | undefined;
+  cwd?: string | undefined;
+  runtime?: TeammateRuntime | undefined;
+  backend: Backend;
+  /** Default 20 s. */
+  readyTimeoutMs?: number;
+  /** The leader's environment (forwarded variables, SWARM_TEAMMATE_COMMAND, PATH). */
+  env: Env;
+  /** Tests: the swarm executable and the PATH lookup of `claude`. */
+  swarmExecutable?: readonly string[];
+  which?: (command: string, env: Env) => string | undefined;
+}
+
+export interface SpawnedTeammate {
+  agentId: string;
+  name: string;
+  color: string;
+  backendType: BackendType;
+  paneId: string;
+  pid: number | undefined;
+}
+
+export const DEFAULT_READY_TIMEOUT_MS = 20_000;
+const OUTPUT_LINES = 15;
+
+function validate(o: SpawnOptions): { runtime: TeammateRuntime; mode: PermissionMode | undefined; cwd: string } {
+  assertMemberName(o.name);
+  if (o.prompt.trim() === '') throw new SwarmError('invalid_input', 'the initial prompt is empty; pass --prompt <text>');
+  const runtime = o.runtime ?? 'swarm';
+  if (!(TEAMMATE_RUNTIMES as readonly string[]).includes(runtime)) {
+    throw new SwarmError('invalid_input', `expected --runtime ${TEAMMATE_RUNTIMES.join('|')}, got ${JSON.stringify(runtime)}`);
+  }
+  if (runtime === 'claude') resolveClaude(o.env, o.which); // fail before anything is written
+  let mode: PermissionMode | undefined;
+  if (o.permissionMode !== undefined) {
+    const parsed = PermissionModeSchema.safeParse(o.permissionMode);
+    if (!parsed.success) {
+      throw new SwarmError('invalid_input', `expected --permission-mode ${PermissionModeSchema.options.join('|')}, got ${JSON.stringify(o.permissionMode)}`);
+    }
+    mode = parsed.data;
+  }
+  const cwd = path.resolve(o.cwd ?? process.cwd());
+  let isDir = false;
+  try {
+    isDir = statSync(cwd).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (!isDir) throw new SwarmError('invalid_input', `--cwd ${cwd} is not a directory`);
+  return { runtime, mode, cwd };
+}
+
+/** Add one teammate and wait until it is ready (SPEC §4.2); throws SwarmError, leaving nothing behind. */
+export async function spawnTeammate(o: SpawnOptions): Promise<SpawnedTeammate> {
+  const { runtime, mode, cwd } = validate(o);
+  const paths = teamPaths(o.root, o.team);
+  const config = await readTeam(o.root, o.team); // not_found before anything is written
+  const lockFile = path.join(paths.dir, 'spawn');
+  const readyTimeoutMs = o.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
+  // The lock is held through the handshake; waiters give up only after a long time without progress.
+  return withFileLock(lockFile, () => spawnLocked(o, { runtime, mode: mode ?? inheritedMode(config.swarm?.permissionMode), cwd }), {
+    budgetMs: readyTimeoutMs + 60_000,
+  });
+}
+
+function inheritedMode(m: unknown): PermissionMode | undefined {
+  const parsed = PermissionModeSchema.safeParse(m);
+  return parsed.success ? parsed.data : undefined;
+}
+
+async function spawnLocked(
+  o: SpawnOptions,
+  v: { runtime: TeammateRuntime; mode: PermissionMode | undefined; cwd: string },
+): Promise<SpawnedTeammate> {
+  const paths = teamPaths(o.root, o.team);
+  const { mailbox, key } = await openLeadMailbox({ root: o.root, team: o.team });
+  const config = await readTeam(o.root, o.team);
+  const member = await addMember(o.root, o.team, {
+    name: o.name,
+    prompt: o.prompt,
+    cwd: v.cwd,
+    backendType: o.backend.type,
+    runtime: v.runtime,
+    ...(o.model ? { model: o.model } : {}),
+    ...(o.agentType ? { agentType: o.agentType } : {}),
+    ...(o.planModeRequired ? { planModeRequired: true } : {}),
+    ...(v.mode ? { mode: v.mode } : {}),
+  });
+  const name = member.name;
+  const color = member.color ?? 'blue';
+  let pane: PaneRef | undefined;
+  try {
+    const cmd = buildTeammateCommand({
+      runtime: v.runtime,
+      team: o.team,
+      name,
+      color,
+      leadSessionId: config.leadSessionId,
+      leadVerifyKey: key.verifyKey,
+      agentType: o.agentType,
+      model: o.model,
+      planModeRequired: o.planModeRequired,
+      permissionMode: v.mode,
+      cwd: v.cwd,
+      env: o.env,
+      ...(o.swarmExecutable ? { swarmExecutable: o.swarmExecutable } : {}),
+      ...(o.which ? { which: o.which } : {}),
+    });
+    await fs.rm(paths.status(name), { force: true }); // a previous teammate's heartbeat must not count
+    await mailbox.clear(name);
+    const lead = config.members[0];
+    const prompt = await mailbox.append(name, { from: 'team-lead', text: o.prompt, ...(lead?.color ? { color: lead.color } : {}) });
+    pane = await o.backend.createPane({ team: o.team, name, color, argv: cmd.argv, env: cmd.env, cwd: v.cwd });
+    await updateMember(o.root, o.team, name, {
+      tmuxPaneId: pane.paneId,
+      backendType: pane.backendType,
+      runtime: v.runtime,
+      ...(pane.pid !== undefined ? { pid: pane.pid } : {}),
+    });
+    await handshake(o, mailbox, name, prompt.msg_id ?? '', pane, v.runtime);
+    return { agentId: member.agentId, name, color, backendType: pane.backendType, paneId: pane.paneId, pid: pane.pid };
+  } catch (e) {
+    throw await undoSpawn(o, name, pane, e);
+  }
+}
+
+async function handshake(
+  o: SpawnOptions,
+  mailbox: Mailbox,
+  name: string,
+  msgId: string,
+  pane: PaneRef,
+  runtime: TeammateRuntime,
+): Promise<void> {
+  const paths = teamPaths(o.root, o.team);
+  const timeoutMs = o.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
+  const outcome = await awaitFiles(
+    [paths.inboxes, paths.statusDir],
+    async (): Promise<'ready' | 'died' | undefined> => {
+      const entry = (await mailbox.read(name)).find((m) => m.msg_id === msgId);
+      const promptTaken = entry === undefined || entry.read;
+      const statusOk = runtime === 'claude' || (await liveStatus(paths.status(name)));
+      if (promptTaken && statusOk) return 'ready';
+      return (await o.backend.isAlive(pane)) ? undefined : 'died';
+    },
+    { timeoutMs, tickMs: 200 },
+  );
+  if (outcome === 'ready') return;
+  const why =
+    outcome === 'died'
+      ? `${name} exited before it was ready`
+      : `${name} was not ready within ${Math.round(timeoutMs / 1000)} s (it did not pick up its prompt${runtime === 'swarm' ? ' and write its status file' : ''})`;
+  throw new SwarmError('backend', why);
+}
+
+async function liveStatus(file: string): Promise<boolean> {
+  const raw = await fs.readFile(file, 'utf8').catch(() => undefined);
+  if (raw === undefined) return false;
+  const parsed = parseText(raw, StatusFileSchema);
+  return parsed.ok && isProcessAlive(parsed.value.pid);
+}
+
+/** Clean up a failed spawn; returns the error to throw (with the pane's last output). */
+async function undoSpawn(o: SpawnOptions, name: string, pane: PaneRef | undefined, cause: unknown): Promise<SwarmError> {
+  const paths = teamPaths(o.root, o.team);
+  const problems: string[] = [];
+  let output = '';
+  if (pane !== undefined) {
+    output = await o.backend.capture(pane, OUTPUT_LINES).catch(() => '');
+    await o.backend.kill(pane).catch((e: unknown) => problems.push(`the pane could not be killed: ${String(e)}`));
+  }
+  await removeMember(o.root, o.team, name).catch((e: unknown) => problems.push(`the member could not be removed: ${String(e)}`));
+  await fs.rm(paths.status(name), { force: true }).catch(() => undefined);
+  await fs.rm(paths.inbox(name), { force: true }).catch(() => undefined);
+  const base = cause instanceof Error ? cause.message.split('\n')[0]! : String(cause);
+  const lines = [
+    `spawn of ${name} failed: ${base}${problems.length > 0 ? `; ${problems.join('; ')}` : ''}`,
+    ...(output.trim() !== '' ? ['last output of its pane:', ...output.split('\n').map((l) => `  ${l}`)] : []),
+  ];
+  const kind = isSwarmError(cause) ? cause.kind : 'backend';
+  return new SwarmError(kind, lines.join('\n'), { cause });
+}

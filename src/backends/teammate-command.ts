@@ -1,0 +1,205 @@
+// The teammate's command line and environment (SPEC §4.3), built as data: an argv array (run as the
+// pane's command, never typed into a shell) and the variables forwarded from the leader.
+//
+//   swarm runtime:  <node> <abs bin/swarm.js> teammate --agent-id <name@team> --agent-name <name>
+//                   --team-name <team> --agent-color <c> --parent-session-id <id>
+//                   --lead-verify-key <key> [--agent-type t] [--model m] [--plan-mode-required]
+//                   [--permission-mode m] [--cwd dir]
+//                   (SWARM_TEAMMATE_COMMAND, split with shell-quote, replaces `<node> <bin> teammate`)
+//   claude runtime: <abs path of claude on PATH> --agent-id --agent-name --team-name --agent-color
+//                   --parent-session-id [--agent-type] [--model] [--plan-mode-required]
+//                   [--permission-mode m | --dangerously-skip-permissions], plus
+//                   CLAUDECODE=1 CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1 (no swarm-only flags)
+// `shellLine` renders the same thing as one POSIX shell line, every word quoted (for --dry-run).
+import { accessSync, constants, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse, quote } from 'shell-quote';
+import type { PermissionMode } from '../protocol/config.js';
+import { SwarmError } from '../protocol/errors.js';
+import { agentId } from '../protocol/names.js';
+
+export type Env = Record<string, string | undefined>;
+
+export const TEAMMATE_RUNTIMES = ['swarm', 'claude'] as const;
+export type TeammateRuntime = (typeof TEAMMATE_RUNTIMES)[number];
+
+/** Variables forwarded from the leader's environment as they are, besides every `SWARM_*`. */
+export const FORWARDED_ENV = [
+  'CLAUDE_CONFIG_DIR',
+  'ANTHROPIC_API_KEY',
+  'ANTHROPIC_AUTH_TOKEN',
+  'ANTHROPIC_BASE_URL',
+  'ANTHROPIC_MODEL',
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+  'http_proxy',
+  'https_proxy',
+  'no_proxy',
+  'NODE_EXTRA_CA_CERTS',
+  'SSL_CERT_FILE',
+] as const;
+
+/** Set for a real `claude` teammate: it runs as an agent-team member. */
+export const CLAUDE_TEAMMATE_ENV: Readonly<Record<string, string>> = {
+  CLAUDECODE: '1',
+  CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1',
+};
+
+/** The absolute path of this package's `bin/swarm.js` (the same from src/ and dist/). */
+export const SWARM_BIN = fileURLToPath(new URL('../../bin/swarm.js', import.meta.url));
+
+export interface TeammateCommandInput {
+  runtime: TeammateRuntime;
+  team: string;
+  name: string;
+  color: string;
+  leadSessionId: string;
+  leadVerifyKey: string;
+  agentType?: string | undefined;
+  model?: string | undefined;
+  planModeRequired?: boolean | undefined;
+  permissionMode?: PermissionMode | undefined;
+  cwd?: string | undefined;
+  /** The leader's environment: forwarded variables, SWARM_TEAMMATE_COMMAND, PATH (for claude). */
+  env: Env;
+  /** Default [process.execPath, SWARM_BIN]. */
+  swarmExecutable?: readonly string[];
+  /** Finds `claude` on PATH; default `findOnPath`. */
+  which?: (command: string, env: Env) => string | undefined;
+}
+
+export interface TeammateCommand {
+  argv: string[];
+  /** Only the variables to set for the teammate (forwarded + runtime ones), not a whole env. */
+  env: Record<string, string>;
+}
+
+/** The forwarded subset of `env` (SPEC §4.3), in a stable order. */
+export function forwardedEnv(env: Env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of FORWARDED_ENV) {
+    const v = env[k];
+    if (v !== undefined) out[k] = v;
+  }
+  for (const k of Object.keys(env).filter((k) => k.startsWith('SWARM_')).sort()) {
+    const v = env[k];
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
+}
+
+/** `SWARM_TEAMMATE_COMMAND` split into words; only a plain command line is accepted. */
+export function parseCommandOverride(text: string, env: Env): string[] {
+  const vars: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) vars[k] = v;
+  const words = parse(text, vars);
+  const bad = words.find((w) => typeof w !== 'string');
+  if (bad !== undefined) {
+    throw new SwarmError(
+      'invalid_input',
+      `SWARM_TEAMMATE_COMMAND must be a plain command line (no pipes, redirections, globs or comments), got ${JSON.stringify(text)}`,
+    );
+  }
+  const argv = words as string[];
+  if (argv.length === 0 || argv[0] === '') {
+    throw new SwarmError('invalid_input', `SWARM_TEAMMATE_COMMAND names no command: ${JSON.stringify(text)}`);
+  }
+  return argv;
+}
+
+function sharedFlags(i: TeammateCommandInput): string[] {
+  return [
+    '--agent-id', agentId(i.name, i.team),
+    '--agent-name', i.name,
+    '--team-name', i.team,
+    '--agent-color', i.color,
+    '--parent-session-id', i.leadSessionId,
+  ];
+}
+
+function optionalFlags(i: TeammateCommandInput): string[] {
+  return [
+    ...(i.agentType ? ['--agent-type', i.agentType] : []),
+    ...(i.model ? ['--model', i.model] : []),
+    ...(i.planModeRequired ? ['--plan-mode-required'] : []),
+  ];
+}
+
+/** The absolute path of `claude` on PATH, or a SwarmError saying how to get it. */
+export function resolveClaude(env: Env, which: (command: string, env: Env) => string | undefined = findOnPath): string {
+  const claude = which('claude', env);
+  if (claude === undefined) {
+    throw new SwarmError(
+      'not_found',
+      '--runtime claude needs the `claude` CLI (Claude Code) on PATH; install it (npm install -g @anthropic-ai/claude-code) or use --runtime swarm',
+    );
+  }
+  return claude;
+}
+
+/** The teammate's argv and the variables to set for it. Throws SwarmError when it cannot be built. */
+export function buildTeammateCommand(i: TeammateCommandInput): TeammateCommand {
+  if (i.runtime === 'claude') {
+    const claude = resolveClaude(i.env, i.which);
+    const mode =
+      i.permissionMode === undefined
+        ? []
+        : i.permissionMode === 'bypassPermissions'
+          ? ['--dangerously-skip-permissions']
+          : ['--permission-mode', i.permissionMode];
+    return {
+      argv: [claude, ...sharedFlags(i), ...optionalFlags(i), ...mode],
+      env: { ...forwardedEnv(i.env), ...CLAUDE_TEAMMATE_ENV },
+    };
+  }
+  const override = i.env.SWARM_TEAMMATE_COMMAND;
+  const exe =
+    override !== undefined && override.trim() !== ''
+      ? parseCommandOverride(override, i.env)
+      : [...(i.swarmExecutable ?? [process.execPath, SWARM_BIN]), 'teammate'];
+  return {
+    argv: [
+      ...exe,
+      ...sharedFlags(i),
+      '--lead-verify-key', i.leadVerifyKey,
+      ...optionalFlags(i),
+      ...(i.permissionMode ? ['--permission-mode', i.permissionMode] : []),
+      ...(i.cwd ? ['--cwd', i.cwd] : []),
+    ],
+    env: forwardedEnv(i.env),
+  };
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** One POSIX shell line: `[cd <cwd> && ]env K=V ... argv...`, every word shell-quoted. */
+export function shellLine(cmd: TeammateCommand, cwd?: string): string {
+  const pairs = Object.entries(cmd.env).map(([k, v]) => {
+    if (!ENV_NAME.test(k)) throw new SwarmError('invalid_input', `invalid environment variable name ${JSON.stringify(k)}`);
+    return `${k}=${v}`;
+  });
+  const words = pairs.length > 0 ? ['env', ...pairs, ...cmd.argv] : cmd.argv;
+  return `${cwd === undefined ? '' : `cd ${quote([cwd])} && `}${quote(words)}`;
+}
+
+/** The absolute path of an executable file `command` on `env.PATH`, like `command -v`. */
+export function findOnPath(command: string, env: Env): string | undefined {
+  if (command.includes('/')) return isExecutable(command) ? path.resolve(command) : undefined;
+  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+    if (dir === '') continue;
+    const candidate = path.resolve(dir, command);
+    if (isExecutable(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}

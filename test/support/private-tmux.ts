@@ -1,0 +1,26 @@
+// A private tmux server per test (`tmux -L swarm-test-<hex>`), reaped afterwards: kill-server on
+// that socket only, then its socket file removed (tmux 3.3a leaves it). The default server and every
+// other socket are never touched.
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { TmuxServer } from '../../src/backends/tmux/commands.js';
+
+export function privateSocket(): string {
+  return `swarm-test-${randomBytes(6).toString('hex')}`;
+}
+
+/** Kill the private server on `socket` (if running) and remove its socket file. */
+export async function reapTmuxServer(socket: string): Promise<void> {
+  if (!socket.startsWith('swarm-test-')) throw new Error(`refusing to kill tmux socket ${socket}`);
+  const server = new TmuxServer({ socket });
+  const where = await server.tryRun(['display-message', '-p', '#{socket_path}']);
+  const uid = process.getuid?.() ?? 0;
+  const paths = new Set([path.join(process.env.TMUX_TMPDIR ?? '/tmp', `tmux-${uid}`, socket)]);
+  if (where.exitCode === 0 && where.stdout.trim() !== '') paths.add(where.stdout.trim());
+  const killed = await server.tryRun(['kill-server']);
+  if (killed.exitCode !== 0 && !/no server running|error connecting/i.test(killed.stderr)) {
+    throw new Error(`tmux kill-server on ${socket} failed: ${killed.stderr}`);
+  }
+  for (const p of paths) await rm(p, { force: true });
+}
