@@ -1,8 +1,10 @@
 // `npm run bench -- <name...>`: runs the named benchmarks (default: all) and prints their tables.
 import { mailboxBench } from './mailbox.js';
+import { permissionsBench } from './permissions.js';
 
 const benches: Record<string, () => Promise<void>> = {
   mailbox: mailboxBench,
+  permissions: permissionsBench,
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -3,11 +3,19 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { isSwarmError } from '../protocol/errors.js';
+import { demoCommand } from './commands/demo.js';
+import { doctorCommand } from './commands/doctor.js';
 import { inboxCommand } from './commands/inbox.js';
+import { launchCommand } from './commands/launch.js';
+import { leadCommand } from './commands/lead.js';
+import { approveCommand, denyCommand, permissionsCommand } from './commands/permissions.js';
+import { planCommand } from './commands/plan.js';
 import { sendCommand } from './commands/send.js';
 import { spawnCommand } from './commands/spawn.js';
+import { statusCommand } from './commands/status.js';
 import { killCommand, shutdownCommand } from './commands/stop.js';
 import { teamCommand } from './commands/team.js';
+import { teammateCommand } from './commands/teammate.js';
 import { chalk } from './render.js';
 
 // One line, the error; an error that carries detail (a failed spawn's pane output) adds it below.
@@ -23,12 +31,22 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
     .usage('$0 <command> [options]\n\nRun a team of Claude agents in tmux panes, coordinated through plain files.')
     .option('team', { alias: 't', type: 'string', global: true, describe: 'team name (default: $SWARM_TEAM)' })
     .option('json', { type: 'boolean', global: true, default: false, describe: 'machine-readable output' })
+    .command(launchCommand)
+    .command(leadCommand)
+    .command(demoCommand)
     .command(teamCommand)
     .command(sendCommand)
     .command(inboxCommand)
     .command(spawnCommand)
     .command(killCommand)
     .command(shutdownCommand)
+    .command(permissionsCommand)
+    .command(approveCommand)
+    .command(denyCommand)
+    .command(planCommand)
+    .command(teammateCommand)
+    .command(statusCommand)
+    .command(doctorCommand)
     .example('$0 team create review-squad', 'create a team (prints the SWARM_TEAM to export)')
     .example('$0 send alice "please review src/app.ts" --team review-squad', 'message a teammate')
     .example('SWARM_TEAM=review-squad $0 inbox team-lead --unread', "what the leader hasn't read")

@@ -39,8 +39,14 @@ export const ResolvedRequestSchema = z.looseObject({
 });
 export type ResolvedRequest = z.infer<typeof ResolvedRequestSchema>;
 
+/**
+ * One line of permissions/audit.jsonl. `request` and `decision` are the normal pair (a rule decision
+ * has both, with `rule` and `by: "rule"`); `timeout` is a worker that stopped waiting, `cancelled` a
+ * worker whose wait was aborted, `cleared` an orphaned request removed by the leader, `forged` a
+ * resolution or response frame that failed verification (kept aside, never acted on).
+ */
 export const AuditEventSchema = z.looseObject({
-  event: z.enum(['request', 'decision', 'timeout', 'cleared']),
+  event: z.enum(['request', 'decision', 'timeout', 'cleared', 'cancelled', 'forged']),
   id: z.string(),
   at: z.number(),
   worker: z.string().optional(),
@@ -49,5 +55,7 @@ export const AuditEventSchema = z.looseObject({
   by: z.string().optional(),
   feedback: z.string().optional(),
   rule: z.string().optional(),
+  /** Why a resolution was rejected (forged) or a request ended without a decision. */
+  reason: z.string().optional(),
 });
 export type AuditEvent = z.infer<typeof AuditEventSchema>;

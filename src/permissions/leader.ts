@@ -1,0 +1,248 @@
+// Leader side of permission requests (SPEC §3.5 steps 2, 5, 6): decide, expire, clear, sweep.
+//
+// decide() holds the request's lock (the lock of `pending/<id>.json`) from the moment it re-checks
+// the pending file until everything is written, in this order: signed `resolved/<id>.json`
+// (atomic), pending file removed, signed `permission_response` frame to the worker's inbox, `decision`
+// audit line. So of two racing deciders exactly one finds the pending file; the other gets
+// SwarmError('already_resolved') having written nothing. An "always" rule is added to config.json
+// (under the config lock) after the decision. The id is validated before anything is touched.
+import { promises as fs } from 'node:fs';
+import { encodeControl, type PermissionResponseFrame } from '../protocol/control.js';
+import { errnoCode, isSwarmError, SwarmError } from '../protocol/errors.js';
+import { systemClock, type Clock } from '../protocol/ids.js';
+import { LEAD_NAME } from '../protocol/names.js';
+import { ResolvedRequestSchema, type PendingRequest, type ResolvedRequest } from '../protocol/permission.js';
+import { formatJson, writeFileAtomic } from '../storage/atomic.js';
+import { withFileLock } from '../storage/lock.js';
+import { teamPaths, type TeamPaths } from '../team/paths.js';
+import { findMember, readTeam, updateTeam } from '../team/team-store.js';
+import { DEFAULT_DENY_FEEDBACK } from './answer.js';
+import { appendAudit, endingEvent, noAnswerWithin } from './audit.js';
+import { openLeadMailbox } from './lead-mailbox.js';
+import { endPending, fileExists, readPending } from './pending.js';
+import { listPending, materialiseInboxRequests, type ListPendingOptions } from './pending-list.js';
+import { suggestRule } from './rules.js';
+import { signRecord } from './signing.js';
+
+export interface DecideOptions {
+  /** Approve and add the suggested rule to the team's allow rules. */
+  always?: boolean;
+  feedback?: string;
+  updatedInput?: Record<string, unknown>;
+  /** Who decided (resolvedBy), default `team-lead`. */
+  by?: string;
+  now?: Clock;
+}
+
+export interface DecideResult {
+  id: string;
+  status: 'approved' | 'rejected';
+  request: PendingRequest;
+  resolved: ResolvedRequest;
+  /** The rule `always` added (or found already present). */
+  rule?: string;
+  /** False when the worker is no longer a member (no inbox frame written). */
+  frameSent: boolean;
+}
+
+/** Why `id` is not pending: already_resolved (with what happened) or not_found. */
+async function notPending(paths: TeamPaths, id: string): Promise<SwarmError> {
+  try {
+    const raw: unknown = JSON.parse(await fs.readFile(paths.resolvedFile(id), 'utf8'));
+    const r = ResolvedRequestSchema.safeParse(raw);
+    const what = r.success ? `${r.data.status} by ${r.data.resolvedBy}` : 'a resolution is on file';
+    return new SwarmError('already_resolved', `permission request ${id} is already resolved (${what}); see 'swarm permissions'`);
+  } catch (e) {
+    if (errnoCode(e) !== 'ENOENT' && !(e instanceof SyntaxError)) throw e;
+  }
+  const ended = await endingEvent(paths, id);
+  if (ended) {
+    const what = ended.event === 'decision' ? `${ended.status ?? 'decided'} by ${ended.by ?? 'team-lead'}` : `${ended.event}${ended.by ? ` by ${ended.by}` : ''}`;
+    return new SwarmError('already_resolved', `permission request ${id} is already resolved (${what}); see 'swarm permissions'`);
+  }
+  return new SwarmError('not_found', `no pending permission request "${id}"; see 'swarm permissions' for the ids`);
+}
+
+export async function decide(root: string, team: string, id: string, decision: 'allow' | 'deny', opts: DecideOptions = {}): Promise<DecideResult> {
+  const paths = teamPaths(root, team);
+  const pendingFile = paths.pendingFile(id); // validates the id before any I/O
+  if (opts.always && decision !== 'allow') throw new SwarmError('invalid_input', '"always" only applies to approving a request');
+  const now = opts.now ?? systemClock;
+  const config = await readTeam(root, team);
+  if (!(await fileExists(pendingFile))) {
+    await materialiseInboxRequests(root, team, config, now); // a Claude Code teammate's frame, not listed yet
+    if (!(await fileExists(pendingFile))) throw await notPending(paths, id);
+  }
+  const { mailbox, key } = await openLeadMailbox({ root, team });
+  const lead = findMember(config, LEAD_NAME);
+  const result = await withFileLock(pendingFile, async (): Promise<DecideResult> => {
+    const request = await readPending(paths, id);
+    if (!request) throw await notPending(paths, id);
+    if (request.id !== id) throw new SwarmError('invalid_input', `${pendingFile} holds request "${request.id}", not "${id}"; remove it by hand`);
+    const worker = findMember(config, request.workerName);
+    const rule = opts.always ? alwaysRule(request, worker?.cwd) : undefined;
+    const status: ResolvedRequest['status'] = decision === 'allow' ? 'approved' : 'rejected';
+    const permissionUpdates = rule ? [ruleUpdate(rule)] : undefined;
+    const resolved = signRecord(
+      {
+        id,
+        workerId: request.workerId,
+        workerName: request.workerName,
+        teamName: request.teamName,
+        toolName: request.toolName,
+        toolUseId: request.toolUseId,
+        input: request.input,
+        status,
+        resolvedBy: opts.by ?? LEAD_NAME,
+        resolvedAt: now(),
+        ...(opts.feedback ? { feedback: opts.feedback } : {}),
+        ...(decision === 'allow' && opts.updatedInput ? { updatedInput: opts.updatedInput } : {}),
+        ...(permissionUpdates ? { permissionUpdates } : {}),
+      },
+      key.privateKey,
+    );
+    await writeFileAtomic(paths.resolvedFile(id), formatJson(resolved));
+    await fs.rm(pendingFile, { force: true });
+    const frame: PermissionResponseFrame =
+      decision === 'allow'
+        ? {
+            type: 'permission_response',
+            request_id: id,
+            subtype: 'success',
+            response: {
+              updated_input: opts.updatedInput ?? request.input,
+              ...(permissionUpdates ? { permission_updates: permissionUpdates } : {}),
+            },
+          }
+        : { type: 'permission_response', request_id: id, subtype: 'error', error: opts.feedback || DEFAULT_DENY_FEEDBACK };
+    if (worker) await mailbox.append(worker.name, { from: LEAD_NAME, text: encodeControl(frame), ...(lead?.color ? { color: lead.color } : {}) });
+    await appendAudit(paths, {
+      event: 'decision',
+      id,
+      at: resolved.resolvedAt,
+      worker: request.workerName,
+      toolName: request.toolName,
+      status,
+      by: resolved.resolvedBy,
+      ...(opts.feedback ? { feedback: opts.feedback } : {}),
+      ...(rule ? { rule } : {}),
+    });
+    return { id, status, request, resolved, ...(rule ? { rule } : {}), frameSent: worker !== undefined };
+  });
+  if (result.rule) await addRule(root, team, 'allow', result.rule);
+  return result;
+}
+
+function alwaysRule(request: PendingRequest, memberCwd: string | undefined): string {
+  const cwd = request.cwd ?? memberCwd ?? '';
+  const rule = suggestRule({ toolName: request.toolName, input: request.input, cwd });
+  if (!rule) {
+    throw new SwarmError(
+      'invalid_input',
+      `no safe "always" rule fits this ${request.toolName} request; approve it without --always, or add a rule with 'swarm permissions allow <rule>'`,
+    );
+  }
+  return rule;
+}
+
+/** Claude Code's PermissionUpdate for a rule (so a real `claude` teammate adopts it for its session). */
+function ruleUpdate(rule: string): Record<string, unknown> {
+  const m = /^([^(]+)(?:\((.*)\))?$/s.exec(rule);
+  const toolName = m?.[1] ?? rule;
+  const ruleContent = m?.[2];
+  return { type: 'addRules', rules: [{ toolName, ...(ruleContent !== undefined ? { ruleContent } : {}) }], behavior: 'allow', destination: 'session' };
+}
+
+/** Add `rule` (already validated) to `swarm.rules.<list>` under the config lock; false if present. */
+export async function addRule(root: string, team: string, list: 'allow' | 'deny', rule: string): Promise<boolean> {
+  return updateTeam(root, team, (config) => {
+    const swarm = (config.swarm ??= {});
+    const rules = (swarm.rules ??= { allow: [], deny: [] });
+    if (rules[list].includes(rule)) return false;
+    rules[list].push(rule);
+    return true;
+  });
+}
+
+/** Remove `rule` from both lists under the config lock; the lists it was removed from. */
+export async function removeRule(root: string, team: string, rule: string): Promise<('allow' | 'deny')[]> {
+  return updateTeam(root, team, (config) => {
+    const rules = config.swarm?.rules;
+    if (!rules) return [];
+    const from: ('allow' | 'deny')[] = [];
+    for (const list of ['allow', 'deny'] as const) {
+      if (rules[list].includes(rule)) {
+        rules[list] = rules[list].filter((r) => r !== rule);
+        from.push(list);
+      }
+    }
+    return from;
+  });
+}
+
+/** Deny every request older than `timeoutMs` ("no answer within <n>s"); the ids denied. */
+export async function expireStale(root: string, team: string, timeoutMs: number, opts: ListPendingOptions = {}): Promise<string[]> {
+  const feedback = noAnswerWithin(timeoutMs);
+  const denied: string[] = [];
+  for (const p of await listPending(root, team, opts)) {
+    if (p.ageMs < timeoutMs) continue;
+    try {
+      await decide(root, team, p.id, 'deny', { feedback, by: 'timeout', ...(opts.now ? { now: opts.now } : {}) });
+      denied.push(p.id);
+    } catch (e) {
+      if (!isSwarmError(e, 'already_resolved') && !isSwarmError(e, 'not_found')) throw e;
+    }
+  }
+  return denied;
+}
+
+/** Remove an orphaned request (its worker is gone); refuses a live worker's unless `force`. */
+export async function clearOrphaned(root: string, team: string, id: string, opts: ListPendingOptions & { force?: boolean } = {}): Promise<PendingRequest> {
+  const paths = teamPaths(root, team);
+  paths.pendingFile(id); // validate first
+  const view = (await listPending(root, team, opts)).find((p) => p.id === id);
+  if (!view) throw await notPending(paths, id);
+  if (!view.orphaned && !opts.force) {
+    const pid = view.workerPid !== undefined ? ` (pid ${view.workerPid})` : '';
+    throw new SwarmError('invalid_input', `request ${id}: worker ${view.workerName} is still alive${pid}; decide it with 'swarm approve' or 'swarm deny'`);
+  }
+  const at = (opts.now ?? systemClock)();
+  const ended = await endPending(paths, id, { event: 'cleared', id, at, worker: view.workerName, toolName: view.toolName, by: LEAD_NAME, reason: 'worker gone' });
+  if (!ended) throw await notPending(paths, id);
+  const { ageMs: _a, orphaned: _o, ...record } = view;
+  return record;
+}
+
+/** Delete resolved records older than `olderThanMs` (by resolvedAt, else mtime); the ids removed. */
+export async function sweepResolved(root: string, team: string, opts: { olderThanMs?: number; now?: Clock } = {}): Promise<string[]> {
+  const paths = teamPaths(root, team);
+  const limit = opts.olderThanMs ?? 3_600_000;
+  const t = (opts.now ?? systemClock)();
+  let names: string[];
+  try {
+    names = await fs.readdir(paths.resolved);
+  } catch (e) {
+    if (errnoCode(e) === 'ENOENT') return [];
+    throw e;
+  }
+  const removed: string[] = [];
+  for (const name of names.filter((n) => n.endsWith('.json')).sort()) {
+    const file = `${paths.resolved}/${name}`;
+    const at = await resolvedAtOf(file);
+    if (at === undefined || t - at < limit) continue;
+    await fs.rm(file, { force: true });
+    removed.push(name.slice(0, -'.json'.length));
+  }
+  return removed;
+}
+
+async function resolvedAtOf(file: string): Promise<number | undefined> {
+  try {
+    const parsed = ResolvedRequestSchema.safeParse(JSON.parse(await fs.readFile(file, 'utf8')));
+    if (parsed.success) return parsed.data.resolvedAt;
+    return (await fs.stat(file)).mtimeMs;
+  } catch (e) {
+    if (errnoCode(e) === 'ENOENT') return undefined;
+    return (await fs.stat(file).catch(() => undefined))?.mtimeMs;
+  }
+}

@@ -1,0 +1,130 @@
+// Leader side: what is waiting for a decision.
+//
+// listPending first materialises requests that exist only as `permission_request` frames in
+// team-lead's inbox (a real Claude Code teammate writes nothing else, SPEC §3.5 item 4): for each
+// such frame whose request_id has no pending file, no resolved file and no ending audit event, it
+// creates `pending/<request_id>.json` (worker = the entry's sender, `source: "inbox"`) with exclusive
+// create under the request's lock — the lock a decider holds while it writes the resolved file and
+// removes the pending one, and the ending audit line is written under that lock too, so a request
+// that was just decided is never resurrected and two leaders never create it twice.
+//
+// A request is `orphaned` when its worker is gone: no longer a member of the team, or its pid
+// (`workerPid` in the record, else the member's `pid` in config.json) is not a live process.
+import { parseControl } from '../protocol/control.js';
+import { SwarmError } from '../protocol/errors.js';
+import { isSafeRequestId, systemClock, type Clock } from '../protocol/ids.js';
+import { agentId, LEAD_NAME, MEMBER_NAME_RE, RESERVED_MEMBER_NAMES } from '../protocol/names.js';
+import type { TeamConfig } from '../protocol/config.js';
+import type { PendingRequest } from '../protocol/permission.js';
+import { Mailbox } from '../mailbox/mailbox.js';
+import { withFileLock } from '../storage/lock.js';
+import { teamPaths, type TeamPaths } from '../team/paths.js';
+import { findMember, readTeam } from '../team/team-store.js';
+import { endedRequests, readAudit } from './audit.js';
+import { createPendingExclusive, fileExists, isProcessAlive, pendingIds, readPending } from './pending.js';
+
+export type PendingView = PendingRequest & { ageMs: number; orphaned: boolean };
+
+export interface ListPendingOptions {
+  now?: Clock;
+  /** Liveness probe for worker pids (default: signal 0). */
+  isAlive?: (pid: number) => boolean;
+  /** A pending file that could not be used (corrupt, or its id does not match its name). */
+  onProblem?: (message: string) => void;
+}
+
+function isWorkerName(name: string): boolean {
+  return MEMBER_NAME_RE.test(name) && !(RESERVED_MEMBER_NAMES as readonly string[]).includes(name.toLowerCase());
+}
+
+/**
+ * Create pending records for `permission_request` frames in team-lead's inbox that have none.
+ * Returns the ids it created.
+ */
+export async function materialiseInboxRequests(root: string, team: string, config: TeamConfig, now: Clock = systemClock): Promise<string[]> {
+  const paths = teamPaths(root, team);
+  const entries = await new Mailbox({ root, team }).read(LEAD_NAME);
+  const frames: PendingRequest[] = [];
+  for (const entry of entries) {
+    const parsed = parseControl(entry.text);
+    if (parsed.kind !== 'control' || parsed.message.type !== 'permission_request') continue;
+    const f = parsed.message;
+    if (!isSafeRequestId(f.request_id) || !isWorkerName(entry.from)) continue;
+    const member = findMember(config, entry.from);
+    const at = Date.parse(entry.timestamp);
+    const color = entry.color ?? member?.color;
+    const cwd = member?.cwd;
+    frames.push({
+      id: f.request_id,
+      workerId: agentId(member?.name ?? entry.from, team),
+      workerName: member?.name ?? entry.from,
+      ...(color ? { workerColor: color } : {}),
+      teamName: team,
+      toolName: f.tool_name,
+      toolUseId: f.tool_use_id,
+      description: f.description,
+      input: f.input,
+      permissionSuggestions: f.permission_suggestions,
+      status: 'pending',
+      createdAt: Number.isFinite(at) ? at : now(),
+      source: 'inbox',
+      ...(cwd && cwd.startsWith('/') ? { cwd } : {}),
+    });
+  }
+  if (frames.length === 0) return [];
+  const known = async (id: string, ended: ReadonlyMap<string, unknown>): Promise<boolean> =>
+    ended.has(id) || (await fileExists(paths.pendingFile(id))) || (await fileExists(paths.resolvedFile(id)));
+  const endedNow = endedRequests(await readAudit(paths));
+  const created: string[] = [];
+  for (const record of frames) {
+    if (await known(record.id, endedNow)) continue;
+    const made = await withFileLock(paths.pendingFile(record.id), async () => {
+      if (await known(record.id, endedRequests(await readAudit(paths)))) return false;
+      return createPendingExclusive(paths, record);
+    });
+    if (made) created.push(record.id);
+  }
+  return created;
+}
+
+/** Pending requests, oldest first, with their age and whether their worker is gone. */
+export async function listPending(root: string, team: string, opts: ListPendingOptions = {}): Promise<PendingView[]> {
+  const now = opts.now ?? systemClock;
+  const isAlive = opts.isAlive ?? isProcessAlive;
+  const config = await readTeam(root, team);
+  await materialiseInboxRequests(root, team, config, now);
+  const paths = teamPaths(root, team);
+  const t = now();
+  const out: PendingView[] = [];
+  for (const id of await pendingIds(paths)) {
+    const record = await readRecord(paths, id, opts.onProblem);
+    if (!record) continue;
+    out.push({ ...record, ageMs: Math.max(0, t - record.createdAt), orphaned: isOrphaned(config, record, isAlive) });
+  }
+  return out.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+async function readRecord(paths: TeamPaths, id: string, onProblem?: (message: string) => void): Promise<PendingRequest | undefined> {
+  let record: PendingRequest | undefined;
+  try {
+    record = await readPending(paths, id);
+  } catch (e) {
+    if (e instanceof SwarmError && e.kind === 'corrupt') {
+      onProblem?.(e.message);
+      return undefined;
+    }
+    throw e;
+  }
+  if (record && record.id !== id) {
+    onProblem?.(`${paths.pendingFile(id)} holds request "${record.id}", not "${id}"; ignored`);
+    return undefined;
+  }
+  return record;
+}
+
+export function isOrphaned(config: TeamConfig, record: PendingRequest, isAlive: (pid: number) => boolean): boolean {
+  const member = findMember(config, record.workerName);
+  if (!member) return true;
+  const pid = record.workerPid ?? member.pid;
+  return pid !== undefined && !isAlive(pid);
+}

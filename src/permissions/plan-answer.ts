@@ -1,0 +1,89 @@
+// Leader side of plan approval (SPEC §3.4, §5): answer a teammate's latest `plan_approval_request`
+// in team-lead's inbox with a signed `plan_approval_response` in the teammate's inbox. Used by
+// `swarm plan` and the leader console. The request entry is marked read in team-lead's inbox.
+import { encodeControl, parseControl, type PlanApprovalRequest } from '../protocol/control.js';
+import { PermissionModeSchema, type PermissionMode } from '../protocol/config.js';
+import { SwarmError } from '../protocol/errors.js';
+import { messageKey, type InboxMessage } from '../protocol/message.js';
+import { LEAD_NAME, sameName } from '../protocol/names.js';
+import { findMember, readTeam, requireMember } from '../team/team-store.js';
+import { openLeadMailbox } from './lead-mailbox.js';
+
+export interface PlanAnswer {
+  approve: boolean;
+  feedback?: string;
+  /** Mode the teammate switches to when approved. */
+  mode?: PermissionMode;
+  now?: () => number;
+}
+
+export interface PlanAnswerResult {
+  requestId: string;
+  to: string;
+  approved: boolean;
+  msg_id: string;
+  permissionMode?: PermissionMode;
+}
+
+/** The newest plan_approval_request from `name` among `entries`. */
+export function latestPlanRequest(entries: readonly InboxMessage[], name: string): { entry: InboxMessage; request: PlanApprovalRequest } | undefined {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const entry = entries[i]!;
+    if (!sameName(entry.from, name)) continue;
+    const parsed = parseControl(entry.text);
+    if (parsed.kind === 'control' && parsed.message.type === 'plan_approval_request') return { entry, request: parsed.message };
+  }
+  return undefined;
+}
+
+function answered(entries: readonly InboxMessage[], requestId: string): boolean {
+  return entries.some((e) => {
+    const p = parseControl(e.text);
+    return e.from === LEAD_NAME && p.kind === 'control' && p.message.type === 'plan_approval_response' && p.message.requestId === requestId;
+  });
+}
+
+export async function answerPlan(root: string, team: string, name: string, answer: PlanAnswer): Promise<PlanAnswerResult> {
+  const config = await readTeam(root, team);
+  const member = requireMember(config, name);
+  if (answer.mode !== undefined) {
+    if (!answer.approve) throw new SwarmError('invalid_input', '--mode only goes with --approve');
+    const mode = PermissionModeSchema.safeParse(answer.mode);
+    if (!mode.success || mode.data === 'plan') {
+      throw new SwarmError('invalid_input', `--mode: expected default, acceptEdits or bypassPermissions, got ${String(answer.mode)}`);
+    }
+  }
+  const { mailbox } = await openLeadMailbox({ root, team, ...(answer.now ? { now: answer.now } : {}) });
+  const found = latestPlanRequest(await mailbox.read(LEAD_NAME), member.name);
+  if (!found) {
+    throw new SwarmError('not_found', `no plan approval request from ${member.name} in team-lead's inbox; see 'swarm inbox team-lead'`);
+  }
+  const { requestId } = found.request;
+  if (answered(await mailbox.read(member.name), requestId)) {
+    throw new SwarmError('already_resolved', `${member.name}'s plan ${requestId} is already answered`);
+  }
+  const text = encodeControl({
+    type: 'plan_approval_response',
+    requestId,
+    approved: answer.approve,
+    ...(answer.feedback ? { feedback: answer.feedback } : {}),
+    timestamp: new Date((answer.now ?? Date.now)()).toISOString(),
+    ...(answer.approve && answer.mode ? { permissionMode: answer.mode } : {}),
+  });
+  const lead = findMember(config, LEAD_NAME);
+  const entry = await mailbox.append(member.name, {
+    from: LEAD_NAME,
+    text,
+    summary: answer.approve ? 'plan approved' : 'plan rejected',
+    ...(lead?.color ? { color: lead.color } : {}),
+  });
+  const key = messageKey(found.entry);
+  await mailbox.consume(LEAD_NAME, (m) => messageKey(m) === key);
+  return {
+    requestId,
+    to: member.name,
+    approved: answer.approve,
+    msg_id: entry.msg_id ?? '',
+    ...(answer.approve && answer.mode ? { permissionMode: answer.mode } : {}),
+  };
+}

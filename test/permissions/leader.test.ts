@@ -1,0 +1,197 @@
+// Leader and worker library edges (SPEC §3.5): bad ids and second decisions write nothing, rules
+// decide without a pending file (deny beats allow), abort and timeout withdraw the request, orphans
+// are detected and cleared, stale requests expire, resolved records are swept, and a signed inbox
+// frame alone answers a worker.
+import { execa } from 'execa';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openLeadMailbox } from '../../src/permissions/lead-mailbox.js';
+import { clearOrphaned, decide, expireStale, sweepResolved } from '../../src/permissions/leader.js';
+import { writePending } from '../../src/permissions/pending.js';
+import { listPending } from '../../src/permissions/pending-list.js';
+import { requestPermission, type PermissionEvent } from '../../src/permissions/worker.js';
+import { encodeControl } from '../../src/protocol/control.js';
+import { isSwarmError, type ErrorKind } from '../../src/protocol/errors.js';
+import type { PendingRequest } from '../../src/protocol/permission.js';
+import { formatJson, writeFileAtomic } from '../../src/storage/atomic.js';
+import { updateTeam } from '../../src/team/index.js';
+import { listTree } from '../support/fs-tree.js';
+import { auditFor, inboxOnDisk, ls, reapWorkers, setupTeam, startWorker, TEAM, type Harness } from '../support/perm-harness.js';
+import { makeTmpRoot } from '../support/tmp-root.js';
+
+let h: Harness;
+let cleanup: () => Promise<void>;
+beforeEach(async () => {
+  const tmp = await makeTmpRoot();
+  cleanup = tmp.cleanup;
+  h = await setupTeam(tmp.root);
+});
+afterEach(async () => {
+  await reapWorkers();
+  await cleanup();
+});
+
+function pending(id: string, extra: Partial<PendingRequest> = {}): PendingRequest {
+  return {
+    id,
+    workerId: `w1@${TEAM}`,
+    workerName: 'w1',
+    teamName: TEAM,
+    toolName: 'Bash',
+    toolUseId: 'toolu_9',
+    description: '',
+    input: { command: 'make' },
+    permissionSuggestions: [],
+    status: 'pending',
+    createdAt: Date.now(),
+    cwd: '/work/project',
+    ...extra,
+  };
+}
+
+async function rejectsWith(p: Promise<unknown>, kind: ErrorKind, text: string): Promise<void> {
+  const e = await p.then(() => undefined, (err: unknown) => err);
+  expect(isSwarmError(e, kind), String(e)).toBe(true);
+  expect((e as Error).message).toContain(text);
+}
+
+const teamDir = (): string => path.join(h.root, 'teams', TEAM);
+
+describe('decide: ids and second decisions', () => {
+  it('`../../x`, unknown ids and a second decision are clear errors and write nothing', async () => {
+    await writePending(h.paths, pending('perm-1-aaa'));
+    await decide(h.root, TEAM, 'perm-1-aaa', 'allow');
+    const before = await listTree(h.root);
+    await rejectsWith(decide(h.root, TEAM, '../../x', 'allow'), 'invalid_name', 'invalid request id "../../x"');
+    await rejectsWith(decide(h.root, TEAM, 'perm-1-a/b', 'deny'), 'invalid_name', 'invalid request id');
+    await rejectsWith(decide(h.root, TEAM, 'perm-404-nope', 'allow'), 'not_found', 'no pending permission request "perm-404-nope"');
+    await rejectsWith(decide(h.root, TEAM, 'perm-1-aaa', 'deny'), 'already_resolved', 'already resolved (approved by team-lead)');
+    await fs.rm(h.paths.resolvedFile('perm-1-aaa')); // the worker took it: the audit log still knows
+    const after = (await listTree(h.root)).sort();
+    await rejectsWith(decide(h.root, TEAM, 'perm-1-aaa', 'allow'), 'already_resolved', 'already resolved');
+    expect(await listTree(h.root)).toEqual(after);
+    expect(after).toEqual(before.filter((p) => p !== 'teams/t/permissions/resolved/perm-1-aaa.json'));
+    expect((await auditFor(h.paths, 'perm-1-aaa')).filter((e) => e.event === 'decision')).toHaveLength(1);
+  });
+
+  it('--always on deny, or with no safe rule, is refused before anything is written', async () => {
+    await writePending(h.paths, pending('perm-2-bbb', { input: { command: 'FOO=1 make' } }));
+    const before = await listTree(teamDir());
+    await rejectsWith(decide(h.root, TEAM, 'perm-2-bbb', 'deny', { always: true }), 'invalid_input', 'only applies to approving');
+    await rejectsWith(decide(h.root, TEAM, 'perm-2-bbb', 'allow', { always: true }), 'invalid_input', 'no safe "always" rule');
+    expect(await listTree(teamDir())).toEqual(before);
+  });
+});
+
+describe('rules decide without asking', () => {
+  it('an allow rule approves with no pending file and no frame; both events are audited', async () => {
+    await updateTeam(h.root, TEAM, (c) => void (c.swarm = { rules: { allow: ['Bash(npm test:*)'], deny: [] } }));
+    const events: PermissionEvent[] = [];
+    const r = await requestPermission({ ...h.base, onEvent: (e) => events.push(e) });
+    expect(r).toMatchObject({ decision: 'allow', source: 'rule', rule: 'Bash(npm test:*)', by: 'rule' });
+    expect(events).toEqual([{ kind: 'rule', id: r.id, decision: 'allow', rule: 'Bash(npm test:*)' }]);
+    expect(await ls(h.paths.pending)).toEqual([]);
+    expect(await inboxOnDisk(h.paths, 'team-lead')).toEqual([]);
+    expect(await auditFor(h.paths, r.id)).toEqual([
+      expect.objectContaining({ event: 'request', worker: 'w1', toolName: 'Bash' }),
+      expect.objectContaining({ event: 'decision', status: 'approved', by: 'rule', rule: 'Bash(npm test:*)' }),
+    ]);
+  });
+
+  it('deny beats allow', async () => {
+    await updateTeam(h.root, TEAM, (c) => void (c.swarm = { rules: { allow: ['Bash'], deny: ['Bash(rm:*)'] } }));
+    const denied = await requestPermission({ ...h.base, input: { command: 'rm -rf build' } });
+    expect(denied).toMatchObject({ decision: 'deny', source: 'rule', rule: 'Bash(rm:*)', feedback: 'denied by team rule Bash(rm:*)' });
+    expect(await requestPermission({ ...h.base, input: { command: 'ls' } })).toMatchObject({ decision: 'allow', rule: 'Bash' });
+  });
+});
+
+describe('the worker stops waiting', () => {
+  it('abort removes the pending file, rejects with the reason, and the frame is not resurrected', async () => {
+    const ac = new AbortController();
+    let announced!: (id: string) => void;
+    const requested = new Promise<string>((resolve) => (announced = resolve));
+    const waiting = requestPermission({ ...h.base, signal: ac.signal, onEvent: (e) => e.kind === 'requested' && announced(e.id) });
+    const id = await requested;
+    ac.abort(new Error('user pressed Esc'));
+    await expect(waiting).rejects.toThrow('user pressed Esc');
+    expect(await ls(h.paths.pending)).toEqual([]);
+    expect((await auditFor(h.paths, id)).map((e) => e.event)).toEqual(['request', 'cancelled']);
+    expect(await inboxOnDisk(h.paths, 'team-lead')).toHaveLength(1); // the frame is still there...
+    expect(await listPending(h.root, TEAM)).toEqual([]); // ...but is not materialised again
+  });
+
+  it('timeoutMs withdraws the request and answers deny', async () => {
+    const r = await requestPermission({ ...h.base, timeoutMs: 300 });
+    expect(r).toMatchObject({ decision: 'deny', source: 'timeout', feedback: 'no answer within 0.3s' });
+    expect(await ls(h.paths.pending)).toEqual([]);
+    expect((await auditFor(h.paths, r.id)).map((e) => e.event)).toEqual(['request', 'timeout']);
+  });
+
+  it('a request the leader clears is answered deny (withdrawn)', async () => {
+    const w = startWorker(h.base);
+    const id = String((await w.event('requested')).id);
+    await clearOrphaned(h.root, TEAM, id, { force: true });
+    expect((await w.done()).result).toMatchObject({ decision: 'deny', source: 'withdrawn', feedback: 'request cleared by team-lead: worker gone' });
+  });
+});
+
+describe('a signed inbox frame alone answers the worker', () => {
+  it('takes the frame (only it), honours updated_input', async () => {
+    const w = startWorker(h.base);
+    const id = String((await w.event('requested')).id);
+    const { mailbox } = await openLeadMailbox({ root: h.root, team: TEAM });
+    await mailbox.append('w1', { from: 'team-lead', text: 'unrelated: keep going' });
+    const frame = encodeControl({ type: 'permission_response', request_id: id, subtype: 'success', response: { updated_input: { command: 'npm test -- --ci' } } });
+    await mailbox.append('w1', { from: 'team-lead', text: frame });
+    expect((await w.done()).result).toMatchObject({ decision: 'allow', source: 'inbox', updatedInput: { command: 'npm test -- --ci' } });
+    const inbox = await inboxOnDisk(h.paths, 'w1');
+    expect(inbox.map((m) => [m.text.slice(0, 12), m.read])).toEqual([
+      ['unrelated: k', false],
+      [frame.slice(0, 12), true],
+    ]);
+  });
+});
+
+describe('listPending, orphans, expiry, sweep', () => {
+  it('oldest first with age; orphaned when the pid is dead or the member is gone; clear removes only orphans', async () => {
+    const child = execa(process.execPath, ['-e', '']);
+    const deadPid = child.pid!;
+    await child;
+    const now = Date.now();
+    await writePending(h.paths, pending('perm-3-new', { createdAt: now - 1_000, workerPid: process.pid }));
+    await writePending(h.paths, pending('perm-3-old', { createdAt: now - 9_000, workerPid: deadPid }));
+    await writePending(h.paths, pending('perm-3-gone', { createdAt: now - 5_000, workerName: 'ghost', workerId: `ghost@${TEAM}` }));
+    const list = await listPending(h.root, TEAM, { now: () => now });
+    expect(list.map((p) => [p.id, p.ageMs, p.orphaned])).toEqual([
+      ['perm-3-old', 9_000, true],
+      ['perm-3-gone', 5_000, true],
+      ['perm-3-new', 1_000, false],
+    ]);
+    await rejectsWith(clearOrphaned(h.root, TEAM, 'perm-3-new'), 'invalid_input', 'still alive');
+    await clearOrphaned(h.root, TEAM, 'perm-3-old');
+    await clearOrphaned(h.root, TEAM, 'perm-3-gone');
+    expect(await ls(h.paths.pending)).toEqual(['perm-3-new.json']);
+    expect((await auditFor(h.paths, 'perm-3-old')).map((e) => e.event)).toEqual(['cleared']);
+  });
+
+  it('expireStale denies only requests older than the timeout; the waiting worker hears why', async () => {
+    const w = startWorker(h.base);
+    const id = String((await w.event('requested')).id);
+    await writePending(h.paths, pending('perm-4-fresh', { createdAt: Date.now() + 60_000 }));
+    const denied = await expireStale(h.root, TEAM, 2_000, { now: () => Date.now() + 5_000 });
+    expect(denied).toEqual([id]);
+    expect((await w.done()).result).toMatchObject({ decision: 'deny', by: 'timeout', feedback: 'no answer within 2s' });
+    expect(await ls(h.paths.pending)).toEqual(['perm-4-fresh.json']);
+  });
+
+  it('sweepResolved removes resolutions older than an hour, keeps newer ones', async () => {
+    const now = Date.now();
+    for (const [id, age] of [['perm-5-old', 3_700_000], ['perm-5-new', 60_000]] as const) {
+      await writeFileAtomic(h.paths.resolvedFile(id), formatJson({ id, status: 'approved', resolvedAt: now - age, resolvedBy: 'team-lead', workerId: 'w1@t', workerName: 'w1', teamName: TEAM, toolName: 'Bash' }));
+    }
+    expect(await sweepResolved(h.root, TEAM, { now: () => now })).toEqual(['perm-5-old']);
+    expect(await ls(h.paths.resolved)).toEqual(['perm-5-new.json']);
+  });
+});
