@@ -1,0 +1,153 @@
+// The agent loop: turns of model steps and tool rounds, idle waits in between.
+//
+//   run():  deliver the inbox (initial prompt first) → turn → idle → wait for the inbox → turn ...
+//   turn:   user blocks → model step (streamed) → tool round (each tool_use, in order) → inbox
+//           delivery (messages that arrived meanwhile go after the tool results, in the same user
+//           turn) → next step ... until a step calls no tool.
+// Messages are delivered only between rounds, never during one. While idle the loop blocks on the
+// inbox watcher (no CPU, no tokens). run() returns when the model approved a shutdown; it throws
+// when the model call fails for good or the stop signal fires (teammate.ts decides the exit).
+import type { ContentBlock, ContentBlockParam, Message, MessageParam, TextBlockParam, Tool, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
+import type { InboxDelivery } from './inbox-delivery.js';
+import type { InboxMonitor } from './inbox-monitor.js';
+import type { ModelClient } from './model-client.js';
+import type { Presence } from './presence.js';
+import type { ShutdownCoordinator } from './shutdown.js';
+import type { StatusReporter } from './status.js';
+import type { ToolRunner } from './tool-runner.js';
+import { preview, type Transcript } from './transcript.js';
+import { stepUsage } from './usage.js';
+import type { PaneView } from './view.js';
+
+export interface AgentLoopDeps {
+  model: ModelClient;
+  tools: Tool[];
+  /** The system prompt for a new turn (rebuilt per turn, stable within one). */
+  systemPrompt: () => Promise<string>;
+  runner: ToolRunner;
+  delivery: InboxDelivery;
+  monitor: InboxMonitor;
+  shutdown: ShutdownCoordinator;
+  presence: Presence;
+  status: StatusReporter;
+  view: PaneView;
+  transcript: Transcript;
+  stop: AbortSignal;
+}
+
+const SUMMARY_CHARS = 200;
+
+/** Response blocks as request params (text and tool_use; empty text dropped; thinking kept verbatim). */
+export function toParams(content: readonly ContentBlock[]): ContentBlockParam[] {
+  const out: ContentBlockParam[] = [];
+  for (const b of content) {
+    if (b.type === 'text') {
+      if (b.text !== '') out.push({ type: 'text', text: b.text });
+    } else if (b.type === 'tool_use') {
+      out.push({ type: 'tool_use', id: b.id, name: b.name, input: b.input });
+    } else if (b.type === 'thinking') {
+      out.push({ type: 'thinking', thinking: b.thinking, signature: b.signature });
+    } else if (b.type === 'redacted_thinking') {
+      out.push({ type: 'redacted_thinking', data: b.data });
+    }
+  }
+  return out;
+}
+
+function textOf(m: Message): string {
+  return m.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+}
+
+export class AgentLoop {
+  readonly messages: MessageParam[] = [];
+
+  constructor(private readonly d: AgentLoopDeps) {}
+
+  private get exitRequested(): boolean {
+    return this.d.shutdown.approved !== undefined;
+  }
+
+  async run(): Promise<void> {
+    let pending: TextBlockParam[] = await this.d.delivery.take();
+    for (;;) {
+      if (this.exitRequested) return;
+      if (pending.length === 0) {
+        pending = await this.waitForWork();
+        continue;
+      }
+      const summary = await this.turn(pending);
+      pending = [];
+      if (this.exitRequested) return;
+      await this.d.presence.idle(summary);
+      this.d.view.idle();
+      pending = await this.d.delivery.take(); // anything that landed while we were reporting
+    }
+  }
+
+  /** Idle: block on the inbox until something needs the model (or a stop). */
+  private async waitForWork(): Promise<TextBlockParam[]> {
+    for (;;) {
+      await this.d.monitor.changed(this.d.stop);
+      const blocks = await this.d.delivery.take();
+      if (blocks.length > 0 || this.exitRequested) return blocks;
+    }
+  }
+
+  /** One turn; resolves with a short summary for the idle notification. */
+  private async turn(first: TextBlockParam[]): Promise<string> {
+    const d = this.d;
+    await d.presence.working();
+    const system = await d.systemPrompt();
+    let user: ContentBlockParam[] = first;
+    let lastText = '';
+    let toolCalls = 0;
+    for (;;) {
+      this.messages.push({ role: 'user', content: user });
+      const message = await d.model.step(
+        { system, tools: d.tools, messages: this.messages },
+        {
+          signal: d.stop,
+          onText: (t) => d.view.text(t),
+          onRestart: () => d.view.restart(),
+          onRetry: (info) => {
+            d.view.warn(`${info.why}; retrying in ${info.delayMs < 1000 ? `${info.delayMs} ms` : `${(info.delayMs / 1000).toFixed(1)} s`} (retry ${info.attempt})`);
+            d.transcript.append({ kind: 'retry', ...info });
+          },
+        },
+      );
+      const params = toParams(message.content);
+      if (params.length > 0) this.messages.push({ role: 'assistant', content: params });
+      const usage = stepUsage(d.model.model, message.usage);
+      d.status.usage(usage.promptTokens, usage.outputTokens, usage.costUsd);
+      const text = textOf(message);
+      if (text.trim() !== '') lastText = text;
+      const toolUses = message.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+      d.transcript.append({ kind: 'model_step', stopReason: message.stop_reason, text, toolUses: toolUses.map((t) => t.name), usage: message.usage });
+      if (toolUses.length === 0) break;
+      toolCalls += toolUses.length;
+      const results = await this.round(toolUses);
+      if (this.exitRequested) {
+        this.messages.push({ role: 'user', content: results });
+        break;
+      }
+      user = [...results, ...(await d.delivery.take())];
+    }
+    const trimmed = lastText.trim();
+    if (trimmed !== '') return preview(trimmed, SUMMARY_CHARS);
+    return toolCalls > 0 ? `finished a turn (${toolCalls} tool call${toolCalls === 1 ? '' : 's'})` : 'finished a turn';
+  }
+
+  private async round(toolUses: ToolUseBlock[]): Promise<ToolResultBlockParam[]> {
+    const d = this.d;
+    const results: ToolResultBlockParam[] = [];
+    for (const block of toolUses) {
+      if (this.exitRequested) {
+        results.push({ type: 'tool_result', tool_use_id: block.id, content: 'Not run: the teammate is shutting down.', is_error: true });
+        continue;
+      }
+      const wait = AbortSignal.any([d.stop, d.shutdown.interruptSignal()]);
+      results.push(await d.runner.run(block, { stop: d.stop, wait }));
+    }
+    return results;
+  }
+}

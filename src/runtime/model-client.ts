@@ -1,0 +1,102 @@
+// The model: one streaming Messages API call per agent step, through @anthropic-ai/sdk, with our own
+// retries (retry.ts; the SDK's are off so each attempt is logged and shown).
+//
+// Connection: baseURL from ANTHROPIC_BASE_URL; credentials ANTHROPIC_API_KEY, else
+// ANTHROPIC_AUTH_TOKEN (with neither, only a custom ANTHROPIC_BASE_URL is allowed: a local
+// endpoint such as the stand-in gets a placeholder key). Every request carries `x-swarm-agent:
+// <name>` so one stand-in server can script several teammates.
+// Prompt caching: the stable prefix (tools + system) ends in a cache breakpoint on the system block,
+// and the newest user block carries a second one, so each step re-reads the conversation from cache.
+import Anthropic from '@anthropic-ai/sdk';
+import type { ContentBlockParam, Message, MessageParam, TextBlockParam, Tool } from '@anthropic-ai/sdk/resources/messages';
+import { SwarmError } from '../protocol/errors.js';
+import { withRetries, type RetryInfo, type RetryPolicy } from './retry.js';
+
+export const AGENT_HEADER = 'x-swarm-agent';
+const EPHEMERAL = { type: 'ephemeral' as const };
+
+export interface ModelClientOptions {
+  model: string;
+  maxTokens: number;
+  agentName: string;
+  env: NodeJS.ProcessEnv;
+  retry: RetryPolicy;
+  /** Custom fetch (tests, proxies). */
+  fetch?: typeof fetch;
+}
+
+export interface StepRequest {
+  system: string;
+  tools: Tool[];
+  messages: MessageParam[];
+}
+
+export interface StepHooks {
+  signal?: AbortSignal;
+  onText?: (delta: string) => void;
+  onRetry?: (info: RetryInfo) => void;
+  /** Called when an attempt starts over after a failure (text already shown is void). */
+  onRestart?: () => void;
+}
+
+function credentials(env: NodeJS.ProcessEnv): { apiKey: string } | { authToken: string } {
+  const key = env.ANTHROPIC_API_KEY?.trim();
+  if (key) return { apiKey: key };
+  const token = env.ANTHROPIC_AUTH_TOKEN?.trim();
+  if (token) return { authToken: token };
+  if (env.ANTHROPIC_BASE_URL?.trim()) return { apiKey: 'swarm-local-endpoint' };
+  throw new SwarmError('invalid_input', 'no model credentials: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (or ANTHROPIC_BASE_URL for a local endpoint)');
+}
+
+/** The request with cache breakpoints added (the stored conversation is not modified). */
+export function withCacheBreakpoints(req: StepRequest): { system: TextBlockParam[]; tools: Tool[]; messages: MessageParam[] } {
+  const system: TextBlockParam[] = [{ type: 'text', text: req.system, cache_control: EPHEMERAL }];
+  const messages = req.messages.slice();
+  const last = messages.at(-1);
+  if (last && last.role === 'user' && Array.isArray(last.content) && last.content.length > 0) {
+    const content = last.content.slice();
+    const block = content[content.length - 1]!;
+    if (block.type === 'text' || block.type === 'tool_result') {
+      content[content.length - 1] = { ...block, cache_control: EPHEMERAL } as ContentBlockParam;
+      messages[messages.length - 1] = { role: 'user', content };
+    }
+  }
+  return { system, tools: req.tools, messages };
+}
+
+export class ModelClient {
+  private readonly client: Anthropic;
+
+  constructor(private readonly opts: ModelClientOptions) {
+    const baseURL = opts.env.ANTHROPIC_BASE_URL?.trim();
+    this.client = new Anthropic({
+      ...credentials(opts.env),
+      ...(baseURL ? { baseURL } : {}),
+      maxRetries: 0,
+      defaultHeaders: { [AGENT_HEADER]: opts.agentName },
+      ...(opts.fetch ? { fetch: opts.fetch } : {}),
+    });
+  }
+
+  get model(): string {
+    return this.opts.model;
+  }
+
+  /** One model step, streamed; retried per retry.ts; throws ModelCallError when it cannot succeed. */
+  async step(req: StepRequest, hooks: StepHooks = {}): Promise<Message> {
+    const body = withCacheBreakpoints(req);
+    return withRetries(
+      async (attempt) => {
+        if (attempt > 1) hooks.onRestart?.();
+        const stream = this.client.messages.stream(
+          { model: this.opts.model, max_tokens: this.opts.maxTokens, ...body },
+          hooks.signal ? { signal: hooks.signal } : {},
+        );
+        if (hooks.onText) stream.on('text', hooks.onText);
+        return stream.finalMessage();
+      },
+      this.opts.retry,
+      { ...(hooks.signal ? { signal: hooks.signal } : {}), ...(hooks.onRetry ? { onRetry: hooks.onRetry } : {}) },
+    );
+  }
+}

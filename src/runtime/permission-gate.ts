@@ -1,0 +1,45 @@
+// The permission gate (SPEC §5): what a tool call needs before it runs, per permission mode.
+//
+//   kind (tools)                 default   acceptEdits         bypassPermissions   plan
+//   read (Read, Glob, Grep)      run       run                 run                 run
+//   message (SendMessage)        run       run                 run                 run
+//   plan (ExitPlanMode)          run*      run*                run*                run
+//   edit (Write, Edit)           ask       run inside cwd,     run                 refuse
+//                                          else ask
+//   exec (Bash)                  ask       ask                 run                 refuse
+//   (* ExitPlanMode itself refuses outside plan mode.)
+// "ask" goes through permissions/worker.requestPermission, which applies the team's allow/deny
+// rules first and otherwise asks team-lead and waits for a signed answer. Calls that "run" without
+// asking still obey the team's deny rules (checked here), except SendMessage and ExitPlanMode.
+import type { PermissionMode } from '../protocol/config.js';
+import { evaluateWithReason } from '../permissions/rules.js';
+import type { RuleSet } from '../permissions/rules.js';
+import { isInside } from './tools/paths.js';
+import type { ToolKind } from './tools/types.js';
+
+export type GateDecision = { action: 'run' } | { action: 'ask' } | { action: 'refuse'; reason: string };
+
+export const PLAN_MODE_REFUSAL =
+  'You are in plan mode: only read-only tools (Read, Glob, Grep, SendMessage) may run until the team lead approves your plan. ' +
+  'Investigate, then call ExitPlanMode with your plan.';
+
+/** The table above, as a pure function. `target` is an edit's real path, `cwd` the real cwd. */
+export function gate(kind: ToolKind, mode: PermissionMode, target?: { path: string; cwd: string }): GateDecision {
+  if (kind === 'read' || kind === 'message' || kind === 'plan') return { action: 'run' };
+  if (mode === 'plan') return { action: 'refuse', reason: PLAN_MODE_REFUSAL };
+  if (mode === 'bypassPermissions') return { action: 'run' };
+  if (mode === 'acceptEdits' && kind === 'edit' && target && isInside(target.cwd, target.path)) return { action: 'run' };
+  return { action: 'ask' };
+}
+
+/** A team deny rule that blocks a call the gate would run without asking, if any. */
+export function deniedByRule(rules: RuleSet, toolName: string, kind: ToolKind, input: unknown, cwd: string): string | undefined {
+  if (kind === 'message' || kind === 'plan') return undefined;
+  const denyOnly: RuleSet = { allow: [], deny: rules.deny };
+  try {
+    const e = evaluateWithReason(denyOnly, { toolName, input, cwd });
+    return e.decision === 'deny' ? e.rule : undefined;
+  } catch {
+    return undefined; // a malformed rule is reported by the leader's tools, not enforced here
+  }
+}

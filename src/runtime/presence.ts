@@ -1,0 +1,75 @@
+// The teammate's presence as others see it: `isActive` (and pid) in config.json, the state in the
+// status file, and the `idle_notification` frames to team-lead (SPEC §5): "available" with a short
+// summary when a turn ends, "failed" with the reason when the process gives up. config.json is
+// written only when isActive actually changes (under the config lock, via team-store).
+import { encodeControl } from '../protocol/control.js';
+import { isSwarmError } from '../protocol/errors.js';
+import { LEAD_NAME } from '../protocol/names.js';
+import type { Mailbox } from '../mailbox/mailbox.js';
+import { updateMember } from '../team/team-store.js';
+import type { StatusReporter } from './status.js';
+import type { Transcript } from './transcript.js';
+
+export interface PresenceDeps {
+  root: string;
+  team: string;
+  name: string;
+  color?: string;
+  pid: number;
+  mailbox: Mailbox;
+  status: StatusReporter;
+  transcript: Transcript;
+  now?: () => number;
+}
+
+export class Presence {
+  private active: boolean | undefined;
+
+  constructor(private readonly d: PresenceDeps) {}
+
+  private async setActive(isActive: boolean, extra: { pid?: number } = {}): Promise<void> {
+    if (this.active === isActive && extra.pid === undefined) return;
+    try {
+      await updateMember(this.d.root, this.d.team, this.d.name, { isActive, ...extra });
+      this.active = isActive;
+    } catch (e) {
+      // Removed from the roster meanwhile (the leader does that on shutdown): nothing to mark.
+      if (!isSwarmError(e, 'not_found')) throw e;
+    }
+  }
+
+  async start(): Promise<void> {
+    await this.setActive(true, { pid: this.d.pid });
+  }
+
+  async working(): Promise<void> {
+    this.d.status.setState('working');
+    await this.setActive(true);
+  }
+
+  private async notify(fields: { idleReason: 'available' | 'failed'; summary?: string; failureReason?: string }): Promise<void> {
+    const text = encodeControl({
+      type: 'idle_notification',
+      from: this.d.name,
+      timestamp: new Date((this.d.now ?? Date.now)()).toISOString(),
+      ...fields,
+    });
+    await this.d.mailbox.append(LEAD_NAME, { from: this.d.name, text, ...(this.d.color ? { color: this.d.color } : {}) });
+    this.d.transcript.append({ kind: 'message_out', to: LEAD_NAME, type: 'idle_notification', ...fields });
+  }
+
+  /** End of a turn: inactive, idle, and the leader told what was done. */
+  async idle(summary: string): Promise<void> {
+    await this.setActive(false);
+    this.d.status.setState('idle');
+    await this.notify({ idleReason: 'available', ...(summary ? { summary } : {}) });
+  }
+
+  async failed(reason: string): Promise<void> {
+    await this.notify({ idleReason: 'failed', failureReason: reason });
+  }
+
+  async leaving(): Promise<void> {
+    await this.setActive(false);
+  }
+}

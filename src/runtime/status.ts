@@ -1,0 +1,123 @@
+// The teammate's heartbeat file, teams/<team>/status/<name>.json (SPEC §5): pid, state, heartbeat
+// time, tool uses, input tokens (latest), output tokens (summed), cost estimate, last 5 activities.
+//
+// Written whole and atomically (storage/atomic) by this process only, so no lock: on every state
+// change and every `heartbeatMs` (an unref'd timer: it never keeps the process alive). Writes are
+// serialised and coalesced: while one is in flight, further changes produce exactly one more.
+import { StatusFileSchema, type StatusFile, type TeammateState } from '../protocol/status.js';
+import { ensureDir, formatJson, writeFileAtomic } from '../storage/atomic.js';
+import path from 'node:path';
+
+export interface StatusReporterOptions {
+  file: string;
+  name: string;
+  agentId: string;
+  pid: number;
+  heartbeatMs: number;
+  now?: () => number;
+  /** Called when a write fails (the heartbeat keeps going). */
+  onError?: (e: unknown) => void;
+}
+
+export class StatusReporter {
+  private record: StatusFile;
+  private timer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+
+  constructor(private readonly opts: StatusReporterOptions) {
+    const now = this.now();
+    this.record = StatusFileSchema.parse({
+      name: opts.name,
+      agentId: opts.agentId,
+      pid: opts.pid,
+      state: 'starting',
+      heartbeatAt: now,
+      startedAt: now,
+      toolUses: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      costUsd: 0,
+      activities: [],
+    });
+  }
+
+  private now(): number {
+    return (this.opts.now ?? Date.now)();
+  }
+
+  get state(): TeammateState {
+    return this.record.state;
+  }
+
+  get snapshot(): StatusFile {
+    return structuredClone(this.record);
+  }
+
+  /** Write the first record and start the heartbeat. */
+  async start(): Promise<void> {
+    await ensureDir(path.dirname(this.opts.file));
+    await this.flush();
+    this.timer = setInterval(() => void this.write(), this.opts.heartbeatMs);
+    this.timer.unref();
+  }
+
+  setState(state: TeammateState): void {
+    if (this.record.state === state) return;
+    this.record.state = state;
+    void this.write();
+  }
+
+  activity(text: string): void {
+    const flat = text.replace(/\s+/g, ' ').trim();
+    this.record.activities = [...this.record.activities, { at: this.now(), text: flat.length > 120 ? `${flat.slice(0, 119)}…` : flat }].slice(-5);
+    void this.write();
+  }
+
+  toolUse(): void {
+    this.record.toolUses += 1;
+  }
+
+  usage(promptTokens: number, outputTokens: number, costUsd: number): void {
+    this.record.inputTokens = promptTokens;
+    this.record.outputTokens += outputTokens;
+    this.record.costUsd = Math.round(((this.record.costUsd ?? 0) + costUsd) * 1e6) / 1e6;
+    void this.write();
+  }
+
+  /** Resolves once everything changed so far is on disk. */
+  async flush(): Promise<void> {
+    await this.write();
+    while (this.writing) await this.writing;
+  }
+
+  /** Final state, written and waited for; the heartbeat stops. */
+  async stop(state: TeammateState): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.record.state = state;
+    await this.flush();
+    this.stopped = true;
+  }
+
+  private write(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (this.writing) {
+      this.again = true;
+      return this.writing;
+    }
+    this.writing = (async () => {
+      do {
+        this.again = false;
+        this.record.heartbeatAt = this.now();
+        try {
+          await writeFileAtomic(this.opts.file, formatJson(this.record));
+        } catch (e) {
+          this.opts.onError?.(e);
+        }
+      } while (this.again);
+      this.writing = undefined;
+    })();
+    return this.writing;
+  }
+}

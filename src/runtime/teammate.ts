@@ -1,0 +1,271 @@
+// `swarm teammate`: one teammate process (SPEC §5), wired from the pieces in this folder.
+//
+// Start: validate flags against config.json (args.ts; a one-line error and nothing touched when
+// they disagree) → status/<name>.json `starting` → isActive:true + pid in config.json → inbox
+// watcher → deliver the inbox (the initial prompt first) → agent loop. End: exit.ts.
+// Nothing here touches process-wide state (signals, exit): the CLI command does, so a host process
+// could run a teammate in-process with its own `signal` and `write`.
+import type { RuleSet } from '../permissions/rules.js';
+import { Mailbox } from '../mailbox/mailbox.js';
+import type { PermissionMode } from '../protocol/config.js';
+import type { ShutdownRequest } from '../protocol/control.js';
+import { teamPaths, resolveRoot } from '../team/paths.js';
+import { readTeam, updateMember } from '../team/team-store.js';
+import { AgentLoop } from './agent-loop.js';
+import { parseFlags, readTuning, resolveSettings, type TeammateSettings } from './args.js';
+import { finishTeammate, type ExitReason } from './exit.js';
+import { InboxDelivery } from './inbox-delivery.js';
+import { InboxMonitor } from './inbox-monitor.js';
+import { createLeaderAsk } from './leader-ask.js';
+import { TeamMessaging } from './messaging.js';
+import { ModelClient } from './model-client.js';
+import { ModeState, PlanApproval } from './plan-approval.js';
+import { Presence } from './presence.js';
+import { ModelCallError } from './retry.js';
+import { ShutdownCoordinator } from './shutdown.js';
+import { StatusReporter } from './status.js';
+import { buildSystemPrompt } from './system-prompt.js';
+import { ToolRunner } from './tool-runner.js';
+import { ALL_TOOLS, apiTools } from './tools/index.js';
+import { PathGuard } from './tools/paths.js';
+import { ProcessGroups } from './tools/process-groups.js';
+import type { ToolContext } from './tools/types.js';
+import { Transcript } from './transcript.js';
+import { PaneView, type Writer } from './view.js';
+
+export interface RunTeammateOptions {
+  /** The flags (yargs output or any object with the camel-cased names of args.ts). */
+  flags: unknown;
+  env: NodeJS.ProcessEnv;
+  /** The pane. */
+  write: Writer;
+  /** Aborting it stops the teammate cleanly (SIGTERM in the CLI). Its reason, if a string, names the cause. */
+  signal?: AbortSignal;
+  pid?: number;
+  fetch?: typeof fetch;
+}
+
+const SECRET_ENV = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'];
+
+function shellEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out = { ...env };
+  for (const k of SECRET_ENV) delete out[k];
+  return out;
+}
+
+/** Runs the teammate until it exits; resolves with the process exit code. Throws only on bad flags/setup. */
+export async function runTeammate(opts: RunTeammateOptions): Promise<number> {
+  const root = resolveRoot(opts.env);
+  const flags = parseFlags(opts.flags);
+  const config = await readTeam(root, flags.teamName);
+  const s = await resolveSettings(root, opts.flags, config, opts.env);
+  const tuning = readTuning(opts.env);
+  const model = new ModelClient({
+    model: s.model,
+    maxTokens: tuning.maxTokens,
+    agentName: s.name,
+    env: opts.env,
+    retry: { baseMs: tuning.retryBaseMs, maxRetries: tuning.maxRetries },
+    ...(opts.fetch ? { fetch: opts.fetch } : {}),
+  });
+  const guard = await PathGuard.create(root, s.cwd);
+  return new Teammate(s, opts, model, guard, tuning.shutdownGraceMs, tuning.heartbeatMs, tuning.pollMs).run();
+}
+
+class Teammate {
+  private readonly paths;
+  private readonly mailbox;
+  private readonly view;
+  private readonly transcript;
+  private readonly status;
+  private readonly presence;
+  private readonly processes = new ProcessGroups();
+  private readonly stop = new AbortController();
+  private stopReason: ExitReason | undefined;
+  private readonly acted = new Set<string>();
+  private readonly finishedPermissions = new Set<string>();
+
+  constructor(
+    private readonly s: TeammateSettings,
+    private readonly opts: RunTeammateOptions,
+    private readonly model: ModelClient,
+    private readonly guard: PathGuard,
+    private readonly graceMs: number,
+    heartbeatMs: number,
+    private readonly pollMs: number,
+  ) {
+    this.paths = teamPaths(s.root, s.team);
+    this.mailbox = new Mailbox({ root: s.root, team: s.team });
+    this.view = new PaneView(opts.write, s.color);
+    this.transcript = new Transcript(this.paths.log(s.name), Date.now, (e) => this.view.warn(`transcript: ${String(e)}`));
+    const pid = opts.pid ?? process.pid;
+    this.status = new StatusReporter({
+      file: this.paths.status(s.name),
+      name: s.name,
+      agentId: s.agentId,
+      pid,
+      heartbeatMs,
+      onError: (e) => this.view.warn(`status file: ${String(e)}`),
+    });
+    this.presence = new Presence({ root: s.root, team: s.team, name: s.name, ...(s.color ? { color: s.color } : {}), pid, mailbox: this.mailbox, status: this.status, transcript: this.transcript });
+  }
+
+  private halt(reason: ExitReason): void {
+    if (this.stop.signal.aborted) return;
+    this.stopReason = reason;
+    this.stop.abort(reason);
+  }
+
+  async run(): Promise<number> {
+    const s = this.s;
+    this.view.setRoster((await readTeam(s.root, s.team)).members);
+    this.view.banner(s.name, s.team, `${this.model.model} · ${s.mode} mode · ${s.cwd}`);
+    this.transcript.append({ kind: 'start', pid: this.opts.pid ?? process.pid, model: s.model, mode: s.mode, cwd: s.cwd });
+    await this.status.start();
+    await this.presence.start();
+    const onHostAbort = (): void => {
+      const r: unknown = this.opts.signal?.reason;
+      this.halt({ kind: 'signal', signal: typeof r === 'string' ? r : 'stop' });
+    };
+    this.opts.signal?.addEventListener('abort', onHostAbort, { once: true });
+    if (this.opts.signal?.aborted) onHostAbort();
+
+    const shutdown = new ShutdownCoordinator({
+      graceMs: this.graceMs,
+      onGraceExpired: (request: ShutdownRequest) => this.halt({ kind: 'grace', request, graceMs: this.graceMs }),
+    });
+    const monitor = await InboxMonitor.open(this.paths, s.name, { pollMs: this.pollMs });
+    const modes = new ModeState(s.mode, s.modeAfterPlan, (mode) => this.modeChanged(mode));
+    const plan = new PlanApproval({
+      mailbox: this.mailbox,
+      name: s.name,
+      team: s.team,
+      ...(s.color ? { color: s.color } : {}),
+      key: s.parsedKey,
+      monitor,
+      modes,
+      acted: this.acted,
+      onWait: (id) => {
+        this.view.waiting(`plan sent to team-lead; waiting for approval [${id}]`);
+        this.status.setState('waiting_permission');
+      },
+      onAnswer: (r) => {
+        this.view.decided(r.approved, `plan ${r.approved ? 'approved' : 'rejected'} by team-lead${r.feedback ? `: ${r.feedback}` : ''}`);
+        this.transcript.append({ kind: 'control', what: 'plan_approval_response', requestId: r.requestId, approved: r.approved });
+        this.status.setState('working');
+      },
+    });
+    const delivery = new InboxDelivery({
+      mailbox: this.mailbox,
+      name: s.name,
+      key: s.parsedKey,
+      acted: this.acted,
+      finishedPermissions: this.finishedPermissions,
+      shutdown,
+      plan,
+      setMode: (m) => modes.set(m),
+      view: this.view,
+      transcript: this.transcript,
+    });
+    const peeking = this.watchForShutdown(monitor, delivery);
+    const ctx: ToolContext = {
+      cwd: s.cwd,
+      guard: this.guard,
+      processes: this.processes,
+      shellEnv: shellEnv(this.opts.env),
+      messaging: new TeamMessaging({ mailbox: this.mailbox, name: s.name, ...(s.color ? { color: s.color } : {}), shutdown, view: this.view, transcript: this.transcript }),
+      plan,
+    };
+    const runner = new ToolRunner({
+      tools: ALL_TOOLS,
+      ctx,
+      mode: () => modes.mode,
+      teamRules: async (): Promise<RuleSet> => (await readTeam(s.root, s.team)).swarm?.rules ?? { allow: [], deny: [] },
+      ask: createLeaderAsk(s, { view: this.view, transcript: this.transcript, finished: this.finishedPermissions, pollMs: this.pollMs || 1000 }),
+      view: this.view,
+      transcript: this.transcript,
+      status: this.status,
+    });
+    const loop = new AgentLoop({
+      model: this.model,
+      tools: apiTools(ALL_TOOLS),
+      systemPrompt: async () => {
+        const config = await readTeam(s.root, s.team);
+        this.view.setRoster(config.members);
+        return buildSystemPrompt({ name: s.name, team: s.team, ...(s.agentType ? { agentType: s.agentType } : {}), cwd: s.cwd, root: s.root, mode: modes.mode, config });
+      },
+      runner,
+      delivery,
+      monitor,
+      shutdown,
+      presence: this.presence,
+      status: this.status,
+      view: this.view,
+      transcript: this.transcript,
+      stop: this.stop.signal,
+    });
+
+    let reason: ExitReason;
+    try {
+      await loop.run();
+      reason = shutdown.approved ? { kind: 'approved', request: shutdown.approved } : { kind: 'failed', why: 'the agent loop ended unexpectedly' };
+    } catch (e) {
+      reason = this.stopReason ?? { kind: 'failed', why: e instanceof ModelCallError ? `model call failed: ${e.message}` : e instanceof Error ? e.message : String(e) };
+    }
+    this.opts.signal?.removeEventListener('abort', onHostAbort);
+    shutdown.dispose();
+    return finishTeammate(reason, {
+      root: s.root,
+      team: s.team,
+      name: s.name,
+      ...(s.color ? { color: s.color } : {}),
+      mailbox: this.mailbox,
+      presence: this.presence,
+      status: this.status,
+      processes: this.processes,
+      view: this.view,
+      transcript: this.transcript,
+      closeWatchers: async () => {
+        this.halt(reason); // ends any wait still running
+        await monitor.close();
+        await peeking();
+      },
+    });
+  }
+
+  /** Notice signed shutdown requests as soon as they land (their grace period starts then). */
+  private watchForShutdown(monitor: InboxMonitor, delivery: InboxDelivery): () => Promise<void> {
+    let running: Promise<void> | undefined;
+    let again = false;
+    const peek = (): void => {
+      if (running) {
+        again = true;
+        return;
+      }
+      running = (async () => {
+        do {
+          again = false;
+          try {
+            for (const r of await delivery.peekShutdown()) {
+              this.transcript.append({ kind: 'control', what: 'shutdown_request seen', requestId: r.requestId });
+            }
+          } catch (e) {
+            this.view.warn(`reading the inbox: ${e instanceof Error ? e.message : String(e)}`);
+          }
+        } while (again && !this.stop.signal.aborted);
+        running = undefined;
+      })();
+    };
+    monitor.onChange(peek);
+    peek();
+    return async () => {
+      while (running) await running;
+    };
+  }
+
+  private modeChanged(mode: PermissionMode): void {
+    this.view.notice(`permission mode: ${mode}`);
+    this.transcript.append({ kind: 'control', what: 'mode', mode });
+    updateMember(this.s.root, this.s.team, this.s.name, { mode }).catch((e: unknown) => this.view.warn(`config.json: ${String(e)}`));
+  }
+}

@@ -1,0 +1,112 @@
+// Grep {pattern, path?, glob?, output_mode?, -i?, -n?, head_limit?}: a JavaScript regular expression
+// searched line by line in the files under `path` (a file or a directory, default the cwd),
+// skipping .git, node_modules, hidden directories (as ripgrep does; name one in `glob` to search it),
+// binary files, files over 10 MB and the team's own directories.
+// `glob` filters files (`*.ts` matches at any depth; a pattern with `/` matches the relative path).
+// output_mode: files_with_matches (default; newest first) | content (`file:line:text`, line numbers
+// unless -n is false) | count (`file:N`). Output is capped like Bash's.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { SwarmError } from '../../protocol/errors.js';
+import { MAX_OUTPUT_CHARS } from './bash.js';
+import { searchDir, skipper } from './glob.js';
+import { compileGlob } from './glob-match.js';
+import { OutputCap } from './process-groups.js';
+import { looksBinary } from './read.js';
+import { defineTool, type ToolContext } from './types.js';
+import { walkFiles, type WalkedFile } from './walk.js';
+
+const MAX_FILE_BYTES = 10 * 1024 * 1024;
+const MAX_LINE = 500;
+
+const GrepInput = z.object({
+  pattern: z.string().min(1).describe('JavaScript regular expression'),
+  path: z.string().optional().describe('File or directory to search (default: your working directory)'),
+  glob: z.string().optional().describe('Only files matching this glob, e.g. "*.ts" or "src/**/*.tsx"'),
+  output_mode: z.enum(['content', 'files_with_matches', 'count']).optional().describe('Default files_with_matches'),
+  '-i': z.boolean().optional().describe('Case-insensitive'),
+  '-n': z.boolean().optional().describe('Line numbers in content mode (default true)'),
+  head_limit: z.number().int().positive().optional().describe('Only the first N lines/files of the output'),
+});
+type GrepInput = z.infer<typeof GrepInput>;
+
+async function targets(ctx: ToolContext, input: GrepInput, signal: AbortSignal): Promise<WalkedFile[]> {
+  const { abs, real } = await ctx.guard.resolve(input.path ?? '.', 'path');
+  const st = await fs.stat(real).catch(() => undefined);
+  if (!st) throw new SwarmError('not_found', `path does not exist: ${abs}`);
+  if (st.isFile()) return [{ abs: real, rel: path.basename(real) }];
+  const dir = await searchDir(ctx.guard, input.path);
+  const walked = await walkFiles(dir, { skipDir: skipper(ctx.guard, input.glob ?? ''), isProtected: (r) => ctx.guard.isProtected(r), signal });
+  if (!input.glob) return walked.files;
+  const match = compileGlob(input.glob.includes('/') ? input.glob : `**/${input.glob}`);
+  return walked.files.filter((f) => match(f.rel));
+}
+
+function compile(input: GrepInput): RegExp {
+  try {
+    return new RegExp(input.pattern, input['-i'] ? 'i' : '');
+  } catch (e) {
+    throw new SwarmError('invalid_input', `pattern is not a valid JavaScript regular expression: ${(e as Error).message}`);
+  }
+}
+
+export const grepTool = defineTool({
+  name: 'Grep',
+  kind: 'read',
+  description:
+    'Search file contents with a JavaScript regular expression. output_mode "files_with_matches" (default) lists files, ' +
+    '"content" shows matching lines (file:line:text), "count" shows matches per file. Filter files with glob.',
+  schema: GrepInput,
+  prepare: async (input, ctx) => {
+    const re = compile(input);
+    await ctx.guard.resolve(input.path ?? '.', 'path');
+    if (input.glob) compileGlob(input.glob);
+    const mode = input.output_mode ?? 'files_with_matches';
+    return {
+      summary: `${input.pattern}${input.path ? ` in ${input.path}` : ''}${input.glob ? ` (${input.glob})` : ''}`,
+      execute: async (signal) => {
+        const files = await targets(ctx, input, signal);
+        const cap = new OutputCap(MAX_OUTPUT_CHARS);
+        const limit = input.head_limit ?? Infinity;
+        let emitted = 0;
+        const matched: { abs: string; mtime: number }[] = [];
+        for (const f of files) {
+          if (emitted >= limit) break;
+          signal.throwIfAborted();
+          const st = await fs.stat(f.abs).catch(() => undefined);
+          if (!st || st.size > MAX_FILE_BYTES) continue;
+          const buf = await fs.readFile(f.abs).catch(() => undefined);
+          if (!buf || looksBinary(buf)) continue;
+          const lines = buf.toString('utf8').split('\n');
+          let count = 0;
+          for (let i = 0; i < lines.length; i++) {
+            if (!re.test(lines[i]!)) continue;
+            count++;
+            if (mode === 'content' && emitted < limit) {
+              const line = lines[i]!.length > MAX_LINE ? `${lines[i]!.slice(0, MAX_LINE)}…` : lines[i]!;
+              cap.push(`${f.abs}:${input['-n'] === false ? '' : `${i + 1}:`}${line}\n`);
+              emitted++;
+            }
+          }
+          if (count === 0) continue;
+          if (mode === 'count' && emitted < limit) {
+            cap.push(`${f.abs}:${count}\n`);
+            emitted++;
+          }
+          if (mode === 'files_with_matches') matched.push({ abs: f.abs, mtime: st.mtimeMs });
+        }
+        if (mode === 'files_with_matches') {
+          matched.sort((a, b) => b.mtime - a.mtime || (a.abs < b.abs ? -1 : 1));
+          const shown = matched.slice(0, Number.isFinite(limit) ? limit : undefined);
+          for (const m of shown) cap.push(`${m.abs}\n`);
+          if (shown.length === 0) return { content: 'No matches found' };
+          return { content: `Found ${matched.length} file${matched.length === 1 ? '' : 's'}\n${cap.text().trimEnd()}` };
+        }
+        const text = cap.text().trimEnd();
+        if (text === '') return { content: 'No matches found' };
+        return { content: cap.dropped > 0 ? `${text}\n(output truncated: ${cap.dropped} characters cut)` : text };
+      },
+    };
+  },
+});

@@ -1,0 +1,79 @@
+// Where file tools may go. Relative paths resolve against the teammate's cwd; anything under the
+// root's `teams/` (inboxes, permission records, status) or `swarm/` (the leader's key) is refused
+// (SPEC §3.6), without asking the leader. The check is realpath-aware: every existing component is
+// resolved, a dangling symlink is followed to where it would write, so a link cannot smuggle a
+// path in. (Not a boundary against a hostile process of the same user: see the README threat model.)
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { errnoCode, SwarmError } from '../../protocol/errors.js';
+import { swarmDir, teamsDir } from '../../team/paths.js';
+
+const MAX_LINKS = 40;
+
+/** The real path `p` refers to, or would refer to once created (symlinks followed, missing tails kept). */
+export async function realpathLoose(p: string, depth = 0): Promise<string> {
+  if (depth > MAX_LINKS) throw new SwarmError('invalid_input', `too many levels of symbolic links at ${p}`);
+  try {
+    return await fs.realpath(p);
+  } catch (e) {
+    if (errnoCode(e) !== 'ENOENT' && errnoCode(e) !== 'ENOTDIR') throw e;
+  }
+  let st;
+  try {
+    st = await fs.lstat(p);
+  } catch {
+    st = undefined;
+  }
+  if (st?.isSymbolicLink()) {
+    const target = path.resolve(path.dirname(p), await fs.readlink(p));
+    return realpathLoose(target, depth + 1);
+  }
+  const parent = path.dirname(p);
+  if (parent === p) return p;
+  return path.join(await realpathLoose(parent, depth), path.basename(p));
+}
+
+export function isInside(dir: string, p: string): boolean {
+  const rel = path.relative(dir, p);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+export class PathGuard {
+  private constructor(
+    readonly cwd: string,
+    /** Both the literal and the real form of each protected directory. */
+    private readonly protectedDirs: readonly string[],
+  ) {}
+
+  static async create(root: string, cwd: string): Promise<PathGuard> {
+    const dirs = [teamsDir(root), swarmDir(root)];
+    const all = new Set<string>();
+    for (const d of dirs) {
+      all.add(path.resolve(d));
+      all.add(await realpathLoose(path.resolve(d)));
+    }
+    return new PathGuard(cwd, [...all]);
+  }
+
+  /** Is this absolute, real path protected? (Used by walkers, which do not follow links.) */
+  isProtected(real: string): boolean {
+    return this.protectedDirs.some((d) => isInside(d, real));
+  }
+
+  /**
+   * The absolute path for a tool's `file_path`/`path` (relative to cwd), refused when it (or what
+   * it links to) is under teams/ or swarm/. Returns the path as given (resolved) and its real form.
+   */
+  async resolve(input: string, field = 'file_path'): Promise<{ abs: string; real: string }> {
+    if (input.includes('\0')) throw new SwarmError('invalid_input', `${field}: contains a NUL character`);
+    const abs = path.resolve(this.cwd, input);
+    const real = await realpathLoose(abs);
+    if (this.isProtected(abs) || this.isProtected(real)) {
+      throw new SwarmError(
+        'invalid_input',
+        `${abs} is inside the team's own files (${this.protectedDirs.join(', ')}); teammates may not touch them. Use SendMessage to talk to the team.`,
+      );
+    }
+    return { abs, real };
+  }
+}

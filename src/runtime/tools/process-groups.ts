@@ -1,0 +1,189 @@
+// Shell commands in their own process groups, and stopping them for sure.
+//
+// Each command runs as `<shell> -c <command>` with `detached: true`, so it leads a new process group
+// and everything it starts inherits it. A timeout, an abort or the teammate's exit signals the whole
+// group (SIGTERM, then SIGKILL after `killGraceMs`) and waits until no process of it is left.
+// When the shell exits but a background process it started still holds the output pipe, the tool
+// returns anyway (output so far; the pipe is drained, never closed under it) and the group stays
+// tracked: `killAll()` stops it when the teammate exits.
+// node:child_process rather than execa here: we need the shell's `exit` separately from its pipes
+// closing, and signals to the group (execa's timeout and kill act on the pid alone).
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+import { setTimeout as delay } from 'node:timers/promises';
+import { errnoCode } from '../../protocol/errors.js';
+
+export interface RunOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  timeoutMs: number;
+  /** Characters of output kept (head and tail halves; the middle is dropped and counted). */
+  maxOutput: number;
+  signal?: AbortSignal;
+  /** After the shell exits, how long to wait for its pipes to close. */
+  drainMs?: number;
+}
+
+export interface RunResult {
+  output: string;
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  aborted: boolean;
+  /** Characters dropped from the middle of the output. */
+  truncated: number;
+  /** Processes of the group were still running when the shell exited. */
+  leftRunning: boolean;
+}
+
+/** Keeps the first and last `max/2` characters of a stream of text. */
+export class OutputCap {
+  private head = '';
+  private tail = '';
+  dropped = 0;
+  constructor(private readonly max: number) {}
+
+  push(text: string): void {
+    const half = Math.floor(this.max / 2);
+    if (this.head.length < half) {
+      const take = text.slice(0, half - this.head.length);
+      this.head += take;
+      text = text.slice(take.length);
+    }
+    if (text === '') return;
+    const combined = this.tail + text;
+    const keep = this.max - half;
+    if (combined.length > keep) {
+      this.dropped += combined.length - keep;
+      this.tail = combined.slice(combined.length - keep);
+    } else {
+      this.tail = combined;
+    }
+  }
+
+  text(): string {
+    if (this.dropped === 0) return this.head + this.tail;
+    return `${this.head}\n\n... [${this.dropped} characters truncated] ...\n\n${this.tail}`;
+  }
+}
+
+export function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (e) {
+    return errnoCode(e) === 'EPERM';
+  }
+}
+
+function signalGroup(pgid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, sig);
+  } catch {
+    // already gone
+  }
+}
+
+export const DEFAULT_SHELL = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
+
+export class ProcessGroups {
+  private readonly live = new Set<number>();
+
+  constructor(
+    private readonly shell = DEFAULT_SHELL,
+    private readonly killGraceMs = 2000,
+  ) {}
+
+  get running(): number[] {
+    for (const g of this.live) if (!groupAlive(g)) this.live.delete(g);
+    return [...this.live];
+  }
+
+  /** SIGTERM the group, SIGKILL after the grace period; resolves true once it is gone (false if it lingers). */
+  async killGroup(pgid: number): Promise<boolean> {
+    signalGroup(pgid, 'SIGTERM');
+    const deadline = Date.now() + this.killGraceMs;
+    while (groupAlive(pgid) && Date.now() < deadline) await delay(20);
+    if (groupAlive(pgid)) signalGroup(pgid, 'SIGKILL');
+    const hard = Date.now() + 2000;
+    while (groupAlive(pgid) && Date.now() < hard) await delay(20);
+    const gone = !groupAlive(pgid);
+    if (gone) this.live.delete(pgid);
+    return gone;
+  }
+
+  /** Stop every group still tracked; resolves with the ids that would not die. */
+  async killAll(): Promise<number[]> {
+    const results = await Promise.all(this.running.map(async (g) => ((await this.killGroup(g)) ? undefined : g)));
+    return results.filter((g): g is number => g !== undefined);
+  }
+
+  run(command: string, opts: RunOptions): Promise<RunResult> {
+    const cap = new OutputCap(opts.maxOutput);
+    const child = spawn(this.shell, ['-c', command], { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const pgid = child.pid;
+    if (pgid !== undefined) this.live.add(pgid);
+    const decoders = [new StringDecoder('utf8'), new StringDecoder('utf8')];
+    child.stdout.on('data', (b: Buffer) => cap.push(decoders[0]!.write(b)));
+    child.stderr.on('data', (b: Buffer) => cap.push(decoders[1]!.write(b)));
+
+    return new Promise<RunResult>((resolve) => {
+      let timedOut = false;
+      let aborted = false;
+      let settled = false;
+      let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+      let pipesOpen = 2;
+      let drainTimer: NodeJS.Timeout | undefined;
+      const stop = (): void => {
+        if (pgid !== undefined) void this.killGroup(pgid);
+      };
+      const timer = setTimeout(() => {
+        timedOut = true;
+        stop();
+      }, opts.timeoutMs);
+      const onAbort = (): void => {
+        aborted = true;
+        stop();
+      };
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      if (opts.signal?.aborted) onAbort();
+
+      const finish = (): void => {
+        if (settled || !exit) return;
+        settled = true;
+        clearTimeout(timer);
+        if (drainTimer) clearTimeout(drainTimer);
+        opts.signal?.removeEventListener('abort', onAbort);
+        cap.push(decoders[0]!.end() + decoders[1]!.end());
+        const leftRunning = pipesOpen > 0 && pgid !== undefined && groupAlive(pgid);
+        if (pipesOpen > 0) {
+          // Keep draining (a closed pipe would SIGPIPE a background server), but stop collecting.
+          for (const stream of [child.stdout, child.stderr]) {
+            stream.removeAllListeners('data');
+            stream.resume();
+          }
+        }
+        if (pgid !== undefined && !groupAlive(pgid)) this.live.delete(pgid);
+        resolve({ output: cap.text(), exitCode: exit.code, signal: exit.signal, timedOut, aborted, truncated: cap.dropped, leftRunning });
+      };
+      const pipeClosed = (): void => {
+        pipesOpen -= 1;
+        if (pipesOpen === 0) finish();
+      };
+      child.stdout.once('close', pipeClosed);
+      child.stderr.once('close', pipeClosed);
+      child.once('error', (e) => {
+        cap.push(`failed to start ${this.shell}: ${e.message}`);
+        exit ??= { code: null, signal: null };
+        pipesOpen = 0;
+        finish();
+      });
+      child.once('exit', (code, signal) => {
+        exit = { code, signal };
+        if (pipesOpen === 0) return finish();
+        drainTimer = setTimeout(finish, opts.drainMs ?? 200);
+      });
+    });
+  }
+}

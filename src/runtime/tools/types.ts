@@ -1,0 +1,93 @@
+// The shape of a teammate tool, in two phases (gemini-cli's habit): `prepare` validates the parsed
+// input against the world (paths resolve and are allowed, the file exists, the edit is unique) and
+// returns an Invocation; `execute` runs it. The permission gate sits between the two. Any throw in
+// either phase becomes an `is_error` tool_result with the error's message.
+import type { z } from 'zod';
+import { SwarmError } from '../../protocol/errors.js';
+import type { PermissionMode } from '../../protocol/config.js';
+import type { PathGuard } from './paths.js';
+import type { ProcessGroups } from './process-groups.js';
+
+/** How the permission gate treats a tool (permission-gate.ts). */
+export type ToolKind = 'read' | 'message' | 'plan' | 'edit' | 'exec';
+
+export interface ToolOutput {
+  content: string;
+  isError?: boolean;
+}
+
+export interface Invocation {
+  /** One line for the pane and the permission request (`npm test`, `src/a.ts`). */
+  summary: string;
+  /** For edits: the absolute target, which acceptEdits allows inside the cwd. */
+  targetPath?: string;
+  execute(signal: AbortSignal): Promise<ToolOutput>;
+}
+
+/** Team messaging as SendMessage needs it. */
+export interface Messaging {
+  readonly self: string;
+  /** Plain message to a member, `team-lead` or `*`; returns the recipients. */
+  send(to: string, text: string, summary?: string): Promise<string[]>;
+  /** Answer a signed shutdown request; throws if `requestId` is not one. */
+  answerShutdown(requestId: string, approve: boolean, reason?: string): Promise<string>;
+}
+
+/** Plan mode as ExitPlanMode needs it. */
+export interface PlanControl {
+  readonly mode: PermissionMode;
+  /** Send the plan to team-lead and wait for a signed answer; the text for the model. */
+  submit(plan: string, signal: AbortSignal): Promise<ToolOutput>;
+}
+
+export interface ToolContext {
+  /** Absolute, real path. */
+  cwd: string;
+  guard: PathGuard;
+  processes: ProcessGroups;
+  /** Environment for Bash (credentials removed). */
+  shellEnv: NodeJS.ProcessEnv;
+  messaging: Messaging;
+  plan: PlanControl;
+}
+
+export interface ToolDefinition<I = unknown> {
+  name: string;
+  kind: ToolKind;
+  description: string;
+  schema: z.ZodType<I>;
+  prepare(input: I, ctx: ToolContext): Promise<Invocation>;
+}
+
+/** A tool with its input type erased: `prepare` parses the raw model input with the schema first. */
+export interface AnyTool {
+  name: string;
+  kind: ToolKind;
+  description: string;
+  schema: z.ZodType;
+  prepare(input: unknown, ctx: ToolContext): Promise<Invocation>;
+}
+
+/** "<tool>: <field>: <problem>" for the first zod issue. */
+export function describeIssues(tool: string, error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.length > 0 ? `${i.path.join('.')}: ` : ''}${i.message}`)
+    .join('; ');
+}
+
+export function defineTool<I>(def: ToolDefinition<I>): AnyTool {
+  return {
+    name: def.name,
+    kind: def.kind,
+    description: def.description,
+    schema: def.schema,
+    prepare: async (input, ctx) => {
+      const parsed = def.schema.safeParse(input);
+      if (!parsed.success) {
+        throw new SwarmError('invalid_input', `invalid ${def.name} input: ${describeIssues(def.name, parsed.error)}`);
+      }
+      return def.prepare(parsed.data, ctx);
+    },
+  };
+}

@@ -1,0 +1,34 @@
+// Write {file_path, content}: create or replace a file (parent directories created). Refused under
+// the team's own directories (paths.ts) before the permission gate is even asked.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { SwarmError } from '../../protocol/errors.js';
+import { defineTool } from './types.js';
+
+const WriteInput = z.object({
+  file_path: z.string().min(1).describe('Path of the file (absolute, or relative to your working directory)'),
+  content: z.string().describe('The whole new content of the file'),
+});
+
+export const writeTool = defineTool({
+  name: 'Write',
+  kind: 'edit',
+  description: 'Create a file, or replace its whole content. Prefer Edit for changes to an existing file.',
+  schema: WriteInput,
+  prepare: async (input, ctx) => {
+    const { abs, real } = await ctx.guard.resolve(input.file_path);
+    const st = await fs.stat(real).catch(() => undefined);
+    if (st?.isDirectory()) throw new SwarmError('invalid_input', `${abs} is a directory`);
+    return {
+      summary: input.file_path,
+      targetPath: real,
+      execute: async () => {
+        await fs.mkdir(path.dirname(real), { recursive: true });
+        await fs.writeFile(real, input.content);
+        const lines = input.content === '' ? 0 : input.content.split('\n').length;
+        return { content: `${st ? 'Updated' : 'Created'} ${abs} (${lines} lines, ${input.content.length} chars)` };
+      },
+    };
+  },
+});

@@ -1,0 +1,44 @@
+// The teammate's transcript, teams/<team>/logs/<name>.jsonl: one JSON line per event, appended by
+// this process only (no lock), in order (appends are chained). Kinds:
+//   start, model_step {stopReason, text, toolUses, usage}, tool_call {id, name, input},
+//   tool_result {id, name, isError, chars, preview}, permission {tool, decision, feedback?, id?},
+//   message_in {from, msgId, kind, verified?, text}, message_out {to, kind, text}, retry, state,
+//   control {what, ...}, error, exit {code, reason}.
+// Lines are plain appends (no fsync per line): it is a log for people, not a record others act on.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { ensureDir, FILE_MODE } from '../storage/atomic.js';
+
+export type TranscriptEvent = { kind: string } & Record<string, unknown>;
+
+export class Transcript {
+  private chain: Promise<void> = Promise.resolve();
+  private ready: Promise<void> | undefined;
+
+  constructor(
+    readonly file: string,
+    private readonly now: () => number = Date.now,
+    private readonly onError?: (e: unknown) => void,
+  ) {}
+
+  append(event: TranscriptEvent): void {
+    const line = `${JSON.stringify({ at: new Date(this.now()).toISOString(), ...event })}\n`;
+    this.ready ??= ensureDir(path.dirname(this.file));
+    const ready = this.ready;
+    this.chain = this.chain
+      .then(() => ready)
+      .then(() => fs.appendFile(this.file, line, { mode: FILE_MODE }))
+      .catch((e: unknown) => this.onError?.(e));
+  }
+
+  /** Resolves once every line appended so far is written. */
+  flush(): Promise<void> {
+    return this.chain;
+  }
+}
+
+/** A short, single-line preview of a text for logs and the pane. */
+export function preview(text: string, max = 200): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}

@@ -1,0 +1,104 @@
+// The permission gate end to end: Bash in default mode waits for team-lead (a pending file appears);
+// a forged resolution does not run it; a real approval does; a denial's feedback reaches the model.
+// File tools refuse the team's own directories (also through a symlink) without asking anyone.
+import { existsSync, promises as fs } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { decide } from '../../src/permissions/leader.js';
+import { generateLeadKeyPair, signRecord } from '../../src/permissions/signing.js';
+import { readPending } from '../../src/permissions/pending.js';
+import {
+  pendingIds,
+  readStatus,
+  requestsWith,
+  setupRuntime,
+  toolResults,
+  waitFor,
+  waitForControl,
+  type RuntimeEnv,
+} from '../support/runtime-harness.js';
+
+let env: RuntimeEnv | undefined;
+afterEach(async () => {
+  await env?.cleanup();
+  env = undefined;
+});
+
+describe('permission gate', () => {
+  it('waits for team-lead on Bash: a forged answer is ignored, an approval runs it, a denial feeds back', async () => {
+    env = await setupRuntime({
+      turns: [
+        {
+          match: { agent: 'w1', lastUser: 'write the marker' },
+          reply: { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'echo ran > ran.txt', description: 'Write a marker file' } }] },
+        },
+        { match: { agent: 'w1', toolResult: 'Bash' }, reply: 'Marker written.' },
+        { match: { agent: 'w1', lastUser: 'delete the marker' }, reply: { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'rm ran.txt' } }] } },
+        { match: { agent: 'w1', toolResult: 'Bash' }, reply: 'OK, keeping it.' },
+      ],
+    });
+    const e = env;
+    await e.lead.append('w1', { from: 'team-lead', text: 'Please write the marker' });
+    e.start();
+
+    const [id] = await waitFor(async () => ((await pendingIds(e)).length === 1 ? pendingIds(e) : undefined), 10_000, 'a pending request');
+    const pending = (await readPending(e.paths, id!))!;
+    expect(pending).toMatchObject({ workerName: 'w1', toolName: 'Bash', input: { command: 'echo ran > ran.txt', description: 'Write a marker file' }, description: 'Write a marker file' });
+    await waitFor(async () => (await readStatus(e))?.state === 'waiting_permission', 5000, 'state waiting_permission');
+
+    // A resolution signed by some other key: kept aside, never acted on.
+    const other = generateLeadKeyPair(Date.now());
+    const forged = signRecord({ ...pending, status: 'approved', resolvedBy: 'team-lead', resolvedAt: Date.now() } as Record<string, unknown>, other.privateKey);
+    await fs.writeFile(e.paths.resolvedFile(id!), JSON.stringify(forged));
+    await waitFor(async () => (await fs.readdir(e.paths.resolved)).some((f) => f.startsWith(`${id}.json.rejected-`)), 10_000, 'the forged file kept aside');
+    expect(existsSync(path.join(e.work, 'ran.txt'))).toBe(false);
+    expect(await pendingIds(e)).toEqual([id]);
+
+    await decide(e.root, 't', id!, 'allow');
+    await waitFor(() => existsSync(path.join(e.work, 'ran.txt')), 10_000, 'the approved command to run');
+    await waitForControl(e, 'team-lead', 'idle_notification');
+
+    await e.lead.append('w1', { from: 'team-lead', text: 'Now delete the marker' });
+    const [id2] = await waitFor(async () => ((await pendingIds(e)).length === 1 ? pendingIds(e) : undefined), 10_000, 'a second pending request');
+    expect(id2).not.toBe(id);
+    await decide(e.root, 't', id2!, 'deny', { feedback: 'keep the marker, we need it' });
+    await waitForControl(e, 'team-lead', 'idle_notification', 2);
+    expect(existsSync(path.join(e.work, 'ran.txt'))).toBe(true);
+    const [denied] = requestsWith(e.server, 'keep the marker, we need it');
+    expect(toolResults(denied!)).toEqual([{ content: 'Permission to use Bash was denied by team-lead: keep the marker, we need it', is_error: true }]);
+  });
+
+  it("refuses file tools under the root's teams/ and swarm/ (symlinks too) as is_error, without asking", async () => {
+    let e!: RuntimeEnv;
+    env = e = await setupRuntime({
+      turns: [
+        {
+          match: { agent: 'w1', lastUser: 'tamper' },
+          respond: () => ({
+            reply: {
+              content: [
+                { type: 'tool_use', name: 'Write', input: { file_path: path.join(e.root, 'teams/t/inboxes/team-lead.json'), content: '[]' } },
+                { type: 'tool_use', name: 'Write', input: { file_path: 'keys-link/t.key', content: 'x' } },
+                { type: 'tool_use', name: 'Read', input: { file_path: '../swarm/keys/t.key' } },
+                { type: 'tool_use', name: 'Grep', input: { pattern: 'PRIVATE', path: '..' } },
+              ],
+            },
+          }),
+        },
+        { match: { agent: 'w1', toolResult: 'Write' }, reply: 'Could not.' },
+      ],
+    });
+    await fs.symlink(path.join(e.root, 'swarm/keys'), path.join(e.work, 'keys-link'));
+    await e.lead.append('w1', { from: 'team-lead', text: 'tamper with the team files' });
+    e.start(['--permission-mode', 'bypassPermissions']);
+    await waitForControl(e, 'team-lead', 'idle_notification');
+
+    const results = toolResults(e.server.requests[1]!);
+    expect(results.slice(0, 3).map((r) => r.is_error)).toEqual([true, true, true]);
+    for (const r of results.slice(0, 3)) expect(r.content).toMatch(/inside the team's own files/);
+    expect(results[3]!.content).toBe('No matches found'); // the walk skips teams/ and swarm/
+    expect(await pendingIds(e)).toEqual([]);
+    expect((await fs.readFile(path.join(e.root, 'swarm/keys/t.key'), 'utf8')).startsWith('{')).toBe(true);
+    expect((await e.plain.read('team-lead')).length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,198 @@
+// Pure parts of the runtime: the permission gate table, retry classification and delays, inbox
+// entry classification (signed / unsigned / replayed), the glob matcher, SendMessage's structured
+// answers, the shutdown coordinator, and the flags of `swarm teammate`.
+import { APIConnectionError, APIError, APIUserAbortError, AnthropicError } from '@anthropic-ai/sdk';
+import { describe, expect, it } from 'vitest';
+import { encodeControl } from '../../src/protocol/control.js';
+import type { InboxMessage } from '../../src/protocol/message.js';
+import { generateLeadKeyPair, parseVerifyKey, signEntry } from '../../src/permissions/signing.js';
+import { flagsFromArgv, parseFlags } from '../../src/runtime/args.js';
+import { classify, wrapForModel } from '../../src/runtime/incoming.js';
+import { withCacheBreakpoints } from '../../src/runtime/model-client.js';
+import { gate, PLAN_MODE_REFUSAL } from '../../src/runtime/permission-gate.js';
+import { classifyError, retryDelayMs, withRetries } from '../../src/runtime/retry.js';
+import { ShutdownCoordinator } from '../../src/runtime/shutdown.js';
+import { compileGlob, splitGlob } from '../../src/runtime/tools/glob-match.js';
+import { normaliseMessage } from '../../src/runtime/tools/send-message.js';
+import type { ToolKind } from '../../src/runtime/tools/types.js';
+import { stepUsage } from '../../src/runtime/usage.js';
+
+describe('permission gate table', () => {
+  const inside = { path: '/w/src/a.ts', cwd: '/w' };
+  const outside = { path: '/etc/hosts', cwd: '/w' };
+  it.each([
+    // kind, mode, target, expected
+    ['read', 'default', undefined, 'run'],
+    ['read', 'plan', undefined, 'run'],
+    ['message', 'plan', undefined, 'run'],
+    ['plan', 'plan', undefined, 'run'],
+    ['edit', 'default', inside, 'ask'],
+    ['exec', 'default', undefined, 'ask'],
+    ['edit', 'acceptEdits', inside, 'run'],
+    ['edit', 'acceptEdits', outside, 'ask'],
+    ['exec', 'acceptEdits', undefined, 'ask'],
+    ['edit', 'bypassPermissions', outside, 'run'],
+    ['exec', 'bypassPermissions', undefined, 'run'],
+    ['edit', 'plan', inside, 'refuse'],
+    ['exec', 'plan', undefined, 'refuse'],
+  ] as const)('%s in %s mode → %s', (kind, mode, target, expected) => {
+    const d = gate(kind as ToolKind, mode, target);
+    expect(d.action).toBe(expected);
+    if (d.action === 'refuse') expect(d.reason).toBe(PLAN_MODE_REFUSAL);
+  });
+  it('a sibling directory with the cwd as prefix is not inside it', () => {
+    expect(gate('edit', 'acceptEdits', { path: '/w-other/a', cwd: '/w' }).action).toBe('ask');
+  });
+});
+
+function apiError(status: number, headers: Record<string, string> = {}): APIError {
+  return APIError.generate(status, { type: 'error', error: { type: 'x', message: 'boom' } }, undefined, new Headers(headers));
+}
+
+describe('retries', () => {
+  it('retries 408/409/429/5xx/529 and network errors, not 400/401/403/404 or x-should-retry:false', () => {
+    for (const s of [408, 409, 429, 500, 503, 529]) expect(classifyError(apiError(s)).retry, String(s)).toBe(true);
+    for (const s of [400, 401, 403, 404, 413]) expect(classifyError(apiError(s)).retry, String(s)).toBe(false);
+    expect(classifyError(apiError(529, { 'x-should-retry': 'false' })).retry).toBe(false);
+    expect(classifyError(new APIConnectionError({ message: 'refused' })).retry).toBe(true);
+    expect(classifyError(new AnthropicError('terminated', { cause: new TypeError('terminated') })).retry).toBe(true);
+    expect(classifyError(new AnthropicError('no credentials')).retry).toBe(false);
+    expect(classifyError(new APIUserAbortError())).toMatchObject({ retry: false, aborted: true });
+  });
+
+  it('waits what retry-after says, else exponential backoff with jitter', () => {
+    const policy = { baseMs: 100, maxRetries: 5, random: () => 0.5 };
+    const after = classifyError(apiError(429, { 'retry-after': '2' }));
+    expect(after.retry && retryDelayMs(1, after, policy)).toBe(2000);
+    const afterMs = classifyError(apiError(429, { 'retry-after-ms': '30' }));
+    expect(afterMs.retry && retryDelayMs(1, afterMs, policy)).toBe(30);
+    const plain = classifyError(apiError(529));
+    expect(plain.retry && [1, 2, 3].map((a) => retryDelayMs(a, plain, policy))).toEqual([100, 200, 400]);
+    expect(plain.retry && retryDelayMs(30, plain, policy)).toBe(32_000);
+  });
+
+  it('gives up after maxRetries with the last error, and stops at once on a fatal one', async () => {
+    let calls = 0;
+    const seen: number[] = [];
+    await expect(
+      withRetries(async () => {
+        calls++;
+        throw apiError(529);
+      }, { baseMs: 1, maxRetries: 2 }, { onRetry: (i) => seen.push(i.attempt) }),
+    ).rejects.toThrow(/overloaded \(529\).*gave up after 2 retries/);
+    expect([calls, seen]).toEqual([3, [1, 2]]);
+    calls = 0;
+    await expect(withRetries(async () => { calls++; throw apiError(401); }, { baseMs: 1, maxRetries: 5 })).rejects.toMatchObject({ status: 401, aborted: false });
+    expect(calls).toBe(1);
+  });
+});
+
+describe('inbox entries', () => {
+  const pair = generateLeadKeyPair(1_700_000_000_000);
+  const key = parseVerifyKey(pair.verifyKey);
+  const base = (text: string, from = 'team-lead'): InboxMessage & { msg_id: string } => ({ from, text, timestamp: '2026-01-01T00:00:00.000Z', read: false, type: 'message', msgV: 1, msg_id: `m-${text.length}-${from}` });
+  const shutdown = encodeControl({ type: 'shutdown_request', requestId: 'shutdown-1@w1', from: 'team-lead', timestamp: '2026-01-01T00:00:00.000Z' });
+
+  it('obeys a leader control only when signed, from team-lead, and not replayed', () => {
+    const signed = signEntry(base(shutdown), pair.privateKey) as InboxMessage;
+    expect(classify(signed, key, new Set())).toMatchObject({ kind: 'lead_control', message: { type: 'shutdown_request' } });
+    expect(classify(signed, key, new Set())).not.toHaveProperty('unverified');
+    expect(classify(base(shutdown), key, new Set())).toMatchObject({ unverified: 'not signed by team-lead' });
+    expect(classify({ ...signed, text: shutdown.replace('shutdown-1', 'shutdown-2') }, key, new Set())).toMatchObject({ unverified: expect.stringContaining('does not verify') });
+    expect(classify({ ...signed, from: 'w2' }, key, new Set())).toMatchObject({ unverified: expect.stringContaining('not team-lead') });
+    expect(classify(signed, key, new Set([signed.msg_id!]))).toMatchObject({ unverified: expect.stringContaining('replay') });
+    const other = generateLeadKeyPair(1);
+    expect(classify(signEntry(base(shutdown), other.privateKey) as InboxMessage, key, new Set())).toMatchObject({ unverified: expect.any(String) });
+  });
+
+  it('wraps messages as <teammate-message>, marking unverified ones', () => {
+    expect(wrapForModel({ ...base('hi "there"', 'w2'), color: 'green', summary: 'a "quote"' })).toBe(
+      '<teammate-message teammate_id="w2" color="green" summary="a &quot;quote&quot;">\nhi "there"\n</teammate-message>',
+    );
+    expect(classify(base('plain text'), key, new Set())).toMatchObject({ kind: 'text', unverified: 'not signed by team-lead' });
+    expect(wrapForModel(base('x'), 'not signed by team-lead')).toContain('verified="false"');
+    expect(classify(base('from a peer', 'w2'), key, new Set())).toEqual({ kind: 'text', entry: base('from a peer', 'w2') });
+  });
+});
+
+describe('glob matcher', () => {
+  it.each([
+    ['**/*.ts', 'a.ts', true],
+    ['**/*.ts', 'src/deep/a.ts', true],
+    ['**/*.ts', '.hidden/a.ts', false],
+    ['src/*.{js,ts}', 'src/a.js', true],
+    ['src/*.{js,ts}', 'src/x/a.js', false],
+    ['src/**', 'src/a/b/c', true],
+    ['a?c.txt', 'abc.txt', true],
+    ['[ab]*.md', 'b1.md', true],
+    ['[!ab]*.md', 'b1.md', false],
+    ['*', '.env', false],
+    ['.env*', '.env.local', true],
+  ] as const)('%s ~ %s → %s', (pattern, rel, expected) => {
+    expect(compileGlob(pattern)(rel)).toBe(expected);
+  });
+  it('splits the literal prefix off', () => {
+    expect(splitGlob('src/**/*.ts')).toEqual({ base: 'src', rest: '**/*.ts' });
+    expect(splitGlob('/abs/dir/*.md')).toEqual({ base: '/abs/dir', rest: '*.md' });
+    expect(splitGlob('*.md')).toEqual({ base: '.', rest: '*.md' });
+    expect(splitGlob('src/a.ts')).toEqual({ base: 'src', rest: 'a.ts' });
+  });
+});
+
+describe('SendMessage answers', () => {
+  it('reads a JSON-string shutdown_response as structured, refuses other control JSON', () => {
+    expect(normaliseMessage('{"type":"shutdown_response","request_id":"r1","approve":true}')).toEqual({ type: 'shutdown_response', request_id: 'r1', approve: true });
+    expect(normaliseMessage('just {text}')).toBe('just {text}');
+    expect(() => normaliseMessage('{"type":"shutdown_approved","requestId":"r","from":"w1","timestamp":"t"}')).toThrow(/control frame/);
+    expect(() => normaliseMessage('{"type":"shutdown_response","approve":true}')).toThrow(/invalid shutdown_response/);
+  });
+});
+
+describe('shutdown coordinator', () => {
+  it('answers only known requests, interrupts waits for new ones, and fires after the grace period', async () => {
+    const expired: string[] = [];
+    const c = new ShutdownCoordinator({ graceMs: 20, onGraceExpired: (r) => expired.push(r.requestId) });
+    const wait = c.interruptSignal();
+    expect(() => c.answer('nope', true)).toThrow(/no signed shutdown request "nope"/);
+    c.noteSigned({ type: 'shutdown_request', requestId: 'r1', from: 'team-lead', timestamp: 't' });
+    expect(wait.aborted).toBe(true);
+    expect(c.interruptSignal().aborted).toBe(true); // not yet shown to the model
+    c.markDelivered('r1');
+    expect(c.interruptSignal().aborted).toBe(false);
+    c.noteSigned({ type: 'shutdown_request', requestId: 'r2', from: 'team-lead', timestamp: 't' });
+    c.answer('r1', false);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(expired).toEqual(['r2']);
+    c.answer('r2', true);
+    expect(c.approved?.requestId).toBe('r2');
+  });
+});
+
+describe('teammate flags and request shape', () => {
+  const key = generateLeadKeyPair(5).verifyKey;
+  it('parses an argv as a backend builds it', () => {
+    const argv = ['/usr/bin/node', '/x/bin/swarm.js', 'teammate', '--agent-id', 'w1@t', '--agent-name', 'w1', '--team-name', 't', '--lead-verify-key', key, '--plan-mode-required'];
+    const flags = flagsFromArgv(argv);
+    expect(flags).toEqual({ agentId: 'w1@t', agentName: 'w1', teamName: 't', leadVerifyKey: key, planModeRequired: true });
+    expect(parseFlags(flags).agentName).toBe('w1');
+    expect(() => flagsFromArgv([...argv, '--bogus'])).toThrow(/bogus/);
+  });
+  it('puts cache breakpoints on the system prompt and the newest user block only', () => {
+    const req = withCacheBreakpoints({
+      system: 'sys',
+      tools: [],
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'a' }] },
+        { role: 'assistant', content: [{ type: 'text', text: 'b' }] },
+        { role: 'user', content: [{ type: 'text', text: 'c' }, { type: 'text', text: 'd' }] },
+      ],
+    });
+    expect(req.system).toEqual([{ type: 'text', text: 'sys', cache_control: { type: 'ephemeral' } }]);
+    expect(JSON.stringify(req.messages).match(/cache_control/g)).toHaveLength(1);
+    expect(req.messages[2]!.content).toEqual([{ type: 'text', text: 'c' }, { type: 'text', text: 'd', cache_control: { type: 'ephemeral' } }]);
+  });
+  it('estimates cost from usage', () => {
+    expect(stepUsage('claude-sonnet-5-5', { input_tokens: 1_000_000, output_tokens: 0 })).toEqual({ promptTokens: 1_000_000, outputTokens: 0, costUsd: 3 });
+    expect(stepUsage('claude-sonnet-5-5', { input_tokens: 0, output_tokens: 10, cache_read_input_tokens: 1_000_000, cache_creation_input_tokens: 0 }).promptTokens).toBe(1_000_000);
+  });
+});
