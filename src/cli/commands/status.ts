@@ -1,0 +1,105 @@
+// `swarm status [--watch] [--json]`: one table of the team (SPEC §6), liveness checked against
+// tmux / it2 / the process table, not taken from config.json. `--watch` clears and redraws every
+// second and at once when status/, inboxes/, permissions/pending/ or config.json change (a
+// DirWatcher hint only says "re-read"), until Ctrl-C. `--watch --json` prints one compact report
+// per line, only when it changed.
+import type { Argv, CommandModule } from 'yargs';
+import { DirWatcher } from '../../storage/watch.js';
+import { teamPaths } from '../../team/paths.js';
+import { readTeam } from '../../team/team-store.js';
+import { printJson, println, requireTeam, rootDir, type GlobalArgs } from '../context.js';
+import { chalk } from '../render.js';
+import { renderStatus } from '../render-status.js';
+import { collectStatus, type CollectOptions } from '../status-report.js';
+
+interface StatusArgs extends GlobalArgs {
+  watch: boolean;
+}
+
+/** Cursor home + clear screen: a plain redraw, no alternate screen. */
+const CLEAR = '\x1b[H\x1b[2J';
+const REDRAW_MS = 1000;
+
+function probeOptions(): CollectOptions {
+  return { tmuxSocket: process.env.SWARM_TMUX_SOCKET || undefined };
+}
+
+/** Resolves after `ms`, when any watcher reports a change, or when `signal` aborts. */
+async function nextChange(watchers: readonly DirWatcher[], signal: AbortSignal, ms: number): Promise<void> {
+  if (signal.aborted) return;
+  const round = new AbortController();
+  const onAbort = (): void => round.abort();
+  signal.addEventListener('abort', onAbort, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const tick = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+    round.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  try {
+    // A waiter rejected by the round's abort is just a loser of the race.
+    await Promise.race([tick, ...watchers.map((w) => w.changed(round.signal).catch(() => undefined))]);
+  } finally {
+    clearTimeout(timer);
+    round.abort();
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+async function watchStatus(root: string, team: string, json: boolean): Promise<void> {
+  await readTeam(root, team); // not_found before any directory is watched (DirWatcher creates it)
+  const ac = new AbortController();
+  const stop = (): void => ac.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  const p = teamPaths(root, team);
+  const watchers = await Promise.all([
+    DirWatcher.open(p.statusDir),
+    DirWatcher.open(p.inboxes, { match: (n) => n.endsWith('.json') }),
+    DirWatcher.open(p.pending, { match: (n) => n.endsWith('.json') }),
+    DirWatcher.open(p.dir, { match: (n) => n === 'config.json' }),
+  ]);
+  let last = '';
+  try {
+    while (!ac.signal.aborted) {
+      const now = Date.now();
+      const s = await collectStatus(root, team, { ...probeOptions(), now: () => now });
+      if (json) {
+        const line = JSON.stringify(s.report);
+        if (line !== last) println(line);
+        last = line;
+        for (const w of s.warnings) process.stderr.write(`swarm: warning: ${w}\n`);
+      } else {
+        const footer = chalk.dim(`updated ${new Date(now).toTimeString().slice(0, 8)} · redraws every second and on changes · Ctrl-C to quit`);
+        process.stdout.write(`${CLEAR}${renderStatus(s, now).join('\n')}\n\n${footer}\n`);
+      }
+      await nextChange(watchers, ac.signal, REDRAW_MS);
+    }
+  } finally {
+    process.removeListener('SIGINT', stop);
+    process.removeListener('SIGTERM', stop);
+    await Promise.all(watchers.map((w) => w.close()));
+  }
+}
+
+export const statusCommand: CommandModule<GlobalArgs, StatusArgs> = {
+  command: 'status',
+  describe: 'one table of the team: liveness (checked for real), state, heartbeat, unread, pending permissions, tokens',
+  builder: (y) =>
+    y
+      .option('watch', { alias: 'w', type: 'boolean', default: false, describe: 'redraw every second and on changes, until Ctrl-C' })
+      .example('$0 status --team review-squad', 'the table once')
+      .example('$0 status --watch', 'keep it on screen (SWARM_TEAM set)')
+      .example(`$0 status --json | jq -r '.members[] | select(.state == "dead") | .name'`, 'who died') as Argv<StatusArgs>,
+  handler: async (args) => {
+    const root = rootDir();
+    const team = requireTeam(args);
+    if (args.watch) return watchStatus(root, team, args.json === true);
+    const now = Date.now();
+    const s = await collectStatus(root, team, { ...probeOptions(), now: () => now });
+    if (args.json) {
+      for (const w of s.warnings) process.stderr.write(`swarm: warning: ${w}\n`);
+      return printJson(s.report);
+    }
+    for (const line of renderStatus(s, now)) println(line);
+  },
+};
