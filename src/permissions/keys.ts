@@ -17,7 +17,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { assertTeamName } from '../protocol/names.js';
 import { errnoCode, SwarmError } from '../protocol/errors.js';
-import { DIR_MODE, ensureDir, FILE_MODE, formatJson, tempPathFor } from '../storage/atomic.js';
+import { DIR_MODE, ensureDir, FILE_MODE, formatJson, fsyncDir, tempPathFor } from '../storage/atomic.js';
 import { formatVerifyKey, generateLeadKeyPair } from './signing.js';
 
 
@@ -143,18 +143,5 @@ export async function deleteLeadKey(root: string, team: string): Promise<boolean
   } catch (cause) {
     if (errnoCode(cause) === 'ENOENT') return false;
     throw new SwarmError('io', `cannot delete lead key ${file}: ${String(cause)}`, { cause });
-  }
-}
-
-// The link above is durable only once the directory entry is; same step as writeFileAtomic's.
-async function fsyncDir(dir: string): Promise<void> {
-  let handle: fs.FileHandle | undefined;
-  try {
-    handle = await fs.open(dir, 'r');
-    await handle.sync();
-  } catch {
-    // Some file systems refuse fsync on a directory.
-  } finally {
-    await handle?.close();
   }
 }

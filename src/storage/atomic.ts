@@ -19,7 +19,8 @@ export function tempPathFor(file: string): string {
   return `${file}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
 }
 
-async function fsyncDir(dir: string): Promise<void> {
+/** fsync a directory so a rename/link inside it is durable (best effort where refused). */
+export async function fsyncDir(dir: string): Promise<void> {
   let handle: fs.FileHandle | undefined;
   try {
     handle = await fs.open(dir, 'r');

@@ -15,7 +15,7 @@ import { readAudit } from '../../src/permissions/audit.js';
 import { addMember, createTeam, readTeam, teamPaths, updateMember } from '../../src/team/index.js';
 import { swarm, type CliResult } from '../support/cli.js';
 import { modeOf } from '../support/fs-tree.js';
-import { privateSocket, reapTmuxServer } from '../support/private-tmux.js';
+import { privateSocket, reapServer } from '../support/tmux.js';
 import { deadPid, reapChildren, startSleeper, writePendingFor } from '../support/team-fixture.js';
 import { makeTmpRoot } from '../support/tmp-root.js';
 
@@ -33,7 +33,7 @@ beforeEach(async () => {
 afterEach(async (ctx) => {
   const errors: unknown[] = [];
   await reapChildren().catch((e: unknown) => errors.push(e));
-  await reapTmuxServer(socket).catch((e: unknown) => errors.push(e));
+  await reapServer(socket).catch((e: unknown) => errors.push(e));
   await cleanup().catch((e: unknown) => errors.push(e));
   if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
 });

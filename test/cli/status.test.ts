@@ -9,7 +9,7 @@ import { TmuxServer, listAllPanes, newSession, setWindowOption, splitWindow } fr
 import { Mailbox } from '../../src/mailbox/mailbox.js';
 import { addMember, createTeam, readTeam, updateMember } from '../../src/team/index.js';
 import { SWARM_BIN, swarm } from '../support/cli.js';
-import { privateSocket, reapTmuxServer } from '../support/private-tmux.js';
+import { privateSocket, reapServer } from '../support/tmux.js';
 import { deadPid, reapChildren, startSleeper, writePendingFor, writeStatus } from '../support/team-fixture.js';
 import { makeTmpRoot } from '../support/tmp-root.js';
 import { waitFor } from '../support/wait.js';
@@ -42,7 +42,7 @@ afterEach(async (ctx) => {
     process.kill(pid, 'SIGKILL');
     await waitFor(() => !isProcessAlive(pid), 5000, `stray ${pid} gone`).catch((e: unknown) => errors.push(e));
   }
-  for (const s of sockets) await reapTmuxServer(s).catch((e: unknown) => errors.push(e));
+  for (const s of sockets) await reapServer(s).catch((e: unknown) => errors.push(e));
   await cleanup().catch((e: unknown) => errors.push(e));
   if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
 });
