@@ -3,8 +3,11 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { isSwarmError } from '../protocol/errors.js';
+import { demoCommand } from './commands/demo.js';
 import { doctorCommand } from './commands/doctor.js';
 import { inboxCommand } from './commands/inbox.js';
+import { launchCommand } from './commands/launch.js';
+import { leadCommand } from './commands/lead.js';
 import { approveCommand, denyCommand, permissionsCommand } from './commands/permissions.js';
 import { planCommand } from './commands/plan.js';
 import { sendCommand } from './commands/send.js';
@@ -28,6 +31,9 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
     .usage('$0 <command> [options]\n\nRun a team of Claude agents in tmux panes, coordinated through plain files.')
     .option('team', { alias: 't', type: 'string', global: true, describe: 'team name (default: $SWARM_TEAM)' })
     .option('json', { type: 'boolean', global: true, default: false, describe: 'machine-readable output' })
+    .command(launchCommand)
+    .command(leadCommand)
+    .command(demoCommand)
     .command(teamCommand)
     .command(sendCommand)
     .command(inboxCommand)

@@ -1,0 +1,79 @@
+// `swarm launch <team.yaml> [--no-console] [--dry-run] [--backend]` (SPEC §6): create the team
+// from a team file, spawn every member, then run the leader console — in this pane inside tmux (or
+// iTerm2, or in-process), else in the first pane of the `swarm-<team>` session, attached when this
+// is a terminal. `--dry-run` prints the commands and writes nothing; `--no-console` spawns, prints
+// the status table and exits (1 if any member failed to start).
+import type { Argv, CommandModule } from 'yargs';
+import { BACKEND_CHOICES, insideTmuxPane, selectBackend, type BackendChoice } from '../../backends/registry.js';
+import { SwarmError, isSwarmError } from '../../protocol/errors.js';
+import { teamExists } from '../../team/team-store.js';
+import { runConsole } from '../console/console.js';
+import { println, rootDir, type GlobalArgs } from '../context.js';
+import { dryRunLines } from '../launch/dry-run.js';
+import { attachOrSay, consoleGoesToSession, consoleInSession, startTeam } from '../launch/start-team.js';
+import { chalk } from '../render.js';
+import { renderStatus } from '../render-status.js';
+import { collectStatus } from '../status-report.js';
+import { parseTeamFile } from '../team-file.js';
+
+interface LaunchArgs extends GlobalArgs {
+  file: string;
+  console: boolean;
+  dryRun: boolean;
+  backend?: string;
+}
+
+async function dryRunBackend(requested: BackendChoice, team: string, root: string): Promise<'tmux' | 'iterm2' | 'in-process'> {
+  if (requested === 'in-process') return 'in-process';
+  try {
+    return (await selectBackend({ requested, env: process.env, team, root })).backend.type;
+  } catch (e) {
+    if (isSwarmError(e, 'not_found')) return 'in-process'; // no host yet: the console would be it
+    throw e;
+  }
+}
+
+export const launchCommand: CommandModule<GlobalArgs, LaunchArgs> = {
+  command: 'launch <file>',
+  describe: 'create a team from a team file (YAML), spawn every member, and open the leader console',
+  builder: (y) =>
+    y
+      .positional('file', { type: 'string', demandOption: true, describe: 'team file (see examples/)' })
+      .option('console', { type: 'boolean', default: true, describe: 'run the leader console afterwards (--no-console: just spawn)' })
+      .option('dry-run', { type: 'boolean', default: false, describe: 'print every command it would run; write nothing' })
+      .option('backend', { type: 'string', choices: BACKEND_CHOICES, describe: "where panes open (default: the file's backend, else auto)" })
+      .example('$0 launch examples/review-trio.yaml', 'start the team; the console opens here (inside tmux) or in swarm-<team>')
+      .example('$0 launch team.yaml --dry-run', 'what it would run')
+      .example('$0 launch team.yaml --no-console --backend tmux', 'spawn only, print the status table') as unknown as Argv<LaunchArgs>,
+  handler: async (args) => {
+    const root = rootDir();
+    const env = process.env;
+    const file = await parseTeamFile(args.file);
+    const requested = (args.backend ?? file.backend ?? 'auto') as BackendChoice;
+    const cwd = process.cwd();
+    if (args.dryRun) {
+      const backend = await dryRunBackend(requested, file.name, root);
+      if (backend === 'in-process' && !args.console) throw new SwarmError('invalid_input', 'in-process teammates live inside the console: drop --no-console, or use --backend tmux');
+      const lines = dryRunLines({ file, team: file.name, taken: await teamExists(root, file.name), root, env, cwd, backend, insidePane: insideTmuxPane(env), console: args.console });
+      for (const l of lines) println(l);
+      return;
+    }
+    const started = await startTeam({ root, env, file, requested, withConsole: args.console, cwd, print: println });
+    const { team, backend } = started;
+    if (!args.console) {
+      const now = Date.now();
+      const s = await collectStatus(root, team, { tmuxSocket: env.SWARM_TMUX_SOCKET || undefined, now: () => now });
+      for (const l of renderStatus(s, now)) println(l);
+      println(chalk.dim(backend.describe()));
+      println(chalk.dim(`open the console with: swarm lead --team ${team}`));
+      if (started.failed.length > 0) process.exitCode = 1;
+      return;
+    }
+    if (consoleGoesToSession(backend, env)) {
+      await attachOrSay((await consoleInSession(team, env, cwd)).attach, println);
+      return;
+    }
+    await runConsole({ root, team, env, ...(started.host ? { host: started.host } : {}) });
+    process.exit(0);
+  },
+};

@@ -1,0 +1,105 @@
+// What each slash command does: the same library calls as the plain commands (send, spawn,
+// shutdown, kill, status, permissions, plan), with the output printed above the console prompt.
+import type { InProcessHost } from '../../backends/in-process/host.js';
+import { BACKEND_CHOICES, selectBackend, type BackendChoice } from '../../backends/registry.js';
+import { spawnTeammate } from '../../backends/spawn.js';
+import { killTeammate, shutdownAll, shutdownTeammate, type StopContext } from '../../backends/stop.js';
+import { sendMessage } from '../../mailbox/send.js';
+import { listPending } from '../../permissions/pending-list.js';
+import { answerPlan } from '../../permissions/plan-answer.js';
+import { readTeam } from '../../team/team-store.js';
+import { describeOutcome } from '../commands/stop.js';
+import { openMailbox } from '../context.js';
+import { chalk, oneLine, paint } from '../render.js';
+import { renderPending } from '../render-permission.js';
+import { renderStatus } from '../render-status.js';
+import { collectStatus } from '../status-report.js';
+import { HELP, type SlashCommand } from './slash.js';
+
+export interface ActionContext {
+  root: string;
+  team: string;
+  env: NodeJS.ProcessEnv;
+  host: InProcessHost | undefined;
+  /** Names (lower-case) being shut down by a command here: their shutdown_approved is reported by it. */
+  stopping: Set<string>;
+  print(text: string): void;
+}
+
+export function stopContext(c: ActionContext): StopContext {
+  return { env: c.env, root: c.root, inProcessHost: c.host };
+}
+
+export function helpLines(): string[] {
+  const width = Math.max(...HELP.map((h) => h.usage.length));
+  return [
+    chalk.bold('commands') + chalk.dim('  (Tab completes commands and names; each has a plain equivalent)'),
+    ...HELP.map((h) => `  ${h.usage.padEnd(width)}  ${h.does}${h.plain ? chalk.dim(`  = ${h.plain}`) : ''}`),
+    chalk.dim('  a permission or plan question is answered with one key: y / a / n (then optional feedback)'),
+    chalk.dim('  Ctrl-C: clears a typed line; on an empty line asks whether to shut the team down'),
+  ];
+}
+
+async function spawnOne(c: ActionContext, name: string, prompt: string): Promise<void> {
+  const config = await readTeam(c.root, c.team);
+  const configured = config.swarm?.backend;
+  const requested: BackendChoice = configured !== undefined && (BACKEND_CHOICES as readonly string[]).includes(configured) ? (configured as BackendChoice) : 'auto';
+  const { backend, notes } = await selectBackend({ requested, env: c.env, team: c.team, root: c.root, inProcessHost: c.host });
+  for (const n of notes) c.print(chalk.yellow(`note: ${n}`));
+  c.print(chalk.dim(`spawning ${name}…`));
+  const r = await spawnTeammate({ root: c.root, team: c.team, name, prompt, backend, env: c.env });
+  c.print(`spawned ${paint(r.color, r.name)}${r.backendType === 'in-process' ? ' (in-process)' : ` in ${r.backendType} pane ${r.paneId}`}: ready`);
+}
+
+/** Run one slash command; resolves 'quit' for /quit. Errors propagate (the caller prints them). */
+export async function runCommand(cmd: SlashCommand, c: ActionContext): Promise<'quit' | undefined> {
+  switch (cmd.kind) {
+    case 'send':
+    case 'broadcast': {
+      const to = cmd.kind === 'send' ? cmd.to : '*';
+      const r = await sendMessage(await openMailbox(c.root, c.team), { to, text: cmd.text });
+      c.print(chalk.dim(`→ ${r.recipients.join(', ')}: ${oneLine(cmd.text, 100)}`));
+      return undefined;
+    }
+    case 'spawn':
+      await spawnOne(c, cmd.name, cmd.prompt);
+      return undefined;
+    case 'shutdown': {
+      const opts = { ...stopContext(c), force: false };
+      if (cmd.target.all) c.print(chalk.dim('asking every teammate to shut down…'));
+      else c.print(chalk.dim(`asking ${cmd.target.name} to shut down…`));
+      const names = cmd.target.all ? (await readTeam(c.root, c.team)).members.map((m) => m.name) : [cmd.target.name];
+      for (const n of names) c.stopping.add(n.toLowerCase());
+      const outcomes = await (cmd.target.all ? shutdownAll(c.root, c.team, opts) : shutdownTeammate(c.root, c.team, names[0]!, opts).then((o) => [o])).finally(() => {
+        for (const n of names) c.stopping.delete(n.toLowerCase());
+      });
+      if (outcomes.length === 0) c.print(chalk.dim('no teammates to shut down'));
+      for (const o of outcomes) c.print(describeOutcome(o));
+      return undefined;
+    }
+    case 'kill':
+      c.print(describeOutcome(await killTeammate(c.root, c.team, cmd.name, stopContext(c))));
+      return undefined;
+    case 'status': {
+      const now = Date.now();
+      const s = await collectStatus(c.root, c.team, { tmuxSocket: c.env.SWARM_TMUX_SOCKET || undefined, now: () => now });
+      c.print(renderStatus(s, now).join('\n'));
+      return undefined;
+    }
+    case 'permissions': {
+      const pending = await listPending(c.root, c.team, { onProblem: (m) => c.print(chalk.yellow(m)) });
+      c.print(pending.length === 0 ? chalk.dim('no pending permission requests') : pending.map(renderPending).join('\n'));
+      return undefined;
+    }
+    case 'plan': {
+      const r = await answerPlan(c.root, c.team, cmd.name, { approve: cmd.approve, ...(cmd.feedback ? { feedback: cmd.feedback } : {}) });
+      c.print(`${r.approved ? chalk.green('approved') : chalk.red('rejected')} ${r.to}'s plan ${chalk.dim(`[${r.requestId}]`)}`);
+      return undefined;
+    }
+    case 'help':
+      c.print(helpLines().join('\n'));
+      return undefined;
+    case 'quit':
+      return 'quit';
+  }
+}

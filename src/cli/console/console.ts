@@ -1,0 +1,377 @@
+// The leader console (`swarm lead`, SPEC §6): takes delivery of team-lead's inbox and prints each
+// entry above a readline prompt (events as one line each), asks the permission and plan questions
+// one at a time (prompt-queue.ts), runs slash commands (actions.ts), prints a compact status line
+// when it changes, and hosts in-process teammates (host.ts).
+//
+// Sources of change: the inbox (followInbox, consume mode), permissions/pending/ (a request made or
+// decided elsewhere), status/ and config.json (teammate states), and a slow tick for liveness that
+// no file shows (a pane killed behind swarm's back). Long actions (shutdown waits, spawns) run as
+// tracked tasks, so the prompt stays live; every task's error is printed, and exit waits for them.
+import { setTimeout as delay } from 'node:timers/promises';
+import type { InProcessHost } from '../../backends/in-process/host.js';
+import { isProcessAlive } from '../../backends/process.js';
+import { handleShutdownApproved, killTeammate, shutdownAll } from '../../backends/stop.js';
+import { followInbox } from '../../mailbox/follow.js';
+import { decide } from '../../permissions/leader.js';
+import { listPending } from '../../permissions/pending-list.js';
+import { answerPlan } from '../../permissions/plan-answer.js';
+import { parseControl } from '../../protocol/control.js';
+import { isSwarmError } from '../../protocol/errors.js';
+import type { InboxMessage } from '../../protocol/message.js';
+import { LEAD_NAME } from '../../protocol/names.js';
+import { DirWatcher } from '../../storage/watch.js';
+import { teamPaths } from '../../team/paths.js';
+import { readTeam, updateTeam } from '../../team/team-store.js';
+import { describeOutcome } from '../commands/stop.js';
+import { openMailbox } from '../context.js';
+import { chalk, describeToolInput, oneLine, paint, renderMessage } from '../render.js';
+import { runCommand, stopContext, type ActionContext } from './actions.js';
+import { openConsoleHost } from './host.js';
+import { PromptQueue, type Question } from './prompt-queue.js';
+import { Screen } from './screen.js';
+import { complete, parseLine } from './slash.js';
+import { StatusTracker, coalesced } from './status-tracker.js';
+import { eventLine, promptText, questionLines, type PromptMode } from './view.js';
+
+export interface ConsoleOptions {
+  root: string;
+  team: string;
+  env: NodeJS.ProcessEnv;
+  input?: NodeJS.ReadableStream & { isTTY?: boolean };
+  output?: NodeJS.WritableStream & { isTTY?: boolean };
+  /** An in-process host already open in this process (launch/demo); else the console opens one. */
+  host?: InProcessHost;
+  /** Printed first (e.g. the demo's "scripted model" notice). */
+  banner?: readonly string[];
+  /** Printed (once per episode) when every teammate is idle and nothing is pending. */
+  allIdleHint?: string;
+  /** How long `shutdown --all` on exit waits for answers before killing. Default 20 s. */
+  exitShutdownTimeoutMs?: number;
+}
+
+const STATUS_TICK_MS = 5000;
+const STATUS_MIN_GAP_MS = 300;
+
+export class LeaderConsole implements ActionContext {
+  readonly root: string;
+  readonly team: string;
+  readonly env: NodeJS.ProcessEnv;
+  host: InProcessHost | undefined;
+  private readonly screen: Screen;
+  private readonly status: StatusTracker;
+  private readonly queue = new PromptQueue();
+  private readonly stop = new AbortController();
+  private readonly tasks = new Set<Promise<unknown>>();
+  private mode: PromptMode = { kind: 'command' };
+  private shownQuestion: string | undefined;
+  private readonly answering = new Set<string>();
+  private members: string[] = [];
+  /** Teammates this console is shutting down (lower-case names). */
+  readonly stopping = new Set<string>();
+  private exiting: Promise<void> | undefined;
+  private resolveDone: () => void = () => undefined;
+  readonly done = new Promise<void>((r) => (this.resolveDone = r));
+
+  constructor(private readonly o: ConsoleOptions) {
+    this.root = o.root;
+    this.team = o.team;
+    this.env = o.env;
+    this.host = o.host;
+    this.status = new StatusTracker({ root: o.root, team: o.team, env: o.env, print: (t) => this.print(t), allIdleHint: o.allIdleHint, stopping: this.stopping });
+    this.screen = new Screen({
+      input: o.input ?? process.stdin,
+      output: o.output ?? process.stdout,
+      completer: (line) => complete(line, this.members),
+    });
+  }
+
+  print = (text: string): void => this.screen.print(text);
+
+  /** Start everything; resolves once running (await `done` for the end). */
+  async start(): Promise<void> {
+    const config = await readTeam(this.root, this.team);
+    this.members = config.members.filter((m) => m.name !== LEAD_NAME).map((m) => m.name);
+    for (const line of this.o.banner ?? []) this.print(line);
+    if (this.host === undefined) {
+      this.host = await openConsoleHost(this.root, this.team, this.env).catch((e: unknown) => {
+        if (!isSwarmError(e, 'exists')) throw e;
+        this.print(chalk.yellow(`note: ${e.message}; in-process teammates stay with that console`));
+        return undefined;
+      });
+    }
+    const other = config.leadProcess?.pid;
+    if (other !== undefined && other !== process.pid && isProcessAlive(other)) {
+      this.print(chalk.yellow(`note: another console (pid ${other}) is open for ${this.team}; each message is shown in only one of them`));
+    }
+    await updateTeam(this.root, this.team, (c) => void (c.leadProcess = { pid: process.pid, claimedAt: Date.now() }));
+    this.print(`${chalk.bold(`swarm lead · team ${this.team}`)}  ${chalk.dim('/help for commands · Tab completes · Ctrl-C to leave')}`);
+    this.screen.onLine((line) => this.onLine(line));
+    this.screen.onKey((key) => this.onKey(key));
+    this.screen.onInterrupt(() => this.onInterrupt());
+    this.screen.onClose(() => void this.quit(false)); // Ctrl-D / end of piped input: leave
+    for (const sig of ['SIGTERM', 'SIGHUP'] as const) process.once(sig, () => void this.quit(false));
+    this.setMode({ kind: 'command' });
+    this.screen.listen();
+    this.track(this.followInbox());
+    this.track(this.watch(teamPaths(this.root, this.team).pending, () => this.refreshQuestions()));
+    this.track(this.watch(teamPaths(this.root, this.team).statusDir, () => this.refreshStatus()));
+    this.track(this.watch(teamPaths(this.root, this.team).dir, () => this.refreshStatus(), (n) => n === 'config.json'));
+    this.track(this.tick());
+    await this.refreshQuestions();
+    await this.refreshStatus();
+  }
+
+  // ---- sources ---------------------------------------------------------------------------------
+
+  private async followInbox(): Promise<void> {
+    const mailbox = await openMailbox(this.root, this.team);
+    for await (const m of followInbox(mailbox, LEAD_NAME, { consume: true, signal: this.stop.signal })) this.onEntry(m);
+  }
+
+  private async watch(dir: string, onChange: () => Promise<void>, match?: (name: string) => boolean): Promise<void> {
+    const w = await DirWatcher.open(dir, match ? { match } : {});
+    try {
+      for (;;) {
+        await w.changed(this.stop.signal);
+        await onChange().catch((e: unknown) => this.printError(e)); // the next change tries again
+      }
+    } catch (e) {
+      if (!this.stop.signal.aborted) throw e;
+    } finally {
+      await w.close();
+    }
+  }
+
+  private async tick(): Promise<void> {
+    while (!this.stop.signal.aborted) {
+      await delay(STATUS_TICK_MS, undefined, { signal: this.stop.signal }).catch(() => undefined); // aborted: the loop ends
+      if (!this.stop.signal.aborted) await this.refreshStatus();
+    }
+  }
+
+  private onEntry(m: InboxMessage): void {
+    const parsed = parseControl(m.text);
+    if (parsed.kind !== 'control') return this.print(renderMessage({ ...m, read: true }));
+    const c = parsed.message;
+    // A permission request is shown as the question itself (from the pending list).
+    if (c.type !== 'permission_request') this.print(eventLine(m, c));
+    if (c.type === 'permission_request') this.track(this.refreshQuestions());
+    if (c.type === 'plan_approval_request') {
+      this.queue.addPlan(m.from, c);
+      this.showQuestion();
+    }
+    if (c.type === 'shutdown_approved') {
+      // When this console asked (/shutdown, exit), that command reports the outcome itself.
+      const asked = this.stopping.has(c.from.toLowerCase());
+      this.track(
+        handleShutdownApproved(this.root, this.team, c, stopContext(this)).then((o) => {
+          if (o.outcome !== 'already_gone' && !asked) this.print(describeOutcome(o));
+        }),
+      );
+    }
+  }
+
+  // ---- status line -----------------------------------------------------------------------------
+
+  private readonly refreshStatus = coalesced(
+    async () => {
+      if (this.stop.signal.aborted) return;
+      const names = await this.status.update(this.queue.size).catch((e: unknown) => (this.printError(e), undefined));
+      if (names === undefined) return;
+      this.members = names;
+      this.queue.keepPlansOf(names);
+    },
+    STATUS_MIN_GAP_MS,
+    this.stop.signal,
+  );
+
+  // ---- questions -------------------------------------------------------------------------------
+
+  /** One listing at a time, so a stale listing never brings back a request decided meanwhile. */
+  private readonly refreshQuestions = coalesced(() => this.syncQuestions(), 0, this.stop.signal);
+
+  private async syncQuestions(): Promise<void> {
+    const pending = await listPending(this.root, this.team, { onProblem: (m) => this.print(chalk.yellow(m)) });
+    // A request being answered right now is still on file until decide() finishes: not asked again.
+    this.queue.syncPermissions(pending.filter((p) => !this.answering.has(p.id)));
+    this.showQuestion();
+    await this.refreshStatus();
+  }
+
+  private showQuestion(): void {
+    if (this.mode.kind === 'feedback' || this.mode.kind === 'confirm-quit') return;
+    const q = this.queue.current();
+    if (q === undefined) {
+      this.shownQuestion = undefined;
+      if (this.mode.kind !== 'command') this.setMode({ kind: 'command' });
+      return;
+    }
+    if (q.id !== this.shownQuestion) {
+      this.shownQuestion = q.id;
+      this.print(questionLines(q, this.queue.size - 1).join('\n'));
+    }
+    this.setMode({ kind: 'question', question: q });
+  }
+
+  private setMode(mode: PromptMode): void {
+    this.mode = mode;
+    this.screen.setPrompt(promptText(mode));
+  }
+
+  private answer(q: Question, verdict: 'allow' | 'always' | 'deny', feedback?: string): void {
+    this.answering.add(q.id);
+    this.queue.remove(q.id);
+    this.shownQuestion = undefined;
+    this.setMode({ kind: 'command' });
+    this.showQuestion();
+    this.track(
+      this.sendAnswer(q, verdict, feedback).finally(() => {
+        this.answering.delete(q.id);
+        return this.refreshQuestions();
+      }),
+    );
+  }
+
+  private async sendAnswer(q: Question, verdict: 'allow' | 'always' | 'deny', feedback?: string): Promise<void> {
+    if (q.kind === 'plan') {
+      const r = await answerPlan(this.root, this.team, q.from, { approve: verdict !== 'deny', ...(feedback ? { feedback } : {}) });
+      this.print(`${r.approved ? chalk.green('approved') : chalk.red('rejected')} ${r.to}'s plan${feedback ? `: ${oneLine(feedback, 80)}` : ''}`);
+      return;
+    }
+    const r = await decide(this.root, this.team, q.id, verdict === 'deny' ? 'deny' : 'allow', {
+      always: verdict === 'always',
+      ...(feedback ? { feedback } : {}),
+    });
+    const what = oneLine(describeToolInput(r.request.toolName, r.request.input), 80);
+    const word = r.status === 'approved' ? chalk.green('approved') : chalk.red('denied');
+    this.print(`${word} ${paint(r.request.workerColor, r.request.workerName)} ${r.request.toolName}${what ? `: ${what}` : ''}${r.rule ? chalk.dim(`  (rule added: ${r.rule})`) : ''}`);
+  }
+
+  // ---- input -----------------------------------------------------------------------------------
+
+  private onKey(key: string): (() => void) | undefined {
+    const k = key.toLowerCase();
+    const mode = this.mode;
+    if (mode.kind === 'confirm-quit') {
+      if (k === 'y') return () => void this.quit(true);
+      if (k === 'n') return () => this.backFromQuit();
+      return undefined;
+    }
+    if (mode.kind !== 'question') return undefined;
+    const q = mode.question;
+    if (k === 'y') return () => this.answer(q, 'allow');
+    if (k === 'a' && q.kind === 'permission') return () => this.answer(q, 'always');
+    if (k === 'n') return () => this.setMode({ kind: 'feedback', question: q });
+    return undefined;
+  }
+
+  private onLine(line: string): void {
+    const mode = this.mode;
+    const t = line.trim();
+    if (mode.kind === 'feedback') return this.answer(mode.question, 'deny', t || undefined);
+    if (mode.kind === 'confirm-quit') {
+      if (/^y(es)?$/i.test(t)) return void this.quit(true);
+      return this.backFromQuit();
+    }
+    if (mode.kind === 'question') {
+      const m = /^([yan])(?:\s+([\s\S]+))?$/i.exec(t);
+      if (m) {
+        const v = m[1]!.toLowerCase();
+        if (v === 'y') return this.answer(mode.question, 'allow');
+        if (v === 'a' && mode.question.kind === 'permission') return this.answer(mode.question, 'always');
+        if (v === 'n') return m[2] ? this.answer(mode.question, 'deny', m[2].trim()) : this.setMode({ kind: 'feedback', question: mode.question });
+      }
+    }
+    const parsed = parseLine(line);
+    if (parsed.kind === 'empty') return this.screen.prompt();
+    if (parsed.kind === 'error') return this.print(chalk.red(parsed.message));
+    if (parsed.kind === 'text') return this.print(chalk.dim('plain text goes nowhere: /send <name> <text>, /broadcast <text>, or /help'));
+    this.track(
+      runCommand(parsed.command, this).then((r) => {
+        if (r === 'quit') void this.quit(false);
+      }),
+    );
+  }
+
+  private onInterrupt(): void {
+    if (this.exiting) return;
+    if (this.screen.line !== '') return this.screen.clearLine(); // like a shell: Ctrl-C drops the typed line first
+    if (this.mode.kind === 'confirm-quit') {
+      this.print(chalk.dim('leaving without shutting the team down'));
+      void this.quit(false);
+      return;
+    }
+    this.setMode({ kind: 'confirm-quit' });
+  }
+
+  private backFromQuit(): void {
+    this.setMode({ kind: 'command' });
+    this.shownQuestion = undefined;
+    this.showQuestion();
+  }
+
+  // ---- tasks and exit --------------------------------------------------------------------------
+
+  private track(p: Promise<unknown>): void {
+    const t = p.catch((e: unknown) => {
+      if (!this.stop.signal.aborted) this.printError(e);
+    });
+    this.tasks.add(t);
+    void t.finally(() => this.tasks.delete(t));
+  }
+
+  private printError(e: unknown): void {
+    const msg = e instanceof Error ? e.message : String(e);
+    this.print(`${chalk.red('error:')} ${msg}`);
+  }
+
+  /** Leave the console; with `shutdownTeam`, ask every teammate to shut down first (killing the stubborn). */
+  quit(shutdownTeam: boolean): Promise<void> {
+    this.exiting ??= this.exit(shutdownTeam)
+      .catch((e: unknown) => this.printError(e))
+      .finally(() => this.resolveDone());
+    return this.exiting;
+  }
+
+  private async exit(shutdownTeam: boolean): Promise<void> {
+    this.screen.onKey(undefined);
+    if (shutdownTeam) {
+      this.print(chalk.dim('shutting the team down…'));
+      for (const m of this.members) this.stopping.add(m.toLowerCase());
+      const outcomes = await shutdownAll(this.root, this.team, { ...stopContext(this), force: true, timeoutMs: this.o.exitShutdownTimeoutMs ?? 20_000 }).catch(
+        (e: unknown) => (this.printError(e), []),
+      );
+      for (const o of outcomes) this.print(describeOutcome(o));
+    }
+    this.stop.abort();
+    await Promise.allSettled([...this.tasks]);
+    await this.stopHosted();
+    await updateTeam(this.root, this.team, (c) => {
+      if (c.leadProcess?.pid === process.pid) delete c.leadProcess;
+    }).catch(() => undefined); // the team may be gone (demo cleanup)
+    const left = await readTeam(this.root, this.team).then((c) => c.members.filter((m) => m.name !== LEAD_NAME).length, () => 0);
+    if (left > 0) this.print(chalk.dim(`${left} teammate${left === 1 ? '' : 's'} still running; come back with: swarm lead --team ${this.team}`));
+    this.screen.close();
+  }
+
+  /** In-process teammates die with this process: stop them and take them off the roster. */
+  private async stopHosted(): Promise<void> {
+    if (this.host === undefined) return;
+    const config = await readTeam(this.root, this.team).catch(() => undefined);
+    for (const m of config?.members ?? []) {
+      if (m.backendType !== 'in-process' || m.name === LEAD_NAME) continue;
+      await killTeammate(this.root, this.team, m.name, stopContext(this)).then(
+        (o) => this.print(describeOutcome(o)),
+        (e: unknown) => this.printError(e),
+      );
+    }
+    await this.host.close().catch((e: unknown) => this.printError(e));
+  }
+}
+
+/** Run the console until the user leaves it. */
+export async function runConsole(o: ConsoleOptions): Promise<void> {
+  const c = new LeaderConsole(o);
+  await c.start();
+  await c.done;
+}

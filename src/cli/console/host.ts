@@ -1,0 +1,24 @@
+// The console as the in-process host (SPEC §4.1 item 4): in-process teammates run inside the
+// leader console's process, each as the real teammate runtime (runTeammate) started from the same
+// argv a pane would run. Their pane output goes to the host's ring buffer (`swarm status`, capture),
+// not to the console screen.
+import { InProcessHost } from '../../backends/in-process/host.js';
+import type { TeammateLaunch } from '../../backends/in-process/context.js';
+import { flagsFromArgv } from '../../runtime/args.js';
+import { runTeammate } from '../../runtime/teammate.js';
+
+/** Runs a teammate argv (`... teammate --agent-id ...`) in this process with the leader's env plus the pane's. */
+export function teammateLauncher(baseEnv: NodeJS.ProcessEnv): TeammateLaunch {
+  return (argv, paneEnv, ctx) =>
+    runTeammate({
+      flags: flagsFromArgv(argv),
+      env: { ...baseEnv, ...paneEnv },
+      write: (text) => ctx.print(text),
+      signal: ctx.stopSignal,
+    });
+}
+
+/** Register this process as the team's in-process host. */
+export function openConsoleHost(root: string, team: string, env: NodeJS.ProcessEnv): Promise<InProcessHost> {
+  return InProcessHost.open({ root, team, launch: teammateLauncher(env) });
+}

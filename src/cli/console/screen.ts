@@ -1,0 +1,131 @@
+// The console's terminal: one node:readline prompt line at the bottom, events printed above it.
+// Printing never loses what the user is typing: the prompt (and a wrapped half-typed line) is
+// erased, the event written, then readline redraws the prompt with the same line and cursor.
+// A "key" handler sees single keys typed on an empty line (y/a/n answers): the key is taken back
+// out of the line (Ctrl-U) and handled at once, without Enter. Without a TTY (pipes, tests)
+// everything is line-based and printing is plain.
+import readline from 'node:readline';
+
+export interface ScreenOptions {
+  input: NodeJS.ReadableStream & { isTTY?: boolean };
+  output: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  completer?: (line: string) => [string[], string];
+}
+
+export interface Key {
+  sequence?: string;
+  name?: string;
+  ctrl?: boolean;
+  meta?: boolean;
+}
+
+/** For a key typed on an empty line: the action that takes it, or undefined to leave it typed. */
+export type KeyHandler = (key: string) => (() => void) | undefined;
+
+export class Screen {
+  readonly rl: readline.Interface;
+  readonly tty: boolean;
+  private keyHandler: KeyHandler | undefined;
+  private closed = false;
+
+  constructor(private readonly opts: ScreenOptions) {
+    this.tty = opts.input.isTTY === true && opts.output.isTTY === true;
+    this.rl = readline.createInterface({
+      input: opts.input,
+      output: opts.output,
+      terminal: this.tty,
+      historySize: 200,
+      ...(opts.completer ? { completer: opts.completer } : {}),
+    });
+    this.rl.on('close', () => (this.closed = true));
+    this.rl.pause(); // no input is read until the handlers are in place (listen())
+    if (this.tty) opts.input.on('keypress', (s: string | undefined, key: Key | undefined) => this.onKeypress(s, key));
+  }
+
+  /** Called for each single printable key typed on an empty line; returns what to do to take it. */
+  onKey(handler: KeyHandler | undefined): void {
+    this.keyHandler = handler;
+  }
+
+  onLine(handler: (line: string) => void): void {
+    this.rl.on('line', handler);
+  }
+
+  /** Ctrl-C at the prompt (TTY), or SIGINT to the process otherwise. */
+  onInterrupt(handler: () => void): void {
+    this.rl.on('SIGINT', handler);
+    if (!this.tty) process.on('SIGINT', handler);
+  }
+
+  /** The input ended (Ctrl-D, or EOF of a pipe). */
+  onClose(handler: () => void): void {
+    this.rl.on('close', handler);
+  }
+
+  setPrompt(prompt: string): void {
+    if (this.closed) return;
+    this.rl.setPrompt(prompt);
+    if (this.tty) {
+      this.erasePrompt();
+      this.rl.prompt(true);
+    }
+  }
+
+  /** Start reading input (after onLine/onKey/onInterrupt/onClose are set). */
+  listen(): void {
+    if (!this.closed) this.rl.resume();
+  }
+
+  /** Show the prompt (after start-up output). */
+  prompt(): void {
+    if (!this.closed && this.tty) this.rl.prompt(true);
+  }
+
+  /** Print lines above the prompt, keeping the half-typed line and the cursor. */
+  print(text: string): void {
+    if (this.closed || !this.tty) {
+      this.opts.output.write(`${text}\n`);
+      return;
+    }
+    this.erasePrompt();
+    this.opts.output.write(`${text}\n`);
+    this.rl.prompt(true);
+  }
+
+  /** The line typed so far (not yet submitted). */
+  get line(): string {
+    return this.rl.line;
+  }
+
+  /** Drop the half-typed line (Ctrl-C on a non-empty line, as in a shell). */
+  clearLine(): void {
+    if (this.closed || !this.tty) return;
+    this.rl.write(null, { ctrl: true, name: 'e' });
+    this.rl.write(null, { ctrl: true, name: 'u' });
+  }
+
+  close(): void {
+    if (this.closed) return;
+    if (this.tty) this.erasePrompt();
+    this.rl.close();
+  }
+
+  private erasePrompt(): void {
+    const out = this.opts.output;
+    const rows = this.rl.getCursorPos().rows;
+    if (rows > 0) readline.moveCursor(out, 0, -rows);
+    readline.cursorTo(out, 0);
+    readline.clearScreenDown(out);
+  }
+
+  private onKeypress(s: string | undefined, key: Key | undefined): void {
+    const handler = this.keyHandler;
+    if (handler === undefined || key?.ctrl || key?.meta || s === undefined || s.length !== 1) return;
+    // readline has already inserted the key: it was typed on an empty line when the line is just it.
+    if (this.rl.line !== s) return;
+    const action = handler(s);
+    if (action === undefined) return;
+    this.rl.write(null, { ctrl: true, name: 'u' }); // take the key back out of the line
+    action();
+  }
+}

@@ -1,0 +1,68 @@
+// The console's status line: collects `swarm status` data, prints the compact line only when a
+// member's state or the pending count changed, and one event when every teammate has gone idle.
+// `coalesced` runs such a refresh at most once at a time: calls while one runs ask for one more run.
+import { setTimeout as delay } from 'node:timers/promises';
+import { LEAD_NAME } from '../../protocol/names.js';
+import { chalk } from '../render.js';
+import { collectStatus } from '../status-report.js';
+import { statusKey, statusLine } from './view.js';
+
+export interface StatusTrackerOptions {
+  root: string;
+  team: string;
+  env: NodeJS.ProcessEnv;
+  print(text: string): void;
+  /** Added to the all-idle event. */
+  allIdleHint?: string | undefined;
+  /** Teammates being shut down (lower-case): a dead pane there is `exiting`, not news. */
+  stopping?: ReadonlySet<string>;
+}
+
+export class StatusTracker {
+  private last = '';
+  private allIdle = false;
+
+  constructor(private readonly o: StatusTrackerOptions) {}
+
+  /** Print what changed; resolves with the teammates' names. */
+  async update(pending: number): Promise<string[]> {
+    const now = Date.now();
+    const collected = await collectStatus(this.o.root, this.o.team, { tmuxSocket: this.o.env.SWARM_TMUX_SOCKET || undefined, now: () => now });
+    const stopping = this.o.stopping ?? new Set<string>();
+    const members = collected.report.members.map((m) => (m.state === 'dead' && stopping.has(m.name.toLowerCase()) ? { ...m, state: 'exiting' as const } : m));
+    const s = { ...collected, report: { ...collected.report, members } };
+    const teammates = s.report.members.filter((m) => m.name !== LEAD_NAME);
+    const key = statusKey(s, pending);
+    if (key !== this.last) {
+      this.last = key;
+      this.o.print(statusLine(s, pending));
+    }
+    const allIdle = teammates.length > 0 && pending === 0 && teammates.every((m) => m.state === 'idle');
+    if (allIdle && !this.allIdle) {
+      const who = teammates.length === 1 ? `${teammates[0]!.name} is idle` : `all ${teammates.length} teammates are idle`;
+      this.o.print(chalk.green(who) + (this.o.allIdleHint ? ` — ${this.o.allIdleHint}` : ''));
+    }
+    this.allIdle = allIdle;
+    return teammates.map((m) => m.name);
+  }
+}
+
+/** `fn` run one at a time; a call during a run schedules one more run, `gapMs` after it. */
+export function coalesced(fn: () => Promise<void>, gapMs: number, signal: AbortSignal): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  let again = false;
+  return () => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        await fn();
+        if (again) await delay(gapMs, undefined, { signal }).catch(() => undefined);
+      } while (again && !signal.aborted);
+    })().finally(() => (running = undefined));
+    return running;
+  };
+}

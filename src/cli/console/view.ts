@@ -1,0 +1,88 @@
+// What the leader console prints, pure (strings in, strings out): the compact status line, the
+// question shown for a permission or plan request with its key hints, and the prompt text.
+import type { ControlMessage } from '../../protocol/control.js';
+import type { InboxMessage } from '../../protocol/message.js';
+import { LEAD_NAME } from '../../protocol/names.js';
+import { chalk, describeControl, oneLine, paint } from '../render.js';
+import { renderPending } from '../render-permission.js';
+import type { CollectedStatus, MemberState } from '../status-report.js';
+import type { Question } from './prompt-queue.js';
+
+const STATE_STYLE: Partial<Record<MemberState, (s: string) => string>> = {
+  working: chalk.cyan,
+  waiting_permission: chalk.yellow.bold,
+  idle: chalk.dim,
+  dead: chalk.red.bold,
+  stale: chalk.yellow,
+  exiting: chalk.dim,
+};
+
+const STATE_WORD: Partial<Record<MemberState, string>> = { waiting_permission: 'waiting' };
+
+/** `team t · w1 working · w2 idle · 1 pending` (teammates only; the leader is this console). */
+export function statusLine(s: CollectedStatus, pending: number): string {
+  const parts: string[] = [];
+  s.report.members.forEach((m, i) => {
+    if (m.name === LEAD_NAME) return;
+    const word = STATE_WORD[m.state] ?? m.state;
+    const style = STATE_STYLE[m.state] ?? ((x: string) => x);
+    parts.push(`${paint(s.details[i]?.color, m.name)} ${style(word)}`);
+  });
+  const who = parts.length > 0 ? parts.join(chalk.dim(' · ')) : chalk.dim('no teammates yet (/spawn <name> <prompt>)');
+  const waiting = pending > 0 ? chalk.yellow.bold(` · ${pending} pending`) : '';
+  return `${chalk.dim('──')} ${who}${waiting}`;
+}
+
+/** The same line without colours, to tell whether it changed. */
+export function statusKey(s: CollectedStatus, pending: number): string {
+  return JSON.stringify([s.report.members.map((m) => [m.name, m.state]), pending]);
+}
+
+function clock(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toTimeString().slice(0, 8);
+}
+
+/** A control frame as one event line: `HH:MM:SS ◆ writer is idle: …` (the marker in the sender's colour). */
+export function eventLine(m: InboxMessage, c: ControlMessage): string {
+  return `${chalk.dim(clock(m.timestamp))} ${paint(m.color, '◆')} ${chalk.italic(describeControl(c, m.from))}`;
+}
+
+const PLAN_LINES = 12;
+
+/** The question as lines: what is asked, then the keys. */
+export function questionLines(q: Question, more: number): string[] {
+  const queued = more > 0 ? chalk.dim(`  (+${more} more waiting)`) : '';
+  if (q.kind === 'permission') {
+    return [
+      `${chalk.yellow.bold('? permission')}${queued}`,
+      renderPending(q.request),
+      `  ${chalk.bold('[y]')} allow once  ${chalk.bold('[a]')} always  ${chalk.bold('[n]')} deny (feedback)`,
+    ];
+  }
+  const plan = q.request.planContent.split('\n');
+  const shown = plan.slice(0, PLAN_LINES).map((l) => `    ${l}`);
+  if (plan.length > PLAN_LINES) shown.push(chalk.dim(`    … ${plan.length - PLAN_LINES} more lines${q.request.planFilePath ? ` in ${q.request.planFilePath}` : ''}`));
+  return [
+    `${chalk.yellow.bold('? plan')} from ${chalk.bold(q.from)} ${chalk.dim(`[${q.id}]`)}${queued}`,
+    ...shown,
+    `  ${chalk.bold('[y]')} approve  ${chalk.bold('[n]')} reject (feedback)`,
+  ];
+}
+
+export type PromptMode = { kind: 'command' } | { kind: 'question'; question: Question } | { kind: 'feedback'; question: Question } | { kind: 'confirm-quit' };
+
+export function promptText(mode: PromptMode): string {
+  switch (mode.kind) {
+    case 'command':
+      return `${chalk.bold('lead')}> `;
+    case 'question':
+      return mode.question.kind === 'permission'
+        ? `${chalk.yellow(`${oneLine(mode.question.request.workerName, 20)} ${mode.question.request.toolName}`)} [y/a/n]> `
+        : `${chalk.yellow(`plan of ${oneLine(mode.question.from, 20)}`)} [y/n]> `;
+    case 'feedback':
+      return `${chalk.red(mode.question.kind === 'plan' ? 'reject' : 'deny')} feedback (Enter for none)> `;
+    case 'confirm-quit':
+      return `${chalk.yellow('shut the team down?')} [y] shut down all and exit  [n] back> `;
+  }
+}

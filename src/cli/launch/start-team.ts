@@ -1,0 +1,148 @@
+// The work of `swarm launch` (and `swarm demo`) once the team file is read: create the team
+// (renamed if taken), choose the backend (the console process becomes the in-process host when
+// that is the backend), spawn every member, and put the leader console where SPEC §6 says: this
+// pane inside tmux, else the first pane of the `swarm-<team>` session (respawned with `swarm lead`).
+//
+// Members are spawned one after another: spawnTeammate holds the team's spawn lock through each
+// readiness handshake, so concurrent calls would only queue on that lock.
+import { setTimeout as delay } from 'node:timers/promises';
+import { execa } from 'execa';
+import { quote } from 'shell-quote';
+import type { Backend } from '../../backends/backend.js';
+import type { InProcessHost } from '../../backends/in-process/host.js';
+import { insideTmuxPane, selectBackend, sessionNameFor, type BackendChoice } from '../../backends/registry.js';
+import { spawnTeammate } from '../../backends/spawn.js';
+import { SWARM_BIN, forwardedEnv } from '../../backends/teammate-command.js';
+import { TmuxServer, hasSession, listAllPanes, listPaneSizes, newSession, respawnPane, sessionTarget, setPaneOption } from '../../backends/tmux/commands.js';
+import { ensureLeadKey } from '../../permissions/keys.js';
+import { SwarmError, isSwarmError } from '../../protocol/errors.js';
+import { createTeam, updateTeam } from '../../team/team-store.js';
+import { chalk, paint } from '../render.js';
+import type { TeamFile } from '../team-file.js';
+import { openConsoleHost } from '../console/host.js';
+
+export interface StartTeamOptions {
+  root: string;
+  env: NodeJS.ProcessEnv;
+  file: TeamFile;
+  requested: BackendChoice;
+  /** A console will run (so the in-process backend is possible: this process hosts it). */
+  withConsole: boolean;
+  /** Directory for members without a cwd. */
+  cwd: string;
+  print(line: string): void;
+  readyTimeoutMs?: number;
+}
+
+export interface StartedTeam {
+  team: string;
+  backend: Backend;
+  host: InProcessHost | undefined;
+  spawned: string[];
+  failed: string[];
+}
+
+async function chooseBackend(o: StartTeamOptions, team: string): Promise<{ backend: Backend; host: InProcessHost | undefined }> {
+  const ask = (host?: InProcessHost) => selectBackend({ requested: o.requested, env: o.env, team, root: o.root, inProcessHost: host });
+  try {
+    const { backend, notes } = await ask();
+    for (const n of notes) o.print(chalk.yellow(`note: ${n}`));
+    return { backend, host: undefined };
+  } catch (e) {
+    // No host yet: this process becomes it when a console will run here.
+    if (!isSwarmError(e, 'not_found') || !o.withConsole || (o.requested !== 'auto' && o.requested !== 'in-process')) throw e;
+    const host = await openConsoleHost(o.root, team, o.env);
+    const { backend, notes } = await ask(host);
+    for (const n of notes) o.print(chalk.yellow(`note: ${n}`));
+    return { backend, host };
+  }
+}
+
+export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
+  const { config, renamedFrom } = await createTeam(o.root, { name: o.file.name, ...(o.file.description ? { description: o.file.description } : {}), cwd: o.cwd });
+  const team = config.name;
+  if (renamedFrom) o.print(chalk.yellow(`team "${renamedFrom}" exists; created "${team}" instead`));
+  else o.print(`created team ${chalk.bold(team)}`);
+  await ensureLeadKey(o.root, team);
+  await updateTeam(o.root, team, (c) => {
+    c.swarm = { ...c.swarm, ...(o.requested !== 'auto' ? { backend: o.requested } : {}), ...(o.file.permissionMode ? { permissionMode: o.file.permissionMode } : {}) };
+  });
+  const { backend, host } = await chooseBackend(o, team);
+  o.print(chalk.dim(backend.describe()));
+  const spawned: string[] = [];
+  const failed: string[] = [];
+  for (const m of o.file.members) {
+    try {
+      const r = await spawnTeammate({
+        root: o.root,
+        team,
+        name: m.name,
+        prompt: m.prompt,
+        model: m.model ?? o.file.model,
+        agentType: m.agentType,
+        planModeRequired: m.planModeRequired,
+        permissionMode: m.permissionMode,
+        cwd: m.cwd ?? o.cwd,
+        runtime: m.runtime,
+        backend,
+        env: o.env,
+        ...(o.readyTimeoutMs !== undefined ? { readyTimeoutMs: o.readyTimeoutMs } : {}),
+      });
+      spawned.push(r.name);
+      o.print(`spawned ${paint(r.color, r.name)}${r.backendType === 'in-process' ? ' (in-process)' : ` in ${r.backendType} pane ${r.paneId}`}: ready`);
+    } catch (e) {
+      failed.push(m.name);
+      o.print(`${chalk.red('failed:')} ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  return { team, backend, host, spawned, failed };
+}
+
+/** Whether the console runs in this process (inside tmux, iTerm2, in-process) or in the session's first pane. */
+export function consoleGoesToSession(backend: Backend, env: NodeJS.ProcessEnv): boolean {
+  return backend.type === 'tmux' && insideTmuxPane(env) === undefined;
+}
+
+/** The `swarm lead` argv for a team. */
+export function leadArgv(team: string): string[] {
+  return [process.execPath, SWARM_BIN, 'lead', '--team', team];
+}
+
+export interface SessionConsole {
+  paneId: string;
+  /** `tmux [-L socket] attach -t swarm-<team>` */
+  attach: string[];
+  /** Resolves once the console's pane has exited or is gone (checked every second). */
+  ended(signal: AbortSignal): Promise<void>;
+}
+
+/**
+ * Outside tmux: run `swarm lead` in the first pane of `swarm-<team>` (created if no teammate made
+ * it). The pane closes when the console exits (remain-on-exit off for it alone).
+ */
+export async function consoleInSession(team: string, env: NodeJS.ProcessEnv, cwd: string, extraEnv: Record<string, string> = {}): Promise<SessionConsole> {
+  const server = new TmuxServer({ socket: env.SWARM_TMUX_SOCKET || undefined });
+  const session = sessionNameFor(team);
+  if (!(await hasSession(server, session))) await newSession(server, { name: session, cwd });
+  const first = (await listPaneSizes(server, sessionTarget(session), { session: true }))[0];
+  if (first === undefined) throw new SwarmError('backend', `tmux session ${session} has no panes`);
+  await setPaneOption(server, first.paneId, 'remain-on-exit', 'off');
+  await respawnPane(server, { target: first.paneId, cwd, env: { ...forwardedEnv(env), ...extraEnv }, argv: leadArgv(team) });
+  const ended = async (signal: AbortSignal): Promise<void> => {
+    for (;;) {
+      const pane = (await listAllPanes(server)).find((p) => p.paneId === first.paneId);
+      if (pane === undefined || pane.dead || signal.aborted) return;
+      await delay(1000, undefined, { signal }).catch(() => undefined); // aborted: the loop ends
+    }
+  };
+  return { paneId: first.paneId, attach: ['tmux', ...server.argv(['attach', '-t', session])], ended };
+}
+
+/** Attach to the session when stdout is a terminal (resolves when the user detaches), else print how. */
+export async function attachOrSay(attach: string[], print: (line: string) => void): Promise<void> {
+  print(`the leader console is in the first pane: ${chalk.bold(quote(attach))}`);
+  if (!process.stdout.isTTY || !process.stdin.isTTY) return;
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.TMUX;
+  await execa(attach[0]!, attach.slice(1), { stdio: 'inherit', reject: false, env });
+}
