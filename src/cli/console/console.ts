@@ -20,6 +20,7 @@ import { isSwarmError } from '../../protocol/errors.js';
 import type { InboxMessage } from '../../protocol/message.js';
 import { LEAD_NAME } from '../../protocol/names.js';
 import { DirWatcher } from '../../storage/watch.js';
+import { readStateDigest } from './state-digest.js';
 import { teamPaths } from '../../team/paths.js';
 import { readTeam, updateTeam } from '../../team/team-store.js';
 import { describeOutcome } from '../commands/stop.js';
@@ -114,7 +115,15 @@ export class LeaderConsole implements ActionContext {
     this.screen.listen();
     this.track(this.followInbox());
     this.track(this.watch(teamPaths(this.root, this.team).pending, () => this.refreshQuestions()));
-    this.track(this.watch(teamPaths(this.root, this.team).statusDir, () => this.refreshStatus()));
+    let digest = '';
+    this.track(
+      this.watch(teamPaths(this.root, this.team).statusDir, async () => {
+        const next = await readStateDigest(teamPaths(this.root, this.team).statusDir);
+        if (next === digest) return; // a heartbeat only
+        digest = next;
+        await this.refreshStatus();
+      }),
+    );
     this.track(this.watch(teamPaths(this.root, this.team).dir, () => this.refreshStatus(), (n) => n === 'config.json'));
     this.track(this.tick());
     await this.refreshQuestions();
