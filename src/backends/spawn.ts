@@ -8,8 +8,11 @@
 //      status directories and on a short tick (to notice a pane that died), with a deadline.
 // On any failure after step 1: capture the pane's last output, kill the pane (verified), remove the
 // member, its status and inbox files, and throw a SwarmError carrying that output.
-// Spawns of one team are serialised by the lock `teams/<team>/spawn.lock` (held through the
-// handshake), so two `swarm spawn` processes never interleave.
+// Spawns of one team are serialised by the lock `teams/<team>/spawn.lock`, held for steps 1-4
+// (reservation and pane creation: two `swarm spawn` processes never interleave them). The readiness
+// handshake runs after the lock is released, so the handshakes of several spawns overlap; a failed
+// handshake cleans up only its own teammate. `spawnTeammates` does this for a list in one process:
+// panes are created one after another, readiness is awaited concurrently.
 import { promises as fs, statSync } from 'node:fs';
 import path from 'node:path';
 import { PermissionModeSchema, type PermissionMode } from '../protocol/config.js';
@@ -89,15 +92,77 @@ function validate(o: SpawnOptions): { runtime: TeammateRuntime; mode: Permission
 
 /** Add one teammate and wait until it is ready (SPEC §4.2); throws SwarmError, leaving nothing behind. */
 export async function spawnTeammate(o: SpawnOptions): Promise<SpawnedTeammate> {
+  return awaitReady(await startSpawn(o));
+}
+
+export type SpawnResult =
+  | { ok: true; name: string; teammate: SpawnedTeammate }
+  | { ok: false; name: string; error: SwarmError };
+
+/**
+ * Spawn several teammates of one team: panes are created one after another (each under the spawn
+ * lock, in list order), and each readiness handshake starts as soon as its pane exists, so they
+ * overlap. One result per entry, in order; a failed teammate is cleaned up and does not stop the
+ * others.
+ */
+export async function spawnTeammates(list: readonly SpawnOptions[]): Promise<SpawnResult[]> {
+  const pending: Promise<SpawnResult>[] = [];
+  for (const o of list) {
+    const started = await startSpawn(o).then(
+      (p) => ({ ok: true as const, p }),
+      (e: unknown) => ({ ok: false as const, error: asSwarmError(e) }),
+    );
+    if (!started.ok) {
+      pending.push(Promise.resolve({ ok: false, name: o.name, error: started.error }));
+      continue;
+    }
+    pending.push(
+      awaitReady(started.p).then(
+        (teammate): SpawnResult => ({ ok: true, name: teammate.name, teammate }),
+        (e: unknown): SpawnResult => ({ ok: false, name: started.p.name, error: asSwarmError(e) }),
+      ),
+    );
+  }
+  return Promise.all(pending);
+}
+
+function asSwarmError(e: unknown): SwarmError {
+  return isSwarmError(e) ? e : new SwarmError('backend', e instanceof Error ? e.message : String(e), { cause: e });
+}
+
+/** A teammate whose pane exists and is recorded (steps 1-4), not yet known to be ready. */
+interface StartedSpawn {
+  o: SpawnOptions;
+  mailbox: Mailbox;
+  agentId: string;
+  name: string;
+  color: string;
+  msgId: string;
+  pane: PaneRef;
+  runtime: TeammateRuntime;
+}
+
+/** Steps 1-4 under the team's spawn lock; on failure everything is undone and the error thrown. */
+async function startSpawn(o: SpawnOptions): Promise<StartedSpawn> {
   const { runtime, mode, cwd } = validate(o);
   const paths = teamPaths(o.root, o.team);
   const config = await readTeam(o.root, o.team); // not_found before anything is written
   const lockFile = path.join(paths.dir, 'spawn');
   const readyTimeoutMs = o.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
-  // The lock is held through the handshake; waiters give up only after a long time without progress.
-  return withFileLock(lockFile, () => spawnLocked(o, { runtime, mode: mode ?? inheritedMode(config.swarm?.permissionMode), cwd }), {
+  // Waiters give up only after a long time without progress.
+  return withFileLock(lockFile, () => startLocked(o, { runtime, mode: mode ?? inheritedMode(config.swarm?.permissionMode), cwd }), {
     budgetMs: readyTimeoutMs + 60_000,
   });
+}
+
+/** Step 5, outside the lock; on failure the teammate is cleaned up and the error thrown. */
+async function awaitReady(s: StartedSpawn): Promise<SpawnedTeammate> {
+  try {
+    await handshake(s.o, s.mailbox, s.name, s.msgId, s.pane, s.runtime);
+  } catch (e) {
+    throw await undoSpawn(s.o, s.name, s.pane, e);
+  }
+  return { agentId: s.agentId, name: s.name, color: s.color, backendType: s.pane.backendType, paneId: s.pane.paneId, pid: s.pane.pid };
 }
 
 function inheritedMode(m: unknown): PermissionMode | undefined {
@@ -105,10 +170,10 @@ function inheritedMode(m: unknown): PermissionMode | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
-async function spawnLocked(
+async function startLocked(
   o: SpawnOptions,
   v: { runtime: TeammateRuntime; mode: PermissionMode | undefined; cwd: string },
-): Promise<SpawnedTeammate> {
+): Promise<StartedSpawn> {
   const paths = teamPaths(o.root, o.team);
   const { mailbox, key } = await openLeadMailbox({ root: o.root, team: o.team });
   const config = await readTeam(o.root, o.team);
@@ -154,8 +219,7 @@ async function spawnLocked(
       runtime: v.runtime,
       ...(pane.pid !== undefined ? { pid: pane.pid } : {}),
     });
-    await handshake(o, mailbox, name, prompt.msg_id ?? '', pane, v.runtime);
-    return { agentId: member.agentId, name, color, backendType: pane.backendType, paneId: pane.paneId, pid: pane.pid };
+    return { o, mailbox, agentId: member.agentId, name, color, msgId: prompt.msg_id ?? '', pane, runtime: v.runtime };
   } catch (e) {
     throw await undoSpawn(o, name, pane, e);
   }

@@ -37,6 +37,15 @@ export interface StopOutcome {
 export interface StopContext extends BackendContext {
   /** How long an approving teammate gets to exit by itself before its pane is killed. Default 5 s. */
   exitGraceMs?: number;
+  /**
+   * The backend of a member; default `backendForMember`. shutdownAll passes one that reuses a
+   * backend per kind, so the stops of many teammates share its (coalesced) pane listings.
+   */
+  backendFor?: (member: Member, team: string) => Backend;
+}
+
+function memberBackend(member: Member, team: string, ctx: StopContext): Backend {
+  return ctx.backendFor?.(member, team) ?? backendForMember(member, team, ctx);
 }
 
 export interface ShutdownOptions extends StopContext {
@@ -65,7 +74,7 @@ async function stopPane(team: string, member: Member, ctx: StopContext): Promise
     }
     return;
   }
-  await backendForMember(member, team, ctx).kill(paneRefOf(member));
+  await memberBackend(member, team, ctx).kill(paneRefOf(member));
 }
 
 /** Remove the member from the roster and delete its status file. */
@@ -99,7 +108,7 @@ export async function handleShutdownApproved(
   }
   let exited = true;
   if (member.tmuxPaneId !== '') {
-    const backend = backendForMember(member, team, ctx);
+    const backend = memberBackend(member, team, ctx);
     const pane = paneRefOf(member);
     exited = await pollUntil(async () => !(await backend.isAlive(pane)), ctx.exitGraceMs ?? 5000, 50);
     await backend.kill(pane);
@@ -133,7 +142,7 @@ async function takeAnswer(mailbox: Mailbox, requestId: string, from: string): Pr
 export async function shutdownTeammate(root: string, team: string, name: string, opts: ShutdownOptions): Promise<StopOutcome> {
   const config = await readTeam(root, team);
   const member = requireTeammate(config, name);
-  const backend: Backend | undefined = member.tmuxPaneId === '' ? undefined : backendForMember(member, team, opts);
+  const backend: Backend | undefined = member.tmuxPaneId === '' ? undefined : memberBackend(member, team, opts);
   const pane = paneRefOf(member);
   const alive = async (): Promise<boolean> => backend !== undefined && (await backend.isAlive(pane));
   const gone = async (reason: string): Promise<StopOutcome> => {
@@ -192,9 +201,17 @@ export async function shutdownTeammate(root: string, team: string, name: string,
 /** Shut down every teammate at once; a failure for one is reported as its `failed` outcome. */
 export async function shutdownAll(root: string, team: string, opts: ShutdownOptions): Promise<StopOutcome[]> {
   const names = (await readTeam(root, team)).members.filter((m) => !sameName(m.name, LEAD_NAME)).map((m) => m.name);
+  const shared = new Map<string, Backend>();
+  const backendFor = (member: Member, t: string): Backend => {
+    const key = `${t}\u0000${member.backendType ?? ''}`;
+    let b = shared.get(key);
+    if (b === undefined) shared.set(key, (b = opts.backendFor?.(member, t) ?? backendForMember(member, t, opts)));
+    return b;
+  };
+  // Every request is sent at once and every wait runs concurrently (one shutdownTeammate each).
   return Promise.all(
     names.map((name) =>
-      shutdownTeammate(root, team, name, opts).catch(
+      shutdownTeammate(root, team, name, { ...opts, backendFor }).catch(
         (e: unknown): StopOutcome => ({ name, outcome: 'failed', reason: e instanceof Error ? e.message.split('\n')[0]! : String(e), verified: false }),
       ),
     ),

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Backend } from '../../src/backends/backend.js';
 import { isProcessAlive } from '../../src/backends/process.js';
 import { selectBackend } from '../../src/backends/registry.js';
-import { spawnTeammate, type SpawnOptions } from '../../src/backends/spawn.js';
+import { spawnTeammate, spawnTeammates, type SpawnOptions } from '../../src/backends/spawn.js';
 import { killTeammate, shutdownAll, shutdownTeammate } from '../../src/backends/stop.js';
 import { TmuxServer, listAllPanes } from '../../src/backends/tmux/commands.js';
 import { Mailbox } from '../../src/mailbox/mailbox.js';
@@ -20,6 +20,7 @@ import { isSwarmError, parseControl } from '../../src/protocol/index.js';
 import { createTeam, readTeam, teamPaths } from '../../src/team/index.js';
 import { makeTmpRoot } from '../support/tmp-root.js';
 import { privateSocket, reapServer } from '../support/tmux.js';
+import { waitFor } from '../support/wait.js';
 
 const FAKE = fileURLToPath(new URL('../support/fake-teammate.mjs', import.meta.url));
 const TEAM = 'sq';
@@ -260,5 +261,65 @@ describe('spawn lock', () => {
     expect(new Set(rs.map((r) => r.paneId)).size).toBe(3);
     const lockDir = path.join(teamPaths(root, TEAM).dir, 'spawn.lock');
     await expect(fs.access(lockDir)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('the lock covers pane creation only: a later spawn is ready while an earlier handshake still waits; both succeed', async () => {
+    const gate = path.join(root, 'gate-a1');
+    const first = spawn('a1', { env: { ...env, SWARM_TEAMMATE_COMMAND: fakeCommand({ FAKE_GATE: gate }) } });
+    let firstSettled = false;
+    const settled = first.then(
+      () => (firstSettled = true),
+      () => (firstSettled = true),
+    );
+    // a1's pane exists (its spawn is in the handshake) before a2 starts.
+    await waitFor(async () => (await readTeam(root, TEAM)).members.find((m) => m.name === 'a1')?.tmuxPaneId, 8000, "a1's pane");
+    const a2 = await spawn('a2'); // held up until a1 timed out while the lock covered the handshake
+    expect(firstSettled).toBe(false);
+    expect((await new Mailbox({ root, team: TEAM }).read('a2'))[0]?.read).toBe(true);
+    await fs.writeFile(gate, '');
+    const a1 = await first;
+    await settled;
+    const config = await readTeam(root, TEAM);
+    expect(config.members.map((m) => [m.name, m.tmuxPaneId])).toEqual([['team-lead', ''], ['a1', a1.paneId], ['a2', a2.paneId]]);
+    expect(await listAllPanes(server)).toHaveLength(3);
+  });
+
+  it('a handshake that fails while another overlaps it cleans up only its own teammate', async () => {
+    const mute = spawn('mute', { env: { ...env, SWARM_TEAMMATE_COMMAND: fakeCommand({ FAKE_SILENT: '1' }) }, readyTimeoutMs: 2500 }).catch(
+      (e: unknown) => e,
+    );
+    const ok = await spawn('ok');
+    const err = await mute;
+    expect((err as Error).message).toMatch(/^spawn of mute failed: mute was not ready within 3 s/);
+    expect((await readTeam(root, TEAM)).members.map((m) => m.name)).toEqual(['team-lead', 'ok']);
+    const panes = await listAllPanes(server);
+    expect(panes.map((p) => p.paneId)).toContain(ok.paneId);
+    expect(panes).toHaveLength(2);
+    expect(isProcessAlive(ok.pid!)).toBe(true);
+    expect((await status('ok')).pid).toBe(ok.pid);
+    await expect(fs.access(teamPaths(root, TEAM).status('mute'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('spawnTeammates: panes one after another, readiness awaited concurrently; one failure leaves the others', async () => {
+    const gate = path.join(root, 'gate-g1');
+    const opts = (name: string, fakeEnv: Record<string, string> = {}): SpawnOptions => ({
+      root, team: TEAM, name, prompt: `hello ${name}`, backend, readyTimeoutMs: 8000,
+      env: { ...env, SWARM_TEAMMATE_COMMAND: fakeCommand(fakeEnv) },
+    });
+    const all = spawnTeammates([opts('g1', { FAKE_GATE: gate }), opts('crashy', { FAKE_CRASH: '1' }), opts('g3')]);
+    // g3's pane exists and its prompt is taken while g1 is still held at its gate.
+    const mailbox = new Mailbox({ root, team: TEAM });
+    await waitFor(async () => (await mailbox.read('g3').catch(() => []))[0]?.read === true, 8000, "g3's prompt picked up");
+    expect((await mailbox.read('g1'))[0]?.read).toBe(false);
+    await fs.writeFile(gate, '');
+    const results = await all;
+    expect(results.map((r) => [r.name, r.ok])).toEqual([['g1', true], ['crashy', false], ['g3', true]]);
+    const failed = results[1]!;
+    expect(!failed.ok && failed.error.message).toMatch(/^spawn of crashy failed: crashy exited before it was ready/);
+    for (const r of results) if (r.ok && r.teammate.pid !== undefined) pids.add(r.teammate.pid);
+    const config = await readTeam(root, TEAM);
+    expect(config.members.map((m) => m.name)).toEqual(['team-lead', 'g1', 'g3']);
+    expect(await listAllPanes(server)).toHaveLength(3);
+    await expect(fs.access(teamPaths(root, TEAM).inbox('crashy'))).rejects.toThrow(/ENOENT/);
   });
 });

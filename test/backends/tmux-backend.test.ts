@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PaneRef, PaneSpec } from '../../src/backends/backend.js';
 import { isProcessAlive } from '../../src/backends/process.js';
-import { TmuxServer, listAllPanes, newSession } from '../../src/backends/tmux/commands.js';
+import { TmuxServer, listAllPanes, newSession, setPaneOptionArgs } from '../../src/backends/tmux/commands.js';
 import { PANE_BORDER_FORMAT, TmuxBackend } from '../../src/backends/tmux/tmux-backend.js';
 import { privateSocket, reapServer } from '../support/tmux.js';
 import { waitFor } from '../support/wait.js';
@@ -170,6 +170,17 @@ describe('TmuxBackend (real tmux, private socket)', () => {
     await backend.createPane(spec('lone', [exe], { env: { [PROBE_ENV]: 'a;b c' } }));
     const text = await waitFor(async () => readFile(out, 'utf8').catch(() => ''), 5000, 'lone output');
     expect(text).toBe(`${exe}|a;b c`);
+  });
+
+  it('runChain: one invocation runs the commands in order, stops at the first failure, and keeps a trailing ; literal', async () => {
+    const pane = await newSession(server, { name: 'chain', argv: ['sleep', '600'] });
+    const show = async (fmt: string): Promise<string> => (await server.run(['display-message', '-p', '-t', pane.paneId, fmt])).trim();
+    await server.runChain([setPaneOptionArgs(pane.paneId, '@a', 'one;'), setPaneOptionArgs(pane.paneId, '@b', ';')]);
+    expect(await show('#{@a}|#{@b}')).toBe('one;|;');
+    await expect(
+      server.runChain([setPaneOptionArgs(pane.paneId, '@c', 'ran'), ['kill-pane', '-t', '%999'], setPaneOptionArgs(pane.paneId, '@d', 'ran')]),
+    ).rejects.toThrow(/tmux set-option ; kill-pane ; set-option failed: can't find pane/);
+    expect(await show('#{@c}|#{@d}')).toBe('ran|');
   });
 
   it('concurrent createPane calls are serialised and all succeed', async () => {

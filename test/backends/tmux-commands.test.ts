@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Exec, ExecResult } from '../../src/backends/process.js';
 import {
+  CHAIN_SEPARATOR,
   NEW_PANE_FORMAT,
   PANE_LIST_FORMAT,
   TmuxServer,
@@ -18,12 +19,16 @@ import {
   newSession,
   newWindow,
   parseNewPane,
+  parsePaneGeometry,
   parsePaneContext,
   parsePaneList,
   parsePaneSizes,
   parseWindowSize,
   respawnPane,
   selectLayout,
+  selectLayoutArgs,
+  setPaneOptionArgs,
+  setPaneTitleArgs,
   setPaneOption,
   setPaneTitle,
   setWindowOption,
@@ -31,6 +36,7 @@ import {
 } from '../../src/backends/tmux/commands.js';
 import { TmuxBackend, chooseLayout, roomForAnother, splitOrder, tmuxColor } from '../../src/backends/tmux/tmux-backend.js';
 import { isSwarmError } from '../../src/protocol/errors.js';
+import { waitFor } from '../support/wait.js';
 
 /** An `exec` that records every call and answers with `reply` (or the result of a function). */
 function recorder(reply: Partial<ExecResult> | ((args: readonly string[]) => Partial<ExecResult>) = {}) {
@@ -71,6 +77,37 @@ describe('TmuxServer: the one place for the socket flag and tmux escaping', () =
     expect(escapeTmuxArg('a;b')).toBe('a;b');
     expect(escapeTmuxArg('-n')).toBe('-n');
     expect(formatLiteral('/x/#{pane_id}#')).toBe('/x/##{pane_id}##');
+  });
+
+  it('chains commands in one invocation: a lone ; between them, every argument still escaped', async () => {
+    const { calls, exec } = recorder({ stdout: 'out' });
+    const server = new TmuxServer({ socket: 'swarm-test-x', exec });
+    const out = await server.runChain([
+      setPaneOptionArgs('%7', '@agent_name', 'x;'),
+      setPaneTitleArgs('%7', ';'),
+      selectLayoutArgs('@2', 'tiled'),
+    ]);
+    expect(out).toBe('out');
+    expect(calls).toEqual([
+      [
+        'tmux', '-L', 'swarm-test-x',
+        'set-option', '-p', '-t', '%7', '--', '@agent_name', 'x\\;', CHAIN_SEPARATOR,
+        'select-pane', '-t', '%7', '-T', '\\;', CHAIN_SEPARATOR,
+        'select-layout', '-t', '@2', 'tiled',
+      ],
+    ]);
+    // User text can never produce the separator: only chainArgv emits a bare ';'.
+    expect(calls[0]!.filter((a) => a === ';')).toHaveLength(2);
+    expect(new TmuxServer({ exec }).chainArgv([['kill-pane', '-t', '%1']])).toEqual(['kill-pane', '-t', '%1']);
+    expect(() => server.chainArgv([])).toThrow(/one or more non-empty tmux commands/);
+    expect(() => server.chainArgv([['list-panes'], []])).toThrow(/one or more non-empty tmux commands/);
+  });
+
+  it('a failing chain throws SwarmError(backend) naming its verbs and carrying tmux stderr', async () => {
+    const { exec } = recorder({ exitCode: 1, stderr: "can't find pane: %9\n" });
+    const err = await new TmuxServer({ exec }).runChain([['set-option', '-p', '-t', '%9', '--', 'a', 'b'], ['select-layout', '-t', '@1', 'tiled']]).catch((e: unknown) => e);
+    expect(isSwarmError(err, 'backend')).toBe(true);
+    expect((err as Error).message).toBe("tmux set-option ; select-layout failed: can't find pane: %9");
   });
 
   it('throws SwarmError(backend) with tmux stderr on a non-zero exit', async () => {
@@ -230,5 +267,45 @@ describe('layout rules', () => {
     expect(new TmuxBackend({ sessionName: 'swarm-a' }).describe()).toBe('tmux attach -t swarm-a');
     expect(new TmuxBackend({ sessionName: 'swarm-a', socket: 'priv' }).describe()).toBe('tmux -L priv attach -t swarm-a');
     expect(new TmuxBackend({ sessionName: 'swarm-a', insideTmux: { paneId: '%4' } }).describe()).toContain('%4');
+  });
+});
+
+describe('parsePaneGeometry', () => {
+  it('reads id, pid, dead flag, window, pane size and window size; rejects anything else', () => {
+    expect(parsePaneGeometry('%0 100 0 @0 80 24 80 24\n%3 101 1 @1 39 11 80 24\n')).toEqual([
+      { paneId: '%0', pid: 100, dead: false, windowId: '@0', width: 80, height: 24, window: { width: 80, height: 24 } },
+      { paneId: '%3', pid: 101, dead: true, windowId: '@1', width: 39, height: 11, window: { width: 80, height: 24 } },
+    ]);
+    expect(parsePaneGeometry('')).toEqual([]);
+    expect(() => parsePaneGeometry('%0 100 0 @0 80 24')).toThrow(/unexpected tmux pane geometry output/);
+  });
+});
+
+describe('TmuxBackend pane listings are coalesced', () => {
+  it('concurrent isAlive calls share one list-panes; a call during a listing waits for a fresh one', async () => {
+    const replies: ((stdout: string) => void)[] = [];
+    const calls: string[][] = [];
+    const exec: Exec = (_file, args) =>
+      new Promise<ExecResult>((resolve) => {
+        calls.push([...args]);
+        replies.push((stdout) => resolve({ exitCode: 0, stdout, stderr: '' }));
+      });
+    const backend = new TmuxBackend({ sessionName: 'swarm-a', exec });
+    const line = (id: string, pid: number): string => `${id} ${pid} 0  @1 swarm-a\n`;
+    const a = backend.isAlive({ paneId: '%1', backendType: 'tmux', pid: 11 });
+    const b = backend.isAlive({ paneId: '%2', backendType: 'tmux', pid: 12 });
+    await waitFor(() => calls.length === 1, 1000, 'the first listing');
+    // %2 is created after the first listing started: its caller must not get that listing.
+    const c = backend.isAlive({ paneId: '%2', backendType: 'tmux', pid: 12 });
+    const d = backend.isAlive({ paneId: '%1', backendType: 'tmux', pid: 11 });
+    replies[0]!(line('%1', 11));
+    expect([await a, await b]).toEqual([true, false]);
+    await waitFor(() => calls.length === 2, 1000, 'the second listing');
+    replies[1]!(line('%1', 11) + line('%2', 12));
+    expect([await c, await d]).toEqual([true, true]);
+    expect(calls).toEqual([
+      ['list-panes', '-a', '-F', PANE_LIST_FORMAT],
+      ['list-panes', '-a', '-F', PANE_LIST_FORMAT],
+    ]);
   });
 });

@@ -10,10 +10,13 @@
 //    shutdown_approved to team-lead and exits 0 — or, with FAKE_REJECT=1, replies
 //    shutdown_rejected with a reason; with FAKE_IGNORE=1 ignores it.
 // FAKE_CRASH=1: prints an error and exits 3 at once. FAKE_SILENT=1: writes its status but never
-// reads its inbox (a teammate that never becomes ready).
+// reads its inbox (a teammate that never becomes ready). FAKE_GATE=<file>: writes its status, then
+// reads its inbox only once that file exists (a teammate whose readiness the test releases).
 // Started as a stand-in `claude` (CLAUDECODE=1, `--runtime claude`): accepts claude's flags (no
 // --lead-verify-key, no --cwd), writes no status file (a real claude does not), and does not
 // check signatures.
+import { existsSync, watch } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 
 const dist = new URL('../../dist/', import.meta.url);
@@ -82,6 +85,16 @@ const writeStatus = (state) =>
   );
 if (!asClaude) await writeStatus('idle');
 const heartbeat = setInterval(() => void (asClaude ? Promise.resolve() : writeStatus('idle')).catch(() => undefined), 2000);
+if (process.env.FAKE_GATE) {
+  const gate = process.env.FAKE_GATE;
+  console.log(`fake-teammate: waiting for ${gate} (FAKE_GATE)`);
+  await new Promise((resolve) => {
+    const watcher = watch(path.dirname(gate), () => {
+      if (existsSync(gate)) (watcher.close(), resolve());
+    });
+    if (existsSync(gate)) (watcher.close(), resolve());
+  });
+}
 if (process.env.FAKE_SILENT === '1') {
   console.log('fake-teammate: silent, never reading the inbox (FAKE_SILENT=1)');
 } else {

@@ -31,6 +31,9 @@ export function formatLiteral(s: string): string {
   return s.replaceAll('#', '##');
 }
 
+/** tmux's command separator, as a whole argument. Only `chainArgv` emits it. */
+export const CHAIN_SEPARATOR = ';';
+
 export class TmuxServer {
   readonly socket: string | undefined;
   private readonly exec: Exec;
@@ -46,6 +49,30 @@ export class TmuxServer {
   argv(args: readonly string[]): string[] {
     const socket = this.socket === undefined ? [] : ['-L', this.socket];
     return [...socket, ...args.map(escapeTmuxArg)];
+  }
+
+  /**
+   * The argv of one invocation running `commands` in order: each command's arguments escaped as in
+   * `argv`, joined by a literal `;` argument (the only unescaped one).
+   */
+  chainArgv(commands: readonly (readonly string[])[]): string[] {
+    if (commands.length === 0 || commands.some((c) => c.length === 0)) {
+      throw new SwarmError('invalid_input', 'expected one or more non-empty tmux commands to chain');
+    }
+    const socket = this.socket === undefined ? [] : ['-L', this.socket];
+    return [...socket, ...commands.flatMap((c, i) => [...(i === 0 ? [] : [CHAIN_SEPARATOR]), ...c.map(escapeTmuxArg)])];
+  }
+
+  /** Run several commands in one tmux invocation (see the header); stdout of all of them. */
+  async runChain(commands: readonly (readonly string[])[]): Promise<string> {
+    const argv = this.chainArgv(commands);
+    const r = await this.exec(this.binary, argv);
+    if (r.exitCode !== 0) {
+      const msg = (r.stderr || r.stdout).trim() || `exit code ${r.exitCode}`;
+      const verbs = commands.map((c) => c[0] ?? '').join(' ; ');
+      throw new SwarmError('backend', `tmux ${verbs} failed: ${msg}`, { cause: { argv, exitCode: r.exitCode, stderr: r.stderr } });
+    }
+    return r.stdout;
   }
 
   /** Run and return the raw result, whatever the exit code. */
@@ -157,6 +184,37 @@ export function parsePaneSizes(stdout: string): PaneSize[] {
     });
 }
 
+/** One pane with its size and its window's: everything pane placement needs, in one call. */
+export interface PaneGeometry {
+  paneId: string;
+  pid: number;
+  dead: boolean;
+  windowId: string;
+  width: number;
+  height: number;
+  window: { width: number; height: number };
+}
+export const PANE_GEOMETRY_FORMAT = '#{pane_id} #{pane_pid} #{pane_dead} #{window_id} #{pane_width} #{pane_height} #{window_width} #{window_height}';
+
+export function parsePaneGeometry(stdout: string): PaneGeometry[] {
+  return stdout
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((line) => {
+      const m = /^(%\d+) (\d+) ([01]) (@\d+) (\d+) (\d+) (\d+) (\d+)$/.exec(line.trim());
+      if (!m) fail('pane geometry', line);
+      return {
+        paneId: m[1]!,
+        pid: Number(m[2]),
+        dead: m[3] === '1',
+        windowId: m[4]!,
+        width: Number(m[5]),
+        height: Number(m[6]),
+        window: { width: Number(m[7]), height: Number(m[8]) },
+      };
+    });
+}
+
 export interface WindowSize {
   width: number;
   height: number;
@@ -246,22 +304,36 @@ export async function respawnPane(server: TmuxServer, o: PaneCommand & { target:
   await server.run(['respawn-pane', '-k', '-t', o.target, ...commandFlags(o), ...commandArgs(o.argv)]);
 }
 
+// Argument builders for commands that are also chained (`server.runChain([...])`).
+export function setWindowOptionArgs(window: string, name: string, value: string): string[] {
+  return ['set-option', '-w', '-t', window, '--', name, value];
+}
+export function setPaneOptionArgs(pane: string, name: string, value: string): string[] {
+  return ['set-option', '-p', '-t', pane, '--', name, value];
+}
+export function setPaneTitleArgs(pane: string, title: string): string[] {
+  return ['select-pane', '-t', pane, '-T', formatLiteral(title)];
+}
+export function selectLayoutArgs(window: string, layout: TmuxLayout): string[] {
+  return ['select-layout', '-t', window, layout];
+}
+
 export async function setWindowOption(server: TmuxServer, window: string, name: string, value: string): Promise<void> {
-  await server.run(['set-option', '-w', '-t', window, '--', name, value]);
+  await server.run(setWindowOptionArgs(window, name, value));
 }
 
 export async function setPaneOption(server: TmuxServer, pane: string, name: string, value: string): Promise<void> {
-  await server.run(['set-option', '-p', '-t', pane, '--', name, value]);
+  await server.run(setPaneOptionArgs(pane, name, value));
 }
 
 export async function setPaneTitle(server: TmuxServer, pane: string, title: string): Promise<void> {
-  await server.run(['select-pane', '-t', pane, '-T', formatLiteral(title)]);
+  await server.run(setPaneTitleArgs(pane, title));
 }
 
 export type TmuxLayout = 'main-vertical' | 'tiled' | 'even-horizontal' | 'even-vertical' | 'main-horizontal';
 
 export async function selectLayout(server: TmuxServer, window: string, layout: TmuxLayout): Promise<void> {
-  await server.run(['select-layout', '-t', window, layout]);
+  await server.run(selectLayoutArgs(window, layout));
 }
 
 /** Every pane of the server; an absent server has none. */
@@ -273,6 +345,16 @@ export async function listAllPanes(server: TmuxServer): Promise<TmuxPane[]> {
     throw new SwarmError('backend', `tmux list-panes failed: ${r.stderr.trim()}`);
   }
   return parsePaneList(r.stdout);
+}
+
+/** Every pane of the server with its size and its window's size, in session/window/pane order. */
+export async function listPaneGeometry(server: TmuxServer): Promise<PaneGeometry[]> {
+  const r = await server.tryRun(['list-panes', '-a', '-F', PANE_GEOMETRY_FORMAT]);
+  if (r.exitCode !== 0) {
+    if (isNoServerMessage(r.stderr) || /no current target/i.test(r.stderr)) return [];
+    throw new SwarmError('backend', `tmux list-panes failed: ${r.stderr.trim()}`);
+  }
+  return parsePaneGeometry(r.stdout);
 }
 
 /** Panes of one window (`-t @N`) or, with `session: true`, of a whole session, in order. */

@@ -25,6 +25,7 @@ import { lastLines, pollUntil, terminateProcess } from '../process.js';
 import {
   type Exec,
   type NewPane,
+  type PaneGeometry,
   type TmuxLayout,
   type TmuxPane,
   TmuxServer,
@@ -34,17 +35,17 @@ import {
   isNoSpaceError,
   killPane,
   listAllPanes,
+  listPaneGeometry,
   listPaneSizes,
   newSession,
   newWindow,
   respawnPane,
-  selectLayout,
+  selectLayoutArgs,
   sessionTarget,
-  setPaneOption,
-  setPaneTitle,
-  setWindowOption,
+  setPaneOptionArgs,
+  setPaneTitleArgs,
+  setWindowOptionArgs,
   splitWindow,
-  windowSize,
 } from './commands.js';
 
 export interface TmuxBackendOptions {
@@ -138,6 +139,9 @@ export class TmuxBackend implements Backend {
   /** The window new teammates are split into (the leader's, then the latest overflow window). */
   private currentWindow: string | undefined;
   private queue: Promise<unknown> = Promise.resolve(); // never rejects
+  /** The pane listing now running, and the one callers arriving meanwhile will share. */
+  private listing: Promise<TmuxPane[]> | undefined;
+  private nextListing: Promise<TmuxPane[]> | undefined;
 
   constructor(opts: TmuxBackendOptions) {
     this.opts = opts;
@@ -213,7 +217,30 @@ export class TmuxBackend implements Backend {
    * restart at %0 with a new server, so a recorded `%3` may name someone else's pane by now.
    */
   private async findPane(pane: PaneRef): Promise<TmuxPane | undefined> {
-    return (await listAllPanes(this.server)).find((p) => p.paneId === pane.paneId && (pane.pid === undefined || p.pid === pane.pid));
+    return (await this.listPanesShared()).find((p) => p.paneId === pane.paneId && (pane.pid === undefined || p.pid === pane.pid));
+  }
+
+  /**
+   * `list-panes -a`, coalesced: concurrent callers (the readiness checks of overlapping spawns,
+   * kill verifications) share one invocation. A caller arriving while a listing runs waits for the
+   * NEXT one, started after that ends, so nobody gets a list older than its own call (a pane
+   * created just before must be in it).
+   */
+  private listPanesShared(): Promise<TmuxPane[]> {
+    if (this.nextListing !== undefined) return this.nextListing;
+    const before = this.listing ?? Promise.resolve([]);
+    const next = before
+      .catch(() => [])
+      .then(() => {
+        this.nextListing = undefined;
+        this.listing = current;
+        return listAllPanes(this.server);
+      });
+    const current: Promise<TmuxPane[]> = next.finally(() => {
+      if (this.listing === current) this.listing = undefined;
+    });
+    this.nextListing = current;
+    return current;
   }
 
   private async findPlace(): Promise<LeaderPlace> {
@@ -243,27 +270,37 @@ export class TmuxBackend implements Backend {
     return first.paneId;
   }
 
-  /** Window options every teammate window needs, set before any teammate starts in it. */
+  /** Window options every teammate window needs, set before any teammate starts in it (one call). */
   private async prepareWindow(windowId: string): Promise<void> {
-    await setWindowOption(this.server, windowId, 'remain-on-exit', 'on');
-    await setWindowOption(this.server, windowId, 'pane-border-status', 'top');
-    await setWindowOption(this.server, windowId, 'pane-border-format', PANE_BORDER_FORMAT);
-    // The default (80 columns) leaves teammates one column in an 80-column window.
-    await setWindowOption(this.server, windowId, 'main-pane-width', '50%');
+    await this.server.runChain([
+      setWindowOptionArgs(windowId, 'remain-on-exit', 'on'),
+      setWindowOptionArgs(windowId, 'pane-border-status', 'top'),
+      setWindowOptionArgs(windowId, 'pane-border-format', PANE_BORDER_FORMAT),
+      // The default (80 columns) leaves teammates one column in an 80-column window.
+      setWindowOptionArgs(windowId, 'main-pane-width', '50%'),
+    ]);
   }
 
+  // Three tmux invocations per teammate in the usual case: one `list-panes -a` with sizes (place
+  // check + room check), the split itself (its id read back), and one chain labelling the pane and
+  // re-laying out its window.
   private async create(spec: PaneSpec): Promise<PaneRef> {
-    const place = await this.freshPlace();
+    const { place, panes } = await this.freshPlace();
     const cmd = { cwd: spec.cwd, env: spec.env, argv: spec.argv };
     const window = this.currentWindow ?? place.windowId;
-    let pane = await this.trySplit(window, cmd, place.leaderPaneId);
+    const inWindow = panes.filter((p) => p.windowId === window);
+    let pane = await this.trySplit(inWindow, cmd, place.leaderPaneId);
     if (pane === undefined) pane = await this.openWindow(place.sessionId, cmd);
     this.currentWindow = pane.windowId;
+    const count = pane.windowId === window ? inWindow.length + 1 : 1;
+    const withLeader = pane.windowId === place.windowId;
     try {
-      await setPaneOption(this.server, pane.paneId, '@agent_name', spec.name);
-      await setPaneOption(this.server, pane.paneId, '@agent_color', tmuxColor(spec.color));
-      await setPaneTitle(this.server, pane.paneId, spec.name);
-      await this.relayout(pane.windowId, place);
+      await this.server.runChain([
+        setPaneOptionArgs(pane.paneId, '@agent_name', spec.name),
+        setPaneOptionArgs(pane.paneId, '@agent_color', tmuxColor(spec.color)),
+        setPaneTitleArgs(pane.paneId, spec.name),
+        selectLayoutArgs(pane.windowId, chooseLayout(withLeader ? count - 1 : count, withLeader)),
+      ]);
     } catch (e) {
       await this.kill({ paneId: pane.paneId, backendType: 'tmux', pid: pane.pid }).catch(() => undefined);
       throw e;
@@ -272,12 +309,12 @@ export class TmuxBackend implements Backend {
   }
 
   /**
-   * The leader's place, re-checked: if the swarm session was closed meanwhile it is created again
-   * (outside tmux); a vanished overflow window is forgotten.
+   * The leader's place, re-checked, with every pane's geometry: if the swarm session was closed
+   * meanwhile it is created again (outside tmux); a vanished overflow window is forgotten.
    */
-  private async freshPlace(): Promise<LeaderPlace> {
+  private async freshPlace(): Promise<{ place: LeaderPlace; panes: PaneGeometry[] }> {
     let place = await this.ensureSession();
-    let panes = await listAllPanes(this.server);
+    let panes = await listPaneGeometry(this.server);
     if (!panes.some((p) => p.paneId === place.leaderPaneId)) {
       if (this.opts.insideTmux !== undefined) {
         throw new SwarmError('backend', `the leader's tmux pane ${place.leaderPaneId} no longer exists`);
@@ -285,28 +322,28 @@ export class TmuxBackend implements Backend {
       this.place = undefined;
       this.currentWindow = undefined;
       place = await this.ensureSession();
-      panes = await listAllPanes(this.server);
+      panes = await listPaneGeometry(this.server);
     }
     if (this.currentWindow !== undefined && !panes.some((p) => p.windowId === this.currentWindow)) {
       this.currentWindow = undefined;
     }
-    return place;
+    return { place, panes };
   }
 
   /**
-   * Split the largest pane of `window` (the leader's only while it is alone) when the re-laid-out
-   * window still has room (`roomForAnother`); undefined when it has none or tmux says "no space".
+   * Split the largest pane of the window whose panes are `sizes` (the leader's only while it is
+   * alone) when the re-laid-out window still has room (`roomForAnother`); undefined when it has
+   * none or tmux says "no space".
    */
   private async trySplit(
-    window: string,
+    sizes: readonly PaneGeometry[],
     cmd: { cwd: string; env: Record<string, string>; argv: string[] },
     leaderPaneId: string,
   ): Promise<NewPane | undefined> {
-    const sizes = await listPaneSizes(this.server, window);
+    const first = sizes[0];
+    if (first === undefined) return undefined;
     const withLeader = sizes.some((p) => p.paneId === leaderPaneId);
-    if (!roomForAnother(await windowSize(this.server, window), sizes.length, withLeader, this.opts.minPaneSize)) {
-      return undefined;
-    }
+    if (!roomForAnother(first.window, sizes.length, withLeader, this.opts.minPaneSize)) return undefined;
     const others = sizes.filter((p) => p.paneId !== leaderPaneId);
     const candidates = others.length > 0 ? others : sizes;
     const largest = [...candidates].sort((a, b) => b.width * b.height - a.width * a.height)[0];
@@ -341,11 +378,5 @@ export class TmuxBackend implements Backend {
     const after = (await listAllPanes(this.server)).find((p) => p.paneId === holder.paneId);
     if (after === undefined) throw new SwarmError('backend', `tmux pane ${holder.paneId} vanished after respawn`);
     return { paneId: holder.paneId, pid: after.pid, windowId: holder.windowId };
-  }
-
-  private async relayout(windowId: string, place: LeaderPlace): Promise<void> {
-    const panes = (await listPaneSizes(this.server, windowId)).length;
-    const withLeader = windowId === place.windowId;
-    await selectLayout(this.server, windowId, chooseLayout(withLeader ? panes - 1 : panes, withLeader));
   }
 }

@@ -3,15 +3,15 @@
 // that is the backend), spawn every member, and put the leader console where SPEC §6 says: this
 // pane inside tmux, else the first pane of the `swarm-<team>` session (respawned with `swarm lead`).
 //
-// Members are spawned one after another: spawnTeammate holds the team's spawn lock through each
-// readiness handshake, so concurrent calls would only queue on that lock.
+// Members are spawned with spawnTeammates: panes are created one after another under the team's
+// spawn lock, and the readiness handshakes run concurrently.
 import { setTimeout as delay } from 'node:timers/promises';
 import { execa } from 'execa';
 import { quote } from 'shell-quote';
 import type { Backend } from '../../backends/backend.js';
 import type { InProcessHost } from '../../backends/in-process/host.js';
 import { insideTmuxPane, selectBackend, sessionNameFor, type BackendChoice } from '../../backends/registry.js';
-import { spawnTeammate } from '../../backends/spawn.js';
+import { spawnTeammates } from '../../backends/spawn.js';
 import { SWARM_BIN, forwardedEnv } from '../../backends/teammate-command.js';
 import { TmuxServer, hasSession, listAllPanes, listPaneSizes, newSession, respawnPane, sessionTarget, setPaneOption } from '../../backends/tmux/commands.js';
 import { ensureLeadKey } from '../../permissions/keys.js';
@@ -71,28 +71,32 @@ export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
   o.print(chalk.dim(backend.describe()));
   const spawned: string[] = [];
   const failed: string[] = [];
-  for (const m of o.file.members) {
-    try {
-      const r = await spawnTeammate({
-        root: o.root,
-        team,
-        name: m.name,
-        prompt: m.prompt,
-        model: m.model ?? o.file.model,
-        agentType: m.agentType,
-        planModeRequired: m.planModeRequired,
-        permissionMode: m.permissionMode,
-        cwd: m.cwd ?? o.cwd,
-        runtime: m.runtime,
-        backend,
-        env: o.env,
-        ...(o.readyTimeoutMs !== undefined ? { readyTimeoutMs: o.readyTimeoutMs } : {}),
-      });
-      spawned.push(r.name);
-      o.print(`spawned ${paint(r.color, r.name)}${r.backendType === 'in-process' ? ' (in-process)' : ` in ${r.backendType} pane ${r.paneId}`}: ready`);
-    } catch (e) {
-      failed.push(m.name);
-      o.print(`${chalk.red('failed:')} ${e instanceof Error ? e.message : String(e)}`);
+  // Panes are created one at a time (spawn.lock); the readiness handshakes overlap.
+  const results = await spawnTeammates(
+    o.file.members.map((m) => ({
+      root: o.root,
+      team,
+      name: m.name,
+      prompt: m.prompt,
+      model: m.model ?? o.file.model,
+      agentType: m.agentType,
+      planModeRequired: m.planModeRequired,
+      permissionMode: m.permissionMode,
+      cwd: m.cwd ?? o.cwd,
+      runtime: m.runtime,
+      backend,
+      env: o.env,
+      ...(o.readyTimeoutMs !== undefined ? { readyTimeoutMs: o.readyTimeoutMs } : {}),
+    })),
+  );
+  for (const r of results) {
+    if (r.ok) {
+      const t = r.teammate;
+      spawned.push(t.name);
+      o.print(`spawned ${paint(t.color, t.name)}${t.backendType === 'in-process' ? ' (in-process)' : ` in ${t.backendType} pane ${t.paneId}`}: ready`);
+    } else {
+      failed.push(r.name);
+      o.print(`${chalk.red('failed:')} ${r.error.message}`);
     }
   }
   return { team, backend, host, spawned, failed };
