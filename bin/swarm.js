@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 // The `swarm` executable: runs the compiled CLI from dist/ (built by `npm install` via `prepare`).
+// `swarm teammate ...` (the process in every pane) takes a fast entry that loads only the teammate
+// runtime; when that entry declines the arguments (help, odd flags) the full CLI handles them.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -7,6 +9,11 @@ const entry = new URL('../dist/cli/main.js', import.meta.url);
 if (!existsSync(fileURLToPath(entry))) {
   process.stderr.write('swarm: not built yet; run `npm install` (or `npm run build`) in the swarm directory\n');
   process.exit(1);
+}
+const teammateEntry = new URL('../dist/cli/teammate-main.js', import.meta.url);
+if (process.argv[2] === 'teammate' && existsSync(fileURLToPath(teammateEntry))) {
+  const { teammateMain } = await import(teammateEntry.href);
+  await teammateMain(process.argv.slice(3));
 }
 const { main } = await import(entry.href);
 await main();

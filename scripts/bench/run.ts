@@ -1,10 +1,16 @@
 // `npm run bench -- <name...>`: runs the named benchmarks (default: all) and prints their tables.
+import { launchBench } from './launch.js';
 import { mailboxBench } from './mailbox.js';
 import { permissionsBench } from './permissions.js';
+import { spawnBench } from './spawn.js';
+import { runtimeBench } from './runtime.js';
 
 const benches: Record<string, () => Promise<void>> = {
   mailbox: mailboxBench,
   permissions: permissionsBench,
+  spawn: spawnBench,
+  runtime: runtimeBench,
+  launch: launchBench,
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));

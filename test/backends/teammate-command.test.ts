@@ -7,6 +7,7 @@ import { quote } from 'shell-quote';
 import { describe, expect, it } from 'vitest';
 import {
   SWARM_BIN,
+  TEAMMATE_NODE_FLAGS,
   buildTeammateCommand,
   findOnPath,
   forwardedEnv,
@@ -51,10 +52,10 @@ describe('buildTeammateCommand: swarm runtime', () => {
     ]);
   });
 
-  it('defaults to this node and the absolute bin/swarm.js', () => {
+  it('defaults to this node, the teammate node flags and the absolute bin/swarm.js', () => {
     const { swarmExecutable: _, ...rest } = base;
     const cmd = buildTeammateCommand(rest);
-    expect(cmd.argv.slice(0, 3)).toEqual([process.execPath, SWARM_BIN, 'teammate']);
+    expect(cmd.argv.slice(0, TEAMMATE_NODE_FLAGS.length + 3)).toEqual([process.execPath, ...TEAMMATE_NODE_FLAGS, SWARM_BIN, 'teammate']);
     expect(SWARM_BIN).toMatch(/\/bin\/swarm\.js$/);
   });
 

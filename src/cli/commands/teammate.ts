@@ -39,16 +39,19 @@ export const teammateCommand: CommandModule<GlobalArgs, TeammateArgs> = {
         '$0 teammate --agent-id alice@demo --agent-name alice --team-name demo --agent-color blue --parent-session-id <id> --lead-verify-key <key>',
         'what swarm spawn runs in a pane',
       ) as Argv<TeammateArgs>,
-  handler: async (args) => {
-    const ac = new AbortController();
-    const onSignal = (sig: NodeJS.Signals): void => ac.abort(sig);
-    for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, onSignal);
-    const code = await runTeammate({
-      flags: args,
-      env: process.env,
-      write: (t) => void process.stdout.write(t),
-      signal: ac.signal,
-    });
-    process.exit(code);
-  },
+  handler: (args) => runTeammateProcess(args),
 };
+
+/** Runs the teammate as this process (signals stop it, its code is the exit code); shared with teammate-main.ts. */
+export async function runTeammateProcess(flags: unknown): Promise<never> {
+  const ac = new AbortController();
+  const onSignal = (sig: NodeJS.Signals): void => ac.abort(sig);
+  for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, onSignal);
+  const code = await runTeammate({
+    flags,
+    env: process.env,
+    write: (t) => void process.stdout.write(t),
+    signal: ac.signal,
+  });
+  process.exit(code);
+}
