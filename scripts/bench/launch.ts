@@ -51,6 +51,15 @@ async function until(cond: () => Promise<boolean>, ms: number, what: string): Pr
   }
 }
 
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 interface Env {
   root: string;
   socket: string;
@@ -58,7 +67,7 @@ interface Env {
 }
 
 async function withTeamEnv<T>(fn: (e: Env) => Promise<T>): Promise<T> {
-  const server = await startMessagesServer({ script: { turns: [], exhaustedReply: 'Hello, team-lead. Waiting.' } });
+  const server = await startMessagesServer({ script: { turns: [{ match: {}, reply: 'Hello, team-lead. Waiting.' }], exhaustedReply: 'Still waiting.' } });
   const root = await mkdtemp(path.join(os.tmpdir(), 'swarm-bench-launch-'));
   const socket = `swarm-bench-${randomBytes(4).toString('hex')}`;
   const env: Record<string, string> = {
@@ -73,7 +82,11 @@ async function withTeamEnv<T>(fn: (e: Env) => Promise<T>): Promise<T> {
   try {
     return await fn({ root, socket, env });
   } finally {
+    // End the teammates first (their pane processes), and wait for them, before removing the root.
+    const panes = await execa('tmux', ['-L', socket, 'list-panes', '-a', '-F', '#{pane_pid}'], { reject: false });
+    const pids = String(panes.stdout).split('\n').map(Number).filter((n) => n > 0);
     await execa('tmux', ['-L', socket, 'kill-server'], { reject: false });
+    await until(async () => pids.every((pid) => !alive(pid)), 10_000, 'teammates to exit').catch(() => undefined);
     await rm(path.join(`/tmp/tmux-${process.getuid?.() ?? 0}`, socket), { force: true });
     await server.close();
     await rm(root, { recursive: true, force: true });
@@ -88,7 +101,7 @@ async function launchOnce(members: number): Promise<{ ready: number; firstIdle: 
     const t0 = performance.now();
     const r = await execa(process.execPath, [SWARM, 'launch', file, '--no-console', '--backend', 'tmux'], { env, reject: false });
     const ready = performance.now() - t0;
-    if (r.exitCode !== 0) throw new Error(`launch failed: ${String(r.stderr)}`);
+    if (r.exitCode !== 0) throw new Error(`launch failed: ${String(r.stdout)}\n${String(r.stderr)}`);
     let firstIdle = NaN;
     await until(async () => {
       const n = await idleCount(root, team);
@@ -105,7 +118,7 @@ async function consoleCpu(members: number, windowMs: number): Promise<{ console:
     const file = path.join(root, 'team.yaml');
     await writeFile(file, teamYaml(team, members));
     const r = await execa(process.execPath, [SWARM, 'launch', file, '--no-console', '--backend', 'tmux'], { env, reject: false });
-    if (r.exitCode !== 0) throw new Error(`launch failed: ${String(r.stderr)}`);
+    if (r.exitCode !== 0) throw new Error(`launch failed: ${String(r.stdout)}\n${String(r.stderr)}`);
     await until(async () => (await idleCount(root, team)) >= members, 30_000, 'idle team');
     const envArgs = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
     const pidOf = async (argv: string[]): Promise<number> => {
