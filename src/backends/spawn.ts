@@ -225,6 +225,8 @@ async function startLocked(
   }
 }
 
+const ALIVE_CHECK_MS = 400;
+
 async function handshake(
   o: SpawnOptions,
   mailbox: Mailbox,
@@ -235,6 +237,9 @@ async function handshake(
 ): Promise<void> {
   const paths = teamPaths(o.root, o.team);
   const timeoutMs = o.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
+  // Asking the backend whether the pane lives costs a tmux process; every file change in the team
+  // re-runs this check for every pending spawn, so ask at most every ALIVE_CHECK_MS.
+  let nextAliveCheck = 0;
   const outcome = await awaitFiles(
     [paths.inboxes, paths.statusDir],
     async (): Promise<'ready' | 'died' | undefined> => {
@@ -242,6 +247,8 @@ async function handshake(
       const promptTaken = entry === undefined || entry.read;
       const statusOk = runtime === 'claude' || (await liveStatus(paths.status(name)));
       if (promptTaken && statusOk) return 'ready';
+      if (Date.now() < nextAliveCheck) return undefined;
+      nextAliveCheck = Date.now() + ALIVE_CHECK_MS;
       return (await o.backend.isAlive(pane)) ? undefined : 'died';
     },
     { timeoutMs, tickMs: 200 },
