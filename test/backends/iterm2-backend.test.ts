@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { quote } from 'shell-quote';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ENV_LOADER } from '../../src/backends/env-file.js';
 import { Iterm2Backend } from '../../src/backends/iterm2/iterm2-backend.js';
 import {
   IT2_HINT,
@@ -66,7 +67,11 @@ describe('Iterm2Backend (fake it2)', () => {
     const line = calls[2]![4]!;
     const pidFile = /sh -c '[^']*' (\S+\.pid) /.exec(line)?.[1];
     expect(pidFile).toBeDefined();
-    expect(line).toBe(`cd ${quote([kit.dir])} && ${quote(['env', `${PROBE_ENV}=${env[PROBE_ENV]}`, 'sh', '-c', PID_SCRIPT, pidFile!, ...argv1])}`);
+    // The environment is loaded from a private file, so its values never appear in the typed line.
+    const envFile = line.split(`${quote([ENV_LOADER])} `)[1]?.split(' ')[0];
+    expect(envFile).toBeDefined();
+    expect(line).toBe(`cd ${quote([kit.dir])} && ${quote(['env', 'sh', '-c', PID_SCRIPT, pidFile!, '/bin/sh', '-c', ENV_LOADER, envFile!, ...argv1])}`);
+    expect(line).not.toContain(env[PROBE_ENV]);
     expect(calls[3]).toEqual(['session', 'split', '-s', p1.paneId]);
     expect(calls[4]).toEqual(['session', 'set-name', '-s', p2.paneId, 'bob']);
 

@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SwarmError } from '../../protocol/errors.js';
 import type { Backend, PaneRef, PaneSpec } from '../backend.js';
+import { argvWithEnvFile } from '../env-file.js';
 import { type Exec, isProcessAlive, lastLines, pollUntil, terminateProcess } from '../process.js';
 import {
   It2Cli,
@@ -110,7 +111,9 @@ export class Iterm2Backend implements Backend {
     const pidDir = await mkdtemp(path.join(this.opts.runDir ?? tmpdir(), 'swarm-it2-'));
     const pidFile = path.join(pidDir, 'teammate.pid');
     try {
-      await runInSession(this.cli, paneId, buildRunCommand({ cwd: spec.cwd, env: spec.env, argv: spec.argv, pidFile }));
+      // The environment travels in a private file (env-file.ts): secrets are never typed into the shell.
+      const argv = await argvWithEnvFile(spec.env, spec.argv);
+      await runInSession(this.cli, paneId, buildRunCommand({ cwd: spec.cwd, env: {}, argv, pidFile }));
       const pid = await this.waitForPid(pidFile, paneId);
       this.lastPane = paneId;
       return { paneId, backendType: 'iterm2', pid };

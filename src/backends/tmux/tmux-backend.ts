@@ -19,6 +19,7 @@
 // tmux's main-vertical makes the window's FIRST pane the big one: that is the leader outside tmux,
 // and inside tmux whenever the leader's pane is the first of its window (the usual case).
 import { TMUX_COLORS, isColorName } from '../../protocol/colors.js';
+import { argvWithEnvFile } from '../env-file.js';
 import { SwarmError } from '../../protocol/errors.js';
 import type { Backend, PaneRef, PaneSpec } from '../backend.js';
 import { lastLines, pollUntil, terminateProcess } from '../process.js';
@@ -286,7 +287,8 @@ export class TmuxBackend implements Backend {
   // re-laying out its window.
   private async create(spec: PaneSpec): Promise<PaneRef> {
     const { place, panes } = await this.freshPlace();
-    const cmd = { cwd: spec.cwd, env: spec.env, argv: spec.argv };
+    // Secrets stay off tmux's command line: the pane loads its environment from a private file.
+    const cmd = { cwd: spec.cwd, env: {}, argv: await argvWithEnvFile(spec.env, spec.argv) };
     const window = this.currentWindow ?? place.windowId;
     const inWindow = panes.filter((p) => p.windowId === window);
     let pane = await this.trySplit(inWindow, cmd, place.leaderPaneId);

@@ -1,0 +1,34 @@
+// Handing a pane its environment without putting secrets on a command line: the variables are
+// written to a private 0600 file (mkdtemp dir, 0700) and the pane runs
+//   /bin/sh -c '. "$0" || exit 97; rm -f -- "$0"; rmdir -- "${0%/env}"; exec "$@"' <file> <argv...>
+// which loads them, deletes the file and its directory, and becomes the teammate (same pid). Passing them as
+// `tmux split-window -e KEY=value` would show ANTHROPIC_API_KEY to every local user in `ps` while
+// the tmux client runs.
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { quote } from 'shell-quote';
+import { SwarmError } from '../protocol/errors.js';
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** $0 is the env file, "$@" the teammate's argv. A file that cannot be loaded stops the pane (exit 97). */
+export const ENV_LOADER = '. "$0" || exit 97; rm -f -- "$0"; rmdir -- "${0%/env}" 2>/dev/null; exec "$@"';
+
+/** The file's text: one `export NAME=value` line per variable, values shell-quoted. */
+export function envFileText(env: Record<string, string>): string {
+  return Object.entries(env)
+    .map(([k, v]) => {
+      if (!ENV_NAME.test(k)) throw new SwarmError('invalid_input', `invalid environment variable name ${JSON.stringify(k)}`);
+      return `export ${k}=${quote([v])}\n`;
+    })
+    .join('');
+}
+
+/** Write `env` to a private file and return the argv that loads it and then runs `argv`. */
+export async function argvWithEnvFile(env: Record<string, string>, argv: readonly string[]): Promise<string[]> {
+  if (Object.keys(env).length === 0) return [...argv];
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'swarm-env-'));
+  const file = path.join(dir, 'env');
+  await writeFile(file, envFileText(env), { mode: 0o600, flag: 'wx' });
+  return ['/bin/sh', '-c', ENV_LOADER, file, ...argv];
+}
