@@ -53,6 +53,12 @@ export class DirWatcher {
         ignored: (p: string) => p !== this.dir && match !== undefined && !match(path.basename(p)),
       });
       this.watcher.on('all', () => this.hint());
+      // chokidar drops a `change` for a path within 50 ms of the previous one (its throttle), so a
+      // second append soon after a first would wait for the poll; its unthrottled `raw` events
+      // (every inotify event, with the file name) are hints too.
+      this.watcher.on('raw', (_event: string, rawPath: string) => {
+        if (match === undefined || match(path.basename(rawPath))) this.hint();
+      });
       this.watcher.on('error', () => this.hint());
       await new Promise<void>((resolve) => this.watcher!.once('ready', () => resolve()));
     }
