@@ -8,6 +8,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isProcessAlive } from '../../src/storage/pid.js';
 import { startMessagesServer } from '../../src/standin/messages-server.js';
 import { summarize, table } from './stats.js';
 
@@ -51,15 +52,6 @@ async function until(cond: () => Promise<boolean>, ms: number, what: string): Pr
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 interface Env {
   root: string;
   socket: string;
@@ -86,7 +78,7 @@ async function withTeamEnv<T>(fn: (e: Env) => Promise<T>): Promise<T> {
     const panes = await execa('tmux', ['-L', socket, 'list-panes', '-a', '-F', '#{pane_pid}'], { reject: false });
     const pids = String(panes.stdout).split('\n').map(Number).filter((n) => n > 0);
     await execa('tmux', ['-L', socket, 'kill-server'], { reject: false });
-    await until(async () => pids.every((pid) => !alive(pid)), 10_000, 'teammates to exit').catch(() => undefined);
+    await until(async () => pids.every((pid) => !isProcessAlive(pid)), 10_000, 'teammates to exit').catch(() => undefined);
     await rm(path.join(`/tmp/tmux-${process.getuid?.() ?? 0}`, socket), { force: true });
     await server.close();
     await rm(root, { recursive: true, force: true });

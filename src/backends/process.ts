@@ -1,14 +1,10 @@
 // OS-process helpers shared by the pane backends: the injectable `Exec` used to run tmux / it2, a
 // liveness check that treats zombies as dead, a deadline poll (no fixed sleeps), and the verified
-// SIGTERM -> SIGKILL escalation, and `lastLines` for captured pane output.
-//
-// Why zombies matter: a pane process whose parent (a killed tmux server, an exited it2 helper) is
-// gone is re-parented to PID 1, and some inits reap late; tmux 3.3a itself was seen here leaving a
-// fast-exiting pane process unreaped. `kill(pid, 0)` succeeds on a zombie, so on Linux we also
-// read the state letter from /proc/<pid>/stat. Without /proc (macOS) a zombie counts as alive.
-import { existsSync, readFileSync } from 'node:fs';
+// SIGTERM -> SIGKILL escalation, and `lastLines` for captured pane output. The liveness check
+// itself (zombies count as dead) lives in storage/pid.ts and is re-exported here.
 import { execa } from 'execa';
 import { errnoCode } from '../protocol/errors.js';
+import { isProcessAlive } from '../storage/pid.js';
 
 export interface ExecResult {
   exitCode: number;
@@ -36,24 +32,7 @@ export const execaExec: Exec = async (file, args, opts = {}) => {
   };
 };
 
-/** True while `pid` names a running (non-zombie) process. */
-export function isProcessAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-  } catch (e) {
-    // EPERM: it exists but belongs to someone else.
-    return errnoCode(e) === 'EPERM';
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state !== 'Z' && state !== 'X';
-  } catch (e) {
-    // No /proc (macOS): kill(0) succeeded, so count it as alive. ENOENT on Linux: it just exited.
-    return errnoCode(e) !== 'ENOENT' || !existsSync('/proc/self/stat');
-  }
-}
+export { isProcessAlive };
 
 /** Poll `cond` every `intervalMs` until it is true (→ true) or `timeoutMs` passes (→ false). */
 export async function pollUntil(

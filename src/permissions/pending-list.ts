@@ -21,7 +21,8 @@ import { withFileLock } from '../storage/lock.js';
 import { teamPaths, type TeamPaths } from '../team/paths.js';
 import { findMember, readTeam } from '../team/team-store.js';
 import { endedRequests, readAudit } from './audit.js';
-import { createPendingExclusive, fileExists, isProcessAlive, pendingIds, readPending } from './pending.js';
+import { isProcessAlive } from '../storage/pid.js';
+import { createPendingExclusive, fileExists, pendingIds, readPending } from './pending.js';
 
 export type PendingView = PendingRequest & { ageMs: number; orphaned: boolean };
 

@@ -98,13 +98,3 @@ export async function endPending(paths: TeamPaths, id: string, event: AuditEvent
     return true;
   });
 }
-
-/** Is process `pid` alive? (signal 0: EPERM means it exists but is not ours.) */
-export function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return errnoCode(e) === 'EPERM';
-  }
-}

@@ -23,7 +23,7 @@ import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { errnoCode, SwarmError } from '../protocol/errors.js';
-import { isPidAlive } from './pid.js';
+import { isProcessAlive } from './pid.js';
 
 export interface LockOptions {
   /** Time without progress after which a waiter gives up, ms. */
@@ -117,7 +117,7 @@ async function dropDeadTickets(file: string, tickets: string[], mine: string): P
   for (const t of tickets.slice(0, POLLERS + 1)) {
     if (t === mine) return;
     const pid = Number(t.split('-')[1]);
-    if (Number.isInteger(pid) && pid > 0 && !isPidAlive(pid)) {
+    if (Number.isInteger(pid) && pid > 0 && !isProcessAlive(pid)) {
       await rm(path.join(queueDirFor(file), t), { force: true });
     }
   }

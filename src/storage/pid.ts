@@ -1,9 +1,27 @@
-// Is a process id alive on this machine? (signal 0; EPERM means it exists but is not ours.)
-export function isPidAlive(pid: number): boolean {
+// Is a process id alive on this machine? The one liveness check every layer uses.
+//
+// Signal 0 first (EPERM: it exists but is not ours). Zombies count as dead: a pane process whose
+// parent (a killed tmux server, an exited it2 helper) is gone is re-parented to PID 1, and some
+// inits reap late; tmux 3.3a itself was seen here leaving a fast-exiting pane process unreaped.
+// `kill(pid, 0)` succeeds on a zombie, so on Linux we also read the state letter from
+// /proc/<pid>/stat. Without /proc (macOS) a zombie counts as alive.
+import { existsSync, readFileSync } from 'node:fs';
+import { errnoCode } from '../protocol/errors.js';
+
+/** True while `pid` names a running (non-zombie) process. */
+export function isProcessAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    return errnoCode(e) === 'EPERM';
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch (e) {
+    // No /proc (macOS): kill(0) succeeded, so count it as alive. ENOENT on Linux: it just exited.
+    return errnoCode(e) !== 'ENOENT' || !existsSync('/proc/self/stat');
   }
 }

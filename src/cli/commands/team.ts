@@ -1,6 +1,7 @@
 // `swarm team create|list|show|delete`: manage team files.
 import type { Argv, CommandModule } from 'yargs';
 import { SwarmError } from '../../protocol/errors.js';
+import { isProcessAlive } from '../../storage/pid.js';
 import { LEAD_NAME } from '../../protocol/names.js';
 import { deleteLeadKey, ensureLeadKey } from '../../permissions/keys.js';
 import { createTeam, deleteTeam, listTeams, readTeam } from '../../team/team-store.js';
@@ -84,7 +85,7 @@ const del: CommandModule<GlobalArgs, GlobalArgs & { name?: string; force: boolea
     const root = rootDir();
     const team = requireTeam({ ...args, ...(args.name ? { team: args.name } : {}) });
     const config = await readTeam(root, team);
-    const alive = config.members.filter((m) => m.name !== LEAD_NAME && m.pid !== undefined && pidAlive(m.pid));
+    const alive = config.members.filter((m) => m.name !== LEAD_NAME && m.pid !== undefined && isProcessAlive(m.pid));
     if (alive.length > 0 && !args.force) {
       throw new SwarmError(
         'invalid_input',
@@ -97,15 +98,6 @@ const del: CommandModule<GlobalArgs, GlobalArgs & { name?: string; force: boolea
     println(`deleted team ${team}`);
   },
 };
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 export const teamCommand: CommandModule<GlobalArgs, GlobalArgs> = {
   command: 'team',
