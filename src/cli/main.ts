@@ -2,7 +2,6 @@
 // a one-line message and an exit code (2 for usage errors, 1 for everything else).
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { isSwarmError } from '../protocol/errors.js';
 import { demoCommand } from './commands/demo.js';
 import { doctorCommand } from './commands/doctor.js';
 import { inboxCommand } from './commands/inbox.js';
@@ -16,14 +15,7 @@ import { statusCommand } from './commands/status.js';
 import { killCommand, shutdownCommand } from './commands/stop.js';
 import { teamCommand } from './commands/team.js';
 import { teammateCommand } from './commands/teammate.js';
-import { chalk } from './render.js';
-
-// One line, the error; an error that carries detail (a failed spawn's pane output) adds it below.
-function fail(message: string, code: number): never {
-  const [first, ...detail] = message.split('\n');
-  process.stderr.write(`${chalk.red('swarm:')} ${first}\n${detail.map((l) => `  ${l}\n`).join('')}`);
-  process.exit(code);
-}
+import { fail, failWith } from './fail.js';
 
 export async function main(argv: string[] = hideBin(process.argv)): Promise<void> {
   const cli = yargs(argv)
@@ -68,7 +60,6 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
   try {
     await cli.parseAsync();
   } catch (e) {
-    if (isSwarmError(e)) fail(e.message, e.kind === 'invalid_input' || e.kind === 'invalid_name' ? 2 : 1);
-    fail(e instanceof Error ? e.message : String(e), 1);
+    failWith(e);
   }
 }

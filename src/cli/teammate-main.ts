@@ -5,11 +5,10 @@
 // in-process host does). Anything it does not take (--help, --version, --team/--json, an unknown or
 // negated flag, a value on a boolean, a positional, a value starting with `-`) makes `teammateMain`
 // return false and the caller run the full CLI, whose help and errors then apply unchanged.
-// Errors from the runtime are reported as main.ts reports them.
-import { isSwarmError } from '../protocol/errors.js';
+// Errors from the runtime end the process through fail.ts, exactly as in main.ts.
 import { flagsFromArgv } from '../runtime/args.js';
 import { runTeammateProcess } from './commands/teammate.js';
-import { chalk } from './render.js';
+import { failWith } from './fail.js';
 
 /** The camel-cased flags of `swarm teammate <argv>`, or undefined when the full CLI should parse them. */
 export function parseTeammateArgv(argv: readonly string[]): Record<string, string | boolean> | undefined {
@@ -20,12 +19,6 @@ export function parseTeammateArgv(argv: readonly string[]): Record<string, strin
   }
 }
 
-function fail(message: string, code: number): never {
-  const [first, ...detail] = message.split('\n');
-  process.stderr.write(`${chalk.red('swarm:')} ${first}\n${detail.map((l) => `  ${l}\n`).join('')}`);
-  process.exit(code);
-}
-
 /** Runs `swarm teammate <argv>` and exits; returns false (having done nothing) when the full CLI should. */
 export async function teammateMain(argv: string[]): Promise<boolean> {
   const flags = parseTeammateArgv(argv);
@@ -33,8 +26,7 @@ export async function teammateMain(argv: string[]): Promise<boolean> {
   try {
     await runTeammateProcess(flags);
   } catch (e) {
-    if (isSwarmError(e)) fail(e.message, e.kind === 'invalid_input' || e.kind === 'invalid_name' ? 2 : 1);
-    fail(e instanceof Error ? e.message : String(e), 1);
+    failWith(e);
   }
   return true;
 }
