@@ -38,10 +38,15 @@ async function readAndParse<T>(file: string, schema: z.ZodType<T>): Promise<Pars
   try {
     raw = await fs.readFile(file, 'utf8');
   } catch (e) {
-    if (errnoCode(e) === 'ENOENT') return { ok: 'missing' };
-    throw new SwarmError('io', `cannot read ${file}: ${(e as Error).message}`, { cause: e });
+    return missingOrThrow(file, e);
   }
   return parseText(raw, schema);
+}
+
+/** A read that failed: a missing file is `missing`, anything else an io error. */
+function missingOrThrow(file: string, e: unknown): { ok: 'missing' } {
+  if (errnoCode(e) === 'ENOENT') return { ok: 'missing' };
+  throw new SwarmError('io', `cannot read ${file}: ${(e as Error).message}`, { cause: e });
 }
 
 function readAndParseSync<T>(file: string, schema: z.ZodType<T>): ParseResult<T> {
@@ -49,8 +54,7 @@ function readAndParseSync<T>(file: string, schema: z.ZodType<T>): ParseResult<T>
   try {
     raw = readFileSync(file, 'utf8');
   } catch (e) {
-    if (errnoCode(e) === 'ENOENT') return { ok: 'missing' };
-    throw new SwarmError('io', `cannot read ${file}: ${(e as Error).message}`, { cause: e });
+    return missingOrThrow(file, e);
   }
   return parseText(raw, schema);
 }
