@@ -8,6 +8,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pollUntil } from '../../src/backends/process.js';
 import { isProcessAlive } from '../../src/storage/pid.js';
 import { startMessagesServer } from '../../src/standin/messages-server.js';
 import { summarize, table } from './stats.js';
@@ -44,12 +45,9 @@ async function idleCount(root: string, team: string): Promise<number> {
   }
 }
 
+/** Poll (5 ms, a benchmark's resolution) until `cond` holds; throws after `ms`. */
 async function until(cond: () => Promise<boolean>, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`bench: timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
+  if (!(await pollUntil(cond, ms, 5))) throw new Error(`bench: timed out waiting for ${what}`);
 }
 
 interface Env {
