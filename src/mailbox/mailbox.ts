@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { InboxSchema, messageKey, type Inbox, type InboxMessage } from '../protocol/message.js';
 import { SwarmError } from '../protocol/errors.js';
 import { newMsgId } from '../protocol/ids.js';
-import { appendFileDurableSync, ensureDir } from '../storage/atomic.js';
+import { appendFileDurableSync } from '../storage/atomic.js';
 import { mutateJsonFile, readJsonFile, type CorruptReport, type JsonFileOptions } from '../storage/json-file.js';
 import type { LockOptions } from '../storage/lock.js';
 import { teamPaths, type TeamPaths } from '../team/paths.js';
@@ -88,7 +88,6 @@ export class Mailbox {
   async append(to: string, msg: NewMessage | InboxMessage): Promise<InboxMessage> {
     const entry = 'timestamp' in msg ? msg : this.makeEntry(msg);
     const file = this.paths.inbox(to);
-    await ensureDir(this.paths.inboxes);
     // Appending does not interpret existing entries: it only needs an array, and must keep entries
     // of any shape other writers left (validating all of them would also make appends O(n) in zod).
     await mutateJsonFile(file, this.options(RawInboxSchema), (inbox) => {
@@ -143,7 +142,6 @@ export class Mailbox {
 
   /** Empty an inbox (spawn step 2). */
   async clear(name: string): Promise<void> {
-    await ensureDir(this.paths.inboxes);
     await mutateJsonFile(this.paths.inbox(name), this.fileOptions(), () => ({ write: [], result: undefined }));
   }
 
