@@ -17,7 +17,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TEAMMATE_NODE_FLAGS } from '../../src/backends/teammate-command.js';
+import { TEAMMATE_NODE_FLAGS } from '../../src/teammates/command-line.js';
 import { openLeadMailbox } from '../../src/permissions/lead-mailbox.js';
 import { StatusFileSchema } from '../../src/protocol/status.js';
 import { startMessagesServer, type MessagesServer, type ScriptInput } from '../../src/standin/messages-server.js';

@@ -1,7 +1,7 @@
 // How every swarm entry point ends on an error: one red `swarm:` line (an error that carries detail,
 // such as a failed spawn's pane output, adds it indented below), exit 2 for bad input, 1 otherwise.
 import { isSwarmError } from '../protocol/errors.js';
-import { chalk } from './render.js';
+import { chalk } from './output/render.js';
 
 export function fail(message: string, code: number): never {
   const [first, ...detail] = message.split('\n');

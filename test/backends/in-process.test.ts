@@ -10,8 +10,8 @@ import { currentTeammate, type TeammateLaunch } from '../../src/backends/in-proc
 import { hostedFile } from '../../src/backends/in-process/files.js';
 import { InProcessBackend } from '../../src/backends/in-process/in-process-backend.js';
 import { InProcessHost } from '../../src/backends/in-process/host.js';
-import { spawnTeammate } from '../../src/backends/spawn.js';
-import { shutdownTeammate } from '../../src/backends/stop.js';
+import { spawnTeammate } from '../../src/teammates/spawn.js';
+import { shutdownTeammate } from '../../src/teammates/stop.js';
 import { isSwarmError } from '../../src/protocol/errors.js';
 import { createTeam, readTeam, updateTeam } from '../../src/team/index.js';
 import { fakeInProcessTeammate } from '../support/fake-teammate-inprocess.js';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isProcessAlive } from '../../src/backends/process.js';
 
-export const FAKE_IT2 = fileURLToPath(new URL('../support/fake-it2', import.meta.url));
+export const FAKE_IT2 = fileURLToPath(new URL('./fake-it2', import.meta.url));
 export const LEADER = 'LEADER-0000';
 
 /** A temp dir with `bin/it2` -> fake-it2, the fake's log, and an env putting bin first on PATH. */

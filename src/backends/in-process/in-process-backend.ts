@@ -15,7 +15,7 @@ import type { Backend, PaneRef, PaneSpec } from '../backend.js';
 import { SwarmError } from '../../protocol/errors.js';
 import { HostedSpawnErrorSchema, HostedStateSchema, type HostedKillRequest, type HostedSpawnRequest } from '../../protocol/hosted.js';
 import { ensureDir, formatJson, writeFileAtomic } from '../../storage/atomic.js';
-import { awaitFiles } from '../await-files.js';
+import { awaitFiles } from '../../storage/await-files.js';
 import { isProcessAlive } from '../process.js';
 import type { InProcessHost } from './host.js';
 import { hostedDir, hostedFile, liveHost, noHostError, readRecord } from './files.js';

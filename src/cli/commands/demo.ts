@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CommandModule } from 'yargs';
 import { sessionNameFor } from '../../backends/registry.js';
-import { shutdownAll } from '../../backends/stop.js';
+import { shutdownAll } from '../../teammates/stop.js';
 import { TmuxServer, hasSession } from '../../backends/tmux/commands.js';
 import { startMessagesServer, type MessagesServer } from '../../standin/messages-server.js';
 import { readTeam } from '../../team/team-store.js';
@@ -23,7 +23,7 @@ import { println, type GlobalArgs } from '../context.js';
 import { writeDemoProject } from '../demo/project.js';
 import { DEMO_TEAM, demoScript, demoTeamFile } from '../demo/scenario.js';
 import { attachOrSay, consoleGoesToSession, consoleInSession, startTeam } from '../launch/start-team.js';
-import { chalk } from '../render.js';
+import { chalk } from '../output/render.js';
 
 export const DEMO_IDLE_HINT = 'the demo is done: type /shutdown --all, or press Ctrl-C and answer y, to shut the team down';
 

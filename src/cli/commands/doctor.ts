@@ -5,14 +5,14 @@
 // (warnings alone do not fail).
 import type { Argv, CommandModule } from 'yargs';
 import { execaExec, isProcessAlive } from '../../backends/process.js';
-import { checkIt2, checkPermissions, checkTmux, type CheckResult, type DoctorContext, type Finding, type Severity } from '../doctor-checks.js';
-import { checkTmuxSessions } from '../doctor-sessions.js';
-import { checkTeamFiles, checkTeamMembers } from '../doctor-team-checks.js';
+import { checkIt2, checkPermissions, checkTmux, type CheckResult, type DoctorContext, type Finding, type Severity } from '../doctor/machine-checks.js';
+import { checkTmuxSessions } from '../doctor/sessions.js';
+import { checkTeamFiles, checkTeamMembers } from '../doctor/team-checks.js';
 import { assertTeamName } from '../../protocol/names.js';
 import { teamExists } from '../../team/team-store.js';
 import { SwarmError } from '../../protocol/errors.js';
 import { printJson, println, rootDir, type GlobalArgs } from '../context.js';
-import { chalk } from '../render.js';
+import { chalk } from '../output/render.js';
 
 interface DoctorArgs extends GlobalArgs {
   fix: boolean;

@@ -3,7 +3,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { followInbox } from '../../mailbox/follow.js';
 import { readTeam, requireMember } from '../../team/team-store.js';
 import { openMailbox, printJson, println, requireTeam, rootDir, type GlobalArgs } from '../context.js';
-import { chalk, renderMessage } from '../render.js';
+import { chalk, renderMessage } from '../output/render.js';
 
 interface InboxArgs extends GlobalArgs {
   name: string;

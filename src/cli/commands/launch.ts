@@ -11,10 +11,10 @@ import { runConsole } from '../console/console.js';
 import { println, rootDir, type GlobalArgs } from '../context.js';
 import { dryRunLines } from '../launch/dry-run.js';
 import { attachOrSay, consoleGoesToSession, consoleInSession, startTeam } from '../launch/start-team.js';
-import { chalk } from '../render.js';
-import { renderStatus } from '../render-status.js';
-import { collectStatus } from '../status-report.js';
-import { parseTeamFile } from '../team-file.js';
+import { chalk } from '../output/render.js';
+import { renderStatus } from '../output/status.js';
+import { collectStatus } from '../../teammates/status-report.js';
+import { parseTeamFile } from '../launch/team-file.js';
 
 interface LaunchArgs extends GlobalArgs {
   file: string;

@@ -7,8 +7,8 @@ import { listPending } from '../../permissions/pending-list.js';
 import { formatRule, parseRule, type RuleSet } from '../../permissions/rules.js';
 import { readTeam } from '../../team/team-store.js';
 import { printJson, println, requireTeam, rootDir, type GlobalArgs } from '../context.js';
-import { chalk, describeToolInput, oneLine, paint } from '../render.js';
-import { renderPending } from '../render-permission.js';
+import { chalk, describeToolInput, oneLine, paint } from '../output/render.js';
+import { renderPending } from '../output/permission.js';
 
 function warn(message: string): void {
   process.stderr.write(`${chalk.yellow('swarm:')} ${message}\n`);

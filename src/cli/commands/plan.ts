@@ -5,7 +5,7 @@ import { PermissionModeSchema, type PermissionMode } from '../../protocol/config
 import { SwarmError } from '../../protocol/errors.js';
 import { answerPlan } from '../../permissions/plan-answer.js';
 import { printJson, println, requireTeam, rootDir, type GlobalArgs } from '../context.js';
-import { chalk } from '../render.js';
+import { chalk } from '../output/render.js';
 
 interface PlanArgs extends GlobalArgs {
   name: string;

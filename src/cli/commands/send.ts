@@ -2,7 +2,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { sendMessage } from '../../mailbox/send.js';
 import { openMailbox, printJson, println, requireTeam, rootDir, type GlobalArgs } from '../context.js';
-import { chalk } from '../render.js';
+import { chalk } from '../output/render.js';
 
 interface SendArgs extends GlobalArgs {
   to: string;

@@ -2,13 +2,13 @@
 // (SPEC §4.2). The backend comes from --backend, else the team's `swarm.backend`, else detection.
 import type { Argv, CommandModule } from 'yargs';
 import { BACKEND_CHOICES, selectBackend, type BackendChoice } from '../../backends/registry.js';
-import { DEFAULT_READY_TIMEOUT_MS, spawnTeammate } from '../../backends/spawn.js';
-import { TEAMMATE_RUNTIMES, type TeammateRuntime } from '../../backends/teammate-command.js';
+import { DEFAULT_READY_TIMEOUT_MS, spawnTeammate } from '../../teammates/spawn.js';
+import { TEAMMATE_RUNTIMES, type TeammateRuntime } from '../../teammates/command-line.js';
 import { PermissionModeSchema } from '../../protocol/config.js';
 import { SwarmError } from '../../protocol/errors.js';
 import { readTeam } from '../../team/team-store.js';
 import { printJson, println, requireTeam, rootDir, type GlobalArgs } from '../context.js';
-import { chalk, paint } from '../render.js';
+import { chalk, paint } from '../output/render.js';
 
 interface SpawnArgs extends GlobalArgs {
   name: string;

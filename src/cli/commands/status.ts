@@ -8,9 +8,9 @@ import { DirWatcher } from '../../storage/watch.js';
 import { teamPaths } from '../../team/paths.js';
 import { readTeam } from '../../team/team-store.js';
 import { printJson, println, requireTeam, rootDir, type GlobalArgs } from '../context.js';
-import { chalk } from '../render.js';
-import { renderStatus } from '../render-status.js';
-import { collectStatus, type CollectOptions } from '../status-report.js';
+import { chalk } from '../output/render.js';
+import { renderStatus } from '../output/status.js';
+import { collectStatus, type CollectOptions } from '../../teammates/status-report.js';
 
 interface StatusArgs extends GlobalArgs {
   watch: boolean;

@@ -2,10 +2,10 @@
 // shutdown_request, verified exit, optional --force escalation). Each prints exactly what happened
 // per teammate; `shutdown` exits 1 when any teammate is still running afterwards.
 import type { Argv, CommandModule } from 'yargs';
-import { DEFAULT_SHUTDOWN_TIMEOUT_MS, killTeammate, shutdownAll, shutdownTeammate, type StopOutcome } from '../../backends/stop.js';
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS, killTeammate, shutdownAll, shutdownTeammate, type StopOutcome } from '../../teammates/stop.js';
 import { SwarmError } from '../../protocol/errors.js';
 import { printJson, println, requireTeam, rootDir, type GlobalArgs } from '../context.js';
-import { chalk } from '../render.js';
+import { chalk } from '../output/render.js';
 
 /** One human line per outcome. */
 export function describeOutcome(o: StopOutcome): string {

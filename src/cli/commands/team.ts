@@ -5,7 +5,7 @@ import { isProcessAlive } from '../../storage/pid.js';
 import { LEAD_NAME } from '../../protocol/names.js';
 import { deleteLeadKey, ensureLeadKey } from '../../permissions/keys.js';
 import { createTeam, deleteTeam, listTeams, readTeam } from '../../team/team-store.js';
-import { chalk, paint } from '../render.js';
+import { chalk, paint } from '../output/render.js';
 import { printJson, println, requireTeam, rootDir, type GlobalArgs } from '../context.js';
 
 interface CreateArgs extends GlobalArgs {

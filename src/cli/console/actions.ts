@@ -2,18 +2,18 @@
 // shutdown, kill, status, permissions, plan), with the output printed above the console prompt.
 import type { InProcessHost } from '../../backends/in-process/host.js';
 import { BACKEND_CHOICES, selectBackend, type BackendChoice } from '../../backends/registry.js';
-import { spawnTeammate } from '../../backends/spawn.js';
-import { killTeammate, shutdownAll, shutdownTeammate, type StopContext } from '../../backends/stop.js';
+import { spawnTeammate } from '../../teammates/spawn.js';
+import { killTeammate, shutdownAll, shutdownTeammate, type StopContext } from '../../teammates/stop.js';
 import { sendMessage } from '../../mailbox/send.js';
 import { listPending } from '../../permissions/pending-list.js';
 import { answerPlan } from '../../permissions/plan-answer.js';
 import { readTeam } from '../../team/team-store.js';
 import { describeOutcome } from '../commands/stop.js';
 import { openMailbox } from '../context.js';
-import { chalk, oneLine, paint } from '../render.js';
-import { renderPending } from '../render-permission.js';
-import { renderStatus } from '../render-status.js';
-import { collectStatus } from '../status-report.js';
+import { chalk, oneLine, paint } from '../output/render.js';
+import { renderPending } from '../output/permission.js';
+import { renderStatus } from '../output/status.js';
+import { collectStatus } from '../../teammates/status-report.js';
 import { HELP, type SlashCommand } from './slash.js';
 
 export interface ActionContext {

@@ -10,7 +10,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { InProcessHost } from '../../backends/in-process/host.js';
 import { isProcessAlive } from '../../backends/process.js';
-import { handleShutdownApproved, killTeammate, shutdownAll } from '../../backends/stop.js';
+import { handleShutdownApproved, killTeammate, shutdownAll } from '../../teammates/stop.js';
 import { followInbox } from '../../mailbox/follow.js';
 import { decide } from '../../permissions/leader.js';
 import { listPending } from '../../permissions/pending-list.js';
@@ -25,7 +25,7 @@ import { teamPaths } from '../../team/paths.js';
 import { readTeam, updateTeam } from '../../team/team-store.js';
 import { describeOutcome } from '../commands/stop.js';
 import { openMailbox } from '../context.js';
-import { chalk, describeToolInput, oneLine, paint, renderMessage } from '../render.js';
+import { chalk, describeToolInput, oneLine, paint, renderMessage } from '../output/render.js';
 import { runCommand, stopContext, type ActionContext } from './actions.js';
 import { openConsoleHost } from './host.js';
 import { PromptQueue, type Question } from './prompt-queue.js';

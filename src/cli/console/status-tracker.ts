@@ -3,8 +3,8 @@
 // `coalesced` runs such a refresh at most once at a time: calls while one runs ask for one more run.
 import { setTimeout as delay } from 'node:timers/promises';
 import { LEAD_NAME } from '../../protocol/names.js';
-import { chalk } from '../render.js';
-import { collectStatus } from '../status-report.js';
+import { chalk } from '../output/render.js';
+import { collectStatus } from '../../teammates/status-report.js';
 import { statusKey, statusLine } from './view.js';
 
 export interface StatusTrackerOptions {

@@ -3,9 +3,9 @@
 import type { ControlMessage } from '../../protocol/control.js';
 import type { InboxMessage } from '../../protocol/message.js';
 import { LEAD_NAME } from '../../protocol/names.js';
-import { chalk, describeControl, oneLine, paint } from '../render.js';
-import { renderPending } from '../render-permission.js';
-import type { CollectedStatus, MemberState } from '../status-report.js';
+import { chalk, describeControl, oneLine, paint } from '../output/render.js';
+import { renderPending } from '../output/permission.js';
+import type { CollectedStatus, MemberState } from '../../teammates/status-report.js';
 import type { Question } from './prompt-queue.js';
 
 const STATE_STYLE: Partial<Record<MemberState, (s: string) => string>> = {

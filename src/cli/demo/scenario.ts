@@ -10,7 +10,7 @@
 // and Ctrl-C → y end the demo gracefully.
 import type { IncomingRequest, ScriptInput, StepInput } from '../../standin/messages-server.js';
 import { lastUserText } from '../../standin/request.js';
-import type { TeamFile } from '../team-file.js';
+import type { TeamFile } from '../launch/team-file.js';
 
 export const DEMO_TEAM = 'demo';
 const TURNS_PER_AGENT = 16;

@@ -4,9 +4,9 @@
 import { quote } from 'shell-quote';
 import { colorForIndex } from '../../protocol/colors.js';
 import { agentId } from '../../protocol/names.js';
-import { buildTeammateCommand, SWARM_BIN, shellLine, type Env } from '../../backends/teammate-command.js';
+import { buildTeammateCommand, SWARM_BIN, shellLine, type Env } from '../../teammates/command-line.js';
 import { TmuxServer, NEW_PANE_FORMAT, commandArgs, envFlags } from '../../backends/tmux/commands.js';
-import type { TeamFile } from '../team-file.js';
+import type { TeamFile } from './team-file.js';
 
 export interface DryRunInput {
   file: TeamFile;

@@ -11,14 +11,14 @@ import { quote } from 'shell-quote';
 import type { Backend } from '../../backends/backend.js';
 import type { InProcessHost } from '../../backends/in-process/host.js';
 import { insideTmuxPane, selectBackend, sessionNameFor, type BackendChoice } from '../../backends/registry.js';
-import { spawnTeammates } from '../../backends/spawn.js';
-import { SWARM_BIN, forwardedEnv } from '../../backends/teammate-command.js';
+import { spawnTeammates } from '../../teammates/spawn.js';
+import { SWARM_BIN, forwardedEnv } from '../../teammates/command-line.js';
 import { TmuxServer, hasSession, listAllPanes, listPaneSizes, newSession, respawnPane, sessionTarget, setPaneOption } from '../../backends/tmux/commands.js';
 import { ensureLeadKey } from '../../permissions/keys.js';
 import { SwarmError, isSwarmError } from '../../protocol/errors.js';
 import { createTeam, updateTeam } from '../../team/team-store.js';
-import { chalk, paint } from '../render.js';
-import type { TeamFile } from '../team-file.js';
+import { chalk, paint } from '../output/render.js';
+import type { TeamFile } from './team-file.js';
 import { openConsoleHost } from '../console/host.js';
 
 export interface StartTeamOptions {

@@ -1,0 +1,179 @@
+// `swarm doctor`'s findings and its machine-level checks: tmux presence and version, it2 (only
+// inside iTerm2), and the permissions of the root, team and key directories and key files.
+//
+// A check returns findings (each a one-line problem and a one-line fix, and when a safe fix exists
+// an `apply` that `--fix` runs) and the names of what passed. A `problem` keeps doctor's exit code
+// at 1 until fixed; a `warning` is advice (swarm still works).
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { quote } from 'shell-quote';
+import { detectIt2 } from '../../backends/iterm2/it2-commands.js';
+import type { Exec } from '../../backends/process.js';
+import { errnoCode } from '../../protocol/errors.js';
+import { DIR_MODE, FILE_MODE } from '../../storage/atomic.js';
+import { swarmDir, teamPaths, teamsDir } from '../../team/paths.js';
+
+export type Severity = 'problem' | 'warning';
+
+export interface Finding {
+  check: string;
+  severity: Severity;
+  /** One line: what is wrong. */
+  problem: string;
+  /** One line: what to do about it (the exact command where there is one). */
+  fix: string;
+  team?: string;
+  path?: string;
+  /** The safe fix `--fix` applies; resolves to one line saying what was done, throws if it could not. */
+  apply?: () => Promise<string>;
+}
+
+export interface CheckResult {
+  findings: Finding[];
+  passed: string[];
+}
+
+export interface DoctorContext {
+  root: string;
+  env: Record<string, string | undefined>;
+  exec: Exec;
+  now: number;
+  /** SWARM_TMUX_SOCKET (`tmux -L`); unset = the current/default server. */
+  tmuxSocket: string | undefined;
+  isAlive: (pid: number) => boolean;
+  /** Only these teams (default: every team under the root). */
+  teams?: string[] | undefined;
+}
+
+export const MIN_TMUX = { major: 3, minor: 2 } as const;
+
+/** `tmux 3.3a` → {3, 3}; `tmux next-3.4` → {3, 4}; `tmux master` → undefined. */
+export function parseTmuxVersion(text: string): { major: number; minor: number } | undefined {
+  const m = /(\d+)\.(\d+)/.exec(text);
+  return m ? { major: Number(m[1]), minor: Number(m[2]) } : undefined;
+}
+
+export async function checkTmux(ctx: DoctorContext): Promise<CheckResult> {
+  const r = await ctx.exec('tmux', ['-V']);
+  if (r.exitCode === 127) {
+    return {
+      passed: [],
+      findings: [
+        {
+          check: 'tmux',
+          severity: 'warning',
+          problem: 'tmux is not installed (not found on PATH): teammates can only run in-process, without panes',
+          fix: `install tmux >= ${MIN_TMUX.major}.${MIN_TMUX.minor} (apt install tmux, dnf install tmux, brew install tmux)`,
+        },
+      ],
+    };
+  }
+  const text = (r.stdout || r.stderr).trim();
+  const v = parseTmuxVersion(text);
+  if (r.exitCode !== 0) {
+    return { passed: [], findings: [{ check: 'tmux', severity: 'warning', problem: `tmux -V failed (exit ${r.exitCode}): ${text}`, fix: 'reinstall tmux' }] };
+  }
+  if (v !== undefined && (v.major < MIN_TMUX.major || (v.major === MIN_TMUX.major && v.minor < MIN_TMUX.minor))) {
+    return {
+      passed: [],
+      findings: [
+        {
+          check: 'tmux',
+          severity: 'warning',
+          problem: `${text} is older than ${MIN_TMUX.major}.${MIN_TMUX.minor}: pane labels and remain-on-exit may not work as swarm expects`,
+          fix: `upgrade tmux to ${MIN_TMUX.major}.${MIN_TMUX.minor} or newer`,
+        },
+      ],
+    };
+  }
+  return { passed: [v === undefined ? `${text} (version not numbered; assumed recent)` : text], findings: [] };
+}
+
+/** it2 matters only inside iTerm2, and not inside tmux (tmux sets TERM_PROGRAM=tmux in its panes). */
+export function inITerm2(env: Record<string, string | undefined>): boolean {
+  if (env.TMUX) return false;
+  return env.TERM_PROGRAM === 'iTerm.app' || Boolean(env.ITERM_SESSION_ID);
+}
+
+export async function checkIt2(ctx: DoctorContext): Promise<CheckResult> {
+  if (!inITerm2(ctx.env)) return { passed: [], findings: [] };
+  const d = await detectIt2(ctx.env, ctx.exec);
+  if (d.usable) return { passed: ['it2 (iTerm2 split panes) is usable'], findings: [] };
+  return {
+    passed: [],
+    findings: [{ check: 'it2', severity: 'warning', problem: `inside iTerm2 but ${d.reason}: teammates will use tmux or run in-process`, fix: d.hint }],
+  };
+}
+
+function octal(mode: number): string {
+  return `0${(mode & 0o777).toString(8)}`;
+}
+
+/** Directories and key files swarm keeps private (SPEC §3: dirs 0700, files 0600). */
+async function privatePaths(ctx: DoctorContext): Promise<{ dirs: string[]; files: string[] }> {
+  const dirs = [ctx.root, teamsDir(ctx.root)];
+  for (const team of await listTeamDirs(ctx)) {
+    const p = teamPaths(ctx.root, team);
+    dirs.push(p.dir, p.inboxes, p.permissions, p.pending, p.resolved, p.statusDir, p.logsDir);
+  }
+  const keys = path.join(swarmDir(ctx.root), 'keys');
+  dirs.push(swarmDir(ctx.root), keys);
+  let files: string[] = [];
+  try {
+    files = (await fs.readdir(keys)).filter((n) => n.endsWith('.key')).map((n) => path.join(keys, n));
+  } catch (e) {
+    if (errnoCode(e) !== 'ENOENT') throw e;
+  }
+  return { dirs, files };
+}
+
+/** Team directory names under teams/ (valid names only), restricted to ctx.teams when given. */
+export async function listTeamDirs(ctx: DoctorContext): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await fs.readdir(teamsDir(ctx.root));
+  } catch (e) {
+    if (errnoCode(e) === 'ENOENT') return [];
+    throw e;
+  }
+  const valid = names.filter((n) => /^[a-z0-9][a-z0-9-]{0,63}$/.test(n)).sort();
+  return ctx.teams === undefined ? valid : valid.filter((n) => ctx.teams!.includes(n));
+}
+
+async function modeOf(p: string): Promise<{ mode: number; isDir: boolean } | undefined> {
+  try {
+    const st = await fs.stat(p);
+    return { mode: st.mode & 0o777, isDir: st.isDirectory() };
+  } catch (e) {
+    if (errnoCode(e) === 'ENOENT') return undefined;
+    throw e;
+  }
+}
+
+export async function checkPermissions(ctx: DoctorContext): Promise<CheckResult> {
+  const { dirs, files } = await privatePaths(ctx);
+  const findings: Finding[] = [];
+  let checked = 0;
+  const check = async (p: string, want: number, what: string): Promise<void> => {
+    const st = await modeOf(p);
+    if (st === undefined) return;
+    checked++;
+    if ((st.mode & 0o077) === 0) return; // no group/other bits: private enough
+    findings.push({
+      check: 'permissions',
+      severity: 'problem',
+      path: p,
+      problem: `${what} ${p} is open to other users (mode ${octal(st.mode)}, expected ${octal(want)})`,
+      fix: `chmod ${octal(want).slice(1)} ${quote([p])}  (swarm doctor --fix does it)`,
+      apply: async () => {
+        await fs.chmod(p, want);
+        const after = await modeOf(p);
+        if (after === undefined || after.mode !== want) throw new Error(`mode of ${p} is still ${after ? octal(after.mode) : 'unknown'}`);
+        return `chmod ${octal(want)} ${p}`;
+      },
+    });
+  };
+  for (const d of dirs) await check(d, DIR_MODE, d === ctx.root ? 'the swarm root' : 'directory');
+  for (const f of files) await check(f, FILE_MODE, 'leader key file');
+  return { findings, passed: findings.length === 0 ? [`permissions: the root${checked > 1 ? ` and ${checked - 1} more private path${checked === 2 ? '' : 's'}` : ''} (dirs 0700, key files 0600)`] : [] };
+}

@@ -1,0 +1,214 @@
+// `swarm doctor`'s checks of the files and processes of each team under the root:
+// - lock directories (`*.lock`) whose mtime is older than STALE_LOCK_MS: a live holder refreshes its
+//   lock every second, so these belong to dead processes (--fix removes one only if it is still stale
+//   when it gets there);
+// - files kept aside as `*.corrupt-<time>`: listed with their size, never deleted;
+// - members whose pane is gone or whose pid is dead (liveness checked for real): marked active →
+//   a problem (--fix marks them inactive; members are never deleted: `swarm kill <name>` does that);
+//   already inactive, or never started → a warning with the `swarm kill` line;
+// - pending permission requests whose worker is dead or no longer a member (--fix clears them, with
+//   an audit line, through permissions/leader).
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { gatherLivenessFacts, judgeLiveness, type Liveness, type LivenessFacts } from '../../teammates/liveness.js';
+import { clearOrphaned } from '../../permissions/leader.js';
+import { pendingIds, readPending } from '../../permissions/pending.js';
+import type { Member, TeamConfig } from '../../protocol/config.js';
+import { LEAD_NAME } from '../../protocol/names.js';
+import { teamPaths } from '../../team/paths.js';
+import { findMember, readTeam, updateMember } from '../../team/team-store.js';
+import { listTeamDirs, type CheckResult, type DoctorContext, type Finding } from './machine-checks.js';
+import { formatAge } from '../output/status.js';
+
+/** A lock dir untouched for this long has no live holder (holders refresh it every second). */
+export const STALE_LOCK_MS = 30_000;
+/** A member reserved this long ago with neither pane nor pid never started. */
+export const UNSTARTED_MS = 60_000;
+
+const CORRUPT_RE = /\.corrupt-\d+$/;
+
+interface Found {
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/** `*.lock` directories and `*.corrupt-*` files under `dir` (lock dirs are not descended into). */
+export async function scanTeamDir(dir: string, depth = 4): Promise<{ locks: Found[]; corrupt: Found[] }> {
+  const locks: Found[] = [];
+  const corrupt: Found[] = [];
+  const walk = async (d: string, left: number): Promise<void> => {
+    let entries;
+    try {
+      entries = await fs.readdir(d, { withFileTypes: true });
+    } catch {
+      return; // vanished meanwhile
+    }
+    for (const e of entries) {
+      const p = path.join(d, e.name);
+      const isLock = e.isDirectory() && e.name.endsWith('.lock');
+      const isCorrupt = e.isFile() && CORRUPT_RE.test(e.name);
+      if (isLock || isCorrupt) {
+        try {
+          const st = await fs.stat(p);
+          (isLock ? locks : corrupt).push({ path: p, size: st.size, mtimeMs: st.mtimeMs });
+        } catch {
+          // released meanwhile
+        }
+      } else if (e.isDirectory() && left > 0) {
+        await walk(p, left - 1);
+      }
+    }
+  };
+  await walk(dir, depth);
+  return { locks, corrupt };
+}
+
+/** "12 B", "3.4 kB", "1.2 MB". */
+export function formatSize(bytes: number): string {
+  if (bytes < 1000) return `${bytes} B`;
+  if (bytes < 1_000_000) return `${(bytes / 1000).toFixed(1)} kB`;
+  return `${(bytes / 1_000_000).toFixed(1)} MB`;
+}
+
+function staleLockFinding(ctx: DoctorContext, team: string, lock: Found): Finding {
+  const rel = path.relative(ctx.root, lock.path);
+  return {
+    check: 'stale_lock',
+    severity: 'problem',
+    team,
+    path: lock.path,
+    problem: `stale lock ${rel}: untouched for ${formatAge(ctx.now - lock.mtimeMs)} (its holder died), so writers of that file wait and fail`,
+    fix: `swarm doctor --fix removes it (or: rmdir '${lock.path}')`,
+    apply: async () => {
+      const st = await fs.stat(lock.path).catch(() => undefined);
+      if (st === undefined) return `${rel} was already gone`;
+      if (Date.now() - st.mtimeMs <= STALE_LOCK_MS) throw new Error(`${rel} was refreshed meanwhile (a live holder); left alone`);
+      await fs.rmdir(lock.path);
+      return `removed stale lock ${rel}`;
+    },
+  };
+}
+
+function corruptFinding(ctx: DoctorContext, team: string, f: Found): Finding {
+  const rel = path.relative(ctx.root, f.path);
+  return {
+    check: 'corrupt_file',
+    severity: 'warning',
+    team,
+    path: f.path,
+    problem: `kept aside: ${rel} (${formatSize(f.size)}, ${formatAge(ctx.now - f.mtimeMs)} ago): a file that did not parse; a fresh one replaced it`,
+    fix: `inspect it (less '${f.path}'), recover what you need, then delete it yourself: swarm never does`,
+  };
+}
+
+export async function checkTeamFiles(ctx: DoctorContext): Promise<CheckResult> {
+  const findings: Finding[] = [];
+  let locks = 0;
+  for (const team of await listTeamDirs(ctx)) {
+    const scan = await scanTeamDir(teamPaths(ctx.root, team).dir);
+    locks += scan.locks.length;
+    for (const l of scan.locks) if (ctx.now - l.mtimeMs > STALE_LOCK_MS) findings.push(staleLockFinding(ctx, team, l));
+    for (const c of scan.corrupt) findings.push(corruptFinding(ctx, team, c));
+  }
+  const passed: string[] = [];
+  if (!findings.some((f) => f.check === 'stale_lock')) passed.push(`no stale locks${locks > 0 ? ` (${locks} held by live writers)` : ''}`);
+  if (!findings.some((f) => f.check === 'corrupt_file')) passed.push('no corrupt files kept aside');
+  return { findings, passed };
+}
+
+function describeDeath(m: Member, l: Liveness): string {
+  const pane = l.pane === 'gone' ? `its pane ${m.tmuxPaneId} is gone` : l.pane === 'dead' ? `its pane ${m.tmuxPaneId} has exited` : '';
+  const pid = l.pidAlive === false ? `its process ${m.pid} is dead` : '';
+  return [pane, pid].filter(Boolean).join(' and ') || 'it is not running';
+}
+
+function memberFindings(ctx: DoctorContext, team: string, m: Member, l: Liveness): Finding[] {
+  const kill = `remove it with: swarm kill ${m.name} --team ${team}`;
+  if (l.alive === false && m.isActive !== false) {
+    return [
+      {
+        check: 'dead_member',
+        severity: 'problem',
+        team,
+        problem: `member ${m.name} (team ${team}) is marked active but ${describeDeath(m, l)}`,
+        fix: `${kill}  (swarm doctor --fix only marks it inactive)`,
+        apply: async () => {
+          await updateMember(ctx.root, team, m.name, { isActive: false });
+          return `marked ${m.name} (team ${team}) inactive; ${kill}`;
+        },
+      },
+    ];
+  }
+  if (l.alive === false) {
+    return [{ check: 'dead_member', severity: 'warning', team, problem: `member ${m.name} (team ${team}) is inactive and ${describeDeath(m, l)}`, fix: kill }];
+  }
+  if (l.alive === null && m.tmuxPaneId === '' && m.pid === undefined && ctx.now - m.joinedAt > UNSTARTED_MS) {
+    return [
+      {
+        check: 'unstarted_member',
+        severity: 'warning',
+        team,
+        problem: `member ${m.name} (team ${team}) was added ${formatAge(ctx.now - m.joinedAt)} ago but never got a pane or a process (a failed spawn?)`,
+        fix: kill,
+      },
+    ];
+  }
+  return [];
+}
+
+async function pendingFindings(ctx: DoctorContext, team: string, config: TeamConfig, facts: LivenessFacts): Promise<Finding[]> {
+  const paths = teamPaths(ctx.root, team);
+  const out: Finding[] = [];
+  for (const id of await pendingIds(paths)) {
+    const record = await readPending(paths, id).catch(() => undefined); // a corrupt one shows up as kept aside
+    if (!record) continue;
+    const member = findMember(config, record.workerName);
+    const pid = record.workerPid ?? member?.pid;
+    const alive = member ? judgeLiveness({ backendType: member.backendType, paneId: member.tmuxPaneId, pid }, facts).alive : false;
+    if (alive !== false) continue;
+    const why = member ? 'its worker is dead' : `its worker ${record.workerName} is no longer a member`;
+    out.push({
+      check: 'orphan_permission',
+      severity: 'problem',
+      team,
+      path: paths.pendingFile(id),
+      problem: `permission request ${id} (${record.workerName}, ${record.toolName}) is pending but ${why}`,
+      fix: `swarm permissions clear ${id} --team ${team}  (swarm doctor --fix does it)`,
+      apply: async () => {
+        await clearOrphaned(ctx.root, team, id, { force: true });
+        return `cleared permission request ${id}`;
+      },
+    });
+  }
+  return out;
+}
+
+export async function checkTeamMembers(ctx: DoctorContext): Promise<CheckResult> {
+  const findings: Finding[] = [];
+  let teammates = 0;
+  const teams = await listTeamDirs(ctx);
+  for (const team of teams) {
+    let config: TeamConfig;
+    try {
+      config = await readTeam(ctx.root, team);
+    } catch (e) {
+      findings.push({
+        check: 'team_config',
+        severity: 'warning',
+        team,
+        problem: `team ${team} has no readable config.json: ${e instanceof Error ? e.message : String(e)}`,
+        fix: `look at ${teamPaths(ctx.root, team).dir}; remove the team with: swarm team delete ${team} --force`,
+      });
+      continue;
+    }
+    const members = config.members.filter((m) => m.name !== LEAD_NAME);
+    teammates += members.length;
+    const recorded = members.map((m) => ({ backendType: m.backendType, paneId: m.tmuxPaneId, pid: m.pid }));
+    const facts = await gatherLivenessFacts(recorded, { tmuxSocket: ctx.tmuxSocket, exec: ctx.exec, env: ctx.env, isAlive: ctx.isAlive });
+    members.forEach((m, i) => findings.push(...memberFindings(ctx, team, m, judgeLiveness(recorded[i]!, facts))));
+    findings.push(...(await pendingFindings(ctx, team, config, facts)));
+  }
+  const passed = findings.length === 0 ? [`${teams.length} team${teams.length === 1 ? '' : 's'}, ${teammates} teammates: no dead members, no orphaned requests`] : [];
+  return { findings, passed };
+}

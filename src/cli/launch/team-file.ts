@@ -1,0 +1,213 @@
+// Team files for `swarm launch <team.yaml>` (SPEC §6): YAML, parsed with the `yaml` package (which
+// keeps every node's source range) and validated with zod. Every error names the file, the line
+// and the field, e.g. `team.yaml:7: members[1].name: invalid member name "a/b": ...`.
+//
+// Format (unknown keys are errors, so a typo never silently drops a setting):
+//   name: review-squad                 team name (SPEC §3.1)
+//   description: ...                   optional
+//   backend: auto|tmux|iterm2|in-process     optional (default auto)
+//   permissionMode: default|acceptEdits|bypassPermissions|plan   optional, inherited by members
+//   model: ...                         optional, default model of the members
+//   members:                           at least one
+//     - name: alice                    member name, unique case-insensitively, not reserved
+//       prompt: ...                    the initial prompt (first message from team-lead)
+//       model, agentType, planModeRequired, permissionMode, runtime: swarm|claude   optional
+//       cwd: ../app                    optional; relative paths are resolved against the YAML file's
+//                                      directory (`~` is not expanded)
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { LineCounter, isMap, parseDocument, type Document } from 'yaml';
+import { z } from 'zod';
+import { PermissionModeSchema } from '../../protocol/config.js';
+import { errnoCode, SwarmError } from '../../protocol/errors.js';
+import { assertMemberName, assertTeamName } from '../../protocol/names.js';
+
+/** A zod check that runs one of protocol/names' assertions and keeps its message. */
+function nameRule(assert: (name: string) => string): (value: string, ctx: z.RefinementCtx) => void {
+  return (value, ctx) => {
+    try {
+      assert(value);
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: e instanceof Error ? e.message : String(e) });
+    }
+  };
+}
+
+const nonEmpty = z.string().refine((s) => s.trim() !== '', 'expected a non-empty string');
+
+export const TeamFileMemberSchema = z.strictObject({
+  name: z.string().superRefine(nameRule(assertMemberName)),
+  prompt: nonEmpty,
+  model: nonEmpty.optional(),
+  agentType: nonEmpty.optional(),
+  planModeRequired: z.boolean().optional(),
+  permissionMode: PermissionModeSchema.optional(),
+  cwd: nonEmpty.optional(),
+  runtime: z.enum(['swarm', 'claude']).optional(),
+});
+export type TeamFileMember = z.infer<typeof TeamFileMemberSchema>;
+
+const TeamFileObjectSchema = z.strictObject({
+  name: z.string().superRefine(nameRule(assertTeamName)),
+  description: z.string().optional(),
+  backend: z.enum(['auto', 'tmux', 'iterm2', 'in-process']).optional(),
+  permissionMode: PermissionModeSchema.optional(),
+  model: nonEmpty.optional(),
+  members: z.array(TeamFileMemberSchema).min(1, 'expected at least one member'),
+});
+
+// Runs even when other fields have issues (`when`), so every problem is reported in one go; the
+// value may then be partly invalid, hence the defensive reads.
+export const TeamFileSchema = TeamFileObjectSchema.superRefine(
+  (team, ctx) => {
+    const members: unknown = team.members;
+    if (!Array.isArray(members)) return;
+    const seen = new Map<string, { index: number; name: string }>();
+    members.forEach((m: unknown, i) => {
+      const name = m !== null && typeof m === 'object' && 'name' in m && typeof m.name === 'string' ? m.name : undefined;
+      if (name === undefined) return;
+      const first = seen.get(name.toLowerCase());
+      if (first === undefined) seen.set(name.toLowerCase(), { index: i, name });
+      else {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['members', i, 'name'],
+          message: `duplicate member name "${name}": members[${first.index}] is already "${first.name}" (names are case-insensitive)`,
+        });
+      }
+    });
+  },
+  { when: () => true },
+);
+/** A parsed team file; member `cwd`s are absolute. */
+export type TeamFile = z.infer<typeof TeamFileSchema>;
+
+type PathKey = PropertyKey;
+
+/** `members[1].name` from ['members', 1, 'name']. */
+export function formatPath(p: readonly PathKey[]): string {
+  return p.map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? String(k) : `.${String(k)}`)).join('');
+}
+
+/** The 1-based line of the deepest node that exists along `p` (the key's line for a map entry). */
+function lineOf(doc: Document, lc: LineCounter, p: readonly PathKey[]): number {
+  for (let n = p.length; n >= 0; n--) {
+    const prefix = p.slice(0, n) as (string | number)[];
+    const node = n === 0 ? doc.contents : doc.getIn(prefix, true);
+    if (node && typeof node === 'object' && 'range' in node && Array.isArray(node.range)) {
+      if (n > 0 && typeof p[n - 1] === 'string') {
+        // Point at the key (`name:`) rather than a value that may start on a later line.
+        const parent = n === 1 ? doc.contents : doc.getIn(p.slice(0, n - 1) as (string | number)[], true);
+        if (isMap(parent)) {
+          const pair = parent.items.find((it) => it.key !== null && typeof it.key === 'object' && 'value' in it.key && it.key.value === p[n - 1]);
+          const keyRange = pair?.key !== null && typeof pair?.key === 'object' && 'range' in pair.key ? pair.key.range : undefined;
+          if (Array.isArray(keyRange)) return lc.linePos(keyRange[0] as number).line;
+        }
+      }
+      return lc.linePos(node.range[0] as number).line;
+    }
+  }
+  return 1;
+}
+
+function valueAt(data: unknown, p: readonly PathKey[]): unknown {
+  let v: unknown = data;
+  for (const k of p) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[k];
+  }
+  return v;
+}
+
+const KNOWN_KEYS: Record<'team' | 'member', readonly string[]> = {
+  team: Object.keys(TeamFileObjectSchema.shape),
+  member: Object.keys(TeamFileMemberSchema.shape),
+};
+
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1]!.toLowerCase() === b[j - 1]!.toLowerCase() ? 0 : 1));
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/** "did you mean `planModeRequired`?" for a near-miss key, else the list of known keys. */
+function unknownKeyHint(key: string, known: readonly string[]): string {
+  const best = [...known].sort((x, y) => distance(key, x) - distance(key, y))[0];
+  if (best !== undefined && distance(key, best) <= Math.max(2, Math.floor(key.length / 4))) return `did you mean "${best}"?`;
+  return `expected one of: ${known.join(', ')}`;
+}
+
+function issueLines(issue: z.core.$ZodIssue, data: unknown, doc: Document, lc: LineCounter, source: string): string[] {
+  if (issue.code === 'unrecognized_keys') {
+    const known = issue.path.length === 0 ? KNOWN_KEYS.team : KNOWN_KEYS.member;
+    return issue.keys.map((key) => {
+      const p = [...issue.path, key];
+      return `${source}:${lineOf(doc, lc, p)}: ${formatPath(p)}: unknown field (${unknownKeyHint(key, known)})`;
+    });
+  }
+  const where = issue.path.length === 0 ? '(top level)' : formatPath(issue.path);
+  const missing = issue.code === 'invalid_type' && valueAt(data, issue.path) === undefined;
+  const text = missing ? `required field is missing (expected ${issue.expected})` : issue.message;
+  return [`${source}:${lineOf(doc, lc, issue.path)}: ${where}: ${text}`];
+}
+
+function invalid(lines: string[]): SwarmError {
+  const more = lines.length > 1 ? ` (+${lines.length - 1} more)` : '';
+  return new SwarmError('invalid_input', [`${lines[0]}${more}`, ...lines.slice(1)].join('\n'));
+}
+
+/**
+ * Parse and validate a team file's text. `sourceName` prefixes every error (`team.yaml:7: ...`);
+ * relative member `cwd`s are resolved against `baseDir`. Throws SwarmError('invalid_input') whose
+ * message has one line per problem.
+ */
+export function parseTeamFileText(text: string, sourceName: string, baseDir: string): TeamFile {
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    throw invalid(
+      doc.errors.map((e) => {
+        const line = e.linePos?.[0]?.line ?? lc.linePos(e.pos[0]).line;
+        return `${sourceName}:${line}: YAML syntax: ${e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`;
+      }),
+    );
+  }
+  const data: unknown = doc.toJS();
+  if (data === null || data === undefined || typeof data !== 'object' || Array.isArray(data)) {
+    throw invalid([`${sourceName}:1: expected a mapping with "name" and "members", got ${data === null || data === undefined ? 'an empty file' : Array.isArray(data) ? 'a list' : typeof data}`]);
+  }
+  const parsed = TeamFileSchema.safeParse(data);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.flatMap((i) => issueLines(i, data, doc, lc, sourceName));
+    const lineNo = (l: string): number => Number(/:(\d+):/.exec(l.slice(sourceName.length))?.[1] ?? 0);
+    throw invalid(lines.sort((a, b) => lineNo(a) - lineNo(b)));
+  }
+  const team = parsed.data;
+  const problems: string[] = [];
+  team.members.forEach((m, i) => {
+    if (m.cwd === undefined) return;
+    if (m.cwd.startsWith('~')) {
+      problems.push(`${sourceName}:${lineOf(doc, lc, ['members', i, 'cwd'])}: members[${i}].cwd: "${m.cwd}": ~ is not expanded; use an absolute path or one relative to the team file`);
+    }
+    m.cwd = path.resolve(baseDir, m.cwd);
+  });
+  if (problems.length > 0) throw invalid(problems);
+  return team;
+}
+
+/** Read and parse a team file; errors are prefixed with `file` as given. */
+export async function parseTeamFile(file: string): Promise<TeamFile> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (e) {
+    if (errnoCode(e) === 'ENOENT') throw new SwarmError('not_found', `no team file at ${file}; see examples/ for the format`, { cause: e });
+    throw new SwarmError('io', `cannot read team file ${file}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+  }
+  return parseTeamFileText(text, file, path.dirname(path.resolve(file)));
+}

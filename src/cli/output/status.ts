@@ -1,0 +1,96 @@
+// `swarm status` as a table: member (in its colour), backend, pane, pid (✓ alive / ✗ dead), state,
+// last heartbeat (age), unread, pending permissions, tool uses, tokens in/out. Pure: report in,
+// lines out; widths are measured on the plain text, so colours never break the alignment.
+import { chalk, paint } from './render.js';
+import type { CollectedStatus, MemberState } from '../../teammates/status-report.js';
+
+interface Cell {
+  text: string;
+  style?: (s: string) => string;
+}
+
+/** "4s", "3m", "2h", "5d" (an age in ms, rounded down). */
+export function formatAge(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m`;
+  if (s < 86_400) return `${Math.floor(s / 3600)}h`;
+  return `${Math.floor(s / 86_400)}d`;
+}
+
+/** 950 → "950", 12_345 → "12.3k", 2_500_000 → "2.5M". */
+export function formatCount(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0).replace(/\.0$/, '')}k`;
+  return `${(n / 1_000_000).toFixed(1).replace(/\.0$/, '')}M`;
+}
+
+function stateStyle(state: MemberState): (s: string) => string {
+  switch (state) {
+    case 'working':
+    case 'leading':
+      return chalk.green;
+    case 'waiting_permission':
+    case 'stale':
+      return chalk.yellow;
+    case 'dead':
+      return chalk.red.bold;
+    case 'starting':
+    case 'exiting':
+      return chalk.cyan;
+    default:
+      return chalk.dim;
+  }
+}
+
+const HEADERS = ['MEMBER', 'BACKEND', 'PANE', 'PID', 'STATE', 'HEARTBEAT', 'UNREAD', 'PERMS', 'TOOLS', 'TOKENS in/out'];
+
+function rows(s: CollectedStatus, now: number): Cell[][] {
+  return s.report.members.map((m, i) => {
+    const d = s.details[i]!;
+    const paneNote = d.pane === 'gone' ? ' (gone)' : d.pane === 'dead' ? ' (exited)' : '';
+    const pid = m.pid === null ? '-' : `${m.pid} ${d.pidAlive === false ? '✗' : d.pidAlive === true ? '✓' : '?'}`;
+    const tokens = m.inputTokens === null && m.outputTokens === null ? '-' : `${formatCount(m.inputTokens ?? 0)}/${formatCount(m.outputTokens ?? 0)}`;
+    return [
+      { text: m.name, style: (t) => paint(d.color, t) },
+      { text: m.backendType ?? '-' },
+      { text: `${m.paneId ?? '-'}${paneNote}`, ...(paneNote ? { style: chalk.red } : {}) },
+      { text: pid, ...(d.pidAlive === false ? { style: chalk.red } : {}) },
+      { text: m.state, style: stateStyle(m.state) },
+      { text: m.heartbeatAt === null ? '-' : `${formatAge(now - m.heartbeatAt)} ago` },
+      { text: m.unread === null ? '?' : String(m.unread), ...(m.unread ? { style: chalk.bold } : {}) },
+      { text: String(m.pendingPermissions), ...(m.pendingPermissions > 0 ? { style: chalk.yellow.bold } : {}) },
+      { text: m.toolUses === null ? '-' : String(m.toolUses) },
+      { text: tokens },
+    ];
+  });
+}
+
+/** The status table and its hints, as lines (no trailing newline). */
+export function renderStatus(s: CollectedStatus, now: number): string[] {
+  const body = rows(s, now);
+  const widths = HEADERS.map((h, c) => Math.max(h.length, ...body.map((r) => r[c]!.text.length)));
+  const line = (cells: Cell[]): string =>
+    cells
+      .map((cell, c) => {
+        const padded = c === cells.length - 1 ? cell.text : cell.text.padEnd(widths[c]!);
+        return cell.style ? cell.style(padded) : padded;
+      })
+      .join('  ')
+      .trimEnd();
+  const teammates = s.report.members.length - 1;
+  const out = [
+    `${chalk.bold(`team ${s.report.team}`)}  ${chalk.dim(`backend ${s.report.backend ?? '-'} · ${teammates} teammate${teammates === 1 ? '' : 's'}`)}`,
+    chalk.dim(line(HEADERS.map((h) => ({ text: h })))),
+    ...body.map(line),
+  ];
+  const dead = s.report.members.filter((m) => m.state === 'dead').map((m) => m.name);
+  if (dead.length > 0) {
+    out.push(chalk.red(`dead: ${dead.join(', ')} — remove with 'swarm kill <name>', or mark inactive with 'swarm doctor --fix'`));
+  }
+  if (s.report.members.some((m) => m.state === 'stale')) {
+    out.push(chalk.yellow(`stale: no heartbeat for over 30 s while the process lives (hung?); look at its pane or logs/<name>.jsonl`));
+  }
+  for (const w of s.warnings) out.push(chalk.yellow(`warning: ${w}`));
+  return out;
+}

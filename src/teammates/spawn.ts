@@ -1,0 +1,290 @@
+// Spawning one teammate (SPEC §4.2), through whichever Backend the caller chose:
+//   1. under the config lock: validate and reserve the member (tmuxPaneId "", colour);
+//   2. clear its inbox and write the initial prompt as its first message from team-lead (signed);
+//   3. create the pane with the teammate as its command (teammate-command.ts);
+//   4. record tmuxPaneId / backendType / pid / runtime in config.json;
+//   5. readiness handshake: the prompt is marked read or removed, and (swarm runtime) the
+//      teammate's status/<name>.json names a live pid. Re-checked on every change in the inbox and
+//      status directories and on a short tick (to notice a pane that died), with a deadline.
+// On any failure after step 1: capture the pane's last output, kill the pane (verified), remove the
+// member, its status and inbox files, and throw a SwarmError carrying that output.
+// Spawns of one team are serialised by the lock `teams/<team>/spawn.lock`, held for steps 1-4
+// (reservation and pane creation: two `swarm spawn` processes never interleave them). The readiness
+// handshake runs after the lock is released, so the handshakes of several spawns overlap; a failed
+// handshake cleans up only its own teammate. `spawnTeammates` does this for a list in one process:
+// panes are created one after another, readiness is awaited concurrently.
+import { promises as fs, statSync } from 'node:fs';
+import path from 'node:path';
+import { PermissionModeSchema, type PermissionMode } from '../protocol/config.js';
+import { SwarmError, isSwarmError } from '../protocol/errors.js';
+import { assertMemberName } from '../protocol/names.js';
+import { StatusFileSchema } from '../protocol/status.js';
+import type { Mailbox } from '../mailbox/mailbox.js';
+import { openLeadMailbox } from '../permissions/lead-mailbox.js';
+import { parseText } from '../storage/json-file.js';
+import { withFileLock } from '../storage/lock.js';
+import { teamPaths } from '../team/paths.js';
+import { addMember, readTeam, removeMember, updateMember } from '../team/team-store.js';
+import { awaitFiles } from '../storage/await-files.js';
+import type { Backend, BackendType, PaneRef } from '../backends/backend.js';
+import { isProcessAlive } from '../backends/process.js';
+import { TEAMMATE_RUNTIMES, buildTeammateCommand, resolveClaude, type Env, type TeammateRuntime } from './command-line.js';
+
+export interface SpawnOptions {
+  root: string;
+  team: string;
+  name: string;
+  prompt: string;
+  model?: string | undefined;
+  agentType?: string | undefined;
+  planModeRequired?: boolean | undefined;
+  permissionMode?: string | undefined;
+  cwd?: string | undefined;
+  runtime?: TeammateRuntime | undefined;
+  backend: Backend;
+  /** Default 20 s. */
+  readyTimeoutMs?: number;
+  /** The leader's environment (forwarded variables, SWARM_TEAMMATE_COMMAND, PATH). */
+  env: Env;
+  /** Tests: the swarm executable and the PATH lookup of `claude`. */
+  swarmExecutable?: readonly string[];
+  which?: (command: string, env: Env) => string | undefined;
+}
+
+export interface SpawnedTeammate {
+  agentId: string;
+  name: string;
+  color: string;
+  backendType: BackendType;
+  paneId: string;
+  pid: number | undefined;
+}
+
+export const DEFAULT_READY_TIMEOUT_MS = 20_000;
+const OUTPUT_LINES = 15;
+
+function validate(o: SpawnOptions): { runtime: TeammateRuntime; mode: PermissionMode | undefined; cwd: string } {
+  assertMemberName(o.name);
+  if (o.prompt.trim() === '') throw new SwarmError('invalid_input', 'the initial prompt is empty; pass --prompt <text>');
+  const runtime = o.runtime ?? 'swarm';
+  if (!(TEAMMATE_RUNTIMES as readonly string[]).includes(runtime)) {
+    throw new SwarmError('invalid_input', `expected --runtime ${TEAMMATE_RUNTIMES.join('|')}, got ${JSON.stringify(runtime)}`);
+  }
+  if (runtime === 'claude') resolveClaude(o.env, o.which); // fail before anything is written
+  let mode: PermissionMode | undefined;
+  if (o.permissionMode !== undefined) {
+    const parsed = PermissionModeSchema.safeParse(o.permissionMode);
+    if (!parsed.success) {
+      throw new SwarmError('invalid_input', `expected --permission-mode ${PermissionModeSchema.options.join('|')}, got ${JSON.stringify(o.permissionMode)}`);
+    }
+    mode = parsed.data;
+  }
+  const cwd = path.resolve(o.cwd ?? process.cwd());
+  let isDir = false;
+  try {
+    isDir = statSync(cwd).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (!isDir) throw new SwarmError('invalid_input', `--cwd ${cwd} is not a directory`);
+  return { runtime, mode, cwd };
+}
+
+/** Add one teammate and wait until it is ready (SPEC §4.2); throws SwarmError, leaving nothing behind. */
+export async function spawnTeammate(o: SpawnOptions): Promise<SpawnedTeammate> {
+  return awaitReady(await startSpawn(o));
+}
+
+export type SpawnResult =
+  | { ok: true; name: string; teammate: SpawnedTeammate }
+  | { ok: false; name: string; error: SwarmError };
+
+/**
+ * Spawn several teammates of one team: panes are created one after another (each under the spawn
+ * lock, in list order), and each readiness handshake starts as soon as its pane exists, so they
+ * overlap. One result per entry, in order; a failed teammate is cleaned up and does not stop the
+ * others.
+ */
+export async function spawnTeammates(list: readonly SpawnOptions[]): Promise<SpawnResult[]> {
+  const pending: Promise<SpawnResult>[] = [];
+  for (const o of list) {
+    const started = await startSpawn(o).then(
+      (p) => ({ ok: true as const, p }),
+      (e: unknown) => ({ ok: false as const, error: asSwarmError(e) }),
+    );
+    if (!started.ok) {
+      pending.push(Promise.resolve({ ok: false, name: o.name, error: started.error }));
+      continue;
+    }
+    pending.push(
+      awaitReady(started.p).then(
+        (teammate): SpawnResult => ({ ok: true, name: teammate.name, teammate }),
+        (e: unknown): SpawnResult => ({ ok: false, name: started.p.name, error: asSwarmError(e) }),
+      ),
+    );
+  }
+  return Promise.all(pending);
+}
+
+function asSwarmError(e: unknown): SwarmError {
+  return isSwarmError(e) ? e : new SwarmError('backend', e instanceof Error ? e.message : String(e), { cause: e });
+}
+
+/** A teammate whose pane exists and is recorded (steps 1-4), not yet known to be ready. */
+interface StartedSpawn {
+  o: SpawnOptions;
+  mailbox: Mailbox;
+  agentId: string;
+  name: string;
+  color: string;
+  msgId: string;
+  pane: PaneRef;
+  runtime: TeammateRuntime;
+}
+
+/** Steps 1-4 under the team's spawn lock; on failure everything is undone and the error thrown. */
+async function startSpawn(o: SpawnOptions): Promise<StartedSpawn> {
+  const { runtime, mode, cwd } = validate(o);
+  const paths = teamPaths(o.root, o.team);
+  const config = await readTeam(o.root, o.team); // not_found before anything is written
+  const lockFile = path.join(paths.dir, 'spawn');
+  const readyTimeoutMs = o.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
+  // Waiters give up only after a long time without progress.
+  return withFileLock(lockFile, () => startLocked(o, { runtime, mode: mode ?? inheritedMode(config.swarm?.permissionMode), cwd }), {
+    budgetMs: readyTimeoutMs + 60_000,
+  });
+}
+
+/** Step 5, outside the lock; on failure the teammate is cleaned up and the error thrown. */
+async function awaitReady(s: StartedSpawn): Promise<SpawnedTeammate> {
+  try {
+    await handshake(s.o, s.mailbox, s.name, s.msgId, s.pane, s.runtime);
+  } catch (e) {
+    throw await undoSpawn(s.o, s.name, s.pane, e);
+  }
+  return { agentId: s.agentId, name: s.name, color: s.color, backendType: s.pane.backendType, paneId: s.pane.paneId, pid: s.pane.pid };
+}
+
+function inheritedMode(m: unknown): PermissionMode | undefined {
+  const parsed = PermissionModeSchema.safeParse(m);
+  return parsed.success ? parsed.data : undefined;
+}
+
+async function startLocked(
+  o: SpawnOptions,
+  v: { runtime: TeammateRuntime; mode: PermissionMode | undefined; cwd: string },
+): Promise<StartedSpawn> {
+  const paths = teamPaths(o.root, o.team);
+  const { mailbox, key } = await openLeadMailbox({ root: o.root, team: o.team });
+  const config = await readTeam(o.root, o.team);
+  const member = await addMember(o.root, o.team, {
+    name: o.name,
+    prompt: o.prompt,
+    cwd: v.cwd,
+    backendType: o.backend.type,
+    runtime: v.runtime,
+    ...(o.model ? { model: o.model } : {}),
+    ...(o.agentType ? { agentType: o.agentType } : {}),
+    ...(o.planModeRequired ? { planModeRequired: true } : {}),
+    ...(v.mode ? { mode: v.mode } : {}),
+  });
+  const name = member.name;
+  const color = member.color ?? 'blue';
+  let pane: PaneRef | undefined;
+  try {
+    const cmd = buildTeammateCommand({
+      runtime: v.runtime,
+      team: o.team,
+      name,
+      color,
+      leadSessionId: config.leadSessionId,
+      leadVerifyKey: key.verifyKey,
+      agentType: o.agentType,
+      model: o.model,
+      planModeRequired: o.planModeRequired,
+      permissionMode: v.mode,
+      cwd: v.cwd,
+      env: o.env,
+      ...(o.swarmExecutable ? { swarmExecutable: o.swarmExecutable } : {}),
+      ...(o.which ? { which: o.which } : {}),
+    });
+    await fs.rm(paths.status(name), { force: true }); // a previous teammate's heartbeat must not count
+    await mailbox.clear(name);
+    const lead = config.members[0];
+    const prompt = await mailbox.append(name, { from: 'team-lead', text: o.prompt, ...(lead?.color ? { color: lead.color } : {}) });
+    pane = await o.backend.createPane({ team: o.team, name, color, argv: cmd.argv, env: cmd.env, cwd: v.cwd });
+    await updateMember(o.root, o.team, name, {
+      tmuxPaneId: pane.paneId,
+      backendType: pane.backendType,
+      runtime: v.runtime,
+      ...(pane.pid !== undefined ? { pid: pane.pid } : {}),
+    });
+    return { o, mailbox, agentId: member.agentId, name, color, msgId: prompt.msg_id ?? '', pane, runtime: v.runtime };
+  } catch (e) {
+    throw await undoSpawn(o, name, pane, e);
+  }
+}
+
+const ALIVE_CHECK_MS = 400;
+
+async function handshake(
+  o: SpawnOptions,
+  mailbox: Mailbox,
+  name: string,
+  msgId: string,
+  pane: PaneRef,
+  runtime: TeammateRuntime,
+): Promise<void> {
+  const paths = teamPaths(o.root, o.team);
+  const timeoutMs = o.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
+  // Asking the backend whether the pane lives costs a tmux process; every file change in the team
+  // re-runs this check for every pending spawn, so ask at most every ALIVE_CHECK_MS.
+  let nextAliveCheck = 0;
+  const outcome = await awaitFiles(
+    [paths.inboxes, paths.statusDir],
+    async (): Promise<'ready' | 'died' | undefined> => {
+      const entry = (await mailbox.read(name)).find((m) => m.msg_id === msgId);
+      const promptTaken = entry === undefined || entry.read;
+      const statusOk = runtime === 'claude' || (await liveStatus(paths.status(name)));
+      if (promptTaken && statusOk) return 'ready';
+      if (Date.now() < nextAliveCheck) return undefined;
+      nextAliveCheck = Date.now() + ALIVE_CHECK_MS;
+      return (await o.backend.isAlive(pane)) ? undefined : 'died';
+    },
+    { timeoutMs, tickMs: 200 },
+  );
+  if (outcome === 'ready') return;
+  const why =
+    outcome === 'died'
+      ? `${name} exited before it was ready`
+      : `${name} was not ready within ${Math.round(timeoutMs / 1000)} s (it did not pick up its prompt${runtime === 'swarm' ? ' and write its status file' : ''})`;
+  throw new SwarmError('backend', why);
+}
+
+async function liveStatus(file: string): Promise<boolean> {
+  const raw = await fs.readFile(file, 'utf8').catch(() => undefined);
+  if (raw === undefined) return false;
+  const parsed = parseText(raw, StatusFileSchema);
+  return parsed.ok && isProcessAlive(parsed.value.pid);
+}
+
+/** Clean up a failed spawn; returns the error to throw (with the pane's last output). */
+async function undoSpawn(o: SpawnOptions, name: string, pane: PaneRef | undefined, cause: unknown): Promise<SwarmError> {
+  const paths = teamPaths(o.root, o.team);
+  const problems: string[] = [];
+  let output = '';
+  if (pane !== undefined) {
+    output = await o.backend.capture(pane, OUTPUT_LINES).catch(() => '');
+    await o.backend.kill(pane).catch((e: unknown) => problems.push(`the pane could not be killed: ${String(e)}`));
+  }
+  await removeMember(o.root, o.team, name).catch((e: unknown) => problems.push(`the member could not be removed: ${String(e)}`));
+  await fs.rm(paths.status(name), { force: true }).catch(() => undefined);
+  await fs.rm(paths.inbox(name), { force: true }).catch(() => undefined);
+  const base = cause instanceof Error ? cause.message.split('\n')[0]! : String(cause);
+  const lines = [
+    `spawn of ${name} failed: ${base}${problems.length > 0 ? `; ${problems.join('; ')}` : ''}`,
+    ...(output.trim() !== '' ? ['last output of its pane:', ...output.split('\n').map((l) => `  ${l}`)] : []),
+  ];
+  const kind = isSwarmError(cause) ? cause.kind : 'backend';
+  return new SwarmError(kind, lines.join('\n'), { cause });
+}

@@ -1,0 +1,199 @@
+// The data behind `swarm status` (SPEC §6): one row per member, leader first, built from
+// config.json, status/<name>.json (zod-parsed), each inbox's unread count, the pending permission
+// files, and liveness checked against reality (teammates/liveness: tmux list-panes on the right
+// server, it2, zombie-aware pids). Reads only: nothing is written, except that a corrupt file is
+// kept aside by the storage layer as everywhere else (and reported as a warning).
+//
+// State rules: a dead pane or a dead pid is `dead`, whatever config.json's `isActive` says; a
+// heartbeat older than STALE_HEARTBEAT_MS from a process that is not known dead is `stale`; a
+// member with no status file (e.g. a real `claude` teammate) is `working`/`idle` from `isActive`,
+// else `unknown`. The leader is `leading` while its console process (`leadProcess.pid`) lives, else
+// `away`.
+import { judgeLiveness, gatherLivenessFacts, type PaneState, type ProbeOptions, type RecordedPane } from './liveness.js';
+import { Mailbox } from '../mailbox/mailbox.js';
+import { pendingIds, readPending } from '../permissions/pending.js';
+import type { Member, TeamConfig } from '../protocol/config.js';
+import { systemClock, type Clock } from '../protocol/ids.js';
+import { LEAD_NAME } from '../protocol/names.js';
+import { StatusFileSchema, type StatusFile, type TeammateState } from '../protocol/status.js';
+import { readJsonFile } from '../storage/json-file.js';
+import { teamPaths, type TeamPaths } from '../team/paths.js';
+import { readTeam } from '../team/team-store.js';
+
+/** A heartbeat older than this, from a process not known dead, shows as `stale`. */
+export const STALE_HEARTBEAT_MS = 30_000;
+
+export type MemberState = TeammateState | 'stale' | 'dead' | 'unknown' | 'leading' | 'away';
+
+/** One member of `swarm status --json` (SPEC §6). `null` = not known (no pid, no status file). */
+export interface MemberStatus {
+  name: string;
+  agentId: string;
+  backendType: string | null;
+  paneId: string | null;
+  pid: number | null;
+  alive: boolean | null;
+  state: MemberState;
+  heartbeatAt: number | null;
+  unread: number | null;
+  pendingPermissions: number;
+  toolUses: number | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+}
+
+/** `swarm status --json` (SPEC §6). */
+export interface StatusReport {
+  team: string;
+  backend: string | null;
+  members: MemberStatus[];
+}
+
+/** What the table shows beyond the JSON, one per member, same order. */
+export interface MemberDetail {
+  color: string | undefined;
+  pane: PaneState;
+  pidAlive: boolean | null;
+  isActive: boolean | undefined;
+}
+
+export interface CollectedStatus {
+  report: StatusReport;
+  details: MemberDetail[];
+  /** Files that could not be read (kept aside if corrupt); one line each. */
+  warnings: string[];
+}
+
+export interface CollectOptions extends ProbeOptions {
+  now?: Clock;
+}
+
+/** Pure: a teammate's displayed state from its liveness, status file and config flag. */
+export function teammateState(o: { alive: boolean | null; status: StatusFile | undefined; isActive: boolean | undefined; now: number }): MemberState {
+  if (o.alive === false) return 'dead';
+  if (o.status !== undefined) return o.now - o.status.heartbeatAt > STALE_HEARTBEAT_MS ? 'stale' : o.status.state;
+  if (o.isActive === true) return 'working';
+  if (o.isActive === false) return 'idle';
+  return 'unknown';
+}
+
+/** The team's backend: the configured one, else the one its teammates use (`mixed` if several). */
+export function teamBackend(config: TeamConfig): string | null {
+  if (config.swarm?.backend) return config.swarm.backend;
+  const kinds = new Set(config.members.filter((m) => m.name !== LEAD_NAME && m.backendType).map((m) => m.backendType!));
+  if (kinds.size === 0) return null;
+  return kinds.size === 1 ? [...kinds][0]! : 'mixed';
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+async function readStatus(paths: TeamPaths, name: string, warnings: string[]): Promise<StatusFile | undefined> {
+  try {
+    return await readJsonFile(paths.status(name), { schema: StatusFileSchema });
+  } catch (e) {
+    warnings.push(`status of ${name}: ${message(e)}`);
+    return undefined;
+  }
+}
+
+async function unreadCount(mailbox: Mailbox, name: string, warnings: string[]): Promise<number | null> {
+  try {
+    return (await mailbox.unread(name)).length;
+  } catch (e) {
+    warnings.push(`inbox of ${name}: ${message(e)}`);
+    return null;
+  }
+}
+
+/** Pending request counts by worker name (lower-cased), from permissions/pending/*.json. */
+async function pendingByWorker(paths: TeamPaths, warnings: string[]): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  let ids: string[];
+  try {
+    ids = await pendingIds(paths);
+  } catch (e) {
+    warnings.push(`pending permissions: ${message(e)}`);
+    return counts;
+  }
+  for (const id of ids) {
+    try {
+      const record = await readPending(paths, id);
+      if (!record) continue; // decided meanwhile
+      const key = record.workerName.toLowerCase();
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    } catch (e) {
+      warnings.push(`pending request ${id}: ${message(e)}`);
+    }
+  }
+  return counts;
+}
+
+function recordedPane(m: Member, pid: number | undefined): RecordedPane {
+  return { backendType: m.backendType, paneId: m.tmuxPaneId, pid };
+}
+
+/** Everything `swarm status` shows for `team`. Throws not_found / corrupt for config.json only. */
+export async function collectStatus(root: string, team: string, opts: CollectOptions = {}): Promise<CollectedStatus> {
+  const now = (opts.now ?? systemClock)();
+  const config = await readTeam(root, team);
+  const paths = teamPaths(root, team);
+  const mailbox = new Mailbox({ root, team });
+  const warnings: string[] = [];
+  const leader = config.members.find((m) => m.name === LEAD_NAME);
+  const teammates = config.members.filter((m) => m.name !== LEAD_NAME);
+
+  const statuses = await Promise.all(teammates.map((m) => readStatus(paths, m.name, warnings)));
+  const leaderPid = config.leadProcess?.pid ?? leader?.pid;
+  const panes: RecordedPane[] = [
+    leader ? recordedPane(leader, leaderPid) : { paneId: '', pid: leaderPid },
+    ...teammates.map((m, i) => recordedPane(m, m.pid ?? statuses[i]?.pid)),
+  ];
+  const facts = await gatherLivenessFacts(panes, opts);
+  const live = panes.map((p) => judgeLiveness(p, facts));
+  const pending = await pendingByWorker(paths, warnings);
+  const unread = await Promise.all([LEAD_NAME, ...teammates.map((m) => m.name)].map((n) => unreadCount(mailbox, n, warnings)));
+
+  const leadLive = live[0]!;
+  const members: MemberStatus[] = [
+    {
+      name: LEAD_NAME,
+      agentId: config.leadAgentId,
+      backendType: leader?.backendType ?? null,
+      paneId: leader?.tmuxPaneId || null,
+      pid: leaderPid ?? null,
+      alive: leadLive.alive,
+      state: leadLive.alive === true ? 'leading' : 'away',
+      heartbeatAt: null,
+      unread: unread[0] ?? null,
+      pendingPermissions: [...pending.values()].reduce((a, b) => a + b, 0),
+      toolUses: null,
+      inputTokens: null,
+      outputTokens: null,
+    },
+  ];
+  const details: MemberDetail[] = [{ color: leader?.color, pane: leadLive.pane, pidAlive: leadLive.pidAlive, isActive: leader?.isActive }];
+  teammates.forEach((m, i) => {
+    const status = statuses[i];
+    const l = live[i + 1]!;
+    const pid = panes[i + 1]!.pid;
+    members.push({
+      name: m.name,
+      agentId: m.agentId,
+      backendType: m.backendType ?? null,
+      paneId: m.tmuxPaneId || null,
+      pid: pid ?? null,
+      alive: l.alive,
+      state: teammateState({ alive: l.alive, status, isActive: m.isActive, now }),
+      heartbeatAt: status?.heartbeatAt ?? null,
+      unread: unread[i + 1] ?? null,
+      pendingPermissions: pending.get(m.name.toLowerCase()) ?? 0,
+      toolUses: status?.toolUses ?? null,
+      inputTokens: status?.inputTokens ?? null,
+      outputTokens: status?.outputTokens ?? null,
+    });
+    details.push({ color: m.color, pane: l.pane, pidAlive: l.pidAlive, isActive: m.isActive });
+  });
+  return { report: { team: config.name, backend: teamBackend(config), members }, details, warnings };
+}

@@ -1,0 +1,219 @@
+// Stopping teammates, always verified (SPEC §1 item 4, §6 kill/shutdown):
+//   killTeammate      kill now through the member's backend (pane + process verified gone), then
+//                     remove the member and its status file;
+//   shutdownTeammate  cooperative: a signed `shutdown_request` to its inbox, then wait for that
+//                     request's `shutdown_approved` / `shutdown_rejected` from that member in
+//                     team-lead's inbox (only that frame is consumed: other leader messages stay
+//                     unread for the console), escalating to a kill on --force;
+//   handleShutdownApproved  the one leader-side handler of an approval (wait for the process to
+//                     exit, kill the leftover pane — remain-on-exit keeps it — and update the
+//                     roster). The console reuses it: a real `claude` teammate never removes itself.
+import { promises as fs } from 'node:fs';
+import type { Member, TeamConfig } from '../protocol/config.js';
+import { encodeControl, parseControl, type ShutdownApproved, type ShutdownRejected } from '../protocol/control.js';
+import { SwarmError } from '../protocol/errors.js';
+import { newShutdownId } from '../protocol/ids.js';
+import type { InboxMessage } from '../protocol/message.js';
+import { LEAD_NAME, sameName } from '../protocol/names.js';
+import type { Mailbox } from '../mailbox/mailbox.js';
+import { openLeadMailbox } from '../permissions/lead-mailbox.js';
+import { teamPaths } from '../team/paths.js';
+import { findMember, readTeam, removeMember, requireMember } from '../team/team-store.js';
+import { awaitFiles } from '../storage/await-files.js';
+import type { Backend } from '../backends/backend.js';
+import { pollUntil, terminateProcess } from '../backends/process.js';
+import { backendForMember, paneRefOf, type BackendContext } from '../backends/registry.js';
+
+export type StopOutcomeKind = 'approved' | 'rejected' | 'killed' | 'timeout' | 'already_gone' | 'failed';
+
+export interface StopOutcome {
+  name: string;
+  outcome: StopOutcomeKind;
+  reason?: string;
+  /** True when the teammate is verified gone: no pane, no process, no member. */
+  verified: boolean;
+}
+
+export interface StopContext extends BackendContext {
+  /** How long an approving teammate gets to exit by itself before its pane is killed. Default 5 s. */
+  exitGraceMs?: number;
+  /**
+   * The backend of a member; default `backendForMember`. shutdownAll passes one that reuses a
+   * backend per kind, so the stops of many teammates share its (coalesced) pane listings.
+   */
+  backendFor?: (member: Member, team: string) => Backend;
+}
+
+function memberBackend(member: Member, team: string, ctx: StopContext): Backend {
+  return ctx.backendFor?.(member, team) ?? backendForMember(member, team, ctx);
+}
+
+export interface ShutdownOptions extends StopContext {
+  reason?: string | undefined;
+  /** How long to wait for an answer. Default 30 s. */
+  timeoutMs?: number;
+  /** Kill when the teammate rejects or does not answer in time. */
+  force?: boolean;
+}
+
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 30_000;
+
+function requireTeammate(config: TeamConfig, name: string): Member {
+  const member = requireMember(config, name);
+  if (sameName(member.name, LEAD_NAME)) {
+    throw new SwarmError('invalid_input', 'the team lead is not a teammate: stop the console itself, or delete the team');
+  }
+  return member;
+}
+
+/** Kill the member's pane and process (verified), or just its process when no pane was recorded. */
+async function stopPane(team: string, member: Member, ctx: StopContext): Promise<void> {
+  if (member.tmuxPaneId === '') {
+    if (member.pid !== undefined && !(await terminateProcess(member.pid))) {
+      throw new SwarmError('backend', `could not verify that process ${member.pid} of ${member.name} is gone`);
+    }
+    return;
+  }
+  await memberBackend(member, team, ctx).kill(paneRefOf(member));
+}
+
+/** Remove the member from the roster and delete its status file. */
+async function forget(root: string, team: string, name: string): Promise<void> {
+  await removeMember(root, team, name);
+  await fs.rm(teamPaths(root, team).status(name), { force: true });
+}
+
+/** Hard stop now, verified; the member is removed. */
+export async function killTeammate(root: string, team: string, name: string, ctx: StopContext): Promise<StopOutcome> {
+  const member = requireTeammate(await readTeam(root, team), name);
+  await stopPane(team, member, ctx);
+  await forget(root, team, member.name);
+  return { name: member.name, outcome: 'killed', verified: true };
+}
+
+/**
+ * The leader's handling of a `shutdown_approved` frame: give the process `exitGraceMs` to exit,
+ * then kill the pane (and the process, if it is still there) with verification, and remove the
+ * member. A frame from someone no longer in the roster is already handled.
+ */
+export async function handleShutdownApproved(
+  root: string,
+  team: string,
+  frame: Pick<ShutdownApproved, 'from'>,
+  ctx: StopContext,
+): Promise<StopOutcome> {
+  const member = findMember(await readTeam(root, team), frame.from);
+  if (member === undefined || sameName(member.name, LEAD_NAME)) {
+    return { name: frame.from, outcome: 'already_gone', verified: true, reason: 'no longer in the roster' };
+  }
+  let exited = true;
+  if (member.tmuxPaneId !== '') {
+    const backend = memberBackend(member, team, ctx);
+    const pane = paneRefOf(member);
+    exited = await pollUntil(async () => !(await backend.isAlive(pane)), ctx.exitGraceMs ?? 5000, 50);
+    await backend.kill(pane);
+  } else {
+    await stopPane(team, member, ctx);
+  }
+  await forget(root, team, member.name);
+  const grace = Math.round((ctx.exitGraceMs ?? 5000) / 1000);
+  return { name: member.name, outcome: 'approved', verified: true, ...(exited ? {} : { reason: `still running ${grace} s after approving; killed` }) };
+}
+
+type Answer = ShutdownApproved | ShutdownRejected;
+
+function answerOf(m: InboxMessage, requestId: string, from: string): Answer | undefined {
+  if (!sameName(m.from, from)) return undefined;
+  const parsed = parseControl(m.text);
+  if (parsed.kind !== 'control') return undefined;
+  const c = parsed.message;
+  return (c.type === 'shutdown_approved' || c.type === 'shutdown_rejected') && c.requestId === requestId ? c : undefined;
+}
+
+/** The answer to `requestId`, consuming only that frame; also found if another reader took it. */
+async function takeAnswer(mailbox: Mailbox, requestId: string, from: string): Promise<Answer | undefined> {
+  const present = (await mailbox.read(LEAD_NAME)).find((m) => answerOf(m, requestId, from) !== undefined);
+  if (present === undefined) return undefined;
+  const [taken] = await mailbox.consume(LEAD_NAME, (m) => answerOf(m, requestId, from) !== undefined);
+  return answerOf(taken ?? present, requestId, from);
+}
+
+/** Ask a teammate to shut down and report exactly what happened (see the file header). */
+export async function shutdownTeammate(root: string, team: string, name: string, opts: ShutdownOptions): Promise<StopOutcome> {
+  const config = await readTeam(root, team);
+  const member = requireTeammate(config, name);
+  const backend: Backend | undefined = member.tmuxPaneId === '' ? undefined : memberBackend(member, team, opts);
+  const pane = paneRefOf(member);
+  const alive = async (): Promise<boolean> => backend !== undefined && (await backend.isAlive(pane));
+  const gone = async (reason: string): Promise<StopOutcome> => {
+    await stopPane(team, member, opts);
+    await forget(root, team, member.name);
+    return { name: member.name, outcome: 'already_gone', reason, verified: true };
+  };
+  if (!(await alive())) return gone('it had already exited');
+
+  const { mailbox } = await openLeadMailbox({ root, team });
+  const requestId = newShutdownId(member.name);
+  const lead = config.members[0];
+  await mailbox.append(member.name, {
+    from: LEAD_NAME,
+    text: encodeControl({
+      type: 'shutdown_request',
+      requestId,
+      from: LEAD_NAME,
+      ...(opts.reason ? { reason: opts.reason } : {}),
+      timestamp: new Date().toISOString(),
+    }),
+    ...(lead?.color ? { color: lead.color } : {}),
+  });
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+  const result = await awaitFiles(
+    [teamPaths(root, team).inboxes],
+    async (): Promise<Answer | 'exited' | undefined> => {
+      const answer = await takeAnswer(mailbox, requestId, member.name);
+      if (answer !== undefined) return answer;
+      if (await alive()) return undefined;
+      // It answers before it exits: look once more, after seeing it gone.
+      return (await takeAnswer(mailbox, requestId, member.name)) ?? 'exited';
+    },
+    { timeoutMs },
+  );
+  const kill = async (reason: string): Promise<StopOutcome> => {
+    await stopPane(team, member, opts);
+    await forget(root, team, member.name);
+    return { name: member.name, outcome: 'killed', reason, verified: true };
+  };
+  if (result === undefined) {
+    const reason = `no answer within ${Math.round(timeoutMs / 100) / 10} s`;
+    return opts.force ? kill(`${reason}; killed (--force)`) : { name: member.name, outcome: 'timeout', reason, verified: false };
+  }
+  if (result === 'exited') return gone('it exited without answering the shutdown request');
+  if (result.type === 'shutdown_rejected') {
+    return opts.force
+      ? kill(`rejected (${result.reason}); killed (--force)`)
+      : { name: member.name, outcome: 'rejected', reason: result.reason, verified: false };
+  }
+  const handled = await handleShutdownApproved(root, team, result, opts);
+  // Another reader (the console) may have finished the cleanup first: still an approval.
+  return handled.outcome === 'already_gone' ? { name: member.name, outcome: 'approved', verified: true } : handled;
+}
+
+/** Shut down every teammate at once; a failure for one is reported as its `failed` outcome. */
+export async function shutdownAll(root: string, team: string, opts: ShutdownOptions): Promise<StopOutcome[]> {
+  const names = (await readTeam(root, team)).members.filter((m) => !sameName(m.name, LEAD_NAME)).map((m) => m.name);
+  const shared = new Map<string, Backend>();
+  const backendFor = (member: Member, t: string): Backend => {
+    const key = `${t}\u0000${member.backendType ?? ''}`;
+    let b = shared.get(key);
+    if (b === undefined) shared.set(key, (b = opts.backendFor?.(member, t) ?? backendForMember(member, t, opts)));
+    return b;
+  };
+  // Every request is sent at once and every wait runs concurrently (one shutdownTeammate each).
+  return Promise.all(
+    names.map((name) =>
+      shutdownTeammate(root, team, name, { ...opts, backendFor }).catch(
+        (e: unknown): StopOutcome => ({ name, outcome: 'failed', reason: e instanceof Error ? e.message.split('\n')[0]! : String(e), verified: false }),
+      ),
+    ),
+  );
+}

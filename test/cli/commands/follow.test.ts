@@ -1,0 +1,76 @@
+// `swarm inbox <name> --follow` as a long-running child: it shows what another `swarm send` process
+// writes, and a SIGTERM ends it cleanly (exit 0, no stack trace).
+import { execa, type ResultPromise } from 'execa';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { addMember, createTeam } from '../../../src/team/index.js';
+import { swarm, SWARM_BIN } from '../../support/cli.js';
+import { makeTmpRoot } from '../../support/tmp-root.js';
+import { waitFor } from '../../support/wait.js';
+
+const TEAM = 't';
+let root: string;
+let cleanup: () => Promise<void>;
+let child: ResultPromise | undefined;
+
+beforeEach(async () => {
+  ({ root, cleanup } = await makeTmpRoot());
+  await createTeam(root, { name: TEAM });
+  await addMember(root, TEAM, { name: 'w1' });
+  await addMember(root, TEAM, { name: 'w2' });
+});
+afterEach(async () => {
+  if (child && child.exitCode === null) {
+    child.kill('SIGKILL');
+    await child.catch(() => undefined);
+  }
+  child = undefined;
+  await cleanup();
+});
+
+function startFollow(args: string[]): { output: () => string; proc: ResultPromise } {
+  let out = '';
+  const proc = execa(process.execPath, [SWARM_BIN, 'inbox', ...args, '--follow', '--team', TEAM], {
+    env: { CLAUDE_CONFIG_DIR: root, NO_COLOR: '1', SWARM_TEAM: '' },
+    reject: false,
+    stdin: 'ignore',
+  });
+  proc.stdout!.on('data', (b: Buffer) => {
+    out += b.toString();
+  });
+  child = proc;
+  return { output: () => out, proc };
+}
+
+async function send(args: string[]): Promise<void> {
+  const r = await swarm(root, [...args, '--team', TEAM]);
+  expect(r.exitCode, r.stderr).toBe(0);
+}
+
+describe('swarm inbox --follow', () => {
+  it('streams messages sent by other processes, and exits 0 on SIGTERM', async () => {
+    const f = startFollow(['w1']);
+    await send(['send', 'w1', 'hello from the lead']);
+    await waitFor(() => f.output().includes('team-lead › ● hello from the lead'), 10_000, 'first message in follow output');
+    await send(['send', 'w1', 'and from w2', '--from', 'w2']);
+    await waitFor(() => f.output().includes('w2 › ● and from w2'), 10_000, 'second message in follow output');
+    expect(f.output().trimEnd().split('\n')).toHaveLength(2);
+
+    f.proc.kill('SIGTERM');
+    const r = await f.proc;
+    expect(r.signal).toBeUndefined();
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe('');
+  });
+
+  it('--consume --json streams JSON lines and takes delivery', async () => {
+    const f = startFollow(['w1', '--consume', '--json']);
+    await send(['send', 'w1', 'take me']);
+    await waitFor(() => f.output().includes('\n'), 10_000, 'a JSON line');
+    const line = JSON.parse(f.output().split('\n')[0]!) as Record<string, unknown>;
+    expect(line).toMatchObject({ from: 'team-lead', text: 'take me', read: true });
+    const unread = await swarm(root, ['inbox', 'w1', '--unread', '--json', '--team', TEAM]);
+    expect(JSON.parse(unread.stdout)).toEqual([]);
+    f.proc.kill('SIGTERM');
+    expect((await f.proc).exitCode).toBe(0);
+  });
+});

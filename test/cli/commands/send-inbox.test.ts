@@ -1,0 +1,127 @@
+// `swarm send` and `swarm inbox` (SPEC §6): --json shapes, --unread, --consume, and the human view
+// where control frames are one-line events. Real child processes (execa strips the final newline).
+import { promises as fs } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Mailbox } from '../../../src/mailbox/index.js';
+import { encodeControl, type InboxMessage } from '../../../src/protocol/index.js';
+import { addMember, createTeam } from '../../../src/team/index.js';
+import { swarm } from '../../support/cli.js';
+import { makeTmpRoot } from '../../support/tmp-root.js';
+
+const TEAM = 't';
+let root: string;
+let cleanup: () => Promise<void>;
+let mb: Mailbox;
+beforeEach(async () => {
+  ({ root, cleanup } = await makeTmpRoot());
+  await createTeam(root, { name: TEAM });
+  await addMember(root, TEAM, { name: 'w1' });
+  await addMember(root, TEAM, { name: 'w2' });
+  mb = new Mailbox({ root, team: TEAM });
+});
+afterEach(async () => {
+  await cleanup();
+});
+
+const run = (args: string[], env?: Record<string, string>) => swarm(root, [...args, '--team', TEAM], env);
+async function onDisk(name: string): Promise<InboxMessage[]> {
+  return JSON.parse(await fs.readFile(mb.paths.inbox(name), 'utf8')) as InboxMessage[];
+}
+
+describe('swarm send', () => {
+  it('--json prints {msg_id, recipients}; the entry is on disk from team-lead', async () => {
+    const r = await run(['send', 'W1', 'please review', '--summary', 'review', '--json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { msg_id: string; recipients: string[] };
+    expect(Object.keys(out).sort()).toEqual(['msg_id', 'recipients']);
+    expect(out.recipients).toEqual(['w1']);
+    expect(await onDisk('w1')).toEqual([
+      expect.objectContaining({ from: 'team-lead', text: 'please review', summary: 'review', read: false, msg_id: out.msg_id, color: 'red' }),
+    ]);
+  });
+
+  it('human output names the recipients; "*" from a member reaches everyone else', async () => {
+    const r = await run(['send', '*', 'standup', '--from', 'W2']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const m = /^sent to (.+) ([0-9a-f-]{36})$/.exec(r.stdout);
+    expect(m, r.stdout).not.toBeNull();
+    expect(m![1]!.split(', ').sort()).toEqual(['team-lead', 'w1']);
+    for (const name of ['team-lead', 'w1']) expect(await onDisk(name)).toEqual([expect.objectContaining({ from: 'w2', msg_id: m![2] })]);
+    await expect(fs.access(mb.paths.inbox('w2'))).rejects.toThrow();
+  });
+
+  it('to a non-member → exit 1 naming the members, and no inbox file', async () => {
+    const r = await run(['send', 'ghost', 'hi']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toBe('swarm: no member "ghost" in team "t" (members: team-lead, w1, w2)');
+    await expect(fs.access(mb.paths.inbox('ghost'))).rejects.toThrow();
+  });
+});
+
+describe('swarm inbox', () => {
+  beforeEach(async () => {
+    await mb.append('w1', { from: 'w2', text: 'first' });
+    await mb.append('w1', { from: 'team-lead', text: encodeControl({ type: 'shutdown_request', requestId: 'shutdown-1@w1', from: 'team-lead', timestamp: new Date().toISOString() }) });
+    await mb.consume('w1', (m) => m.text === 'first');
+    await mb.append('w1', { from: 'w2', text: 'third' });
+  });
+
+  it('--json prints the array exactly as on disk (control frames left as text)', async () => {
+    const r = await run(['inbox', 'w1', '--json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const printed = JSON.parse(r.stdout) as InboxMessage[];
+    expect(printed).toEqual(await onDisk('w1'));
+    expect(typeof printed[1]!.text).toBe('string');
+    expect(JSON.parse(printed[1]!.text)).toMatchObject({ type: 'shutdown_request' });
+  });
+
+  it('--unread shows only unread entries and changes nothing', async () => {
+    const before = await fs.readFile(mb.paths.inbox('w1'), 'utf8');
+    const r = await run(['inbox', 'w1', '--unread', '--json']);
+    expect((JSON.parse(r.stdout) as InboxMessage[]).map((m) => m.text)).toEqual([expect.stringContaining('shutdown_request'), 'third']);
+    expect(await fs.readFile(mb.paths.inbox('w1'), 'utf8')).toBe(before);
+  });
+
+  it('--consume takes delivery once: marks read on disk, a second --consume has nothing', async () => {
+    const a = await run(['inbox', 'w1', '--consume', '--json']);
+    expect((JSON.parse(a.stdout) as InboxMessage[]).map((m) => m.read)).toEqual([true, true]);
+    expect((await onDisk('w1')).every((m) => m.read)).toBe(true);
+    const b = await run(['inbox', 'w1', '--consume']);
+    expect(b.exitCode, b.stderr).toBe(0);
+    expect(b.stdout).toBe('no unread messages');
+  });
+
+  it('an inbox nobody wrote to yet is empty, not an error', async () => {
+    const r = await run(['inbox', 'team-lead']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe('inbox is empty');
+  });
+});
+
+describe('human view', () => {
+  it('renders text with sender and summary, and control frames as one-line events', async () => {
+    const ts = new Date().toISOString();
+    const frames = [
+      { from: 'w1', text: encodeControl({ type: 'permission_request', request_id: 'perm-1-abc', agent_id: 'w1', tool_name: 'Bash', tool_use_id: 't1', description: 'run tests', input: { command: 'npm test' }, permission_suggestions: [] }) },
+      { from: 'w2', text: encodeControl({ type: 'permission_request', request_id: 'perm-2-def', agent_id: 'w2', tool_name: 'Edit', tool_use_id: 't2', description: '', input: { file_path: 'src/app.ts', old_string: 'a', new_string: 'b' }, permission_suggestions: [] }) },
+      { from: 'w1', text: encodeControl({ type: 'idle_notification', from: 'w1', timestamp: ts, idleReason: 'available', summary: 'tests pass' }) },
+      { from: 'w2', text: encodeControl({ type: 'shutdown_rejected', requestId: 'shutdown-1@w2', from: 'w2', reason: 'still busy', timestamp: ts }) },
+      { from: 'w2', text: JSON.stringify({ type: 'team_status_v2', progress: 0.5 }) },
+      { from: 'w2', text: 'line one\nline two', summary: 'two lines' },
+    ];
+    for (const f of frames) await mb.append('team-lead', f);
+    const r = await run(['inbox', 'team-lead']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const lines = r.stdout.split('\n');
+    const time = String.raw`\d{2}:\d{2}:\d{2}`;
+    expect(lines).toHaveLength(7);
+    expect(lines[0]).toMatch(new RegExp(`^${time} w1 ● w1 asks to run Bash: npm test \\[perm-1-abc\\]$`));
+    expect(lines[1]).toMatch(new RegExp(`^${time} w2 ● w2 asks to use Edit: src/app.ts \\[perm-2-def\\]$`));
+    expect(lines[2]).toMatch(new RegExp(`^${time} w1 ● w1 is idle: tests pass$`));
+    expect(lines[3]).toMatch(new RegExp(`^${time} w2 ● w2 rejected shutdown: still busy \\[shutdown-1@w2\\]$`));
+    expect(lines[4]).toMatch(new RegExp(`^${time} w2 ● \\[team_status_v2\\] \\{"type":"team_status_v2","progress":0.5\\}$`));
+    expect(lines[5]).toMatch(new RegExp(`^${time} w2 › ● two lines: line one$`));
+    expect(lines[6]).toBe('    line two');
+    expect(r.stdout).not.toMatch(/\u001b\[/); // NO_COLOR
+  });
+});

@@ -1,0 +1,145 @@
+// `swarm spawn`, `swarm kill`, `swarm shutdown` through the built executable (SPEC §6): --json
+// shapes, the human lines, exit codes, and the errors a user meets. tmux on a private socket per
+// test (reaped afterwards); the fake teammate via SWARM_TEAMMATE_COMMAND. Run `npm run build` first.
+// (execa strips the final newline of stdout/stderr.)
+import { fileURLToPath } from 'node:url';
+import { quote } from 'shell-quote';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isProcessAlive } from '../../../src/backends/process.js';
+import { TmuxServer, listAllPanes } from '../../../src/backends/tmux/commands.js';
+import { createTeam, readTeam } from '../../../src/team/index.js';
+import { swarm } from '../../support/cli.js';
+import { makeTmpRoot } from '../../support/tmp-root.js';
+import { privateSocket, reapServer } from '../../support/tmux.js';
+
+const FAKE = fileURLToPath(new URL('../../support/fake-teammate.mjs', import.meta.url));
+const TEAM = 'cli';
+
+let root: string;
+let cleanup: () => Promise<void>;
+let socket: string;
+let env: Record<string, string>;
+const pids = new Set<number>();
+
+beforeEach(async () => {
+  ({ root, cleanup } = await makeTmpRoot());
+  await createTeam(root, { name: TEAM });
+  socket = privateSocket();
+  // TMUX/TMUX_PANE emptied: a developer running the tests inside tmux must not get panes split there.
+  env = { SWARM_TEAM: TEAM, SWARM_TMUX_SOCKET: socket, SWARM_TEAMMATE_COMMAND: quote([process.execPath, FAKE]), TMUX: '', TMUX_PANE: '' };
+});
+
+afterEach(async (ctx) => {
+  const errors: unknown[] = [];
+  await reapServer(socket).catch((e: unknown) => errors.push(e));
+  for (const pid of pids) if (isProcessAlive(pid)) process.kill(pid, 'SIGKILL');
+  pids.clear();
+  await cleanup().catch((e: unknown) => errors.push(e));
+  if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
+});
+
+const run = (args: string[], extra: Record<string, string> = {}) => swarm(root, args, { ...env, ...extra });
+
+interface Spawned {
+  agentId: string;
+  name: string;
+  color: string;
+  backendType: string;
+  paneId: string;
+  pid: number;
+}
+async function spawnJson(name: string, extra: Record<string, string> = {}): Promise<Spawned> {
+  const r = await run(['spawn', name, '--prompt', `hi ${name}`, '--backend', 'tmux', '--json'], extra);
+  expect(r.exitCode, r.stderr).toBe(0);
+  const out = JSON.parse(r.stdout) as Spawned;
+  pids.add(out.pid);
+  return out;
+}
+
+describe('swarm spawn / kill / shutdown', () => {
+  it('spawn --json and the human line; kill --json; shutdown <name> --json: shapes, config, tmux, verified', async () => {
+    const alice = await spawnJson('alice');
+    expect(Object.keys(alice)).toEqual(['agentId', 'name', 'color', 'backendType', 'paneId', 'pid']);
+    expect(alice).toMatchObject({ agentId: 'alice@cli', name: 'alice', color: 'blue', backendType: 'tmux' });
+    const member = (await readTeam(root, TEAM)).members[1]!;
+    expect(member).toMatchObject({ name: 'alice', tmuxPaneId: alice.paneId, pid: alice.pid, backendType: 'tmux' });
+    const server = new TmuxServer({ socket });
+    expect((await listAllPanes(server)).find((p) => p.paneId === alice.paneId)?.pid).toBe(alice.pid);
+
+    const human = await run(['spawn', 'bob', '--prompt', 'hi', '--backend', 'auto']);
+    expect(human.exitCode, human.stderr).toBe(0);
+    const lines = human.stdout.split('\n');
+    expect(lines[0]).toMatch(/^spawned bob \(bob@cli\) in tmux pane %\d+, pid (\d+): ready$/);
+    const bobPid = Number(/pid (\d+)/.exec(lines[0]!)![1]);
+    pids.add(bobPid);
+    expect(lines[1]).toBe(`  tmux -L ${socket} attach -t swarm-cli`);
+
+    const killed = await run(['kill', 'alice', '--json']);
+    expect(killed.exitCode, killed.stderr).toBe(0);
+    expect(JSON.parse(killed.stdout)).toEqual({ name: 'alice', outcome: 'killed', verified: true });
+    expect(isProcessAlive(alice.pid)).toBe(false);
+    expect((await listAllPanes(server)).some((p) => p.paneId === alice.paneId)).toBe(false);
+
+    const stopped = await run(['shutdown', 'bob', '--json', '--reason', 'done']);
+    expect(stopped.exitCode, stopped.stderr).toBe(0);
+    expect(JSON.parse(stopped.stdout)).toEqual([{ name: 'bob', outcome: 'approved', verified: true }]);
+    expect(isProcessAlive(bobPid)).toBe(false);
+    expect((await readTeam(root, TEAM)).members).toHaveLength(1);
+  });
+
+  it('a teammate that crashes: exit 1, the error line, then its pane output; no member left', async () => {
+    const r = await run(['spawn', 'crashy', '--prompt', 'hi', '--backend', 'tmux'], {
+      SWARM_TEAMMATE_COMMAND: quote(['env', 'FAKE_CRASH=1', process.execPath, FAKE]),
+    });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.split('\n');
+    expect(lines[0]).toBe('swarm: spawn of crashy failed: crashy exited before it was ready');
+    expect(lines[1]).toBe('  last output of its pane:');
+    expect(r.stderr).toContain('    fake-teammate: crashing at once (FAKE_CRASH=1)');
+    expect((await readTeam(root, TEAM)).members).toHaveLength(1);
+  });
+
+  it('--backend in-process with no console running: exit 1, one line saying to start swarm lead; nothing written', async () => {
+    const r = await run(['spawn', 'ip', '--prompt', 'hi', '--backend', 'in-process']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toBe(`swarm: no in-process host is running for team "cli": start the leader console first (swarm lead --team cli), or use --backend tmux`);
+    expect((await readTeam(root, TEAM)).members).toHaveLength(1);
+  });
+
+  it('bad input is refused with exit 2 before anything happens', async () => {
+    const bad = await run(['spawn', '../x', '--prompt', 'hi', '--backend', 'tmux']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toMatch(/^swarm: invalid member name "..\/x"/);
+    const mode = await run(['spawn', 'x', '--prompt', 'hi', '--permission-mode', 'yolo']);
+    expect(mode.exitCode).toBe(2);
+    expect(mode.stderr).toMatch(/permission-mode/);
+    expect((await readTeam(root, TEAM)).members).toHaveLength(1);
+  });
+
+  it('shutdown --all: one line per teammate saying what happened; exit 1 while one still runs', async () => {
+    await spawnJson('alice');
+    await spawnJson('bob', { SWARM_TEAMMATE_COMMAND: quote(['env', 'FAKE_REJECT=1', process.execPath, FAKE]) });
+    const r = await run(['shutdown', '--all', '--timeout', '20']);
+    expect(r.exitCode).toBe(1);
+    const lines = r.stdout.trimEnd().split('\n').sort();
+    expect(lines).toEqual([
+      'alice: approved the shutdown; process exited, pane closed, removed from the team',
+      'bob: rejected the shutdown: busy: still writing tests (FAKE_REJECT=1); still running (use --force to kill)',
+    ]);
+    const forced = await run(['shutdown', '--all', '--force', '--json']);
+    expect(forced.exitCode, forced.stderr).toBe(0);
+    expect(JSON.parse(forced.stdout)).toEqual([
+      { name: 'bob', outcome: 'killed', reason: 'rejected (busy: still writing tests (FAKE_REJECT=1)); killed (--force)', verified: true },
+    ]);
+    expect((await readTeam(root, TEAM)).members).toHaveLength(1);
+  });
+
+  it('shutdown needs a name or --all, not both; an unknown member is a one-line error', async () => {
+    expect((await run(['shutdown'])).stderr).toBe('swarm: name one teammate or pass --all (not both)');
+    expect((await run(['shutdown', 'x', '--all'])).exitCode).toBe(2);
+    const r = await run(['kill', 'ghost']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toBe('swarm: no member "ghost" in team "cli" (members: team-lead)');
+  });
+});

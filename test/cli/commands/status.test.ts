@@ -1,0 +1,211 @@
+// `swarm status` (SPEC §6) as a real child process against real processes and a real tmux server on
+// a private socket: liveness comes from reality (a dead pid or a pane killed behind swarm's back
+// shows as `dead` although config.json still says isActive), stale heartbeats, unread counts, pending
+// permission counts, the exact --json shape, and --watch redrawing on a change until Ctrl-C.
+import { execa, type ResultPromise } from 'execa';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isProcessAlive } from '../../../src/backends/process.js';
+import { TmuxServer, listAllPanes, newSession, setWindowOption, splitWindow } from '../../../src/backends/tmux/commands.js';
+import { Mailbox } from '../../../src/mailbox/mailbox.js';
+import { addMember, createTeam, readTeam, updateMember } from '../../../src/team/index.js';
+import { SWARM_BIN, swarm } from '../../support/cli.js';
+import { privateSocket, reapServer } from '../../support/tmux.js';
+import { deadPid, reapChildren, startSleeper, writePendingFor, writeStatus } from '../../support/team-fixture.js';
+import { makeTmpRoot } from '../../support/tmp-root.js';
+import { waitFor } from '../../support/wait.js';
+
+const TEAM = 't';
+let root: string;
+let cleanup: () => Promise<void>;
+let sockets: string[];
+let watchers: ResultPromise[];
+/** Processes that outlive their pane on purpose; SIGKILLed afterwards. */
+let strays: number[];
+
+beforeEach(async () => {
+  ({ root, cleanup } = await makeTmpRoot());
+  sockets = [];
+  watchers = [];
+  strays = [];
+  await createTeam(root, { name: TEAM, cwd: '/work/project' });
+});
+
+afterEach(async (ctx) => {
+  const errors: unknown[] = [];
+  for (const w of watchers) {
+    w.kill('SIGKILL');
+    await w.catch(() => undefined);
+  }
+  await reapChildren().catch((e: unknown) => errors.push(e));
+  for (const pid of strays) {
+    if (!isProcessAlive(pid)) continue;
+    process.kill(pid, 'SIGKILL');
+    await waitFor(() => !isProcessAlive(pid), 5000, `stray ${pid} gone`).catch((e: unknown) => errors.push(e));
+  }
+  for (const s of sockets) await reapServer(s).catch((e: unknown) => errors.push(e));
+  await cleanup().catch((e: unknown) => errors.push(e));
+  if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
+});
+
+async function member(name: string, patch: { pid?: number; tmuxPaneId?: string; backendType?: string; isActive?: boolean }): Promise<void> {
+  await addMember(root, TEAM, { name, cwd: '/work/project' });
+  await updateMember(root, TEAM, name, patch);
+}
+
+async function statusJson(env: Record<string, string> = {}): Promise<Record<string, unknown> & { members: Record<string, unknown>[] }> {
+  const r = await swarm(root, ['status', '--team', TEAM, '--json'], env);
+  expect(r.exitCode, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as Record<string, unknown> & { members: Record<string, unknown>[] };
+}
+
+const MEMBER_KEYS = [
+  'name', 'agentId', 'backendType', 'paneId', 'pid', 'alive', 'state', 'heartbeatAt',
+  'unread', 'pendingPermissions', 'toolUses', 'inputTokens', 'outputTokens',
+].sort();
+
+describe('swarm status', () => {
+  it('--json: live vs dead pids, stale heartbeat, unknown, unread and pending counts, exact shape', async () => {
+    const livePid = await startSleeper();
+    const stalePid = await startSleeper();
+    const gonePid = await deadPid();
+    const inProc = { backendType: 'in-process', tmuxPaneId: 'in-process', isActive: true };
+    await member('alive', { ...inProc, pid: livePid });
+    await member('ghost', { ...inProc, pid: gonePid });
+    await member('sleepy', { ...inProc, pid: stalePid });
+    await member('newbie', {});
+    const hb = Date.now() - 1000;
+    await writeStatus(root, TEAM, 'alive', { pid: livePid, heartbeatAt: hb, toolUses: 3, inputTokens: 1200, outputTokens: 345 });
+    await writeStatus(root, TEAM, 'ghost', { pid: gonePid, heartbeatAt: Date.now() });
+    await writeStatus(root, TEAM, 'sleepy', { pid: stalePid, state: 'idle', heartbeatAt: Date.now() - 60_000 });
+
+    const mailbox = new Mailbox({ root, team: TEAM });
+    await mailbox.append('alive', { from: 'team-lead', text: 'first' });
+    await mailbox.consume('alive');
+    await mailbox.append('alive', { from: 'team-lead', text: 'second' });
+    await mailbox.append('alive', { from: 'ghost', text: 'third' });
+    await mailbox.append('team-lead', { from: 'alive', text: 'done' });
+    await writePendingFor(root, TEAM, 'alive');
+    await writePendingFor(root, TEAM, 'alive');
+    await writePendingFor(root, TEAM, 'ghost');
+
+    const report = await statusJson();
+    expect(Object.keys(report).sort()).toEqual(['backend', 'members', 'team']);
+    for (const m of report.members) expect(Object.keys(m).sort()).toEqual(MEMBER_KEYS);
+    const none = { heartbeatAt: null, toolUses: null, inputTokens: null, outputTokens: null };
+    expect(report).toEqual({
+      team: TEAM,
+      backend: 'in-process',
+      members: [
+        { name: 'team-lead', agentId: 'team-lead@t', backendType: null, paneId: null, pid: null, alive: null, state: 'away', unread: 1, pendingPermissions: 3, ...none },
+        {
+          name: 'alive', agentId: 'alive@t', backendType: 'in-process', paneId: 'in-process', pid: livePid, alive: true, state: 'working',
+          heartbeatAt: hb, unread: 2, pendingPermissions: 2, toolUses: 3, inputTokens: 1200, outputTokens: 345,
+        },
+        {
+          name: 'ghost', agentId: 'ghost@t', backendType: 'in-process', paneId: 'in-process', pid: gonePid, alive: false, state: 'dead',
+          heartbeatAt: expect.any(Number), unread: 0, pendingPermissions: 1, toolUses: 0, inputTokens: 0, outputTokens: 0,
+        },
+        {
+          name: 'sleepy', agentId: 'sleepy@t', backendType: 'in-process', paneId: 'in-process', pid: stalePid, alive: true, state: 'stale',
+          heartbeatAt: expect.any(Number), unread: 0, pendingPermissions: 0, toolUses: 0, inputTokens: 0, outputTokens: 0,
+        },
+        { name: 'newbie', agentId: 'newbie@t', backendType: null, paneId: null, pid: null, alive: null, state: 'unknown', unread: 0, pendingPermissions: 0, ...none },
+      ],
+    });
+    // config.json was not touched: the dead member is still recorded as active.
+    expect((await readTeam(root, TEAM)).members.find((m) => m.name === 'ghost')?.isActive).toBe(true);
+
+    const human = await swarm(root, ['status', '--team', TEAM]);
+    expect(human.exitCode, human.stderr).toBe(0);
+    const lines = human.stdout.split('\n');
+    expect(lines[0]).toBe('team t  backend in-process · 4 teammates');
+    expect(lines[1]).toMatch(/^MEMBER\s+BACKEND\s+PANE\s+PID\s+STATE\s+HEARTBEAT\s+UNREAD\s+PERMS\s+TOOLS\s+TOKENS in\/out$/);
+    expect(lines.find((l) => l.startsWith('alive '))).toMatch(new RegExp(`^alive\\s+in-process\\s+in-process\\s+${livePid} ✓\\s+working\\s+\\d+s ago\\s+2\\s+2\\s+3\\s+1\\.2k/345$`));
+    expect(lines.find((l) => l.startsWith('ghost '))).toMatch(new RegExp(`${gonePid} ✗\\s+dead\\s`));
+    expect(lines.find((l) => l.startsWith('sleepy '))).toMatch(/\sstale\s+1m ago\s/);
+    expect(human.stdout).toContain("dead: ghost — remove with 'swarm kill <name>'");
+  });
+
+  it('a tmux pane killed behind swarm\'s back (its process survives), and one whose process died (remain-on-exit), show as dead', async () => {
+    const socket = privateSocket();
+    sockets.push(socket);
+    const server = new TmuxServer({ socket });
+    const leader = await newSession(server, { name: 'swarm-t', argv: ['sleep', '600'] });
+    await setWindowOption(server, leader.windowId, 'remain-on-exit', 'on');
+    const split = (argv = ['sleep', '600']): ReturnType<typeof splitWindow> => splitWindow(server, { target: leader.paneId, direction: 'h', argv });
+    const keeper = await split();
+    // The victim ignores SIGHUP, so it outlives its pane: only the pane check can tell it is gone.
+    const victim = await split(['sh', '-c', 'trap "" HUP; exec sleep 600']);
+    strays.push(victim.pid);
+    const exited = await split();
+    for (const [name, pane] of [['keeper', keeper], ['victim', victim], ['exited', exited]] as const) {
+      await member(name, { backendType: 'tmux', tmuxPaneId: pane.paneId, pid: pane.pid, isActive: true });
+      await writeStatus(root, TEAM, name, { pid: pane.pid });
+    }
+    const env = { SWARM_TMUX_SOCKET: socket };
+    const before = await statusJson(env);
+    expect(before.backend).toBe('tmux');
+    expect(before.members.slice(1).map((m) => [m.name, m.paneId, m.alive, m.state])).toEqual([
+      ['keeper', keeper.paneId, true, 'working'],
+      ['victim', victim.paneId, true, 'working'],
+      ['exited', exited.paneId, true, 'working'],
+    ]);
+
+    await server.run(['kill-pane', '-t', victim.paneId]);
+    process.kill(exited.pid, 'SIGKILL');
+    await waitFor(async () => {
+      const panes = await listAllPanes(server);
+      return !panes.some((p) => p.paneId === victim.paneId) && panes.find((p) => p.paneId === exited.paneId)?.dead === true;
+    }, 5000, 'victim pane gone and exited pane dead');
+    expect(isProcessAlive(victim.pid)).toBe(true);
+
+    const after = await statusJson(env);
+    expect(after.members.slice(1).map((m) => [m.name, m.alive, m.state])).toEqual([
+      ['keeper', true, 'working'],
+      ['victim', false, 'dead'],
+      ['exited', false, 'dead'],
+    ]);
+    const config = await readTeam(root, TEAM);
+    expect(config.members.filter((m) => m.isActive === true).map((m) => m.name)).toEqual(['keeper', 'victim', 'exited']);
+
+    const human = await swarm(root, ['status', '--team', TEAM], env);
+    expect(human.stdout).toMatch(new RegExp(`^victim\\s+tmux\\s+${victim.paneId} \\(gone\\)\\s.*\\sdead\\s`, 'm'));
+    expect(human.stdout).toMatch(new RegExp(`^exited\\s+tmux\\s+${exited.paneId} \\(exited\\)\\s.*\\sdead\\s`, 'm'));
+  });
+
+  it('--watch redraws when a status file changes and exits 0 on Ctrl-C', async () => {
+    const pid = await startSleeper();
+    await member('worker', { backendType: 'in-process', tmuxPaneId: 'in-process', pid, isActive: true });
+    await writeStatus(root, TEAM, 'worker', { pid, state: 'working' });
+    const child = execa(process.execPath, [SWARM_BIN, 'status', '--watch', '--team', TEAM], {
+      env: { CLAUDE_CONFIG_DIR: root, NO_COLOR: '1', SWARM_TEAM: '' },
+      reject: false,
+      stdin: 'ignore',
+    });
+    watchers.push(child);
+    let out = '';
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    // The last frame, once written completely (it ends with the footer).
+    const lastFrame = (): string => {
+      const frame = out.split('\x1b[H\x1b[2J').at(-1) ?? '';
+      return frame.includes('Ctrl-C to quit') ? frame : '';
+    };
+    await waitFor(() => /^worker\s.*\sworking\s/m.test(lastFrame()), 10_000, 'a frame with worker working');
+    expect(out.startsWith('\x1b[H\x1b[2J')).toBe(true);
+
+    await writeStatus(root, TEAM, 'worker', { pid, state: 'waiting_permission' });
+    await waitFor(() => /^worker\s.*\swaiting_permission\s/m.test(lastFrame()), 5000, 'a redraw with the new state');
+    child.kill('SIGINT');
+    const r = await child;
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    expect(String(r.stderr)).toBe('');
+  });
+
+  it('a team that does not exist: exit 1, one line', async () => {
+    const r = await swarm(root, ['status', '--team', 'nope']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/^swarm: no team "nope"/);
+  });
+});

@@ -1,0 +1,129 @@
+// `swarm team create|list|show|delete` (SPEC §6), human and --json output, as real child processes.
+// (execa strips the final newline of stdout/stderr.)
+import { promises as fs } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TeamConfigSchema } from '../../../src/protocol/index.js';
+import { addMember, createTeam, teamExists, teamPaths, updateMember } from '../../../src/team/index.js';
+import { swarm } from '../../support/cli.js';
+import { listTree } from '../../support/fs-tree.js';
+import { makeTmpRoot } from '../../support/tmp-root.js';
+
+let root: string;
+let cleanup: () => Promise<void>;
+beforeEach(async () => {
+  ({ root, cleanup } = await makeTmpRoot());
+});
+afterEach(async () => {
+  await cleanup();
+});
+
+async function configOnDisk(team: string): Promise<unknown> {
+  return JSON.parse(await fs.readFile(teamPaths(root, team).config, 'utf8'));
+}
+
+describe('swarm team', () => {
+  it('create (human), then again with a taken name → a free word-slug name, said on stdout', async () => {
+    const a = await swarm(root, ['team', 'create', 'review-squad', '--description', 'PR review']);
+    expect(a.exitCode, a.stderr).toBe(0);
+    expect(a.stdout).toBe('created team review-squad\n  export SWARM_TEAM=review-squad');
+    expect(TeamConfigSchema.parse(await configOnDisk('review-squad'))).toMatchObject({ name: 'review-squad', description: 'PR review' });
+
+    const b = await swarm(root, ['team', 'create', 'review-squad']);
+    expect(b.exitCode, b.stderr).toBe(0);
+    const m = /^team "review-squad" exists; created "([a-z]+-[a-z]+-\d{2})" instead\n {2}export SWARM_TEAM=\1$/.exec(b.stdout);
+    expect(m, b.stdout).not.toBeNull();
+    expect(await teamExists(root, m![1]!)).toBe(true);
+  });
+
+  it('create --json prints config.json (plus renamedFrom when renamed)', async () => {
+    const a = await swarm(root, ['team', 'create', 'alpha', '--json']);
+    expect(a.exitCode, a.stderr).toBe(0);
+    const printed = JSON.parse(a.stdout) as Record<string, unknown>;
+    expect(printed).toEqual(await configOnDisk('alpha'));
+    expect(printed).toMatchObject({ name: 'alpha', leadAgentId: 'team-lead@alpha', members: [{ name: 'team-lead', color: 'red' }] });
+
+    const b = JSON.parse((await swarm(root, ['team', 'create', 'alpha', '--json'])).stdout) as Record<string, unknown>;
+    expect(b.renamedFrom).toBe('alpha');
+    expect(b.name).not.toBe('alpha');
+  });
+
+  it('create --no-rename on a taken name → exit 1, one line, nothing new on disk', async () => {
+    await createTeam(root, { name: 'alpha' });
+    const before = await listTree(root);
+    const r = await swarm(root, ['team', 'create', 'alpha', '--no-rename']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^swarm: team "alpha" already exists.*$/);
+    expect(await listTree(root)).toEqual(before);
+  });
+
+  it('list (human and --json)', async () => {
+    const empty = await swarm(root, ['team', 'list']);
+    expect(empty.exitCode).toBe(0);
+    expect(empty.stdout).toMatch(/^no teams under /);
+    expect(JSON.parse((await swarm(root, ['team', 'list', '--json'])).stdout)).toEqual([]);
+
+    await createTeam(root, { name: 'beta', description: 'second' });
+    await createTeam(root, { name: 'alpha' });
+    await addMember(root, 'alpha', { name: 'w1' });
+    const human = await swarm(root, ['team', 'list']);
+    expect(human.stdout).toBe('alpha  1 teammate\nbeta  0 teammates  second');
+    const json = JSON.parse((await swarm(root, ['team', 'list', '--json'])).stdout) as Record<string, unknown>[];
+    expect(json).toEqual([
+      { name: 'alpha', members: 1, createdAt: expect.any(Number) },
+      { name: 'beta', description: 'second', members: 0, createdAt: expect.any(Number) },
+    ]);
+  });
+
+  it('show (by name, --team or SWARM_TEAM; human and --json)', async () => {
+    await createTeam(root, { name: 'alpha', description: 'the A team' });
+    await addMember(root, 'alpha', { name: 'w1', model: 'claude-sonnet-4-5', agentType: 'reviewer' });
+    await updateMember(root, 'alpha', 'w1', { tmuxPaneId: '%3', backendType: 'tmux' });
+    const human = await swarm(root, ['team', 'show', 'alpha']);
+    expect(human.exitCode, human.stderr).toBe(0);
+    const lines = human.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('alpha  the A team');
+    expect(lines[2]).toMatch(/^ {2}team-lead\s+leader\s*$/);
+    expect(lines[3]).toMatch(/^ {2}w1\s+reviewer\s+tmux %3 claude-sonnet-4-5$/);
+
+    const viaFlag = await swarm(root, ['team', 'show', '--team', 'alpha', '--json']);
+    const viaEnv = await swarm(root, ['team', 'show', '--json'], { SWARM_TEAM: 'alpha' });
+    // config.json plus the leader's verify key (SPEC §6)
+    const { leadVerifyKey, ...config } = JSON.parse(viaFlag.stdout) as Record<string, unknown>;
+    expect(config).toEqual(await configOnDisk('alpha'));
+    expect(leadVerifyKey).toMatch(/^\d+\.[A-Za-z0-9_-]+$/);
+    expect(viaEnv.stdout).toBe(viaFlag.stdout);
+
+    const missing = await swarm(root, ['team', 'show', 'nope']);
+    expect(missing.exitCode).toBe(1);
+    expect(missing.stderr).toMatch(/^swarm: no team "nope".*$/);
+  });
+
+  it('delete removes the team (--json says which); a missing team → exit 1', async () => {
+    await createTeam(root, { name: 'alpha' });
+    await createTeam(root, { name: 'beta' });
+    const r = await swarm(root, ['team', 'delete', 'alpha', '--json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ deleted: 'alpha' });
+    expect(await teamExists(root, 'alpha')).toBe(false);
+    expect(await teamExists(root, 'beta')).toBe(true);
+    const human = await swarm(root, ['team', 'delete'], { SWARM_TEAM: 'beta' });
+    expect(human.stdout).toBe('deleted team beta');
+    const again = await swarm(root, ['team', 'delete', 'alpha']);
+    expect(again.exitCode).toBe(1);
+    expect(again.stderr).toMatch(/^swarm: no team "alpha".*$/);
+  });
+
+  it('delete refuses while a teammate process is alive, unless --force', async () => {
+    await createTeam(root, { name: 'alpha' });
+    await addMember(root, 'alpha', { name: 'w1' });
+    await updateMember(root, 'alpha', 'w1', { pid: process.pid }); // this test process: surely alive
+    const r = await swarm(root, ['team', 'delete', 'alpha']);
+    expect(r.exitCode).not.toBe(0);
+    expect(r.stderr).toMatch(/^swarm: team "alpha" has live teammates \(w1\).*--force$/);
+    expect(await teamExists(root, 'alpha')).toBe(true);
+    const forced = await swarm(root, ['team', 'delete', 'alpha', '--force']);
+    expect(forced.exitCode, forced.stderr).toBe(0);
+    expect(await teamExists(root, 'alpha')).toBe(false);
+  });
+});

@@ -1,0 +1,238 @@
+// `swarm doctor [--fix]` as a real child process: stale lock dirs found and removed (a fresh one left
+// alone), loose permissions fixed, corrupt files listed and never deleted, dead members flagged and
+// only marked inactive, orphaned requests cleared, orphaned `swarm-<team>` tmux sessions (private
+// socket) killed while another root's session is left alone. Plus the pure tmux/it2 checks with a
+// scripted exec.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { checkIt2, checkTmux, parseTmuxVersion, type DoctorContext } from '../../../src/cli/doctor/machine-checks.js';
+import type { DoctorReport } from '../../../src/cli/commands/doctor.js';
+import type { Exec } from '../../../src/backends/process.js';
+import { TmuxServer, listAllPanes, newSession } from '../../../src/backends/tmux/commands.js';
+import { ensureLeadKey, leadKeyPath } from '../../../src/permissions/keys.js';
+import { readAudit } from '../../../src/permissions/audit.js';
+import { addMember, createTeam, readTeam, teamPaths, updateMember } from '../../../src/team/index.js';
+import { swarm, type CliResult } from '../../support/cli.js';
+import { modeOf } from '../../support/fs-tree.js';
+import { privateSocket, reapServer } from '../../support/tmux.js';
+import { deadPid, reapChildren, startSleeper, writePendingFor } from '../../support/team-fixture.js';
+import { makeTmpRoot } from '../../support/tmp-root.js';
+
+const TEAM = 't';
+let root: string;
+let cleanup: () => Promise<void>;
+let socket: string;
+
+beforeEach(async () => {
+  ({ root, cleanup } = await makeTmpRoot());
+  socket = privateSocket(); // doctor never looks at the default tmux server in these tests
+  await createTeam(root, { name: TEAM, cwd: '/work/project' });
+});
+
+afterEach(async (ctx) => {
+  const errors: unknown[] = [];
+  await reapChildren().catch((e: unknown) => errors.push(e));
+  await reapServer(socket).catch((e: unknown) => errors.push(e));
+  await cleanup().catch((e: unknown) => errors.push(e));
+  if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
+});
+
+async function doctor(...args: string[]): Promise<CliResult & { report: DoctorReport }> {
+  const r = await swarm(root, ['doctor', '--json', ...args], { SWARM_TMUX_SOCKET: socket, TMUX: '', TERM_PROGRAM: '', ITERM_SESSION_ID: '' });
+  try {
+    return { ...r, report: JSON.parse(r.stdout) as DoctorReport };
+  } catch {
+    throw new Error(`swarm doctor ${args.join(' ')} printed no JSON (exit ${r.exitCode}): ${r.stderr}`);
+  }
+}
+
+const of = (r: DoctorReport, check: string): DoctorReport['findings'] => r.findings.filter((f) => f.check === check);
+
+describe('swarm doctor', () => {
+  it('a healthy root: exit 0, every check passed', async () => {
+    const r = await doctor();
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.report).toMatchObject({ root, healthy: true, findings: [] });
+    expect(r.report.passed).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^tmux \d/), expect.stringMatching(/^permissions: /), 'no stale locks', 'no corrupt files kept aside']),
+    );
+    const human = await swarm(root, ['doctor'], { SWARM_TMUX_SOCKET: socket });
+    expect(human.stdout.split('\n').at(-1)).toBe('healthy');
+  });
+
+  it('a stale lock dir is found and removed by --fix; a fresh one is left alone', async () => {
+    const p = teamPaths(root, TEAM);
+    const stale = `${p.inbox('alice')}.lock`;
+    const fresh = `${p.config}.lock`;
+    await fs.mkdir(stale);
+    await fs.mkdir(fresh);
+    const old = new Date(Date.now() - 120_000);
+    await fs.utimes(stale, old, old);
+
+    // A live holder refreshes its lock's mtime every second; so does this test before each run.
+    const touch = async (): Promise<void> => {
+      const now = new Date();
+      await fs.utimes(fresh, now, now);
+    };
+    await touch();
+    const r = await doctor();
+    expect(r.exitCode).toBe(1);
+    expect(of(r.report, 'stale_lock')).toEqual([
+      expect.objectContaining({ severity: 'problem', path: stale, fixable: true, problem: expect.stringMatching(/^stale lock teams\/t\/inboxes\/alice\.json\.lock: untouched for 2m/) }),
+    ]);
+
+    await touch();
+    const fixed = await doctor('--fix');
+    expect(fixed.exitCode, fixed.stdout).toBe(0);
+    expect(of(fixed.report, 'stale_lock')[0]).toMatchObject({ fixed: true, fixResult: 'removed stale lock teams/t/inboxes/alice.json.lock' });
+    await expect(fs.stat(stale)).rejects.toThrow(/ENOENT/);
+    expect((await fs.stat(fresh)).isDirectory()).toBe(true);
+    await touch();
+    expect((await doctor()).report.passed).toContain('no stale locks (1 held by live writers)');
+  });
+
+  it('loose permissions on the root, a team dir and a key file are reported and chmod-ed by --fix', async () => {
+    await ensureLeadKey(root, TEAM);
+    const key = leadKeyPath(root, TEAM);
+    const teamDir = teamPaths(root, TEAM).dir;
+    await fs.chmod(root, 0o755);
+    await fs.chmod(teamDir, 0o750);
+    await fs.chmod(key, 0o644);
+
+    const r = await doctor();
+    expect(r.exitCode).toBe(1);
+    expect(of(r.report, 'permissions').map((f) => [f.path, f.fix])).toEqual([
+      [root, `chmod 700 ${root}  (swarm doctor --fix does it)`],
+      [teamDir, `chmod 700 ${teamDir}  (swarm doctor --fix does it)`],
+      [key, `chmod 600 ${key}  (swarm doctor --fix does it)`],
+    ]);
+    expect(of(r.report, 'permissions')[0]!.problem).toBe(`the swarm root ${root} is open to other users (mode 0755, expected 0700)`);
+
+    const fixed = await doctor('--fix');
+    expect(fixed.exitCode, fixed.stdout).toBe(0);
+    expect([await modeOf(root), await modeOf(teamDir), await modeOf(key)]).toEqual([0o700, 0o700, 0o600]);
+  });
+
+  it('a corrupt file kept aside is listed with its size and never deleted (a warning: exit 0)', async () => {
+    const kept = `${teamPaths(root, TEAM).inbox('alice')}.corrupt-1733140000000`;
+    await fs.writeFile(kept, '[{"from": ', { mode: 0o600 });
+    for (const args of [[], ['--fix']]) {
+      const r = await doctor(...args);
+      expect(r.exitCode, r.stdout).toBe(0);
+      expect(of(r.report, 'corrupt_file')).toEqual([
+        expect.objectContaining({ severity: 'warning', path: kept, fixable: false, problem: expect.stringMatching(/^kept aside: teams\/t\/inboxes\/alice\.json\.corrupt-1733140000000 \(10 B, /) }),
+      ]);
+      expect(await fs.readFile(kept, 'utf8')).toBe('[{"from": ');
+    }
+    const human = await swarm(root, ['doctor'], { SWARM_TMUX_SOCKET: socket });
+    expect(human.stdout).toMatch(/^! kept aside: teams\/t\/inboxes\/alice\.json\.corrupt-1733140000000 \(10 B, .*\n {4}fix: inspect it .* swarm never does$/m);
+  });
+
+  it('a dead member marked active is a problem: --fix marks it inactive (kept), its orphaned request is cleared', async () => {
+    const live = await startSleeper();
+    const dead = await deadPid();
+    for (const [name, pid] of [['ghost', dead], ['worker', live]] as const) {
+      await addMember(root, TEAM, { name, cwd: '/work/project' });
+      await updateMember(root, TEAM, name, { backendType: 'in-process', tmuxPaneId: 'in-process', pid, isActive: true });
+    }
+    const orphan = await writePendingFor(root, TEAM, 'ghost');
+    const kept = await writePendingFor(root, TEAM, 'worker');
+
+    const r = await doctor();
+    expect(r.exitCode).toBe(1);
+    expect(of(r.report, 'dead_member')).toEqual([
+      expect.objectContaining({
+        severity: 'problem',
+        team: TEAM,
+        problem: `member ghost (team t) is marked active but its process ${dead} is dead`,
+        fix: 'remove it with: swarm kill ghost --team t  (swarm doctor --fix only marks it inactive)',
+      }),
+    ]);
+    expect(of(r.report, 'orphan_permission').map((f) => f.fix)).toEqual([`swarm permissions clear ${orphan} --team t  (swarm doctor --fix does it)`]);
+
+    const fixed = await doctor('--fix');
+    expect(fixed.exitCode, fixed.stdout).toBe(0);
+    const ghost = (await readTeam(root, TEAM)).members.find((m) => m.name === 'ghost');
+    expect(ghost?.isActive).toBe(false);
+    const pending = await fs.readdir(teamPaths(root, TEAM).pending);
+    expect(pending).toEqual([`${kept}.json`]);
+    expect((await readAudit(teamPaths(root, TEAM))).filter((e) => e.id === orphan).map((e) => e.event)).toEqual(['cleared']);
+
+    const again = await doctor();
+    expect(again.exitCode).toBe(0);
+    expect(of(again.report, 'dead_member')).toEqual([
+      expect.objectContaining({ severity: 'warning', fixable: false, fix: 'remove it with: swarm kill ghost --team t' }),
+    ]);
+  });
+
+  it('an orphaned swarm-<team> session is killed by --fix; its team\'s and another root\'s are left alone', async () => {
+    const server = new TmuxServer({ socket });
+    await newSession(server, { name: 'swarm-t', argv: ['sleep', '600'] });
+    await newSession(server, { name: 'swarm-gone', argv: ['env', `CLAUDE_CONFIG_DIR=${root}`, 'sleep', '600'] });
+    await newSession(server, { name: 'swarm-theirs', argv: ['env', `CLAUDE_CONFIG_DIR=${path.join(root, 'elsewhere')}`, 'sleep', '600'] });
+    await newSession(server, { name: 'notes', argv: ['sleep', '600'] });
+
+    const r = await doctor();
+    expect(r.exitCode).toBe(1);
+    expect(of(r.report, 'orphan_session')).toEqual([
+      expect.objectContaining({
+        problem: `tmux session swarm-gone (1 pane) belongs to no team: there is no team "gone" under ${root}`,
+        fix: `tmux -L ${socket} kill-session -t '=swarm-gone'  (swarm doctor --fix does it)`,
+      }),
+    ]);
+    const fixed = await doctor('--fix');
+    expect(fixed.exitCode, fixed.stdout).toBe(0);
+    expect(of(fixed.report, 'orphan_session')[0]).toMatchObject({ fixed: true, fixResult: 'killed tmux session swarm-gone' });
+    const sessions = [...new Set((await listAllPanes(server)).map((p) => p.sessionName))].sort();
+    expect(sessions).toEqual(['notes', 'swarm-t', 'swarm-theirs']);
+  });
+
+  it('--team narrows to one team that must exist', async () => {
+    const r = await swarm(root, ['doctor', '--team', 'nope'], { SWARM_TMUX_SOCKET: socket });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/^swarm: no team "nope" under /);
+  });
+});
+
+describe('doctor checks with a scripted exec', () => {
+  const ctx = (exec: Exec, env: Record<string, string> = {}): DoctorContext => ({
+    root: '/nonexistent',
+    env,
+    exec,
+    now: 0,
+    tmuxSocket: undefined,
+    isAlive: () => false,
+  });
+  const answer = (map: Record<string, { exitCode: number; stdout?: string; stderr?: string }>): Exec =>
+    async (file, args) => {
+      const r = map[[file, ...args].join(' ')] ?? { exitCode: 127, stderr: `${file}: not found` };
+      return { exitCode: r.exitCode, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
+    };
+
+  it('parses tmux versions', () => {
+    expect(parseTmuxVersion('tmux 3.3a')).toEqual({ major: 3, minor: 3 });
+    expect(parseTmuxVersion('tmux next-3.6')).toEqual({ major: 3, minor: 6 });
+    expect(parseTmuxVersion('tmux 2.9a')).toEqual({ major: 2, minor: 9 });
+    expect(parseTmuxVersion('tmux master')).toBeUndefined();
+  });
+
+  it('tmux: missing and too old are warnings; 3.2+ passes', async () => {
+    expect((await checkTmux(ctx(answer({})))).findings[0]).toMatchObject({ severity: 'warning', problem: expect.stringMatching(/^tmux is not installed/) });
+    const old = await checkTmux(ctx(answer({ 'tmux -V': { exitCode: 0, stdout: 'tmux 3.1c\n' } })));
+    expect(old.findings[0]).toMatchObject({ severity: 'warning', problem: expect.stringMatching(/^tmux 3\.1c is older than 3\.2/), fix: 'upgrade tmux to 3.2 or newer' });
+    expect(await checkTmux(ctx(answer({ 'tmux -V': { exitCode: 0, stdout: 'tmux 3.2\n' } })))).toEqual({ passed: ['tmux 3.2'], findings: [] });
+  });
+
+  it('it2: only checked inside iTerm2 and outside tmux; unusable is a warning with the install hint', async () => {
+    const none = answer({});
+    expect(await checkIt2(ctx(none, {}))).toEqual({ passed: [], findings: [] });
+    expect(await checkIt2(ctx(none, { TERM_PROGRAM: 'iTerm.app', TMUX: '/tmp/tmux-1/default,1,0' }))).toEqual({ passed: [], findings: [] });
+    const missing = await checkIt2(ctx(none, { ITERM_SESSION_ID: 'w0t0p0:ABC' }));
+    expect(missing.findings[0]).toMatchObject({ check: 'it2', severity: 'warning', fix: expect.stringContaining('pipx install it2') });
+    const apiOff = answer({ 'it2 --help': { exitCode: 0, stdout: 'Commands:\n  session  Manage sessions\n' }, 'it2 session list': { exitCode: 2 } });
+    expect((await checkIt2(ctx(apiOff, { TERM_PROGRAM: 'iTerm.app' }))).findings[0]!.problem).toMatch(/Python API is off/);
+    const ok = answer({ 'it2 --help': { exitCode: 0, stdout: '  session  Manage sessions\n' }, 'it2 session list': { exitCode: 0 } });
+    expect(await checkIt2(ctx(ok, { TERM_PROGRAM: 'iTerm.app' }))).toEqual({ passed: ['it2 (iTerm2 split panes) is usable'], findings: [] });
+  });
+});

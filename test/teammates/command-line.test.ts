@@ -1,0 +1,184 @@
+// The teammate command line (SPEC §4.3) as a pure function: flags, forwarded env, the
+// SWARM_TEAMMATE_COMMAND override, `--runtime claude`, and a shell line that a real `sh` reads back
+// into exactly the same words.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { quote } from 'shell-quote';
+import { describe, expect, it } from 'vitest';
+import {
+  SWARM_BIN,
+  TEAMMATE_NODE_FLAGS,
+  buildTeammateCommand,
+  findOnPath,
+  forwardedEnv,
+  parseCommandOverride,
+  shellLine,
+  type TeammateCommandInput,
+} from '../../src/teammates/command-line.js';
+import { isSwarmError } from '../../src/protocol/errors.js';
+
+const base: TeammateCommandInput = {
+  runtime: 'swarm',
+  team: 'sq',
+  name: 'alice',
+  color: 'blue',
+  leadSessionId: 'sess-1',
+  leadVerifyKey: '1700000000000.abc_DEF-123',
+  env: {},
+  swarmExecutable: ['/usr/bin/node', '/opt/swarm/bin/swarm.js'],
+};
+
+const SHARED = ['--agent-id', 'alice@sq', '--agent-name', 'alice', '--team-name', 'sq', '--agent-color', 'blue', '--parent-session-id', 'sess-1'];
+
+describe('buildTeammateCommand: swarm runtime', () => {
+  it('minimal: the swarm executable, `teammate`, and the required flags in order', () => {
+    expect(buildTeammateCommand(base).argv).toEqual([
+      '/usr/bin/node', '/opt/swarm/bin/swarm.js', 'teammate', ...SHARED, '--lead-verify-key', '1700000000000.abc_DEF-123',
+    ]);
+  });
+
+  it('every optional flag', () => {
+    const cmd = buildTeammateCommand({
+      ...base,
+      agentType: 'reviewer',
+      model: 'claude-x',
+      planModeRequired: true,
+      permissionMode: 'acceptEdits',
+      cwd: '/w/my dir',
+    });
+    expect(cmd.argv.slice(3)).toEqual([
+      ...SHARED, '--lead-verify-key', '1700000000000.abc_DEF-123', '--agent-type', 'reviewer', '--model', 'claude-x',
+      '--plan-mode-required', '--permission-mode', 'acceptEdits', '--cwd', '/w/my dir',
+    ]);
+  });
+
+  it('defaults to this node, the teammate node flags and the absolute bin/swarm.js', () => {
+    const { swarmExecutable: _, ...rest } = base;
+    const cmd = buildTeammateCommand(rest);
+    expect(cmd.argv.slice(0, TEAMMATE_NODE_FLAGS.length + 3)).toEqual([process.execPath, ...TEAMMATE_NODE_FLAGS, SWARM_BIN, 'teammate']);
+    expect(SWARM_BIN).toMatch(/\/bin\/swarm\.js$/);
+  });
+
+  it('SWARM_TEAMMATE_COMMAND replaces `swarm teammate` (split like a shell), flags appended', () => {
+    const env = { SWARM_TEAMMATE_COMMAND: `env FAKE_REJECT=1 node '/a b/fake.mjs' --x "y z"` };
+    const cmd = buildTeammateCommand({ ...base, env });
+    expect(cmd.argv).toEqual(['env', 'FAKE_REJECT=1', 'node', '/a b/fake.mjs', '--x', 'y z', ...SHARED, '--lead-verify-key', base.leadVerifyKey]);
+    expect(cmd.env.SWARM_TEAMMATE_COMMAND).toBe(env.SWARM_TEAMMATE_COMMAND);
+  });
+
+  it('SWARM_TEAMMATE_COMMAND with shell operators or nothing in it is refused', () => {
+    for (const bad of ['node x.mjs | tee log', 'node x > out', 'node *.mjs', 'node x # c', '  ""  ']) {
+      let err: unknown;
+      try {
+        parseCommandOverride(bad, {});
+      } catch (e) {
+        err = e;
+      }
+      expect(isSwarmError(err, 'invalid_input'), bad).toBe(true);
+    }
+    expect(parseCommandOverride('$HOME/bin/t --v', { HOME: '/h' })).toEqual(['/h/bin/t', '--v']);
+  });
+});
+
+describe('forwarded environment', () => {
+  const leader = {
+    CLAUDE_CONFIG_DIR: '/r',
+    ANTHROPIC_API_KEY: 'sk-1',
+    ANTHROPIC_AUTH_TOKEN: 't',
+    ANTHROPIC_BASE_URL: 'http://127.0.0.1:1/v1',
+    ANTHROPIC_MODEL: 'm',
+    HTTP_PROXY: 'hp',
+    HTTPS_PROXY: 'hsp',
+    NO_PROXY: 'np',
+    http_proxy: 'lhp',
+    https_proxy: 'lhsp',
+    no_proxy: 'lnp',
+    NODE_EXTRA_CA_CERTS: '/ca.pem',
+    SSL_CERT_FILE: '/cert.pem',
+    SWARM_PROBE: 'p',
+    SWARM_TMUX_SOCKET: 's',
+    HOME: '/home/x',
+    PATH: '/bin',
+    ANTHROPIC_OTHER: 'no',
+    MY_SWARM_X: 'no',
+    UNSET: undefined,
+  };
+
+  it('forwards exactly the listed variables and every SWARM_*', () => {
+    const out = forwardedEnv(leader);
+    const { HOME: _h, PATH: _p, ANTHROPIC_OTHER: _o, MY_SWARM_X: _m, UNSET: _u, ...expected } = leader;
+    expect(out).toEqual(expected);
+    expect(buildTeammateCommand({ ...base, env: leader }).env).toEqual(expected);
+  });
+});
+
+describe('buildTeammateCommand: claude runtime', () => {
+  const which = (cmd: string): string | undefined => (cmd === 'claude' ? '/opt/claude/bin/claude' : undefined);
+
+  it("claude's flags only, the agent-team env, the absolute claude path", () => {
+    const cmd = buildTeammateCommand({
+      ...base,
+      runtime: 'claude',
+      which,
+      agentType: 'reviewer',
+      model: 'opus',
+      planModeRequired: true,
+      permissionMode: 'acceptEdits',
+      cwd: '/w',
+      env: { ANTHROPIC_API_KEY: 'k', SWARM_TEAMMATE_COMMAND: 'ignored for claude', HOME: '/h' },
+    });
+    expect(cmd.argv).toEqual([
+      '/opt/claude/bin/claude', ...SHARED, '--agent-type', 'reviewer', '--model', 'opus', '--plan-mode-required',
+      '--permission-mode', 'acceptEdits',
+    ]);
+    expect(cmd.argv).not.toContain('--lead-verify-key');
+    expect(cmd.argv).not.toContain('--cwd');
+    expect(cmd.env).toEqual({
+      ANTHROPIC_API_KEY: 'k',
+      SWARM_TEAMMATE_COMMAND: 'ignored for claude',
+      CLAUDECODE: '1',
+      CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1',
+    });
+  });
+
+  it('bypassPermissions becomes --dangerously-skip-permissions; no mode, no flag', () => {
+    const bypass = buildTeammateCommand({ ...base, runtime: 'claude', which, permissionMode: 'bypassPermissions' });
+    expect(bypass.argv.slice(-1)).toEqual(['--dangerously-skip-permissions']);
+    expect(bypass.argv).not.toContain('--permission-mode');
+    const none = buildTeammateCommand({ ...base, runtime: 'claude', which });
+    expect(none.argv).toEqual(['/opt/claude/bin/claude', ...SHARED]);
+  });
+
+  it('a clear error when claude is not on PATH', () => {
+    expect(() => buildTeammateCommand({ ...base, runtime: 'claude', which: () => undefined })).toThrow(
+      /--runtime claude needs the `claude` CLI \(Claude Code\) on PATH/,
+    );
+  });
+
+  it('findOnPath finds an executable file, like command -v', () => {
+    const nodeDir = process.execPath.slice(0, process.execPath.lastIndexOf('/'));
+    expect(findOnPath('node', { PATH: `/nonexistent:${nodeDir}` })).toBe(`${nodeDir}/node`);
+    expect(findOnPath('node', { PATH: '/nonexistent' })).toBeUndefined();
+    expect(findOnPath('definitely-not-a-command-x1', { PATH: nodeDir })).toBeUndefined();
+  });
+});
+
+describe('shellLine', () => {
+  const odd = ['a b', "it's", '"dq"', '$HOME', '`id`', ';', 'x;', '-n', '--', '#{pane_id}', '*', '', 'new\nline', '!bang', '~', 'é'];
+
+  it('quotes every word so that sh reads back exactly the same argv and env', async () => {
+    const cmd = {
+      argv: ['sh', '-c', 'printf "%s\\0" "$SWARM_PROBE" "$@"', 'sh', ...odd],
+      env: { SWARM_PROBE: `v "q" 'sq' $HOME; #{x} \\ end;` },
+    };
+    const line = shellLine(cmd, '/tmp');
+    expect(line.startsWith(`cd /tmp && env `)).toBe(true);
+    const { stdout } = await promisify(execFile)('sh', ['-c', line], { env: { PATH: process.env.PATH ?? '/bin:/usr/bin', HOME: '/nowhere' } });
+    expect(stdout.split('\0').slice(0, -1)).toEqual([cmd.env.SWARM_PROBE, ...odd]);
+  });
+
+  it('without env or cwd it is just the quoted argv; bad variable names are refused', () => {
+    expect(shellLine({ argv: ['node', 'a b'], env: {} })).toBe(quote(['node', 'a b']));
+    expect(() => shellLine({ argv: ['x'], env: { 'A B': '1' } })).toThrow(/invalid environment variable name/);
+  });
+});

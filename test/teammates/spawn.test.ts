@@ -1,0 +1,325 @@
+// Spawning and stopping teammates for real: tmux on a private socket per test (support/tmux.ts,
+// reaped afterwards), the fake teammate (support/fake-teammate.mjs, needs `npm run build`) as the
+// pane's command through SWARM_TEAMMATE_COMMAND. Forwarded variables are set only in the spawn's
+// env (never in this process's), so they can reach the pane only through the backend.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { quote } from 'shell-quote';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Backend } from '../../src/backends/backend.js';
+import { isProcessAlive } from '../../src/backends/process.js';
+import { selectBackend } from '../../src/backends/registry.js';
+import { spawnTeammate, spawnTeammates, type SpawnOptions } from '../../src/teammates/spawn.js';
+import { killTeammate, shutdownAll, shutdownTeammate } from '../../src/teammates/stop.js';
+import { TmuxServer, listAllPanes } from '../../src/backends/tmux/commands.js';
+import { Mailbox } from '../../src/mailbox/mailbox.js';
+import { ensureLeadKey } from '../../src/permissions/keys.js';
+import { verifyEntry } from '../../src/permissions/signing.js';
+import { isSwarmError, parseControl } from '../../src/protocol/index.js';
+import { createTeam, readTeam, teamPaths } from '../../src/team/index.js';
+import { makeTmpRoot } from '../support/tmp-root.js';
+import { privateSocket, reapServer } from '../support/tmux.js';
+import { waitFor } from '../support/wait.js';
+
+const FAKE = fileURLToPath(new URL('../support/fake-teammate.mjs', import.meta.url));
+const TEAM = 'sq';
+
+let root: string;
+let cleanupRoot: () => Promise<void>;
+let socket: string;
+let server: TmuxServer;
+let backend: Backend;
+let env: Record<string, string>;
+const pids = new Set<number>();
+
+/** SWARM_TEAMMATE_COMMAND running the fake, with FAKE_* variables set through `env`. */
+function fakeCommand(fakeEnv: Record<string, string> = {}): string {
+  const vars = Object.entries(fakeEnv).map(([k, v]) => `${k}=${v}`);
+  return quote([...(vars.length > 0 ? ['env', ...vars] : []), process.execPath, FAKE]);
+}
+
+beforeEach(async () => {
+  ({ root, cleanupRoot } = await makeTmpRoot().then((t) => ({ root: t.root, cleanupRoot: t.cleanup })));
+  await createTeam(root, { name: TEAM });
+  socket = privateSocket();
+  server = new TmuxServer({ socket });
+  env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    CLAUDE_CONFIG_DIR: root,
+    SWARM_TMUX_SOCKET: socket,
+    SWARM_TEAMMATE_COMMAND: fakeCommand(),
+    SWARM_PROBE: `probe "v" 'sq' $HOME; #{x}`,
+    ANTHROPIC_BASE_URL: 'http://127.0.0.1:9/v1',
+    NOT_FORWARDED: 'must not arrive',
+  };
+  ({ backend } = await selectBackend({ requested: 'tmux', env, team: TEAM, root, killTimeoutMs: 1500 }));
+});
+
+afterEach(async (ctx) => {
+  const errors: unknown[] = [];
+  await reapServer(socket).catch((e: unknown) => errors.push(e));
+  for (const pid of pids) if (isProcessAlive(pid)) process.kill(pid, 'SIGKILL');
+  pids.clear();
+  await cleanupRoot().catch((e: unknown) => errors.push(e));
+  if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
+});
+
+async function spawn(name: string, extra: Partial<SpawnOptions> = {}) {
+  const r = await spawnTeammate({ root, team: TEAM, name, prompt: `hello ${name}`, backend, env, readyTimeoutMs: 8000, ...extra });
+  if (r.pid !== undefined) pids.add(r.pid);
+  return r;
+}
+
+const show = async (target: string, format: string): Promise<string> =>
+  (await server.run(['display-message', '-p', '-t', target, format])).trim();
+
+interface FakeStatus {
+  pid: number;
+  argv: string[];
+  env: Record<string, string>;
+  cwd: string;
+}
+async function status(name: string): Promise<FakeStatus> {
+  return JSON.parse(await fs.readFile(teamPaths(root, TEAM).status(name), 'utf8')) as FakeStatus;
+}
+
+async function expectGone(name: string, paneId: string, pid: number | undefined): Promise<void> {
+  expect((await listAllPanes(server)).some((p) => p.paneId === paneId), `pane ${paneId} gone`).toBe(false);
+  if (pid !== undefined) expect(isProcessAlive(pid), `process ${pid} gone`).toBe(false);
+  expect((await readTeam(root, TEAM)).members.map((m) => m.name)).not.toContain(name);
+  await expect(fs.access(teamPaths(root, TEAM).status(name))).rejects.toThrow(/ENOENT/);
+}
+
+describe('spawnTeammate (tmux, fake teammate)', () => {
+  it('3 teammates: titled panes, config matches tmux, prompts picked up, every flag and the forwarded env arrive', async () => {
+    const cwd = await fs.realpath(root);
+    const key = await ensureLeadKey(root, TEAM);
+    const ann = await spawn('ann');
+    const bob = await spawn('bob', { model: 'claude-x', agentType: 'reviewer', planModeRequired: true, permissionMode: 'acceptEdits', cwd });
+    const cy = await spawn('cy');
+    const config = await readTeam(root, TEAM);
+    const panes = await listAllPanes(server);
+    for (const r of [ann, bob, cy]) {
+      const member = config.members.find((m) => m.name === r.name)!;
+      const pane = panes.find((p) => p.paneId === r.paneId);
+      expect(pane, `${r.name}'s pane`).toBeDefined();
+      expect(member).toMatchObject({ tmuxPaneId: r.paneId, backendType: 'tmux', pid: pane!.pid, runtime: 'swarm', color: r.color });
+      expect(await show(r.paneId, '#{pane_title}|#{@agent_name}|#{session_name}')).toBe(`${r.name}|${r.name}|swarm-${TEAM}`);
+      // The prompt is the first inbox entry, from team-lead, signed, and was consumed (marked read).
+      const [first] = await new Mailbox({ root, team: TEAM }).read(r.name);
+      expect(first).toMatchObject({ from: 'team-lead', text: `hello ${r.name}`, read: true });
+      expect(verifyEntry(first, key.verifyKey)).toBe(true);
+      const st = await status(r.name);
+      expect(st.pid).toBe(pane!.pid);
+      expect(st.env).toMatchObject({ SWARM_PROBE: env.SWARM_PROBE, ANTHROPIC_BASE_URL: env.ANTHROPIC_BASE_URL, CLAUDE_CONFIG_DIR: root });
+      expect(st.env.NOT_FORWARDED).toBeUndefined();
+    }
+    expect([ann.color, bob.color, cy.color]).toEqual(['blue', 'green', 'yellow']);
+    expect((await status('bob')).argv).toEqual([
+      '--agent-id', 'bob@sq', '--agent-name', 'bob', '--team-name', 'sq', '--agent-color', 'green',
+      '--parent-session-id', config.leadSessionId, '--lead-verify-key', key.verifyKey,
+      '--agent-type', 'reviewer', '--model', 'claude-x', '--plan-mode-required', '--permission-mode', 'acceptEdits', '--cwd', cwd,
+    ]);
+    expect((await status('bob')).cwd).toBe(cwd);
+    expect(config.members.find((m) => m.name === 'bob')).toMatchObject({ model: 'claude-x', agentType: 'reviewer', planModeRequired: true, mode: 'acceptEdits', cwd });
+  });
+
+  it('a teammate that crashes at once: spawn fails with its output, and nothing is left behind', async () => {
+    const started = Date.now();
+    const err = await spawn('crashy', { env: { ...env, SWARM_TEAMMATE_COMMAND: fakeCommand({ FAKE_CRASH: '1' }) } }).catch((e: unknown) => e);
+    expect(Date.now() - started).toBeLessThan(5000); // noticed the dead pane, did not sit out the timeout
+    expect(isSwarmError(err, 'backend')).toBe(true);
+    const message = (err as Error).message;
+    expect(message.split('\n')[0]).toBe('spawn of crashy failed: crashy exited before it was ready');
+    expect(message).toContain('last output of its pane:');
+    expect(message).toContain('fake-teammate: crashing at once (FAKE_CRASH=1)');
+    expect(message).toContain('FAKE argv ["--agent-id","crashy@sq"');
+    expect((await readTeam(root, TEAM)).members.map((m) => m.name)).toEqual(['team-lead']);
+    const panes = await listAllPanes(server);
+    expect(panes).toHaveLength(1); // only the session's leader pane
+    await expect(fs.access(teamPaths(root, TEAM).inbox('crashy'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('a teammate that never reads its prompt: not ready by the deadline → killed and removed', async () => {
+    const err = await spawn('mute', { env: { ...env, SWARM_TEAMMATE_COMMAND: fakeCommand({ FAKE_SILENT: '1' }) }, readyTimeoutMs: 1200 }).catch(
+      (e: unknown) => e,
+    );
+    expect((err as Error).message).toMatch(/^spawn of mute failed: mute was not ready within 1 s \(it did not pick up its prompt/);
+    expect((err as Error).message).toContain('never reading the inbox');
+    expect(await listAllPanes(server)).toHaveLength(1);
+    expect((await readTeam(root, TEAM)).members).toHaveLength(1);
+  });
+
+  it('--runtime claude: the `claude` on PATH with its flags and env; ready on the prompt alone; the leader removes it on approval', async () => {
+    const bin = path.join(root, 'bin');
+    await fs.mkdir(bin);
+    await fs.writeFile(path.join(bin, 'claude'), `#!/bin/sh\nexec ${quote([process.execPath, FAKE])} "$@"\n`, { mode: 0o755 });
+    const claudeEnv = { ...env, PATH: `${bin}:${env.PATH}` };
+    const r = await spawn('cc', { runtime: 'claude', env: claudeEnv, permissionMode: 'bypassPermissions', model: 'opus' });
+    const config = await readTeam(root, TEAM);
+    expect(config.members[1]).toMatchObject({ name: 'cc', runtime: 'claude', tmuxPaneId: r.paneId });
+    await expect(fs.access(teamPaths(root, TEAM).status('cc'))).rejects.toThrow(/ENOENT/); // no status: prompt alone
+    const text = await backend.capture({ paneId: r.paneId, backendType: 'tmux', ...(r.pid ? { pid: r.pid } : {}) }, 40);
+    const argv = JSON.parse(/FAKE argv (.*)/.exec(text)![1]!) as string[];
+    expect(argv).toEqual([
+      '--agent-id', 'cc@sq', '--agent-name', 'cc', '--team-name', 'sq', '--agent-color', 'blue', '--parent-session-id', config.leadSessionId,
+      '--model', 'opus', '--dangerously-skip-permissions',
+    ]);
+    expect(JSON.parse(/FAKE env (.*)/.exec(text)![1]!)).toMatchObject({ CLAUDECODE: '1', CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1', SWARM_PROBE: env.SWARM_PROBE });
+    expect(await shutdownTeammate(root, TEAM, 'cc', { env: claudeEnv, timeoutMs: 8000 })).toEqual({ name: 'cc', outcome: 'approved', verified: true });
+    await expectGone('cc', r.paneId, r.pid);
+  });
+
+  it('--runtime claude without claude on PATH: a clear error, nothing written', async () => {
+    await expect(spawn('cc', { runtime: 'claude', env: { ...env, PATH: '/nonexistent' } })).rejects.toThrow(/--runtime claude needs the `claude` CLI/);
+    expect((await readTeam(root, TEAM)).members).toHaveLength(1);
+    expect(await listAllPanes(server)).toHaveLength(0);
+  });
+
+  it('an existing name is refused before anything is touched', async () => {
+    await spawn('ann');
+    await expect(spawn('ANN')).rejects.toThrow(/member "ANN" already exists/);
+    expect(await listAllPanes(server)).toHaveLength(2);
+  });
+});
+
+describe('kill and shutdown (tmux, fake teammate)', () => {
+  it('kill: pane and process gone, member and status removed', async () => {
+    const r = await spawn('ann');
+    expect(await killTeammate(root, TEAM, 'ann', { env, killTimeoutMs: 1500 })).toEqual({ name: 'ann', outcome: 'killed', verified: true });
+    await expectGone('ann', r.paneId, r.pid);
+  });
+
+  it('shutdown approved: a signed request; exit verified, pane closed, member removed; other leader mail stays unread', async () => {
+    const r = await spawn('ann');
+    const mailbox = new Mailbox({ root, team: TEAM });
+    await mailbox.append('team-lead', { from: 'ann', text: 'a note for the console' });
+    const out = await shutdownTeammate(root, TEAM, 'ann', { env, timeoutMs: 8000, reason: 'done for today' });
+    expect(out).toEqual({ name: 'ann', outcome: 'approved', verified: true });
+    await expectGone('ann', r.paneId, r.pid);
+    const request = (await mailbox.read('ann')).map((m) => parseControl(m.text)).find((p) => p.kind === 'control');
+    expect(request).toMatchObject({ kind: 'control', message: { type: 'shutdown_request', from: 'team-lead', reason: 'done for today' } });
+    const lead = await mailbox.read('team-lead');
+    expect(lead.find((m) => m.text === 'a note for the console')?.read).toBe(false);
+    expect(lead.find((m) => m.text.includes('shutdown_approved'))?.read).toBe(true);
+  });
+
+  it('shutdown rejected: the reason is reported and it keeps running; with --force it is killed', async () => {
+    const r = await spawn('ann', { env: { ...env, SWARM_TEAMMATE_COMMAND: fakeCommand({ FAKE_REJECT: '1' }) } });
+    const out = await shutdownTeammate(root, TEAM, 'ann', { env, timeoutMs: 8000 });
+    expect(out).toEqual({ name: 'ann', outcome: 'rejected', reason: 'busy: still writing tests (FAKE_REJECT=1)', verified: false });
+    expect(isProcessAlive(r.pid!)).toBe(true);
+    expect((await readTeam(root, TEAM)).members.map((m) => m.name)).toContain('ann');
+
+    const forced = await shutdownTeammate(root, TEAM, 'ann', { env, timeoutMs: 8000, force: true, killTimeoutMs: 1500 });
+    expect(forced).toEqual({ name: 'ann', outcome: 'killed', reason: 'rejected (busy: still writing tests (FAKE_REJECT=1)); killed (--force)', verified: true });
+    await expectGone('ann', r.paneId, r.pid);
+  });
+
+  it('shutdown ignored: times out without --force; with --force and a 1 s timeout it is killed, verified', async () => {
+    const r = await spawn('ann', { env: { ...env, SWARM_TEAMMATE_COMMAND: fakeCommand({ FAKE_IGNORE: '1' }) } });
+    expect(await shutdownTeammate(root, TEAM, 'ann', { env, timeoutMs: 500 })).toEqual({
+      name: 'ann',
+      outcome: 'timeout',
+      reason: 'no answer within 0.5 s',
+      verified: false,
+    });
+    expect(isProcessAlive(r.pid!)).toBe(true);
+    const out = await shutdownTeammate(root, TEAM, 'ann', { env, timeoutMs: 1000, force: true, killTimeoutMs: 1500 });
+    expect(out).toEqual({ name: 'ann', outcome: 'killed', reason: 'no answer within 1 s; killed (--force)', verified: true });
+    await expectGone('ann', r.paneId, r.pid);
+  });
+
+  it('shutdown --all: every teammate in parallel, each verified', async () => {
+    const spawned = [await spawn('ann'), await spawn('bob'), await spawn('cy')];
+    const outcomes = await shutdownAll(root, TEAM, { env, timeoutMs: 8000 });
+    expect(outcomes.sort((a, b) => a.name.localeCompare(b.name))).toEqual(
+      ['ann', 'bob', 'cy'].map((name) => ({ name, outcome: 'approved', verified: true })),
+    );
+    for (const r of spawned) await expectGone(r.name, r.paneId, r.pid);
+    expect(await listAllPanes(server)).toHaveLength(1);
+  });
+
+  it('a teammate that already exited: already_gone, its leftover (remain-on-exit) pane closed', async () => {
+    const r = await spawn('ann');
+    process.kill(r.pid!, 'SIGTERM');
+    const out = await shutdownTeammate(root, TEAM, 'ann', { env, timeoutMs: 3000, killTimeoutMs: 1500 });
+    expect(out).toMatchObject({ name: 'ann', outcome: 'already_gone', verified: true });
+    await expectGone('ann', r.paneId, r.pid);
+  });
+
+  it('the team lead cannot be killed or shut down', async () => {
+    await expect(killTeammate(root, TEAM, 'team-lead', { env })).rejects.toThrow(/team lead is not a teammate/);
+    await expect(shutdownTeammate(root, TEAM, 'nobody', { env })).rejects.toThrow(/no member "nobody"/);
+  });
+});
+
+describe('spawn lock', () => {
+  it('concurrent spawns of one team are serialised and all succeed', async () => {
+    const rs = await Promise.all(['a1', 'a2', 'a3'].map((n) => spawn(n)));
+    expect(new Set(rs.map((r) => r.paneId)).size).toBe(3);
+    const lockDir = path.join(teamPaths(root, TEAM).dir, 'spawn.lock');
+    await expect(fs.access(lockDir)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('the lock covers pane creation only: a later spawn is ready while an earlier handshake still waits; both succeed', async () => {
+    const gate = path.join(root, 'gate-a1');
+    const first = spawn('a1', { env: { ...env, SWARM_TEAMMATE_COMMAND: fakeCommand({ FAKE_GATE: gate }) } });
+    let firstSettled = false;
+    const settled = first.then(
+      () => (firstSettled = true),
+      () => (firstSettled = true),
+    );
+    // a1's pane exists (its spawn is in the handshake) before a2 starts.
+    await waitFor(async () => (await readTeam(root, TEAM)).members.find((m) => m.name === 'a1')?.tmuxPaneId, 8000, "a1's pane");
+    const a2 = await spawn('a2'); // held up until a1 timed out while the lock covered the handshake
+    expect(firstSettled).toBe(false);
+    expect((await new Mailbox({ root, team: TEAM }).read('a2'))[0]?.read).toBe(true);
+    await fs.writeFile(gate, '');
+    const a1 = await first;
+    await settled;
+    const config = await readTeam(root, TEAM);
+    expect(config.members.map((m) => [m.name, m.tmuxPaneId])).toEqual([['team-lead', ''], ['a1', a1.paneId], ['a2', a2.paneId]]);
+    expect(await listAllPanes(server)).toHaveLength(3);
+  });
+
+  it('a handshake that fails while another overlaps it cleans up only its own teammate', async () => {
+    const mute = spawn('mute', { env: { ...env, SWARM_TEAMMATE_COMMAND: fakeCommand({ FAKE_SILENT: '1' }) }, readyTimeoutMs: 2500 }).catch(
+      (e: unknown) => e,
+    );
+    const ok = await spawn('ok');
+    const err = await mute;
+    expect((err as Error).message).toMatch(/^spawn of mute failed: mute was not ready within 3 s/);
+    expect((await readTeam(root, TEAM)).members.map((m) => m.name)).toEqual(['team-lead', 'ok']);
+    const panes = await listAllPanes(server);
+    expect(panes.map((p) => p.paneId)).toContain(ok.paneId);
+    expect(panes).toHaveLength(2);
+    expect(isProcessAlive(ok.pid!)).toBe(true);
+    expect((await status('ok')).pid).toBe(ok.pid);
+    await expect(fs.access(teamPaths(root, TEAM).status('mute'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('spawnTeammates: panes one after another, readiness awaited concurrently; one failure leaves the others', async () => {
+    const gate = path.join(root, 'gate-g1');
+    const opts = (name: string, fakeEnv: Record<string, string> = {}): SpawnOptions => ({
+      root, team: TEAM, name, prompt: `hello ${name}`, backend, readyTimeoutMs: 8000,
+      env: { ...env, SWARM_TEAMMATE_COMMAND: fakeCommand(fakeEnv) },
+    });
+    const all = spawnTeammates([opts('g1', { FAKE_GATE: gate }), opts('crashy', { FAKE_CRASH: '1' }), opts('g3')]);
+    // g3's pane exists and its prompt is taken while g1 is still held at its gate.
+    const mailbox = new Mailbox({ root, team: TEAM });
+    await waitFor(async () => (await mailbox.read('g3').catch(() => []))[0]?.read === true, 8000, "g3's prompt picked up");
+    expect((await mailbox.read('g1'))[0]?.read).toBe(false);
+    await fs.writeFile(gate, '');
+    const results = await all;
+    expect(results.map((r) => [r.name, r.ok])).toEqual([['g1', true], ['crashy', false], ['g3', true]]);
+    const failed = results[1]!;
+    expect(!failed.ok && failed.error.message).toMatch(/^spawn of crashy failed: crashy exited before it was ready/);
+    for (const r of results) if (r.ok && r.teammate.pid !== undefined) pids.add(r.teammate.pid);
+    const config = await readTeam(root, TEAM);
+    expect(config.members.map((m) => m.name)).toEqual(['team-lead', 'g1', 'g3']);
+    expect(await listAllPanes(server)).toHaveLength(3);
+    await expect(fs.access(teamPaths(root, TEAM).inbox('crashy'))).rejects.toThrow(/ENOENT/);
+  });
+});
