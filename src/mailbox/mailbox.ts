@@ -114,7 +114,7 @@ export class Mailbox {
   async consume(name: string, accept: (m: InboxMessage) => boolean = () => true): Promise<InboxMessage[]> {
     const threshold = this.opts.compactThreshold ?? DEFAULT_COMPACT_THRESHOLD;
     const file = this.paths.inbox(name);
-    return mutateJsonFile(file, this.fileOptions(), async (inbox, { existed }) => {
+    return mutateJsonFile(file, this.fileOptions(), async (inbox, { existed, held }) => {
       if (!existed) return { result: [] };
       const seen = new Set(inbox.filter((m) => m.read).map(messageKey));
       const delivered: InboxMessage[] = [];
@@ -132,6 +132,7 @@ export class Mailbox {
       const readCount = inbox.filter((m) => m.read).length;
       if (readCount > threshold) {
         const archived = inbox.filter((m) => m.read);
+        held.assertHeld(); // a cycle retried after a takeover must not archive the same entries twice
         appendFileDurableSync(this.paths.archive(name), archived.map((m) => JSON.stringify(m)).join('\n') + '\n');
         next = inbox.filter((m) => !m.read);
         changed = true;

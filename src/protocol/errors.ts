@@ -8,6 +8,7 @@ export type ErrorKind =
   | 'exists' // name already taken
   | 'lock_timeout' // could not get a file lock within the budget
   | 'lock_compromised' // the lock was lost while held
+  | 'lock_lost' // taken over while held (its holder stalled): discard the work and retry the cycle
   | 'corrupt' // a file that does not parse; it was kept aside
   | 'already_resolved' // a permission request someone else decided
   | 'bad_signature' // a record claiming to be from the leader whose signature does not verify
@@ -23,7 +24,7 @@ export class SwarmError extends Error {
   constructor(kind: ErrorKind, message: string, options: { cause?: unknown; recoverable?: boolean } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.kind = kind;
-    this.recoverable = options.recoverable ?? (kind === 'lock_timeout' || kind === 'timeout');
+    this.recoverable = options.recoverable ?? (kind === 'lock_timeout' || kind === 'lock_lost' || kind === 'timeout');
   }
 }
 

@@ -5,12 +5,12 @@
 // empty and never overwritten: it is renamed to `<file>.corrupt-<epochMs>` (bytes kept), reported,
 // and a fresh file is started. A lock-free read that fails to parse is retried under the lock first,
 // because a non-atomic writer (Claude Code) may have been caught mid-write.
-import { promises as fs, readFileSync } from 'node:fs';
+import { promises as fs, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
-import { errnoCode, SwarmError } from '../protocol/errors.js';
+import { errnoCode, isSwarmError, SwarmError } from '../protocol/errors.js';
 import { ensureDir, formatJson, writeFileAtomicSync } from './atomic.js';
-import { withFileLock, type LockOptions } from './lock.js';
+import { withFileLock, type HeldLock, type LockOptions } from './lock.js';
 
 export interface CorruptReport {
   file: string;
@@ -110,41 +110,85 @@ export async function readJsonFile<T>(file: string, opts: Pick<JsonFileOptions<T
   );
 }
 
+/** What a mutation learns besides the current value. */
+export interface MutateInfo {
+  /** False when the file was missing (or corrupt and kept aside): `current` is `init()`. */
+  existed: boolean;
+  /** Check before a side effect of your own (e.g. an archive append) that the lock is still ours. */
+  held: HeldLock;
+}
+
+/** How often a read-modify-write starts over after its lock was taken over mid-cycle. */
+const LOCK_LOST_RETRIES = 5;
+
 /**
  * Locked read-modify-write. `fn` gets the current value (or `init()` for a missing file) and returns
  * `{ write, result }`: `write` (if defined) replaces the file atomically before the lock is released.
+ *
+ * Fenced: right before the rename the lock must still be ours and the file still the one read (same
+ * inode, size and mtime); otherwise another writer took over while this one stalled, so the cycle is
+ * discarded and run again on the current file — `fn` may run more than once and must not have side
+ * effects beyond its return value. An acknowledged write is therefore never overwritten by a stale copy.
  */
 export async function mutateJsonFile<T, R>(
   file: string,
   opts: JsonFileOptions<T>,
-  fn: (current: T, info: { existed: boolean }) => { write?: T; result: R } | Promise<{ write?: T; result: R }>,
+  fn: (current: T, info: MutateInfo) => { write?: T; result: R } | Promise<{ write?: T; result: R }>,
 ): Promise<R> {
   await ensureDir(path.dirname(file));
-  return withFileLock(
-    file,
-    async () => {
-      // Synchronous I/O from here to the write: the critical section never yields to the event loop
-      // (except inside an async `fn`), so the lock is held for as short a time as possible.
-      const read = readAndParseSync(file, opts.schema);
-      let current: T;
-      let existed = true;
-      if (read.ok === 'missing') {
-        current = opts.init();
-        existed = false;
-      } else if (read.ok) {
-        current = read.value;
-      } else {
-        const keptAs = await quarantine(file);
-        (opts.onCorrupt ?? defaultCorruptReporter)({ file, keptAs, problem: read.problem });
-        current = opts.init();
-        existed = false;
-      }
-      const { write, result } = await fn(current, { existed });
-      if (write !== undefined) writeFileAtomicSync(file, formatJson(write));
-      return result;
-    },
-    opts.lock,
-  );
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await withFileLock(file, (held) => mutateLocked(file, opts, fn, held), opts.lock);
+    } catch (e) {
+      if (!isSwarmError(e, 'lock_lost') || attempt >= LOCK_LOST_RETRIES) throw e;
+    }
+  }
+}
+
+async function mutateLocked<T, R>(
+  file: string,
+  opts: JsonFileOptions<T>,
+  fn: (current: T, info: MutateInfo) => { write?: T; result: R } | Promise<{ write?: T; result: R }>,
+  held: HeldLock,
+): Promise<R> {
+  // Synchronous I/O from here to the write: the critical section never yields to the event loop
+  // (except inside an async `fn`), so the lock is held for as short a time as possible.
+  const before = fileIdentity(file);
+  const read = readAndParseSync(file, opts.schema);
+  let current: T;
+  let existed = true;
+  if (read.ok === 'missing') {
+    current = opts.init();
+    existed = false;
+  } else if (read.ok) {
+    current = read.value;
+  } else {
+    held.assertHeld(); // never move a file aside under a lock that is someone else's
+    const keptAs = await quarantine(file);
+    (opts.onCorrupt ?? defaultCorruptReporter)({ file, keptAs, problem: read.problem });
+    current = opts.init();
+    existed = false;
+  }
+  const { write, result } = await fn(current, { existed, held });
+  if (write !== undefined) {
+    held.assertHeld();
+    if (read.ok !== false && fileIdentity(file) !== before) {
+      throw new SwarmError('lock_lost', `${file} changed under its lock (a writer that took over the lock); retrying`);
+    }
+    writeFileAtomicSync(file, formatJson(write));
+  }
+  return result;
+}
+
+/** inode, size and mtime of `file` ("missing" when absent): what a fenced write compares. */
+function fileIdentity(file: string): string {
+  try {
+    const st = statSync(file, { bigint: true });
+    return `${st.ino}:${st.size}:${st.mtimeNs}`;
+  } catch (e) {
+    if (errnoCode(e) === 'ENOENT') return 'missing';
+    throw new SwarmError('io', `cannot stat ${file}: ${(e as Error).message}`, { cause: e });
+  }
 }
 
 /** Locked update that always writes the value `fn` returns; resolves to it. */

@@ -17,8 +17,19 @@
 // Budget: a waiter gives up only after `budgetMs` *without progress* (the lock not changing hands);
 // while the lock keeps moving it is queued behind live writers, not stuck. Then the caller gets
 // SwarmError('lock_timeout') — never Claude Code's 10 x 5-100 ms, which drops work under contention.
+// The budget is larger than `staleMs`, so waiters outlast a dead holder's lock.
+//
+// Fencing (a holder that stalls: Ctrl-Z, SIGSTOP, swap, a VM pause, a slow fsync): a lock untouched
+// for `staleMs` is taken over by a waiter even though its holder is alive, and the holder does not
+// know until it runs again. So the holder never trusts that it still holds the lock: `fn` gets a
+// `HeldLock` whose `assertHeld()` checks, right before a write, that the lock directory is still the
+// one it created (inode + birth time) and was not reported compromised; a caller that writes under
+// the lock calls it and, on SwarmError('lock_lost'), discards its work and retries the whole cycle
+// (json-file.ts does). Releasing is guarded the same way: a lock that is no longer ours is never
+// removed, so a stalled holder cannot unlock the writer that took over.
 import lockfile from 'proper-lockfile';
 import { randomBytes } from 'node:crypto';
+import * as nodeFs from 'node:fs';
 import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -37,8 +48,8 @@ export interface LockOptions {
 }
 
 export const DEFAULT_LOCK_OPTIONS: Required<LockOptions> = {
-  budgetMs: 10_000,
-  staleMs: 4_000,
+  budgetMs: 20_000,
+  staleMs: 10_000,
   updateMs: 1_000,
   maxDelayMs: 100,
 };
@@ -56,30 +67,94 @@ export function queueDirFor(file: string): string {
   return `${file}.lock.queue`;
 }
 
-/** Run `fn` while holding the lock on `file`. Throws SwarmError('lock_timeout') if it cannot get it. */
-export async function withFileLock<R>(file: string, fn: () => Promise<R>, options: LockOptions = {}): Promise<R> {
+/** What a critical section gets: a check, cheap enough to run before every write, that the lock is still ours. */
+export interface HeldLock {
+  /** Throws SwarmError('lock_lost') when the lock was taken over (its holder stalled past staleMs). */
+  assertHeld(): void;
+}
+
+/**
+ * Run `fn` while holding the lock on `file`. Throws SwarmError('lock_timeout') if it cannot get it,
+ * SwarmError('lock_lost') from `held.assertHeld()` once it is no longer ours.
+ */
+export async function withFileLock<R>(file: string, fn: (held: HeldLock) => Promise<R>, options: LockOptions = {}): Promise<R> {
   const opts = { ...DEFAULT_LOCK_OPTIONS, ...options };
-  let compromised: Error | undefined;
-  const release = await acquire(file, opts, (err) => {
-    compromised = err;
-  });
+  const guard = new LockGuard(file);
+  const release = await acquire(file, opts, guard);
+  guard.arm();
   let result: R;
   try {
-    result = await fn();
+    result = await fn(guard);
   } finally {
     await release().catch(() => undefined); // a compromised lock may already be gone
   }
-  if (compromised) {
-    throw new SwarmError('lock_compromised', `lock on ${file} was lost while held (${compromised.message}); check the result`, {
-      cause: compromised,
+  if (guard.compromised) {
+    throw new SwarmError('lock_compromised', `lock on ${file} was lost while held (${guard.compromised.message}); check the result`, {
+      cause: guard.compromised,
     });
   }
   return result;
 }
 
+/** Identity of a lock directory (inode + birth time): changes whenever the lock changes hands. */
+function identityOf(st: nodeFs.Stats): string {
+  return `${st.ino}:${st.birthtimeMs}`; // not ctime: the holder's mtime refresh changes it
+}
+
+/**
+ * One holding of one lock: remembers the directory it created, answers `assertHeld`, and gives
+ * proper-lockfile an `fs` whose `rmdir` of the lock refuses to remove a directory that is not ours.
+ */
+class LockGuard implements HeldLock {
+  compromised: Error | undefined;
+  private identity: string | undefined;
+  readonly fs: typeof nodeFs;
+
+  constructor(private readonly file: string) {
+    const lockDir = lockPathFor(file);
+    this.fs = {
+      ...nodeFs,
+      rmdir: ((p: nodeFs.PathLike, cb: (err: NodeJS.ErrnoException | null) => void) => {
+        if (this.identity === undefined || String(p) !== lockDir) return nodeFs.rmdir(p, cb); // a stale lock we take over
+        nodeFs.stat(lockDir, (err, st) => {
+          if (err) return cb(err);
+          if (identityOf(st) !== this.identity) return cb(null); // someone else's now: leave it to them
+          nodeFs.rmdir(lockDir, cb);
+        });
+      }) as typeof nodeFs.rmdir,
+    };
+  }
+
+  /** Called once the lock is ours: from here on its directory is the one to keep and to release. */
+  arm(): void {
+    this.identity = this.current();
+  }
+
+  readonly onCompromised = (err: Error): void => {
+    this.compromised = err;
+  };
+
+  assertHeld(): void {
+    const now = this.current();
+    if (this.compromised === undefined && now !== undefined && now === this.identity) return;
+    throw new SwarmError(
+      'lock_lost',
+      `lock on ${this.file} was taken over while held (the holder stalled for longer than the stale window); retrying`,
+    );
+  }
+
+  private current(): string | undefined {
+    try {
+      return identityOf(nodeFs.statSync(lockPathFor(this.file)));
+    } catch {
+      return undefined;
+    }
+  }
+}
+
 type Release = () => Promise<void>;
 
-async function tryLock(file: string, opts: Required<LockOptions>, onCompromised: (err: Error) => void): Promise<Release | undefined> {
+async function tryLock(file: string, opts: Required<LockOptions>, guard: LockGuard): Promise<Release | undefined> {
   try {
     return await lockfile.lock(file, {
       realpath: false,
@@ -87,7 +162,8 @@ async function tryLock(file: string, opts: Required<LockOptions>, onCompromised:
       stale: opts.staleMs,
       update: opts.updateMs,
       retries: 0,
-      onCompromised,
+      onCompromised: guard.onCompromised,
+      fs: guard.fs,
     });
   } catch (e) {
     if (errnoCode(e) === 'ELOCKED') return undefined;
@@ -123,9 +199,9 @@ async function dropDeadTickets(file: string, tickets: string[], mine: string): P
   }
 }
 
-async function acquire(file: string, opts: Required<LockOptions>, onCompromised: (err: Error) => void): Promise<Release> {
+async function acquire(file: string, opts: Required<LockOptions>, guard: LockGuard): Promise<Release> {
   if ((await queuedTickets(file)).length === 0) {
-    const release = await tryLock(file, opts, onCompromised);
+    const release = await tryLock(file, opts, guard);
     if (release) return release;
   }
   const ticket = await takeTicket(file);
@@ -141,7 +217,7 @@ async function acquire(file: string, opts: Required<LockOptions>, onCompromised:
       if (place < 0) place = 0; // our ticket was removed (e.g. by doctor): we are still waiting, go first
       if (place < POLLERS) {
         attempts++;
-        const release = await tryLock(file, opts, onCompromised);
+        const release = await tryLock(file, opts, guard);
         if (release) return release;
       }
       const now = Date.now();
@@ -167,11 +243,10 @@ async function acquire(file: string, opts: Required<LockOptions>, onCompromised:
   }
 }
 
-/** Identity of the current lock directory (inode + birth time): changes whenever the lock changes hands. */
+/** Identity of the current lock directory, or undefined when nobody holds it. */
 async function holderIdentity(file: string): Promise<string | undefined> {
   try {
-    const st = await stat(lockPathFor(file));
-    return `${st.ino}:${st.birthtimeMs}`; // not ctime: the holder's mtime refresh changes it
+    return identityOf(await stat(lockPathFor(file)));
   } catch {
     return undefined;
   }

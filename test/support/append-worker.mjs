@@ -1,11 +1,15 @@
 // Child process for concurrency tests and benchmarks: appends `count` messages `<writer>:<i>` to
 // one inbox through the real Mailbox (built dist/), then prints one JSON line of latencies.
-// argv: root team to writer count [lockBudgetMs]
+// argv: root team to writer count [lockBudgetMs] [lockStaleMs]
 import { Mailbox } from '../../dist/mailbox/mailbox.js';
 
-const [root, team, to, writer, countArg, budgetArg] = process.argv.slice(2);
+const [root, team, to, writer, countArg, budgetArg, staleArg] = process.argv.slice(2);
 const count = Number(countArg);
-const mailbox = new Mailbox({ root, team, ...(budgetArg ? { lock: { budgetMs: Number(budgetArg) } } : {}) });
+const lock = {
+  ...(budgetArg ? { budgetMs: Number(budgetArg) } : {}),
+  ...(staleArg ? { staleMs: Number(staleArg), updateMs: Math.floor(Number(staleArg) / 4) } : {}),
+};
+const mailbox = new Mailbox({ root, team, lock });
 const latencies = [];
 let failed = 0;
 let lastError = '';
