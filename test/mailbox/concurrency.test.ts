@@ -107,8 +107,8 @@ describe('inbox under concurrent writer processes', () => {
     const reports = (await Promise.all(writers)).map((r) => JSON.parse(String(r.stdout).trim()) as WorkerReport);
     expect(reports.map((r) => [r.failed, r.lastError])).toEqual(Array(4).fill([0, '']));
     const waited = Date.now() - started;
-    expect(waited).toBeGreaterThan(2_000); // they did wait for the dead holder's lock to go stale
-    expect(waited).toBeLessThan(15_000);
+    expect(waited).toBeGreaterThan(8_000); // they did wait for the dead holder's lock to go stale (10 s)
+    expect(waited).toBeLessThan(25_000);
 
     const texts = await inboxTexts();
     expect(texts.slice(0, 5)).toEqual(['before:0', 'before:1', 'before:2', 'before:3', 'before:4']);
