@@ -75,7 +75,7 @@ export async function decide(root: string, team: string, id: string, decision: '
   }
   const { mailbox, key } = await openLeadMailbox({ root, team });
   const lead = findMember(config, LEAD_NAME);
-  const result = await withFileLock(pendingFile, async (): Promise<DecideResult> => {
+  const result = await withFileLock(pendingFile, async (held): Promise<DecideResult> => {
     const request = await readPending(paths, id);
     if (!request) throw await notPending(paths, id);
     if (request.id !== id) throw new SwarmError('invalid_input', `${pendingFile} holds request "${request.id}", not "${id}"; remove it by hand`);
@@ -101,6 +101,7 @@ export async function decide(root: string, team: string, id: string, decision: '
       },
       key.privateKey,
     );
+    held.assertHeld(); // a decider that stalled past the stale window may have been overtaken by another
     await writeFileAtomic(paths.resolvedFile(id), formatJson(resolved));
     await fs.rm(pendingFile, { force: true });
     const frame: PermissionResponseFrame =
