@@ -173,7 +173,7 @@ async function mutateLocked<T, R>(
   if (write !== undefined) {
     held.assertHeld();
     if (read.ok !== false && fileIdentity(file) !== before) {
-      throw new SwarmError('lock_lost', `${file} changed under its lock (a writer that took over the lock); retrying`);
+      throw new SwarmError('lock_lost', `${file} changed under its lock (another writer took the lock over); nothing was written, try again`);
     }
     writeFileAtomicSync(file, formatJson(write));
   }

@@ -139,7 +139,7 @@ class LockGuard implements HeldLock {
     if (this.compromised === undefined && now !== undefined && now === this.identity) return;
     throw new SwarmError(
       'lock_lost',
-      `lock on ${this.file} was taken over while held (the holder stalled for longer than the stale window); retrying`,
+      `lock on ${this.file} was taken over while held (this process stalled past the stale window); nothing was written, try again`,
     );
   }
 
