@@ -6,13 +6,18 @@
 // than `compactThreshold` read entries pile up, moves them to `<name>.archive.jsonl` under the same
 // lock (archive appended and fsynced before the inbox is rewritten: a crash can duplicate an entry in
 // the archive, never lose one). Delivery is once per msg_id, in append order.
+//
+// Entries are validated one by one: a malformed entry (another writer's junk, a hand edit) never
+// hides the good ones. The first reader or consumer that meets one moves it, under the lock, to
+// `<name>.json.corrupt-<epochMs>` (a JSON array of the bad entries), reports it in one line, and
+// rewrites the inbox with the rest. A file that is not a JSON array at all is kept aside whole.
 import { promises as fs } from 'node:fs';
 import { z } from 'zod';
-import { InboxSchema, messageKey, type Inbox, type InboxMessage } from '../protocol/message.js';
+import { InboxMessageSchema, messageKey, type InboxMessage } from '../protocol/message.js';
 import { SwarmError } from '../protocol/errors.js';
 import { newMsgId } from '../protocol/ids.js';
-import { appendFileDurableSync } from '../storage/atomic.js';
-import { mutateJsonFile, readJsonFile, type CorruptReport, type JsonFileOptions } from '../storage/json-file.js';
+import { appendFileDurableSync, formatJson } from '../storage/atomic.js';
+import { defaultCorruptReporter, mutateJsonFile, quarantine, readJsonFile, type CorruptReport, type JsonFileOptions } from '../storage/json-file.js';
 import type { LockOptions } from '../storage/lock.js';
 import { teamPaths, type TeamPaths } from '../team/paths.js';
 
@@ -35,6 +40,28 @@ export const DEFAULT_COMPACT_THRESHOLD = 200;
 
 const RawInboxSchema = z.array(z.unknown());
 
+/** An entry of an inbox that does not parse as a message: where it was, and why. */
+interface BadEntry {
+  index: number;
+  value: unknown;
+  problem: string;
+}
+
+/** Split an inbox array into its messages and its malformed entries, each judged alone. */
+function splitEntries(raw: readonly unknown[]): { good: InboxMessage[]; bad: BadEntry[] } {
+  const good: InboxMessage[] = [];
+  const bad: BadEntry[] = [];
+  raw.forEach((value, index) => {
+    const parsed = InboxMessageSchema.safeParse(value);
+    if (parsed.success) good.push(parsed.data);
+    else {
+      const issue = parsed.error.issues[0];
+      bad.push({ index, value, problem: `${issue?.path.join('.') || '(entry)'}: ${issue?.message ?? 'invalid'}` });
+    }
+  });
+  return { good, bad };
+}
+
 export interface NewMessage {
   from: string;
   text: string;
@@ -48,10 +75,6 @@ export class Mailbox {
 
   constructor(readonly opts: MailboxOptions) {
     this.paths = teamPaths(opts.root, opts.team);
-  }
-
-  private fileOptions(): JsonFileOptions<Inbox> {
-    return this.options(InboxSchema);
   }
 
   private options<T>(schema: z.ZodType<T>): JsonFileOptions<T> {
@@ -87,6 +110,11 @@ export class Mailbox {
   /** Append one message to `to`'s inbox (file created as `[]` first if missing). */
   async append(to: string, msg: NewMessage | InboxMessage): Promise<InboxMessage> {
     const entry = 'timestamp' in msg ? msg : this.makeEntry(msg);
+    const checked = InboxMessageSchema.safeParse(entry);
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
+      throw new SwarmError('invalid_input', `not an inbox message (${issue?.path.join('.') || 'entry'}: ${issue?.message ?? 'invalid'}); nothing was written`);
+    }
     const file = this.paths.inbox(to);
     // Appending does not interpret existing entries: it only needs an array, and must keep entries
     // of any shape other writers left (validating all of them would also make appends O(n) in zod).
@@ -97,9 +125,36 @@ export class Mailbox {
     return entry;
   }
 
-  /** All entries currently in the inbox (no lock). A missing inbox is empty. */
+  /** All messages currently in the inbox (no lock). A missing inbox is empty; malformed entries are set aside. */
   async read(name: string): Promise<InboxMessage[]> {
-    return (await readJsonFile(this.paths.inbox(name), { schema: InboxSchema, ...(this.opts.lock ? { lock: this.opts.lock } : {}) })) ?? [];
+    const raw = await readJsonFile(this.paths.inbox(name), { schema: RawInboxSchema, ...(this.opts.lock ? { lock: this.opts.lock } : {}) });
+    const { good, bad } = splitEntries(raw ?? []);
+    if (bad.length > 0) await this.setAsideBadEntries(name);
+    return good;
+  }
+
+  /** Under the lock: move the malformed entries of `name`'s inbox to a .corrupt file, keep the rest. */
+  private async setAsideBadEntries(name: string): Promise<void> {
+    const file = this.paths.inbox(name);
+    await mutateJsonFile(file, this.options(RawInboxSchema), async (raw, { existed, held }) => {
+      const { good, bad } = splitEntries(raw);
+      if (!existed || bad.length === 0) return { result: undefined };
+      held.assertHeld();
+      await this.keepBadEntries(file, bad);
+      return { write: good, result: undefined };
+    });
+  }
+
+  private async keepBadEntries(file: string, bad: readonly BadEntry[]): Promise<void> {
+    const keptAs = await quarantine(file, this.now(), formatJson(bad.map((b) => b.value)));
+    const first = bad[0]!;
+    const n = bad.length;
+    (this.opts.onCorrupt ?? defaultCorruptReporter)({
+      file,
+      keptAs,
+      problem: `${n} malformed entr${n === 1 ? 'y' : 'ies'} (first at [${first.index}]: ${first.problem})`,
+      entries: n,
+    });
   }
 
   async unread(name: string): Promise<InboxMessage[]> {
@@ -114,11 +169,17 @@ export class Mailbox {
   async consume(name: string, accept: (m: InboxMessage) => boolean = () => true): Promise<InboxMessage[]> {
     const threshold = this.opts.compactThreshold ?? DEFAULT_COMPACT_THRESHOLD;
     const file = this.paths.inbox(name);
-    return mutateJsonFile(file, this.fileOptions(), async (inbox, { existed, held }) => {
+    return mutateJsonFile(file, this.options(RawInboxSchema), async (raw, { existed, held }) => {
       if (!existed) return { result: [] };
+      const { good: inbox, bad } = splitEntries(raw);
+      let changed = false;
+      if (bad.length > 0) {
+        held.assertHeld();
+        await this.keepBadEntries(file, bad);
+        changed = true;
+      }
       const seen = new Set(inbox.filter((m) => m.read).map(messageKey));
       const delivered: InboxMessage[] = [];
-      let changed = false;
       for (const m of inbox) {
         if (m.read || !accept(m)) continue;
         const key = messageKey(m);
@@ -143,7 +204,7 @@ export class Mailbox {
 
   /** Empty an inbox (spawn step 2). */
   async clear(name: string): Promise<void> {
-    await mutateJsonFile(this.paths.inbox(name), this.fileOptions(), () => ({ write: [], result: undefined }));
+    await mutateJsonFile(this.paths.inbox(name), this.options(RawInboxSchema), () => ({ write: [], result: undefined }));
   }
 
   /** Entries moved to the archive by compaction, oldest first. */
@@ -158,7 +219,7 @@ export class Mailbox {
     for (const line of raw.split('\n')) {
       if (line.trim() === '') continue;
       try {
-        const parsed = InboxSchema.element.safeParse(JSON.parse(line));
+        const parsed = InboxMessageSchema.safeParse(JSON.parse(line));
         if (parsed.success) out.push(parsed.data);
       } catch {
         throw new SwarmError('corrupt', `${this.paths.archive(name)} has a line that is not JSON; inspect it with 'jq -c . ${this.paths.archive(name)}'`);

@@ -9,13 +9,15 @@ import { promises as fs, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import { errnoCode, isSwarmError, SwarmError } from '../protocol/errors.js';
-import { ensureDir, formatJson, writeFileAtomicSync } from './atomic.js';
+import { ensureDir, FILE_MODE, formatJson, tempPathFor, writeFileAtomicSync } from './atomic.js';
 import { withFileLock, type HeldLock, type LockOptions } from './lock.js';
 
 export interface CorruptReport {
   file: string;
   keptAs: string;
   problem: string;
+  /** Set when only these malformed entries were moved to `keptAs` and the file kept the rest. */
+  entries?: number;
 }
 
 export interface JsonFileOptions<T> {
@@ -28,7 +30,11 @@ export interface JsonFileOptions<T> {
 }
 
 export function defaultCorruptReporter(r: CorruptReport): void {
-  process.stderr.write(`swarm: warning: ${path.basename(r.file)} was corrupt (${r.problem}); kept as ${r.keptAs}, started a fresh file\n`);
+  const what =
+    r.entries === undefined
+      ? `${path.basename(r.file)} was corrupt (${r.problem}); kept as ${r.keptAs}, started a fresh file`
+      : `${path.basename(r.file)} had ${r.problem}; moved to ${r.keptAs}, the other entries are kept`;
+  process.stderr.write(`swarm: warning: ${what}\n`);
 }
 
 type ParseResult<T> = { ok: true; value: T } | { ok: false; problem: string } | { ok: 'missing' };
@@ -74,18 +80,31 @@ export function parseText<T>(raw: string, schema: z.ZodType<T>): { ok: true; val
   return { ok: true, value: parsed.data };
 }
 
-/** Move a corrupt file aside as `<file>.corrupt-<epochMs>` (never overwriting an earlier one). */
-export async function quarantine(file: string, now = Date.now()): Promise<string> {
-  for (let t = now; ; t++) {
-    const keptAs = `${file}.corrupt-${t}`;
-    try {
-      await fs.link(file, keptAs);
-      await fs.unlink(file);
-      return keptAs;
-    } catch (e) {
-      if (errnoCode(e) === 'EEXIST') continue;
-      throw new SwarmError('io', `cannot keep corrupt ${file} aside: ${(e as Error).message}`, { cause: e });
+/**
+ * Keep a corrupt file's bytes as `<file>.corrupt-<epochMs>` (never overwriting an earlier one) and
+ * remove `file`. With `content`, keep that instead and leave `file` alone: the bad entries taken out
+ * of a file whose other entries stay (the caller rewrites it).
+ */
+export async function quarantine(file: string, now = Date.now(), content?: string): Promise<string> {
+  let source = file;
+  if (content !== undefined) {
+    source = tempPathFor(file);
+    await fs.writeFile(source, content, { flag: 'wx', mode: FILE_MODE });
+  }
+  try {
+    for (let t = now; ; t++) {
+      const keptAs = `${file}.corrupt-${t}`;
+      try {
+        await fs.link(source, keptAs);
+        await fs.unlink(source);
+        return keptAs;
+      } catch (e) {
+        if (errnoCode(e) === 'EEXIST') continue;
+        throw new SwarmError('io', `cannot keep corrupt ${file} aside: ${(e as Error).message}`, { cause: e });
+      }
     }
+  } finally {
+    if (source !== file) await fs.rm(source, { force: true });
   }
 }
 

@@ -266,3 +266,52 @@ describe('a corrupt inbox', () => {
     expect((err as Error).message).toContain(kept[0]!);
   });
 });
+
+describe('one malformed entry never hides the others', () => {
+  const JUNK = ['garbage', { from: 7, text: 'wrong types' }];
+
+  async function keptFiles(name: string): Promise<string[]> {
+    return (await fs.readdir(mb.paths.inboxes)).filter((f) => f.startsWith(`${name}.json.corrupt-`));
+  }
+
+  async function inboxWithJunk(): Promise<InboxMessage[]> {
+    const a = mb.makeEntry(msg('first'));
+    const b = mb.makeEntry(msg('second'));
+    await fs.writeFile(mb.paths.inbox('w1'), JSON.stringify([a, JUNK[0], b, JUNK[1]]));
+    return [a, b];
+  }
+
+  it('read() returns the valid messages, moves the bad entries to .corrupt-<time>, reports once, keeps the rest', async () => {
+    const good = await inboxWithJunk();
+    const reports: CorruptReport[] = [];
+    const watched = new Mailbox({ root, team: TEAM, onCorrupt: (r) => reports.push(r) });
+    expect(await watched.read('w1')).toEqual(good);
+    expect(await rawInbox('w1')).toEqual(good); // rewritten without the junk
+    const kept = await keptFiles('w1');
+    expect(kept).toHaveLength(1);
+    expect(JSON.parse(await fs.readFile(path.join(mb.paths.inboxes, kept[0]!), 'utf8'))).toEqual(JUNK);
+    expect(reports).toEqual([expect.objectContaining({ file: mb.paths.inbox('w1'), entries: 2, keptAs: path.join(mb.paths.inboxes, kept[0]!) })]);
+    expect(reports[0]!.problem).toMatch(/^2 malformed entries \(first at \[1\]/);
+    expect(await watched.read('w1')).toEqual(good);
+    expect(reports).toHaveLength(1); // nothing left to report
+  });
+
+  it('consume() delivers the valid unread messages and sets the junk aside', async () => {
+    const good = await inboxWithJunk();
+    const quiet = new Mailbox({ root, team: TEAM, onCorrupt: () => undefined });
+    expect((await quiet.consume('w1')).map((m) => m.text)).toEqual(good.map((m) => m.text));
+    expect((await rawInbox('w1')).map((m) => [m.text, m.read])).toEqual([
+      ['first', true],
+      ['second', true],
+    ]);
+    expect(await keptFiles('w1')).toHaveLength(1);
+  });
+
+  it('append() refuses a malformed entry and writes nothing', async () => {
+    await mb.append('w1', msg('ok'));
+    const before = await fs.readFile(mb.paths.inbox('w1'), 'utf8');
+    const bad = { from: 'w2', text: 42, timestamp: 'now', read: false } as unknown as InboxMessage;
+    expect(await errorKind(mb.append('w1', bad))).toBe('invalid_input');
+    expect(await fs.readFile(mb.paths.inbox('w1'), 'utf8')).toBe(before);
+  });
+});

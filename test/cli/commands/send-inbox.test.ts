@@ -125,3 +125,16 @@ describe('human view', () => {
     expect(r.stdout).not.toMatch(/\u001b\[/); // NO_COLOR
   });
 });
+
+describe('swarm inbox with a malformed entry', () => {
+  it('shows the valid message, exits 0, and says in one line where the bad entry went', async () => {
+    const good = mb.makeEntry({ from: 'w2', text: 'still here' });
+    await fs.writeFile(mb.paths.inbox('w1'), JSON.stringify([good, 'garbage']));
+    const r = await run(['inbox', 'w1', '--json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as InboxMessage[]).map((m) => m.text)).toEqual(['still here']);
+    const warning = r.stderr.trim().split('\n');
+    expect(warning).toHaveLength(1);
+    expect(warning[0]).toMatch(/w1\.json had 1 malformed entry \(first at \[1\].*\); moved to .*w1\.json\.corrupt-\d+, the other entries are kept/);
+  });
+});
