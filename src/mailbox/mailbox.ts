@@ -7,17 +7,33 @@
 // lock (archive appended and fsynced before the inbox is rewritten: a crash can duplicate an entry in
 // the archive, never lose one). Delivery is once per msg_id, in append order.
 //
+// Appends go through the spool (spool.ts, SPEC §12 group commit): a sender drops its message in
+// `<name>.json.spool/` and then waits for the inbox lock only until somebody has merged it; the
+// holder merges every spooled message in one cycle (one rewrite and fsync for many messages). So
+// under load most senders never take the lock, and each returns once its message is in the file.
+//
 // Entries are validated one by one: a malformed entry (another writer's junk, a hand edit) never
 // hides the good ones. The first reader or consumer that meets one moves it, under the lock, to
 // `<name>.json.corrupt-<epochMs>` (a JSON array of the bad entries), reports it in one line, and
 // rewrites the inbox with the rest. A file that is not a JSON array at all is kept aside whole.
 import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
 import { InboxMessageSchema, messageKey, type InboxMessage } from '../protocol/message.js';
 import { SwarmError } from '../protocol/errors.js';
 import { newMsgId } from '../protocol/ids.js';
 import { appendFileDurableSync, formatJson } from '../storage/atomic.js';
-import { defaultCorruptReporter, mutateJsonFile, quarantine, readJsonFile, type CorruptReport, type JsonFileOptions } from '../storage/json-file.js';
+import {
+  defaultCorruptReporter,
+  mutateJsonFile,
+  quarantine,
+  readJsonFile,
+  type CorruptReport,
+  type JsonFileOptions,
+  type MutationOutcome,
+} from '../storage/json-file.js';
+import type { HeldLock } from '../storage/lock.js';
+import { hasSpooled, isSpooled, spoolEntry, takeSpooled } from './spool.js';
 import type { LockOptions } from '../storage/lock.js';
 import { teamPaths, type TeamPaths } from '../team/paths.js';
 
@@ -42,9 +58,21 @@ const RawInboxSchema = z.array(z.unknown());
 
 /** An entry of an inbox that does not parse as a message: where it was, and why. */
 interface BadEntry {
-  index: number;
+  /** Where it was: `[3]` in the array, or the spool file's name. */
+  where: string;
   value: unknown;
   problem: string;
+}
+
+/** The dedupe key of a raw entry (msg_id, or the hash of from/timestamp/text), if it has one. */
+function rawKey(e: unknown): string[] {
+  if (typeof e !== 'object' || e === null) return [];
+  const m = e as Record<string, unknown>;
+  if (typeof m.msg_id === 'string' && m.msg_id !== '') return [m.msg_id];
+  if (typeof m.from === 'string' && typeof m.timestamp === 'string' && typeof m.text === 'string') {
+    return [messageKey({ from: m.from, timestamp: m.timestamp, text: m.text })];
+  }
+  return [];
 }
 
 /** Split an inbox array into its messages and its malformed entries, each judged alone. */
@@ -56,7 +84,7 @@ function splitEntries(raw: readonly unknown[]): { good: InboxMessage[]; bad: Bad
     if (parsed.success) good.push(parsed.data);
     else {
       const issue = parsed.error.issues[0];
-      bad.push({ index, value, problem: `${issue?.path.join('.') || '(entry)'}: ${issue?.message ?? 'invalid'}` });
+      bad.push({ where: `[${index}]`, value, problem: `${issue?.path.join('.') || '(entry)'}: ${issue?.message ?? 'invalid'}` });
     }
   });
   return { good, bad };
@@ -116,21 +144,37 @@ export class Mailbox {
       throw new SwarmError('invalid_input', `not an inbox message (${issue?.path.join('.') || 'entry'}: ${issue?.message ?? 'invalid'}); nothing was written`);
     }
     const file = this.paths.inbox(to);
-    // Appending does not interpret existing entries: it only needs an array, and must keep entries
-    // of any shape other writers left (validating all of them would also make appends O(n) in zod).
-    await mutateJsonFile(file, this.options(RawInboxSchema), (inbox) => {
-      inbox.push(entry);
-      return { write: inbox, result: undefined };
-    });
+    const spooled = await spoolEntry(file, entry, this.now());
+    await mutateJsonFile(file, this.options(RawInboxSchema), (inbox, { held }) => this.mergeSpool(file, inbox, held), () => !isSpooled(spooled));
+    if (isSpooled(spooled)) throw new SwarmError('io', `${spooled} was not merged into ${file}; retry the send`);
     return entry;
   }
 
   /** All messages currently in the inbox (no lock). A missing inbox is empty; malformed entries are set aside. */
   async read(name: string): Promise<InboxMessage[]> {
-    const raw = await readJsonFile(this.paths.inbox(name), { schema: RawInboxSchema, ...(this.opts.lock ? { lock: this.opts.lock } : {}) });
+    const file = this.paths.inbox(name);
+    if (hasSpooled(file)) await this.mergeSpooled(name); // left by a sender that crashed, or in flight
+    const raw = await readJsonFile(file, { schema: RawInboxSchema, ...(this.opts.lock ? { lock: this.opts.lock } : {}) });
     const { good, bad } = splitEntries(raw ?? []);
     if (bad.length > 0) await this.setAsideBadEntries(name);
     return good;
+  }
+
+  /** One locked cycle that moves every spooled message of `name` into its inbox. */
+  async mergeSpooled(name: string): Promise<void> {
+    const file = this.paths.inbox(name);
+    await mutateJsonFile(file, this.options(RawInboxSchema), (inbox, { held }) => this.mergeSpool(file, inbox, held));
+  }
+
+  /** The mutation that merges the spool into `inbox` (raw entries, kept as they are). */
+  private async mergeSpool(file: string, inbox: unknown[], held: HeldLock): Promise<MutationOutcome<unknown[], number>> {
+    const take = takeSpooled(file, new Set(inbox.flatMap(rawKey)));
+    if (take.bad.length > 0) {
+      held.assertHeld();
+      await this.keepBadEntries(file, take.bad.map((b) => ({ where: `spool file ${path.basename(b.file)}`, value: b.value, problem: b.problem })));
+    }
+    if (take.entries.length === 0) return { result: 0, afterWrite: take.remove };
+    return { write: [...inbox, ...take.entries], result: take.entries.length, afterWrite: take.remove };
   }
 
   /** Under the lock: move the malformed entries of `name`'s inbox to a .corrupt file, keep the rest. */
@@ -152,7 +196,7 @@ export class Mailbox {
     (this.opts.onCorrupt ?? defaultCorruptReporter)({
       file,
       keptAs,
-      problem: `${n} malformed entr${n === 1 ? 'y' : 'ies'} (first at [${first.index}]: ${first.problem})`,
+      problem: `${n} malformed entr${n === 1 ? 'y' : 'ies'} (first at ${first.where}: ${first.problem})`,
       entries: n,
     });
   }
@@ -170,9 +214,15 @@ export class Mailbox {
     const threshold = this.opts.compactThreshold ?? DEFAULT_COMPACT_THRESHOLD;
     const file = this.paths.inbox(name);
     return mutateJsonFile(file, this.options(RawInboxSchema), async (raw, { existed, held }) => {
-      if (!existed) return { result: [] };
-      const { good: inbox, bad } = splitEntries(raw);
-      let changed = false;
+      const take = takeSpooled(file, new Set(raw.flatMap(rawKey)));
+      if (!existed && take.entries.length === 0) return { result: [], afterWrite: take.remove };
+      const { good, bad } = splitEntries(raw);
+      const inbox = [...good, ...take.entries];
+      // Entries merged in this cycle stay in the inbox (read) until a later cycle may archive them:
+      // their spool files are removed only after this write, and must still find them here.
+      const fresh = new Set(take.entries);
+      let changed = take.entries.length > 0;
+      bad.push(...take.bad.map((b) => ({ where: `spool file ${path.basename(b.file)}`, value: b.value as unknown, problem: b.problem })));
       if (bad.length > 0) {
         held.assertHeld();
         await this.keepBadEntries(file, bad);
@@ -190,15 +240,16 @@ export class Mailbox {
         delivered.push({ ...m });
       }
       let next = inbox;
-      const readCount = inbox.filter((m) => m.read).length;
+      const archivable = (m: InboxMessage) => m.read && !fresh.has(m);
+      const readCount = inbox.filter(archivable).length;
       if (readCount > threshold) {
-        const archived = inbox.filter((m) => m.read);
+        const archived = inbox.filter(archivable);
         held.assertHeld(); // a cycle retried after a takeover must not archive the same entries twice
         appendFileDurableSync(this.paths.archive(name), archived.map((m) => JSON.stringify(m)).join('\n') + '\n');
-        next = inbox.filter((m) => !m.read);
+        next = inbox.filter((m) => !archivable(m));
         changed = true;
       }
-      return changed ? { write: next, result: delivered } : { result: delivered };
+      return changed ? { write: next, result: delivered, afterWrite: take.remove } : { result: delivered, afterWrite: take.remove };
     });
   }
 

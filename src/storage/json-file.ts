@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { z } from 'zod';
 import { errnoCode, isSwarmError, SwarmError } from '../protocol/errors.js';
 import { ensureDir, FILE_MODE, formatJson, tempPathFor, writeFileAtomicSync } from './atomic.js';
-import { withFileLock, type HeldLock, type LockOptions } from './lock.js';
+import { STOPPED_WAITING, withFileLock, type HeldLock, type LockOptions } from './lock.js';
 
 export interface CorruptReport {
   file: string;
@@ -147,27 +147,48 @@ const LOCK_LOST_RETRIES = 5;
  * Fenced: right before the rename the lock must still be ours and the file still the one read (same
  * inode, size and mtime); otherwise another writer took over while this one stalled, so the cycle is
  * discarded and run again on the current file — `fn` may run more than once and must not have side
- * effects beyond its return value. An acknowledged write is therefore never overwritten by a stale copy.
+ * effects beyond its return value (work that must follow the write goes in `afterWrite`, which runs
+ * after it, still under the lock). An acknowledged write is therefore never overwritten by a stale copy.
+ * With `stopWaiting`, a caller still waiting for the lock gives up once it returns true and gets
+ * STOPPED_WAITING (group commit: the holder did this caller's work).
  */
+export async function mutateJsonFile<T, R>(file: string, opts: JsonFileOptions<T>, fn: Mutation<T, R>): Promise<R>;
 export async function mutateJsonFile<T, R>(
   file: string,
   opts: JsonFileOptions<T>,
-  fn: (current: T, info: MutateInfo) => { write?: T; result: R } | Promise<{ write?: T; result: R }>,
-): Promise<R> {
+  fn: Mutation<T, R>,
+  stopWaiting: () => boolean,
+): Promise<R | typeof STOPPED_WAITING>;
+export async function mutateJsonFile<T, R>(
+  file: string,
+  opts: JsonFileOptions<T>,
+  fn: Mutation<T, R>,
+  stopWaiting?: () => boolean,
+): Promise<R | typeof STOPPED_WAITING> {
   await ensureDir(path.dirname(file));
   for (let attempt = 0; ; attempt++) {
     try {
-      return await withFileLock(file, (held) => mutateLocked(file, opts, fn, held), opts.lock);
+      const cycle = (held: HeldLock) => mutateLocked(file, opts, fn, held);
+      return stopWaiting ? await withFileLock(file, cycle, opts.lock ?? {}, stopWaiting) : await withFileLock(file, cycle, opts.lock);
     } catch (e) {
       if (!isSwarmError(e, 'lock_lost') || attempt >= LOCK_LOST_RETRIES) throw e;
     }
   }
 }
 
+/** What a mutation returns: the value to write (if any), its result, and work to do right after the write, still under the lock. */
+export interface MutationOutcome<T, R> {
+  write?: T;
+  result: R;
+  afterWrite?: () => void;
+}
+
+export type Mutation<T, R> = (current: T, info: MutateInfo) => MutationOutcome<T, R> | Promise<MutationOutcome<T, R>>;
+
 async function mutateLocked<T, R>(
   file: string,
   opts: JsonFileOptions<T>,
-  fn: (current: T, info: MutateInfo) => { write?: T; result: R } | Promise<{ write?: T; result: R }>,
+  fn: Mutation<T, R>,
   held: HeldLock,
 ): Promise<R> {
   // Synchronous I/O from here to the write: the critical section never yields to the event loop
@@ -188,7 +209,7 @@ async function mutateLocked<T, R>(
     current = opts.init();
     existed = false;
   }
-  const { write, result } = await fn(current, { existed, held });
+  const { write, result, afterWrite } = await fn(current, { existed, held });
   if (write !== undefined) {
     held.assertHeld();
     if (read.ok !== false && fileIdentity(file) !== before) {
@@ -196,6 +217,7 @@ async function mutateLocked<T, R>(
     }
     writeFileAtomicSync(file, formatJson(write));
   }
+  afterWrite?.();
   return result;
 }
 

@@ -73,14 +73,32 @@ export interface HeldLock {
   assertHeld(): void;
 }
 
+/** What `withFileLock` returns when `stopWaiting` said the lock is no longer needed. */
+export const STOPPED_WAITING: unique symbol = Symbol('stopped waiting for the lock');
+
 /**
  * Run `fn` while holding the lock on `file`. Throws SwarmError('lock_timeout') if it cannot get it,
- * SwarmError('lock_lost') from `held.assertHeld()` once it is no longer ours.
+ * SwarmError('lock_lost') from `held.assertHeld()` once it is no longer ours. With `stopWaiting`,
+ * a waiter that sees it return true gives up its place and gets STOPPED_WAITING (group commit: the
+ * holder already did its work).
  */
-export async function withFileLock<R>(file: string, fn: (held: HeldLock) => Promise<R>, options: LockOptions = {}): Promise<R> {
+export async function withFileLock<R>(file: string, fn: (held: HeldLock) => Promise<R>, options?: LockOptions): Promise<R>;
+export async function withFileLock<R>(
+  file: string,
+  fn: (held: HeldLock) => Promise<R>,
+  options: LockOptions,
+  stopWaiting: () => boolean,
+): Promise<R | typeof STOPPED_WAITING>;
+export async function withFileLock<R>(
+  file: string,
+  fn: (held: HeldLock) => Promise<R>,
+  options: LockOptions = {},
+  stopWaiting?: () => boolean,
+): Promise<R | typeof STOPPED_WAITING> {
   const opts = { ...DEFAULT_LOCK_OPTIONS, ...options };
   const guard = new LockGuard(file);
-  const release = await acquire(file, opts, guard);
+  const release = await acquire(file, opts, guard, stopWaiting);
+  if (release === STOPPED_WAITING) return STOPPED_WAITING;
   guard.arm();
   let result: R;
   try {
@@ -199,7 +217,15 @@ async function dropDeadTickets(file: string, tickets: string[], mine: string): P
   }
 }
 
-async function acquire(file: string, opts: Required<LockOptions>, guard: LockGuard): Promise<Release> {
+/** A waiter that can stop waiting re-checks at least this often, ms. */
+const STOP_CHECK_MS = 5;
+
+async function acquire(
+  file: string,
+  opts: Required<LockOptions>,
+  guard: LockGuard,
+  stopWaiting?: () => boolean,
+): Promise<Release | typeof STOPPED_WAITING> {
   if ((await queuedTickets(file)).length === 0) {
     const release = await tryLock(file, opts, guard);
     if (release) return release;
@@ -212,6 +238,7 @@ async function acquire(file: string, opts: Required<LockOptions>, guard: LockGua
     let lastPlace = Number.POSITIVE_INFINITY;
     let nextCheck = 0;
     for (;;) {
+      if (stopWaiting?.()) return STOPPED_WAITING;
       const tickets = await queuedTickets(file);
       let place = tickets.indexOf(ticket);
       if (place < 0) place = 0; // our ticket was removed (e.g. by doctor): we are still waiting, go first
@@ -236,11 +263,24 @@ async function acquire(file: string, opts: Required<LockOptions>, guard: LockGua
         );
       }
       const wait = place < POLLERS ? 1 + Math.random() * 2 : Math.min(opts.maxDelayMs, (place - POLLERS + 1) * PER_PLACE_MS);
-      await delay(wait * (0.75 + Math.random() * 0.5));
+      if (await sleepUnless(wait * (0.75 + Math.random() * 0.5), stopWaiting)) return STOPPED_WAITING;
     }
   } finally {
     await rm(path.join(queueDirFor(file), ticket), { force: true });
   }
+}
+
+/** Sleep `ms`, checking `stop` every STOP_CHECK_MS; true when it said stop. */
+async function sleepUnless(ms: number, stop: (() => boolean) | undefined): Promise<boolean> {
+  if (stop === undefined) {
+    await delay(ms);
+    return false;
+  }
+  for (let left = ms; left > 0; left -= STOP_CHECK_MS) {
+    await delay(Math.min(left, STOP_CHECK_MS));
+    if (stop()) return true;
+  }
+  return false;
 }
 
 /** Identity of the current lock directory, or undefined when nobody holds it. */

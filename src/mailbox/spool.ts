@@ -1,0 +1,108 @@
+// The inbox spool (SPEC §12, group commit): where a sender puts its message before it is in the inbox.
+//
+// Layout: `inboxes/<name>.json.spool/<epochMs>-<key>.json`, one message per file, written to a temp
+// name and renamed, so a file is either absent or whole. No lock is needed to add one. Whoever holds
+// the inbox lock next (a sender, a consumer, a reader that saw spooled files) moves every spooled
+// message into the array in one read-modify-write, sorted by timestamp and deduplicated by msg_id,
+// and removes the files only after the inbox write, still under the lock. A sender returns once its
+// file is gone: its message is then in `<name>.json`, fsynced, where Claude Code readers look.
+//
+// The spool file itself is not fsynced: nobody is told "sent" until the inbox write is durable, and
+// a file left by a crashed sender survives in the page cache for the next merger.
+import { randomBytes } from 'node:crypto';
+import { existsSync, promises as fs, readFileSync, readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { InboxMessageSchema, messageKey, type InboxMessage } from '../protocol/message.js';
+import { errnoCode } from '../protocol/errors.js';
+import { ensureDir, FILE_MODE, formatJson } from '../storage/atomic.js';
+
+export function spoolDirFor(inboxFile: string): string {
+  return `${inboxFile}.spool`;
+}
+
+/** Put `entry` in the spool; returns its file (gone once merged). */
+export async function spoolEntry(inboxFile: string, entry: InboxMessage, now: number): Promise<string> {
+  const dir = spoolDirFor(inboxFile);
+  await ensureDir(dir);
+  const safeKey = messageKey(entry).replace(/[^A-Za-z0-9_-]/g, '_');
+  const file = path.join(dir, `${String(now).padStart(13, '0')}-${safeKey}.json`);
+  const tmp = path.join(dir, `.tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
+  await fs.writeFile(tmp, formatJson(entry), { flag: 'wx', mode: FILE_MODE });
+  await fs.rename(tmp, file);
+  return file;
+}
+
+export function isSpooled(file: string): boolean {
+  return existsSync(file);
+}
+
+/** True when any message waits in the spool (cheap: one readdir). */
+export function hasSpooled(inboxFile: string): boolean {
+  return spoolNames(inboxFile).length > 0;
+}
+
+function spoolNames(inboxFile: string): string[] {
+  try {
+    return readdirSync(spoolDirFor(inboxFile))
+      .filter((n) => n.endsWith('.json') && !n.startsWith('.'))
+      .sort();
+  } catch (e) {
+    if (errnoCode(e) === 'ENOENT') return [];
+    throw e;
+  }
+}
+
+export interface SpoolTake {
+  /** Spooled messages not in the inbox yet, in timestamp order. */
+  entries: InboxMessage[];
+  /** Remove the merged files: call only after the inbox write, under the lock. */
+  remove: () => void;
+  /** Spool files that are not a message, with their problem (kept aside by the caller). */
+  bad: { file: string; value: string; problem: string }[];
+}
+
+/**
+ * Under the inbox lock: read every spooled message, drop those whose key is in `present` (a merger
+ * that died after writing the inbox but before removing the files), and say what to remove.
+ */
+export function takeSpooled(inboxFile: string, present: ReadonlySet<string>): SpoolTake {
+  const dir = spoolDirFor(inboxFile);
+  const files: string[] = [];
+  const found: { entry: InboxMessage; name: string }[] = [];
+  const bad: SpoolTake['bad'] = [];
+  const seen = new Set(present);
+  for (const name of spoolNames(inboxFile)) {
+    const file = path.join(dir, name);
+    let raw: string;
+    try {
+      raw = readFileSync(file, 'utf8');
+    } catch (e) {
+      if (errnoCode(e) === 'ENOENT') continue; // merged meanwhile by a merger that lost its lock
+      throw e;
+    }
+    files.push(file);
+    let parsed: ReturnType<typeof InboxMessageSchema.safeParse>;
+    try {
+      parsed = InboxMessageSchema.safeParse(JSON.parse(raw));
+    } catch (e) {
+      bad.push({ file, value: raw, problem: `invalid JSON: ${(e as Error).message}` });
+      continue;
+    }
+    if (!parsed.success) {
+      bad.push({ file, value: raw, problem: parsed.error.issues[0]?.message ?? 'not a message' });
+      continue;
+    }
+    const key = messageKey(parsed.data);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    found.push({ entry: parsed.data, name });
+  }
+  found.sort((a, b) => a.entry.timestamp.localeCompare(b.entry.timestamp) || a.name.localeCompare(b.name));
+  return {
+    entries: found.map((f) => f.entry),
+    bad,
+    remove: () => {
+      for (const f of files) rmSync(f, { force: true });
+    },
+  };
+}

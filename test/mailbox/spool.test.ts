@@ -1,0 +1,88 @@
+// The inbox spool (SPEC §12 group commit): a message a crashed sender left in the spool is merged by
+// the next writer or reader exactly once, in timestamp order, and a merger that died between its
+// inbox write and removing the spool files causes no duplicate. Real files; the "crash" is a spool
+// file written the way a sender writes it, with no process left to finish the send.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Mailbox } from '../../src/mailbox/index.js';
+import { spoolDirFor, spoolEntry } from '../../src/mailbox/spool.js';
+import type { InboxMessage } from '../../src/protocol/index.js';
+import { addMember, createTeam } from '../../src/team/index.js';
+import { makeTmpRoot } from '../support/tmp-root.js';
+
+let root: string;
+let cleanup: () => Promise<void>;
+let mb: Mailbox;
+let file: string;
+
+beforeEach(async () => {
+  ({ root, cleanup } = await makeTmpRoot());
+  await createTeam(root, { name: 't' });
+  await addMember(root, 't', { name: 'w1' });
+  mb = new Mailbox({ root, team: 't' });
+  file = mb.paths.inbox('w1');
+});
+afterEach(async () => {
+  await cleanup();
+});
+
+async function onDisk(): Promise<InboxMessage[]> {
+  return JSON.parse(await fs.readFile(file, 'utf8')) as InboxMessage[];
+}
+async function spooled(): Promise<string[]> {
+  return fs.readdir(spoolDirFor(file)).catch(() => []);
+}
+/** What a sender that died right after spooling leaves behind. */
+async function crashedSend(text: string, at: number): Promise<InboxMessage> {
+  const entry = { ...mb.makeEntry({ from: 'w2', text }), timestamp: new Date(at).toISOString() };
+  await spoolEntry(file, entry, at);
+  return entry;
+}
+
+describe('the inbox spool', () => {
+  it('an append returns with its message in <name>.json and the spool empty', async () => {
+    await mb.append('w1', { from: 'w2', text: 'hello' });
+    expect((await onDisk()).map((m) => m.text)).toEqual(['hello']);
+    expect(await spooled()).toEqual([]);
+  });
+
+  it("a crashed sender's message is merged by the next writer, in timestamp order, once", async () => {
+    const t = Date.now();
+    await crashedSend('later', t - 1000);
+    await crashedSend('earlier', t - 2000);
+    await mb.append('w1', { from: 'w2', text: 'new' });
+    expect((await onDisk()).map((m) => m.text)).toEqual(['earlier', 'later', 'new']);
+    expect(await spooled()).toEqual([]);
+    await mb.append('w1', { from: 'w2', text: 'newer' });
+    expect((await onDisk()).map((m) => m.text)).toEqual(['earlier', 'later', 'new', 'newer']);
+  });
+
+  it('…or by the next reader: read() and consume() see it', async () => {
+    await crashedSend('orphan', Date.now());
+    expect((await mb.read('w1')).map((m) => m.text)).toEqual(['orphan']);
+    expect(await spooled()).toEqual([]);
+    await crashedSend('orphan 2', Date.now());
+    expect((await mb.consume('w1')).map((m) => m.text)).toEqual(['orphan', 'orphan 2']);
+    expect(await mb.consume('w1')).toEqual([]);
+  });
+
+  it('a spool file whose message is already in the inbox (merger died before removing it) is not delivered twice', async () => {
+    const e = await mb.append('w1', { from: 'w2', text: 'once' });
+    await spoolEntry(file, e, Date.now()); // the leftover
+    expect((await mb.consume('w1')).map((m) => m.text)).toEqual(['once']);
+    expect((await onDisk()).map((m) => m.text)).toEqual(['once']);
+    expect(await spooled()).toEqual([]);
+  });
+
+  it('a spool file that is not a message is kept aside, and the others still land', async () => {
+    await fs.mkdir(spoolDirFor(file), { recursive: true });
+    await fs.writeFile(path.join(spoolDirFor(file), '0000000000001-junk.json'), '{"half');
+    const quiet = new Mailbox({ root, team: 't', onCorrupt: () => undefined });
+    await quiet.append('w1', { from: 'w2', text: 'fine' });
+    expect((await onDisk()).map((m) => m.text)).toEqual(['fine']);
+    const kept = (await fs.readdir(mb.paths.inboxes)).filter((f) => f.startsWith('w1.json.corrupt-'));
+    expect(kept).toHaveLength(1);
+    expect(JSON.parse(await fs.readFile(path.join(mb.paths.inboxes, kept[0]!), 'utf8'))).toEqual(['{"half']);
+  });
+});
