@@ -4,7 +4,8 @@
 // the target, then fsync the directory so the rename itself survives a crash. Readers therefore see
 // either the old bytes or the new bytes, never a mix. Files are 0600, directories 0700 (SPEC §3).
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, promises as fs, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants as fsConstants, fsyncSync, openSync, promises as fs, renameSync, rmSync, writeSync } from 'node:fs';
+import { errnoCode, SwarmError } from '../protocol/errors.js';
 import path from 'node:path';
 
 export const FILE_MODE = 0o600;
@@ -85,9 +86,24 @@ function fsyncDirSync(dir: string): void {
   }
 }
 
+/** Flags of an append that refuses to follow a symlink (ELOOP): a log is never written through a link. */
+const APPEND_NOFOLLOW = fsConstants.O_WRONLY | fsConstants.O_APPEND | fsConstants.O_CREAT | fsConstants.O_NOFOLLOW;
+
+function refuseLink(file: string, e: unknown): never {
+  if (errnoCode(e) === 'ELOOP') {
+    throw new SwarmError('io', `${file} is a symlink; swarm does not append through links: replace it with a regular file`, { cause: e });
+  }
+  throw e;
+}
+
 /** Synchronous appendFileDurable (for use inside a lock). */
 export function appendFileDurableSync(file: string, data: string): void {
-  const fd = openSync(file, 'a', FILE_MODE);
+  let fd: number;
+  try {
+    fd = openSync(file, APPEND_NOFOLLOW, FILE_MODE);
+  } catch (e) {
+    refuseLink(file, e);
+  }
   try {
     writeSync(fd, data);
     fsyncSync(fd);
@@ -98,7 +114,7 @@ export function appendFileDurableSync(file: string, data: string): void {
 
 /** Append `data` to `file` (created 0600) and fsync it; for append-only logs such as audit.jsonl. */
 export async function appendFileDurable(file: string, data: string): Promise<void> {
-  const handle = await fs.open(file, 'a', FILE_MODE);
+  const handle = await fs.open(file, APPEND_NOFOLLOW, FILE_MODE).catch((e: unknown) => refuseLink(file, e));
   try {
     await handle.appendFile(data);
     await handle.sync();

@@ -30,7 +30,7 @@
 import lockfile from 'proper-lockfile';
 import { randomBytes } from 'node:crypto';
 import * as nodeFs from 'node:fs';
-import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { errnoCode, SwarmError } from '../protocol/errors.js';
@@ -132,6 +132,8 @@ class LockGuard implements HeldLock {
     const lockDir = lockPathFor(file);
     this.fs = {
       ...nodeFs,
+      // proper-lockfile creates the lock with the umask's mode (0755, or 0777 under umask 0): keep it private.
+      mkdir: ((p: nodeFs.PathLike, cb: (err: NodeJS.ErrnoException | null) => void) => nodeFs.mkdir(p, { mode: 0o700 }, (err) => cb(err))) as typeof nodeFs.mkdir,
       rmdir: ((p: nodeFs.PathLike, cb: (err: NodeJS.ErrnoException | null) => void) => {
         if (this.identity === undefined || String(p) !== lockDir) return nodeFs.rmdir(p, cb); // a stale lock we take over
         nodeFs.stat(lockDir, (err, st) => {
@@ -267,6 +269,7 @@ async function acquire(
     }
   } finally {
     await rm(path.join(queueDirFor(file), ticket), { force: true });
+    await rmdir(queueDirFor(file)).catch(() => undefined); // the last one out removes the line (ENOTEMPTY otherwise)
   }
 }
 

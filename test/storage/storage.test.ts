@@ -68,7 +68,7 @@ describe('withFileLock', () => {
 });
 
 describe('the waiting line', () => {
-  it('tickets of dead processes ahead in line are dropped; the ticket dir is left empty', async () => {
+  it('tickets of dead processes ahead in line are dropped; the emptied line is removed', async () => {
     const f = path.join(dir, 'q.json');
     const dead = await execa(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
     const deadPid = Number(dead.stdout);
@@ -82,7 +82,7 @@ describe('the waiting line', () => {
     setTimeout(() => release(), 50);
     await held;
     await expect(waiter).resolves.toBe('got it');
-    expect(await readdir(queueDirFor(f))).toEqual([]);
+    await expect(readdir(queueDirFor(f))).rejects.toThrow(/ENOENT/);
   });
 
   it('waiters are served in arrival order: nobody jumps more than one place ahead', async () => {
@@ -219,5 +219,39 @@ describe('DirWatcher', () => {
     } finally {
       await w.close();
     }
+  });
+});
+
+describe('locks and logs under hostile settings', () => {
+  it('a lock directory is 0700 even under umask 0, and an empty waiting line is removed', async () => {
+    const f = path.join(dir, 'inbox.json');
+    const old = process.umask(0);
+    try {
+      let mode = 0;
+      let waiter: Promise<string> | undefined;
+      const holder = withFileLock(f, async () => {
+        mode = (await stat(lockPathFor(f))).mode & 0o777;
+        waiter = withFileLock(f, async () => 'second');
+        await expect.poll(() => readdir(queueDirFor(f)).then((t) => t.length, () => 0)).toBe(1); // it queued
+      });
+      await holder;
+      expect(await waiter).toBe('second');
+      expect(mode).toBe(0o700);
+      await expect(stat(queueDirFor(f))).rejects.toThrow(/ENOENT/);
+    } finally {
+      process.umask(old);
+    }
+  });
+
+  it('an append to a log that is a symlink is refused and the target is untouched', async () => {
+    const { appendFileDurable, appendFileDurableSync } = await import('../../src/storage/atomic.js');
+    const target = path.join(dir, 'elsewhere.txt');
+    await writeFile(target, 'keep\n');
+    const { symlink } = await import('node:fs/promises');
+    await symlink(target, path.join(dir, 'audit.jsonl'));
+    const err = await appendFileDurable(path.join(dir, 'audit.jsonl'), 'x\n').catch((e: unknown) => e);
+    expect(isSwarmError(err, 'io') && (err as Error).message).toMatch(/audit\.jsonl is a symlink; swarm does not append through links/);
+    expect(() => appendFileDurableSync(path.join(dir, 'audit.jsonl'), 'x\n')).toThrow(/is a symlink/);
+    expect(await readFile(target, 'utf8')).toBe('keep\n');
   });
 });
