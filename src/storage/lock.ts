@@ -203,9 +203,15 @@ async function queuedTickets(file: string): Promise<string[]> {
 async function takeTicket(file: string): Promise<string> {
   const dir = queueDirFor(file);
   const name = `${process.hrtime.bigint().toString().padStart(20, '0')}-${process.pid}-${randomBytes(3).toString('hex')}`;
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  await writeFile(path.join(dir, name), '', { flag: 'wx', mode: 0o600 });
-  return name;
+  for (;;) {
+    try {
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      await writeFile(path.join(dir, name), '', { flag: 'wx', mode: 0o600 });
+      return name;
+    } catch (e) {
+      if (errnoCode(e) !== 'ENOENT') throw e; // the last one out removed the empty line just now: make it again
+    }
+  }
 }
 
 /** Remove tickets at the head of the line whose process is gone (it died while waiting). */
