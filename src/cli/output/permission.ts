@@ -2,18 +2,10 @@
 // orphaned) and the input in a readable form — the Bash command, or the file path and a short
 // -/+ diff for Edit/MultiEdit/Write. Shared by `swarm permissions` and the leader console.
 import type { PendingView } from '../../permissions/pending-list.js';
+import { formatAge } from './age.js';
 import { chalk, describeToolInput, oneLine, paint } from './render.js';
 
 const MAX_LINES = 4;
-
-/** `850ms` → `0s`, `12s`, `3m05s`, `2h07m`. */
-export function formatAge(ms: number): string {
-  const s = Math.floor(Math.max(0, ms) / 1000);
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
-}
 
 function str(input: Record<string, unknown>, key: string): string | undefined {
   const v = input[key];
