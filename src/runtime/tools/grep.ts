@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { SwarmError } from '../../protocol/errors.js';
 import { MAX_OUTPUT_CHARS } from './bash.js';
 import { searchDir, skipper } from './glob.js';
-import { compileGlob } from './glob-match.js';
+import { compileGlob } from '../../protocol/glob.js';
 import { OutputCap } from './process-groups.js';
 import { looksBinary } from './read.js';
 import { defineTool, type ToolContext } from './types.js';
