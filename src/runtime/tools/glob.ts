@@ -47,7 +47,7 @@ export async function globFiles(guard: PathGuard, pattern: string, dir: string |
   }
   const start = await searchDir(guard, startIn);
   const match = compileGlob(rest);
-  const walked = await walkFiles(start, { skipDir: skipper(guard, pattern), isProtected: (r) => guard.isProtected(r), ...(signal ? { signal } : {}) });
+  const walked = await walkFiles(start, { skipDir: skipper(guard, pattern), ...(signal ? { signal } : {}) });
   const hits = walked.files.filter((f) => match(f.rel));
   const withTimes = await Promise.all(
     hits.map(async (f) => ({ abs: f.abs, mtime: (await fs.stat(f.abs).catch(() => undefined))?.mtimeMs ?? 0 })),

@@ -37,7 +37,7 @@ async function targets(ctx: ToolContext, input: GrepInput, signal: AbortSignal):
   if (!st) throw new SwarmError('not_found', `path does not exist: ${abs}`);
   if (st.isFile()) return [{ abs: real, rel: path.basename(real) }];
   const dir = await searchDir(ctx.guard, input.path);
-  const walked = await walkFiles(dir, { skipDir: skipper(ctx.guard, input.glob ?? ''), isProtected: (r) => ctx.guard.isProtected(r), signal });
+  const walked = await walkFiles(dir, { skipDir: skipper(ctx.guard, input.glob ?? ''), signal });
   if (!input.glob) return walked.files;
   const match = compileGlob(input.glob.includes('/') ? input.glob : `**/${input.glob}`);
   return walked.files.filter((f) => match(f.rel));
