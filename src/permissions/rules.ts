@@ -22,10 +22,10 @@
 // A Bash pattern may contain `*` only as the trailing `:*`, and never a control operator (such a
 // rule could never match).
 //
-// Path globs: `/` separates segments; `**` as a whole segment is zero or more segments (so
-// `src/**` also matches `src` itself); `*` is any run of characters within a segment; `?` one
-// character; `{a,b}` alternatives (no nesting, no `/` inside); `\` escapes the next character.
-// A pattern ending in `/` means `/**`. `./` prefixes and repeated `/` are normalised away; `..`
+// Path globs are protocol/glob.ts's (picomatch): `**` as a whole segment is zero or more segments
+// (so `src/**` also matches `src` itself); `*` any run within a segment; `?` one character;
+// `[abc]` / `[!a]` a character class; `{a,b}` alternatives (no nesting); `\` escapes the next
+// character; `(`, `)`, `|` and a leading `!` are literal. A pattern ending in `/` means `/**`. `./` prefixes and repeated `/` are normalised away; `..`
 // segments and `~` are rejected. Targets are resolved against the cwd and normalised first, so
 // `src/../secret` is `secret`, and a target outside the cwd never matches a relative glob.
 // Dot files: in ALLOW rules a wildcard never matches a segment starting with `.` unless the
@@ -37,6 +37,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { SwarmError } from '../protocol/errors.js';
+import { compileGlob, globError } from '../protocol/glob.js';
 
 const posix = path.posix;
 
@@ -135,82 +136,11 @@ function normaliseGlob(s: string, raw: string): string {
   if (g.endsWith('/')) g = `${g}**`;
   const segments = g.split('/').filter((seg, i) => !(absolute && i === 0) && seg !== '.');
   if (segments.length === 0) return absolute ? '/**' : '**';
-  for (const seg of segments) {
-    if (seg === '..') throw invalid(s, '`..` is not allowed in a path pattern');
-    compileSegment(s, seg); // throws on bad braces / trailing backslash
-  }
-  return `${absolute ? '/' : ''}${segments.join('/')}`;
-}
-
-// --- glob matching ------------------------------------------------------------------------------
-
-type Segment = { globstar: true } | { globstar: false; re: RegExp; literalDot: boolean };
-
-function escapeRe(c: string): string {
-  return c.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
-}
-
-function compileSegment(rule: string, seg: string): Segment {
-  if (seg === '**') return { globstar: true };
-  let re = '';
-  let inBrace = false;
-  for (let i = 0; i < seg.length; i++) {
-    const c = seg[i]!;
-    if (c === '\\') {
-      const next = seg[i + 1];
-      if (next === undefined) throw invalid(rule, 'a trailing \\ escapes nothing');
-      re += escapeRe(next);
-      i++;
-    } else if (c === '*') {
-      if (!re.endsWith('[^/]*')) re += '[^/]*';
-    } else if (c === '?') {
-      re += '[^/]';
-    } else if (c === '{') {
-      if (inBrace) throw invalid(rule, 'nested { } is not supported');
-      inBrace = true;
-      re += '(?:';
-    } else if (c === '}' && inBrace) {
-      inBrace = false;
-      re += ')';
-    } else if (c === ',' && inBrace) {
-      re += '|';
-    } else {
-      re += escapeRe(c);
-    }
-  }
-  if (inBrace) throw invalid(rule, 'unclosed {');
-  const literalDot = seg.startsWith('.') || seg.startsWith('\\.');
-  return { globstar: false, re: new RegExp(`^${re}$`, 'su'), literalDot };
-}
-
-function compileGlob(pattern: string): Segment[] {
-  const body = pattern.startsWith('/') ? pattern.slice(1) : pattern;
-  return body === '' ? [] : body.split('/').map((seg) => compileSegment(pattern, seg));
-}
-
-/** Match normalised path segments against glob segments; `dot` lets wildcards match dot files. */
-function matchSegments(pat: Segment[], segs: string[], dot: boolean): boolean {
-  const memo = new Map<number, boolean>();
-  const rec = (i: number, j: number): boolean => {
-    const key = i * (segs.length + 1) + j;
-    const known = memo.get(key);
-    if (known !== undefined) return known;
-    let result: boolean;
-    const p = pat[i];
-    if (p === undefined) {
-      result = j === segs.length;
-    } else if (p.globstar) {
-      const s = segs[j];
-      result = rec(i + 1, j) || (s !== undefined && (dot || !s.startsWith('.')) && rec(i, j + 1));
-    } else {
-      const s = segs[j];
-      result =
-        s !== undefined && (dot || p.literalDot || !s.startsWith('.')) && p.re.test(s) && rec(i + 1, j + 1);
-    }
-    memo.set(key, result);
-    return result;
-  };
-  return rec(0, 0);
+  if (segments.includes('..')) throw invalid(s, '`..` is not allowed in a path pattern');
+  const normalised = `${absolute ? '/' : ''}${segments.join('/')}`;
+  const why = globError(normalised);
+  if (why !== undefined) throw invalid(s, why);
+  return normalised;
 }
 
 // --- matching a rule against a request ----------------------------------------------------------
@@ -268,15 +198,14 @@ function pathMatches(pattern: string, request: ToolRequest, mode: Mode): boolean
     const g = field(request.input, 'pattern');
     if (typeof g === 'string' && (g.startsWith('/') || g.split('/').includes('..'))) return false;
   }
-  let segs: string[];
-  if (pattern.startsWith('/')) {
-    segs = target.split('/').filter((s) => s !== '');
-  } else {
-    const rel = posix.relative(request.cwd, target);
-    if (rel === '..' || rel.startsWith('../') || posix.isAbsolute(rel)) return false;
-    segs = rel === '' ? [] : rel.split('/');
-  }
-  return matchSegments(compileGlob(pattern), segs, mode === 'deny');
+  // Both sides relative (to `/` or to the cwd): picomatch's `/**/x` does not match `/x`. The root
+  // itself is the empty path, zero segments, which only an all-`**` glob matches.
+  const absolute = pattern.startsWith('/');
+  const glob = absolute ? pattern.slice(1) : pattern;
+  const rel = absolute ? target.slice(1) : posix.relative(request.cwd, target);
+  if (rel === '..' || rel.startsWith('../') || posix.isAbsolute(rel)) return false;
+  if (rel === '') return glob.split('/').every((seg) => seg === '**');
+  return compileGlob(glob, { dot: mode === 'deny' })(rel);
 }
 
 /** Does `rule` cover `request`? `mode` picks the safe reading of ambiguous cases (see header). */

@@ -11,10 +11,10 @@
 //                   [--permission-mode m | --dangerously-skip-permissions], plus
 //                   CLAUDECODE=1 CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1 (no swarm-only flags)
 // `shellLine` renders the same thing as one POSIX shell line, every word quoted (for --dry-run).
-import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, quote } from 'shell-quote';
+import which from 'which';
 import type { PermissionMode } from '../protocol/config.js';
 import { SwarmError } from '../protocol/errors.js';
 import { agentId } from '../protocol/names.js';
@@ -192,20 +192,10 @@ export function shellLine(cmd: TeammateCommand, cwd?: string): string {
 
 /** The absolute path of an executable file `command` on `env.PATH`, like `command -v`. */
 export function findOnPath(command: string, env: Env): string | undefined {
-  if (command.includes('/')) return isExecutable(command) ? path.resolve(command) : undefined;
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
-    if (dir === '') continue;
-    const candidate = path.resolve(dir, command);
-    if (isExecutable(candidate)) return candidate;
-  }
-  return undefined;
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
+  // Only the PATH we are given counts: `which` reads process.env.PATH when `path` is undefined, and
+  // treats an empty entry as the cwd, so empty entries are dropped and an empty PATH finds nothing.
+  const dirs = (env.PATH ?? '').split(path.delimiter).filter((d) => d !== '').join(path.delimiter);
+  if (dirs === '' && !command.includes('/')) return undefined;
+  const found = which.sync(command, { path: dirs, nothrow: true });
+  return found === null ? undefined : path.resolve(found);
 }

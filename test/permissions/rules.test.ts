@@ -232,6 +232,59 @@ describe('evaluate: paths', () => {
   });
 });
 
+describe('evaluate: the glob cases the two hand-written matchers disagreed on', () => {
+  const rules = (allow: string[], deny: string[] = []) => ({ allow, deny });
+  it.each([
+    // character classes (the rules matcher used to read `[` literally)
+    [rules(['Edit(src/[abc].ts)']), 'src/b.ts', 'allow'],
+    [rules(['Edit(src/[abc].ts)']), 'src/d.ts', 'ask'],
+    [rules(['Edit(src/[abc].ts)']), 'src/[abc].ts', 'allow'], // spelled exactly like the pattern
+    [rules(['Edit(src/[!a]*.ts)']), 'src/b.ts', 'allow'],
+    [rules(['Edit(src/[!a]*.ts)']), 'src/a.ts', 'ask'],
+    [rules(['Edit(src/[a-c]?.ts)']), 'src/b1.ts', 'allow'],
+    [rules([], ['Edit(src/[ab].ts)']), 'src/a.ts', 'deny'],
+    // dot files: allow wildcards skip them, deny wildcards match them
+    [rules(['Edit(**)']), '.git/config', 'ask'],
+    [rules(['Edit(src/[.]env)']), 'src/.env', 'allow'], // a class naming `.` spells the dot
+    [rules(['Edit(src/[!a]env)']), 'src/.env', 'ask'], // a negated class does not
+    [rules(['Edit(src/[^a]*)']), 'src/.env', 'ask'],
+    [rules(['Edit(src/?env)']), 'src/.env', 'ask'],
+    [rules(['Edit(src/{a,.env})']), 'src/.env', 'allow'], // a brace alternative does
+    [rules([], ['Edit(**)']), '.git/config', 'deny'],
+    [rules([], ['Edit(src/*)']), 'src/.env', 'deny'],
+    [rules([], ['Edit(**/*.pem)']), '.ssh/.k.pem', 'deny'],
+    [rules(['Edit(**)'], ['Edit(**/.env)']), 'a/b/.env', 'deny'],
+    // `**` at the start, middle and end, zero segments included
+    [rules(['Edit(**/*.md)']), 'README.md', 'allow'],
+    [rules(['Edit(docs/**/*.md)']), 'docs/a.md', 'allow'],
+    [rules(['Edit(docs/**/*.md)']), 'docs/x/.hidden/a.md', 'ask'],
+    [rules(['Edit(/**/*.md)']), '/README.md', 'allow'],
+    // braces
+    [rules(['Edit({src,lib}/**)']), 'lib/a.ts', 'allow'],
+    [rules(['Edit({src,lib}/**)']), 'test/a.ts', 'ask'],
+    [rules(['Edit(v{1..3}/*)']), 'v2/a', 'allow'],
+    [rules(['Edit(v{1..3}/*)']), 'v4/a', 'ask'],
+    // literal characters that a glob library would otherwise read as syntax
+    [rules(['Edit(!secret)']), 'other', 'ask'], // not "everything but secret"
+    [rules(['Edit(!secret)']), '!secret', 'allow'],
+    [rules([], ['Edit(*(1).txt)']), 'x(1).txt', 'deny'],
+    [rules(['Edit(a(b)c)']), 'abc', 'ask'],
+    [rules(['Edit(a|b)']), 'a', 'ask'],
+    [rules(['Edit(@(a))']), 'a', 'ask'],
+  ] as const)('%j on Edit %j → %s', (set, p, decision) => {
+    expect(evaluate(set, file('Edit', p))).toBe(decision);
+  });
+
+  it('the root itself (the cwd, or `/`) is matched only by all-`**` globs', () => {
+    const grep = (p: string): ToolRequest => ({ toolName: 'Grep', input: { pattern: 'x', path: p }, cwd: CWD });
+    expect(evaluate(allowOnly('Grep(**)'), grep('.'))).toBe('allow');
+    expect(evaluate(allowOnly('Grep(*)'), grep('.'))).toBe('ask');
+    expect(evaluate(allowOnly('Grep(/**)'), grep('/'))).toBe('allow');
+    expect(evaluate(allowOnly('Grep(/*)'), grep('/'))).toBe('ask');
+    expect(evaluate(allowOnly('Grep(/tmp/**)'), grep('/tmp'))).toBe('allow');
+  });
+});
+
 describe('evaluate: tool names', () => {
   it.each([
     ['Read', 'Read', 'allow'],

@@ -1,6 +1,9 @@
 // The teammate command line (SPEC §4.3) as a pure function: flags, forwarded env, the
 // SWARM_TEAMMATE_COMMAND override, `--runtime claude`, and a shell line that a real `sh` reads back
 // into exactly the same words.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { quote } from 'shell-quote';
@@ -160,6 +163,29 @@ describe('buildTeammateCommand: claude runtime', () => {
     expect(findOnPath('node', { PATH: `/nonexistent:${nodeDir}` })).toBe(`${nodeDir}/node`);
     expect(findOnPath('node', { PATH: '/nonexistent' })).toBeUndefined();
     expect(findOnPath('definitely-not-a-command-x1', { PATH: nodeDir })).toBeUndefined();
+    expect(findOnPath(process.execPath, {})).toBe(process.execPath);
+  });
+
+  it('findOnPath searches only the PATH it is given, never the process PATH', () => {
+    // `node` is on the process PATH (the tests run under it), but not on an empty or missing one.
+    expect(findOnPath('node', { PATH: '' })).toBeUndefined();
+    expect(findOnPath('node', {})).toBeUndefined();
+    expect(findOnPath('node', { PATH: ':' })).toBeUndefined();
+  });
+
+  it('findOnPath skips a directory of that name and a file without the execute bit', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'swarm-which-'));
+    try {
+      mkdirSync(path.join(dir, 'a', 'tool'), { recursive: true });
+      mkdirSync(path.join(dir, 'b'));
+      writeFileSync(path.join(dir, 'b', 'tool'), '#!/bin/sh\n', { mode: 0o644 });
+      mkdirSync(path.join(dir, 'c'));
+      writeFileSync(path.join(dir, 'c', 'tool'), '#!/bin/sh\n', { mode: 0o755 });
+      const PATH = ['a', 'b', 'c'].map((d) => path.join(dir, d)).join(':');
+      expect(findOnPath('tool', { PATH })).toBe(path.join(dir, 'c', 'tool'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

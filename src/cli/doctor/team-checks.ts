@@ -18,7 +18,7 @@ import { LEAD_NAME } from '../../protocol/names.js';
 import { teamPaths } from '../../team/paths.js';
 import { findMember, readTeam, updateMember } from '../../team/team-store.js';
 import { listTeamDirs, type CheckResult, type DoctorContext, type Finding } from './machine-checks.js';
-import { formatAge } from '../output/status.js';
+import { formatAge } from '../output/age.js';
 
 /** A lock dir untouched for this long has no live holder (holders refresh it every second). */
 export const STALE_LOCK_MS = 30_000;

@@ -1,35 +1,52 @@
 // Human output for permission requests: one header line (id, worker in its colour, tool, age,
 // orphaned) and the input in a readable form — the Bash command, or the file path and a short
-// -/+ diff for Edit/MultiEdit/Write. Shared by `swarm permissions` and the leader console.
+// unified diff (from the `diff` package) for Edit/MultiEdit/Write. Shared by `swarm permissions`
+// and the leader console.
+import { structuredPatch } from 'diff';
 import type { PendingView } from '../../permissions/pending-list.js';
+import { formatAge } from './age.js';
 import { chalk, describeToolInput, oneLine, paint } from './render.js';
 
 const MAX_LINES = 4;
-
-/** `850ms` → `0s`, `12s`, `3m05s`, `2h07m`. */
-export function formatAge(ms: number): string {
-  const s = Math.floor(Math.max(0, ms) / 1000);
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
-}
+const MAX_DIFF_LINES = 8;
 
 function str(input: Record<string, unknown>, key: string): string | undefined {
   const v = input[key];
   return typeof v === 'string' ? v : undefined;
 }
 
+function moreLines(n: number): string {
+  return chalk.dim(`  … ${n} more line${n === 1 ? '' : 's'}`);
+}
+
 function clip(text: string, mark: string, paintLine: (s: string) => string): string[] {
   const lines = text.split('\n');
   const shown = lines.slice(0, MAX_LINES).map((l) => paintLine(`${mark}${l}`));
-  if (lines.length > MAX_LINES) shown.push(chalk.dim(`  … ${lines.length - MAX_LINES} more line${lines.length - MAX_LINES === 1 ? '' : 's'}`));
+  if (lines.length > MAX_LINES) shown.push(moreLines(lines.length - MAX_LINES));
   return shown;
 }
 
-/** Old → new as the first lines of each, `-` red and `+` green. */
+function paintDiffLine(line: string): string {
+  if (line.startsWith('-')) return chalk.red(line);
+  if (line.startsWith('+')) return chalk.green(line);
+  return chalk.dim(line);
+}
+
+/**
+ * Old → new as a unified diff (one line of context, `-` red, `+` green, `@@` between hunks), cut
+ * after MAX_DIFF_LINES lines with "… N more lines". Write passes `''` as the old text.
+ */
 export function shortDiff(oldText: string, newText: string): string[] {
-  return [...(oldText === '' ? [] : clip(oldText, '- ', chalk.red)), ...clip(newText, '+ ', chalk.green)];
+  const { hunks } = structuredPatch('', '', oldText, newText, undefined, undefined, { context: 1 });
+  if (hunks.length === 0) return [chalk.dim('(no change)')];
+  const lines = hunks.flatMap((h, i) => [
+    ...(i === 0 ? [] : [`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`]),
+    // `\ No newline at end of file` says nothing useful about a fragment of a file.
+    ...h.lines.filter((l) => !l.startsWith('\\')),
+  ]);
+  const shown = lines.slice(0, MAX_DIFF_LINES).map(paintDiffLine);
+  if (lines.length > MAX_DIFF_LINES) shown.push(moreLines(lines.length - MAX_DIFF_LINES));
+  return shown;
 }
 
 /** The tool input as readable lines (no indentation). */
@@ -49,7 +66,10 @@ export function describeRequestInput(toolName: string, input: Record<string, unk
     const diff = first ? shortDiff(str(first, 'old_string') ?? '', str(first, 'new_string') ?? '') : [];
     return [`${file} (${edits.length} edit${edits.length === 1 ? '' : 's'})`, ...diff];
   }
-  if (toolName === 'Write' && file) return [file, ...clip(str(input, 'content') ?? '', '+ ', chalk.green)];
+  if (toolName === 'Write' && file) {
+    const content = str(input, 'content') ?? '';
+    return [file, ...(content === '' ? [chalk.dim('(empty file)')] : shortDiff('', content))];
+  }
   const what = describeToolInput(toolName, input);
   return what ? [oneLine(what, 200)] : [];
 }

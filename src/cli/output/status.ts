@@ -1,21 +1,13 @@
 // `swarm status` as a table: member (in its colour), backend, pane, pid (✓ alive / ✗ dead), state,
 // last heartbeat (age), unread, pending permissions, tool uses, tokens in/out. Pure: report in,
 // lines out; widths are measured on the plain text, so colours never break the alignment.
+import { formatAge } from './age.js';
 import { chalk, paint } from './render.js';
 import type { CollectedStatus, MemberState } from '../../teammates/status-report.js';
 
 interface Cell {
   text: string;
   style?: (s: string) => string;
-}
-
-/** "4s", "3m", "2h", "5d" (an age in ms, rounded down). */
-export function formatAge(ms: number): string {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m`;
-  if (s < 86_400) return `${Math.floor(s / 3600)}h`;
-  return `${Math.floor(s / 86_400)}d`;
 }
 
 /** 950 → "950", 12_345 → "12.3k", 2_500_000 → "2.5M". */

@@ -1,10 +1,11 @@
-// Glob {pattern, path?}: files whose path matches the pattern (glob-match.ts), searched from `path`
+// Glob {pattern, path?}: files whose path matches the pattern (protocol/glob.ts), searched from `path`
 // (default: the cwd); absolute paths, most recently modified first, at most 100.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { SwarmError } from '../../protocol/errors.js';
-import { compileGlob, splitGlob } from './glob-match.js';
+import { compileGlob } from '../../protocol/glob.js';
+import { splitGlob } from './glob-match.js';
 import type { PathGuard } from './paths.js';
 import { defineTool } from './types.js';
 import { DEFAULT_SKIP, walkFiles } from './walk.js';
@@ -46,7 +47,7 @@ export async function globFiles(guard: PathGuard, pattern: string, dir: string |
   }
   const start = await searchDir(guard, startIn);
   const match = compileGlob(rest);
-  const walked = await walkFiles(start, { skipDir: skipper(guard, pattern), isProtected: (r) => guard.isProtected(r), ...(signal ? { signal } : {}) });
+  const walked = await walkFiles(start, { skipDir: skipper(guard, pattern), ...(signal ? { signal } : {}) });
   const hits = walked.files.filter((f) => match(f.rel));
   const withTimes = await Promise.all(
     hits.map(async (f) => ({ abs: f.abs, mtime: (await fs.stat(f.abs).catch(() => undefined))?.mtimeMs ?? 0 })),

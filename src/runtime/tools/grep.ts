@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { SwarmError } from '../../protocol/errors.js';
 import { MAX_OUTPUT_CHARS } from './bash.js';
 import { searchDir, skipper } from './glob.js';
-import { compileGlob } from './glob-match.js';
+import { compileGlob } from '../../protocol/glob.js';
 import { OutputCap } from './process-groups.js';
 import { looksBinary } from './read.js';
 import { defineTool, type ToolContext } from './types.js';
@@ -37,7 +37,7 @@ async function targets(ctx: ToolContext, input: GrepInput, signal: AbortSignal):
   if (!st) throw new SwarmError('not_found', `path does not exist: ${abs}`);
   if (st.isFile()) return [{ abs: real, rel: path.basename(real) }];
   const dir = await searchDir(ctx.guard, input.path);
-  const walked = await walkFiles(dir, { skipDir: skipper(ctx.guard, input.glob ?? ''), isProtected: (r) => ctx.guard.isProtected(r), signal });
+  const walked = await walkFiles(dir, { skipDir: skipper(ctx.guard, input.glob ?? ''), signal });
   if (!input.glob) return walked.files;
   const match = compileGlob(input.glob.includes('/') ? input.glob : `**/${input.glob}`);
   return walked.files.filter((f) => match(f.rel));

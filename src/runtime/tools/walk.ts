@@ -1,14 +1,18 @@
-// Walking a directory tree for Glob and Grep: depth-first, sorted, never following symlinked
-// directories (a symlinked file is listed only if its target is a file outside the protected ones), skipping `.git`, `node_modules` (unless asked) and the team's protected
-// directories, and stopping after `maxEntries` so a walk of `/` cannot run away.
-import { promises as fs, type Dirent } from 'node:fs';
+// Listing the files under a directory for Glob and Grep, on tinyglobby (fdir underneath). It lists
+// every regular file; the callers filter names with protocol/glob.ts, so one glob reading decides
+// what matches. Symlinks are never followed and never listed, so a link cannot lead a search into
+// the team's directories or round a loop. Directories the caller refuses (`.git`, `node_modules`,
+// hidden ones, the protected ones) are never entered, and after `maxEntries` directory entries
+// every further directory reads as empty, so a walk of `/` cannot run away and still returns what
+// it found. Both go through tinyglobby's `fs` option: its ignore globs see a directory without its
+// trailing `/`, so `**/.*/**` never prunes `.venv`, and `**/.*` would drop `.env` files too.
+import { readdir, type Dirent } from 'node:fs';
 import path from 'node:path';
+import { glob } from 'tinyglobby';
 
 export interface WalkOptions {
-  /** Skip this absolute directory? */
+  /** Do not enter this directory (absolute path, base name)? */
   skipDir?: (abs: string, name: string) => boolean;
-  /** Is this real path off limits? (A symlinked file is listed only if its target is not.) */
-  isProtected?: (real: string) => boolean;
   maxEntries?: number;
   signal?: AbortSignal;
 }
@@ -23,53 +27,40 @@ export const DEFAULT_SKIP = new Set(['.git', 'node_modules']);
 export const MAX_WALK_ENTRIES = 200_000;
 
 export interface WalkResult {
+  /** Sorted by relative path. */
   files: WalkedFile[];
   /** True when the walk stopped at maxEntries. */
   capped: boolean;
 }
 
+type ReaddirCallback = (error: NodeJS.ErrnoException | null, entries: Dirent[]) => void;
+
 export async function walkFiles(root: string, opts: WalkOptions = {}): Promise<WalkResult> {
-  const files: WalkedFile[] = [];
   const max = opts.maxEntries ?? MAX_WALK_ENTRIES;
   let seen = 0;
-  const stack: string[] = [''];
-  while (stack.length > 0) {
-    opts.signal?.throwIfAborted();
-    const relDir = stack.pop()!;
-    const absDir = relDir === '' ? root : path.join(root, relDir);
-    let entries: Dirent[];
-    try {
-      entries = await fs.readdir(absDir, { withFileTypes: true });
-    } catch {
-      continue; // unreadable or vanished: skip, like rg does
-    }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const dirs: string[] = [];
-    for (const e of entries) {
-      if (++seen > max) return { files, capped: true };
-      const rel = relDir === '' ? e.name : `${relDir}/${e.name}`;
-      const abs = path.join(absDir, e.name);
-      if (e.isDirectory()) {
-        if (opts.skipDir?.(abs, e.name)) continue;
-        dirs.push(rel);
-      } else if (e.isFile()) {
-        files.push({ abs, rel });
-      } else if (e.isSymbolicLink() && (await linkedFileAllowed(abs, opts))) {
-        files.push({ abs, rel });
-      }
-    }
-    for (const d of dirs.reverse()) stack.push(d); // the stack pops them in name order
-  }
-  return { files, capped: false };
-}
-
-/** A symlink is listed when it points at a regular file that is not protected (never a directory). */
-async function linkedFileAllowed(abs: string, opts: WalkOptions): Promise<boolean> {
-  try {
-    const real = await fs.realpath(abs);
-    if (opts.isProtected?.(real)) return false;
-    return (await fs.stat(real)).isFile();
-  } catch {
-    return false;
-  }
+  let capped = false;
+  // fdir reads every directory through this (with file types): skipped directories are left out,
+  // and past the cap every directory reads as empty.
+  const guardedReaddir = (dir: string, options: { withFileTypes: true }, done: ReaddirCallback): void => {
+    readdir(dir, options, (error, entries) => {
+      if (error) return done(error, []); // unreadable or vanished: fdir skips it, like rg does
+      const kept = entries.filter((e) => !(e.isDirectory() && opts.skipDir?.(path.join(dir, e.name), e.name)));
+      const room = Math.max(0, max - seen);
+      seen += kept.length;
+      if (kept.length > room) capped = true;
+      done(null, kept.length > room ? kept.slice(0, room) : kept);
+    });
+  };
+  const rels = await glob('**', {
+    cwd: root,
+    dot: true,
+    onlyFiles: true,
+    followSymbolicLinks: false,
+    expandDirectories: false,
+    fs: { readdir: guardedReaddir as unknown as typeof readdir },
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  });
+  opts.signal?.throwIfAborted(); // tinyglobby resolves with what it has; a cancelled search must not look empty
+  rels.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return { files: rels.map((rel) => ({ abs: path.join(root, rel), rel })), capped };
 }
