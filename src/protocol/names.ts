@@ -9,7 +9,6 @@ export const RESERVED_MEMBER_NAMES = ['team-lead', 'user', 'system', 'main', '*'
 
 function describe(s: string): string {
   // Show control characters visibly in error messages.
-  // eslint-disable-next-line no-control-regex
   const shown = s.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
   return shown.length > 70 ? `"${shown.slice(0, 67)}..." (${s.length} chars)` : `"${shown}"`;
 }

@@ -1,0 +1,43 @@
+// The import direction rule in eslint.config.js can fail: an upward import is an error, a downward
+// one is not. Type information is switched off here (the snippets are not files on disk, and the
+// layer rule needs none), so this lints in well under a second instead of building the program.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const eslint = new ESLint({
+  cwd: repo,
+  overrideConfig: { files: ['**/*.ts'], languageOptions: { parserOptions: { projectService: false } } },
+  ruleFilter: ({ ruleId }) => ruleId.startsWith('boundaries/'),
+});
+
+async function layerErrors(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(repo, filePath) });
+  return (result?.messages ?? []).map((m) => `${m.ruleId ?? 'fatal'}: ${m.message}`);
+}
+
+describe('import direction (eslint-plugin-boundaries)', () => {
+  it('rejects storage importing team, a higher layer', async () => {
+    const errors = await layerErrors('src/storage/layer-probe.ts', "export { teamPaths } from '../team/paths.js';\n");
+    expect(errors).toEqual([expect.stringMatching(/^boundaries\/dependencies: .*"storage".*"team"/)]);
+  });
+
+  it('accepts storage importing protocol, its own layer and packages', async () => {
+    const code = [
+      "import { z } from 'zod';",
+      "import { isSwarmError } from '../protocol/errors.js';",
+      "import { writeFileAtomic } from './atomic.js';",
+      'export const used = [z, isSwarmError, writeFileAtomic];',
+      '',
+    ].join('\n');
+    expect(await layerErrors('src/storage/layer-probe.ts', code)).toEqual([]);
+  });
+
+  it('keeps one tier one-way: permissions may import mailbox, mailbox may not import permissions', async () => {
+    expect(await layerErrors('src/permissions/layer-probe.ts', "export * from '../mailbox/index.js';\n")).toEqual([]);
+    const upward = await layerErrors('src/mailbox/layer-probe.ts', "export * from '../permissions/rules.js';\n");
+    expect(upward).toEqual([expect.stringMatching(/^boundaries\/dependencies: .*"mailbox".*"permissions"/)]);
+  });
+});
