@@ -1,8 +1,10 @@
 // The one small interface every pane backend implements (tmux, iTerm2 via it2, in-process).
 // Nothing outside backends/ branches on which backend it is: callers hold a `Backend` and a
 // `PaneRef` and call these methods. A backend takes its own options in its constructor.
+// Optional capabilities (only `sessions` so far) are checked for, never inferred from `type`.
+import type { BackendType } from '../protocol/config.js';
 
-export type BackendType = 'tmux' | 'iterm2' | 'in-process';
+export type { BackendType };
 
 /** What to run in a new pane. `argv` is executed directly (never typed into a shell). */
 export interface PaneSpec {
@@ -26,16 +28,78 @@ export interface PaneRef {
   name?: string;
 }
 
+/**
+ * What a backend reports about a pane: `alive`; `dead` (still listed but its process exited,
+ * tmux remain-on-exit); `gone` (not listed); `unknown` (the backend could not be asked).
+ */
+export type PaneState = 'alive' | 'dead' | 'gone' | 'unknown';
+
+/**
+ * One line of a dry-run plan: a command the backend would run (argv, executable first) or a note.
+ * `once`: the same for every pane (the session, a window's options), printed once.
+ * Values that exist only at run time are `<placeholders>`.
+ */
+export type PlanLine = { run: string[]; once?: boolean } | { note: string; once?: boolean };
+
 export interface Backend {
   readonly type: BackendType;
   /** Create a pane running `spec.argv`, titled and coloured; resolves once the process exists. */
   createPane(spec: PaneSpec): Promise<PaneRef>;
   /** True while the pane exists and its process has not exited. */
   isAlive(pane: PaneRef): Promise<boolean>;
+  /** The state of each pane, in order, with one backend call whatever their number. Never throws. */
+  probe(panes: readonly PaneRef[]): Promise<PaneState[]>;
   /** Kill the pane and its process; resolves only after verifying both are gone. */
   kill(pane: PaneRef): Promise<void>;
   /** The last `lines` lines of the pane's output (for spawn-failure reports). */
   capture(pane: PaneRef, lines: number): Promise<string>;
+  /** What createPane(spec) would run, built by the same code, without running anything. */
+  plan(spec: PaneSpec): PlanLine[];
   /** One human line: where the panes are and how to see them (e.g. the `tmux attach` command). */
   describe(): string;
+  /** Present when the team's panes live in a named session that swarm creates (tmux outside tmux). */
+  readonly sessions?: TeamSessions | undefined;
+}
+
+/** A command for the leader console's pane. */
+export interface ConsoleCommand {
+  argv: string[];
+  cwd: string;
+  env: Record<string, string>;
+}
+
+/** The leader console running in the first pane of its team's session. */
+export interface SessionConsole {
+  paneId: string;
+  /** The attach command, executable first (for printing). */
+  attach: string[];
+  /** Attach this terminal to the session; resolves when the user detaches. */
+  attachHere(): Promise<void>;
+  /** Resolves once the console's pane has exited or is gone (checked every second). */
+  ended(signal: AbortSignal): Promise<void>;
+}
+
+/** A session swarm made for a team, as listed on the server. */
+export interface ListedSession {
+  name: string;
+  team: string;
+  /** Its panes' processes; `dead` ones exited under remain-on-exit. */
+  panes: { pid: number; dead: boolean }[];
+}
+
+/** Named per-team sessions (`swarm-<team>`) on a server: only tmux has them. */
+export interface TeamSessions {
+  /** The session name of a team. */
+  nameOf(team: string): string;
+  exists(team: string): Promise<boolean>;
+  /** Every team session on the server (sessions with other names are left out). */
+  list(): Promise<ListedSession[]>;
+  /** Run the console in the first pane of the team's session (created if missing); the pane closes when it exits. */
+  runConsole(team: string, cmd: ConsoleCommand): Promise<SessionConsole>;
+  /** What runConsole would run (dry run). */
+  planConsole(team: string, cmd: ConsoleCommand): PlanLine[];
+  /** The kill command as a shell line (for a doctor's fix text). */
+  killLine(team: string): string;
+  /** Kill the team's session if it exists; resolves once verified gone. */
+  kill(team: string): Promise<void>;
 }

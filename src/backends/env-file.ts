@@ -24,11 +24,26 @@ export function envFileText(env: Record<string, string>): string {
     .join('');
 }
 
+/** What stands for the file in a dry run: it exists only once the pane is created. */
+export const ENV_FILE_PLACEHOLDER = '<private env file>';
+
+/** The argv that loads `file` and then runs `argv`; just `argv` when there is no environment. */
+export function envLoaderArgv(env: Record<string, string>, file: string, argv: readonly string[]): string[] {
+  return Object.keys(env).length === 0 ? [...argv] : ['/bin/sh', '-c', ENV_LOADER, file, ...argv];
+}
+
 /** Write `env` to a private file and return the argv that loads it and then runs `argv`. */
 export async function argvWithEnvFile(env: Record<string, string>, argv: readonly string[]): Promise<string[]> {
   if (Object.keys(env).length === 0) return [...argv];
   const dir = await mkdtemp(path.join(os.tmpdir(), 'swarm-env-'));
   const file = path.join(dir, 'env');
   await writeFile(file, envFileText(env), { mode: 0o600, flag: 'wx' });
-  return ['/bin/sh', '-c', ENV_LOADER, file, ...argv];
+  return envLoaderArgv(env, file, argv);
+}
+
+/** The dry-run view of the same: the loader argv with a placeholder, and the file's text as a note. */
+export function plannedEnvFile(env: Record<string, string>, argv: readonly string[]): { argv: string[]; note: string | undefined } {
+  if (Object.keys(env).length === 0) return { argv: [...argv], note: undefined };
+  const text = envFileText(env).trimEnd().split('\n').join('; ');
+  return { argv: envLoaderArgv(env, ENV_FILE_PLACEHOLDER, argv), note: `${ENV_FILE_PLACEHOLDER} (0600, removed once loaded): ${text}` };
 }

@@ -12,17 +12,21 @@
 // `SWARM_TMUX_SOCKET` (tmux -L) selects a private server; "inside tmux" then only counts when
 // $TMUX points at that same server.
 import path from 'node:path';
-import type { Member } from '../protocol/config.js';
+import { BackendTypeSchema, type BackendType, type Member } from '../protocol/config.js';
 import { SwarmError } from '../protocol/errors.js';
 import { resolveRoot } from '../team/paths.js';
-import type { Backend, BackendType, PaneRef } from './backend.js';
+import type { Backend, PaneRef, TeamSessions } from './backend.js';
 import { InProcessBackend } from './in-process/in-process-backend.js';
 import type { InProcessHost } from './in-process/host.js';
 import { liveHost, noHostError } from './in-process/files.js';
 import { Iterm2Backend } from './iterm2/iterm2-backend.js';
 import { detectIt2 } from './iterm2/it2-commands.js';
 import { type Exec, execaExec } from './process.js';
+import { TmuxServer } from './tmux/commands.js';
+import { TmuxTeamSessions, sessionNameFor } from './tmux/team-sessions.js';
 import { TmuxBackend } from './tmux/tmux-backend.js';
+
+export { detectIt2 } from './iterm2/it2-commands.js';
 
 export const BACKEND_CHOICES = ['auto', 'tmux', 'iterm2', 'in-process'] as const;
 export type BackendChoice = (typeof BACKEND_CHOICES)[number];
@@ -52,10 +56,6 @@ export interface SelectedBackend {
   backend: Backend;
   /** Why this one, and what was skipped (e.g. the it2 install hint). */
   notes: string[];
-}
-
-export function sessionNameFor(team: string): string {
-  return `swarm-${team}`;
 }
 
 /** The leader's pane when this process runs inside the tmux server swarm will use. */
@@ -160,9 +160,8 @@ export async function selectBackend(o: SelectBackendOptions): Promise<SelectedBa
   return { backend: await inProcessOrFail(o, 'no tmux or iTerm2 to open panes in'), notes };
 }
 
-/** The backend that manages a member's pane, from its recorded `backendType`. */
-export function backendForMember(member: Member, team: string, ctx: BackendContext): Backend {
-  const type = member.backendType as BackendType | undefined;
+/** The backend of a kind, for panes already recorded (`backendType` in config.json). */
+export function backendForType(type: BackendType, team: string, ctx: BackendContext): Backend {
   switch (type) {
     case 'tmux':
       return tmuxBackend({ ...ctx, team });
@@ -170,20 +169,53 @@ export function backendForMember(member: Member, team: string, ctx: BackendConte
       return iterm2Backend(ctx);
     case 'in-process':
       return inProcessBackend({ ...ctx, team });
-    default:
-      throw new SwarmError(
-        'invalid_input',
-        `member ${member.name} has no known backend (backendType ${JSON.stringify(member.backendType ?? null)}); stop its process by hand`,
-      );
   }
+}
+
+/** A recorded `backendType`, when it names a backend; undefined otherwise. */
+export function parseBackendType(recorded: string | undefined): BackendType | undefined {
+  return BackendTypeSchema.safeParse(recorded).data;
+}
+
+/**
+ * The backend a recorded pane belongs to: its `backendType`, or for an old record without one, by
+ * the id's shape (`%N` is tmux's, `in-process` the host's). Undefined when there is no pane yet.
+ */
+export function recordedBackendType(p: { backendType?: string | undefined; paneId: string }): BackendType | undefined {
+  if (p.paneId === '') return undefined;
+  if (p.paneId === 'in-process') return 'in-process';
+  if (p.backendType === undefined) return /^%\d+$/.test(p.paneId) ? 'tmux' : undefined;
+  return parseBackendType(p.backendType);
+}
+
+/** The backend that manages a member's pane, from its recorded `backendType`. */
+export function backendForMember(member: Member, team: string, ctx: BackendContext): Backend {
+  const type = parseBackendType(member.backendType);
+  if (type === undefined) {
+    throw new SwarmError(
+      'invalid_input',
+      `member ${member.name} has no known backend (backendType ${JSON.stringify(member.backendType ?? null)}); stop its process by hand`,
+    );
+  }
+  return backendForType(type, team, ctx);
 }
 
 /** The PaneRef recorded for a member in config.json. */
 export function paneRefOf(member: Member): PaneRef {
   return {
     paneId: member.tmuxPaneId,
-    backendType: (member.backendType ?? 'tmux') as BackendType,
+    backendType: parseBackendType(member.backendType) ?? 'tmux',
     ...(member.pid !== undefined ? { pid: member.pid } : {}),
     name: member.name,
   };
+}
+
+/** Where a spawned teammate runs, for messages: ` in tmux pane %3`, or ` (in-process)`. */
+export function paneLabel(p: { backendType: string; paneId: string }): string {
+  return recordedBackendType(p) === 'in-process' ? ' (in-process)' : ` in ${p.backendType} pane ${p.paneId}`;
+}
+
+/** The team sessions of the tmux server that tmux panes go to (SWARM_TMUX_SOCKET, else the default). */
+export function teamSessions(ctx: { env: Env; exec?: Exec | undefined }): TeamSessions {
+  return new TmuxTeamSessions(new TmuxServer({ socket: ctx.env.SWARM_TMUX_SOCKET || undefined, exec: ctx.exec ?? execaExec }));
 }

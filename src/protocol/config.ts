@@ -2,7 +2,9 @@
 // tools are kept (loose objects), so a rewrite by swarm never drops them.
 import { z } from 'zod';
 
+/** The pane backends (SPEC §4.1); `backendType` in config.json names one of them. */
 export const BackendTypeSchema = z.enum(['tmux', 'iterm2', 'in-process']);
+export type BackendType = z.infer<typeof BackendTypeSchema>;
 
 export const PermissionModeSchema = z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan']);
 export type PermissionMode = z.infer<typeof PermissionModeSchema>;

@@ -1,15 +1,15 @@
 // Is a teammate really alive? config.json says what was started (`tmuxPaneId`, `backendType`,
 // `pid`, `isActive`); this checks it against reality, for `swarm status` and `swarm doctor`.
 //
-// One probe per backend kind, whatever the team size: one `tmux list-panes -a` on the right server
-// (SWARM_TMUX_SOCKET → `-L`; a pane that is not listed is gone, one listed with `pane_dead` has
-// exited under remain-on-exit), one `it2 session list` when a member uses iTerm2, and a zombie-aware
-// pid check. A probe that cannot run (tmux not installed, it2 unusable) answers "unknown", and the
-// pid decides alone. `judgeLiveness` is pure: facts in, verdict out.
-import type { TmuxPane } from '../backends/tmux/commands.js';
-import { TmuxServer, listAllPanes } from '../backends/tmux/commands.js';
-import { It2Cli, listSessions } from '../backends/iterm2/it2-commands.js';
-import { type Exec, execaExec, isProcessAlive } from '../backends/process.js';
+// One probe per backend kind, whatever the team size: the recorded panes are grouped by backend
+// (the registry maps a record to its kind, old records by their id's shape), each backend answers
+// for its whole group in one call (`Backend.probe`: alive / dead / gone / unknown when it cannot
+// ask), and a zombie-aware pid check is added. A backend that cannot answer leaves the pid to
+// decide alone. `judgeLiveness` is pure: facts in, verdict out.
+import type { PaneRef, PaneState as ProbedState } from '../backends/backend.js';
+import { type Exec, isProcessAlive } from '../backends/process.js';
+import { backendForType, recordedBackendType, type BackendContext, type Env } from '../backends/registry.js';
+import type { BackendType } from '../protocol/config.js';
 
 /** What config.json records about where a member runs. */
 export interface RecordedPane {
@@ -17,14 +17,12 @@ export interface RecordedPane {
   /** `tmuxPaneId`: "" until created; tmux "%N", an iTerm2 session id, or "in-process". */
   paneId: string;
   pid?: number | undefined;
+  /** The member's name (in-process panes all share the id `in-process`). */
+  name?: string | undefined;
 }
 
-/**
- * - `none`: no pane to check (not created yet, or in-process);
- * - `alive` / `dead` (listed but its process exited, tmux remain-on-exit) / `gone` (not listed);
- * - `unknown`: the backend could not be asked.
- */
-export type PaneState = 'none' | 'alive' | 'dead' | 'gone' | 'unknown';
+/** `none`: no pane to check (not created yet, or no known backend); else what its backend said. */
+export type PaneState = 'none' | ProbedState;
 
 export interface Liveness {
   pane: PaneState;
@@ -34,42 +32,21 @@ export interface Liveness {
   alive: boolean | null;
 }
 
-/** What the backends reported, gathered once for a whole roster. `undefined` = could not ask. */
+/** What the backends reported, gathered once for a whole roster. */
 export interface LivenessFacts {
-  tmuxPanes: readonly TmuxPane[] | undefined;
-  it2Sessions: readonly string[] | undefined;
+  /** By `paneKey`; a pane missing here had no backend to ask. */
+  panes: ReadonlyMap<string, ProbedState>;
   isAlive: (pid: number) => boolean;
 }
 
-export type PaneKind = 'tmux' | 'iterm2' | 'in-process' | 'none';
-
-/** Which backend a recorded pane belongs to (an old record without backendType: by id shape). */
-export function paneKind(p: RecordedPane): PaneKind {
-  if (p.paneId === '') return 'none';
-  if (p.backendType === 'in-process' || p.paneId === 'in-process') return 'in-process';
-  if (p.backendType === 'tmux' || (p.backendType === undefined && /^%\d+$/.test(p.paneId))) return 'tmux';
-  if (p.backendType === 'iterm2') return 'iterm2';
-  return 'none';
+/** Which recorded pane an answer is for (the pid is checked on its own). */
+export function paneKey(p: RecordedPane): string {
+  return JSON.stringify([recordedBackendType(p) ?? null, p.paneId, p.name ?? null]);
 }
 
 export function judgeLiveness(p: RecordedPane, facts: LivenessFacts): Liveness {
   const pidAlive = p.pid === undefined ? null : facts.isAlive(p.pid);
-  let pane: PaneState;
-  switch (paneKind(p)) {
-    case 'tmux': {
-      if (facts.tmuxPanes === undefined) pane = 'unknown';
-      else {
-        const found = facts.tmuxPanes.find((x) => x.paneId === p.paneId);
-        pane = found === undefined ? 'gone' : found.dead ? 'dead' : 'alive';
-      }
-      break;
-    }
-    case 'iterm2':
-      pane = facts.it2Sessions === undefined ? 'unknown' : facts.it2Sessions.includes(p.paneId) ? 'alive' : 'gone';
-      break;
-    default:
-      pane = 'none';
-  }
+  const pane: PaneState = facts.panes.get(paneKey(p)) ?? 'none';
   let alive: boolean | null = null;
   if (pane === 'dead' || pane === 'gone' || pidAlive === false) alive = false;
   else if (pane === 'alive' || pidAlive === true) alive = true;
@@ -77,39 +54,45 @@ export function judgeLiveness(p: RecordedPane, facts: LivenessFacts): Liveness {
 }
 
 export interface ProbeOptions {
-  /** SWARM_TMUX_SOCKET: the private tmux server (`-L`); unset = the current/default server. */
-  tmuxSocket?: string | undefined;
-  exec?: Exec;
-  /** Environment for `it2` (PATH decides which one runs). Default: this process's. */
-  env?: Record<string, string | undefined>;
-  isAlive?: (pid: number) => boolean;
+  /** The team the panes belong to (the in-process backend asks that team's host). */
+  team: string;
+  /** Default: resolved from env. */
+  root?: string | undefined;
+  /** SWARM_TMUX_SOCKET picks the tmux server; PATH decides which `it2` runs. Default: this process's. */
+  env?: Env | undefined;
+  exec?: Exec | undefined;
+  isAlive?: ((pid: number) => boolean) | undefined;
 }
 
-/** Ask each backend the roster uses, once. Never throws: a backend that fails answers undefined. */
-export async function gatherLivenessFacts(panes: readonly RecordedPane[], opts: ProbeOptions = {}): Promise<LivenessFacts> {
-  const exec = opts.exec ?? execaExec;
-  const kinds = new Set(panes.map(paneKind));
-  let tmuxPanes: TmuxPane[] | undefined;
-  if (kinds.has('tmux')) {
-    try {
-      tmuxPanes = await listAllPanes(new TmuxServer({ socket: opts.tmuxSocket, exec }));
-    } catch {
-      tmuxPanes = undefined; // tmux missing or failing: the pid decides
-    }
+/** Ask each backend the roster uses, once. Never throws: a backend that fails answers `unknown`. */
+export async function gatherLivenessFacts(panes: readonly RecordedPane[], opts: ProbeOptions): Promise<LivenessFacts> {
+  const ctx: BackendContext = {
+    env: opts.env ?? process.env,
+    ...(opts.exec !== undefined ? { exec: opts.exec } : {}),
+    ...(opts.root !== undefined ? { root: opts.root } : {}),
+  };
+  const groups = new Map<BackendType, RecordedPane[]>();
+  for (const p of panes) {
+    const type = recordedBackendType(p);
+    if (type !== undefined) groups.set(type, [...(groups.get(type) ?? []), p]);
   }
-  let it2Sessions: string[] | undefined;
-  if (kinds.has('iterm2')) {
-    try {
-      it2Sessions = await listSessions(new It2Cli({ exec, ...(opts.env ? { env: opts.env } : {}) }));
-    } catch {
-      it2Sessions = undefined;
-    }
-  }
-  return { tmuxPanes, it2Sessions, isAlive: opts.isAlive ?? isProcessAlive };
-}
-
-/** Liveness of each recorded pane, in order. */
-export async function probeLiveness(panes: readonly RecordedPane[], opts: ProbeOptions = {}): Promise<Liveness[]> {
-  const facts = await gatherLivenessFacts(panes, opts);
-  return panes.map((p) => judgeLiveness(p, facts));
+  const answers = new Map<string, ProbedState>();
+  await Promise.all(
+    [...groups].map(async ([type, group]) => {
+      const refs: PaneRef[] = group.map((p) => ({
+        paneId: p.paneId,
+        backendType: type,
+        ...(p.pid !== undefined ? { pid: p.pid } : {}),
+        ...(p.name !== undefined ? { name: p.name } : {}),
+      }));
+      let states: ProbedState[];
+      try {
+        states = await backendForType(type, opts.team, ctx).probe(refs);
+      } catch {
+        states = refs.map(() => 'unknown'); // the pid decides
+      }
+      group.forEach((p, i) => answers.set(paneKey(p), states[i] ?? 'unknown'));
+    }),
+  );
+  return { panes: answers, isAlive: opts.isAlive ?? isProcessAlive };
 }

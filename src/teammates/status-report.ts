@@ -1,7 +1,7 @@
 // The data behind `swarm status` (SPEC §6): one row per member, leader first, built from
 // config.json, status/<name>.json (zod-parsed), each inbox's unread count, the pending permission
-// files, and liveness checked against reality (teammates/liveness: tmux list-panes on the right
-// server, it2, zombie-aware pids). Reads only: nothing is written, except that a corrupt file is
+// files, and liveness checked against reality (teammates/liveness: one probe per backend the team
+// uses, zombie-aware pids). Reads only: nothing is written, except that a corrupt file is
 // kept aside by the storage layer as everywhere else (and reported as a warning).
 //
 // State rules: a dead pane or a dead pid is `dead`, whatever config.json's `isActive` says; a
@@ -64,7 +64,7 @@ export interface CollectedStatus {
   warnings: string[];
 }
 
-export interface CollectOptions extends ProbeOptions {
+export interface CollectOptions extends Omit<ProbeOptions, 'team' | 'root'> {
   now?: Clock;
 }
 
@@ -131,7 +131,7 @@ async function pendingByWorker(paths: TeamPaths, warnings: string[]): Promise<Ma
 }
 
 function recordedPane(m: Member, pid: number | undefined): RecordedPane {
-  return { backendType: m.backendType, paneId: m.tmuxPaneId, pid };
+  return { backendType: m.backendType, paneId: m.tmuxPaneId, pid, name: m.name };
 }
 
 /** Everything `swarm status` shows for `team`. Throws not_found / corrupt for config.json only. */
@@ -150,7 +150,7 @@ export async function collectStatus(root: string, team: string, opts: CollectOpt
     leader ? recordedPane(leader, leaderPid) : { paneId: '', pid: leaderPid },
     ...teammates.map((m, i) => recordedPane(m, m.pid ?? statuses[i]?.pid)),
   ];
-  const facts = await gatherLivenessFacts(panes, opts);
+  const facts = await gatherLivenessFacts(panes, { ...opts, team, root });
   const live = panes.map((p) => judgeLiveness(p, facts));
   const pending = await pendingByWorker(paths, warnings);
   const unread = await Promise.all([LEAD_NAME, ...teammates.map((m) => m.name)].map((n) => unreadCount(mailbox, n, warnings)));

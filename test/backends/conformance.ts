@@ -1,5 +1,7 @@
 // The conformance suite every pane backend passes (tmux for real, iTerm2 through the fake it2,
-// in-process later): `runBackendConformance(name, makeBackend)` inside a test file.
+// in-process through its request files and inside its host): `runBackendConformance(name,
+// makeBackend)` inside a test file. It covers createPane, isAlive, probe (many panes at once),
+// kill, capture, and plan (what a dry run prints: the teammate's argv, no secret on a command line).
 //
 // Each test runs a small node "probe" script (written to a temp dir) as the pane's command; the
 // probe records its argv, one env var, cwd and pid in a JSON file and prints a `PROBE` line.
@@ -7,8 +9,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { quote } from 'shell-quote';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Backend, PaneRef, PaneSpec } from '../../src/backends/backend.js';
+import type { Backend, PaneRef, PaneSpec, PlanLine } from '../../src/backends/backend.js';
 import { isProcessAlive } from '../../src/backends/process.js';
 import { waitFor } from '../support/wait.js';
 
@@ -162,6 +165,39 @@ export function runBackendConformance(
       await backend.kill(pane);
     });
 
+    it('probe answers for many panes at once: alive, exited (dead or gone), gone after a kill', async () => {
+      expect(await backend.probe([])).toEqual([]);
+      const outA = kit.outFile();
+      const outB = kit.outFile();
+      const a = await backend.createPane(spec(kit.argv(outA, 'wait')));
+      const b = await backend.createPane(spec(kit.argv(outB, 'exit', '0'), { name: 'beta' }));
+      await kit.read(outA);
+      await kit.read(outB);
+      const [stillA, exitedB] = await waitFor(async () => {
+        const states = await backend.probe([a, b]);
+        return states[1] !== 'alive' ? states : undefined;
+      }, 5000, 'probe sees beta exit');
+      expect(stillA).toBe('alive');
+      expect(['dead', 'gone']).toContain(exitedB);
+      await backend.kill(a);
+      await backend.kill(b);
+      expect(await backend.probe([a, b])).toEqual(['gone', 'gone']);
+    });
+
+    it('plan carries the argv intact, runs nothing, and puts no env value on a command line', async () => {
+      // Not `;`: tmux's own escaping (`\\;`) is part of the argv a plan shows.
+      const odd = ['a b', "it's", '$HOME', '"dq"', '--'];
+      const secret = `sk-${randomBytes(6).toString('hex')}`;
+      const out = kit.outFile();
+      const s = spec(kit.argv(out, 'wait', ...odd), { env: { [PROBE_ENV]: secret } });
+      const lines = backend.plan(s);
+      expect(lines.length).toBeGreaterThan(0);
+      expect(backend.plan(s)).toEqual(lines); // pure: the same answer twice
+      expect(carriesArgv(lines, s.argv)).toBe(true);
+      for (const l of lines) if ('run' in l) expect(l.run.join(' ')).not.toContain(secret);
+      await expect(readFile(out, 'utf8')).rejects.toThrow(); // nothing ran
+    });
+
     it('capture returns the output, also after the command crashed', async () => {
       const out = kit.outFile();
       const pane: PaneRef = await backend.createPane(spec(kit.argv(out, 'exit', '3')));
@@ -185,5 +221,16 @@ export function runBackendConformance(
         expect(await backend.isAlive(pane)).toBe(false);
       }, 20000);
     }
+  });
+}
+
+/** Does a plan show `argv` intact: as consecutive arguments of a command, or shell-quoted inside one or a note? */
+export function carriesArgv(lines: readonly PlanLine[], argv: readonly string[]): boolean {
+  const quoted = quote([...argv]);
+  return lines.some((l) => {
+    if (!('run' in l)) return l.note.includes(quoted);
+    const run = l.run;
+    for (let i = 0; i + argv.length <= run.length; i++) if (argv.every((a, j) => run[i + j] === a)) return true;
+    return run.some((a) => a.includes(quoted));
   });
 }

@@ -309,3 +309,23 @@ describe('TmuxBackend pane listings are coalesced', () => {
     ]);
   });
 });
+
+describe('TmuxBackend.probe', () => {
+  it('answers a whole roster from one list-panes: alive, dead (remain-on-exit), gone (missing or another pid)', async () => {
+    const calls: string[][] = [];
+    const exec: Exec = async (_file, args) => {
+      calls.push([...args]);
+      return { exitCode: 0, stdout: '%1 11 0  @1 swarm-a\n%2 12 1 0 @1 swarm-a\n%3 99 0  @1 swarm-a\n', stderr: '' };
+    };
+    const backend = new TmuxBackend({ sessionName: 'swarm-a', socket: 'priv', exec });
+    const pane = (paneId: string, pid?: number) => ({ paneId, backendType: 'tmux' as const, ...(pid === undefined ? {} : { pid }) });
+    expect(await backend.probe([pane('%1', 11), pane('%2', 12), pane('%3', 13), pane('%4'), pane('%3')])).toEqual(['alive', 'dead', 'gone', 'gone', 'alive']);
+    expect(calls).toEqual([['-L', 'priv', 'list-panes', '-a', '-F', PANE_LIST_FORMAT]]);
+  });
+
+  it('answers unknown for every pane when tmux cannot be asked', async () => {
+    const exec: Exec = async () => ({ exitCode: 127, stdout: '', stderr: 'tmux: not found' });
+    const backend = new TmuxBackend({ sessionName: 'swarm-a', exec });
+    expect(await backend.probe([{ paneId: '%1', backendType: 'tmux' }, { paneId: '%2', backendType: 'tmux' }])).toEqual(['unknown', 'unknown']);
+  });
+});

@@ -5,13 +5,17 @@
 //   createPane: write <name>.spawn.json → wait for <name>.state.json with the request's id
 //               (or <name>.spawn-error.json); fails at once when no live host is registered;
 //   isAlive:    host alive and the state says `running`;
+//   probe:      the same for many panes, from one host lookup: `running` = alive, `exited` = dead,
+//               no state = gone; no live host registered = unknown (nobody to ask: the recorded
+//               pid, the host's, decides);
 //   kill:       write <name>.kill.json → wait until the host deleted it and the state file (it does
 //               so only after the teammate's function finished); a dead host means nothing runs;
 //   capture:    the last lines of the state's output ring buffer.
 // Every pane is recorded as paneId `in-process` with the host's pid; PaneRef.name tells them apart.
 import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import type { Backend, PaneRef, PaneSpec } from '../backend.js';
+import { quote } from 'shell-quote';
+import type { Backend, PaneRef, PaneSpec, PaneState, PlanLine } from '../backend.js';
 import { SwarmError } from '../../protocol/errors.js';
 import { HostedSpawnErrorSchema, HostedStateSchema, type HostedKillRequest, type HostedSpawnRequest } from '../../protocol/hosted.js';
 import { ensureDir, formatJson, writeFileAtomic } from '../../storage/atomic.js';
@@ -87,6 +91,29 @@ export class InProcessBackend implements Backend {
     if (host !== undefined) return host.isAlive(name);
     if ((await liveHost(root, team)) === undefined) return false;
     return (await readRecord(hostedFile(root, team, name, 'state'), HostedStateSchema))?.state === 'running';
+  }
+
+  async probe(panes: readonly PaneRef[]): Promise<PaneState[]> {
+    const { root, team, host } = this.opts;
+    if (host !== undefined) return panes.map((p) => (p.name === undefined ? 'unknown' : host.isAlive(p.name) ? 'alive' : 'gone'));
+    if ((await liveHost(root, team).catch(() => undefined)) === undefined) return panes.map(() => 'unknown');
+    return Promise.all(
+      panes.map(async (p): Promise<PaneState> => {
+        if (p.name === undefined) return 'unknown';
+        try {
+          const state = await readRecord(hostedFile(root, team, p.name, 'state'), HostedStateSchema);
+          return state === undefined ? 'gone' : state.state === 'running' ? 'alive' : 'dead';
+        } catch {
+          return 'unknown'; // unreadable state file
+        }
+      }),
+    );
+  }
+
+  /** The host runs the argv itself (no process, no env file): one note saying what it gets. */
+  plan(spec: PaneSpec): PlanLine[] {
+    const env = Object.entries(spec.env).map(([k, v]) => `${k}=${v}`);
+    return [{ note: `in-process (inside the console): ${quote(['cd', spec.cwd])} && ${quote(['env', ...env, ...spec.argv])}` }];
   }
 
   async kill(pane: PaneRef): Promise<void> {

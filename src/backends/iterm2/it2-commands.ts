@@ -101,18 +101,30 @@ export function buildRunCommand(o: { cwd: string; env: Record<string, string>; a
 
 // ---- verbs -------------------------------------------------------------------------------------
 
+export function splitSessionArgs(o: { session?: string | undefined; vertical: boolean }): string[] {
+  const target = o.session === undefined ? [] : ['-s', o.session];
+  return ['session', 'split', ...(o.vertical ? ['-v'] : []), ...target];
+}
+
 /** Split `session` (or the active one); `vertical` puts the new pane beside it. Returns the new id. */
 export async function splitSession(cli: It2Cli, o: { session?: string | undefined; vertical: boolean }): Promise<string> {
-  const target = o.session === undefined ? [] : ['-s', o.session];
-  return parseCreatedPane(await cli.run(['session', 'split', ...(o.vertical ? ['-v'] : []), ...target]));
+  return parseCreatedPane(await cli.run(splitSessionArgs(o)));
+}
+
+export function setSessionNameArgs(session: string, name: string): string[] {
+  return ['session', 'set-name', '-s', session, name];
 }
 
 export async function setSessionName(cli: It2Cli, session: string, name: string): Promise<void> {
-  await cli.run(['session', 'set-name', '-s', session, name]);
+  await cli.run(setSessionNameArgs(session, name));
+}
+
+export function runInSessionArgs(session: string, command: string): string[] {
+  return ['session', 'run', '-s', session, command];
 }
 
 export async function runInSession(cli: It2Cli, session: string, command: string): Promise<void> {
-  await cli.run(['session', 'run', '-s', session, command]);
+  await cli.run(runInSessionArgs(session, command));
 }
 
 export async function readSession(cli: It2Cli, session: string, lines: number): Promise<string> {

@@ -16,8 +16,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SwarmError } from '../../protocol/errors.js';
-import type { Backend, PaneRef, PaneSpec } from '../backend.js';
-import { argvWithEnvFile } from '../env-file.js';
+import type { Backend, PaneRef, PaneSpec, PaneState, PlanLine } from '../backend.js';
+import { argvWithEnvFile, plannedEnvFile } from '../env-file.js';
 import { type Exec, isProcessAlive, lastLines, pollUntil, terminateProcess } from '../process.js';
 import {
   It2Cli,
@@ -26,9 +26,14 @@ import {
   listSessions,
   readSession,
   runInSession,
+  runInSessionArgs,
   setSessionName,
+  setSessionNameArgs,
   splitSession,
+  splitSessionArgs,
 } from './it2-commands.js';
+
+const PID_FILE_PLACEHOLDER = '<pid file>';
 
 export interface Iterm2BackendOptions {
   exec?: Exec;
@@ -70,6 +75,33 @@ export class Iterm2Backend implements Backend {
   async isAlive(pane: PaneRef): Promise<boolean> {
     const listed = (await listSessions(this.cli)).includes(pane.paneId);
     return listed && (pane.pid === undefined || isProcessAlive(pane.pid));
+  }
+
+  /**
+   * One `it2 session list` for all of them. The shell stays after the teammate exits, so a listed
+   * session whose recorded pid is gone is `dead` (as a tmux pane under remain-on-exit).
+   */
+  async probe(panes: readonly PaneRef[]): Promise<PaneState[]> {
+    let listed: string[];
+    try {
+      listed = await listSessions(this.cli);
+    } catch {
+      return panes.map(() => 'unknown');
+    }
+    return panes.map((p) => (!listed.includes(p.paneId) ? 'gone' : p.pid === undefined || isProcessAlive(p.pid) ? 'alive' : 'dead'));
+  }
+
+  /** What create() runs, from the same builders (the first teammate splits the leader beside it). */
+  plan(spec: PaneSpec): PlanLine[] {
+    const pane = '<new session>';
+    const planned = plannedEnvFile(spec.env, spec.argv);
+    const line = buildRunCommand({ cwd: spec.cwd, env: {}, argv: planned.argv, pidFile: PID_FILE_PLACEHOLDER });
+    return [
+      { run: ['it2', ...splitSessionArgs({ session: `<${this.opts.leaderSessionId ?? 'leader session'}, later the previous teammate without -v>`, vertical: true })] },
+      { run: ['it2', ...setSessionNameArgs(pane, spec.name)] },
+      ...(planned.note === undefined ? [] : [{ note: planned.note }]),
+      { run: ['it2', ...runInSessionArgs(pane, line)] },
+    ];
   }
 
   async kill(pane: PaneRef): Promise<void> {

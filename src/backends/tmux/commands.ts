@@ -262,14 +262,26 @@ export async function hasSession(server: TmuxServer, name: string): Promise<bool
   return r.exitCode === 0;
 }
 
+export function newSessionArgs(o: { name: string; cwd?: string | undefined; argv?: readonly string[] }): string[] {
+  const cwd = o.cwd === undefined ? [] : ['-c', formatLiteral(o.cwd)];
+  const cmd = o.argv === undefined ? [] : commandArgs(o.argv);
+  return ['new-session', '-d', '-s', o.name, ...cwd, '-P', '-F', NEW_PANE_FORMAT, ...cmd];
+}
+
 /** New detached session; without `argv` its first pane runs the user's default shell. */
 export async function newSession(
   server: TmuxServer,
   o: { name: string; cwd?: string; argv?: readonly string[] },
 ): Promise<NewPane> {
-  const cwd = o.cwd === undefined ? [] : ['-c', formatLiteral(o.cwd)];
-  const cmd = o.argv === undefined ? [] : commandArgs(o.argv);
-  return parseNewPane(await server.run(['new-session', '-d', '-s', o.name, ...cwd, '-P', '-F', NEW_PANE_FORMAT, ...cmd]));
+  return parseNewPane(await server.run(newSessionArgs(o)));
+}
+
+export function killSessionArgs(name: string): string[] {
+  return ['kill-session', '-t', sessionTarget(name)];
+}
+
+export async function killSession(server: TmuxServer, name: string): Promise<void> {
+  await server.run(killSessionArgs(name));
 }
 
 /** New detached window in `session` (a session target such as `$1` or `=name`). */
@@ -286,22 +298,24 @@ export async function newWindow(
   );
 }
 
+export type SplitCommand = PaneCommand & { target: string; direction: 'h' | 'v' };
+
+export function splitWindowArgs(o: SplitCommand): string[] {
+  return ['split-window', '-d', `-${o.direction}`, '-t', o.target, ...commandFlags(o), '-P', '-F', NEW_PANE_FORMAT, ...commandArgs(o.argv)];
+}
+
 /** Split `target` (a pane); `h` puts the new pane to the right, `v` below. Detached (`-d`). */
-export async function splitWindow(
-  server: TmuxServer,
-  o: PaneCommand & { target: string; direction: 'h' | 'v' },
-): Promise<NewPane> {
-  return parseNewPane(
-    await server.run([
-      'split-window', '-d', `-${o.direction}`, '-t', o.target, ...commandFlags(o), '-P', '-F', NEW_PANE_FORMAT,
-      ...commandArgs(o.argv),
-    ]),
-  );
+export async function splitWindow(server: TmuxServer, o: SplitCommand): Promise<NewPane> {
+  return parseNewPane(await server.run(splitWindowArgs(o)));
+}
+
+export function respawnPaneArgs(o: PaneCommand & { target: string }): string[] {
+  return ['respawn-pane', '-k', '-t', o.target, ...commandFlags(o), ...commandArgs(o.argv)];
 }
 
 /** Replace the pane's process (`-k` kills a running one). */
 export async function respawnPane(server: TmuxServer, o: PaneCommand & { target: string }): Promise<void> {
-  await server.run(['respawn-pane', '-k', '-t', o.target, ...commandFlags(o), ...commandArgs(o.argv)]);
+  await server.run(respawnPaneArgs(o));
 }
 
 // Argument builders for commands that are also chained (`server.runChain([...])`).

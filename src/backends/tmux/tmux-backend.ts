@@ -19,9 +19,9 @@
 // tmux's main-vertical makes the window's FIRST pane the big one: that is the leader outside tmux,
 // and inside tmux whenever the leader's pane is the first of its window (the usual case).
 import { TMUX_COLORS, isColorName } from '../../protocol/colors.js';
-import { argvWithEnvFile } from '../env-file.js';
+import { argvWithEnvFile, plannedEnvFile } from '../env-file.js';
 import { SwarmError } from '../../protocol/errors.js';
-import type { Backend, PaneRef, PaneSpec } from '../backend.js';
+import type { Backend, PaneRef, PaneSpec, PaneState, PlanLine } from '../backend.js';
 import { lastLines, pollUntil, terminateProcess } from '../process.js';
 import {
   type Exec,
@@ -32,22 +32,21 @@ import {
   TmuxServer,
   capturePane,
   displayPaneContext,
-  hasSession,
   isNoSpaceError,
   killPane,
   listAllPanes,
   listPaneGeometry,
-  listPaneSizes,
-  newSession,
+  newSessionArgs,
   newWindow,
   respawnPane,
   selectLayoutArgs,
-  sessionTarget,
   setPaneOptionArgs,
   setPaneTitleArgs,
   setWindowOptionArgs,
   splitWindow,
+  splitWindowArgs,
 } from './commands.js';
+import { TmuxTeamSessions, firstPaneOf, firstPanePlaceholder } from './team-sessions.js';
 
 export interface TmuxBackendOptions {
   /** Private server name (`tmux -L`), from SWARM_TMUX_SOCKET. Unset: the current/default server. */
@@ -76,6 +75,14 @@ export const PANE_BORDER_FORMAT =
 /** Teammates per window laid out beside the leader before switching to `tiled`. */
 export const MAIN_VERTICAL_MAX = 4;
 const PLACEHOLDER_ARGV = ['sleep', '2147483647'];
+
+/**
+ * The listed pane that is this PaneRef's: same id and, when the pid is known, same pid. Pane ids
+ * restart at %0 with a new server, so a recorded `%3` may name someone else's pane by now.
+ */
+function isThePane(listed: TmuxPane, pane: PaneRef): boolean {
+  return listed.paneId === pane.paneId && (pane.pid === undefined || listed.pid === pane.pid);
+}
 
 /** Layout for a window holding `teammates` teammate panes (plus the leader's when `withLeader`). */
 export function chooseLayout(teammates: number, withLeader: boolean): TmuxLayout {
@@ -132,9 +139,32 @@ export function tmuxColor(color: string): string {
   return isColorName(color) ? TMUX_COLORS[color] : 'default';
 }
 
+/** Window options every teammate window needs, set before any teammate starts in it (one call). */
+function windowOptionCommands(windowId: string): string[][] {
+  return [
+    setWindowOptionArgs(windowId, 'remain-on-exit', 'on'),
+    setWindowOptionArgs(windowId, 'pane-border-status', 'top'),
+    setWindowOptionArgs(windowId, 'pane-border-format', PANE_BORDER_FORMAT),
+    // The default (80 columns) leaves teammates one column in an 80-column window.
+    setWindowOptionArgs(windowId, 'main-pane-width', '50%'),
+  ];
+}
+
+/** A new pane's label, colour and title, then its window re-laid out (one call). */
+function labelCommands(paneId: string, windowId: string, spec: PaneSpec, layout: TmuxLayout): string[][] {
+  return [
+    setPaneOptionArgs(paneId, '@agent_name', spec.name),
+    setPaneOptionArgs(paneId, '@agent_color', tmuxColor(spec.color)),
+    setPaneTitleArgs(paneId, spec.name),
+    selectLayoutArgs(windowId, layout),
+  ];
+}
+
 export class TmuxBackend implements Backend {
   readonly type = 'tmux' as const;
   readonly server: TmuxServer;
+  /** Outside tmux the panes live in the team's own session; inside, in the leader's window. */
+  readonly sessions: TmuxTeamSessions | undefined;
   private readonly opts: TmuxBackendOptions;
   private place: Promise<LeaderPlace> | undefined;
   /** The window new teammates are split into (the leader's, then the latest overflow window). */
@@ -147,6 +177,7 @@ export class TmuxBackend implements Backend {
   constructor(opts: TmuxBackendOptions) {
     this.opts = opts;
     this.server = new TmuxServer({ socket: opts.socket, exec: opts.exec });
+    this.sessions = opts.insideTmux === undefined ? new TmuxTeamSessions(this.server) : undefined;
   }
 
   describe(): string {
@@ -178,6 +209,40 @@ export class TmuxBackend implements Backend {
   async isAlive(pane: PaneRef): Promise<boolean> {
     const found = await this.findPane(pane);
     return found !== undefined && !found.dead;
+  }
+
+  /** One `list-panes -a` for all of them; no tmux (or a failing one) answers `unknown`. */
+  async probe(panes: readonly PaneRef[]): Promise<PaneState[]> {
+    let listed: TmuxPane[];
+    try {
+      listed = await this.listPanesShared();
+    } catch {
+      return panes.map(() => 'unknown');
+    }
+    return panes.map((pane) => {
+      const found = listed.find((p) => isThePane(p, pane));
+      return found === undefined ? 'gone' : found.dead ? 'dead' : 'alive';
+    });
+  }
+
+  /**
+   * What create() runs in the usual case (room in the current window), from the same builders:
+   * the session (outside tmux) and window options once, the split, the label and layout chain.
+   */
+  plan(spec: PaneSpec): PlanLine[] {
+    const tmux = (args: readonly string[]): string[] => ['tmux', ...this.server.argv(args)];
+    const chain = (commands: readonly (readonly string[])[]): string[] => ['tmux', ...this.server.chainArgv(commands)];
+    const leader = this.opts.insideTmux?.paneId ?? firstPanePlaceholder(this.opts.sessionName);
+    const window = '<leader window>';
+    const planned = plannedEnvFile(spec.env, spec.argv);
+    const session: PlanLine[] = this.opts.insideTmux === undefined ? [{ run: tmux(newSessionArgs({ name: this.opts.sessionName })), once: true }] : [];
+    return [
+      ...session,
+      { run: chain(windowOptionCommands(window)), once: true },
+      ...(planned.note === undefined ? [] : [{ note: planned.note }]),
+      { run: tmux(splitWindowArgs({ cwd: spec.cwd, argv: planned.argv, target: `<largest teammate pane, else ${leader}>`, direction: 'h' })) },
+      { run: chain(labelCommands('<new pane>', window, spec, 'main-vertical')) },
+    ];
   }
 
   async kill(pane: PaneRef): Promise<void> {
@@ -213,12 +278,8 @@ export class TmuxBackend implements Backend {
 
   // ---- internals -------------------------------------------------------------------------------
 
-  /**
-   * The listed pane that is this PaneRef's: same id and, when the pid is known, same pid. Pane ids
-   * restart at %0 with a new server, so a recorded `%3` may name someone else's pane by now.
-   */
   private async findPane(pane: PaneRef): Promise<TmuxPane | undefined> {
-    return (await this.listPanesShared()).find((p) => p.paneId === pane.paneId && (pane.pid === undefined || p.pid === pane.pid));
+    return (await this.listPanesShared()).find((p) => isThePane(p, pane));
   }
 
   /**
@@ -257,29 +318,12 @@ export class TmuxBackend implements Backend {
   }
 
   /** Outside tmux: the first pane of `swarm-<team>`, creating the session when missing. */
-  private async findOrCreateSession(): Promise<string> {
-    const name = this.opts.sessionName;
-    if (!(await hasSession(this.server, name))) {
-      try {
-        return (await newSession(this.server, { name })).paneId;
-      } catch (e) {
-        if (!/duplicate session/i.test(String(e))) throw e; // someone else just created it: reuse
-      }
-    }
-    const first = (await listPaneSizes(this.server, sessionTarget(name), { session: true }))[0];
-    if (first === undefined) throw new SwarmError('backend', `tmux session ${name} has no panes`);
-    return first.paneId;
+  private findOrCreateSession(): Promise<string> {
+    return firstPaneOf(this.server, this.opts.sessionName);
   }
 
-  /** Window options every teammate window needs, set before any teammate starts in it (one call). */
   private async prepareWindow(windowId: string): Promise<void> {
-    await this.server.runChain([
-      setWindowOptionArgs(windowId, 'remain-on-exit', 'on'),
-      setWindowOptionArgs(windowId, 'pane-border-status', 'top'),
-      setWindowOptionArgs(windowId, 'pane-border-format', PANE_BORDER_FORMAT),
-      // The default (80 columns) leaves teammates one column in an 80-column window.
-      setWindowOptionArgs(windowId, 'main-pane-width', '50%'),
-    ]);
+    await this.server.runChain(windowOptionCommands(windowId));
   }
 
   // Three tmux invocations per teammate in the usual case: one `list-panes -a` with sizes (place
@@ -297,12 +341,7 @@ export class TmuxBackend implements Backend {
     const count = pane.windowId === window ? inWindow.length + 1 : 1;
     const withLeader = pane.windowId === place.windowId;
     try {
-      await this.server.runChain([
-        setPaneOptionArgs(pane.paneId, '@agent_name', spec.name),
-        setPaneOptionArgs(pane.paneId, '@agent_color', tmuxColor(spec.color)),
-        setPaneTitleArgs(pane.paneId, spec.name),
-        selectLayoutArgs(pane.windowId, chooseLayout(withLeader ? count - 1 : count, withLeader)),
-      ]);
+      await this.server.runChain(labelCommands(pane.paneId, pane.windowId, spec, chooseLayout(withLeader ? count - 1 : count, withLeader)));
     } catch (e) {
       await this.kill({ paneId: pane.paneId, backendType: 'tmux', pid: pane.pid }).catch(() => undefined);
       throw e;

@@ -4,7 +4,7 @@
 // scenario (demo/scenario.ts). No API key is used or needed.
 //
 // Everything lives under a private root in the OS temp dir (never the user's ~/.claude), printed
-// at start and removed on exit, with the teammates stopped, the stand-in closed, and the demo's tmux
+// at start and removed on exit, with the teammates stopped, the stand-in closed, and the demo's team
 // session killed (when the demo created one). Backend: auto — this pane inside tmux; outside tmux
 // a `swarm-demo` session whose first pane is the console (attached when this is a terminal);
 // in-process without tmux.
@@ -13,16 +13,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { CommandModule } from 'yargs';
-import { sessionNameFor } from '../../backends/registry.js';
+import type { TeamSessions } from '../../backends/backend.js';
+import { teamSessions } from '../../backends/registry.js';
 import { shutdownAll } from '../../teammates/stop.js';
-import { TmuxServer, hasSession } from '../../backends/tmux/commands.js';
 import { startMessagesServer, type MessagesServer } from '../../standin/messages-server.js';
 import { readTeam } from '../../team/team-store.js';
 import { runConsole } from '../console/console.js';
 import { println, type GlobalArgs } from '../context.js';
 import { writeDemoProject } from '../demo/project.js';
 import { DEMO_TEAM, demoScript, demoTeamFile } from '../demo/scenario.js';
-import { attachOrSay, consoleGoesToSession, consoleInSession, startTeam } from '../launch/start-team.js';
+import { attachOrSay, consoleInSession, startTeam } from '../launch/start-team.js';
 import { chalk } from '../output/render.js';
 
 export const DEMO_IDLE_HINT = 'the demo is done: type /shutdown --all, or press Ctrl-C and answer y, to shut the team down';
@@ -33,21 +33,21 @@ function demoEnv(root: string, server: MessagesServer): NodeJS.ProcessEnv {
   return env;
 }
 
-/** `demo`, unless a `swarm-demo` tmux session exists (another demo running): then `demo-<hex>`. */
+/** `demo`, unless a `swarm-demo` session exists (another demo running): then `demo-<hex>`. */
 async function teamName(env: NodeJS.ProcessEnv): Promise<string> {
-  const server = new TmuxServer({ socket: env.SWARM_TMUX_SOCKET || undefined });
-  const taken = await hasSession(server, sessionNameFor(DEMO_TEAM)).catch(() => false);
+  const taken = await teamSessions({ env }).exists(DEMO_TEAM).catch(() => false);
   return taken ? `${DEMO_TEAM}-${randomBytes(2).toString('hex')}` : DEMO_TEAM;
 }
 
-async function cleanUp(root: string, team: string | undefined, env: NodeJS.ProcessEnv, server: MessagesServer, killSession: boolean): Promise<void> {
+/** `sessions`: the backend's team sessions when the demo's console went to one (killed here). */
+async function cleanUp(root: string, team: string | undefined, env: NodeJS.ProcessEnv, server: MessagesServer, sessions: TeamSessions | undefined): Promise<void> {
   if (team !== undefined) {
     const left = await readTeam(root, team).then((c) => c.members.length - 1, () => 0);
     if (left > 0) {
       println(chalk.dim(`stopping ${left} teammate${left === 1 ? '' : 's'}…`));
       await shutdownAll(root, team, { env, root, force: true, timeoutMs: 5000 });
     }
-    if (killSession) await new TmuxServer({ socket: env.SWARM_TMUX_SOCKET || undefined }).tryRun(['kill-session', '-t', `=${sessionNameFor(team)}`]);
+    await sessions?.kill(team).catch((e: unknown) => println(chalk.yellow(`could not kill the demo's session: ${e instanceof Error ? e.message : String(e)}`)));
   }
   await server.close();
   await rm(root, { recursive: true, force: true });
@@ -71,18 +71,18 @@ export const demoCommand: CommandModule<GlobalArgs, GlobalArgs> = {
     ];
     for (const l of banner) println(l);
     let team: string | undefined;
-    let killSession = false;
+    let inSessions: TeamSessions | undefined;
     const interrupted = new AbortController();
     const onSignal = (): void => interrupted.abort();
     try {
       const started = await startTeam({ root, env, file: demoTeamFile(project, await teamName(env)), requested: 'auto', withConsole: true, cwd: project, print: println });
       team = started.team;
-      if (consoleGoesToSession(started.backend, env)) {
-        killSession = true;
+      inSessions = started.backend.sessions;
+      if (inSessions !== undefined) {
         process.once('SIGINT', onSignal);
         process.once('SIGTERM', onSignal);
-        const inSession = await consoleInSession(team, env, project, { SWARM_LEAD_BANNER: banner.slice(1, 2).join('\n'), SWARM_LEAD_IDLE_HINT: DEMO_IDLE_HINT });
-        await attachOrSay(inSession.attach, println);
+        const inSession = await consoleInSession(inSessions, team, env, project, { SWARM_LEAD_BANNER: banner.slice(1, 2).join('\n'), SWARM_LEAD_IDLE_HINT: DEMO_IDLE_HINT });
+        await attachOrSay(inSession, println);
         println(chalk.dim('the demo runs until its console exits; Ctrl-C here stops it and cleans up'));
         await inSession.ended(interrupted.signal);
       } else {
@@ -91,7 +91,7 @@ export const demoCommand: CommandModule<GlobalArgs, GlobalArgs> = {
     } finally {
       process.removeListener('SIGINT', onSignal);
       process.removeListener('SIGTERM', onSignal);
-      await cleanUp(root, team, env, server, killSession);
+      await cleanUp(root, team, env, server, inSessions);
     }
     process.exit(0);
   },

@@ -121,7 +121,6 @@ export const doctorCommand: CommandModule<GlobalArgs, DoctorArgs> = {
       env: process.env,
       exec: execaExec,
       now: Date.now(),
-      tmuxSocket: process.env.SWARM_TMUX_SOCKET || undefined,
       isAlive: isProcessAlive,
       teams: args.team === undefined ? undefined : [args.team],
     };

@@ -4,13 +4,14 @@
 // is a terminal. `--dry-run` prints the commands and writes nothing; `--no-console` spawns, prints
 // the status table and exits (1 if any member failed to start).
 import type { Argv, CommandModule } from 'yargs';
-import { BACKEND_CHOICES, insideTmuxPane, selectBackend, type BackendChoice } from '../../backends/registry.js';
-import { SwarmError, isSwarmError } from '../../protocol/errors.js';
+import type { Backend } from '../../backends/backend.js';
+import { BACKEND_CHOICES, backendForType, selectBackend, type BackendChoice } from '../../backends/registry.js';
+import { isSwarmError } from '../../protocol/errors.js';
 import { teamExists } from '../../team/team-store.js';
 import { runConsole } from '../console/console.js';
 import { println, rootDir, type GlobalArgs } from '../context.js';
 import { dryRunLines } from '../launch/dry-run.js';
-import { attachOrSay, consoleGoesToSession, consoleInSession, startTeam } from '../launch/start-team.js';
+import { attachOrSay, consoleInSession, startTeam } from '../launch/start-team.js';
 import { chalk } from '../output/render.js';
 import { renderStatus } from '../output/status.js';
 import { collectStatus } from '../../teammates/status-report.js';
@@ -23,12 +24,13 @@ interface LaunchArgs extends GlobalArgs {
   backend?: string;
 }
 
-async function dryRunBackend(requested: BackendChoice, team: string, root: string): Promise<'tmux' | 'iterm2' | 'in-process'> {
-  if (requested === 'in-process') return 'in-process';
+/** The backend launch would choose; only its plan() is used. */
+async function dryRunBackend(requested: BackendChoice, team: string, root: string, withConsole: boolean): Promise<Backend> {
   try {
-    return (await selectBackend({ requested, env: process.env, team, root })).backend.type;
+    return (await selectBackend({ requested, env: process.env, team, root })).backend;
   } catch (e) {
-    if (isSwarmError(e, 'not_found')) return 'in-process'; // no host yet: the console would be it
+    // No in-process host yet: launch's console would become it (without a console, launch fails the same way).
+    if (isSwarmError(e, 'not_found') && withConsole) return backendForType('in-process', team, { env: process.env, root });
     throw e;
   }
 }
@@ -52,9 +54,8 @@ export const launchCommand: CommandModule<GlobalArgs, LaunchArgs> = {
     const requested = (args.backend ?? file.backend ?? 'auto') as BackendChoice;
     const cwd = process.cwd();
     if (args.dryRun) {
-      const backend = await dryRunBackend(requested, file.name, root);
-      if (backend === 'in-process' && !args.console) throw new SwarmError('invalid_input', 'in-process teammates live inside the console: drop --no-console, or use --backend tmux');
-      const lines = dryRunLines({ file, team: file.name, taken: await teamExists(root, file.name), root, env, cwd, backend, insidePane: insideTmuxPane(env), console: args.console });
+      const backend = await dryRunBackend(requested, file.name, root, args.console);
+      const lines = dryRunLines({ file, team: file.name, taken: await teamExists(root, file.name), root, env, cwd, backend, console: args.console });
       for (const l of lines) println(l);
       return;
     }
@@ -62,15 +63,15 @@ export const launchCommand: CommandModule<GlobalArgs, LaunchArgs> = {
     const { team, backend } = started;
     if (!args.console) {
       const now = Date.now();
-      const s = await collectStatus(root, team, { tmuxSocket: env.SWARM_TMUX_SOCKET || undefined, now: () => now });
+      const s = await collectStatus(root, team, { env, now: () => now });
       for (const l of renderStatus(s, now)) println(l);
       println(chalk.dim(backend.describe()));
       println(chalk.dim(`open the console with: swarm lead --team ${team}`));
       if (started.failed.length > 0) process.exitCode = 1;
       return;
     }
-    if (consoleGoesToSession(backend, env)) {
-      await attachOrSay((await consoleInSession(team, env, cwd)).attach, println);
+    if (backend.sessions !== undefined) {
+      await attachOrSay(await consoleInSession(backend.sessions, team, env, cwd), println);
       return;
     }
     await runConsole({ root, team, env, ...(started.host ? { host: started.host } : {}) });

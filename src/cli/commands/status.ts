@@ -21,7 +21,7 @@ const CLEAR = '\x1b[H\x1b[2J';
 const REDRAW_MS = 1000;
 
 function probeOptions(): CollectOptions {
-  return { tmuxSocket: process.env.SWARM_TMUX_SOCKET || undefined };
+  return { env: process.env };
 }
 
 /** Resolves after `ms`, when any watcher reports a change, or when `signal` aborts. */

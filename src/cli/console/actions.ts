@@ -1,7 +1,7 @@
 // What each slash command does: the same library calls as the plain commands (send, spawn,
 // shutdown, kill, status, permissions, plan), with the output printed above the console prompt.
 import type { InProcessHost } from '../../backends/in-process/host.js';
-import { BACKEND_CHOICES, selectBackend, type BackendChoice } from '../../backends/registry.js';
+import { BACKEND_CHOICES, paneLabel, selectBackend, type BackendChoice } from '../../backends/registry.js';
 import { spawnTeammate } from '../../teammates/spawn.js';
 import { killTeammate, shutdownAll, shutdownTeammate, type StopContext } from '../../teammates/stop.js';
 import { sendMessage } from '../../mailbox/send.js';
@@ -48,7 +48,7 @@ async function spawnOne(c: ActionContext, name: string, prompt: string): Promise
   for (const n of notes) c.print(chalk.yellow(`note: ${n}`));
   c.print(chalk.dim(`spawning ${name}…`));
   const r = await spawnTeammate({ root: c.root, team: c.team, name, prompt, backend, env: c.env });
-  c.print(`spawned ${paint(r.color, r.name)}${r.backendType === 'in-process' ? ' (in-process)' : ` in ${r.backendType} pane ${r.paneId}`}: ready`);
+  c.print(`spawned ${paint(r.color, r.name)}${paneLabel(r)}: ready`);
 }
 
 /** Run one slash command; resolves 'quit' for /quit. Errors propagate (the caller prints them). */
@@ -82,7 +82,7 @@ export async function runCommand(cmd: SlashCommand, c: ActionContext): Promise<'
       return undefined;
     case 'status': {
       const now = Date.now();
-      const s = await collectStatus(c.root, c.team, { tmuxSocket: c.env.SWARM_TMUX_SOCKET || undefined, now: () => now });
+      const s = await collectStatus(c.root, c.team, { env: c.env, now: () => now });
       c.print(renderStatus(s, now).join('\n'));
       return undefined;
     }

@@ -368,7 +368,7 @@ export class LeaderConsole implements ActionContext {
     if (this.host === undefined) return;
     const config = await readTeam(this.root, this.team).catch(() => undefined);
     for (const m of config?.members ?? []) {
-      if (m.backendType !== 'in-process' || m.name === LEAD_NAME) continue;
+      if (m.pid !== this.host.pid || m.name === LEAD_NAME) continue; // hosted here: recorded with this process's pid
       await killTeammate(this.root, this.team, m.name, stopContext(this)).then(
         (o) => this.print(describeOutcome(o)),
         (e: unknown) => this.printError(e),

@@ -27,7 +27,7 @@ export class StatusTracker {
   /** Print what changed; resolves with the teammates' names. */
   async update(pending: number): Promise<string[]> {
     const now = Date.now();
-    const collected = await collectStatus(this.o.root, this.o.team, { tmuxSocket: this.o.env.SWARM_TMUX_SOCKET || undefined, now: () => now });
+    const collected = await collectStatus(this.o.root, this.o.team, { env: this.o.env, now: () => now });
     const stopping = this.o.stopping ?? new Set<string>();
     const members = collected.report.members.map((m) => (m.state === 'dead' && stopping.has(m.name.toLowerCase()) ? { ...m, state: 'exiting' as const } : m));
     const s = { ...collected, report: { ...collected.report, members } };

@@ -7,7 +7,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { quote } from 'shell-quote';
-import { detectIt2 } from '../../backends/iterm2/it2-commands.js';
+import { detectIt2 } from '../../backends/registry.js';
 import type { Exec } from '../../backends/process.js';
 import { errnoCode } from '../../protocol/errors.js';
 import { DIR_MODE, FILE_MODE } from '../../storage/atomic.js';
@@ -38,8 +38,6 @@ export interface DoctorContext {
   env: Record<string, string | undefined>;
   exec: Exec;
   now: number;
-  /** SWARM_TMUX_SOCKET (`tmux -L`); unset = the current/default server. */
-  tmuxSocket: string | undefined;
   isAlive: (pid: number) => boolean;
   /** Only these teams (default: every team under the root). */
   teams?: string[] | undefined;

@@ -165,7 +165,7 @@ async function pendingFindings(ctx: DoctorContext, team: string, config: TeamCon
     if (!record) continue;
     const member = findMember(config, record.workerName);
     const pid = record.workerPid ?? member?.pid;
-    const alive = member ? judgeLiveness({ backendType: member.backendType, paneId: member.tmuxPaneId, pid }, facts).alive : false;
+    const alive = member ? judgeLiveness({ backendType: member.backendType, paneId: member.tmuxPaneId, pid, name: member.name }, facts).alive : false;
     if (alive !== false) continue;
     const why = member ? 'its worker is dead' : `its worker ${record.workerName} is no longer a member`;
     out.push({
@@ -204,8 +204,8 @@ export async function checkTeamMembers(ctx: DoctorContext): Promise<CheckResult>
     }
     const members = config.members.filter((m) => m.name !== LEAD_NAME);
     teammates += members.length;
-    const recorded = members.map((m) => ({ backendType: m.backendType, paneId: m.tmuxPaneId, pid: m.pid }));
-    const facts = await gatherLivenessFacts(recorded, { tmuxSocket: ctx.tmuxSocket, exec: ctx.exec, env: ctx.env, isAlive: ctx.isAlive });
+    const recorded = members.map((m) => ({ backendType: m.backendType, paneId: m.tmuxPaneId, pid: m.pid, name: m.name }));
+    const facts = await gatherLivenessFacts(recorded, { team, root: ctx.root, exec: ctx.exec, env: ctx.env, isAlive: ctx.isAlive });
     members.forEach((m, i) => findings.push(...memberFindings(ctx, team, m, judgeLiveness(recorded[i]!, facts))));
     findings.push(...(await pendingFindings(ctx, team, config, facts)));
   }

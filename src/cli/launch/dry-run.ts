@@ -1,11 +1,15 @@
 // `swarm launch --dry-run`: every command launch would run, as shell-quoted lines, computed without
-// writing anything (no team, no key, no tmux call). Values that exist only once the team is created
-// (its session id and verify key, new pane ids) are shown as <placeholders>.
+// writing anything (no team, no key, no pane). The lines come from the chosen backend's own
+// `plan()` and, when the console goes to the team's session, `sessions.planConsole()`: the same
+// argv builders the real launch runs, so the two cannot drift. Credentials are shown as
+// <redacted>; values that exist only once the team is created (its session id and verify key, new
+// pane ids, the private env files) are <placeholders>.
 import { quote } from 'shell-quote';
+import type { Backend, PlanLine } from '../../backends/backend.js';
 import { colorForIndex } from '../../protocol/colors.js';
 import { agentId } from '../../protocol/names.js';
-import { buildTeammateCommand, SWARM_BIN, shellLine, type Env } from '../../teammates/command-line.js';
-import { TmuxServer, NEW_PANE_FORMAT, commandArgs, envFlags } from '../../backends/tmux/commands.js';
+import { buildTeammateCommand, forwardedEnv, type Env } from '../../teammates/command-line.js';
+import { leadArgv } from './start-team.js';
 import type { TeamFile } from './team-file.js';
 
 export interface DryRunInput {
@@ -16,10 +20,8 @@ export interface DryRunInput {
   root: string;
   env: Env;
   cwd: string;
-  /** Resolved backend kind and where the console goes. */
-  backend: 'tmux' | 'iterm2' | 'in-process';
-  /** $TMUX_PANE when launch runs inside the tmux server it will use. */
-  insidePane: string | undefined;
+  /** The backend launch would use (nothing is run on it: only plan()). */
+  backend: Backend;
   console: boolean;
   /** Tests: the `claude` lookup. */
   which?: (command: string, env: Env) => string | undefined;
@@ -27,27 +29,38 @@ export interface DryRunInput {
 
 /** Credentials are never printed: their values become `<redacted>`. */
 const SECRETS = new Set(['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN']);
+export const REDACTED = '<redacted>';
 
-function redacted(env: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, SECRETS.has(k) ? '<redacted>' : v]));
+export function redacted(env: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, SECRETS.has(k) ? REDACTED : v]));
+}
+
+/** One plan line as printed: a command shell-quoted, a note as a `#` comment. */
+export function planText(line: PlanLine): string {
+  return 'run' in line ? quote(line.run) : `# ${line.note}`;
 }
 
 /** The lines `--dry-run` prints. */
 export function dryRunLines(i: DryRunInput): string[] {
-  const tmux = new TmuxServer({ socket: i.env.SWARM_TMUX_SOCKET || undefined });
-  const t = (args: string[]): string => quote(['tmux', ...tmux.argv(args)]);
-  const session = `swarm-${i.team}`;
   const out = [
     `# swarm launch --dry-run: nothing is written; <placeholders> exist only once the team is created`,
     `# root ${i.root}`,
     `# create team "${i.team}"${i.taken ? ' (taken: a free name would be picked and announced)' : ''} with ${i.file.members.length} member${i.file.members.length === 1 ? '' : 's'}`,
+    `# ${i.backend.describe()}`,
   ];
-  const leader = i.insidePane ?? '<first pane of ' + session + '>';
-  if (i.backend === 'tmux') {
-    if (i.insidePane === undefined) out.push(t(['new-session', '-d', '-s', session, '-P', '-F', NEW_PANE_FORMAT]));
-    out.push(t(['set-option', '-w', '-t', '<leader window>', '--', 'remain-on-exit', 'on']));
-  }
+  const printedOnce = new Set<string>();
+  const print = (lines: readonly PlanLine[]): void => {
+    for (const l of lines) {
+      const text = planText(l);
+      if (l.once === true) {
+        if (printedOnce.has(text)) continue;
+        printedOnce.add(text);
+      }
+      out.push(text);
+    }
+  };
   i.file.members.forEach((m, index) => {
+    const cwd = m.cwd ?? i.cwd;
     const built = buildTeammateCommand({
       runtime: m.runtime ?? 'swarm',
       team: i.team,
@@ -59,29 +72,18 @@ export function dryRunLines(i: DryRunInput): string[] {
       model: m.model ?? i.file.model,
       planModeRequired: m.planModeRequired,
       permissionMode: m.permissionMode ?? i.file.permissionMode,
-      cwd: m.cwd ?? i.cwd,
+      cwd,
       env: i.env,
       ...(i.which ? { which: i.which } : {}),
     });
-    const cmd = { argv: built.argv, env: redacted(built.env) };
     const lines = m.prompt.trim().split('\n').length;
     out.push(`# ${m.name} (${agentId(m.name, i.team)}): its prompt (${lines} line${lines === 1 ? '' : 's'}) becomes its first inbox message`);
-    if (i.backend === 'tmux') {
-      const target = index === 0 ? leader : '<largest teammate pane>';
-      out.push(t(['split-window', '-d', '-h', '-t', target, '-c', m.cwd ?? i.cwd, ...envFlags(cmd.env), '-P', '-F', NEW_PANE_FORMAT, ...commandArgs(cmd.argv)]));
-      out.push(t(['select-layout', '-t', '<leader window>', 'main-vertical']));
-    } else if (i.backend === 'in-process') {
-      out.push(`# in-process (inside the console): ${shellLine(cmd, m.cwd ?? i.cwd)}`);
-    } else {
-      out.push(quote(['it2', 'session', 'split', '-v', '-s', '<leader session>']));
-      out.push(quote(['it2', 'session', 'run', '-s', '<new session>', shellLine(cmd, m.cwd ?? i.cwd)]));
-    }
+    print(i.backend.plan({ team: i.team, name: m.name, color: colorForIndex(index + 1), argv: built.argv, env: redacted(built.env), cwd }));
   });
   if (!i.console) return [...out, `# --no-console: then print the status table (swarm status --team ${i.team})`];
-  const lead = [process.execPath, SWARM_BIN, 'lead', '--team', i.team];
-  if (i.backend === 'tmux' && i.insidePane === undefined) {
-    out.push(t(['respawn-pane', '-k', '-t', leader, '-c', i.cwd, ...commandArgs(lead)]));
-    out.push(t(['attach', '-t', session]));
+  const lead = leadArgv(i.team);
+  if (i.backend.sessions !== undefined) {
+    print(i.backend.sessions.planConsole(i.team, { argv: lead, cwd: i.cwd, env: redacted(forwardedEnv(i.env)) }));
   } else {
     out.push(`# the leader console runs here: ${quote(lead)}`);
   }

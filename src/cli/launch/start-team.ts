@@ -1,21 +1,19 @@
 // The work of `swarm launch` (and `swarm demo`) once the team file is read: create the team
 // (renamed if taken), choose the backend (the console process becomes the in-process host when
-// that is the backend), spawn every member, and put the leader console where SPEC §6 says: this
-// pane inside tmux, else the first pane of the `swarm-<team>` session (respawned with `swarm lead`).
+// that is the backend), spawn every member, and put the leader console where SPEC §6 says: in the
+// first pane of the team's session when the backend has team sessions (tmux outside tmux), else
+// in this process.
 //
 // Members are spawned with spawnTeammates: panes are created one after another under the team's
 // spawn lock, and the readiness handshakes run concurrently.
-import { setTimeout as delay } from 'node:timers/promises';
-import { execa } from 'execa';
 import { quote } from 'shell-quote';
-import type { Backend } from '../../backends/backend.js';
+import type { Backend, SessionConsole, TeamSessions } from '../../backends/backend.js';
 import type { InProcessHost } from '../../backends/in-process/host.js';
-import { insideTmuxPane, selectBackend, sessionNameFor, type BackendChoice } from '../../backends/registry.js';
+import { paneLabel, selectBackend, type BackendChoice } from '../../backends/registry.js';
 import { spawnTeammates } from '../../teammates/spawn.js';
 import { SWARM_BIN, forwardedEnv } from '../../teammates/command-line.js';
-import { TmuxServer, hasSession, listAllPanes, listPaneSizes, newSession, respawnPane, sessionTarget, setPaneOption } from '../../backends/tmux/commands.js';
 import { ensureLeadKey } from '../../permissions/keys.js';
-import { SwarmError, isSwarmError } from '../../protocol/errors.js';
+import { isSwarmError } from '../../protocol/errors.js';
 import { createTeam, updateTeam } from '../../team/team-store.js';
 import { chalk, paint } from '../output/render.js';
 import type { TeamFile } from './team-file.js';
@@ -49,8 +47,9 @@ async function chooseBackend(o: StartTeamOptions, team: string): Promise<{ backe
     for (const n of notes) o.print(chalk.yellow(`note: ${n}`));
     return { backend, host: undefined };
   } catch (e) {
-    // No host yet: this process becomes it when a console will run here.
-    if (!isSwarmError(e, 'not_found') || !o.withConsole || (o.requested !== 'auto' && o.requested !== 'in-process')) throw e;
+    // No in-process host yet (the only not_found selectBackend throws): this process becomes it
+    // when a console will run here.
+    if (!isSwarmError(e, 'not_found') || !o.withConsole) throw e;
     const host = await openConsoleHost(o.root, team, o.env);
     const { backend, notes } = await ask(host);
     for (const n of notes) o.print(chalk.yellow(`note: ${n}`));
@@ -93,7 +92,7 @@ export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
     if (r.ok) {
       const t = r.teammate;
       spawned.push(t.name);
-      o.print(`spawned ${paint(t.color, t.name)}${t.backendType === 'in-process' ? ' (in-process)' : ` in ${t.backendType} pane ${t.paneId}`}: ready`);
+      o.print(`spawned ${paint(t.color, t.name)}${paneLabel(t)}: ready`);
     } else {
       failed.push(r.name);
       o.print(`${chalk.red('failed:')} ${r.error.message}`);
@@ -102,51 +101,28 @@ export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
   return { team, backend, host, spawned, failed };
 }
 
-/** Whether the console runs in this process (inside tmux, iTerm2, in-process) or in the session's first pane. */
-export function consoleGoesToSession(backend: Backend, env: NodeJS.ProcessEnv): boolean {
-  return backend.type === 'tmux' && insideTmuxPane(env) === undefined;
-}
-
 /** The `swarm lead` argv for a team. */
 export function leadArgv(team: string): string[] {
   return [process.execPath, SWARM_BIN, 'lead', '--team', team];
 }
 
-export interface SessionConsole {
-  paneId: string;
-  /** `tmux [-L socket] attach -t swarm-<team>` */
-  attach: string[];
-  /** Resolves once the console's pane has exited or is gone (checked every second). */
-  ended(signal: AbortSignal): Promise<void>;
-}
-
 /**
- * Outside tmux: run `swarm lead` in the first pane of `swarm-<team>` (created if no teammate made
- * it). The pane closes when the console exits (remain-on-exit off for it alone).
+ * Run `swarm lead` in the first pane of the team's session, for a backend with team sessions
+ * (`backend.sessions`: tmux outside tmux). The pane closes when the console exits.
  */
-export async function consoleInSession(team: string, env: NodeJS.ProcessEnv, cwd: string, extraEnv: Record<string, string> = {}): Promise<SessionConsole> {
-  const server = new TmuxServer({ socket: env.SWARM_TMUX_SOCKET || undefined });
-  const session = sessionNameFor(team);
-  if (!(await hasSession(server, session))) await newSession(server, { name: session, cwd });
-  const first = (await listPaneSizes(server, sessionTarget(session), { session: true }))[0];
-  if (first === undefined) throw new SwarmError('backend', `tmux session ${session} has no panes`);
-  await setPaneOption(server, first.paneId, 'remain-on-exit', 'off');
-  await respawnPane(server, { target: first.paneId, cwd, env: { ...forwardedEnv(env), ...extraEnv }, argv: leadArgv(team) });
-  const ended = async (signal: AbortSignal): Promise<void> => {
-    for (;;) {
-      const pane = (await listAllPanes(server)).find((p) => p.paneId === first.paneId);
-      if (pane === undefined || pane.dead || signal.aborted) return;
-      await delay(1000, undefined, { signal }).catch(() => undefined); // aborted: the loop ends
-    }
-  };
-  return { paneId: first.paneId, attach: ['tmux', ...server.argv(['attach', '-t', session])], ended };
+export function consoleInSession(
+  sessions: TeamSessions,
+  team: string,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  extraEnv: Record<string, string> = {},
+): Promise<SessionConsole> {
+  return sessions.runConsole(team, { argv: leadArgv(team), cwd, env: { ...forwardedEnv(env), ...extraEnv } });
 }
 
 /** Attach to the session when stdout is a terminal (resolves when the user detaches), else print how. */
-export async function attachOrSay(attach: string[], print: (line: string) => void): Promise<void> {
-  print(`the leader console is in the first pane: ${chalk.bold(quote(attach))}`);
+export async function attachOrSay(inSession: SessionConsole, print: (line: string) => void): Promise<void> {
+  print(`the leader console is in the first pane: ${chalk.bold(quote(inSession.attach))}`);
   if (!process.stdout.isTTY || !process.stdin.isTTY) return;
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  delete env.TMUX;
-  await execa(attach[0]!, attach.slice(1), { stdio: 'inherit', reject: false, env });
+  await inSession.attachHere();
 }

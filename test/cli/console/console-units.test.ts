@@ -6,6 +6,7 @@ import { PromptQueue } from '../../../src/cli/console/prompt-queue.js';
 import { complete, parseLine } from '../../../src/cli/console/slash.js';
 import { statusKey } from '../../../src/cli/console/view.js';
 import { dryRunLines } from '../../../src/cli/launch/dry-run.js';
+import { backendForType } from '../../../src/backends/registry.js';
 import type { CollectedStatus } from '../../../src/teammates/status-report.js';
 import type { PendingView } from '../../../src/permissions/pending-list.js';
 import type { PlanApprovalRequest } from '../../../src/protocol/control.js';
@@ -131,28 +132,35 @@ describe('statusKey', () => {
 
 describe('launch --dry-run', () => {
   it('prints shell-quoted tmux and teammate command lines with placeholders, on the private socket', () => {
+    const env = { SWARM_TMUX_SOCKET: 'swarm-test-x', CLAUDE_CONFIG_DIR: '/tmp/root', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9', ANTHROPIC_API_KEY: 'sk-secret' };
     const lines = dryRunLines({
       file: { name: 'sq', members: [{ name: 'ann', prompt: 'review it', model: 'claude-x' }, { name: 'bob', prompt: "bob's job" }] },
       team: 'sq',
       taken: true,
       root: '/tmp/root',
-      env: { SWARM_TMUX_SOCKET: 'swarm-test-x', CLAUDE_CONFIG_DIR: '/tmp/root', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9', ANTHROPIC_API_KEY: 'sk-secret' },
+      env,
       cwd: '/work dir',
-      backend: 'tmux',
-      insidePane: undefined,
+      backend: backendForType('tmux', 'sq', { env }),
       console: true,
     });
     const text = lines.join('\n');
     expect(text).toContain('(taken: a free name would be picked and announced)');
     expect(lines).toContain("tmux -L swarm-test-x new-session -d -s swarm-sq -P -F '#{pane_id} #{pane_pid} #{window_id}'");
     const split = lines.find((l) => l.includes('split-window') && l.includes('--agent-name ann'))!;
-    expect(split.startsWith("tmux -L swarm-test-x split-window -d -h -t '<first pane of swarm-sq>' -c '/work dir' -e CLAUDE_CONFIG_DIR\\=/tmp/root ")).toBe(true);
+    // The environment travels in a private env file, as in the real spawn: never `-e KEY=value`.
+    expect(split.startsWith("tmux -L swarm-test-x split-window -d -h -t '<largest teammate pane, else <first pane of swarm-sq>>' -c '/work dir' -P -F ")).toBe(true);
+    expect(split).not.toContain(' -e ');
+    expect(split).toContain("-- /bin/sh -c ");
+    expect(split).toContain("'<private env file>'");
     expect(split).toContain('--lead-verify-key \\<lead-verify-key\\>');
     expect(split).toContain('--model claude-x');
-    expect(split).toContain(` -- ${process.execPath} `);
+    expect(split).toContain(`'<private env file>' ${process.execPath} `);
     expect(lines.some((l) => l.includes('respawn-pane') && l.includes('lead --team sq'))).toBe(true);
     expect(lines.at(-1)).toBe('tmux -L swarm-test-x attach -t swarm-sq');
     expect(text).not.toContain('sk-secret');
-    expect(split).toContain('-e ANTHROPIC_API_KEY\\=\\<redacted\\>');
+    const envNote = lines[lines.indexOf(split) - 1]!;
+    expect(envNote).toMatch(/^# <private env file> \(0600, removed once loaded\): .*export CLAUDE_CONFIG_DIR=\/tmp\/root; /);
+    expect(envNote).toContain('export ANTHROPIC_API_KEY=\\<redacted\\>;');
+    expect(lines.filter((l) => l.includes('new-session'))).toHaveLength(1); // once, not per member
   });
 });

@@ -201,7 +201,6 @@ describe('doctor checks with a scripted exec', () => {
     env,
     exec,
     now: 0,
-    tmuxSocket: undefined,
     isAlive: () => false,
   });
   const answer = (map: Record<string, { exitCode: number; stdout?: string; stderr?: string }>): Exec =>

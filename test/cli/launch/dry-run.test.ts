@@ -1,0 +1,104 @@
+// `swarm launch --dry-run` prints what launch really runs: its tmux lines, parsed back, equal the
+// argv that createPane and the console's runConsole execute (recorded by a fake exec), token for
+// token, except the <placeholders> for what exists only at run time. Secrets are <redacted> in the
+// dry run, and in the real run they go to the private env file, never onto tmux's command line.
+import { readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { parse } from 'shell-quote';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Exec } from '../../../src/backends/process.js';
+import { backendForType } from '../../../src/backends/registry.js';
+import { ENV_LOADER } from '../../../src/backends/env-file.js';
+import { dryRunLines } from '../../../src/cli/launch/dry-run.js';
+import { leadArgv } from '../../../src/cli/launch/start-team.js';
+import { colorForIndex } from '../../../src/protocol/colors.js';
+import { buildTeammateCommand, forwardedEnv } from '../../../src/teammates/command-line.js';
+
+const SECRET = 'sk-pin-secret';
+const ENV = { SWARM_TMUX_SOCKET: 'swarm-test-pin', CLAUDE_CONFIG_DIR: '/tmp/pin-root', ANTHROPIC_API_KEY: SECRET };
+const CWD = '/work dir';
+const READS = new Set(['has-session', 'list-panes', 'display-message']);
+
+/** A tmux stand-in that records every call and answers like a fresh server with one session. */
+function recordingTmux(): { exec: Exec; calls: string[][] } {
+  const calls: string[][] = [];
+  let session = false;
+  const exec: Exec = async (file, args) => {
+    calls.push([file, ...args]);
+    const a = args[0] === '-L' ? args.slice(2) : [...args];
+    const ok = (stdout = ''): { exitCode: number; stdout: string; stderr: string } => ({ exitCode: 0, stdout, stderr: '' });
+    switch (a[0]) {
+      case 'has-session':
+        return session ? ok() : { exitCode: 1, stdout: '', stderr: "can't find session: swarm-sq" };
+      case 'new-session':
+        session = true;
+        return ok('%0 100 @0\n');
+      case 'display-message':
+        return ok('$0 @0 %0 swarm-sq\n');
+      case 'list-panes':
+        if (a.includes('-s')) return ok('%0 100 50\n');
+        return ok('%0 100 0 @0 200 50 200 50\n'); // a wide window: the split goes side by side (-h)
+      case 'split-window':
+        return ok('%1 101 @0\n');
+      default:
+        return ok();
+    }
+  };
+  return { exec, calls };
+}
+
+/** A planned token matches a run one when equal, or when it is a whole <placeholder>. */
+function expectSameCommand(planned: string[], ran: string[]): void {
+  expect(planned.length, `${planned.join(' ')}\nvs\n${ran.join(' ')}`).toBe(ran.length);
+  planned.forEach((p, i) => {
+    if (/^<.+>$/.test(p)) expect(ran[i]!.length).toBeGreaterThan(0);
+    else expect(ran[i], `token ${i} of ${planned[0]} ${planned[3] ?? ''}`).toBe(p);
+  });
+}
+
+describe('launch --dry-run is what launch runs (tmux, outside tmux)', () => {
+  const envDirs: string[] = [];
+  afterEach(async () => {
+    for (const d of envDirs.splice(0)) await rm(d, { recursive: true, force: true });
+  });
+
+  it('every tmux line equals the recorded argv of createPane and runConsole, placeholders aside', async () => {
+    const rec = recordingTmux();
+    const backend = backendForType('tmux', 'sq', { env: ENV, exec: rec.exec });
+    const lines = dryRunLines({
+      file: { name: 'sq', members: [{ name: 'ann', prompt: 'review it', model: 'claude-x' }] },
+      team: 'sq',
+      taken: false,
+      root: '/tmp/pin-root',
+      env: ENV,
+      cwd: CWD,
+      backend,
+      console: true,
+    });
+    expect(rec.calls).toEqual([]); // the dry run runs nothing
+
+    // The real launch of the same member, then its console.
+    const built = buildTeammateCommand({ runtime: 'swarm', team: 'sq', name: 'ann', color: colorForIndex(1), leadSessionId: 'sess-1', leadVerifyKey: 'key-1', model: 'claude-x', cwd: CWD, env: ENV });
+    await backend.createPane({ team: 'sq', name: 'ann', color: colorForIndex(1), argv: built.argv, env: built.env, cwd: CWD });
+    const inSession = await backend.sessions!.runConsole('sq', { argv: leadArgv('sq'), cwd: CWD, env: forwardedEnv(ENV) });
+
+    const ran = rec.calls.filter((c) => !READS.has(c[c[1] === '-L' ? 3 : 1]!));
+    const planned = lines.filter((l) => l.startsWith('tmux ')).map((l) => parse(l).map(String));
+    // The attach line is run only from a terminal: it is the console's attach command.
+    expect(planned.at(-1)).toEqual(inSession.attach);
+    expect(planned.slice(0, -1).map((p) => p[3])).toEqual(['new-session', 'set-option', 'split-window', 'set-option', 'set-option', 'respawn-pane']);
+    expect(ran).toHaveLength(planned.length - 1);
+    planned.slice(0, -1).forEach((p, i) => expectSameCommand(p, ran[i]!));
+
+    // Both env files hold the real values; the dry run shows them redacted and nowhere else.
+    for (const call of ran.filter((c) => c.includes(ENV_LOADER))) {
+      const file = call[call.indexOf(ENV_LOADER) + 1]!;
+      envDirs.push(path.dirname(file));
+      expect(await readFile(file, 'utf8')).toContain(`export ANTHROPIC_API_KEY=${SECRET}\n`);
+      expect(call.join(' ')).not.toContain(SECRET);
+    }
+    expect(envDirs).toHaveLength(2);
+    expect(lines.join('\n')).not.toContain(SECRET);
+    expect(lines.filter((l) => l.includes('export ANTHROPIC_API_KEY=\\<redacted\\>;'))).toHaveLength(2);
+  });
+});

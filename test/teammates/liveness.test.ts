@@ -1,0 +1,44 @@
+// Liveness for `swarm status` and `swarm doctor`: recorded panes grouped by backend through the
+// registry, one Backend.probe call per kind whatever the roster size, combined with the pid check.
+import { describe, expect, it } from 'vitest';
+import type { Exec } from '../../src/backends/process.js';
+import { gatherLivenessFacts, judgeLiveness, type RecordedPane } from '../../src/teammates/liveness.js';
+
+describe('gatherLivenessFacts + judgeLiveness', () => {
+  it('asks each backend once for its whole group and judges pane and pid together', async () => {
+    const calls: string[][] = [];
+    const exec: Exec = async (file, args) => {
+      calls.push([file, ...args]);
+      if (file === 'tmux') return { exitCode: 0, stdout: '%1 11 0  @1 swarm-t\n%2 12 1 0 @1 swarm-t\n', stderr: '' };
+      if (file === 'it2') return { exitCode: 0, stdout: '[{"id":"S1"}]', stderr: '' };
+      return { exitCode: 127, stdout: '', stderr: 'not found' };
+    };
+    const panes: RecordedPane[] = [
+      { backendType: 'tmux', paneId: '%1', pid: 11 },
+      { backendType: 'tmux', paneId: '%2', pid: 12 },
+      { paneId: '%3' }, // an old record without backendType: tmux by the id's shape
+      { backendType: 'iterm2', paneId: 'S1' },
+      { backendType: 'iterm2', paneId: 'S2' },
+      { paneId: '', pid: 11 }, // not created yet: the pid decides
+      { backendType: 'screen', paneId: 'x', pid: 13 }, // no known backend
+    ];
+    const facts = await gatherLivenessFacts(panes, { team: 't', root: '/nonexistent', env: { SWARM_TMUX_SOCKET: 'priv' }, exec, isAlive: (pid) => pid === 11 });
+    expect(calls.map((c) => c[0]).sort()).toEqual(['it2', 'tmux']); // concurrently, once each
+    expect(panes.map((p) => judgeLiveness(p, facts))).toEqual([
+      { pane: 'alive', pidAlive: true, alive: true },
+      { pane: 'dead', pidAlive: false, alive: false },
+      { pane: 'gone', pidAlive: null, alive: false },
+      { pane: 'alive', pidAlive: null, alive: true },
+      { pane: 'gone', pidAlive: null, alive: false },
+      { pane: 'none', pidAlive: true, alive: true },
+      { pane: 'none', pidAlive: false, alive: false },
+    ]);
+  });
+
+  it('a backend that cannot be asked leaves the pid to decide', async () => {
+    const exec: Exec = async () => ({ exitCode: 127, stdout: '', stderr: 'tmux: not found' });
+    const p: RecordedPane = { backendType: 'tmux', paneId: '%1', pid: 7 };
+    const facts = await gatherLivenessFacts([p], { team: 't', env: {}, exec, isAlive: () => true });
+    expect(judgeLiveness(p, facts)).toEqual({ pane: 'unknown', pidAlive: true, alive: true });
+  });
+});
