@@ -15,7 +15,7 @@ import { shutdownTeammate } from '../../src/teammates/stop.js';
 import { isSwarmError } from '../../src/protocol/errors.js';
 import { createTeam, readTeam, updateTeam } from '../../src/team/index.js';
 import { fakeInProcessTeammate } from '../support/fake-teammate-inprocess.js';
-import { makeTmpRoot } from '../support/tmp-root.js';
+import { tempRoot, useTempRoot } from '../support/tmp-root.js';
 import { waitFor } from '../support/wait.js';
 import { PROBE_ENV, runBackendConformance } from './conformance.js';
 
@@ -32,17 +32,10 @@ const probeLaunch: TeammateLaunch = async (argv, env, ctx) => {
 };
 
 async function hostedTeam(team: string, launch: TeammateLaunch) {
-  const tmp = await makeTmpRoot();
-  await createTeam(tmp.root, { name: team });
-  const host = await InProcessHost.open({ root: tmp.root, team, launch, pollMs: 200, killTimeoutMs: 500 });
-  return {
-    root: tmp.root,
-    host,
-    cleanup: async () => {
-      await host.close();
-      await tmp.cleanup();
-    },
-  };
+  const root = await tempRoot();
+  await createTeam(root, { name: team });
+  const host = await InProcessHost.open({ root, team, launch, pollMs: 200, killTimeoutMs: 500 });
+  return { root, host, cleanup: () => host.close() };
 }
 
 runBackendConformance(
@@ -65,12 +58,10 @@ runBackendConformance(
 
 describe('in-process backend without a host', () => {
   let root: string;
-  let cleanup: () => Promise<void>;
+  useTempRoot((dir) => (root = dir));
   beforeEach(async () => {
-    ({ root, cleanup } = await makeTmpRoot());
     await createTeam(root, { name: 'solo' });
   });
-  afterEach(async () => cleanup());
 
   const spec = { team: 'solo', name: 'ann', color: 'blue', argv: ['x'], env: {}, cwd: '/' };
 

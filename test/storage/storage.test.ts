@@ -1,7 +1,7 @@
 // storage/: atomic writes, the lock budget, corrupt-file quarantine, directory change hints.
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { isSwarmError } from '../../src/protocol/errors.js';
 import { ensureDir, writeFileAtomic } from '../../src/storage/atomic.js';
@@ -9,14 +9,10 @@ import { mutateJsonFile, readJsonFile, updateJsonFile, type CorruptReport } from
 import { lockPathFor, queueDirFor, withFileLock } from '../../src/storage/lock.js';
 import { execa } from 'execa';
 import { DirWatcher } from '../../src/storage/watch.js';
-import { makeTmpRoot } from '../support/tmp-root.js';
+import { useTempRoot } from '../support/tmp-root.js';
 
 let dir: string;
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  ({ root: dir, cleanup } = await makeTmpRoot('swarm-storage-'));
-});
-afterEach(() => cleanup());
+useTempRoot((d) => (dir = d), 'swarm-storage-');
 
 const Counter = z.object({ n: z.number() });
 const counterOpts = (reports: CorruptReport[] = []) => ({ schema: Counter, init: () => ({ n: 0 }), onCorrupt: (r: CorruptReport) => reports.push(r) });
