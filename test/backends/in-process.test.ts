@@ -120,7 +120,7 @@ describe('in-process host', () => {
     const launch: TeammateLaunch = async (_argv, _env, ctx) => {
       for (;;) {
         const work = ctx.workSignal();
-        await new Promise((r) => setTimeout(r, 5));
+        await new Promise((r) => setTimeout(r, 0)); // a timer hop (not a wait): the context must survive it
         seen.push(`${ctx.name}:${currentTeammate()?.name ?? 'none'}`);
         await new Promise<void>((resolve) => {
           const done = (): void => resolve();
