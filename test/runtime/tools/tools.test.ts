@@ -4,12 +4,12 @@
 import { promises as fs, existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ALL_TOOLS, apiTools, findTool } from '../../src/runtime/tools/index.js';
-import { PathGuard } from '../../src/runtime/tools/paths.js';
-import { groupAlive, OutputCap, ProcessGroups } from '../../src/runtime/tools/process-groups.js';
-import type { ToolContext, ToolOutput } from '../../src/runtime/tools/types.js';
-import { useTempRoot } from '../support/tmp-root.js';
-import { waitFor } from '../support/wait.js';
+import { ALL_TOOLS, apiTools, findTool } from '../../../src/runtime/tools/index.js';
+import { PathGuard } from '../../../src/runtime/tools/paths.js';
+import { groupAlive, OutputCap, ProcessGroups } from '../../../src/runtime/tools/process-groups.js';
+import type { ToolContext, ToolOutput } from '../../../src/runtime/tools/types.js';
+import { useTempRoot } from '../../support/tmp-root.js';
+import { waitFor } from '../../support/wait.js';
 
 let root: string;
 let cwd: string;

@@ -6,18 +6,18 @@ import { renameSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { currentTeammate, type TeammateLaunch } from '../../src/backends/in-process/context.js';
-import { hostedFile } from '../../src/backends/in-process/files.js';
-import { InProcessBackend } from '../../src/backends/in-process/in-process-backend.js';
-import { InProcessHost } from '../../src/backends/in-process/host.js';
-import { spawnTeammate } from '../../src/teammates/spawn.js';
-import { shutdownTeammate } from '../../src/teammates/stop.js';
-import { isSwarmError } from '../../src/protocol/errors.js';
-import { createTeam, readTeam, updateTeam } from '../../src/team/index.js';
-import { fakeInProcessTeammate } from '../support/fake-teammate-inprocess.js';
-import { tempRoot, useTempRoot } from '../support/tmp-root.js';
-import { waitFor } from '../support/wait.js';
-import { PROBE_ENV, runBackendConformance } from './conformance.js';
+import { currentTeammate, type TeammateLaunch } from '../../../src/backends/in-process/context.js';
+import { hostedFile } from '../../../src/backends/in-process/files.js';
+import { InProcessBackend } from '../../../src/backends/in-process/in-process-backend.js';
+import { InProcessHost } from '../../../src/backends/in-process/host.js';
+import { spawnTeammate } from '../../../src/teammates/spawn.js';
+import { shutdownTeammate } from '../../../src/teammates/stop.js';
+import { isSwarmError } from '../../../src/protocol/errors.js';
+import { createTeam, readTeam, updateTeam } from '../../../src/team/index.js';
+import { fakeInProcessTeammate } from '../../support/fake-teammate-inprocess.js';
+import { tempRoot, useTempRoot } from '../../support/tmp-root.js';
+import { waitFor } from '../../support/wait.js';
+import { PROBE_ENV, runBackendConformance } from '../conformance.js';
 
 /** The conformance probe (see conformance.ts) as an in-process teammate. */
 const probeLaunch: TeammateLaunch = async (argv, env, ctx) => {
