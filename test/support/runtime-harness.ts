@@ -15,7 +15,7 @@ import { lastUserText, type RecordedRequest } from '../../src/standin/request.js
 import { startMessagesServer, type MessagesServer, type ScriptInput } from '../../src/standin/messages-server.js';
 import { addMember, createTeam, teamPaths, type TeamPaths } from '../../src/team/index.js';
 import { SWARM_BIN } from './cli.js';
-import { tempRoot } from './tmp-root.js';
+import { afterThisTest, tempRoot } from './tmp-root.js';
 import { waitFor } from './wait.js';
 
 export const TEAM = 't';
@@ -86,6 +86,7 @@ export async function setupRuntime(script: ScriptInput, opts: { members?: { name
       await server.close();
     },
   };
+  afterThisTest(env.cleanup);
   return env;
 }
 

@@ -10,7 +10,7 @@ import { beforeEach, onTestFinished, type TestContext } from 'vitest';
 /** A fresh temp dir, removed when the current test finishes. Call it in a test or a beforeEach. */
 export async function tempRoot(prefix = 'swarm-test-'): Promise<string> {
   const root = await mkdtemp(path.join(os.tmpdir(), prefix));
-  onTestFinished((ctx) => afterTest(ctx, () => rm(root, { recursive: true, force: true, maxRetries: 3 })));
+  afterThisTest(() => rm(root, { recursive: true, force: true, maxRetries: 3 }));
   return root;
 }
 
@@ -27,12 +27,17 @@ export function useTempRoot(set: (root: string) => unknown, prefix?: string): vo
   });
 }
 
-/** Run a cleanup step: its error fails a passing test, and is only reported for a failing one. */
-async function afterTest(ctx: TestContext, step: () => Promise<void>): Promise<void> {
-  try {
-    await step();
-  } catch (e) {
-    if (ctx.task.result?.state !== 'fail') throw e;
-    process.stderr.write(`cleanup after the failed test "${ctx.task.name}" failed too: ${String(e)}\n`);
-  }
+/**
+ * Run `step` when the current test finishes, after its afterEach hooks (steps registered later run
+ * first). Its error fails a passing test, and is only reported for a failing one.
+ */
+export function afterThisTest(step: () => Promise<void>): void {
+  onTestFinished(async (ctx: TestContext) => {
+    try {
+      await step();
+    } catch (e) {
+      if (ctx.task.result?.state !== 'fail') throw e;
+      process.stderr.write(`cleanup after the failed test "${ctx.task.name}" failed too: ${String(e)}\n`);
+    }
+  });
 }
