@@ -6,13 +6,13 @@
 // Each test runs a small node "probe" script (written to a temp dir) as the pane's command; the
 // probe records its argv, one env var, cwd and pid in a JSON file and prints a `PROBE` line.
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { quote } from 'shell-quote';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Backend, PaneRef, PaneSpec, PlanLine } from '../../src/backends/backend.js';
 import { isProcessAlive } from '../../src/backends/process.js';
+import { tempRoot } from '../support/tmp-root.js';
 import { waitFor } from '../support/wait.js';
 
 export const PROBE_ENV = 'SWARM_PROBE_VALUE';
@@ -36,7 +36,7 @@ export interface ProbeInfo {
   pid: number;
 }
 
-/** A temp dir holding the probe script; `pids` collects every probe pid seen, for cleanup. */
+/** A temp dir (support/tmp-root, removed after the test) holding the probe script; `pids` collects every probe pid seen, for cleanup. */
 export class ProbeKit {
   readonly pids = new Set<number>();
   private constructor(
@@ -45,7 +45,7 @@ export class ProbeKit {
   ) {}
 
   static async create(): Promise<ProbeKit> {
-    const dir = await realpath(await mkdtemp(path.join(tmpdir(), 'swarm-probe-')));
+    const dir = await realpath(await tempRoot('swarm-probe-'));
     const script = path.join(dir, 'probe.mjs');
     await writeFile(script, PROBE_SCRIPT);
     return new ProbeKit(dir, script);
@@ -70,7 +70,7 @@ export class ProbeKit {
     return info;
   }
 
-  /** SIGKILL every probe still alive (only pids this kit saw), then remove the dir. */
+  /** SIGKILL every probe still alive (only pids this kit saw); the dir goes when the test ends. */
   async dispose(): Promise<void> {
     for (const pid of this.pids) {
       // An in-process backend's probe reports the host's pid: this very process.
@@ -82,7 +82,6 @@ export class ProbeKit {
         }
       }
     }
-    await rm(this.dir, { recursive: true, force: true });
   }
 }
 

@@ -2,13 +2,13 @@
 // scripted exec that records every call) → the backend chosen and the notes printed. The
 // in-process rows use a real team directory (the host registration lives in config.json).
 import { execa } from 'execa';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Backend } from '../../src/backends/backend.js';
 import type { Exec, ExecResult } from '../../src/backends/process.js';
 import { backendForMember, insideTmuxPane, selectBackend, type Env } from '../../src/backends/registry.js';
 import { isSwarmError, type Member } from '../../src/protocol/index.js';
 import { createTeam, updateTeam } from '../../src/team/index.js';
-import { makeTmpRoot } from '../support/tmp-root.js';
+import { useTempRoot } from '../support/tmp-root.js';
 
 const PY_HELP = 'Usage: it2 [OPTIONS] COMMAND\n\nCommands:\n  app      Control the app.\n  session  Manage sessions.\n';
 
@@ -36,12 +36,10 @@ function scripted(world: World): { exec: Exec; calls: string[] } {
 }
 
 let root: string;
-let cleanup: () => Promise<void>;
+useTempRoot((dir) => (root = dir));
 beforeEach(async () => {
-  ({ root, cleanup } = await makeTmpRoot());
   await createTeam(root, { name: 't' });
 });
-afterEach(async () => cleanup());
 
 async function choose(env: Env, world: World, requested: 'auto' | 'tmux' | 'iterm2' | 'in-process' = 'auto') {
   const s = scripted(world);

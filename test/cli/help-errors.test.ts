@@ -2,20 +2,14 @@
 // codes, --team / SWARM_TEAM, and names that must never reach the file system. Real child processes
 // of bin/swarm.js (run `npm run build` first).
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { addMember, createTeam } from '../../src/team/index.js';
 import { swarm, type CliResult } from '../support/cli.js';
 import { listTree } from '../support/fs-tree.js';
-import { makeTmpRoot } from '../support/tmp-root.js';
+import { useTempRoot } from '../support/tmp-root.js';
 
 let root: string;
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  ({ root, cleanup } = await makeTmpRoot());
-});
-afterEach(async () => {
-  await cleanup();
-});
+useTempRoot((dir) => (root = dir));
 
 /** A failure: the exit code, nothing on stdout, and exactly one `swarm: ...` line on stderr. */
 function expectOneLineError(r: CliResult, code: number | 'non-zero', pattern?: RegExp): void {

@@ -1,10 +1,10 @@
 // The fast entry of `swarm teammate` (src/cli/teammate-main.ts): which argvs it takes itself and
 // which it leaves to the full CLI, and that a user meets the same help and one-line errors either
 // way. Real child processes of bin/swarm.js (run `npm run build` first).
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseTeammateArgv } from '../../src/cli/teammate-main.js';
 import { swarm } from '../support/cli.js';
-import { makeTmpRoot } from '../support/tmp-root.js';
+import { useTempRoot } from '../support/tmp-root.js';
 
 const BASE = ['--agent-id', 'w1@t', '--agent-name', 'w1', '--team-name', 't', '--lead-verify-key', '1.k'];
 
@@ -37,13 +37,7 @@ describe('parseTeammateArgv', () => {
 
 describe('swarm teammate through the fast entry', () => {
   let root: string;
-  let cleanup: () => Promise<void>;
-  beforeEach(async () => {
-    ({ root, cleanup } = await makeTmpRoot());
-  });
-  afterEach(async () => {
-    await cleanup();
-  });
+  useTempRoot((dir) => (root = dir));
 
   it('--help is the full CLI help', async () => {
     const r = await swarm(root, ['teammate', '--help']);

@@ -10,7 +10,7 @@ import { InboxSchema } from '../../src/protocol/message.js';
 import { addMember, createTeam } from '../../src/team/team-store.js';
 import { lockPathFor } from '../../src/storage/lock.js';
 import { REPO } from '../support/cli.js';
-import { makeTmpRoot } from '../support/tmp-root.js';
+import { useTempRoot } from '../support/tmp-root.js';
 
 const WORKER = path.join(REPO, 'test/support/append-worker.mjs');
 const READER = path.join(REPO, 'test/support/inbox-reader.mjs');
@@ -24,11 +24,10 @@ interface WorkerReport {
 }
 
 let root: string;
-let cleanup: () => Promise<void>;
 const children: ResultPromise[] = [];
 
+useTempRoot((dir) => (root = dir));
 beforeEach(async () => {
-  ({ root, cleanup } = await makeTmpRoot());
   await createTeam(root, { name: 'load' });
   await addMember(root, 'load', { name: 'sink' });
 });
@@ -38,7 +37,6 @@ afterEach(async () => {
     if (c.exitCode === null && c.pid) c.kill('SIGKILL');
     await c.catch(() => undefined);
   }
-  await cleanup();
 });
 
 function startLineWaiter(child: ResultPromise, line: string): Promise<void> {

@@ -6,19 +6,18 @@ import { followInbox, Mailbox, type FollowOptions } from '../../src/mailbox/inde
 import type { InboxMessage } from '../../src/protocol/index.js';
 import { addMember, createTeam } from '../../src/team/index.js';
 import { swarm } from '../support/cli.js';
-import { makeTmpRoot } from '../support/tmp-root.js';
+import { useTempRoot } from '../support/tmp-root.js';
 import { waitFor } from '../support/wait.js';
 import { within } from '../support/within.js';
 
 const TEAM = 't';
 const DEADLINE = 5_000;
 let root: string;
-let cleanup: () => Promise<void>;
 let mb: Mailbox;
 const stops: (() => Promise<void>)[] = [];
 
+useTempRoot((dir) => (root = dir));
 beforeEach(async () => {
-  ({ root, cleanup } = await makeTmpRoot());
   await createTeam(root, { name: TEAM });
   await addMember(root, TEAM, { name: 'w1' });
   await addMember(root, TEAM, { name: 'w2' });
@@ -26,7 +25,6 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   for (const stop of stops.splice(0)) await stop();
-  await cleanup();
 });
 
 /** A Mailbox that counts reads and consumes, so a test knows when a follower has looked at the inbox. */

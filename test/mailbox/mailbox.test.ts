@@ -2,27 +2,23 @@
 // the archive, and corrupt inbox files (kept aside, never treated as empty).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Mailbox, sendMessage, type NewMessage } from '../../src/mailbox/index.js';
 import { isSwarmError, type ErrorKind, type InboxMessage } from '../../src/protocol/index.js';
 import type { CorruptReport } from '../../src/storage/index.js';
 import { addMember, createTeam } from '../../src/team/index.js';
 import { listTree, modeOf } from '../support/fs-tree.js';
-import { makeTmpRoot } from '../support/tmp-root.js';
+import { useTempRoot } from '../support/tmp-root.js';
 
 const TEAM = 't';
 let root: string;
-let cleanup: () => Promise<void>;
 let mb: Mailbox;
 
+useTempRoot((dir) => (root = dir));
 beforeEach(async () => {
-  ({ root, cleanup } = await makeTmpRoot());
   await createTeam(root, { name: TEAM });
   for (const name of ['w1', 'w2', 'Carol']) await addMember(root, TEAM, { name });
   mb = new Mailbox({ root, team: TEAM });
-});
-afterEach(async () => {
-  await cleanup();
 });
 
 async function errorKind(p: Promise<unknown>): Promise<ErrorKind | 'ok' | string> {

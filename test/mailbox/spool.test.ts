@@ -4,27 +4,23 @@
 // file written the way a sender writes it, with no process left to finish the send.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Mailbox } from '../../src/mailbox/index.js';
 import { spoolDirFor, spoolEntry } from '../../src/mailbox/spool.js';
 import type { InboxMessage } from '../../src/protocol/index.js';
 import { addMember, createTeam } from '../../src/team/index.js';
-import { makeTmpRoot } from '../support/tmp-root.js';
+import { useTempRoot } from '../support/tmp-root.js';
 
 let root: string;
-let cleanup: () => Promise<void>;
 let mb: Mailbox;
 let file: string;
 
+useTempRoot((dir) => (root = dir));
 beforeEach(async () => {
-  ({ root, cleanup } = await makeTmpRoot());
   await createTeam(root, { name: 't' });
   await addMember(root, 't', { name: 'w1' });
   mb = new Mailbox({ root, team: 't' });
   file = mb.paths.inbox('w1');
-});
-afterEach(async () => {
-  await cleanup();
 });
 
 async function onDisk(): Promise<InboxMessage[]> {

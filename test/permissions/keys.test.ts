@@ -1,24 +1,20 @@
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isSwarmError } from '../../src/protocol/errors.js';
 import { deleteLeadKey, ensureLeadKey, leadKeyPath, loadLeadKey } from '../../src/permissions/keys.js';
 import { signEntry, verifyEntry } from '../../src/permissions/signing.js';
+import { useTempRoot } from '../support/tmp-root.js';
+import { waitFor } from '../support/wait.js';
 
 const KEYS_MODULE = pathToFileURL(
   path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/permissions/keys.ts'),
 ).href;
 
 let root: string;
-beforeEach(async () => {
-  root = await fs.mkdtemp(path.join(os.tmpdir(), 'swarm-keys-'));
-});
-afterEach(async () => {
-  await fs.rm(root, { recursive: true, force: true });
-});
+useTempRoot((dir) => (root = dir), 'swarm-keys-');
 
 async function rejectsWith(p: Promise<unknown>, kind: string): Promise<void> {
   const e: unknown = await p.then(
@@ -27,14 +23,6 @@ async function rejectsWith(p: Promise<unknown>, kind: string): Promise<void> {
   );
   expect(isSwarmError(e), String(e)).toBe(true);
   expect((e as { kind: string }).kind).toBe(kind);
-}
-
-async function waitFor(cond: () => Promise<boolean>, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((r) => setImmediate(r));
-  }
 }
 
 describe('lead key files', () => {
@@ -133,7 +121,7 @@ describe('lead key files', () => {
       });
     const results = Promise.all([run('a'), run('b')]);
     const ready = async (): Promise<boolean> => (await fs.readdir(root)).filter((f) => f.startsWith('ready-')).length === 2;
-    await Promise.race([waitFor(ready, 20_000), results]);
+    await Promise.race([waitFor(ready, 20_000, 'both processes ready'), results]);
     await fs.writeFile(path.join(root, 'go'), '');
     const [a, b] = await results;
     expect(a).toMatch(/^\d+\.[A-Za-z0-9_-]+$/);

@@ -5,7 +5,7 @@
 import { execa } from 'execa';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { openLeadMailbox } from '../../src/permissions/lead-mailbox.js';
 import { clearOrphaned, decide, expireStale, sweepResolved } from '../../src/permissions/leader.js';
 import { writePending } from '../../src/permissions/pending.js';
@@ -18,18 +18,14 @@ import { formatJson, writeFileAtomic } from '../../src/storage/atomic.js';
 import { updateTeam } from '../../src/team/index.js';
 import { listTree } from '../support/fs-tree.js';
 import { auditFor, inboxOnDisk, ls, reapWorkers, setupTeam, startWorker, TEAM, type Harness } from '../support/perm-harness.js';
-import { makeTmpRoot } from '../support/tmp-root.js';
+import { useTempRoot } from '../support/tmp-root.js';
 
 let h: Harness;
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  const tmp = await makeTmpRoot();
-  cleanup = tmp.cleanup;
-  h = await setupTeam(tmp.root);
+useTempRoot(async (root) => {
+  h = await setupTeam(root);
 });
 afterEach(async () => {
   await reapWorkers();
-  await cleanup();
 });
 
 function pending(id: string, extra: Partial<PendingRequest> = {}): PendingRequest {

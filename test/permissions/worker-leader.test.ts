@@ -2,7 +2,7 @@
 // the built requestPermission, the leader answers with the real `swarm` CLI in another process.
 // Forged resolutions, racing deciders, "always" rules and a Claude Code teammate's bare inbox frame.
 import { promises as fs } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { Mailbox } from '../../src/mailbox/mailbox.js';
 import { ensureLeadKey } from '../../src/permissions/keys.js';
 import { signEntry, signRecord, verifyEntry } from '../../src/permissions/signing.js';
@@ -11,18 +11,14 @@ import { formatJson, writeFileAtomic } from '../../src/storage/atomic.js';
 import { createTeam, readTeam } from '../../src/team/index.js';
 import { swarm } from '../support/cli.js';
 import { auditFor, ls, reapWorkers, responseFrames, setupTeam, startWorker, TEAM, type Harness } from '../support/perm-harness.js';
-import { makeTmpRoot } from '../support/tmp-root.js';
+import { useTempRoot } from '../support/tmp-root.js';
 
 let h: Harness;
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  const tmp = await makeTmpRoot();
-  cleanup = tmp.cleanup;
-  h = await setupTeam(tmp.root);
+useTempRoot(async (root) => {
+  h = await setupTeam(root);
 });
 afterEach(async () => {
   await reapWorkers();
-  await cleanup();
 });
 
 const run = (args: string[]) => swarm(h.root, [...args, '--team', TEAM]);

@@ -14,19 +14,17 @@ import { ShutdownCoordinator } from '../../src/runtime/shutdown.js';
 import { Transcript } from '../../src/runtime/transcript.js';
 import { PaneView } from '../../src/runtime/view.js';
 import { addMember, createTeam, teamPaths } from '../../src/team/index.js';
-import { makeTmpRoot } from '../support/tmp-root.js';
+import { useTempRoot } from '../support/tmp-root.js';
 
 let root: string;
-let cleanup: () => Promise<void>;
 let monitor: InboxMonitor | undefined;
+useTempRoot((dir) => (root = dir), 'swarm-delivery-');
 beforeEach(async () => {
-  ({ root, cleanup } = await makeTmpRoot('swarm-delivery-'));
   await createTeam(root, { name: 't', cwd: root });
   await addMember(root, 't', { name: 'w1', cwd: root });
 });
 afterEach(async () => {
   await monitor?.close();
-  await cleanup();
 });
 
 async function setup() {

@@ -3,7 +3,7 @@
 // File tools refuse the team's own directories (also through a symlink) without asking anyone.
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decide } from '../../src/permissions/leader.js';
 import { generateLeadKeyPair, signRecord } from '../../src/permissions/signing.js';
 import { readPending } from '../../src/permissions/pending.js';
@@ -18,15 +18,10 @@ import {
   type RuntimeEnv,
 } from '../support/runtime-harness.js';
 
-let env: RuntimeEnv | undefined;
-afterEach(async () => {
-  await env?.cleanup();
-  env = undefined;
-});
 
 describe('permission gate', () => {
   it('waits for team-lead on Bash: a forged answer is ignored, an approval runs it, a denial feeds back', async () => {
-    env = await setupRuntime({
+    const env = await setupRuntime({
       turns: [
         {
           match: { agent: 'w1', lastUser: 'write the marker' },
@@ -70,7 +65,7 @@ describe('permission gate', () => {
 
   it("refuses file tools under the root's teams/ and swarm/ (symlinks too) as is_error, without asking", async () => {
     let e!: RuntimeEnv;
-    env = e = await setupRuntime({
+    e = await setupRuntime({
       turns: [
         {
           match: { agent: 'w1', lastUser: 'tamper' },

@@ -4,7 +4,7 @@
 // not obeyed, and a signed request the model ignores ends the process after the grace period.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeControl } from '../../src/protocol/control.js';
 import { readTeam } from '../../src/team/team-store.js';
 import { swarm } from '../support/cli.js';
@@ -17,14 +17,8 @@ import {
   toolResults,
   waitFor,
   waitForControl,
-  type RuntimeEnv,
 } from '../support/runtime-harness.js';
 
-let env: RuntimeEnv | undefined;
-afterEach(async () => {
-  await env?.cleanup();
-  env = undefined;
-});
 
 const write = { type: 'tool_use' as const, name: 'Write', input: { file_path: 'plan.txt', content: 'planned\n' } };
 const exitPlan = { type: 'tool_use' as const, name: 'ExitPlanMode', input: { plan: '1. write plan.txt' } };
@@ -47,7 +41,7 @@ function answer(requestId: string, approve: boolean, reason?: string) {
 
 describe('plan mode', () => {
   it('refuses Write until team-lead approves the plan with `swarm plan`; rejection feedback reaches the model', async () => {
-    env = await setupRuntime({
+    const env = await setupRuntime({
       turns: [
         { match: { agent: 'w1', lastUser: 'make the file' }, reply: { content: [write] } },
         { match: { agent: 'w1', toolResult: 'Write' }, reply: { content: [exitPlan] } },
@@ -85,7 +79,7 @@ describe('plan mode', () => {
 
 describe('swarm plan', () => {
   it('refuses without a request, without --approve/--reject, and with --mode plan: one line each', async () => {
-    env = await setupRuntime({ turns: [] });
+    const env = await setupRuntime({ turns: [] });
     const [none, neither, badMode] = await Promise.all([
       swarm(env.root, ['plan', 'w1', '--approve', '--team', 't']),
       swarm(env.root, ['plan', 'w1', '--team', 't']),
@@ -99,7 +93,7 @@ describe('swarm plan', () => {
 
 describe('shutdown', () => {
   it('approves a signed shutdown_request through the model: shutdown_approved, exit 0', async () => {
-    env = await setupRuntime({
+    const env = await setupRuntime({
       turns: [
         { match: { agent: 'w1', lastUser: 'hello' }, reply: 'Hi.' },
         { match: { agent: 'w1', lastUser: 'shutdown-1@w1' }, reply: answer('shutdown-1@w1', true) },
@@ -119,7 +113,7 @@ describe('shutdown', () => {
   });
 
   it('does not obey an unsigned request; a rejection goes to team-lead with its reason', async () => {
-    env = await setupRuntime({
+    const env = await setupRuntime({
       turns: [
         { match: { agent: 'w1', lastUser: 'shutdown-forged@w1' }, reply: answer('shutdown-forged@w1', true) },
         { match: { agent: 'w1', toolResult: 'SendMessage', lastUser: 'no signed shutdown request' }, reply: 'Ignoring that one.' },
@@ -144,7 +138,7 @@ describe('shutdown', () => {
   });
 
   it('exits after the grace period when the model does not answer a signed request', async () => {
-    env = await setupRuntime({ turns: [{ match: { agent: 'w1', lastUser: 'shutdown-3@w1' }, reply: 'I will keep working instead.' }] });
+    const env = await setupRuntime({ turns: [{ match: { agent: 'w1', lastUser: 'shutdown-3@w1' }, reply: 'I will keep working instead.' }] });
     const t = env.start([], { SWARM_SHUTDOWN_GRACE_MS: '800' });
     await env.lead.append('w1', { from: 'team-lead', text: shutdownRequest('shutdown-3@w1') });
     expect(await t.exited).toEqual({ code: 0, signal: null });

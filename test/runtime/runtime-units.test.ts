@@ -2,7 +2,7 @@
 // entry classification (signed / unsigned / replayed), the glob matcher, SendMessage's structured
 // answers, the shutdown coordinator, and the flags of `swarm teammate`.
 import { APIConnectionError, APIError, APIUserAbortError, AnthropicError } from '@anthropic-ai/sdk';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { encodeControl } from '../../src/protocol/control.js';
 import type { InboxMessage } from '../../src/protocol/message.js';
 import { generateLeadKeyPair, parseVerifyKey, signEntry } from '../../src/permissions/signing.js';
@@ -150,7 +150,9 @@ describe('SendMessage answers', () => {
 });
 
 describe('shutdown coordinator', () => {
-  it('answers only known requests, interrupts waits for new ones, and fires after the grace period', async () => {
+  it('answers only known requests, interrupts waits for new ones, and fires after the grace period', () => {
+    vi.useFakeTimers(); // the grace period passes on the fake clock, to the millisecond
+    onTestFinished(() => void vi.useRealTimers());
     const expired: string[] = [];
     const c = new ShutdownCoordinator({ graceMs: 20, onGraceExpired: (r) => expired.push(r.requestId) });
     const wait = c.interruptSignal();
@@ -162,8 +164,10 @@ describe('shutdown coordinator', () => {
     expect(c.interruptSignal().aborted).toBe(false);
     c.noteSigned({ type: 'shutdown_request', requestId: 'r2', from: 'team-lead', timestamp: 't' });
     c.answer('r1', false);
-    await new Promise((r) => setTimeout(r, 60));
-    expect(expired).toEqual(['r2']);
+    vi.advanceTimersByTime(19);
+    expect(expired).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(expired).toEqual(['r2']); // r1 was answered: its timer never fires
     c.answer('r2', true);
     expect(c.approved?.requestId).toBe('r2');
   });

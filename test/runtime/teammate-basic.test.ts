@@ -2,7 +2,7 @@
 // retries on 429 and 529, idle notifications, status and transcript, mid-turn messages delivered
 // after the tool round (in order, once), fatal errors, and refusing bad flags. Real processes.
 import { promises as fs } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readTeam } from '../../src/team/team-store.js';
 import { lastUserText, systemText } from '../../src/standin/request.js';
 import { swarm } from '../support/cli.js';
@@ -17,11 +17,6 @@ import {
   type RuntimeEnv,
 } from '../support/runtime-harness.js';
 
-let env: RuntimeEnv | undefined;
-afterEach(async () => {
-  await env?.cleanup();
-  env = undefined;
-});
 
 async function member(e: RuntimeEnv, name = 'w1') {
   return (await readTeam(e.root, 't')).members.find((m) => m.name === name);
@@ -29,7 +24,7 @@ async function member(e: RuntimeEnv, name = 'w1') {
 
 describe('swarm teammate', () => {
   it('answers its initial prompt with SendMessage, retries 429 and 529, reports idle, keeps status and transcript', async () => {
-    env = await setupRuntime({
+    const env = await setupRuntime({
       turns: [
         { match: { agent: 'w1' }, error: { status: 429, retryAfter: 0.05 } },
         {
@@ -55,9 +50,9 @@ describe('swarm teammate', () => {
     expect(inbox.find((m) => m.text === 'hi lead')).toMatchObject({ from: 'w1', summary: 'greeting', color: 'blue' });
     // The prompt was taken (read), the member is marked inactive again with its pid.
     expect((await env.plain.read('w1')).every((m) => m.read)).toBe(true);
-    await waitFor(async () => (await member(env!))?.isActive === false, 5000, 'isActive false');
+    await waitFor(async () => (await member(env))?.isActive === false, 5000, 'isActive false');
     expect((await member(env))?.pid).toBe(t.child.pid);
-    await waitFor(async () => (await readStatus(env!))?.state === 'idle', 5000, 'status idle');
+    await waitFor(async () => (await readStatus(env))?.state === 'idle', 5000, 'status idle');
 
     await env.lead.append('w1', { from: 'team-lead', text: 'Here is the second task' });
     const idle2 = await waitForControl(env, 'team-lead', 'idle_notification', 2);
@@ -90,7 +85,7 @@ describe('swarm teammate', () => {
 
   it('delivers messages sent mid-turn after the tool round, in order, once', async () => {
     let e!: RuntimeEnv;
-    env = e = await setupRuntime({
+    e = await setupRuntime({
       turns: [
         {
           match: { agent: 'w1', lastUser: 'Read the notes' },
@@ -130,7 +125,7 @@ describe('swarm teammate', () => {
   });
 
   it('reports a fatal API error to team-lead as a failed idle notification and exits 1', async () => {
-    env = await setupRuntime({ turns: [{ match: { agent: 'w1' }, error: { status: 401, message: 'bad key' } }] });
+    const env = await setupRuntime({ turns: [{ match: { agent: 'w1' }, error: { status: 401, message: 'bad key' } }] });
     await env.lead.append('w1', { from: 'team-lead', text: 'work' });
     const t = env.start();
     expect((await t.exited).code).toBe(1);
@@ -143,7 +138,7 @@ describe('swarm teammate', () => {
   });
 
   it('refuses to start on inconsistent flags, with a one-line error and nothing touched', async () => {
-    env = await setupRuntime({ turns: [] });
+    const env = await setupRuntime({ turns: [] });
     const base = env.args();
     const withFlag = (flag: string, value: string): string[] => {
       const args = [...base];
@@ -157,7 +152,7 @@ describe('swarm teammate', () => {
       [['teammate', '--agent-id', 'w9@t', '--agent-name', 'w9', '--team-name', 't', '--lead-verify-key', env.key.verifyKey], 1, /no member "w9"/],
       [[...base, '--permission-mode', 'yolo'], 2, /--permission-mode: expected one of/],
     ];
-    const results = await Promise.all(cases.map(([args]) => swarm(env!.root, args)));
+    const results = await Promise.all(cases.map(([args]) => swarm(env.root, args)));
     for (const [i, [, code, message]] of cases.entries()) {
       const r = results[i]!;
       expect(r.exitCode, r.stderr).toBe(code);

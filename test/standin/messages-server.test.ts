@@ -4,8 +4,7 @@
 
 import Anthropic from '@anthropic-ai/sdk';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -17,6 +16,7 @@ import {
   type StepInput,
 } from '../../src/standin/messages-server.js';
 import { parseScript } from '../../src/standin/script.js';
+import { tempRoot } from '../support/tmp-root.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -377,8 +377,7 @@ describe('script validation', () => {
 
 describe('CLI entry', () => {
   async function tempScript(content: string): Promise<string> {
-    const dir = await mkdtemp(join(tmpdir(), 'swarm-standin-'));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const dir = await tempRoot('swarm-standin-');
     const file = join(dir, 'script.json');
     await writeFile(file, content);
     return file;

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { lockPathFor, queueDirFor } from '../../src/storage/lock.js';
 import { addMember, createTeam } from '../../src/team/team-store.js';
 import { REPO } from '../support/cli.js';
-import { makeTmpRoot } from '../support/tmp-root.js';
+import { useTempRoot } from '../support/tmp-root.js';
 import { waitFor } from '../support/wait.js';
 
 const STALLER = path.join(REPO, 'test/support/stall-holder.mjs');
@@ -17,12 +17,11 @@ const SENDER = path.join(REPO, 'test/support/append-worker.mjs');
 const HOLDER = path.join(REPO, 'test/support/lock-holder.mjs');
 
 let root: string;
-let cleanup: () => Promise<void>;
 let file: string;
 const children: ResultPromise[] = [];
 
+useTempRoot((dir) => (root = dir));
 beforeEach(async () => {
-  ({ root, cleanup } = await makeTmpRoot());
   await createTeam(root, { name: 'stall' });
   await addMember(root, 'stall', { name: 'sink' });
   file = path.join(root, 'teams/stall/inboxes/sink.json');
@@ -37,7 +36,6 @@ afterEach(async () => {
     }
     await c.catch(() => undefined);
   }
-  await cleanup();
 });
 
 function start(script: string, args: string[]): ResultPromise {

@@ -1,7 +1,7 @@
 // storage/: atomic writes, the lock budget, corrupt-file quarantine, directory change hints.
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { isSwarmError } from '../../src/protocol/errors.js';
 import { ensureDir, writeFileAtomic } from '../../src/storage/atomic.js';
@@ -9,14 +9,11 @@ import { mutateJsonFile, readJsonFile, updateJsonFile, type CorruptReport } from
 import { lockPathFor, queueDirFor, withFileLock } from '../../src/storage/lock.js';
 import { execa } from 'execa';
 import { DirWatcher } from '../../src/storage/watch.js';
-import { makeTmpRoot } from '../support/tmp-root.js';
+import { useTempRoot } from '../support/tmp-root.js';
+import { waitFor } from '../support/wait.js';
 
 let dir: string;
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  ({ root: dir, cleanup } = await makeTmpRoot('swarm-storage-'));
-});
-afterEach(() => cleanup());
+useTempRoot((d) => (dir = d), 'swarm-storage-');
 
 const Counter = z.object({ n: z.number() });
 const counterOpts = (reports: CorruptReport[] = []) => ({ schema: Counter, init: () => ({ n: 0 }), onCorrupt: (r: CorruptReport) => reports.push(r) });
@@ -39,11 +36,15 @@ describe('withFileLock', () => {
   it('serialises critical sections within a process', async () => {
     const f = path.join(dir, 'c.json');
     const order: string[] = [];
+    const queued = async (): Promise<number> => (await readdir(queueDirFor(f)).catch(() => [])).length;
     await Promise.all(
       [1, 2, 3].map((i) =>
         withFileLock(f, async () => {
           order.push(`in${i}`);
-          await new Promise((r) => setTimeout(r, 5));
+          // Stay inside until every caller not yet served is queued at the door: a lock that let
+          // them in would interleave their `in` here.
+          const waiting = 3 - order.filter((o) => o.startsWith('in')).length;
+          await waitFor(async () => (await queued()) === waiting, 5000, `${waiting} callers queued behind ${i}`);
           order.push(`out${i}`);
         }),
       ),
@@ -79,7 +80,9 @@ describe('the waiting line', () => {
     const held = withFileLock(f, () => new Promise<void>((r) => (release = r)));
     await expect.poll(() => stat(lockPathFor(f)).then(() => true, () => false)).toBe(true);
     const waiter = withFileLock(f, async () => 'got it', { budgetMs: 5_000 });
-    setTimeout(() => release(), 50);
+    // release once the waiter has queued (behind the dead tickets, unless it dropped them already)
+    await waitFor(async () => (await readdir(queueDirFor(f))).some((t) => t.split('-')[1] === String(process.pid)), 5000, 'the waiter queued');
+    release();
     await held;
     await expect(waiter).resolves.toBe('got it');
     await expect(readdir(queueDirFor(f))).rejects.toThrow(/ENOENT/);

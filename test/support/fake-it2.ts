@@ -1,10 +1,10 @@
 // A fake `it2` on PATH for tests: a temp dir with `bin/it2` -> support/fake-it2 (the scripted
 // stand-in for the Python it2 CLI), its invocation log, and an env that puts that dir first on PATH.
-import { mkdtemp, readFile, readdir, rm, symlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isProcessAlive } from '../../src/backends/process.js';
+import { tempRoot } from './tmp-root.js';
 
 export const FAKE_IT2 = fileURLToPath(new URL('./fake-it2', import.meta.url));
 export const LEADER = 'LEADER-0000';
@@ -18,7 +18,7 @@ export class FakeIt2 {
   ) {}
 
   static async create(extraEnv: Record<string, string> = {}): Promise<FakeIt2> {
-    const dir = await mkdtemp(path.join(tmpdir(), 'swarm-fake-it2-'));
+    const dir = await tempRoot('swarm-fake-it2-');
     await symlink(FAKE_IT2, path.join(dir, 'it2'));
     const log = path.join(dir, 'it2.log');
     const PATH = [dir, path.dirname(process.execPath), process.env.PATH ?? ''].join(path.delimiter);
@@ -33,7 +33,7 @@ export class FakeIt2 {
       .map((l) => JSON.parse(l) as string[]);
   }
 
-  /** Kill the process group of every command the fake started (only ours), then remove the dir. */
+  /** Kill the process group of every command the fake started (only ours); the dir goes when the test ends. */
   async dispose(): Promise<void> {
     const state = `${this.log}.d`;
     for (const f of await readdir(state).catch(() => [])) {
@@ -47,7 +47,6 @@ export class FakeIt2 {
         }
       }
     }
-    await rm(this.dir, { recursive: true, force: true });
   }
 }
 

@@ -15,7 +15,7 @@ import { lastUserText, type RecordedRequest } from '../../src/standin/request.js
 import { startMessagesServer, type MessagesServer, type ScriptInput } from '../../src/standin/messages-server.js';
 import { addMember, createTeam, teamPaths, type TeamPaths } from '../../src/team/index.js';
 import { SWARM_BIN } from './cli.js';
-import { makeTmpRoot } from './tmp-root.js';
+import { afterThisTest, tempRoot } from './tmp-root.js';
 import { waitFor } from './wait.js';
 
 export const TEAM = 't';
@@ -47,7 +47,7 @@ export interface RuntimeEnv {
 const children = new Set<ChildProcess>();
 
 export async function setupRuntime(script: ScriptInput, opts: { members?: { name: string; mode?: string }[] } = {}): Promise<RuntimeEnv> {
-  const { root, cleanup } = await makeTmpRoot('swarm-rt-');
+  const root = await tempRoot('swarm-rt-');
   const work = path.join(root, 'work');
   await fs.mkdir(work);
   const { config: created } = await createTeam(root, { name: TEAM, cwd: work });
@@ -84,9 +84,9 @@ export async function setupRuntime(script: ScriptInput, opts: { members?: { name
     cleanup: async () => {
       await reapTeammates();
       await server.close();
-      await cleanup();
     },
   };
+  afterThisTest(env.cleanup);
   return env;
 }
 

@@ -3,25 +3,21 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Mailbox } from '../../src/mailbox/index.js';
 import { parseControl } from '../../src/protocol/index.js';
 import { addMember, readTeam, removeMember, teamPaths, updateMember, updateTeam } from '../../src/team/index.js';
-import { makeTmpRoot } from '../support/tmp-root.js';
+import { useTempRoot } from '../support/tmp-root.js';
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/claude-code');
 const TEAM = 'review-squad';
 
 let root: string;
-let cleanup: () => Promise<void>;
+useTempRoot((dir) => (root = dir));
 beforeEach(async () => {
-  ({ root, cleanup } = await makeTmpRoot());
   const p = teamPaths(root, TEAM);
   await fs.mkdir(p.inboxes, { recursive: true });
   await fs.copyFile(path.join(FIXTURES, 'config.json'), p.config);
-});
-afterEach(async () => {
-  await cleanup();
 });
 
 async function fixture(name: string): Promise<unknown> {

@@ -2,7 +2,7 @@
 // and what happens with invalid names and a corrupt config.json.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { isSwarmError, TeamConfigSchema, type ErrorKind } from '../../src/protocol/index.js';
 import {
   addMember,
@@ -17,16 +17,10 @@ import {
   updateTeam,
 } from '../../src/team/index.js';
 import { listTree, modeOf } from '../support/fs-tree.js';
-import { makeTmpRoot } from '../support/tmp-root.js';
+import { useTempRoot } from '../support/tmp-root.js';
 
 let root: string;
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  ({ root, cleanup } = await makeTmpRoot());
-});
-afterEach(async () => {
-  await cleanup();
-});
+useTempRoot((dir) => (root = dir));
 
 async function errorKind(p: Promise<unknown>): Promise<ErrorKind | 'ok' | string> {
   try {

@@ -10,21 +10,19 @@ import { spawnTeammate } from '../../src/teammates/spawn.js';
 import { shutdownTeammate } from '../../src/teammates/stop.js';
 import { createTeam, readTeam } from '../../src/team/index.js';
 import { FakeIt2, LEADER } from '../support/fake-it2.js';
-import { makeTmpRoot } from '../support/tmp-root.js';
+import { useTempRoot } from '../support/tmp-root.js';
 
 const FAKE_TEAMMATE = fileURLToPath(new URL('../support/fake-teammate.mjs', import.meta.url));
 
 let fake: FakeIt2;
 let root: string;
-let cleanup: () => Promise<void>;
+useTempRoot((dir) => (root = dir));
 beforeEach(async () => {
   fake = await FakeIt2.create();
-  ({ root, cleanup } = await makeTmpRoot());
   await createTeam(root, { name: 'it' });
 });
 afterEach(async () => {
   await fake.dispose();
-  await cleanup();
 });
 
 it('auto-detected iTerm2: spawn is ready, shutdown approved closes the session and the process is gone', async () => {

@@ -18,7 +18,7 @@ import { ensureLeadKey } from '../../src/permissions/keys.js';
 import { verifyEntry } from '../../src/permissions/signing.js';
 import { isSwarmError, parseControl } from '../../src/protocol/index.js';
 import { createTeam, readTeam, teamPaths } from '../../src/team/index.js';
-import { makeTmpRoot } from '../support/tmp-root.js';
+import { useTempRoot } from '../support/tmp-root.js';
 import { privateSocket, reapServer } from '../support/tmux.js';
 import { waitFor } from '../support/wait.js';
 
@@ -26,7 +26,6 @@ const FAKE = fileURLToPath(new URL('../support/fake-teammate.mjs', import.meta.u
 const TEAM = 'sq';
 
 let root: string;
-let cleanupRoot: () => Promise<void>;
 let socket: string;
 let server: TmuxServer;
 let backend: Backend;
@@ -39,8 +38,8 @@ function fakeCommand(fakeEnv: Record<string, string> = {}): string {
   return quote([...(vars.length > 0 ? ['env', ...vars] : []), process.execPath, FAKE]);
 }
 
+useTempRoot((dir) => (root = dir));
 beforeEach(async () => {
-  ({ root, cleanupRoot } = await makeTmpRoot().then((t) => ({ root: t.root, cleanupRoot: t.cleanup })));
   await createTeam(root, { name: TEAM });
   socket = privateSocket();
   server = new TmuxServer({ socket });
@@ -61,7 +60,6 @@ afterEach(async (ctx) => {
   await reapServer(socket).catch((e: unknown) => errors.push(e));
   for (const pid of pids) if (isProcessAlive(pid)) process.kill(pid, 'SIGKILL');
   pids.clear();
-  await cleanupRoot().catch((e: unknown) => errors.push(e));
   if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
 });
 

@@ -4,16 +4,15 @@ import { execa, type ResultPromise } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addMember, createTeam } from '../../../src/team/index.js';
 import { swarm, SWARM_BIN } from '../../support/cli.js';
-import { makeTmpRoot } from '../../support/tmp-root.js';
+import { useTempRoot } from '../../support/tmp-root.js';
 import { waitFor } from '../../support/wait.js';
 
 const TEAM = 't';
 let root: string;
-let cleanup: () => Promise<void>;
 let child: ResultPromise | undefined;
 
+useTempRoot((dir) => (root = dir));
 beforeEach(async () => {
-  ({ root, cleanup } = await makeTmpRoot());
   await createTeam(root, { name: TEAM });
   await addMember(root, TEAM, { name: 'w1' });
   await addMember(root, TEAM, { name: 'w2' });
@@ -24,7 +23,6 @@ afterEach(async () => {
     await child.catch(() => undefined);
   }
   child = undefined;
-  await cleanup();
 });
 
 function startFollow(args: string[]): { output: () => string; proc: ResultPromise } {

@@ -2,24 +2,18 @@
 // (SPEC §6): human output (worker, tool, readable input, age, orphaned), --json shapes, rule
 // editing with validation, one-line errors with exit codes, --help with examples. Real processes.
 import { promises as fs } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writePending } from '../../../src/permissions/pending.js';
 import type { PendingRequest } from '../../../src/protocol/permission.js';
 import { readTeam } from '../../../src/team/index.js';
 import { swarm } from '../../support/cli.js';
 import { listTree } from '../../support/fs-tree.js';
 import { setupTeam, TEAM, type Harness } from '../../support/perm-harness.js';
-import { makeTmpRoot } from '../../support/tmp-root.js';
+import { useTempRoot } from '../../support/tmp-root.js';
 
 let h: Harness;
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  const tmp = await makeTmpRoot();
-  cleanup = tmp.cleanup;
-  h = await setupTeam(tmp.root);
-});
-afterEach(async () => {
-  await cleanup();
+useTempRoot(async (root) => {
+  h = await setupTeam(root);
 });
 
 const run = (args: string[]) => swarm(h.root, [...args, '--team', TEAM]);

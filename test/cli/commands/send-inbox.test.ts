@@ -1,26 +1,22 @@
 // `swarm send` and `swarm inbox` (SPEC §6): --json shapes, --unread, --consume, and the human view
 // where control frames are one-line events. Real child processes (execa strips the final newline).
 import { promises as fs } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Mailbox } from '../../../src/mailbox/index.js';
 import { encodeControl, type InboxMessage } from '../../../src/protocol/index.js';
 import { addMember, createTeam } from '../../../src/team/index.js';
 import { swarm } from '../../support/cli.js';
-import { makeTmpRoot } from '../../support/tmp-root.js';
+import { useTempRoot } from '../../support/tmp-root.js';
 
 const TEAM = 't';
 let root: string;
-let cleanup: () => Promise<void>;
 let mb: Mailbox;
+useTempRoot((dir) => (root = dir));
 beforeEach(async () => {
-  ({ root, cleanup } = await makeTmpRoot());
   await createTeam(root, { name: TEAM });
   await addMember(root, TEAM, { name: 'w1' });
   await addMember(root, TEAM, { name: 'w2' });
   mb = new Mailbox({ root, team: TEAM });
-});
-afterEach(async () => {
-  await cleanup();
 });
 
 const run = (args: string[], env?: Record<string, string>) => swarm(root, [...args, '--team', TEAM], env);

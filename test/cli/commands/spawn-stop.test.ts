@@ -9,20 +9,19 @@ import { isProcessAlive } from '../../../src/backends/process.js';
 import { TmuxServer, listAllPanes } from '../../../src/backends/tmux/commands.js';
 import { createTeam, readTeam } from '../../../src/team/index.js';
 import { swarm } from '../../support/cli.js';
-import { makeTmpRoot } from '../../support/tmp-root.js';
+import { useTempRoot } from '../../support/tmp-root.js';
 import { privateSocket, reapServer } from '../../support/tmux.js';
 
 const FAKE = fileURLToPath(new URL('../../support/fake-teammate.mjs', import.meta.url));
 const TEAM = 'cli';
 
 let root: string;
-let cleanup: () => Promise<void>;
 let socket: string;
 let env: Record<string, string>;
 const pids = new Set<number>();
 
+useTempRoot((dir) => (root = dir));
 beforeEach(async () => {
-  ({ root, cleanup } = await makeTmpRoot());
   await createTeam(root, { name: TEAM });
   socket = privateSocket();
   // TMUX/TMUX_PANE emptied: a developer running the tests inside tmux must not get panes split there.
@@ -34,7 +33,6 @@ afterEach(async (ctx) => {
   await reapServer(socket).catch((e: unknown) => errors.push(e));
   for (const pid of pids) if (isProcessAlive(pid)) process.kill(pid, 'SIGKILL');
   pids.clear();
-  await cleanup().catch((e: unknown) => errors.push(e));
   if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
 });
 

@@ -11,19 +11,18 @@ import { addMember, createTeam, readTeam, updateMember } from '../../../src/team
 import { SWARM_BIN, swarm } from '../../support/cli.js';
 import { privateSocket, reapServer } from '../../support/tmux.js';
 import { deadPid, reapChildren, startSleeper, writePendingFor, writeStatus } from '../../support/team-fixture.js';
-import { makeTmpRoot } from '../../support/tmp-root.js';
+import { useTempRoot } from '../../support/tmp-root.js';
 import { waitFor } from '../../support/wait.js';
 
 const TEAM = 't';
 let root: string;
-let cleanup: () => Promise<void>;
 let sockets: string[];
 let watchers: ResultPromise[];
 /** Processes that outlive their pane on purpose; SIGKILLed afterwards. */
 let strays: number[];
 
+useTempRoot((dir) => (root = dir));
 beforeEach(async () => {
-  ({ root, cleanup } = await makeTmpRoot());
   sockets = [];
   watchers = [];
   strays = [];
@@ -43,7 +42,6 @@ afterEach(async (ctx) => {
     await waitFor(() => !isProcessAlive(pid), 5000, `stray ${pid} gone`).catch((e: unknown) => errors.push(e));
   }
   for (const s of sockets) await reapServer(s).catch((e: unknown) => errors.push(e));
-  await cleanup().catch((e: unknown) => errors.push(e));
   if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
 });
 

@@ -1,21 +1,15 @@
 // `swarm team create|list|show|delete` (SPEC §6), human and --json output, as real child processes.
 // (execa strips the final newline of stdout/stderr.)
 import { promises as fs } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TeamConfigSchema } from '../../../src/protocol/index.js';
 import { addMember, createTeam, teamExists, teamPaths, updateMember } from '../../../src/team/index.js';
 import { swarm } from '../../support/cli.js';
 import { listTree } from '../../support/fs-tree.js';
-import { makeTmpRoot } from '../../support/tmp-root.js';
+import { useTempRoot } from '../../support/tmp-root.js';
 
 let root: string;
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  ({ root, cleanup } = await makeTmpRoot());
-});
-afterEach(async () => {
-  await cleanup();
-});
+useTempRoot((dir) => (root = dir));
 
 async function configOnDisk(team: string): Promise<unknown> {
   return JSON.parse(await fs.readFile(teamPaths(root, team).config, 'utf8'));

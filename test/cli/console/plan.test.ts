@@ -15,12 +15,11 @@ import { startMessagesServer, type IncomingRequest, type MessagesServer, type St
 import { lastUserText } from '../../../src/standin/request.js';
 import { readTeam } from '../../../src/team/team-store.js';
 import { SWARM_BIN } from '../../support/cli.js';
-import { makeTmpRoot } from '../../support/tmp-root.js';
+import { useTempRoot } from '../../support/tmp-root.js';
 import { privateSocket, reapServer } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
 
 let root: string;
-let cleanupRoot: () => Promise<void>;
 let socket: string;
 let tmux: TmuxServer;
 let standin: MessagesServer;
@@ -32,8 +31,8 @@ function planner(req: IncomingRequest): StepInput {
   return { reply: { content: [{ type: 'tool_use', name: 'ExitPlanMode', input: { plan: '1. make the change' } }] } };
 }
 
+useTempRoot((dir) => (root = dir), 'swarm-plan-');
 beforeEach(async () => {
-  ({ root, cleanup: cleanupRoot } = await makeTmpRoot('swarm-plan-'));
   socket = privateSocket();
   tmux = new TmuxServer({ socket });
   standin = await startMessagesServer({ script: { turns: Array.from({ length: 8 }, () => ({ match: { agent: 'p1' }, respond: planner })) } });
@@ -43,7 +42,6 @@ afterEach(async (ctx) => {
   const errors: unknown[] = [];
   await reapServer(socket).catch((e: unknown) => errors.push(e));
   await standin.close().catch((e: unknown) => errors.push(e));
-  await cleanupRoot().catch((e: unknown) => errors.push(e));
   if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
 });
 

@@ -9,17 +9,16 @@ import { quote } from 'shell-quote';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TmuxServer, capturePane, listAllPanes } from '../../../src/backends/tmux/commands.js';
 import { SWARM_BIN } from '../../support/cli.js';
-import { makeTmpRoot } from '../../support/tmp-root.js';
+import { useTempRoot } from '../../support/tmp-root.js';
 import { privateSocket, reapServer } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
 
 let tmp: string;
-let cleanupTmp: () => Promise<void>;
 let socket: string;
 let tmux: TmuxServer;
 
+useTempRoot((dir) => (tmp = dir), 'swarm-demo-test-');
 beforeEach(async () => {
-  ({ root: tmp, cleanup: cleanupTmp } = await makeTmpRoot('swarm-demo-test-'));
   socket = privateSocket();
   tmux = new TmuxServer({ socket });
 });
@@ -27,7 +26,6 @@ beforeEach(async () => {
 afterEach(async (ctx) => {
   const errors: unknown[] = [];
   await reapServer(socket).catch((e: unknown) => errors.push(e));
-  await cleanupTmp().catch((e: unknown) => errors.push(e));
   if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
 });
 

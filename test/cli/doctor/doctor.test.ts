@@ -17,15 +17,14 @@ import { swarm, type CliResult } from '../../support/cli.js';
 import { modeOf } from '../../support/fs-tree.js';
 import { privateSocket, reapServer } from '../../support/tmux.js';
 import { deadPid, reapChildren, startSleeper, writePendingFor } from '../../support/team-fixture.js';
-import { makeTmpRoot } from '../../support/tmp-root.js';
+import { useTempRoot } from '../../support/tmp-root.js';
 
 const TEAM = 't';
 let root: string;
-let cleanup: () => Promise<void>;
 let socket: string;
 
+useTempRoot((dir) => (root = dir));
 beforeEach(async () => {
-  ({ root, cleanup } = await makeTmpRoot());
   socket = privateSocket(); // doctor never looks at the default tmux server in these tests
   await createTeam(root, { name: TEAM, cwd: '/work/project' });
 });
@@ -34,7 +33,6 @@ afterEach(async (ctx) => {
   const errors: unknown[] = [];
   await reapChildren().catch((e: unknown) => errors.push(e));
   await reapServer(socket).catch((e: unknown) => errors.push(e));
-  await cleanup().catch((e: unknown) => errors.push(e));
   if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
 });
 

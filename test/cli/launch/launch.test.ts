@@ -15,12 +15,11 @@ import { startMessagesServer, type IncomingRequest, type MessagesServer, type St
 import { lastUserText } from '../../../src/standin/request.js';
 import { readTeam } from '../../../src/team/team-store.js';
 import { SWARM_BIN } from '../../support/cli.js';
-import { makeTmpRoot } from '../../support/tmp-root.js';
+import { useTempRoot } from '../../support/tmp-root.js';
 import { privateSocket, reapServer } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
 
 let root: string;
-let cleanupRoot: () => Promise<void>;
 let socket: string;
 let tmux: TmuxServer;
 let standin: MessagesServer;
@@ -55,8 +54,8 @@ const brains: Record<string, (req: IncomingRequest) => StepInput> = {
   },
 };
 
+useTempRoot((dir) => (root = dir), 'swarm-launch-');
 beforeEach(async () => {
-  ({ root, cleanup: cleanupRoot } = await makeTmpRoot('swarm-launch-'));
   socket = privateSocket();
   tmux = new TmuxServer({ socket });
   const turns = Object.entries(brains).flatMap(([agent, brain]) =>
@@ -69,7 +68,6 @@ afterEach(async (ctx) => {
   const errors: unknown[] = [];
   await reapServer(socket).catch((e: unknown) => errors.push(e));
   await standin.close().catch((e: unknown) => errors.push(e));
-  await cleanupRoot().catch((e: unknown) => errors.push(e));
   if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
 });
 

@@ -2,11 +2,11 @@
 // too), and every kind of mistake is reported with the file, the line and the field.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseTeamFile, parseTeamFileText, type TeamFile } from '../../../src/cli/launch/team-file.js';
 import { isSwarmError } from '../../../src/protocol/errors.js';
 import { REPO } from '../../support/cli.js';
-import { makeTmpRoot } from '../../support/tmp-root.js';
+import { useTempRoot } from '../../support/tmp-root.js';
 
 /** The error message of parsing `text` (fails the test if it parses). */
 function errorOf(text: string): string {
@@ -127,13 +127,7 @@ describe('parseTeamFileText', () => {
 
 describe('parseTeamFile', () => {
   let root: string;
-  let cleanup: () => Promise<void>;
-  beforeEach(async () => {
-    ({ root, cleanup } = await makeTmpRoot());
-  });
-  afterEach(async () => {
-    await cleanup();
-  });
+  useTempRoot((dir) => (root = dir));
 
   it('reads a file: errors carry its path, cwd is relative to its directory', async () => {
     const dir = path.join(root, 'conf');

@@ -3,13 +3,13 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { PaneRef, PaneSpec } from '../../src/backends/backend.js';
-import { isProcessAlive } from '../../src/backends/process.js';
-import { TmuxServer, listAllPanes, newSession, setPaneOptionArgs } from '../../src/backends/tmux/commands.js';
-import { PANE_BORDER_FORMAT, TmuxBackend } from '../../src/backends/tmux/tmux-backend.js';
-import { privateSocket, reapServer } from '../support/tmux.js';
-import { waitFor } from '../support/wait.js';
-import { PROBE_ENV, ProbeKit, runBackendConformance } from './conformance.js';
+import type { PaneRef, PaneSpec } from '../../../src/backends/backend.js';
+import { isProcessAlive } from '../../../src/backends/process.js';
+import { TmuxServer, listAllPanes, newSession, setPaneOptionArgs } from '../../../src/backends/tmux/commands.js';
+import { PANE_BORDER_FORMAT, TmuxBackend } from '../../../src/backends/tmux/tmux-backend.js';
+import { privateSocket, reapServer } from '../../support/tmux.js';
+import { waitFor } from '../../support/wait.js';
+import { PROBE_ENV, ProbeKit, runBackendConformance } from '../conformance.js';
 
 runBackendConformance('tmux', async () => {
   const socket = privateSocket();

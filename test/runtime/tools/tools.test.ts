@@ -4,21 +4,20 @@
 import { promises as fs, existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ALL_TOOLS, apiTools, findTool } from '../../src/runtime/tools/index.js';
-import { PathGuard } from '../../src/runtime/tools/paths.js';
-import { groupAlive, OutputCap, ProcessGroups } from '../../src/runtime/tools/process-groups.js';
-import type { ToolContext, ToolOutput } from '../../src/runtime/tools/types.js';
-import { makeTmpRoot } from '../support/tmp-root.js';
-import { waitFor } from '../support/wait.js';
+import { ALL_TOOLS, apiTools, findTool } from '../../../src/runtime/tools/index.js';
+import { PathGuard } from '../../../src/runtime/tools/paths.js';
+import { groupAlive, OutputCap, ProcessGroups } from '../../../src/runtime/tools/process-groups.js';
+import type { ToolContext, ToolOutput } from '../../../src/runtime/tools/types.js';
+import { useTempRoot } from '../../support/tmp-root.js';
+import { waitFor } from '../../support/wait.js';
 
 let root: string;
 let cwd: string;
-let cleanup: () => Promise<void>;
 let ctx: ToolContext;
 let processes: ProcessGroups;
 
+useTempRoot((dir) => (root = dir), 'swarm-tools-');
 beforeEach(async () => {
-  ({ root, cleanup } = await makeTmpRoot('swarm-tools-'));
   cwd = await fs.realpath(path.join(root, '.'));
   cwd = path.join(cwd, 'work');
   await fs.mkdir(cwd);
@@ -37,7 +36,6 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await processes.killAll();
-  await cleanup();
 });
 
 async function call(name: string, input: unknown, signal = new AbortController().signal): Promise<ToolOutput> {

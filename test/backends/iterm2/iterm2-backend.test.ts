@@ -3,8 +3,8 @@
 import path from 'node:path';
 import { quote } from 'shell-quote';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ENV_LOADER } from '../../src/backends/env-file.js';
-import { Iterm2Backend } from '../../src/backends/iterm2/iterm2-backend.js';
+import { ENV_LOADER } from '../../../src/backends/env-file.js';
+import { Iterm2Backend } from '../../../src/backends/iterm2/iterm2-backend.js';
 import {
   IT2_HINT,
   PID_SCRIPT,
@@ -13,11 +13,11 @@ import {
   isPythonIt2Help,
   parseCreatedPane,
   parseSessionList,
-} from '../../src/backends/iterm2/it2-commands.js';
-import { execaExec, isProcessAlive } from '../../src/backends/process.js';
-import { isSwarmError } from '../../src/protocol/errors.js';
-import { FakeIt2, LEADER } from '../support/fake-it2.js';
-import { PROBE_ENV, ProbeKit, runBackendConformance } from './conformance.js';
+} from '../../../src/backends/iterm2/it2-commands.js';
+import { execaExec, isProcessAlive } from '../../../src/backends/process.js';
+import { isSwarmError } from '../../../src/protocol/errors.js';
+import { FakeIt2, LEADER } from '../../support/fake-it2.js';
+import { PROBE_ENV, ProbeKit, runBackendConformance } from '../conformance.js';
 
 runBackendConformance('iterm2 (fake it2)', async () => {
   const fake = await FakeIt2.create();

@@ -6,18 +6,18 @@ import { renameSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { currentTeammate, type TeammateLaunch } from '../../src/backends/in-process/context.js';
-import { hostedFile } from '../../src/backends/in-process/files.js';
-import { InProcessBackend } from '../../src/backends/in-process/in-process-backend.js';
-import { InProcessHost } from '../../src/backends/in-process/host.js';
-import { spawnTeammate } from '../../src/teammates/spawn.js';
-import { shutdownTeammate } from '../../src/teammates/stop.js';
-import { isSwarmError } from '../../src/protocol/errors.js';
-import { createTeam, readTeam, updateTeam } from '../../src/team/index.js';
-import { fakeInProcessTeammate } from '../support/fake-teammate-inprocess.js';
-import { makeTmpRoot } from '../support/tmp-root.js';
-import { waitFor } from '../support/wait.js';
-import { PROBE_ENV, runBackendConformance } from './conformance.js';
+import { currentTeammate, type TeammateLaunch } from '../../../src/backends/in-process/context.js';
+import { hostedFile } from '../../../src/backends/in-process/files.js';
+import { InProcessBackend } from '../../../src/backends/in-process/in-process-backend.js';
+import { InProcessHost } from '../../../src/backends/in-process/host.js';
+import { spawnTeammate } from '../../../src/teammates/spawn.js';
+import { shutdownTeammate } from '../../../src/teammates/stop.js';
+import { isSwarmError } from '../../../src/protocol/errors.js';
+import { createTeam, readTeam, updateTeam } from '../../../src/team/index.js';
+import { fakeInProcessTeammate } from '../../support/fake-teammate-inprocess.js';
+import { tempRoot, useTempRoot } from '../../support/tmp-root.js';
+import { waitFor } from '../../support/wait.js';
+import { PROBE_ENV, runBackendConformance } from '../conformance.js';
 
 /** The conformance probe (see conformance.ts) as an in-process teammate. */
 const probeLaunch: TeammateLaunch = async (argv, env, ctx) => {
@@ -32,17 +32,10 @@ const probeLaunch: TeammateLaunch = async (argv, env, ctx) => {
 };
 
 async function hostedTeam(team: string, launch: TeammateLaunch) {
-  const tmp = await makeTmpRoot();
-  await createTeam(tmp.root, { name: team });
-  const host = await InProcessHost.open({ root: tmp.root, team, launch, pollMs: 200, killTimeoutMs: 500 });
-  return {
-    root: tmp.root,
-    host,
-    cleanup: async () => {
-      await host.close();
-      await tmp.cleanup();
-    },
-  };
+  const root = await tempRoot();
+  await createTeam(root, { name: team });
+  const host = await InProcessHost.open({ root, team, launch, pollMs: 200, killTimeoutMs: 500 });
+  return { root, host, cleanup: () => host.close() };
 }
 
 runBackendConformance(
@@ -65,12 +58,10 @@ runBackendConformance(
 
 describe('in-process backend without a host', () => {
   let root: string;
-  let cleanup: () => Promise<void>;
+  useTempRoot((dir) => (root = dir));
   beforeEach(async () => {
-    ({ root, cleanup } = await makeTmpRoot());
     await createTeam(root, { name: 'solo' });
   });
-  afterEach(async () => cleanup());
 
   const spec = { team: 'solo', name: 'ann', color: 'blue', argv: ['x'], env: {}, cwd: '/' };
 
@@ -129,7 +120,7 @@ describe('in-process host', () => {
     const launch: TeammateLaunch = async (_argv, _env, ctx) => {
       for (;;) {
         const work = ctx.workSignal();
-        await new Promise((r) => setTimeout(r, 5));
+        await new Promise((r) => setTimeout(r, 0)); // a timer hop (not a wait): the context must survive it
         seen.push(`${ctx.name}:${currentTeammate()?.name ?? 'none'}`);
         await new Promise<void>((resolve) => {
           const done = (): void => resolve();

@@ -1,7 +1,7 @@
 // Unit tests of the tmux argv we build (through a recording `exec`, no tmux needed) and of the pure
 // parsers and layout rules. The real-tmux behaviour is in tmux-backend.test.ts.
 import { describe, expect, it } from 'vitest';
-import type { Exec, ExecResult } from '../../src/backends/process.js';
+import type { Exec, ExecResult } from '../../../src/backends/process.js';
 import {
   CHAIN_SEPARATOR,
   NEW_PANE_FORMAT,
@@ -33,10 +33,10 @@ import {
   setPaneTitle,
   setWindowOption,
   splitWindow,
-} from '../../src/backends/tmux/commands.js';
-import { TmuxBackend, chooseLayout, roomForAnother, splitOrder, tmuxColor } from '../../src/backends/tmux/tmux-backend.js';
-import { isSwarmError } from '../../src/protocol/errors.js';
-import { waitFor } from '../support/wait.js';
+} from '../../../src/backends/tmux/commands.js';
+import { TmuxBackend, chooseLayout, roomForAnother, splitOrder, tmuxColor } from '../../../src/backends/tmux/tmux-backend.js';
+import { isSwarmError } from '../../../src/protocol/errors.js';
+import { waitFor } from '../../support/wait.js';
 
 /** An `exec` that records every call and answers with `reply` (or the result of a function). */
 function recorder(reply: Partial<ExecResult> | ((args: readonly string[]) => Partial<ExecResult>) = {}) {
