@@ -2,3 +2,4 @@
 export * from './paths.js';
 export * from './slug.js';
 export * from './team-store.js';
+export * from './team.js';
