@@ -17,8 +17,9 @@ import { systemClock, type Clock } from '../protocol/ids.js';
 import { LEAD_NAME } from '../protocol/names.js';
 import { StatusFileSchema, type StatusFile, type TeammateState } from '../protocol/status.js';
 import { readJsonFile } from '../storage/json-file.js';
-import { teamPaths, type TeamPaths } from '../team/paths.js';
+import type { TeamPaths } from '../team/paths.js';
 import { readTeam } from '../team/team-store.js';
+import type { Team } from '../team/team.js';
 
 /** A heartbeat older than this, from a process not known dead, shows as `stale`. */
 export const STALE_HEARTBEAT_MS = 30_000;
@@ -135,11 +136,11 @@ function recordedPane(m: Member, pid: number | undefined): RecordedPane {
 }
 
 /** Everything `swarm status` shows for `team`. Throws not_found / corrupt for config.json only. */
-export async function collectStatus(root: string, team: string, opts: CollectOptions = {}): Promise<CollectedStatus> {
+export async function collectStatus(team: Team, opts: CollectOptions = {}): Promise<CollectedStatus> {
   const now = (opts.now ?? systemClock)();
-  const config = await readTeam(root, team);
-  const paths = teamPaths(root, team);
-  const mailbox = new Mailbox({ root, team });
+  const config = await readTeam(team);
+  const paths = team.paths;
+  const mailbox = new Mailbox({ team });
   const warnings: string[] = [];
   const leader = config.members.find((m) => m.name === LEAD_NAME);
   const teammates = config.members.filter((m) => m.name !== LEAD_NAME);
