@@ -18,6 +18,7 @@ import { shutdownAll } from '../../teammates/stop.js';
 import { TmuxServer, hasSession } from '../../backends/tmux/commands.js';
 import { startMessagesServer, type MessagesServer } from '../../standin/messages-server.js';
 import { readTeam } from '../../team/team-store.js';
+import type { Team } from '../../team/team.js';
 import { runConsole } from '../console/console.js';
 import { println, type GlobalArgs } from '../context.js';
 import { writeDemoProject } from '../demo/project.js';
@@ -40,14 +41,14 @@ async function teamName(env: NodeJS.ProcessEnv): Promise<string> {
   return taken ? `${DEMO_TEAM}-${randomBytes(2).toString('hex')}` : DEMO_TEAM;
 }
 
-async function cleanUp(root: string, team: string | undefined, env: NodeJS.ProcessEnv, server: MessagesServer, killSession: boolean): Promise<void> {
+async function cleanUp(root: string, team: Team | undefined, env: NodeJS.ProcessEnv, server: MessagesServer, killSession: boolean): Promise<void> {
   if (team !== undefined) {
-    const left = await readTeam(root, team).then((c) => c.members.length - 1, () => 0);
+    const left = await readTeam(team).then((c) => c.members.length - 1, () => 0);
     if (left > 0) {
       println(chalk.dim(`stopping ${left} teammate${left === 1 ? '' : 's'}…`));
-      await shutdownAll(root, team, { env, root, force: true, timeoutMs: 5000 });
+      await shutdownAll(team, { env, force: true, timeoutMs: 5000 });
     }
-    if (killSession) await new TmuxServer({ socket: env.SWARM_TMUX_SOCKET || undefined }).tryRun(['kill-session', '-t', `=${sessionNameFor(team)}`]);
+    if (killSession) await new TmuxServer({ socket: env.SWARM_TMUX_SOCKET || undefined }).tryRun(['kill-session', '-t', `=${sessionNameFor(team.name)}`]);
   }
   await server.close();
   await rm(root, { recursive: true, force: true });
@@ -70,7 +71,7 @@ export const demoCommand: CommandModule<GlobalArgs, GlobalArgs> = {
       chalk.dim('watch the teammates read files and message each other; approve the Bash request with y.'),
     ];
     for (const l of banner) println(l);
-    let team: string | undefined;
+    let team: Team | undefined;
     let killSession = false;
     const interrupted = new AbortController();
     const onSignal = (): void => interrupted.abort();
@@ -81,12 +82,12 @@ export const demoCommand: CommandModule<GlobalArgs, GlobalArgs> = {
         killSession = true;
         process.once('SIGINT', onSignal);
         process.once('SIGTERM', onSignal);
-        const inSession = await consoleInSession(team, env, project, { SWARM_LEAD_BANNER: banner.slice(1, 2).join('\n'), SWARM_LEAD_IDLE_HINT: DEMO_IDLE_HINT });
+        const inSession = await consoleInSession(team.name, env, project, { SWARM_LEAD_BANNER: banner.slice(1, 2).join('\n'), SWARM_LEAD_IDLE_HINT: DEMO_IDLE_HINT });
         await attachOrSay(inSession.attach, println);
         println(chalk.dim('the demo runs until its console exits; Ctrl-C here stops it and cleans up'));
         await inSession.ended(interrupted.signal);
       } else {
-        await runConsole({ root, team, env, banner: [], allIdleHint: DEMO_IDLE_HINT, ...(started.host ? { host: started.host } : {}) });
+        await runConsole({ team, env, banner: [], allIdleHint: DEMO_IDLE_HINT, ...(started.host ? { host: started.host } : {}) });
       }
     } finally {
       process.removeListener('SIGINT', onSignal);

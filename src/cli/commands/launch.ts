@@ -7,6 +7,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { BACKEND_CHOICES, insideTmuxPane, selectBackend, type BackendChoice } from '../../backends/registry.js';
 import { SwarmError, isSwarmError } from '../../protocol/errors.js';
 import { teamExists } from '../../team/team-store.js';
+import { Team } from '../../team/team.js';
 import { runConsole } from '../console/console.js';
 import { println, rootDir, type GlobalArgs } from '../context.js';
 import { dryRunLines } from '../launch/dry-run.js';
@@ -23,10 +24,10 @@ interface LaunchArgs extends GlobalArgs {
   backend?: string;
 }
 
-async function dryRunBackend(requested: BackendChoice, team: string, root: string): Promise<'tmux' | 'iterm2' | 'in-process'> {
+async function dryRunBackend(requested: BackendChoice, team: Team): Promise<'tmux' | 'iterm2' | 'in-process'> {
   if (requested === 'in-process') return 'in-process';
   try {
-    return (await selectBackend({ requested, env: process.env, team, root })).backend.type;
+    return (await selectBackend({ requested, env: process.env, team })).backend.type;
   } catch (e) {
     if (isSwarmError(e, 'not_found')) return 'in-process'; // no host yet: the console would be it
     throw e;
@@ -52,9 +53,10 @@ export const launchCommand: CommandModule<GlobalArgs, LaunchArgs> = {
     const requested = (args.backend ?? file.backend ?? 'auto') as BackendChoice;
     const cwd = process.cwd();
     if (args.dryRun) {
-      const backend = await dryRunBackend(requested, file.name, root);
+      const named = new Team(root, file.name);
+      const backend = await dryRunBackend(requested, named);
       if (backend === 'in-process' && !args.console) throw new SwarmError('invalid_input', 'in-process teammates live inside the console: drop --no-console, or use --backend tmux');
-      const lines = dryRunLines({ file, team: file.name, taken: await teamExists(root, file.name), root, env, cwd, backend, insidePane: insideTmuxPane(env), console: args.console });
+      const lines = dryRunLines({ file, team: file.name, taken: await teamExists(named), root, env, cwd, backend, insidePane: insideTmuxPane(env), console: args.console });
       for (const l of lines) println(l);
       return;
     }
@@ -62,18 +64,18 @@ export const launchCommand: CommandModule<GlobalArgs, LaunchArgs> = {
     const { team, backend } = started;
     if (!args.console) {
       const now = Date.now();
-      const s = await collectStatus(root, team, { tmuxSocket: env.SWARM_TMUX_SOCKET || undefined, now: () => now });
+      const s = await collectStatus(team, { tmuxSocket: env.SWARM_TMUX_SOCKET || undefined, now: () => now });
       for (const l of renderStatus(s, now)) println(l);
       println(chalk.dim(backend.describe()));
-      println(chalk.dim(`open the console with: swarm lead --team ${team}`));
+      println(chalk.dim(`open the console with: swarm lead --team ${team.name}`));
       if (started.failed.length > 0) process.exitCode = 1;
       return;
     }
     if (consoleGoesToSession(backend, env)) {
-      await attachOrSay((await consoleInSession(team, env, cwd)).attach, println);
+      await attachOrSay((await consoleInSession(team.name, env, cwd)).attach, println);
       return;
     }
-    await runConsole({ root, team, env, ...(started.host ? { host: started.host } : {}) });
+    await runConsole({ team, env, ...(started.host ? { host: started.host } : {}) });
     process.exit(0);
   },
 };

@@ -14,6 +14,7 @@ import { SwarmError } from '../../protocol/errors.js';
 import { TEAM_NAME_RE } from '../../protocol/names.js';
 import { resolveRoot } from '../../team/paths.js';
 import { teamExists } from '../../team/team-store.js';
+import { Team } from '../../team/team.js';
 import type { CheckResult, DoctorContext, Finding } from './machine-checks.js';
 
 /** `swarm-<team>` → team, else undefined. */
@@ -62,7 +63,7 @@ export async function checkTmuxSessions(ctx: DoctorContext): Promise<CheckResult
     const team = sessionTeam(name);
     if (team === undefined) continue;
     swarmSessions++;
-    if (await teamExists(ctx.root, team)) continue;
+    if (await teamExists(new Team(ctx.root, team))) continue;
     const foreign = sessionPanes
       .filter((p) => !p.dead)
       .map((p) => processRoot(p.pid))
