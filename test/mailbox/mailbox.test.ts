@@ -9,6 +9,7 @@ import type { CorruptReport } from '../../src/storage/index.js';
 import { addMember, createTeam } from '../../src/team/index.js';
 import { listTree, modeOf } from '../support/fs-tree.js';
 import { makeTmpRoot } from '../support/tmp-root.js';
+import { Team } from '../../src/team/team.js';
 
 const TEAM = 't';
 let root: string;
@@ -18,8 +19,8 @@ let mb: Mailbox;
 beforeEach(async () => {
   ({ root, cleanup } = await makeTmpRoot());
   await createTeam(root, { name: TEAM });
-  for (const name of ['w1', 'w2', 'Carol']) await addMember(root, TEAM, { name });
-  mb = new Mailbox({ root, team: TEAM });
+  for (const name of ['w1', 'w2', 'Carol']) await addMember(new Team(root, TEAM), { name });
+  mb = new Mailbox({ team: new Team(root, TEAM) });
 });
 afterEach(async () => {
   await cleanup();
@@ -66,7 +67,7 @@ describe('append', () => {
   });
 
   it('signs entries from team-lead only, when a signer is given', async () => {
-    const signed = new Mailbox({ root, team: TEAM, signLead: (e) => `sig:${e.msg_id}` });
+    const signed = new Mailbox({ team: new Team(root, TEAM), signLead: (e) => `sig:${e.msg_id}` });
     const a = await signed.append('w1', msg('from lead'));
     const b = await signed.append('w1', msg('from w2', 'w2'));
     expect(a.lead_sig).toBe(`sig:${a.msg_id}`);
@@ -115,7 +116,7 @@ describe('sendMessage', () => {
 
   it('"*" with nobody else in the team is an error', async () => {
     await createTeam(root, { name: 'solo' });
-    const solo = new Mailbox({ root, team: 'solo' });
+    const solo = new Mailbox({ team: new Team(root, 'solo') });
     expect(await errorKind(sendMessage(solo, { to: '*', text: 'anyone?' }))).toBe('invalid_input');
   });
 });
@@ -165,7 +166,7 @@ describe('consume', () => {
   });
 
   it('past the threshold, read entries move to <name>.archive.jsonl and none is lost', async () => {
-    const small = new Mailbox({ root, team: TEAM, compactThreshold: 5 });
+    const small = new Mailbox({ team: new Team(root, TEAM), compactThreshold: 5 });
     const sent: string[] = [];
     const delivered: string[] = [];
     for (let round = 0; round < 4; round++) {
@@ -196,7 +197,7 @@ describe('consume', () => {
   });
 
   it('below the threshold nothing is archived', async () => {
-    const small = new Mailbox({ root, team: TEAM, compactThreshold: 5 });
+    const small = new Mailbox({ team: new Team(root, TEAM), compactThreshold: 5 });
     for (let i = 0; i < 5; i++) await small.append('w1', msg(`m${i}`));
     await small.consume('w1');
     expect(await exists(small.paths.archive('w1'))).toBe(false);
@@ -221,7 +222,7 @@ describe('a corrupt inbox', () => {
   it('on append: kept aside as .corrupt-<time> with its bytes, reported, and a fresh inbox holds the new message', async () => {
     await fs.writeFile(mb.paths.inbox('w1'), BYTES);
     const reports: CorruptReport[] = [];
-    const watched = new Mailbox({ root, team: TEAM, onCorrupt: (r) => reports.push(r) });
+    const watched = new Mailbox({ team: new Team(root, TEAM), onCorrupt: (r) => reports.push(r) });
     const e = await watched.append('w1', msg('after'));
     const kept = await keptFiles('w1');
     expect(kept).toHaveLength(1);
@@ -236,13 +237,13 @@ describe('a corrupt inbox', () => {
   it('a wrong shape (valid JSON, not an array of entries) is corrupt too', async () => {
     await fs.writeFile(mb.paths.inbox('w1'), '{"messages": []}');
     const onCorrupt = vi.fn();
-    await new Mailbox({ root, team: TEAM, onCorrupt }).append('w1', msg('x'));
+    await new Mailbox({ team: new Team(root, TEAM), onCorrupt }).append('w1', msg('x'));
     expect(onCorrupt).toHaveBeenCalledOnce();
     expect(await keptFiles('w1')).toHaveLength(1);
   });
 
   it('two corruptions keep two files (never overwrite an earlier one)', async () => {
-    const quiet = new Mailbox({ root, team: TEAM, onCorrupt: () => undefined });
+    const quiet = new Mailbox({ team: new Team(root, TEAM), onCorrupt: () => undefined });
     await fs.writeFile(mb.paths.inbox('w1'), 'one');
     await quiet.append('w1', msg('x'));
     await fs.writeFile(mb.paths.inbox('w1'), 'two');

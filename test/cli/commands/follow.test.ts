@@ -6,6 +6,7 @@ import { addMember, createTeam } from '../../../src/team/index.js';
 import { swarm, SWARM_BIN } from '../../support/cli.js';
 import { makeTmpRoot } from '../../support/tmp-root.js';
 import { waitFor } from '../../support/wait.js';
+import { Team } from '../../../src/team/team.js';
 
 const TEAM = 't';
 let root: string;
@@ -15,8 +16,8 @@ let child: ResultPromise | undefined;
 beforeEach(async () => {
   ({ root, cleanup } = await makeTmpRoot());
   await createTeam(root, { name: TEAM });
-  await addMember(root, TEAM, { name: 'w1' });
-  await addMember(root, TEAM, { name: 'w2' });
+  await addMember(new Team(root, TEAM), { name: 'w1' });
+  await addMember(new Team(root, TEAM), { name: 'w2' });
 });
 afterEach(async () => {
   if (child && child.exitCode === null) {

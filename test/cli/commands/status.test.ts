@@ -13,6 +13,7 @@ import { privateSocket, reapServer } from '../../support/tmux.js';
 import { deadPid, reapChildren, startSleeper, writePendingFor, writeStatus } from '../../support/team-fixture.js';
 import { makeTmpRoot } from '../../support/tmp-root.js';
 import { waitFor } from '../../support/wait.js';
+import { Team } from '../../../src/team/team.js';
 
 const TEAM = 't';
 let root: string;
@@ -48,8 +49,8 @@ afterEach(async (ctx) => {
 });
 
 async function member(name: string, patch: { pid?: number; tmuxPaneId?: string; backendType?: string; isActive?: boolean }): Promise<void> {
-  await addMember(root, TEAM, { name, cwd: '/work/project' });
-  await updateMember(root, TEAM, name, patch);
+  await addMember(new Team(root, TEAM), { name, cwd: '/work/project' });
+  await updateMember(new Team(root, TEAM), name, patch);
 }
 
 async function statusJson(env: Record<string, string> = {}): Promise<Record<string, unknown> & { members: Record<string, unknown>[] }> {
@@ -78,7 +79,7 @@ describe('swarm status', () => {
     await writeStatus(root, TEAM, 'ghost', { pid: gonePid, heartbeatAt: Date.now() });
     await writeStatus(root, TEAM, 'sleepy', { pid: stalePid, state: 'idle', heartbeatAt: Date.now() - 60_000 });
 
-    const mailbox = new Mailbox({ root, team: TEAM });
+    const mailbox = new Mailbox({ team: new Team(root, TEAM) });
     await mailbox.append('alive', { from: 'team-lead', text: 'first' });
     await mailbox.consume('alive');
     await mailbox.append('alive', { from: 'team-lead', text: 'second' });
@@ -113,7 +114,7 @@ describe('swarm status', () => {
       ],
     });
     // config.json was not touched: the dead member is still recorded as active.
-    expect((await readTeam(root, TEAM)).members.find((m) => m.name === 'ghost')?.isActive).toBe(true);
+    expect((await readTeam(new Team(root, TEAM))).members.find((m) => m.name === 'ghost')?.isActive).toBe(true);
 
     const human = await swarm(root, ['status', '--team', TEAM]);
     expect(human.exitCode, human.stderr).toBe(0);
@@ -165,7 +166,7 @@ describe('swarm status', () => {
       ['victim', false, 'dead'],
       ['exited', false, 'dead'],
     ]);
-    const config = await readTeam(root, TEAM);
+    const config = await readTeam(new Team(root, TEAM));
     expect(config.members.filter((m) => m.isActive === true).map((m) => m.name)).toEqual(['keeper', 'victim', 'exited']);
 
     const human = await swarm(root, ['status', '--team', TEAM], env);
