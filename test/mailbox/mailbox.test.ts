@@ -285,7 +285,7 @@ describe('one malformed entry never hides the others', () => {
   it('read() returns the valid messages, moves the bad entries to .corrupt-<time>, reports once, keeps the rest', async () => {
     const good = await inboxWithJunk();
     const reports: CorruptReport[] = [];
-    const watched = new Mailbox({ root, team: TEAM, onCorrupt: (r) => reports.push(r) });
+    const watched = new Mailbox({ team: new Team(root, TEAM), onCorrupt: (r) => reports.push(r) });
     expect(await watched.read('w1')).toEqual(good);
     expect(await rawInbox('w1')).toEqual(good); // rewritten without the junk
     const kept = await keptFiles('w1');
@@ -299,7 +299,7 @@ describe('one malformed entry never hides the others', () => {
 
   it('consume() delivers the valid unread messages and sets the junk aside', async () => {
     const good = await inboxWithJunk();
-    const quiet = new Mailbox({ root, team: TEAM, onCorrupt: () => undefined });
+    const quiet = new Mailbox({ team: new Team(root, TEAM), onCorrupt: () => undefined });
     expect((await quiet.consume('w1')).map((m) => m.text)).toEqual(good.map((m) => m.text));
     expect((await rawInbox('w1')).map((m) => [m.text, m.read])).toEqual([
       ['first', true],
