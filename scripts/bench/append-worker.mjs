@@ -6,11 +6,12 @@ import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import { Mailbox } from '../../dist/mailbox/mailbox.js';
+import { Team } from '../../dist/team/team.js';
 
 const [mode, root, team, to, writer, countArg] = process.argv.slice(2);
 const count = Number(countArg);
 const file = path.join(root, 'teams', team, 'inboxes', `${to}.json`);
-const mailbox = new Mailbox({ root, team });
+const mailbox = new Mailbox({ team: new Team(root, team) });
 
 async function claudeCodeAppend(entry) {
   await mkdir(path.dirname(file), { recursive: true });

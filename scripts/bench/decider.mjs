@@ -4,10 +4,11 @@
 import { DirWatcher } from '../../dist/storage/watch.js';
 import { decide } from '../../dist/permissions/leader.js';
 import { pendingIds } from '../../dist/permissions/pending.js';
-import { teamPaths } from '../../dist/team/paths.js';
+import { Team } from '../../dist/team/team.js';
 
-const [root, team] = process.argv.slice(2);
-const paths = teamPaths(root, team);
+const [root, name] = process.argv.slice(2);
+const team = new Team(root, name);
+const paths = team.paths;
 const ac = new AbortController();
 process.on('SIGTERM', () => ac.abort());
 const watcher = await DirWatcher.open(paths.pending, { match: (b) => b.endsWith('.json') });
@@ -17,7 +18,7 @@ try {
   for (;;) {
     for (const id of await pendingIds(paths)) {
       try {
-        await decide(root, team, id, 'allow');
+        await decide(team, id, 'allow');
         decided++;
       } catch (e) {
         if (e.kind !== 'already_resolved' && e.kind !== 'not_found') throw e;

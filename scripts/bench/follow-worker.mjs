@@ -2,10 +2,11 @@
 // the delay between the send time embedded in the text and the moment it was seen.
 // argv: root team name mode(watch|poll) pollMs expected
 import { Mailbox } from '../../dist/mailbox/mailbox.js';
+import { Team } from '../../dist/team/team.js';
 import { followInbox } from '../../dist/mailbox/follow.js';
 
 const [root, team, name, mode, pollMs, expected] = process.argv.slice(2);
-const mailbox = new Mailbox({ root, team });
+const mailbox = new Mailbox({ team: new Team(root, team) });
 const delays = [];
 const ac = new AbortController();
 const iter = followInbox(mailbox, name, {

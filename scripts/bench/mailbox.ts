@@ -10,6 +10,7 @@ import { Mailbox } from '../../src/mailbox/mailbox.js';
 import { formatJson } from '../../src/storage/atomic.js';
 import { addMember, createTeam } from '../../src/team/team-store.js';
 import { summarize, table } from './stats.js';
+import { Team } from '../../src/team/team.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const APPEND = path.join(HERE, 'append-worker.mjs');
@@ -18,7 +19,7 @@ const FOLLOW = path.join(HERE, 'follow-worker.mjs');
 async function freshTeam(): Promise<{ root: string; done: () => Promise<void> }> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'swarm-bench-'));
   await createTeam(root, { name: 'bench' });
-  await addMember(root, 'bench', { name: 'sink' });
+  await addMember(new Team(root, 'bench'), { name: 'sink' });
   return { root, done: () => rm(root, { recursive: true, force: true }) };
 }
 
@@ -71,7 +72,7 @@ async function appendLevel(mode: 'swarm' | 'claude-code', writers: number, perWr
 async function deliveryLatency(mode: 'watch' | 'poll', messages: number, gapMs: number) {
   const { root, done } = await freshTeam();
   try {
-    const mailbox = new Mailbox({ root, team: 'bench' });
+    const mailbox = new Mailbox({ team: new Team(root, 'bench') });
     const follower = execa(process.execPath, [FOLLOW, root, 'bench', 'sink', mode, mode === 'poll' ? '1000' : '1000', String(messages)], {
       reject: false,
     });
@@ -100,7 +101,7 @@ async function growthCost(sizes: number[], samples: number) {
   for (const n of sizes) {
     const { root, done } = await freshTeam();
     try {
-      const mailbox = new Mailbox({ root, team: 'bench', compactThreshold: Number.POSITIVE_INFINITY });
+      const mailbox = new Mailbox({ team: new Team(root, 'bench'), compactThreshold: Number.POSITIVE_INFINITY });
       await writeFile(mailbox.paths.inbox('sink'), formatJson(Array.from({ length: n }, (_, i) => entry(i, true))));
       const a: number[] = [];
       const c: number[] = [];
@@ -120,7 +121,7 @@ async function growthCost(sizes: number[], samples: number) {
   // With compaction (threshold 200): messages really flow through (append + consume each), timed at checkpoints.
   const { root, done } = await freshTeam();
   try {
-    const mailbox = new Mailbox({ root, team: 'bench' });
+    const mailbox = new Mailbox({ team: new Team(root, 'bench') });
     let flowed = 0;
     for (const n of sizes) {
       while (flowed < n - samples) {

@@ -14,6 +14,7 @@ import { ensureLeadKey } from '../../src/permissions/keys.js';
 import { requestPermission, type RequestPermissionOptions } from '../../src/permissions/worker.js';
 import { addMember, createTeam, updateTeam } from '../../src/team/team-store.js';
 import { summarize, table } from './stats.js';
+import { Team } from '../../src/team/team.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const DECIDER = path.join(HERE, 'decider.mjs');
@@ -57,11 +58,10 @@ export async function permissionsBench(): Promise<void> {
   let decider: ResultPromise | undefined;
   try {
     await createTeam(root, { name: TEAM });
-    await addMember(root, TEAM, { name: 'w1' });
-    const key = await ensureLeadKey(root, TEAM);
+    await addMember(new Team(root, TEAM), { name: 'w1' });
+    const key = await ensureLeadKey(new Team(root, TEAM));
     const base: RequestPermissionOptions = {
-      root,
-      team: TEAM,
+      team: new Team(root, TEAM),
       workerName: 'w1',
       toolName: 'Bash',
       toolUseId: 'toolu_0',
@@ -78,10 +78,10 @@ export async function permissionsBench(): Promise<void> {
       process.stderr.write('.');
     };
 
-    await updateTeam(root, TEAM, (c) => void (c.swarm = { rules: { allow: ['Bash(npm test:*)'], deny: [] } }));
+    await updateTeam(new Team(root, TEAM), (c) => void (c.swarm = { rules: { allow: ['Bash(npm test:*)'], deny: [] } }));
     await samples(3, base, ['rule']); // warm-up
     row('(a) allow rule', await samples(n, base, ['rule']));
-    await updateTeam(root, TEAM, (c) => void (c.swarm = { rules: { allow: [], deny: [] } }));
+    await updateTeam(new Team(root, TEAM), (c) => void (c.swarm = { rules: { allow: [], deny: [] } }));
 
     decider = execa(process.execPath, [DECIDER, root, TEAM], { reject: false });
     await waitLine(decider, 'ready');

@@ -23,6 +23,7 @@ import { StatusFileSchema } from '../../src/protocol/status.js';
 import { startMessagesServer, type MessagesServer, type ScriptInput } from '../../src/standin/messages-server.js';
 import { addMember, createTeam, teamPaths } from '../../src/team/index.js';
 import { summarize, table } from './stats.js';
+import { Team } from '../../src/team/team.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '../..');
@@ -139,8 +140,8 @@ async function benchTeam(members: { name: string; mode?: string }[]): Promise<Be
   const work = path.join(root, 'work');
   await fs.mkdir(work);
   const { config } = await createTeam(root, { name: TEAM, cwd: work });
-  for (const m of members) await addMember(root, TEAM, { name: m.name, cwd: work, ...(m.mode ? { mode: m.mode } : {}) });
-  const { mailbox: lead, key } = await openLeadMailbox({ root, team: TEAM });
+  for (const m of members) await addMember(new Team(root, TEAM), { name: m.name, cwd: work, ...(m.mode ? { mode: m.mode } : {}) });
+  const { mailbox: lead, key } = await openLeadMailbox({ team: new Team(root, TEAM) });
   const paths = teamPaths(root, TEAM);
   return {
     root,

@@ -27,6 +27,7 @@ import { lastUserText } from '../../src/standin/request.js';
 import { startMessagesServer, type IncomingRequest } from '../../src/standin/messages-server.js';
 import { createTeam, readTeam } from '../../src/team/team-store.js';
 import { table } from './stats.js';
+import { Team } from '../../src/team/team.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const FAKE = path.join(HERE, 'fake-teammate.mjs');
@@ -115,10 +116,9 @@ async function measureOnce(mode: Mode, strategy: Strategy, n: number): Promise<M
         ? { SWARM_TEAMMATE_COMMAND: quote([process.execPath, FAKE]) }
         : { ANTHROPIC_BASE_URL: standin!.url, ANTHROPIC_API_KEY: 'sk-bench', SWARM_HEARTBEAT_MS: '1000', SWARM_POLL_MS: '250' }),
     };
-    const { backend } = await selectBackend({ requested: 'tmux', env, team: TEAM, root, killTimeoutMs: 3000 });
+    const { backend } = await selectBackend({ requested: 'tmux', env, team: new Team(root, TEAM), killTimeoutMs: 3000 });
     const list: SpawnOptions[] = Array.from({ length: n }, (_, i) => ({
-      root,
-      team: TEAM,
+      team: new Team(root, TEAM),
       name: `w${i + 1}`,
       prompt: `hello w${i + 1}`,
       cwd: root,
@@ -141,13 +141,13 @@ async function measureOnce(mode: Mode, strategy: Strategy, n: number): Promise<M
     }
     const readyMs = performance.now() - t0;
 
-    const before = (await readTeam(root, TEAM)).members.filter((m) => m.name !== 'team-lead');
+    const before = (await readTeam(new Team(root, TEAM))).members.filter((m) => m.name !== 'team-lead');
     const paneIds = new Set(before.map((m) => m.tmuxPaneId));
     const t1 = performance.now();
-    const outcomes = await shutdownAll(root, TEAM, { env, root, timeoutMs: 10_000, force: true, exitGraceMs: 3000, killTimeoutMs: 3000 });
+    const outcomes = await shutdownAll(new Team(root, TEAM), { env, timeoutMs: 10_000, force: true, exitGraceMs: 3000, killTimeoutMs: 3000 });
     const stopMs = performance.now() - t1;
     const panesLeft = (await listAllPanes(new TmuxServer({ socket }))).filter((p) => paneIds.has(p.paneId));
-    const membersLeft = (await readTeam(root, TEAM)).members.filter((m) => m.name !== 'team-lead');
+    const membersLeft = (await readTeam(new Team(root, TEAM))).members.filter((m) => m.name !== 'team-lead');
     const procsLeft = [...pids].filter(isProcessAlive);
     const verified =
       outcomes.every((o) => o.verified) && panesLeft.length === 0 && membersLeft.length === 0 && procsLeft.length === 0;

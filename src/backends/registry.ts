@@ -14,7 +14,7 @@
 import path from 'node:path';
 import { BackendTypeSchema, type BackendType, type Member } from '../protocol/config.js';
 import { SwarmError } from '../protocol/errors.js';
-import { resolveRoot } from '../team/paths.js';
+import type { Team } from '../team/team.js';
 import type { Backend, PaneRef, TeamSessions } from './backend.js';
 import { InProcessBackend } from './in-process/in-process-backend.js';
 import type { InProcessHost } from './in-process/host.js';
@@ -39,8 +39,6 @@ export const TMUX_MIN_VERSION = '3.2';
 export interface BackendContext {
   env: Env;
   exec?: Exec;
-  /** Default: resolveRoot(env). */
-  root?: string;
   /** Set inside the in-process host's own process (the leader console). */
   inProcessHost?: InProcessHost | undefined;
   /** Kill verification deadline per stage, ms (backend defaults otherwise). */
@@ -49,7 +47,7 @@ export interface BackendContext {
 
 export interface SelectBackendOptions extends BackendContext {
   requested: BackendChoice;
-  team: string;
+  team: Team;
 }
 
 export interface SelectedBackend {
@@ -78,11 +76,11 @@ export function parseTmuxVersion(text: string): [number, number] | undefined {
   return m ? [Number(m[1]), Number(m[2])] : undefined;
 }
 
-function tmuxBackend(o: SelectBackendOptions | (BackendContext & { team: string }), pane?: string): TmuxBackend {
+function tmuxBackend(o: SelectBackendOptions | (BackendContext & { team: Team }), pane?: string): TmuxBackend {
   return new TmuxBackend({
     socket: o.env.SWARM_TMUX_SOCKET || undefined,
     insideTmux: pane === undefined ? undefined : { paneId: pane },
-    sessionName: sessionNameFor(o.team),
+    sessionName: sessionNameFor(o.team.name),
     exec: o.exec ?? execaExec,
     ...(o.killTimeoutMs !== undefined ? { killTimeoutMs: o.killTimeoutMs } : {}),
   });
@@ -99,9 +97,8 @@ function iterm2Backend(o: BackendContext): Iterm2Backend {
   });
 }
 
-function inProcessBackend(o: BackendContext & { team: string }): InProcessBackend {
+function inProcessBackend(o: BackendContext & { team: Team }): InProcessBackend {
   return new InProcessBackend({
-    root: o.root ?? resolveRoot(o.env),
     team: o.team,
     host: o.inProcessHost,
     ...(o.killTimeoutMs !== undefined ? { killTimeoutMs: o.killTimeoutMs } : {}),
@@ -119,8 +116,8 @@ async function tmuxInstalled(o: SelectBackendOptions, notes: string[]): Promise<
 }
 
 async function inProcessOrFail(o: SelectBackendOptions, why: string): Promise<Backend> {
-  if (o.inProcessHost === undefined && (await liveHost(o.root ?? resolveRoot(o.env), o.team)) === undefined) {
-    const e = noHostError(o.team);
+  if (o.inProcessHost === undefined && (await liveHost(o.team)) === undefined) {
+    const e = noHostError(o.team.name);
     throw new SwarmError(e.kind, why ? `${why}, and ${e.message}` : e.message);
   }
   return inProcessBackend(o);
@@ -161,7 +158,7 @@ export async function selectBackend(o: SelectBackendOptions): Promise<SelectedBa
 }
 
 /** The backend of a kind, for panes already recorded (`backendType` in config.json). */
-export function backendForType(type: BackendType, team: string, ctx: BackendContext): Backend {
+export function backendForType(type: BackendType, team: Team, ctx: BackendContext): Backend {
   switch (type) {
     case 'tmux':
       return tmuxBackend({ ...ctx, team });
@@ -189,7 +186,7 @@ export function recordedBackendType(p: { backendType?: string | undefined; paneI
 }
 
 /** The backend that manages a member's pane, from its recorded `backendType`. */
-export function backendForMember(member: Member, team: string, ctx: BackendContext): Backend {
+export function backendForMember(member: Member, team: Team, ctx: BackendContext): Backend {
   const type = parseBackendType(member.backendType);
   if (type === undefined) {
     throw new SwarmError(

@@ -1,11 +1,12 @@
-// What every command needs: the root, the team (from --team or SWARM_TEAM), a Mailbox that signs
-// the leader's entries, and the output helpers for --json and human modes.
+// What every command needs: the root, the team handle (from --team or SWARM_TEAM, made here once
+// and passed down), a Mailbox that signs the leader's entries, and the output helpers for --json and
+// human modes.
 import { SwarmError } from '../protocol/errors.js';
-import { assertTeamName } from '../protocol/names.js';
 import type { Mailbox } from '../mailbox/mailbox.js';
 import { openLeadMailbox } from '../permissions/lead-mailbox.js';
 import { resolveRoot } from '../team/paths.js';
 import { readTeam } from '../team/team-store.js';
+import { Team } from '../team/team.js';
 
 export interface GlobalArgs {
   team?: string;
@@ -16,16 +17,17 @@ export function rootDir(): string {
   return resolveRoot(process.env);
 }
 
-export function requireTeam(args: GlobalArgs): string {
+/** The handle of the team named by --team or SWARM_TEAM, under the root; validates the name. */
+export function requireTeam(args: GlobalArgs): Team {
   const team = args.team ?? process.env.SWARM_TEAM;
   if (!team) throw new SwarmError('invalid_input', 'no team given: pass --team <name> or set SWARM_TEAM (see swarm team list)');
-  return assertTeamName(team);
+  return new Team(rootDir(), team);
 }
 
 /** The mailbox as the leader uses it: entries written as team-lead are signed. */
-export async function openMailbox(root: string, team: string): Promise<Mailbox> {
-  await readTeam(root, team); // not_found before a lead key is made for a team that does not exist
-  return (await openLeadMailbox({ root, team })).mailbox;
+export async function openMailbox(team: Team): Promise<Mailbox> {
+  await readTeam(team); // not_found before a lead key is made for a team that does not exist
+  return (await openLeadMailbox({ team })).mailbox;
 }
 
 export function printJson(value: unknown): void {

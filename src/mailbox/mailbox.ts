@@ -35,14 +35,14 @@ import {
 import type { HeldLock } from '../storage/lock.js';
 import { hasSpooled, isSpooled, spoolEntry, takeSpooled } from './spool.js';
 import type { LockOptions } from '../storage/lock.js';
-import { teamPaths, type TeamPaths } from '../team/paths.js';
+import type { TeamPaths } from '../team/paths.js';
+import type { Team } from '../team/team.js';
 
 /** Signs an entry written as the leader; returns its `lead_sig`. */
 export type EntrySigner = (entry: InboxMessage) => string;
 
 export interface MailboxOptions {
-  root: string;
-  team: string;
+  team: Team;
   lock?: LockOptions;
   onCorrupt?: (report: CorruptReport) => void;
   /** Used for entries whose `from` is `team-lead` (SPEC §3.6). */
@@ -102,7 +102,7 @@ export class Mailbox {
   readonly paths: TeamPaths;
 
   constructor(readonly opts: MailboxOptions) {
-    this.paths = teamPaths(opts.root, opts.team);
+    this.paths = opts.team.paths;
   }
 
   private options<T>(schema: z.ZodType<T>): JsonFileOptions<T> {

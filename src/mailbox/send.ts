@@ -22,7 +22,7 @@ export interface SendResult {
 
 export async function sendMessage(mailbox: Mailbox, input: SendInput): Promise<SendResult> {
   if (input.text.length === 0) throw new SwarmError('invalid_input', 'message text is empty; pass the text to send');
-  const config = await readTeam(mailbox.opts.root, mailbox.opts.team);
+  const config = await readTeam(mailbox.opts.team);
   const sender = requireMember(config, input.from ?? LEAD_NAME);
   let recipients: string[];
   if (input.to === '*') {

@@ -15,9 +15,9 @@ import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { assertTeamName } from '../protocol/names.js';
 import { errnoCode, SwarmError } from '../protocol/errors.js';
 import { DIR_MODE, ensureDir, FILE_MODE, formatJson, fsyncDir, tempPathFor } from '../storage/atomic.js';
+import type { Team } from '../team/team.js';
 import { formatVerifyKey, generateLeadKeyPair } from './signing.js';
 
 
@@ -40,10 +40,9 @@ function keysDir(root: string): string {
   return path.join(root, 'swarm', 'keys');
 }
 
-/** `<root>/swarm/keys/<team>.key`; SwarmError('invalid_name') for a bad team name. */
-export function leadKeyPath(root: string, team: string): string {
-  assertTeamName(team);
-  return path.join(keysDir(root), `${team}.key`);
+/** `<root>/swarm/keys/<team>.key` (the name was validated when the handle was made). */
+export function leadKeyPath(team: Team): string {
+  return path.join(keysDir(team.root), `${team.name}.key`);
 }
 
 function fromFile(file: string, text: string): LeadKey {
@@ -73,14 +72,14 @@ function fromFile(file: string, text: string): LeadKey {
 }
 
 /** The team's lead key; SwarmError('not_found') if there is none, 'corrupt' if unreadable. */
-export async function loadLeadKey(root: string, team: string): Promise<LeadKey> {
-  const file = leadKeyPath(root, team);
+export async function loadLeadKey(team: Team): Promise<LeadKey> {
+  const file = leadKeyPath(team);
   let text: string;
   try {
     text = await fs.readFile(file, 'utf8');
   } catch (cause) {
     if (errnoCode(cause) === 'ENOENT') {
-      throw new SwarmError('not_found', `no lead key for team ${team} (expected ${file})`, { cause });
+      throw new SwarmError('not_found', `no lead key for team ${team.name} (expected ${file})`, { cause });
     }
     throw new SwarmError('io', `cannot read lead key ${file}: ${String(cause)}`, { cause });
   }
@@ -88,14 +87,14 @@ export async function loadLeadKey(root: string, team: string): Promise<LeadKey> 
 }
 
 /** Load the team's lead key, creating it if missing; concurrent callers all get the same key. */
-export async function ensureLeadKey(root: string, team: string, now: number = Date.now()): Promise<LeadKey> {
-  const file = leadKeyPath(root, team);
+export async function ensureLeadKey(team: Team, now: number = Date.now()): Promise<LeadKey> {
+  const file = leadKeyPath(team);
   try {
-    return await loadLeadKey(root, team);
+    return await loadLeadKey(team);
   } catch (e) {
     if (!(e instanceof SwarmError && e.kind === 'not_found')) throw e;
   }
-  const dir = keysDir(root);
+  const dir = keysDir(team.root);
   try {
     await ensureDir(dir);
     await fs.chmod(dir, DIR_MODE);
@@ -129,14 +128,14 @@ export async function ensureLeadKey(root: string, team: string, now: number = Da
   } finally {
     await fs.rm(tmp, { force: true });
   }
-  if (!won) return loadLeadKey(root, team);
+  if (!won) return loadLeadKey(team);
   await fsyncDir(dir);
   return { privateKey: pair.privateKey, publicKey: pair.publicKey, createdAt: pair.createdAt, verifyKey: pair.verifyKey };
 }
 
 /** Remove the team's key file; true if there was one. */
-export async function deleteLeadKey(root: string, team: string): Promise<boolean> {
-  const file = leadKeyPath(root, team);
+export async function deleteLeadKey(team: Team): Promise<boolean> {
+  const file = leadKeyPath(team);
   try {
     await fs.unlink(file);
     return true;

@@ -5,7 +5,7 @@ import { ensureLeadKey, type LeadKey } from './keys.js';
 import { signEntry } from './signing.js';
 
 export async function openLeadMailbox(opts: MailboxOptions): Promise<{ mailbox: Mailbox; key: LeadKey }> {
-  const key = await ensureLeadKey(opts.root, opts.team);
+  const key = await ensureLeadKey(opts.team);
   const mailbox = new Mailbox({
     ...opts,
     signLead: (entry) =>

@@ -14,8 +14,9 @@ import { LEAD_NAME } from '../protocol/names.js';
 import { ResolvedRequestSchema, type PendingRequest, type ResolvedRequest } from '../protocol/permission.js';
 import { formatJson, writeFileAtomic } from '../storage/atomic.js';
 import { withFileLock } from '../storage/lock.js';
-import { teamPaths, type TeamPaths } from '../team/paths.js';
+import type { TeamPaths } from '../team/paths.js';
 import { findMember, readTeam, updateTeam } from '../team/team-store.js';
+import type { Team } from '../team/team.js';
 import { DEFAULT_DENY_FEEDBACK } from './answer.js';
 import { appendAudit, endingEvent, noAnswerWithin } from './audit.js';
 import { openLeadMailbox } from './lead-mailbox.js';
@@ -63,17 +64,17 @@ async function notPending(paths: TeamPaths, id: string): Promise<SwarmError> {
   return new SwarmError('not_found', `no pending permission request "${id}"; see 'swarm permissions' for the ids`);
 }
 
-export async function decide(root: string, team: string, id: string, decision: 'allow' | 'deny', opts: DecideOptions = {}): Promise<DecideResult> {
-  const paths = teamPaths(root, team);
+export async function decide(team: Team, id: string, decision: 'allow' | 'deny', opts: DecideOptions = {}): Promise<DecideResult> {
+  const paths = team.paths;
   const pendingFile = paths.pendingFile(id); // validates the id before any I/O
   if (opts.always && decision !== 'allow') throw new SwarmError('invalid_input', '"always" only applies to approving a request');
   const now = opts.now ?? systemClock;
-  const config = await readTeam(root, team);
+  const config = await readTeam(team);
   if (!(await fileExists(pendingFile))) {
-    await materialiseInboxRequests(root, team, config, now); // a Claude Code teammate's frame, not listed yet
+    await materialiseInboxRequests(team, config, now); // a Claude Code teammate's frame, not listed yet
     if (!(await fileExists(pendingFile))) throw await notPending(paths, id);
   }
-  const { mailbox, key } = await openLeadMailbox({ root, team });
+  const { mailbox, key } = await openLeadMailbox({ team });
   const lead = findMember(config, LEAD_NAME);
   const result = await withFileLock(pendingFile, async (held): Promise<DecideResult> => {
     const request = await readPending(paths, id);
@@ -130,7 +131,7 @@ export async function decide(root: string, team: string, id: string, decision: '
     });
     return { id, status, request, resolved, ...(rule ? { rule } : {}), frameSent: worker !== undefined };
   });
-  if (result.rule) await addRule(root, team, 'allow', result.rule);
+  if (result.rule) await addRule(team, 'allow', result.rule);
   return result;
 }
 
@@ -155,8 +156,8 @@ function ruleUpdate(rule: string): Record<string, unknown> {
 }
 
 /** Add `rule` (already validated) to `swarm.rules.<list>` under the config lock; false if present. */
-export async function addRule(root: string, team: string, list: 'allow' | 'deny', rule: string): Promise<boolean> {
-  return updateTeam(root, team, (config) => {
+export async function addRule(team: Team, list: 'allow' | 'deny', rule: string): Promise<boolean> {
+  return updateTeam(team, (config) => {
     const swarm = (config.swarm ??= {});
     const rules = (swarm.rules ??= { allow: [], deny: [] });
     if (rules[list].includes(rule)) return false;
@@ -166,8 +167,8 @@ export async function addRule(root: string, team: string, list: 'allow' | 'deny'
 }
 
 /** Remove `rule` from both lists under the config lock; the lists it was removed from. */
-export async function removeRule(root: string, team: string, rule: string): Promise<('allow' | 'deny')[]> {
-  return updateTeam(root, team, (config) => {
+export async function removeRule(team: Team, rule: string): Promise<('allow' | 'deny')[]> {
+  return updateTeam(team, (config) => {
     const rules = config.swarm?.rules;
     if (!rules) return [];
     const from: ('allow' | 'deny')[] = [];
@@ -182,13 +183,13 @@ export async function removeRule(root: string, team: string, rule: string): Prom
 }
 
 /** Deny every request older than `timeoutMs` ("no answer within <n>s"); the ids denied. */
-export async function expireStale(root: string, team: string, timeoutMs: number, opts: ListPendingOptions = {}): Promise<string[]> {
+export async function expireStale(team: Team, timeoutMs: number, opts: ListPendingOptions = {}): Promise<string[]> {
   const feedback = noAnswerWithin(timeoutMs);
   const denied: string[] = [];
-  for (const p of await listPending(root, team, opts)) {
+  for (const p of await listPending(team, opts)) {
     if (p.ageMs < timeoutMs) continue;
     try {
-      await decide(root, team, p.id, 'deny', { feedback, by: 'timeout', ...(opts.now ? { now: opts.now } : {}) });
+      await decide(team, p.id, 'deny', { feedback, by: 'timeout', ...(opts.now ? { now: opts.now } : {}) });
       denied.push(p.id);
     } catch (e) {
       if (!isSwarmError(e, 'already_resolved') && !isSwarmError(e, 'not_found')) throw e;
@@ -198,10 +199,10 @@ export async function expireStale(root: string, team: string, timeoutMs: number,
 }
 
 /** Remove an orphaned request (its worker is gone); refuses a live worker's unless `force`. */
-export async function clearOrphaned(root: string, team: string, id: string, opts: ListPendingOptions & { force?: boolean } = {}): Promise<PendingRequest> {
-  const paths = teamPaths(root, team);
+export async function clearOrphaned(team: Team, id: string, opts: ListPendingOptions & { force?: boolean } = {}): Promise<PendingRequest> {
+  const paths = team.paths;
   paths.pendingFile(id); // validate first
-  const view = (await listPending(root, team, opts)).find((p) => p.id === id);
+  const view = (await listPending(team, opts)).find((p) => p.id === id);
   if (!view) throw await notPending(paths, id);
   if (!view.orphaned && !opts.force) {
     const pid = view.workerPid !== undefined ? ` (pid ${view.workerPid})` : '';
@@ -215,8 +216,8 @@ export async function clearOrphaned(root: string, team: string, id: string, opts
 }
 
 /** Delete resolved records older than `olderThanMs` (by resolvedAt, else mtime); the ids removed. */
-export async function sweepResolved(root: string, team: string, opts: { olderThanMs?: number; now?: Clock } = {}): Promise<string[]> {
-  const paths = teamPaths(root, team);
+export async function sweepResolved(team: Team, opts: { olderThanMs?: number; now?: Clock } = {}): Promise<string[]> {
+  const paths = team.paths;
   const limit = opts.olderThanMs ?? 3_600_000;
   const t = (opts.now ?? systemClock)();
   let names: string[];

@@ -18,8 +18,9 @@ import type { TeamConfig } from '../protocol/config.js';
 import type { PendingRequest } from '../protocol/permission.js';
 import { Mailbox } from '../mailbox/mailbox.js';
 import { withFileLock } from '../storage/lock.js';
-import { teamPaths, type TeamPaths } from '../team/paths.js';
+import type { TeamPaths } from '../team/paths.js';
 import { findMember, readTeam } from '../team/team-store.js';
+import type { Team } from '../team/team.js';
 import { endedRequests, readAudit } from './audit.js';
 import { isProcessAlive } from '../storage/pid.js';
 import { createPendingExclusive, fileExists, pendingIds, readPending } from './pending.js';
@@ -42,9 +43,9 @@ function isWorkerName(name: string): boolean {
  * Create pending records for `permission_request` frames in team-lead's inbox that have none.
  * Returns the ids it created.
  */
-export async function materialiseInboxRequests(root: string, team: string, config: TeamConfig, now: Clock = systemClock): Promise<string[]> {
-  const paths = teamPaths(root, team);
-  const entries = await new Mailbox({ root, team }).read(LEAD_NAME);
+export async function materialiseInboxRequests(team: Team, config: TeamConfig, now: Clock = systemClock): Promise<string[]> {
+  const paths = team.paths;
+  const entries = await new Mailbox({ team }).read(LEAD_NAME);
   const frames: PendingRequest[] = [];
   for (const entry of entries) {
     const parsed = parseControl(entry.text);
@@ -57,10 +58,10 @@ export async function materialiseInboxRequests(root: string, team: string, confi
     const cwd = member?.cwd;
     frames.push({
       id: f.request_id,
-      workerId: agentId(member?.name ?? entry.from, team),
+      workerId: agentId(member?.name ?? entry.from, team.name),
       workerName: member?.name ?? entry.from,
       ...(color ? { workerColor: color } : {}),
-      teamName: team,
+      teamName: team.name,
       toolName: f.tool_name,
       toolUseId: f.tool_use_id,
       description: f.description,
@@ -89,12 +90,12 @@ export async function materialiseInboxRequests(root: string, team: string, confi
 }
 
 /** Pending requests, oldest first, with their age and whether their worker is gone. */
-export async function listPending(root: string, team: string, opts: ListPendingOptions = {}): Promise<PendingView[]> {
+export async function listPending(team: Team, opts: ListPendingOptions = {}): Promise<PendingView[]> {
   const now = opts.now ?? systemClock;
   const isAlive = opts.isAlive ?? isProcessAlive;
-  const config = await readTeam(root, team);
-  await materialiseInboxRequests(root, team, config, now);
-  const paths = teamPaths(root, team);
+  const config = await readTeam(team);
+  await materialiseInboxRequests(team, config, now);
+  const paths = team.paths;
   const t = now();
   const out: PendingView[] = [];
   for (const id of await pendingIds(paths)) {

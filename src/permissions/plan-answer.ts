@@ -7,6 +7,7 @@ import { SwarmError } from '../protocol/errors.js';
 import { messageKey, type InboxMessage } from '../protocol/message.js';
 import { LEAD_NAME, sameName } from '../protocol/names.js';
 import { findMember, readTeam, requireMember } from '../team/team-store.js';
+import type { Team } from '../team/team.js';
 import { openLeadMailbox } from './lead-mailbox.js';
 
 export interface PlanAnswer {
@@ -43,8 +44,8 @@ function answered(entries: readonly InboxMessage[], requestId: string): boolean 
   });
 }
 
-export async function answerPlan(root: string, team: string, name: string, answer: PlanAnswer): Promise<PlanAnswerResult> {
-  const config = await readTeam(root, team);
+export async function answerPlan(team: Team, name: string, answer: PlanAnswer): Promise<PlanAnswerResult> {
+  const config = await readTeam(team);
   const member = requireMember(config, name);
   if (answer.mode !== undefined) {
     if (!answer.approve) throw new SwarmError('invalid_input', '--mode only goes with --approve');
@@ -53,7 +54,7 @@ export async function answerPlan(root: string, team: string, name: string, answe
       throw new SwarmError('invalid_input', `--mode: expected default, acceptEdits or bypassPermissions, got ${String(answer.mode)}`);
     }
   }
-  const { mailbox } = await openLeadMailbox({ root, team, ...(answer.now ? { now: answer.now } : {}) });
+  const { mailbox } = await openLeadMailbox({ team, ...(answer.now ? { now: answer.now } : {}) });
   const found = latestPlanRequest(await mailbox.read(LEAD_NAME), member.name);
   if (!found) {
     throw new SwarmError('not_found', `no plan approval request from ${member.name} in team-lead's inbox; see 'swarm inbox team-lead'`);

@@ -25,8 +25,9 @@ import type { AuditEvent, PendingRequest } from '../protocol/permission.js';
 import { Mailbox } from '../mailbox/mailbox.js';
 import { DirWatcher } from '../storage/watch.js';
 import { withFileLock } from '../storage/lock.js';
-import { teamPaths, type TeamPaths } from '../team/paths.js';
+import type { TeamPaths } from '../team/paths.js';
 import { readTeam } from '../team/team-store.js';
+import type { Team } from '../team/team.js';
 import { findResponseFrame, judgeResolved, sameJson, type Answer, type AskedRequest } from './answer.js';
 import { appendAudit, endingEvent, noAnswerWithin } from './audit.js';
 import { endPending, fileExists, writePending } from './pending.js';
@@ -34,8 +35,7 @@ import { evaluateWithReason, type Evaluation } from './rules.js';
 import { parseVerifyKey, type ParsedVerifyKey } from './signing.js';
 
 export interface RequestPermissionOptions {
-  root: string;
-  team: string;
+  team: Team;
   workerName: string;
   workerColor?: string;
   toolName: string;
@@ -83,7 +83,7 @@ export async function requestPermission(opts: RequestPermissionOptions): Promise
   }
   opts.signal?.throwIfAborted();
   const now = opts.now ?? systemClock;
-  const paths = teamPaths(opts.root, opts.team);
+  const paths = opts.team.paths;
   const id = newPermissionId(now());
   const byRule = await decideByRule(paths, id, opts, now);
   if (byRule) return byRule;
@@ -103,7 +103,7 @@ export async function requestPermission(opts: RequestPermissionOptions): Promise
 }
 
 async function decideByRule(paths: TeamPaths, id: string, opts: RequestPermissionOptions, now: Clock): Promise<PermissionResult | undefined> {
-  const config = await readTeam(opts.root, opts.team);
+  const config = await readTeam(opts.team);
   const rules = config.swarm?.rules ?? { allow: [], deny: [] };
   let evaluation: Evaluation;
   try {
@@ -127,10 +127,10 @@ async function announce(paths: TeamPaths, id: string, opts: RequestPermissionOpt
   const createdAt = now();
   const record: PendingRequest = {
     id,
-    workerId: agentId(opts.workerName, opts.team),
+    workerId: agentId(opts.workerName, opts.team.name),
     workerName: opts.workerName,
     ...(opts.workerColor ? { workerColor: opts.workerColor } : {}),
-    teamName: opts.team,
+    teamName: opts.team.name,
     toolName: opts.toolName,
     toolUseId: opts.toolUseId,
     description: opts.description,
@@ -145,7 +145,7 @@ async function announce(paths: TeamPaths, id: string, opts: RequestPermissionOpt
   await writePending(paths, record);
   try {
     // The frame (which wakes the leader) and the audit line are independent: write them together.
-    const frame = new Mailbox({ root: opts.root, team: opts.team }).append(LEAD_NAME, {
+    const frame = new Mailbox({ team: opts.team }).append(LEAD_NAME, {
       from: opts.workerName,
       text: encodeControl({
         type: 'permission_request',
@@ -197,13 +197,13 @@ async function waitForAnswer(
 ): Promise<PermissionResult> {
   const asked: AskedRequest = {
     id,
-    teamName: opts.team,
+    teamName: opts.team.name,
     workerName: opts.workerName,
     toolName: opts.toolName,
     toolUseId: opts.toolUseId,
     input: opts.input,
   };
-  const mailbox = new Mailbox({ root: opts.root, team: opts.team });
+  const mailbox = new Mailbox({ team: opts.team });
   const loggedFrames = new Set<string>();
   const deadline = opts.timeoutMs === undefined ? Infinity : Date.now() + opts.timeoutMs;
   const pollMs = opts.pollMs ?? 1000;

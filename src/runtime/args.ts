@@ -16,6 +16,7 @@ import { SwarmError } from '../protocol/errors.js';
 import { agentId, assertMemberName, assertTeamName, LEAD_NAME, sameName } from '../protocol/names.js';
 import { parseVerifyKey, type ParsedVerifyKey } from '../permissions/signing.js';
 import { requireMember } from '../team/team-store.js';
+import type { Team } from '../team/team.js';
 
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
@@ -36,8 +37,7 @@ export const TeammateFlagsSchema = z.object({
 export type TeammateFlags = z.infer<typeof TeammateFlagsSchema>;
 
 export interface TeammateSettings {
-  root: string;
-  team: string;
+  team: Team;
   name: string;
   agentId: string;
   color?: string;
@@ -167,7 +167,7 @@ function modeOf(value: string | undefined): PermissionMode | undefined {
 }
 
 /** Flags + the team's config.json + env → settings. Throws a one-line SwarmError on anything inconsistent. */
-export async function resolveSettings(root: string, raw: unknown, config: TeamConfig, env: NodeJS.ProcessEnv): Promise<TeammateSettings> {
+export async function resolveSettings(team: Team, raw: unknown, config: TeamConfig, env: NodeJS.ProcessEnv): Promise<TeammateSettings> {
   const flags = parseFlags(raw);
   if (config.name !== flags.teamName) {
     throw new SwarmError('invalid_input', `--team-name: expected the team of config.json (${config.name}), got ${flags.teamName}`);
@@ -187,8 +187,7 @@ export async function resolveSettings(root: string, raw: unknown, config: TeamCo
   const color = flags.agentColor ?? member.color;
   const agentType = flags.agentType ?? member.agentType;
   return {
-    root,
-    team: config.name,
+    team,
     name: member.name,
     agentId: agentId(member.name, config.name),
     ...(color ? { color } : {}),

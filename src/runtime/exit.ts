@@ -8,6 +8,7 @@ import { encodeControl, type ShutdownRequest } from '../protocol/control.js';
 import { LEAD_NAME } from '../protocol/names.js';
 import type { Mailbox } from '../mailbox/mailbox.js';
 import { readTeam, findMember } from '../team/team-store.js';
+import type { Team } from '../team/team.js';
 import type { Presence } from './presence.js';
 import type { StatusReporter } from './status.js';
 import type { ProcessGroups } from './tools/process-groups.js';
@@ -21,8 +22,7 @@ export type ExitReason =
   | { kind: 'failed'; why: string };
 
 export interface ExitDeps {
-  root: string;
-  team: string;
+  team: Team;
   name: string;
   color?: string;
   mailbox: Mailbox;
@@ -67,7 +67,7 @@ export async function finishTeammate(reason: ExitReason, d: ExitDeps): Promise<n
   const timestamp = new Date((d.now ?? Date.now)()).toISOString();
   if (reason.kind === 'approved' || reason.kind === 'grace') {
     await step('shutdown_approved', async () => {
-      const member = findMember(await readTeam(d.root, d.team), d.name);
+      const member = findMember(await readTeam(d.team), d.name);
       const note = reason.kind === 'grace' ? { note: `the model did not answer within ${Math.round(reason.graceMs / 1000)}s; exited anyway` } : {};
       const text = encodeControl({
         type: 'shutdown_approved',

@@ -23,7 +23,7 @@ export function describeRequest(req: AskRequest): string {
 }
 
 export function createLeaderAsk(
-  s: Pick<TeammateSettings, 'root' | 'team' | 'name' | 'color' | 'cwd' | 'verifyKey'>,
+  s: Pick<TeammateSettings, 'team' | 'name' | 'color' | 'cwd' | 'verifyKey'>,
   deps: { view: PaneView; transcript: Transcript; finished: Set<string>; pollMs?: number },
 ): Ask {
   return async (req, signal) => {
@@ -43,7 +43,6 @@ export function createLeaderAsk(
     };
     try {
       const result = await requestPermission({
-        root: s.root,
         team: s.team,
         workerName: s.name,
         ...(s.color ? { workerColor: s.color } : {}),

@@ -7,12 +7,12 @@ import { isSwarmError } from '../protocol/errors.js';
 import { LEAD_NAME } from '../protocol/names.js';
 import type { Mailbox } from '../mailbox/mailbox.js';
 import { updateMember } from '../team/team-store.js';
+import type { Team } from '../team/team.js';
 import type { StatusReporter } from './status.js';
 import type { Transcript } from './transcript.js';
 
 export interface PresenceDeps {
-  root: string;
-  team: string;
+  team: Team;
   name: string;
   color?: string;
   pid: number;
@@ -30,7 +30,7 @@ export class Presence {
   private async setActive(isActive: boolean, extra: { pid?: number } = {}): Promise<void> {
     if (this.active === isActive && extra.pid === undefined) return;
     try {
-      await updateMember(this.d.root, this.d.team, this.d.name, { isActive, ...extra });
+      await updateMember(this.d.team, this.d.name, { isActive, ...extra });
       this.active = isActive;
     } catch (e) {
       // Removed from the roster meanwhile (the leader does that on shutdown): nothing to mark.

@@ -9,8 +9,9 @@ import type { RuleSet } from '../permissions/rules.js';
 import { Mailbox } from '../mailbox/mailbox.js';
 import type { PermissionMode } from '../protocol/config.js';
 import type { ShutdownRequest } from '../protocol/control.js';
-import { teamPaths, resolveRoot } from '../team/paths.js';
+import { resolveRoot } from '../team/paths.js';
 import { readTeam, updateMember } from '../team/team-store.js';
+import { Team } from '../team/team.js';
 import { AgentLoop } from './agent-loop.js';
 import { parseFlags, readTuning, resolveSettings, type TeammateSettings } from './args.js';
 import { finishTeammate, type ExitReason } from './exit.js';
@@ -55,10 +56,10 @@ function shellEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 /** Runs the teammate until it exits; resolves with the process exit code. Throws only on bad flags/setup. */
 export async function runTeammate(opts: RunTeammateOptions): Promise<number> {
-  const root = resolveRoot(opts.env);
   const flags = parseFlags(opts.flags);
-  const config = await readTeam(root, flags.teamName);
-  const s = await resolveSettings(root, opts.flags, config, opts.env);
+  const team = new Team(resolveRoot(opts.env), flags.teamName);
+  const config = await readTeam(team);
+  const s = await resolveSettings(team, opts.flags, config, opts.env);
   const tuning = readTuning(opts.env);
   const model = new ModelClient({
     model: s.model,
@@ -68,7 +69,7 @@ export async function runTeammate(opts: RunTeammateOptions): Promise<number> {
     retry: { baseMs: tuning.retryBaseMs, maxRetries: tuning.maxRetries },
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
   });
-  const guard = await PathGuard.create(root, s.cwd);
+  const guard = await PathGuard.create(team.root, s.cwd);
   return new Teammate(s, opts, model, guard, tuning.shutdownGraceMs, tuning.heartbeatMs, tuning.pollMs).run();
 }
 
@@ -94,8 +95,8 @@ class Teammate {
     heartbeatMs: number,
     private readonly pollMs: number,
   ) {
-    this.paths = teamPaths(s.root, s.team);
-    this.mailbox = new Mailbox({ root: s.root, team: s.team });
+    this.paths = s.team.paths;
+    this.mailbox = new Mailbox({ team: s.team });
     this.view = new PaneView(opts.write, s.color);
     this.transcript = new Transcript(this.paths.log(s.name), Date.now, (e) => this.view.warn(`transcript: ${String(e)}`));
     const pid = opts.pid ?? process.pid;
@@ -107,7 +108,7 @@ class Teammate {
       heartbeatMs,
       onError: (e) => this.view.warn(`status file: ${String(e)}`),
     });
-    this.presence = new Presence({ root: s.root, team: s.team, name: s.name, ...(s.color ? { color: s.color } : {}), pid, mailbox: this.mailbox, status: this.status, transcript: this.transcript });
+    this.presence = new Presence({ team: s.team, name: s.name, ...(s.color ? { color: s.color } : {}), pid, mailbox: this.mailbox, status: this.status, transcript: this.transcript });
   }
 
   private halt(reason: ExitReason): void {
@@ -118,8 +119,8 @@ class Teammate {
 
   async run(): Promise<number> {
     const s = this.s;
-    this.view.setRoster((await readTeam(s.root, s.team)).members);
-    this.view.banner(s.name, s.team, `${this.model.model} · ${s.mode} mode · ${s.cwd}`);
+    this.view.setRoster((await readTeam(s.team)).members);
+    this.view.banner(s.name, s.team.name, `${this.model.model} · ${s.mode} mode · ${s.cwd}`);
     this.transcript.append({ kind: 'start', pid: this.opts.pid ?? process.pid, model: s.model, mode: s.mode, cwd: s.cwd });
     await this.status.start();
     await this.presence.start();
@@ -139,7 +140,7 @@ class Teammate {
     const plan = new PlanApproval({
       mailbox: this.mailbox,
       name: s.name,
-      team: s.team,
+      team: s.team.name,
       ...(s.color ? { color: s.color } : {}),
       key: s.parsedKey,
       monitor,
@@ -180,7 +181,7 @@ class Teammate {
       tools: ALL_TOOLS,
       ctx,
       mode: () => modes.mode,
-      teamRules: async (): Promise<RuleSet> => (await readTeam(s.root, s.team)).swarm?.rules ?? { allow: [], deny: [] },
+      teamRules: async (): Promise<RuleSet> => (await readTeam(s.team)).swarm?.rules ?? { allow: [], deny: [] },
       ask: createLeaderAsk(s, { view: this.view, transcript: this.transcript, finished: this.finishedPermissions, pollMs: this.pollMs || 1000 }),
       view: this.view,
       transcript: this.transcript,
@@ -190,9 +191,9 @@ class Teammate {
       model: this.model,
       tools: apiTools(ALL_TOOLS),
       systemPrompt: async () => {
-        const config = await readTeam(s.root, s.team);
+        const config = await readTeam(s.team);
         this.view.setRoster(config.members);
-        return buildSystemPrompt({ name: s.name, team: s.team, ...(s.agentType ? { agentType: s.agentType } : {}), cwd: s.cwd, root: s.root, mode: modes.mode, config });
+        return buildSystemPrompt({ name: s.name, team: s.team.name, ...(s.agentType ? { agentType: s.agentType } : {}), cwd: s.cwd, root: s.team.root, mode: modes.mode, config });
       },
       runner,
       delivery,
@@ -215,7 +216,6 @@ class Teammate {
     this.opts.signal?.removeEventListener('abort', onHostAbort);
     shutdown.dispose();
     return finishTeammate(reason, {
-      root: s.root,
       team: s.team,
       name: s.name,
       ...(s.color ? { color: s.color } : {}),
@@ -266,6 +266,6 @@ class Teammate {
   private modeChanged(mode: PermissionMode): void {
     this.view.notice(`permission mode: ${mode}`);
     this.transcript.append({ kind: 'control', what: 'mode', mode });
-    updateMember(this.s.root, this.s.team, this.s.name, { mode }).catch((e: unknown) => this.view.warn(`config.json: ${String(e)}`));
+    updateMember(this.s.team, this.s.name, { mode }).catch((e: unknown) => this.view.warn(`config.json: ${String(e)}`));
   }
 }

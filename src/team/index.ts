@@ -1,4 +1,5 @@
-// team/: the root, team paths, config.json and the roster.
+// team/: the root, team paths, the Team handle, config.json and the roster.
 export * from './paths.js';
 export * from './slug.js';
 export * from './team-store.js';
+export * from './team.js';

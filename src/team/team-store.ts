@@ -12,7 +12,8 @@ import { newSessionId } from '../protocol/ids.js';
 import { agentId, assertMemberName, assertTeamName, LEAD_NAME, sameName } from '../protocol/names.js';
 import { ensureDir, formatJson, writeFileAtomic } from '../storage/atomic.js';
 import { mutateJsonFile, readJsonFile, type JsonFileOptions } from '../storage/json-file.js';
-import { teamPaths, teamsDir, type TeamPaths } from './paths.js';
+import { teamsDir, type TeamPaths } from './paths.js';
+import { Team } from './team.js';
 import { wordSlug } from './slug.js';
 
 export interface CreateTeamOptions {
@@ -26,6 +27,7 @@ export interface CreateTeamOptions {
 }
 
 export interface CreatedTeam {
+  team: Team;
   config: TeamConfig;
   /** Set when the requested name was taken and another was chosen. */
   renamedFrom?: string;
@@ -35,10 +37,10 @@ async function makeTeamDirs(p: TeamPaths): Promise<void> {
   for (const d of [p.inboxes, p.pending, p.resolved, p.statusDir, p.logsDir]) await ensureDir(d);
 }
 
-async function claimDir(root: string, name: string): Promise<boolean> {
-  await ensureDir(teamsDir(root));
+async function claimDir(team: Team): Promise<boolean> {
+  await ensureDir(teamsDir(team.root));
   try {
-    await fs.mkdir(teamPaths(root, name).dir, { mode: 0o700 });
+    await fs.mkdir(team.paths.dir, { mode: 0o700 });
     return true;
   } catch (e) {
     if (errnoCode(e) === 'EEXIST') return false;
@@ -48,21 +50,21 @@ async function claimDir(root: string, name: string): Promise<boolean> {
 
 export async function createTeam(root: string, opts: CreateTeamOptions): Promise<CreatedTeam> {
   assertTeamName(opts.name);
-  let name = opts.name;
+  let team = new Team(root, opts.name);
   let renamedFrom: string | undefined;
-  if (!(await claimDir(root, name))) {
+  if (!(await claimDir(team))) {
     if (opts.noRename) {
-      throw new SwarmError('exists', `team "${name}" already exists; pick another name, or drop --no-rename to get a free one`);
+      throw new SwarmError('exists', `team "${team.name}" already exists; pick another name, or drop --no-rename to get a free one`);
     }
-    renamedFrom = name;
+    renamedFrom = team.name;
     for (let i = 0; ; i++) {
-      name = wordSlug();
-      if (await claimDir(root, name)) break;
+      team = new Team(root, wordSlug());
+      if (await claimDir(team)) break;
       if (i > 50) throw new SwarmError('exists', 'could not find a free team name; pass one explicitly');
     }
   }
   const now = opts.now ?? Date.now();
-  const p = teamPaths(root, name);
+  const { name, paths: p } = team;
   await makeTeamDirs(p);
   const lead: Member = {
     agentId: agentId(LEAD_NAME, name),
@@ -83,7 +85,7 @@ export async function createTeam(root: string, opts: CreateTeamOptions): Promise
     members: [lead],
   };
   await writeFileAtomic(p.config, formatJson(config));
-  return renamedFrom ? { config, renamedFrom } : { config };
+  return renamedFrom ? { team, config, renamedFrom } : { team, config };
 }
 
 function configOptions(): JsonFileOptions<TeamConfig> {
@@ -104,16 +106,15 @@ function notFound(team: string): SwarmError {
 }
 
 /** Read a team's config.json (parsed). Throws not_found / corrupt. */
-export async function readTeam(root: string, team: string): Promise<TeamConfig> {
-  const p = teamPaths(root, team);
-  const config = await readJsonFile(p.config, { schema: TeamConfigSchema });
-  if (!config) throw notFound(team);
+export async function readTeam(team: Team): Promise<TeamConfig> {
+  const config = await readJsonFile(team.paths.config, { schema: TeamConfigSchema });
+  if (!config) throw notFound(team.name);
   return config;
 }
 
-export async function teamExists(root: string, team: string): Promise<boolean> {
+export async function teamExists(team: Team): Promise<boolean> {
   try {
-    await fs.access(teamPaths(root, team).config);
+    await fs.access(team.paths.config);
     return true;
   } catch {
     return false;
@@ -121,10 +122,9 @@ export async function teamExists(root: string, team: string): Promise<boolean> {
 }
 
 /** Locked read-modify-write of config.json; `fn` may mutate and return a result. */
-export async function updateTeam<R>(root: string, team: string, fn: (config: TeamConfig) => R | Promise<R>): Promise<R> {
-  const p = teamPaths(root, team);
-  if (!(await teamExists(root, team))) throw notFound(team);
-  return mutateJsonFile(p.config, configOptions(), async (config) => {
+export async function updateTeam<R>(team: Team, fn: (config: TeamConfig) => R | Promise<R>): Promise<R> {
+  if (!(await teamExists(team))) throw notFound(team.name);
+  return mutateJsonFile(team.paths.config, configOptions(), async (config) => {
     const result = await fn(config);
     return { write: config, result };
   });
@@ -154,7 +154,7 @@ export async function listTeams(root: string): Promise<TeamSummary[]> {
       continue; // not a team directory swarm could have made
     }
     try {
-      const c = await readTeam(root, name);
+      const c = await readTeam(new Team(root, name));
       out.push({ name, ...(c.description ? { description: c.description } : {}), members: c.members.length - 1, createdAt: c.createdAt });
     } catch (e) {
       out.push({ name, members: 0, problem: (e as Error).message });
@@ -163,14 +163,13 @@ export async function listTeams(root: string): Promise<TeamSummary[]> {
   return out;
 }
 
-export async function deleteTeam(root: string, team: string): Promise<void> {
-  const p = teamPaths(root, team);
+export async function deleteTeam(team: Team): Promise<void> {
   try {
-    await fs.access(p.dir);
+    await fs.access(team.paths.dir);
   } catch {
-    throw notFound(team);
+    throw notFound(team.name);
   }
-  await fs.rm(p.dir, { recursive: true, force: true });
+  await fs.rm(team.paths.dir, { recursive: true, force: true });
 }
 
 export function findMember(config: TeamConfig, name: string): Member | undefined {
@@ -202,11 +201,11 @@ export interface NewMember {
 }
 
 /** Add a member under the config lock: validated, unique, coloured. Returns the stored member. */
-export async function addMember(root: string, team: string, member: NewMember, now = Date.now()): Promise<Member> {
+export async function addMember(team: Team, member: NewMember, now = Date.now()): Promise<Member> {
   assertMemberName(member.name);
-  return updateTeam(root, team, (config) => {
+  return updateTeam(team, (config) => {
     if (findMember(config, member.name)) {
-      throw new SwarmError('exists', `member "${member.name}" already exists in team "${team}"; pick another name`);
+      throw new SwarmError('exists', `member "${member.name}" already exists in team "${team.name}"; pick another name`);
     }
     const stored: Member = {
       ...member,
@@ -223,8 +222,8 @@ export async function addMember(root: string, team: string, member: NewMember, n
 }
 
 /** Apply `patch` to a member under the config lock; returns the updated member. */
-export async function updateMember(root: string, team: string, name: string, patch: Partial<Member>): Promise<Member> {
-  return updateTeam(root, team, (config) => {
+export async function updateMember(team: Team, name: string, patch: Partial<Member>): Promise<Member> {
+  return updateTeam(team, (config) => {
     const m = requireMember(config, name);
     Object.assign(m, patch, { name: m.name, agentId: m.agentId });
     return m;
@@ -232,9 +231,9 @@ export async function updateMember(root: string, team: string, name: string, pat
 }
 
 /** Remove a member (never the leader); returns it, or undefined if it was not there. */
-export async function removeMember(root: string, team: string, name: string): Promise<Member | undefined> {
+export async function removeMember(team: Team, name: string): Promise<Member | undefined> {
   if (sameName(name, LEAD_NAME)) throw new SwarmError('invalid_input', 'the team lead cannot be removed; delete the team instead');
-  return updateTeam(root, team, (config) => {
+  return updateTeam(team, (config) => {
     const i = config.members.findIndex((m) => sameName(m.name, name));
     if (i < 0) return undefined;
     const [removed] = config.members.splice(i, 1);

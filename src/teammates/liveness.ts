@@ -10,6 +10,7 @@ import type { PaneRef, PaneState as ProbedState } from '../backends/backend.js';
 import { type Exec, isProcessAlive } from '../backends/process.js';
 import { backendForType, recordedBackendType, type BackendContext, type Env } from '../backends/registry.js';
 import type { BackendType } from '../protocol/config.js';
+import type { Team } from '../team/team.js';
 
 /** What config.json records about where a member runs. */
 export interface RecordedPane {
@@ -55,9 +56,7 @@ export function judgeLiveness(p: RecordedPane, facts: LivenessFacts): Liveness {
 
 export interface ProbeOptions {
   /** The team the panes belong to (the in-process backend asks that team's host). */
-  team: string;
-  /** Default: resolved from env. */
-  root?: string | undefined;
+  team: Team;
   /** SWARM_TMUX_SOCKET picks the tmux server; PATH decides which `it2` runs. Default: this process's. */
   env?: Env | undefined;
   exec?: Exec | undefined;
@@ -69,7 +68,6 @@ export async function gatherLivenessFacts(panes: readonly RecordedPane[], opts: 
   const ctx: BackendContext = {
     env: opts.env ?? process.env,
     ...(opts.exec !== undefined ? { exec: opts.exec } : {}),
-    ...(opts.root !== undefined ? { root: opts.root } : {}),
   };
   const groups = new Map<BackendType, RecordedPane[]>();
   for (const p of panes) {

@@ -23,16 +23,15 @@ import type { Mailbox } from '../mailbox/mailbox.js';
 import { openLeadMailbox } from '../permissions/lead-mailbox.js';
 import { parseText } from '../storage/json-file.js';
 import { withFileLock } from '../storage/lock.js';
-import { teamPaths } from '../team/paths.js';
 import { addMember, readTeam, removeMember, updateMember } from '../team/team-store.js';
+import type { Team } from '../team/team.js';
 import { awaitFiles } from '../storage/await-files.js';
 import type { Backend, BackendType, PaneRef } from '../backends/backend.js';
 import { isProcessAlive } from '../backends/process.js';
 import { TEAMMATE_RUNTIMES, buildTeammateCommand, resolveClaude, type Env, type TeammateRuntime } from './command-line.js';
 
 export interface SpawnOptions {
-  root: string;
-  team: string;
+  team: Team;
   name: string;
   prompt: string;
   model?: string | undefined;
@@ -145,8 +144,8 @@ interface StartedSpawn {
 /** Steps 1-4 under the team's spawn lock; on failure everything is undone and the error thrown. */
 async function startSpawn(o: SpawnOptions): Promise<StartedSpawn> {
   const { runtime, mode, cwd } = validate(o);
-  const paths = teamPaths(o.root, o.team);
-  const config = await readTeam(o.root, o.team); // not_found before anything is written
+  const paths = o.team.paths;
+  const config = await readTeam(o.team); // not_found before anything is written
   const lockFile = path.join(paths.dir, 'spawn');
   const readyTimeoutMs = o.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
   // Waiters give up only after a long time without progress.
@@ -174,10 +173,10 @@ async function startLocked(
   o: SpawnOptions,
   v: { runtime: TeammateRuntime; mode: PermissionMode | undefined; cwd: string },
 ): Promise<StartedSpawn> {
-  const paths = teamPaths(o.root, o.team);
-  const { mailbox, key } = await openLeadMailbox({ root: o.root, team: o.team });
-  const config = await readTeam(o.root, o.team);
-  const member = await addMember(o.root, o.team, {
+  const paths = o.team.paths;
+  const { mailbox, key } = await openLeadMailbox({ team: o.team });
+  const config = await readTeam(o.team);
+  const member = await addMember(o.team, {
     name: o.name,
     prompt: o.prompt,
     cwd: v.cwd,
@@ -194,7 +193,7 @@ async function startLocked(
   try {
     const cmd = buildTeammateCommand({
       runtime: v.runtime,
-      team: o.team,
+      team: o.team.name,
       name,
       color,
       leadSessionId: config.leadSessionId,
@@ -212,8 +211,8 @@ async function startLocked(
     await mailbox.clear(name);
     const lead = config.members[0];
     const prompt = await mailbox.append(name, { from: 'team-lead', text: o.prompt, ...(lead?.color ? { color: lead.color } : {}) });
-    pane = await o.backend.createPane({ team: o.team, name, color, argv: cmd.argv, env: cmd.env, cwd: v.cwd });
-    await updateMember(o.root, o.team, name, {
+    pane = await o.backend.createPane({ team: o.team.name, name, color, argv: cmd.argv, env: cmd.env, cwd: v.cwd });
+    await updateMember(o.team, name, {
       tmuxPaneId: pane.paneId,
       backendType: pane.backendType,
       runtime: v.runtime,
@@ -235,7 +234,7 @@ async function handshake(
   pane: PaneRef,
   runtime: TeammateRuntime,
 ): Promise<void> {
-  const paths = teamPaths(o.root, o.team);
+  const paths = o.team.paths;
   const timeoutMs = o.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
   // Asking the backend whether the pane lives costs a tmux process; every file change in the team
   // re-runs this check for every pending spawn, so ask at most every ALIVE_CHECK_MS.
@@ -270,14 +269,14 @@ async function liveStatus(file: string): Promise<boolean> {
 
 /** Clean up a failed spawn; returns the error to throw (with the pane's last output). */
 async function undoSpawn(o: SpawnOptions, name: string, pane: PaneRef | undefined, cause: unknown): Promise<SwarmError> {
-  const paths = teamPaths(o.root, o.team);
+  const paths = o.team.paths;
   const problems: string[] = [];
   let output = '';
   if (pane !== undefined) {
     output = await o.backend.capture(pane, OUTPUT_LINES).catch(() => '');
     await o.backend.kill(pane).catch((e: unknown) => problems.push(`the pane could not be killed: ${String(e)}`));
   }
-  await removeMember(o.root, o.team, name).catch((e: unknown) => problems.push(`the member could not be removed: ${String(e)}`));
+  await removeMember(o.team, name).catch((e: unknown) => problems.push(`the member could not be removed: ${String(e)}`));
   await fs.rm(paths.status(name), { force: true }).catch(() => undefined);
   await fs.rm(paths.inbox(name), { force: true }).catch(() => undefined);
   const base = cause instanceof Error ? cause.message.split('\n')[0]! : String(cause);

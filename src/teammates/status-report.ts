@@ -17,8 +17,9 @@ import { systemClock, type Clock } from '../protocol/ids.js';
 import { LEAD_NAME } from '../protocol/names.js';
 import { StatusFileSchema, type StatusFile, type TeammateState } from '../protocol/status.js';
 import { readJsonFile } from '../storage/json-file.js';
-import { teamPaths, type TeamPaths } from '../team/paths.js';
+import type { TeamPaths } from '../team/paths.js';
 import { readTeam } from '../team/team-store.js';
+import type { Team } from '../team/team.js';
 
 /** A heartbeat older than this, from a process not known dead, shows as `stale`. */
 export const STALE_HEARTBEAT_MS = 30_000;
@@ -64,7 +65,7 @@ export interface CollectedStatus {
   warnings: string[];
 }
 
-export interface CollectOptions extends Omit<ProbeOptions, 'team' | 'root'> {
+export interface CollectOptions extends Omit<ProbeOptions, 'team'> {
   now?: Clock;
 }
 
@@ -135,11 +136,11 @@ function recordedPane(m: Member, pid: number | undefined): RecordedPane {
 }
 
 /** Everything `swarm status` shows for `team`. Throws not_found / corrupt for config.json only. */
-export async function collectStatus(root: string, team: string, opts: CollectOptions = {}): Promise<CollectedStatus> {
+export async function collectStatus(team: Team, opts: CollectOptions = {}): Promise<CollectedStatus> {
   const now = (opts.now ?? systemClock)();
-  const config = await readTeam(root, team);
-  const paths = teamPaths(root, team);
-  const mailbox = new Mailbox({ root, team });
+  const config = await readTeam(team);
+  const paths = team.paths;
+  const mailbox = new Mailbox({ team });
   const warnings: string[] = [];
   const leader = config.members.find((m) => m.name === LEAD_NAME);
   const teammates = config.members.filter((m) => m.name !== LEAD_NAME);
@@ -150,7 +151,7 @@ export async function collectStatus(root: string, team: string, opts: CollectOpt
     leader ? recordedPane(leader, leaderPid) : { paneId: '', pid: leaderPid },
     ...teammates.map((m, i) => recordedPane(m, m.pid ?? statuses[i]?.pid)),
   ];
-  const facts = await gatherLivenessFacts(panes, { ...opts, team, root });
+  const facts = await gatherLivenessFacts(panes, { ...opts, team });
   const live = panes.map((p) => judgeLiveness(p, facts));
   const pending = await pendingByWorker(paths, warnings);
   const unread = await Promise.all([LEAD_NAME, ...teammates.map((m) => m.name)].map((n) => unreadCount(mailbox, n, warnings)));

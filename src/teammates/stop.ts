@@ -17,8 +17,8 @@ import type { InboxMessage } from '../protocol/message.js';
 import { LEAD_NAME, sameName } from '../protocol/names.js';
 import type { Mailbox } from '../mailbox/mailbox.js';
 import { openLeadMailbox } from '../permissions/lead-mailbox.js';
-import { teamPaths } from '../team/paths.js';
 import { findMember, readTeam, removeMember, requireMember } from '../team/team-store.js';
+import type { Team } from '../team/team.js';
 import { awaitFiles } from '../storage/await-files.js';
 import type { Backend } from '../backends/backend.js';
 import { pollUntil, terminateProcess } from '../backends/process.js';
@@ -41,10 +41,10 @@ export interface StopContext extends BackendContext {
    * The backend of a member; default `backendForMember`. shutdownAll passes one that reuses a
    * backend per kind, so the stops of many teammates share its (coalesced) pane listings.
    */
-  backendFor?: (member: Member, team: string) => Backend;
+  backendFor?: (member: Member, team: Team) => Backend;
 }
 
-function memberBackend(member: Member, team: string, ctx: StopContext): Backend {
+function memberBackend(member: Member, team: Team, ctx: StopContext): Backend {
   return ctx.backendFor?.(member, team) ?? backendForMember(member, team, ctx);
 }
 
@@ -67,7 +67,7 @@ function requireTeammate(config: TeamConfig, name: string): Member {
 }
 
 /** Kill the member's pane and process (verified), or just its process when no pane was recorded. */
-async function stopPane(team: string, member: Member, ctx: StopContext): Promise<void> {
+async function stopPane(team: Team, member: Member, ctx: StopContext): Promise<void> {
   if (member.tmuxPaneId === '') {
     if (member.pid !== undefined && !(await terminateProcess(member.pid))) {
       throw new SwarmError('backend', `could not verify that process ${member.pid} of ${member.name} is gone`);
@@ -78,16 +78,16 @@ async function stopPane(team: string, member: Member, ctx: StopContext): Promise
 }
 
 /** Remove the member from the roster and delete its status file. */
-async function forget(root: string, team: string, name: string): Promise<void> {
-  await removeMember(root, team, name);
-  await fs.rm(teamPaths(root, team).status(name), { force: true });
+async function forget(team: Team, name: string): Promise<void> {
+  await removeMember(team, name);
+  await fs.rm(team.paths.status(name), { force: true });
 }
 
 /** Hard stop now, verified; the member is removed. */
-export async function killTeammate(root: string, team: string, name: string, ctx: StopContext): Promise<StopOutcome> {
-  const member = requireTeammate(await readTeam(root, team), name);
+export async function killTeammate(team: Team, name: string, ctx: StopContext): Promise<StopOutcome> {
+  const member = requireTeammate(await readTeam(team), name);
   await stopPane(team, member, ctx);
-  await forget(root, team, member.name);
+  await forget(team, member.name);
   return { name: member.name, outcome: 'killed', verified: true };
 }
 
@@ -97,12 +97,11 @@ export async function killTeammate(root: string, team: string, name: string, ctx
  * member. A frame from someone no longer in the roster is already handled.
  */
 export async function handleShutdownApproved(
-  root: string,
-  team: string,
+  team: Team,
   frame: Pick<ShutdownApproved, 'from'>,
   ctx: StopContext,
 ): Promise<StopOutcome> {
-  const member = findMember(await readTeam(root, team), frame.from);
+  const member = findMember(await readTeam(team), frame.from);
   if (member === undefined || sameName(member.name, LEAD_NAME)) {
     return { name: frame.from, outcome: 'already_gone', verified: true, reason: 'no longer in the roster' };
   }
@@ -115,7 +114,7 @@ export async function handleShutdownApproved(
   } else {
     await stopPane(team, member, ctx);
   }
-  await forget(root, team, member.name);
+  await forget(team, member.name);
   const grace = Math.round((ctx.exitGraceMs ?? 5000) / 1000);
   return { name: member.name, outcome: 'approved', verified: true, ...(exited ? {} : { reason: `still running ${grace} s after approving; killed` }) };
 }
@@ -139,20 +138,20 @@ async function takeAnswer(mailbox: Mailbox, requestId: string, from: string): Pr
 }
 
 /** Ask a teammate to shut down and report exactly what happened (see the file header). */
-export async function shutdownTeammate(root: string, team: string, name: string, opts: ShutdownOptions): Promise<StopOutcome> {
-  const config = await readTeam(root, team);
+export async function shutdownTeammate(team: Team, name: string, opts: ShutdownOptions): Promise<StopOutcome> {
+  const config = await readTeam(team);
   const member = requireTeammate(config, name);
   const backend: Backend | undefined = member.tmuxPaneId === '' ? undefined : memberBackend(member, team, opts);
   const pane = paneRefOf(member);
   const alive = async (): Promise<boolean> => backend !== undefined && (await backend.isAlive(pane));
   const gone = async (reason: string): Promise<StopOutcome> => {
     await stopPane(team, member, opts);
-    await forget(root, team, member.name);
+    await forget(team, member.name);
     return { name: member.name, outcome: 'already_gone', reason, verified: true };
   };
   if (!(await alive())) return gone('it had already exited');
 
-  const { mailbox } = await openLeadMailbox({ root, team });
+  const { mailbox } = await openLeadMailbox({ team });
   const requestId = newShutdownId(member.name);
   const lead = config.members[0];
   await mailbox.append(member.name, {
@@ -168,7 +167,7 @@ export async function shutdownTeammate(root: string, team: string, name: string,
   });
   const timeoutMs = opts.timeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
   const result = await awaitFiles(
-    [teamPaths(root, team).inboxes],
+    [team.paths.inboxes],
     async (): Promise<Answer | 'exited' | undefined> => {
       const answer = await takeAnswer(mailbox, requestId, member.name);
       if (answer !== undefined) return answer;
@@ -180,7 +179,7 @@ export async function shutdownTeammate(root: string, team: string, name: string,
   );
   const kill = async (reason: string): Promise<StopOutcome> => {
     await stopPane(team, member, opts);
-    await forget(root, team, member.name);
+    await forget(team, member.name);
     return { name: member.name, outcome: 'killed', reason, verified: true };
   };
   if (result === undefined) {
@@ -193,17 +192,17 @@ export async function shutdownTeammate(root: string, team: string, name: string,
       ? kill(`rejected (${result.reason}); killed (--force)`)
       : { name: member.name, outcome: 'rejected', reason: result.reason, verified: false };
   }
-  const handled = await handleShutdownApproved(root, team, result, opts);
+  const handled = await handleShutdownApproved(team, result, opts);
   // Another reader (the console) may have finished the cleanup first: still an approval.
   return handled.outcome === 'already_gone' ? { name: member.name, outcome: 'approved', verified: true } : handled;
 }
 
 /** Shut down every teammate at once; a failure for one is reported as its `failed` outcome. */
-export async function shutdownAll(root: string, team: string, opts: ShutdownOptions): Promise<StopOutcome[]> {
-  const names = (await readTeam(root, team)).members.filter((m) => !sameName(m.name, LEAD_NAME)).map((m) => m.name);
+export async function shutdownAll(team: Team, opts: ShutdownOptions): Promise<StopOutcome[]> {
+  const names = (await readTeam(team)).members.filter((m) => !sameName(m.name, LEAD_NAME)).map((m) => m.name);
   const shared = new Map<string, Backend>();
-  const backendFor = (member: Member, t: string): Backend => {
-    const key = `${t}\u0000${member.backendType ?? ''}`;
+  const backendFor = (member: Member, t: Team): Backend => {
+    const key = `${t.name}\u0000${member.backendType ?? ''}`;
     let b = shared.get(key);
     if (b === undefined) shared.set(key, (b = opts.backendFor?.(member, t) ?? backendForMember(member, t, opts)));
     return b;
@@ -211,7 +210,7 @@ export async function shutdownAll(root: string, team: string, opts: ShutdownOpti
   // Every request is sent at once and every wait runs concurrently (one shutdownTeammate each).
   return Promise.all(
     names.map((name) =>
-      shutdownTeammate(root, team, name, { ...opts, backendFor }).catch(
+      shutdownTeammate(team, name, { ...opts, backendFor }).catch(
         (e: unknown): StopOutcome => ({ name, outcome: 'failed', reason: e instanceof Error ? e.message.split('\n')[0]! : String(e), verified: false }),
       ),
     ),

@@ -9,6 +9,7 @@ import { backendForMember, insideTmuxPane, selectBackend, type Env } from '../..
 import { isSwarmError, type Member } from '../../src/protocol/index.js';
 import { createTeam, updateTeam } from '../../src/team/index.js';
 import { useTempRoot } from '../support/tmp-root.js';
+import { Team } from '../../src/team/team.js';
 
 const PY_HELP = 'Usage: it2 [OPTIONS] COMMAND\n\nCommands:\n  app      Control the app.\n  session  Manage sessions.\n';
 
@@ -43,7 +44,7 @@ beforeEach(async () => {
 
 async function choose(env: Env, world: World, requested: 'auto' | 'tmux' | 'iterm2' | 'in-process' = 'auto') {
   const s = scripted(world);
-  const r = await selectBackend({ requested, env, exec: s.exec, team: 't', root });
+  const r = await selectBackend({ requested, env, exec: s.exec, team: new Team(root, 't') });
   return { ...r, calls: s.calls };
 }
 
@@ -51,7 +52,7 @@ const INSIDE = { TMUX: '/tmp/tmux-1000/default,123,0', TMUX_PANE: '%7' };
 const ITERM = { TERM_PROGRAM: 'iTerm.app', ITERM_SESSION_ID: 'w0t0p0:ABCD-1234' };
 
 async function registerHost(pid: number): Promise<void> {
-  await updateTeam(root, 't', (c) => {
+  await updateTeam(new Team(root, 't'), (c) => {
     c.swarm = { ...c.swarm, inProcessHost: { pid, startedAt: Date.now() } };
   });
 }
@@ -147,12 +148,12 @@ describe('backendForMember: the recorded backendType → its implementation', ()
     ({ agentId: 'a@t', name: 'a', joinedAt: 0, tmuxPaneId: '%1', cwd: '/', subscriptions: [], ...(backendType ? { backendType } : {}) }) as Member;
 
   it('maps tmux, iterm2 and in-process, and refuses anything else', () => {
-    const ctx = { env: { SWARM_TMUX_SOCKET: 'priv' }, root };
-    expect(backendForMember(member('tmux'), 't', ctx).describe()).toBe('tmux -L priv attach -t swarm-t');
-    expect(backendForMember(member('iterm2'), 't', ctx).type).toBe('iterm2');
-    expect(backendForMember(member('in-process'), 't', ctx).type).toBe('in-process');
-    expect(() => backendForMember(member('screen'), 't', ctx)).toThrow(/no known backend/);
-    expect(() => backendForMember(member(), 't', ctx)).toThrow(/no known backend/);
+    const ctx = { env: { SWARM_TMUX_SOCKET: 'priv' } };
+    expect(backendForMember(member('tmux'), new Team(root, 't'), ctx).describe()).toBe('tmux -L priv attach -t swarm-t');
+    expect(backendForMember(member('iterm2'), new Team(root, 't'), ctx).type).toBe('iterm2');
+    expect(backendForMember(member('in-process'), new Team(root, 't'), ctx).type).toBe('in-process');
+    expect(() => backendForMember(member('screen'), new Team(root, 't'), ctx)).toThrow(/no known backend/);
+    expect(() => backendForMember(member(), new Team(root, 't'), ctx)).toThrow(/no known backend/);
   });
 
   it('insideTmuxPane needs both $TMUX and $TMUX_PANE', () => {

@@ -7,6 +7,7 @@ import { addMember, createTeam } from '../../src/team/index.js';
 import { swarm, type CliResult } from '../support/cli.js';
 import { listTree } from '../support/fs-tree.js';
 import { useTempRoot } from '../support/tmp-root.js';
+import { Team } from '../../src/team/team.js';
 
 let root: string;
 useTempRoot((dir) => (root = dir));
@@ -68,8 +69,8 @@ describe('--team and SWARM_TEAM', () => {
   beforeEach(async () => {
     await createTeam(root, { name: 'alpha' });
     await createTeam(root, { name: 'beta' });
-    await addMember(root, 'alpha', { name: 'w1' });
-    await addMember(root, 'beta', { name: 'w1' });
+    await addMember(new Team(root, 'alpha'), { name: 'w1' });
+    await addMember(new Team(root, 'beta'), { name: 'w1' });
   });
 
   it('SWARM_TEAM selects the team; --team wins over it', async () => {
@@ -102,7 +103,7 @@ describe('bad names never touch the file system', () => {
 
   it('send / inbox with a path-like member name → non-zero, no new file', async () => {
     await createTeam(root, { name: 't' });
-    await addMember(root, 't', { name: 'w1' });
+    await addMember(new Team(root, 't'), { name: 'w1' });
     // (the leader's key under swarm/keys/ may be made on first use; team files must not change)
     const teams = path.join(root, 'teams');
     const before = await listTree(teams);

@@ -11,6 +11,7 @@ import { addMember, createTeam } from '../../src/team/team-store.js';
 import { lockPathFor } from '../../src/storage/lock.js';
 import { REPO } from '../support/cli.js';
 import { useTempRoot } from '../support/tmp-root.js';
+import { Team } from '../../src/team/team.js';
 
 const WORKER = path.join(REPO, 'test/support/append-worker.mjs');
 const READER = path.join(REPO, 'test/support/inbox-reader.mjs');
@@ -29,7 +30,7 @@ const children: ResultPromise[] = [];
 useTempRoot((dir) => (root = dir));
 beforeEach(async () => {
   await createTeam(root, { name: 'load' });
-  await addMember(root, 'load', { name: 'sink' });
+  await addMember(new Team(root, 'load'), { name: 'sink' });
 });
 
 afterEach(async () => {
@@ -89,7 +90,7 @@ describe('inbox under concurrent writer processes', () => {
   }, 120_000);
 
   it('a writer SIGKILLed while holding the lock: others continue after stale detection, nothing lost', async () => {
-    const mailbox = new Mailbox({ root, team: 'load' });
+    const mailbox = new Mailbox({ team: new Team(root, 'load') });
     for (let i = 0; i < 5; i++) await mailbox.append('sink', { from: 'before', text: `before:${i}` });
     const file = mailbox.paths.inbox('sink');
 

@@ -9,6 +9,7 @@ import { swarm } from '../support/cli.js';
 import { useTempRoot } from '../support/tmp-root.js';
 import { waitFor } from '../support/wait.js';
 import { within } from '../support/within.js';
+import { Team } from '../../src/team/team.js';
 
 const TEAM = 't';
 const DEADLINE = 5_000;
@@ -19,9 +20,9 @@ const stops: (() => Promise<void>)[] = [];
 useTempRoot((dir) => (root = dir));
 beforeEach(async () => {
   await createTeam(root, { name: TEAM });
-  await addMember(root, TEAM, { name: 'w1' });
-  await addMember(root, TEAM, { name: 'w2' });
-  mb = new Mailbox({ root, team: TEAM });
+  await addMember(new Team(root, TEAM), { name: 'w1' });
+  await addMember(new Team(root, TEAM), { name: 'w2' });
+  mb = new Mailbox({ team: new Team(root, TEAM) });
 });
 afterEach(async () => {
   for (const stop of stops.splice(0)) await stop();
@@ -48,7 +49,7 @@ class CountingMailbox extends Mailbox {
  */
 function follow(name: string, opts: Omit<FollowOptions, 'signal'> = {}) {
   const ac = new AbortController();
-  const box = new CountingMailbox({ root, team: TEAM });
+  const box = new CountingMailbox({ team: new Team(root, TEAM) });
   const iter = followInbox(box, name, { ...opts, signal: ac.signal });
   stops.push(async () => {
     ac.abort();

@@ -9,6 +9,7 @@ import type { CorruptReport } from '../../src/storage/index.js';
 import { addMember, createTeam } from '../../src/team/index.js';
 import { listTree, modeOf } from '../support/fs-tree.js';
 import { useTempRoot } from '../support/tmp-root.js';
+import { Team } from '../../src/team/team.js';
 
 const TEAM = 't';
 let root: string;
@@ -17,8 +18,8 @@ let mb: Mailbox;
 useTempRoot((dir) => (root = dir));
 beforeEach(async () => {
   await createTeam(root, { name: TEAM });
-  for (const name of ['w1', 'w2', 'Carol']) await addMember(root, TEAM, { name });
-  mb = new Mailbox({ root, team: TEAM });
+  for (const name of ['w1', 'w2', 'Carol']) await addMember(new Team(root, TEAM), { name });
+  mb = new Mailbox({ team: new Team(root, TEAM) });
 });
 
 async function errorKind(p: Promise<unknown>): Promise<ErrorKind | 'ok' | string> {
@@ -62,7 +63,7 @@ describe('append', () => {
   });
 
   it('signs entries from team-lead only, when a signer is given', async () => {
-    const signed = new Mailbox({ root, team: TEAM, signLead: (e) => `sig:${e.msg_id}` });
+    const signed = new Mailbox({ team: new Team(root, TEAM), signLead: (e) => `sig:${e.msg_id}` });
     const a = await signed.append('w1', msg('from lead'));
     const b = await signed.append('w1', msg('from w2', 'w2'));
     expect(a.lead_sig).toBe(`sig:${a.msg_id}`);
@@ -111,7 +112,7 @@ describe('sendMessage', () => {
 
   it('"*" with nobody else in the team is an error', async () => {
     await createTeam(root, { name: 'solo' });
-    const solo = new Mailbox({ root, team: 'solo' });
+    const solo = new Mailbox({ team: new Team(root, 'solo') });
     expect(await errorKind(sendMessage(solo, { to: '*', text: 'anyone?' }))).toBe('invalid_input');
   });
 });
@@ -161,7 +162,7 @@ describe('consume', () => {
   });
 
   it('past the threshold, read entries move to <name>.archive.jsonl and none is lost', async () => {
-    const small = new Mailbox({ root, team: TEAM, compactThreshold: 5 });
+    const small = new Mailbox({ team: new Team(root, TEAM), compactThreshold: 5 });
     const sent: string[] = [];
     const delivered: string[] = [];
     for (let round = 0; round < 4; round++) {
@@ -192,7 +193,7 @@ describe('consume', () => {
   });
 
   it('below the threshold nothing is archived', async () => {
-    const small = new Mailbox({ root, team: TEAM, compactThreshold: 5 });
+    const small = new Mailbox({ team: new Team(root, TEAM), compactThreshold: 5 });
     for (let i = 0; i < 5; i++) await small.append('w1', msg(`m${i}`));
     await small.consume('w1');
     expect(await exists(small.paths.archive('w1'))).toBe(false);
@@ -217,7 +218,7 @@ describe('a corrupt inbox', () => {
   it('on append: kept aside as .corrupt-<time> with its bytes, reported, and a fresh inbox holds the new message', async () => {
     await fs.writeFile(mb.paths.inbox('w1'), BYTES);
     const reports: CorruptReport[] = [];
-    const watched = new Mailbox({ root, team: TEAM, onCorrupt: (r) => reports.push(r) });
+    const watched = new Mailbox({ team: new Team(root, TEAM), onCorrupt: (r) => reports.push(r) });
     const e = await watched.append('w1', msg('after'));
     const kept = await keptFiles('w1');
     expect(kept).toHaveLength(1);
@@ -232,13 +233,13 @@ describe('a corrupt inbox', () => {
   it('a wrong shape (valid JSON, not an array of entries) is corrupt too', async () => {
     await fs.writeFile(mb.paths.inbox('w1'), '{"messages": []}');
     const onCorrupt = vi.fn();
-    await new Mailbox({ root, team: TEAM, onCorrupt }).append('w1', msg('x'));
+    await new Mailbox({ team: new Team(root, TEAM), onCorrupt }).append('w1', msg('x'));
     expect(onCorrupt).toHaveBeenCalledOnce();
     expect(await keptFiles('w1')).toHaveLength(1);
   });
 
   it('two corruptions keep two files (never overwrite an earlier one)', async () => {
-    const quiet = new Mailbox({ root, team: TEAM, onCorrupt: () => undefined });
+    const quiet = new Mailbox({ team: new Team(root, TEAM), onCorrupt: () => undefined });
     await fs.writeFile(mb.paths.inbox('w1'), 'one');
     await quiet.append('w1', msg('x'));
     await fs.writeFile(mb.paths.inbox('w1'), 'two');
@@ -280,7 +281,7 @@ describe('one malformed entry never hides the others', () => {
   it('read() returns the valid messages, moves the bad entries to .corrupt-<time>, reports once, keeps the rest', async () => {
     const good = await inboxWithJunk();
     const reports: CorruptReport[] = [];
-    const watched = new Mailbox({ root, team: TEAM, onCorrupt: (r) => reports.push(r) });
+    const watched = new Mailbox({ team: new Team(root, TEAM), onCorrupt: (r) => reports.push(r) });
     expect(await watched.read('w1')).toEqual(good);
     expect(await rawInbox('w1')).toEqual(good); // rewritten without the junk
     const kept = await keptFiles('w1');
@@ -294,7 +295,7 @@ describe('one malformed entry never hides the others', () => {
 
   it('consume() delivers the valid unread messages and sets the junk aside', async () => {
     const good = await inboxWithJunk();
-    const quiet = new Mailbox({ root, team: TEAM, onCorrupt: () => undefined });
+    const quiet = new Mailbox({ team: new Team(root, TEAM), onCorrupt: () => undefined });
     expect((await quiet.consume('w1')).map((m) => m.text)).toEqual(good.map((m) => m.text));
     expect((await rawInbox('w1')).map((m) => [m.text, m.read])).toEqual([
       ['first', true],

@@ -8,7 +8,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { Mailbox } from '../../src/mailbox/index.js';
 import { spoolDirFor, spoolEntry } from '../../src/mailbox/spool.js';
 import type { InboxMessage } from '../../src/protocol/index.js';
-import { addMember, createTeam } from '../../src/team/index.js';
+import { addMember, createTeam, Team } from '../../src/team/index.js';
 import { useTempRoot } from '../support/tmp-root.js';
 
 let root: string;
@@ -18,8 +18,8 @@ let file: string;
 useTempRoot((dir) => (root = dir));
 beforeEach(async () => {
   await createTeam(root, { name: 't' });
-  await addMember(root, 't', { name: 'w1' });
-  mb = new Mailbox({ root, team: 't' });
+  await addMember(new Team(root, 't'), { name: 'w1' });
+  mb = new Mailbox({ team: new Team(root, 't') });
   file = mb.paths.inbox('w1');
 });
 
@@ -74,7 +74,7 @@ describe('the inbox spool', () => {
   it('a spool file that is not a message is kept aside, and the others still land', async () => {
     await fs.mkdir(spoolDirFor(file), { recursive: true });
     await fs.writeFile(path.join(spoolDirFor(file), '0000000000001-junk.json'), '{"half');
-    const quiet = new Mailbox({ root, team: 't', onCorrupt: () => undefined });
+    const quiet = new Mailbox({ team: new Team(root, 't'), onCorrupt: () => undefined });
     await quiet.append('w1', { from: 'w2', text: 'fine' });
     expect((await onDisk()).map((m) => m.text)).toEqual(['fine']);
     const kept = (await fs.readdir(mb.paths.inboxes)).filter((f) => f.startsWith('w1.json.corrupt-'));

@@ -8,10 +8,12 @@ import { deleteLeadKey, ensureLeadKey, leadKeyPath, loadLeadKey } from '../../sr
 import { signEntry, verifyEntry } from '../../src/permissions/signing.js';
 import { useTempRoot } from '../support/tmp-root.js';
 import { waitFor } from '../support/wait.js';
+import { Team } from '../../src/team/team.js';
 
 const KEYS_MODULE = pathToFileURL(
   path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/permissions/keys.ts'),
 ).href;
+const TEAM_MODULE = pathToFileURL(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/team/team.ts')).href;
 
 let root: string;
 useTempRoot((dir) => (root = dir), 'swarm-keys-');
@@ -27,22 +29,22 @@ async function rejectsWith(p: Promise<unknown>, kind: string): Promise<void> {
 
 describe('lead key files', () => {
   it('lives at <root>/swarm/keys/<team>.key', () => {
-    expect(leadKeyPath(root, 'demo')).toBe(path.join(root, 'swarm', 'keys', 'demo.key'));
+    expect(leadKeyPath(new Team(root, 'demo'))).toBe(path.join(root, 'swarm', 'keys', 'demo.key'));
   });
 
   it.each(['', '../x', 'Demo', 'a/b', '-x', 'a'.repeat(65), 'x\0', '.'])('rejects team name %j', (team) => {
-    expect(() => leadKeyPath(root, team)).toThrow(/team name/);
+    expect(() => leadKeyPath(new Team(root, team))).toThrow(/team name/);
   });
 
   it('does not touch the disk for a bad team name', async () => {
-    await rejectsWith(ensureLeadKey(root, '../../etc'), 'invalid_name');
+    await rejectsWith((async () => ensureLeadKey(new Team(root, '../../etc')))(), 'invalid_name');
     await expect(fs.readdir(root)).resolves.toEqual([]);
   });
 
   it('creates a 0600 key in a 0700 dir, and reloads the same key', async () => {
-    const created = await ensureLeadKey(root, 'demo', 1234);
+    const created = await ensureLeadKey(new Team(root, 'demo'), 1234);
     expect(created.verifyKey).toMatch(/^1234\.[A-Za-z0-9_-]+$/);
-    const file = leadKeyPath(root, 'demo');
+    const file = leadKeyPath(new Team(root, 'demo'));
     expect((await fs.stat(file)).mode & 0o777).toBe(0o600);
     expect((await fs.stat(path.dirname(file))).mode & 0o777).toBe(0o700);
     expect((await fs.readdir(path.dirname(file))).sort()).toEqual(['demo.key']); // no temp left
@@ -52,9 +54,9 @@ describe('lead key files', () => {
     expect(onDisk.createdAt).toBe(1234);
     expect(String(onDisk.privateKeyPem)).toMatch(/^-----BEGIN PRIVATE KEY-----\n/);
 
-    const loaded = await loadLeadKey(root, 'demo');
+    const loaded = await loadLeadKey(new Team(root, 'demo'));
     expect(loaded.verifyKey).toBe(created.verifyKey);
-    const again = await ensureLeadKey(root, 'demo', 9999);
+    const again = await ensureLeadKey(new Team(root, 'demo'), 9999);
     expect(again.verifyKey).toBe(created.verifyKey);
 
     const signed = signEntry({ msg_id: 'm', from: 'team-lead', timestamp: 't', text: 'hi' }, loaded.privateKey);
@@ -62,35 +64,35 @@ describe('lead key files', () => {
   });
 
   it('keeps one key per team', async () => {
-    const a = await ensureLeadKey(root, 'alpha');
-    const b = await ensureLeadKey(root, 'beta');
+    const a = await ensureLeadKey(new Team(root, 'alpha'));
+    const b = await ensureLeadKey(new Team(root, 'beta'));
     expect(a.verifyKey).not.toBe(b.verifyKey);
   });
 
   it('load reports not_found, delete is idempotent', async () => {
-    await rejectsWith(loadLeadKey(root, 'demo'), 'not_found');
-    await ensureLeadKey(root, 'demo');
-    await expect(deleteLeadKey(root, 'demo')).resolves.toBe(true);
-    await expect(deleteLeadKey(root, 'demo')).resolves.toBe(false);
-    await rejectsWith(loadLeadKey(root, 'demo'), 'not_found');
+    await rejectsWith(loadLeadKey(new Team(root, 'demo')), 'not_found');
+    await ensureLeadKey(new Team(root, 'demo'));
+    await expect(deleteLeadKey(new Team(root, 'demo'))).resolves.toBe(true);
+    await expect(deleteLeadKey(new Team(root, 'demo'))).resolves.toBe(false);
+    await rejectsWith(loadLeadKey(new Team(root, 'demo')), 'not_found');
   });
 
   it('reports a corrupt key file and never replaces it', async () => {
-    const file = leadKeyPath(root, 'demo');
+    const file = leadKeyPath(new Team(root, 'demo'));
     await fs.mkdir(path.dirname(file), { recursive: true });
     for (const body of ['{nope', '{"version":1}', '{"version":1,"createdAt":1,"privateKeyPem":"x"}']) {
       await fs.writeFile(file, body);
-      await rejectsWith(loadLeadKey(root, 'demo'), 'corrupt');
-      await rejectsWith(ensureLeadKey(root, 'demo'), 'corrupt');
+      await rejectsWith(loadLeadKey(new Team(root, 'demo')), 'corrupt');
+      await rejectsWith(ensureLeadKey(new Team(root, 'demo')), 'corrupt');
       expect(await fs.readFile(file, 'utf8')).toBe(body);
     }
   });
 
   it('gives every concurrent caller in one process the same key', async () => {
-    const keys = await Promise.all(Array.from({ length: 16 }, () => ensureLeadKey(root, 'demo')));
+    const keys = await Promise.all(Array.from({ length: 16 }, () => ensureLeadKey(new Team(root, 'demo'))));
     expect(new Set(keys.map((k) => k.verifyKey)).size).toBe(1);
-    expect((await loadLeadKey(root, 'demo')).verifyKey).toBe(keys[0]!.verifyKey);
-    expect(await fs.readdir(path.dirname(leadKeyPath(root, 'demo')))).toEqual(['demo.key']);
+    expect((await loadLeadKey(new Team(root, 'demo'))).verifyKey).toBe(keys[0]!.verifyKey);
+    expect(await fs.readdir(path.dirname(leadKeyPath(new Team(root, 'demo'))))).toEqual(['demo.key']);
   });
 
   it('gives two concurrent processes the same key', async () => {
@@ -98,11 +100,12 @@ describe('lead key files', () => {
     const script = `
       import { existsSync, writeFileSync } from 'node:fs';
       import { ensureLeadKey } from ${JSON.stringify(KEYS_MODULE)};
+      import { Team } from ${JSON.stringify(TEAM_MODULE)};
       const [root, id] = process.argv.slice(-2);
       writeFileSync(root + '/ready-' + id, '');
       const deadline = Date.now() + 20000;
       while (!existsSync(root + '/go')) { if (Date.now() > deadline) process.exit(3); }
-      const key = await ensureLeadKey(root, 'demo');
+      const key = await ensureLeadKey(new Team(root, 'demo'));
       process.stdout.write(key.verifyKey);
     `;
     const run = (id: string) =>
@@ -126,6 +129,6 @@ describe('lead key files', () => {
     const [a, b] = await results;
     expect(a).toMatch(/^\d+\.[A-Za-z0-9_-]+$/);
     expect(b).toBe(a);
-    expect((await loadLeadKey(root, 'demo')).verifyKey).toBe(a);
+    expect((await loadLeadKey(new Team(root, 'demo'))).verifyKey).toBe(a);
   }, 30_000);
 });

@@ -19,6 +19,7 @@ import { updateTeam } from '../../src/team/index.js';
 import { listTree } from '../support/fs-tree.js';
 import { auditFor, inboxOnDisk, ls, reapWorkers, setupTeam, startWorker, TEAM, type Harness } from '../support/perm-harness.js';
 import { useTempRoot } from '../support/tmp-root.js';
+import { Team } from '../../src/team/team.js';
 
 let h: Harness;
 useTempRoot(async (root) => {
@@ -57,15 +58,15 @@ const teamDir = (): string => path.join(h.root, 'teams', TEAM);
 describe('decide: ids and second decisions', () => {
   it('`../../x`, unknown ids and a second decision are clear errors and write nothing', async () => {
     await writePending(h.paths, pending('perm-1-aaa'));
-    await decide(h.root, TEAM, 'perm-1-aaa', 'allow');
+    await decide(new Team(h.root, TEAM), 'perm-1-aaa', 'allow');
     const before = await listTree(h.root);
-    await rejectsWith(decide(h.root, TEAM, '../../x', 'allow'), 'invalid_name', 'invalid request id "../../x"');
-    await rejectsWith(decide(h.root, TEAM, 'perm-1-a/b', 'deny'), 'invalid_name', 'invalid request id');
-    await rejectsWith(decide(h.root, TEAM, 'perm-404-nope', 'allow'), 'not_found', 'no pending permission request "perm-404-nope"');
-    await rejectsWith(decide(h.root, TEAM, 'perm-1-aaa', 'deny'), 'already_resolved', 'already resolved (approved by team-lead)');
+    await rejectsWith(decide(new Team(h.root, TEAM), '../../x', 'allow'), 'invalid_name', 'invalid request id "../../x"');
+    await rejectsWith(decide(new Team(h.root, TEAM), 'perm-1-a/b', 'deny'), 'invalid_name', 'invalid request id');
+    await rejectsWith(decide(new Team(h.root, TEAM), 'perm-404-nope', 'allow'), 'not_found', 'no pending permission request "perm-404-nope"');
+    await rejectsWith(decide(new Team(h.root, TEAM), 'perm-1-aaa', 'deny'), 'already_resolved', 'already resolved (approved by team-lead)');
     await fs.rm(h.paths.resolvedFile('perm-1-aaa')); // the worker took it: the audit log still knows
     const after = (await listTree(h.root)).sort();
-    await rejectsWith(decide(h.root, TEAM, 'perm-1-aaa', 'allow'), 'already_resolved', 'already resolved');
+    await rejectsWith(decide(new Team(h.root, TEAM), 'perm-1-aaa', 'allow'), 'already_resolved', 'already resolved');
     expect(await listTree(h.root)).toEqual(after);
     expect(after).toEqual(before.filter((p) => p !== 'teams/t/permissions/resolved/perm-1-aaa.json'));
     expect((await auditFor(h.paths, 'perm-1-aaa')).filter((e) => e.event === 'decision')).toHaveLength(1);
@@ -74,15 +75,15 @@ describe('decide: ids and second decisions', () => {
   it('--always on deny, or with no safe rule, is refused before anything is written', async () => {
     await writePending(h.paths, pending('perm-2-bbb', { input: { command: 'FOO=1 make' } }));
     const before = await listTree(teamDir());
-    await rejectsWith(decide(h.root, TEAM, 'perm-2-bbb', 'deny', { always: true }), 'invalid_input', 'only applies to approving');
-    await rejectsWith(decide(h.root, TEAM, 'perm-2-bbb', 'allow', { always: true }), 'invalid_input', 'no safe "always" rule');
+    await rejectsWith(decide(new Team(h.root, TEAM), 'perm-2-bbb', 'deny', { always: true }), 'invalid_input', 'only applies to approving');
+    await rejectsWith(decide(new Team(h.root, TEAM), 'perm-2-bbb', 'allow', { always: true }), 'invalid_input', 'no safe "always" rule');
     expect(await listTree(teamDir())).toEqual(before);
   });
 });
 
 describe('rules decide without asking', () => {
   it('an allow rule approves with no pending file and no frame; both events are audited', async () => {
-    await updateTeam(h.root, TEAM, (c) => void (c.swarm = { rules: { allow: ['Bash(npm test:*)'], deny: [] } }));
+    await updateTeam(new Team(h.root, TEAM), (c) => void (c.swarm = { rules: { allow: ['Bash(npm test:*)'], deny: [] } }));
     const events: PermissionEvent[] = [];
     const r = await requestPermission({ ...h.base, onEvent: (e) => events.push(e) });
     expect(r).toMatchObject({ decision: 'allow', source: 'rule', rule: 'Bash(npm test:*)', by: 'rule' });
@@ -96,7 +97,7 @@ describe('rules decide without asking', () => {
   });
 
   it('deny beats allow', async () => {
-    await updateTeam(h.root, TEAM, (c) => void (c.swarm = { rules: { allow: ['Bash'], deny: ['Bash(rm:*)'] } }));
+    await updateTeam(new Team(h.root, TEAM), (c) => void (c.swarm = { rules: { allow: ['Bash'], deny: ['Bash(rm:*)'] } }));
     const denied = await requestPermission({ ...h.base, input: { command: 'rm -rf build' } });
     expect(denied).toMatchObject({ decision: 'deny', source: 'rule', rule: 'Bash(rm:*)', feedback: 'denied by team rule Bash(rm:*)' });
     expect(await requestPermission({ ...h.base, input: { command: 'ls' } })).toMatchObject({ decision: 'allow', rule: 'Bash' });
@@ -115,7 +116,7 @@ describe('the worker stops waiting', () => {
     expect(await ls(h.paths.pending)).toEqual([]);
     expect((await auditFor(h.paths, id)).map((e) => e.event)).toEqual(['request', 'cancelled']);
     expect(await inboxOnDisk(h.paths, 'team-lead')).toHaveLength(1); // the frame is still there...
-    expect(await listPending(h.root, TEAM)).toEqual([]); // ...but is not materialised again
+    expect(await listPending(new Team(h.root, TEAM))).toEqual([]); // ...but is not materialised again
   });
 
   it('timeoutMs withdraws the request and answers deny', async () => {
@@ -128,7 +129,7 @@ describe('the worker stops waiting', () => {
   it('a request the leader clears is answered deny (withdrawn)', async () => {
     const w = startWorker(h.base);
     const id = String((await w.event('requested')).id);
-    await clearOrphaned(h.root, TEAM, id, { force: true });
+    await clearOrphaned(new Team(h.root, TEAM), id, { force: true });
     expect((await w.done()).result).toMatchObject({ decision: 'deny', source: 'withdrawn', feedback: 'request cleared by team-lead: worker gone' });
   });
 });
@@ -137,7 +138,7 @@ describe('a signed inbox frame alone answers the worker', () => {
   it('takes the frame (only it), honours updated_input', async () => {
     const w = startWorker(h.base);
     const id = String((await w.event('requested')).id);
-    const { mailbox } = await openLeadMailbox({ root: h.root, team: TEAM });
+    const { mailbox } = await openLeadMailbox({ team: new Team(h.root, TEAM) });
     await mailbox.append('w1', { from: 'team-lead', text: 'unrelated: keep going' });
     const frame = encodeControl({ type: 'permission_response', request_id: id, subtype: 'success', response: { updated_input: { command: 'npm test -- --ci' } } });
     await mailbox.append('w1', { from: 'team-lead', text: frame });
@@ -159,15 +160,15 @@ describe('listPending, orphans, expiry, sweep', () => {
     await writePending(h.paths, pending('perm-3-new', { createdAt: now - 1_000, workerPid: process.pid }));
     await writePending(h.paths, pending('perm-3-old', { createdAt: now - 9_000, workerPid: deadPid }));
     await writePending(h.paths, pending('perm-3-gone', { createdAt: now - 5_000, workerName: 'ghost', workerId: `ghost@${TEAM}` }));
-    const list = await listPending(h.root, TEAM, { now: () => now });
+    const list = await listPending(new Team(h.root, TEAM), { now: () => now });
     expect(list.map((p) => [p.id, p.ageMs, p.orphaned])).toEqual([
       ['perm-3-old', 9_000, true],
       ['perm-3-gone', 5_000, true],
       ['perm-3-new', 1_000, false],
     ]);
-    await rejectsWith(clearOrphaned(h.root, TEAM, 'perm-3-new'), 'invalid_input', 'still alive');
-    await clearOrphaned(h.root, TEAM, 'perm-3-old');
-    await clearOrphaned(h.root, TEAM, 'perm-3-gone');
+    await rejectsWith(clearOrphaned(new Team(h.root, TEAM), 'perm-3-new'), 'invalid_input', 'still alive');
+    await clearOrphaned(new Team(h.root, TEAM), 'perm-3-old');
+    await clearOrphaned(new Team(h.root, TEAM), 'perm-3-gone');
     expect(await ls(h.paths.pending)).toEqual(['perm-3-new.json']);
     expect((await auditFor(h.paths, 'perm-3-old')).map((e) => e.event)).toEqual(['cleared']);
   });
@@ -176,7 +177,7 @@ describe('listPending, orphans, expiry, sweep', () => {
     const w = startWorker(h.base);
     const id = String((await w.event('requested')).id);
     await writePending(h.paths, pending('perm-4-fresh', { createdAt: Date.now() + 60_000 }));
-    const denied = await expireStale(h.root, TEAM, 2_000, { now: () => Date.now() + 5_000 });
+    const denied = await expireStale(new Team(h.root, TEAM), 2_000, { now: () => Date.now() + 5_000 });
     expect(denied).toEqual([id]);
     expect((await w.done()).result).toMatchObject({ decision: 'deny', by: 'timeout', feedback: 'no answer within 2s' });
     expect(await ls(h.paths.pending)).toEqual(['perm-4-fresh.json']);
@@ -187,7 +188,7 @@ describe('listPending, orphans, expiry, sweep', () => {
     for (const [id, age] of [['perm-5-old', 3_700_000], ['perm-5-new', 60_000]] as const) {
       await writeFileAtomic(h.paths.resolvedFile(id), formatJson({ id, status: 'approved', resolvedAt: now - age, resolvedBy: 'team-lead', workerId: 'w1@t', workerName: 'w1', teamName: TEAM, toolName: 'Bash' }));
     }
-    expect(await sweepResolved(h.root, TEAM, { now: () => now })).toEqual(['perm-5-old']);
+    expect(await sweepResolved(new Team(h.root, TEAM), { now: () => now })).toEqual(['perm-5-old']);
     expect(await ls(h.paths.resolved)).toEqual(['perm-5-new.json']);
   });
 });

@@ -15,21 +15,22 @@ import { Transcript } from '../../src/runtime/transcript.js';
 import { PaneView } from '../../src/runtime/view.js';
 import { addMember, createTeam, teamPaths } from '../../src/team/index.js';
 import { useTempRoot } from '../support/tmp-root.js';
+import { Team } from '../../src/team/team.js';
 
 let root: string;
 let monitor: InboxMonitor | undefined;
 useTempRoot((dir) => (root = dir), 'swarm-delivery-');
 beforeEach(async () => {
   await createTeam(root, { name: 't', cwd: root });
-  await addMember(root, 't', { name: 'w1', cwd: root });
+  await addMember(new Team(root, 't'), { name: 'w1', cwd: root });
 });
 afterEach(async () => {
   await monitor?.close();
 });
 
 async function setup() {
-  const { mailbox: lead, key } = await openLeadMailbox({ root, team: 't' });
-  const plain = new Mailbox({ root, team: 't' });
+  const { mailbox: lead, key } = await openLeadMailbox({ team: new Team(root, 't') });
+  const plain = new Mailbox({ team: new Team(root, 't') });
   const modes: PermissionMode[] = [];
   const acted = new Set<string>();
   const finished = new Set<string>(['perm-done']);

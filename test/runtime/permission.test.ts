@@ -17,6 +17,7 @@ import {
   waitForControl,
   type RuntimeEnv,
 } from '../support/runtime-harness.js';
+import { Team } from '../../src/team/team.js';
 
 
 describe('permission gate', () => {
@@ -49,14 +50,14 @@ describe('permission gate', () => {
     expect(existsSync(path.join(e.work, 'ran.txt'))).toBe(false);
     expect(await pendingIds(e)).toEqual([id]);
 
-    await decide(e.root, 't', id!, 'allow');
+    await decide(new Team(e.root, 't'), id!, 'allow');
     await waitFor(() => existsSync(path.join(e.work, 'ran.txt')), 10_000, 'the approved command to run');
     await waitForControl(e, 'team-lead', 'idle_notification');
 
     await e.lead.append('w1', { from: 'team-lead', text: 'Now delete the marker' });
     const [id2] = await waitFor(async () => ((await pendingIds(e)).length === 1 ? pendingIds(e) : undefined), 10_000, 'a second pending request');
     expect(id2).not.toBe(id);
-    await decide(e.root, 't', id2!, 'deny', { feedback: 'keep the marker, we need it' });
+    await decide(new Team(e.root, 't'), id2!, 'deny', { feedback: 'keep the marker, we need it' });
     await waitForControl(e, 'team-lead', 'idle_notification', 2);
     expect(existsSync(path.join(e.work, 'ran.txt'))).toBe(true);
     const [denied] = requestsWith(e.server, 'keep the marker, we need it');

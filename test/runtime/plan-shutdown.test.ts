@@ -18,6 +18,7 @@ import {
   waitFor,
   waitForControl,
 } from '../support/runtime-harness.js';
+import { Team } from '../../src/team/team.js';
 
 
 const write = { type: 'tool_use' as const, name: 'Write', input: { file_path: 'plan.txt', content: 'planned\n' } };
@@ -71,7 +72,7 @@ describe('plan mode', () => {
     await waitFor(() => existsSync(path.join(e.work, 'plan.txt')), 10_000, 'plan.txt written after approval');
     await waitForControl(e, 'team-lead', 'idle_notification');
     expect(await pendingIds(e)).toEqual([]); // acceptEdits: an edit inside the cwd needs no permission
-    expect((await readTeam(e.root, 't')).members.find((m) => m.name === 'w1')?.mode).toBe('acceptEdits');
+    expect((await readTeam(new Team(e.root, 't'))).members.find((m) => m.name === 'w1')?.mode).toBe('acceptEdits');
     const responses = (await e.plain.read('w1')).filter((m) => m.text.includes('plan_approval_response'));
     expect(responses.every((m) => m.from === 'team-lead' && typeof m.lead_sig === 'string' && m.read)).toBe(true);
   });
@@ -108,7 +109,7 @@ describe('shutdown', () => {
     expect(approved!.message).toMatchObject({ requestId: 'shutdown-1@w1', from: 'w1' });
     expect(approved!.message).not.toHaveProperty('note');
     expect((await readStatus(env))?.state).toBe('exiting');
-    expect((await readTeam(env.root, 't')).members.find((m) => m.name === 'w1')?.isActive).toBe(false);
+    expect((await readTeam(new Team(env.root, 't'))).members.find((m) => m.name === 'w1')?.isActive).toBe(false);
     expect(env.server.requests).toHaveLength(2); // no model call after approving
   });
 

@@ -16,10 +16,11 @@ import {
   waitForControl,
   type RuntimeEnv,
 } from '../support/runtime-harness.js';
+import { Team } from '../../src/team/team.js';
 
 
 async function member(e: RuntimeEnv, name = 'w1') {
-  return (await readTeam(e.root, 't')).members.find((m) => m.name === name);
+  return (await readTeam(new Team(e.root, 't'))).members.find((m) => m.name === name);
 }
 
 describe('swarm teammate', () => {

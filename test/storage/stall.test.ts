@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { lockPathFor, queueDirFor } from '../../src/storage/lock.js';
 import { addMember, createTeam } from '../../src/team/team-store.js';
+import { Team } from '../../src/team/team.js';
 import { REPO } from '../support/cli.js';
 import { useTempRoot } from '../support/tmp-root.js';
 import { waitFor } from '../support/wait.js';
@@ -23,7 +24,7 @@ const children: ResultPromise[] = [];
 useTempRoot((dir) => (root = dir));
 beforeEach(async () => {
   await createTeam(root, { name: 'stall' });
-  await addMember(root, 'stall', { name: 'sink' });
+  await addMember(new Team(root, 'stall'), { name: 'sink' });
   file = path.join(root, 'teams/stall/inboxes/sink.json');
   await mkdir(path.dirname(file), { recursive: true });
 });

@@ -2,6 +2,7 @@
 // one inbox through the real Mailbox (built dist/), then prints one JSON line of latencies.
 // argv: root team to writer count [lockBudgetMs] [lockStaleMs]
 import { Mailbox } from '../../dist/mailbox/mailbox.js';
+import { Team } from '../../dist/team/team.js';
 
 const [root, team, to, writer, countArg, budgetArg, staleArg] = process.argv.slice(2);
 const count = Number(countArg);
@@ -9,7 +10,7 @@ const lock = {
   ...(budgetArg ? { budgetMs: Number(budgetArg) } : {}),
   ...(staleArg ? { staleMs: Number(staleArg), updateMs: Math.floor(Number(staleArg) / 4) } : {}),
 };
-const mailbox = new Mailbox({ root, team, lock });
+const mailbox = new Mailbox({ team: new Team(root, team), lock });
 const latencies = [];
 let failed = 0;
 let lastError = '';

@@ -11,6 +11,7 @@ import { verifyEntry } from '../../src/permissions/signing.js';
 import { encodeControl, parseControl } from '../../src/protocol/control.js';
 import { formatJson, writeFileAtomic } from '../../src/storage/atomic.js';
 import { resolveRoot, teamPaths } from '../../src/team/paths.js';
+import { Team } from '../../src/team/team.js';
 
 export const fakeInProcessTeammate: TeammateLaunch = async (argv, env, ctx) => {
   const flagsAt = argv.indexOf('--agent-id');
@@ -25,7 +26,7 @@ export const fakeInProcessTeammate: TeammateLaunch = async (argv, env, ctx) => {
   if (me === undefined || me.name !== values['agent-name']) throw new Error(`wrong context: ${me?.name ?? 'none'}`);
   const root = resolveRoot(env);
   const paths = teamPaths(root, me.team);
-  const mailbox = new Mailbox({ root, team: me.team });
+  const mailbox = new Mailbox({ team: new Team(root, me.team) });
   await writeFileAtomic(paths.status(me.name), formatJson({ name: me.name, pid: process.pid, state: 'idle', heartbeatAt: Date.now(), env }));
   ctx.print(`fake in-process teammate ${me.name} started`);
   try {

@@ -24,7 +24,8 @@ const { Mailbox } = await import(new URL('mailbox/mailbox.js', dist).href);
 const { followInbox } = await import(new URL('mailbox/follow.js', dist).href);
 const { verifyEntry } = await import(new URL('permissions/signing.js', dist).href);
 const { formatJson, writeFileAtomic } = await import(new URL('storage/atomic.js', dist).href);
-const { resolveRoot, teamPaths } = await import(new URL('team/paths.js', dist).href);
+const { resolveRoot } = await import(new URL('team/paths.js', dist).href);
+const { Team } = await import(new URL('team/team.js', dist).href);
 const { encodeControl, parseControl } = await import(new URL('protocol/control.js', dist).href);
 
 const SHOWN_ENV = [
@@ -75,8 +76,9 @@ if (!name || !team || (!verifyKey && !asClaude) || !values['agent-id']) {
 }
 
 const root = resolveRoot(process.env);
-const paths = teamPaths(root, team);
-const mailbox = new Mailbox({ root, team });
+const handle = new Team(root, team);
+const paths = handle.paths;
+const mailbox = new Mailbox({ team: handle });
 const startedAt = Date.now();
 const writeStatus = (state) =>
   writeFileAtomic(

@@ -12,6 +12,7 @@ import type { InboxMessage } from '../../src/protocol/message.js';
 import type { AuditEvent } from '../../src/protocol/permission.js';
 import { addMember, createTeam, teamPaths, type TeamPaths } from '../../src/team/index.js';
 import { waitFor } from './wait.js';
+import { Team } from '../../src/team/team.js';
 
 const WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'perm-worker.mjs');
 export const TEAM = 't';
@@ -27,12 +28,11 @@ export interface Harness {
 
 export async function setupTeam(root: string): Promise<Harness> {
   await createTeam(root, { name: TEAM, cwd: CWD });
-  await addMember(root, TEAM, { name: 'w1', cwd: CWD });
-  await addMember(root, TEAM, { name: 'w2', cwd: CWD });
-  const key = await ensureLeadKey(root, TEAM);
+  await addMember(new Team(root, TEAM), { name: 'w1', cwd: CWD });
+  await addMember(new Team(root, TEAM), { name: 'w2', cwd: CWD });
+  const key = await ensureLeadKey(new Team(root, TEAM));
   const base = {
-    root,
-    team: TEAM,
+    team: new Team(root, TEAM),
     workerName: 'w1',
     workerColor: 'blue',
     toolName: 'Bash',

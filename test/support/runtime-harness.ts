@@ -17,6 +17,7 @@ import { addMember, createTeam, teamPaths, type TeamPaths } from '../../src/team
 import { SWARM_BIN } from './cli.js';
 import { afterThisTest, tempRoot } from './tmp-root.js';
 import { waitFor } from './wait.js';
+import { Team } from '../../src/team/team.js';
 
 export const TEAM = 't';
 
@@ -52,9 +53,9 @@ export async function setupRuntime(script: ScriptInput, opts: { members?: { name
   await fs.mkdir(work);
   const { config: created } = await createTeam(root, { name: TEAM, cwd: work });
   for (const m of opts.members ?? [{ name: 'w1' }, { name: 'w2' }]) {
-    await addMember(root, TEAM, { name: m.name, cwd: work, ...(m.mode ? { mode: m.mode } : {}) });
+    await addMember(new Team(root, TEAM), { name: m.name, cwd: work, ...(m.mode ? { mode: m.mode } : {}) });
   }
-  const { mailbox: lead, key } = await openLeadMailbox({ root, team: TEAM });
+  const { mailbox: lead, key } = await openLeadMailbox({ team: new Team(root, TEAM) });
   const server = await startMessagesServer({ script });
   const env: RuntimeEnv = {
     root,
@@ -63,7 +64,7 @@ export async function setupRuntime(script: ScriptInput, opts: { members?: { name
     config: created,
     key,
     lead,
-    plain: new Mailbox({ root, team: TEAM }),
+    plain: new Mailbox({ team: new Team(root, TEAM) }),
     server,
     args: (name = 'w1') => [
       'teammate',

@@ -8,6 +8,7 @@ import { Mailbox } from '../../src/mailbox/index.js';
 import { parseControl } from '../../src/protocol/index.js';
 import { addMember, readTeam, removeMember, teamPaths, updateMember, updateTeam } from '../../src/team/index.js';
 import { useTempRoot } from '../support/tmp-root.js';
+import { Team } from '../../src/team/team.js';
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/claude-code');
 const TEAM = 'review-squad';
@@ -38,14 +39,14 @@ function expectUnknownFieldsKept(config: Record<string, unknown>): void {
 
 describe('a Claude Code config.json', () => {
   it('is read by readTeam', async () => {
-    const c = await readTeam(root, TEAM);
+    const c = await readTeam(new Team(root, TEAM));
     expect(c.leadAgentId).toBe('team-lead@review-squad');
     expect(c.members.map((m) => m.name)).toEqual(['team-lead', 'alice', 'bob']);
     expect(c.members[1]).toMatchObject({ tmuxPaneId: '%3', backendType: 'tmux', color: 'blue' });
   });
 
   it('keeps unknown fields (top-level and member-level) after addMember', async () => {
-    const w = await addMember(root, TEAM, { name: 'carol' });
+    const w = await addMember(new Team(root, TEAM), { name: 'carol' });
     expect(w.color).toBe('red'); // the first palette colour nobody uses (this leader has none)
     const config = await onDisk(teamPaths(root, TEAM).config);
     expectUnknownFieldsKept(config);
@@ -53,11 +54,11 @@ describe('a Claude Code config.json', () => {
   });
 
   it('keeps unknown fields after updateTeam, updateMember and removeMember', async () => {
-    await updateTeam(root, TEAM, (c) => {
+    await updateTeam(new Team(root, TEAM), (c) => {
       c.description = 'changed';
     });
-    await updateMember(root, TEAM, 'alice', { tmuxPaneId: '%9' });
-    await removeMember(root, TEAM, 'bob');
+    await updateMember(new Team(root, TEAM), 'alice', { tmuxPaneId: '%9' });
+    await removeMember(new Team(root, TEAM), 'bob');
     const config = await onDisk(teamPaths(root, TEAM).config);
     expectUnknownFieldsKept(config);
     expect(config.description).toBe('changed');
@@ -68,14 +69,14 @@ describe('a Claude Code config.json', () => {
   });
 
   it('a no-op update rewrites the file without losing or changing anything', async () => {
-    await updateTeam(root, TEAM, () => undefined);
+    await updateTeam(new Team(root, TEAM), () => undefined);
     expect(await onDisk(teamPaths(root, TEAM).config)).toEqual(await fixture('config.json'));
   });
 });
 
 describe('Claude Code inboxes', () => {
   it('the 2.1.112 shape (no msg_id, no type) is read, consumed once, and keeps its shape', async () => {
-    const mb = new Mailbox({ root, team: TEAM });
+    const mb = new Mailbox({ team: new Team(root, TEAM) });
     const file = mb.paths.inbox('team-lead');
     await fs.copyFile(path.join(FIXTURES, 'inbox-2.1.112.json'), file);
     const all = await mb.read('team-lead');
@@ -97,7 +98,7 @@ describe('Claude Code inboxes', () => {
   });
 
   it('the newer shape (type, msgV, msg_id, lead_sig) is read with every field, and unknown ones survive an append', async () => {
-    const mb = new Mailbox({ root, team: TEAM });
+    const mb = new Mailbox({ team: new Team(root, TEAM) });
     const file = mb.paths.inbox('alice');
     await fs.copyFile(path.join(FIXTURES, 'inbox-newer.json'), file);
     const all = await mb.read('alice');

@@ -18,6 +18,7 @@ import {
 } from '../../src/team/index.js';
 import { listTree, modeOf } from '../support/fs-tree.js';
 import { useTempRoot } from '../support/tmp-root.js';
+import { Team } from '../../src/team/team.js';
 
 let root: string;
 useTempRoot((dir) => (root = dir));
@@ -74,7 +75,7 @@ describe('createTeam', () => {
     expect(renamedFrom).toBe('squad');
     expect(config.name).toMatch(/^[a-z]+-[a-z]+-\d{2}$/);
     expect(config.leadAgentId).toBe(`team-lead@${config.name}`);
-    expect((await readTeam(root, config.name)).name).toBe(config.name);
+    expect((await readTeam(new Team(root, config.name))).name).toBe(config.name);
     expect(await fs.readFile(teamPaths(root, 'squad').config, 'utf8')).toBe(before);
   });
 
@@ -109,7 +110,7 @@ describe('list, show, delete', () => {
     expect(await listTeams(root)).toEqual([]);
     await createTeam(root, { name: 'beta', now: 2 });
     await createTeam(root, { name: 'alpha', description: 'first', now: 1 });
-    await addMember(root, 'alpha', { name: 'w1' });
+    await addMember(new Team(root, 'alpha'), { name: 'w1' });
     await fs.mkdir(path.join(root, 'teams', 'Not_A_Team'));
     await createTeam(root, { name: 'gamma' });
     await fs.writeFile(teamPaths(root, 'gamma').config, '{ broken');
@@ -121,20 +122,20 @@ describe('list, show, delete', () => {
   });
 
   it('readTeam of a missing team is not_found; of an invalid name is invalid_name', async () => {
-    expect(await errorKind(readTeam(root, 'nope'))).toBe('not_found');
-    expect(await errorKind(readTeam(root, '../etc'))).toBe('invalid_name');
-    expect(await teamExists(root, 'nope')).toBe(false);
+    expect(await errorKind(readTeam(new Team(root, 'nope')))).toBe('not_found');
+    expect(await errorKind((async () => readTeam(new Team(root, '../etc')))())).toBe('invalid_name');
+    expect(await teamExists(new Team(root, 'nope'))).toBe(false);
   });
 
   it('deleteTeam removes the directory; a missing team is not_found', async () => {
     await createTeam(root, { name: 'gone' });
     await createTeam(root, { name: 'kept' });
-    await deleteTeam(root, 'gone');
-    expect(await teamExists(root, 'gone')).toBe(false);
+    await deleteTeam(new Team(root, 'gone'));
+    expect(await teamExists(new Team(root, 'gone'))).toBe(false);
     await expect(fs.access(teamPaths(root, 'gone').dir)).rejects.toThrow();
-    expect(await teamExists(root, 'kept')).toBe(true);
-    expect(await errorKind(deleteTeam(root, 'gone'))).toBe('not_found');
-    expect(await errorKind(deleteTeam(root, '../kept'))).toBe('invalid_name');
+    expect(await teamExists(new Team(root, 'kept'))).toBe(true);
+    expect(await errorKind(deleteTeam(new Team(root, 'gone')))).toBe('not_found');
+    expect(await errorKind((async () => deleteTeam(new Team(root, '../kept')))())).toBe('invalid_name');
   });
 });
 
@@ -144,26 +145,26 @@ describe('members', () => {
   });
 
   it('addMember stores a validated member with the next colour, after the leader', async () => {
-    const w1 = await addMember(root, 't', { name: 'w1', model: 'claude-sonnet-4-5', prompt: 'do it', cwd: '/src' }, 5);
+    const w1 = await addMember(new Team(root, 't'), { name: 'w1', model: 'claude-sonnet-4-5', prompt: 'do it', cwd: '/src' }, 5);
     expect(w1).toMatchObject({ agentId: 'w1@t', name: 'w1', color: 'blue', joinedAt: 5, tmuxPaneId: '', cwd: '/src', subscriptions: [] });
-    const w2 = await addMember(root, 't', { name: 'w2' });
+    const w2 = await addMember(new Team(root, 't'), { name: 'w2' });
     expect(w2.color).toBe('green');
-    const config = await readTeam(root, 't');
+    const config = await readTeam(new Team(root, 't'));
     expect(config.members.map((m) => m.name)).toEqual(['team-lead', 'w1', 'w2']);
     expect(config.members[1]).toEqual(w1);
   });
 
   it('colours go round-robin, leader first, and wrap after eight', async () => {
-    for (let i = 1; i <= 9; i++) await addMember(root, 't', { name: `w${i}` });
-    const colors = (await readTeam(root, 't')).members.map((m) => m.color);
+    for (let i = 1; i <= 9; i++) await addMember(new Team(root, 't'), { name: `w${i}` });
+    const colors = (await readTeam(new Team(root, 't'))).members.map((m) => m.color);
     expect(colors).toEqual(['red', 'blue', 'green', 'yellow', 'purple', 'orange', 'pink', 'cyan', 'red', 'blue']);
   });
 
   it('a duplicate name (any case) is rejected with "exists" and the file is unchanged', async () => {
-    await addMember(root, 't', { name: 'Alice' });
+    await addMember(new Team(root, 't'), { name: 'Alice' });
     const before = await fs.readFile(teamPaths(root, 't').config, 'utf8');
     for (const name of ['Alice', 'alice', 'ALICE']) {
-      expect(await errorKind(addMember(root, 't', { name })), name).toBe('exists');
+      expect(await errorKind(addMember(new Team(root, 't'), { name })), name).toBe('exists');
     }
     expect(await fs.readFile(teamPaths(root, 't').config, 'utf8')).toBe(before);
   });
@@ -172,49 +173,49 @@ describe('members', () => {
     'member name %j is rejected before the file is touched',
     async (name) => {
       const before = await fs.readFile(teamPaths(root, 't').config, 'utf8');
-      expect(await errorKind(addMember(root, 't', { name }))).toBe('invalid_name');
+      expect(await errorKind(addMember(new Team(root, 't'), { name }))).toBe('invalid_name');
       expect(await fs.readFile(teamPaths(root, 't').config, 'utf8')).toBe(before);
     },
   );
 
   it('concurrent adds all land (the config lock serialises them)', async () => {
-    await Promise.all(Array.from({ length: 6 }, (_, i) => addMember(root, 't', { name: `c${i}` })));
-    const names = (await readTeam(root, 't')).members.map((m) => m.name).sort();
+    await Promise.all(Array.from({ length: 6 }, (_, i) => addMember(new Team(root, 't'), { name: `c${i}` })));
+    const names = (await readTeam(new Team(root, 't'))).members.map((m) => m.name).sort();
     expect(names).toEqual(['c0', 'c1', 'c2', 'c3', 'c4', 'c5', 'team-lead']);
   });
 
   it('addMember to a missing team is not_found and creates nothing', async () => {
     const before = await listTree(root);
-    expect(await errorKind(addMember(root, 'nope', { name: 'w1' }))).toBe('not_found');
+    expect(await errorKind(addMember(new Team(root, 'nope'), { name: 'w1' }))).toBe('not_found');
     expect(await listTree(root)).toEqual(before);
   });
 
   it('updateMember patches fields but never the name or agentId; unknown member is not_found', async () => {
-    await addMember(root, 't', { name: 'w1' });
-    const m = await updateMember(root, 't', 'W1', { tmuxPaneId: '%5', backendType: 'tmux', pid: 123, name: 'evil', agentId: 'x@y' });
+    await addMember(new Team(root, 't'), { name: 'w1' });
+    const m = await updateMember(new Team(root, 't'), 'W1', { tmuxPaneId: '%5', backendType: 'tmux', pid: 123, name: 'evil', agentId: 'x@y' });
     expect(m).toMatchObject({ name: 'w1', agentId: 'w1@t', tmuxPaneId: '%5', backendType: 'tmux', pid: 123 });
-    expect((await readTeam(root, 't')).members[1]).toMatchObject({ name: 'w1', tmuxPaneId: '%5', pid: 123 });
-    expect(await errorKind(updateMember(root, 't', 'ghost', { pid: 1 }))).toBe('not_found');
+    expect((await readTeam(new Team(root, 't'))).members[1]).toMatchObject({ name: 'w1', tmuxPaneId: '%5', pid: 123 });
+    expect(await errorKind(updateMember(new Team(root, 't'), 'ghost', { pid: 1 }))).toBe('not_found');
   });
 
   it('removeMember removes by name (any case), returns undefined for an absent one, and refuses the leader', async () => {
-    await addMember(root, 't', { name: 'w1' });
-    await addMember(root, 't', { name: 'w2' });
-    expect((await removeMember(root, 't', 'W1'))?.name).toBe('w1');
-    expect(await removeMember(root, 't', 'w1')).toBeUndefined();
-    expect((await readTeam(root, 't')).members.map((m) => m.name)).toEqual(['team-lead', 'w2']);
-    expect(await errorKind(removeMember(root, 't', 'Team-Lead'))).toBe('invalid_input');
-    expect((await readTeam(root, 't')).members[0]!.name).toBe('team-lead');
+    await addMember(new Team(root, 't'), { name: 'w1' });
+    await addMember(new Team(root, 't'), { name: 'w2' });
+    expect((await removeMember(new Team(root, 't'), 'W1'))?.name).toBe('w1');
+    expect(await removeMember(new Team(root, 't'), 'w1')).toBeUndefined();
+    expect((await readTeam(new Team(root, 't'))).members.map((m) => m.name)).toEqual(['team-lead', 'w2']);
+    expect(await errorKind(removeMember(new Team(root, 't'), 'Team-Lead'))).toBe('invalid_input');
+    expect((await readTeam(new Team(root, 't'))).members[0]!.name).toBe('team-lead');
   });
 
   it('updateTeam writes what the callback changed, under the lock', async () => {
-    const result = await updateTeam(root, 't', (c) => {
+    const result = await updateTeam(new Team(root, 't'), (c) => {
       c.description = 'new';
       return 'done';
     });
     expect(result).toBe('done');
     expect((await rawConfig('t')).description).toBe('new');
-    expect(await errorKind(updateTeam(root, 'nope', () => undefined))).toBe('not_found');
+    expect(await errorKind(updateTeam(new Team(root, 'nope'), () => undefined))).toBe('not_found');
   });
 });
 
@@ -227,7 +228,7 @@ describe('corrupt config.json', () => {
     await createTeam(root, { name: 't' });
     const p = teamPaths(root, 't');
     await fs.writeFile(p.config, bytes);
-    const err = await readTeam(root, 't').then(
+    const err = await readTeam(new Team(root, 't')).then(
       () => undefined,
       (e: unknown) => e,
     );
@@ -237,14 +238,14 @@ describe('corrupt config.json', () => {
     expect(await fs.readFile(path.join(p.dir, kept[0]!), 'utf8')).toBe(bytes);
     expect((err as Error).message).toContain(kept[0]!);
     // never silently treated as an empty team: the next read says the team is gone, not "no members"
-    expect(await errorKind(readTeam(root, 't'))).toBe('not_found');
+    expect(await errorKind(readTeam(new Team(root, 't')))).toBe('not_found');
   });
 
   it('addMember on a corrupt config is "corrupt", keeps the bytes and does not invent a team', async () => {
     await createTeam(root, { name: 't' });
     const p = teamPaths(root, 't');
     await fs.writeFile(p.config, '{ nope');
-    expect(await errorKind(addMember(root, 't', { name: 'w1' }))).toBe('corrupt');
+    expect(await errorKind(addMember(new Team(root, 't'), { name: 'w1' }))).toBe('corrupt');
     const kept = (await fs.readdir(p.dir)).filter((f) => f.startsWith('config.json.corrupt-'));
     expect(kept).toHaveLength(1);
     expect(await fs.readFile(path.join(p.dir, kept[0]!), 'utf8')).toBe('{ nope');

@@ -1,5 +1,6 @@
 // Liveness for `swarm status` and `swarm doctor`: recorded panes grouped by backend through the
 // registry, one Backend.probe call per kind whatever the roster size, combined with the pid check.
+import { Team } from '../../src/team/team.js';
 import { describe, expect, it } from 'vitest';
 import type { Exec } from '../../src/backends/process.js';
 import { gatherLivenessFacts, judgeLiveness, type RecordedPane } from '../../src/teammates/liveness.js';
@@ -22,7 +23,7 @@ describe('gatherLivenessFacts + judgeLiveness', () => {
       { paneId: '', pid: 11 }, // not created yet: the pid decides
       { backendType: 'screen', paneId: 'x', pid: 13 }, // no known backend
     ];
-    const facts = await gatherLivenessFacts(panes, { team: 't', root: '/nonexistent', env: { SWARM_TMUX_SOCKET: 'priv' }, exec, isAlive: (pid) => pid === 11 });
+    const facts = await gatherLivenessFacts(panes, { team: new Team('/nonexistent', 't'), env: { SWARM_TMUX_SOCKET: 'priv' }, exec, isAlive: (pid) => pid === 11 });
     expect(calls.map((c) => c[0]).sort()).toEqual(['it2', 'tmux']); // concurrently, once each
     expect(panes.map((p) => judgeLiveness(p, facts))).toEqual([
       { pane: 'alive', pidAlive: true, alive: true },
@@ -38,7 +39,7 @@ describe('gatherLivenessFacts + judgeLiveness', () => {
   it('a backend that cannot be asked leaves the pid to decide', async () => {
     const exec: Exec = async () => ({ exitCode: 127, stdout: '', stderr: 'tmux: not found' });
     const p: RecordedPane = { backendType: 'tmux', paneId: '%1', pid: 7 };
-    const facts = await gatherLivenessFacts([p], { team: 't', env: {}, exec, isAlive: () => true });
+    const facts = await gatherLivenessFacts([p], { team: new Team('/nonexistent', 't'), env: {}, exec, isAlive: () => true });
     expect(judgeLiveness(p, facts)).toEqual({ pane: 'unknown', pidAlive: true, alive: true });
   });
 });

@@ -11,6 +11,7 @@ import { shutdownTeammate } from '../../src/teammates/stop.js';
 import { createTeam, readTeam } from '../../src/team/index.js';
 import { FakeIt2, LEADER } from '../support/fake-it2.js';
 import { useTempRoot } from '../support/tmp-root.js';
+import { Team } from '../../src/team/team.js';
 
 const FAKE_TEAMMATE = fileURLToPath(new URL('../support/fake-teammate.mjs', import.meta.url));
 
@@ -36,19 +37,19 @@ it('auto-detected iTerm2: spawn is ready, shutdown approved closes the session a
     SWARM_TEAMMATE_COMMAND: quote([process.execPath, FAKE_TEAMMATE]),
     SWARM_PROBE: 'via it2',
   };
-  const { backend, notes } = await selectBackend({ requested: 'auto', env, team: 'it', root, killTimeoutMs: 1500 });
+  const { backend, notes } = await selectBackend({ requested: 'auto', env, team: new Team(root, 'it'), killTimeoutMs: 1500 });
   expect(backend.type).toBe('iterm2');
   expect(notes).toEqual([]);
-  const r = await spawnTeammate({ root, team: 'it', name: 'ann', prompt: 'hello', backend, env, readyTimeoutMs: 8000 });
+  const r = await spawnTeammate({ team: new Team(root, 'it'), name: 'ann', prompt: 'hello', backend, env, readyTimeoutMs: 8000 });
   expect(r).toMatchObject({ backendType: 'iterm2', name: 'ann' });
   const calls = await fake.calls();
   expect(calls.slice(0, 2)).toEqual([['--help'], ['session', 'list']]); // detection
   expect(calls.find((c) => c[1] === 'split')).toEqual(['session', 'split', '-v', '-s', LEADER]);
-  expect((await readTeam(root, 'it')).members[1]).toMatchObject({ tmuxPaneId: r.paneId, backendType: 'iterm2', pid: r.pid });
+  expect((await readTeam(new Team(root, 'it'))).members[1]).toMatchObject({ tmuxPaneId: r.paneId, backendType: 'iterm2', pid: r.pid });
 
-  const out = await shutdownTeammate(root, 'it', 'ann', { env, timeoutMs: 8000, killTimeoutMs: 1500 });
+  const out = await shutdownTeammate(new Team(root, 'it'), 'ann', { env, timeoutMs: 8000, killTimeoutMs: 1500 });
   expect(out).toEqual({ name: 'ann', outcome: 'approved', verified: true });
   expect(isProcessAlive(r.pid!)).toBe(false);
   expect(await fake.calls()).toContainEqual(['session', 'close', '-f', '-s', r.paneId]);
-  expect((await readTeam(root, 'it')).members).toHaveLength(1);
+  expect((await readTeam(new Team(root, 'it'))).members).toHaveLength(1);
 });

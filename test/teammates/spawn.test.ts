@@ -21,6 +21,7 @@ import { createTeam, readTeam, teamPaths } from '../../src/team/index.js';
 import { useTempRoot } from '../support/tmp-root.js';
 import { privateSocket, reapServer } from '../support/tmux.js';
 import { waitFor } from '../support/wait.js';
+import { Team } from '../../src/team/team.js';
 
 const FAKE = fileURLToPath(new URL('../support/fake-teammate.mjs', import.meta.url));
 const TEAM = 'sq';
@@ -52,7 +53,7 @@ beforeEach(async () => {
     ANTHROPIC_BASE_URL: 'http://127.0.0.1:9/v1',
     NOT_FORWARDED: 'must not arrive',
   };
-  ({ backend } = await selectBackend({ requested: 'tmux', env, team: TEAM, root, killTimeoutMs: 1500 }));
+  ({ backend } = await selectBackend({ requested: 'tmux', env, team: new Team(root, TEAM), killTimeoutMs: 1500 }));
 });
 
 afterEach(async (ctx) => {
@@ -64,7 +65,7 @@ afterEach(async (ctx) => {
 });
 
 async function spawn(name: string, extra: Partial<SpawnOptions> = {}) {
-  const r = await spawnTeammate({ root, team: TEAM, name, prompt: `hello ${name}`, backend, env, readyTimeoutMs: 8000, ...extra });
+  const r = await spawnTeammate({ team: new Team(root, TEAM), name, prompt: `hello ${name}`, backend, env, readyTimeoutMs: 8000, ...extra });
   if (r.pid !== undefined) pids.add(r.pid);
   return r;
 }
@@ -85,18 +86,18 @@ async function status(name: string): Promise<FakeStatus> {
 async function expectGone(name: string, paneId: string, pid: number | undefined): Promise<void> {
   expect((await listAllPanes(server)).some((p) => p.paneId === paneId), `pane ${paneId} gone`).toBe(false);
   if (pid !== undefined) expect(isProcessAlive(pid), `process ${pid} gone`).toBe(false);
-  expect((await readTeam(root, TEAM)).members.map((m) => m.name)).not.toContain(name);
+  expect((await readTeam(new Team(root, TEAM))).members.map((m) => m.name)).not.toContain(name);
   await expect(fs.access(teamPaths(root, TEAM).status(name))).rejects.toThrow(/ENOENT/);
 }
 
 describe('spawnTeammate (tmux, fake teammate)', () => {
   it('3 teammates: titled panes, config matches tmux, prompts picked up, every flag and the forwarded env arrive', async () => {
     const cwd = await fs.realpath(root);
-    const key = await ensureLeadKey(root, TEAM);
+    const key = await ensureLeadKey(new Team(root, TEAM));
     const ann = await spawn('ann');
     const bob = await spawn('bob', { model: 'claude-x', agentType: 'reviewer', planModeRequired: true, permissionMode: 'acceptEdits', cwd });
     const cy = await spawn('cy');
-    const config = await readTeam(root, TEAM);
+    const config = await readTeam(new Team(root, TEAM));
     const panes = await listAllPanes(server);
     for (const r of [ann, bob, cy]) {
       const member = config.members.find((m) => m.name === r.name)!;
@@ -105,7 +106,7 @@ describe('spawnTeammate (tmux, fake teammate)', () => {
       expect(member).toMatchObject({ tmuxPaneId: r.paneId, backendType: 'tmux', pid: pane!.pid, runtime: 'swarm', color: r.color });
       expect(await show(r.paneId, '#{pane_title}|#{@agent_name}|#{session_name}')).toBe(`${r.name}|${r.name}|swarm-${TEAM}`);
       // The prompt is the first inbox entry, from team-lead, signed, and was consumed (marked read).
-      const [first] = await new Mailbox({ root, team: TEAM }).read(r.name);
+      const [first] = await new Mailbox({ team: new Team(root, TEAM) }).read(r.name);
       expect(first).toMatchObject({ from: 'team-lead', text: `hello ${r.name}`, read: true });
       expect(verifyEntry(first, key.verifyKey)).toBe(true);
       const st = await status(r.name);
@@ -133,7 +134,7 @@ describe('spawnTeammate (tmux, fake teammate)', () => {
     expect(message).toContain('last output of its pane:');
     expect(message).toContain('fake-teammate: crashing at once (FAKE_CRASH=1)');
     expect(message).toContain('FAKE argv ["--agent-id","crashy@sq"');
-    expect((await readTeam(root, TEAM)).members.map((m) => m.name)).toEqual(['team-lead']);
+    expect((await readTeam(new Team(root, TEAM))).members.map((m) => m.name)).toEqual(['team-lead']);
     const panes = await listAllPanes(server);
     expect(panes).toHaveLength(1); // only the session's leader pane
     await expect(fs.access(teamPaths(root, TEAM).inbox('crashy'))).rejects.toThrow(/ENOENT/);
@@ -146,7 +147,7 @@ describe('spawnTeammate (tmux, fake teammate)', () => {
     expect((err as Error).message).toMatch(/^spawn of mute failed: mute was not ready within 1 s \(it did not pick up its prompt/);
     expect((err as Error).message).toContain('never reading the inbox');
     expect(await listAllPanes(server)).toHaveLength(1);
-    expect((await readTeam(root, TEAM)).members).toHaveLength(1);
+    expect((await readTeam(new Team(root, TEAM))).members).toHaveLength(1);
   });
 
   it('--runtime claude: the `claude` on PATH with its flags and env; ready on the prompt alone; the leader removes it on approval', async () => {
@@ -155,7 +156,7 @@ describe('spawnTeammate (tmux, fake teammate)', () => {
     await fs.writeFile(path.join(bin, 'claude'), `#!/bin/sh\nexec ${quote([process.execPath, FAKE])} "$@"\n`, { mode: 0o755 });
     const claudeEnv = { ...env, PATH: `${bin}:${env.PATH}` };
     const r = await spawn('cc', { runtime: 'claude', env: claudeEnv, permissionMode: 'bypassPermissions', model: 'opus' });
-    const config = await readTeam(root, TEAM);
+    const config = await readTeam(new Team(root, TEAM));
     expect(config.members[1]).toMatchObject({ name: 'cc', runtime: 'claude', tmuxPaneId: r.paneId });
     await expect(fs.access(teamPaths(root, TEAM).status('cc'))).rejects.toThrow(/ENOENT/); // no status: prompt alone
     const text = await backend.capture({ paneId: r.paneId, backendType: 'tmux', ...(r.pid ? { pid: r.pid } : {}) }, 40);
@@ -165,13 +166,13 @@ describe('spawnTeammate (tmux, fake teammate)', () => {
       '--model', 'opus', '--dangerously-skip-permissions',
     ]);
     expect(JSON.parse(/FAKE env (.*)/.exec(text)![1]!)).toMatchObject({ CLAUDECODE: '1', CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1', SWARM_PROBE: env.SWARM_PROBE });
-    expect(await shutdownTeammate(root, TEAM, 'cc', { env: claudeEnv, timeoutMs: 8000 })).toEqual({ name: 'cc', outcome: 'approved', verified: true });
+    expect(await shutdownTeammate(new Team(root, TEAM), 'cc', { env: claudeEnv, timeoutMs: 8000 })).toEqual({ name: 'cc', outcome: 'approved', verified: true });
     await expectGone('cc', r.paneId, r.pid);
   });
 
   it('--runtime claude without claude on PATH: a clear error, nothing written', async () => {
     await expect(spawn('cc', { runtime: 'claude', env: { ...env, PATH: '/nonexistent' } })).rejects.toThrow(/--runtime claude needs the `claude` CLI/);
-    expect((await readTeam(root, TEAM)).members).toHaveLength(1);
+    expect((await readTeam(new Team(root, TEAM))).members).toHaveLength(1);
     expect(await listAllPanes(server)).toHaveLength(0);
   });
 
@@ -185,15 +186,15 @@ describe('spawnTeammate (tmux, fake teammate)', () => {
 describe('kill and shutdown (tmux, fake teammate)', () => {
   it('kill: pane and process gone, member and status removed', async () => {
     const r = await spawn('ann');
-    expect(await killTeammate(root, TEAM, 'ann', { env, killTimeoutMs: 1500 })).toEqual({ name: 'ann', outcome: 'killed', verified: true });
+    expect(await killTeammate(new Team(root, TEAM), 'ann', { env, killTimeoutMs: 1500 })).toEqual({ name: 'ann', outcome: 'killed', verified: true });
     await expectGone('ann', r.paneId, r.pid);
   });
 
   it('shutdown approved: a signed request; exit verified, pane closed, member removed; other leader mail stays unread', async () => {
     const r = await spawn('ann');
-    const mailbox = new Mailbox({ root, team: TEAM });
+    const mailbox = new Mailbox({ team: new Team(root, TEAM) });
     await mailbox.append('team-lead', { from: 'ann', text: 'a note for the console' });
-    const out = await shutdownTeammate(root, TEAM, 'ann', { env, timeoutMs: 8000, reason: 'done for today' });
+    const out = await shutdownTeammate(new Team(root, TEAM), 'ann', { env, timeoutMs: 8000, reason: 'done for today' });
     expect(out).toEqual({ name: 'ann', outcome: 'approved', verified: true });
     await expectGone('ann', r.paneId, r.pid);
     const request = (await mailbox.read('ann')).map((m) => parseControl(m.text)).find((p) => p.kind === 'control');
@@ -205,33 +206,33 @@ describe('kill and shutdown (tmux, fake teammate)', () => {
 
   it('shutdown rejected: the reason is reported and it keeps running; with --force it is killed', async () => {
     const r = await spawn('ann', { env: { ...env, SWARM_TEAMMATE_COMMAND: fakeCommand({ FAKE_REJECT: '1' }) } });
-    const out = await shutdownTeammate(root, TEAM, 'ann', { env, timeoutMs: 8000 });
+    const out = await shutdownTeammate(new Team(root, TEAM), 'ann', { env, timeoutMs: 8000 });
     expect(out).toEqual({ name: 'ann', outcome: 'rejected', reason: 'busy: still writing tests (FAKE_REJECT=1)', verified: false });
     expect(isProcessAlive(r.pid!)).toBe(true);
-    expect((await readTeam(root, TEAM)).members.map((m) => m.name)).toContain('ann');
+    expect((await readTeam(new Team(root, TEAM))).members.map((m) => m.name)).toContain('ann');
 
-    const forced = await shutdownTeammate(root, TEAM, 'ann', { env, timeoutMs: 8000, force: true, killTimeoutMs: 1500 });
+    const forced = await shutdownTeammate(new Team(root, TEAM), 'ann', { env, timeoutMs: 8000, force: true, killTimeoutMs: 1500 });
     expect(forced).toEqual({ name: 'ann', outcome: 'killed', reason: 'rejected (busy: still writing tests (FAKE_REJECT=1)); killed (--force)', verified: true });
     await expectGone('ann', r.paneId, r.pid);
   });
 
   it('shutdown ignored: times out without --force; with --force and a 1 s timeout it is killed, verified', async () => {
     const r = await spawn('ann', { env: { ...env, SWARM_TEAMMATE_COMMAND: fakeCommand({ FAKE_IGNORE: '1' }) } });
-    expect(await shutdownTeammate(root, TEAM, 'ann', { env, timeoutMs: 500 })).toEqual({
+    expect(await shutdownTeammate(new Team(root, TEAM), 'ann', { env, timeoutMs: 500 })).toEqual({
       name: 'ann',
       outcome: 'timeout',
       reason: 'no answer within 0.5 s',
       verified: false,
     });
     expect(isProcessAlive(r.pid!)).toBe(true);
-    const out = await shutdownTeammate(root, TEAM, 'ann', { env, timeoutMs: 1000, force: true, killTimeoutMs: 1500 });
+    const out = await shutdownTeammate(new Team(root, TEAM), 'ann', { env, timeoutMs: 1000, force: true, killTimeoutMs: 1500 });
     expect(out).toEqual({ name: 'ann', outcome: 'killed', reason: 'no answer within 1 s; killed (--force)', verified: true });
     await expectGone('ann', r.paneId, r.pid);
   });
 
   it('shutdown --all: every teammate in parallel, each verified', async () => {
     const spawned = [await spawn('ann'), await spawn('bob'), await spawn('cy')];
-    const outcomes = await shutdownAll(root, TEAM, { env, timeoutMs: 8000 });
+    const outcomes = await shutdownAll(new Team(root, TEAM), { env, timeoutMs: 8000 });
     expect(outcomes.sort((a, b) => a.name.localeCompare(b.name))).toEqual(
       ['ann', 'bob', 'cy'].map((name) => ({ name, outcome: 'approved', verified: true })),
     );
@@ -242,14 +243,14 @@ describe('kill and shutdown (tmux, fake teammate)', () => {
   it('a teammate that already exited: already_gone, its leftover (remain-on-exit) pane closed', async () => {
     const r = await spawn('ann');
     process.kill(r.pid!, 'SIGTERM');
-    const out = await shutdownTeammate(root, TEAM, 'ann', { env, timeoutMs: 3000, killTimeoutMs: 1500 });
+    const out = await shutdownTeammate(new Team(root, TEAM), 'ann', { env, timeoutMs: 3000, killTimeoutMs: 1500 });
     expect(out).toMatchObject({ name: 'ann', outcome: 'already_gone', verified: true });
     await expectGone('ann', r.paneId, r.pid);
   });
 
   it('the team lead cannot be killed or shut down', async () => {
-    await expect(killTeammate(root, TEAM, 'team-lead', { env })).rejects.toThrow(/team lead is not a teammate/);
-    await expect(shutdownTeammate(root, TEAM, 'nobody', { env })).rejects.toThrow(/no member "nobody"/);
+    await expect(killTeammate(new Team(root, TEAM), 'team-lead', { env })).rejects.toThrow(/team lead is not a teammate/);
+    await expect(shutdownTeammate(new Team(root, TEAM), 'nobody', { env })).rejects.toThrow(/no member "nobody"/);
   });
 });
 
@@ -270,14 +271,14 @@ describe('spawn lock', () => {
       () => (firstSettled = true),
     );
     // a1's pane exists (its spawn is in the handshake) before a2 starts.
-    await waitFor(async () => (await readTeam(root, TEAM)).members.find((m) => m.name === 'a1')?.tmuxPaneId, 8000, "a1's pane");
+    await waitFor(async () => (await readTeam(new Team(root, TEAM))).members.find((m) => m.name === 'a1')?.tmuxPaneId, 8000, "a1's pane");
     const a2 = await spawn('a2'); // held up until a1 timed out while the lock covered the handshake
     expect(firstSettled).toBe(false);
-    expect((await new Mailbox({ root, team: TEAM }).read('a2'))[0]?.read).toBe(true);
+    expect((await new Mailbox({ team: new Team(root, TEAM) }).read('a2'))[0]?.read).toBe(true);
     await fs.writeFile(gate, '');
     const a1 = await first;
     await settled;
-    const config = await readTeam(root, TEAM);
+    const config = await readTeam(new Team(root, TEAM));
     expect(config.members.map((m) => [m.name, m.tmuxPaneId])).toEqual([['team-lead', ''], ['a1', a1.paneId], ['a2', a2.paneId]]);
     expect(await listAllPanes(server)).toHaveLength(3);
   });
@@ -289,7 +290,7 @@ describe('spawn lock', () => {
     const ok = await spawn('ok');
     const err = await mute;
     expect((err as Error).message).toMatch(/^spawn of mute failed: mute was not ready within 3 s/);
-    expect((await readTeam(root, TEAM)).members.map((m) => m.name)).toEqual(['team-lead', 'ok']);
+    expect((await readTeam(new Team(root, TEAM))).members.map((m) => m.name)).toEqual(['team-lead', 'ok']);
     const panes = await listAllPanes(server);
     expect(panes.map((p) => p.paneId)).toContain(ok.paneId);
     expect(panes).toHaveLength(2);
@@ -301,12 +302,12 @@ describe('spawn lock', () => {
   it('spawnTeammates: panes one after another, readiness awaited concurrently; one failure leaves the others', async () => {
     const gate = path.join(root, 'gate-g1');
     const opts = (name: string, fakeEnv: Record<string, string> = {}): SpawnOptions => ({
-      root, team: TEAM, name, prompt: `hello ${name}`, backend, readyTimeoutMs: 8000,
+      team: new Team(root, TEAM), name, prompt: `hello ${name}`, backend, readyTimeoutMs: 8000,
       env: { ...env, SWARM_TEAMMATE_COMMAND: fakeCommand(fakeEnv) },
     });
     const all = spawnTeammates([opts('g1', { FAKE_GATE: gate }), opts('crashy', { FAKE_CRASH: '1' }), opts('g3')]);
     // g3's pane exists and its prompt is taken while g1 is still held at its gate.
-    const mailbox = new Mailbox({ root, team: TEAM });
+    const mailbox = new Mailbox({ team: new Team(root, TEAM) });
     await waitFor(async () => (await mailbox.read('g3').catch(() => []))[0]?.read === true, 8000, "g3's prompt picked up");
     expect((await mailbox.read('g1'))[0]?.read).toBe(false);
     await fs.writeFile(gate, '');
@@ -315,7 +316,7 @@ describe('spawn lock', () => {
     const failed = results[1]!;
     expect(!failed.ok && failed.error.message).toMatch(/^spawn of crashy failed: crashy exited before it was ready/);
     for (const r of results) if (r.ok && r.teammate.pid !== undefined) pids.add(r.teammate.pid);
-    const config = await readTeam(root, TEAM);
+    const config = await readTeam(new Team(root, TEAM));
     expect(config.members.map((m) => m.name)).toEqual(['team-lead', 'g1', 'g3']);
     expect(await listAllPanes(server)).toHaveLength(3);
     await expect(fs.access(teamPaths(root, TEAM).inbox('crashy'))).rejects.toThrow(/ENOENT/);

@@ -8,18 +8,18 @@ import { SwarmError, errnoCode } from '../../protocol/errors.js';
 import { InProcessHostRegistrationSchema, type InProcessHostRegistration } from '../../protocol/hosted.js';
 import { assertMemberName } from '../../protocol/names.js';
 import { parseText } from '../../storage/json-file.js';
-import { teamPaths } from '../../team/paths.js';
 import { readTeam } from '../../team/team-store.js';
+import type { Team } from '../../team/team.js';
 import { isProcessAlive } from '../process.js';
 
 export type HostedFileKind = 'spawn' | 'spawn-error' | 'state' | 'kill';
 
-export function hostedDir(root: string, team: string): string {
-  return path.join(teamPaths(root, team).dir, 'hosted');
+export function hostedDir(team: Team): string {
+  return path.join(team.paths.dir, 'hosted');
 }
 
-export function hostedFile(root: string, team: string, name: string, kind: HostedFileKind): string {
-  return path.join(hostedDir(root, team), `${assertMemberName(name)}.${kind}.json`);
+export function hostedFile(team: Team, name: string, kind: HostedFileKind): string {
+  return path.join(hostedDir(team), `${assertMemberName(name)}.${kind}.json`);
 }
 
 /** `<name>.<kind>.json` → its parts; undefined for any other file (temp files included). */
@@ -42,15 +42,15 @@ export async function readRecord<T>(file: string, schema: z.ZodType<T>): Promise
 }
 
 /** The host registered in config.json (`swarm.inProcessHost`), alive or not. */
-export async function readHostRegistration(root: string, team: string): Promise<InProcessHostRegistration | undefined> {
-  const config = await readTeam(root, team);
+export async function readHostRegistration(team: Team): Promise<InProcessHostRegistration | undefined> {
+  const config = await readTeam(team);
   const parsed = InProcessHostRegistrationSchema.safeParse(config.swarm?.inProcessHost);
   return parsed.success ? parsed.data : undefined;
 }
 
 /** The registered host if its process is alive. */
-export async function liveHost(root: string, team: string): Promise<InProcessHostRegistration | undefined> {
-  const reg = await readHostRegistration(root, team);
+export async function liveHost(team: Team): Promise<InProcessHostRegistration | undefined> {
+  const reg = await readHostRegistration(team);
   return reg !== undefined && isProcessAlive(reg.pid) ? reg : undefined;
 }
 

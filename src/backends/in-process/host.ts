@@ -21,13 +21,13 @@ import { agentId } from '../../protocol/names.js';
 import { formatJson, writeFileAtomic } from '../../storage/atomic.js';
 import { DirWatcher } from '../../storage/watch.js';
 import { updateTeam } from '../../team/team-store.js';
+import type { Team } from '../../team/team.js';
 import { isProcessAlive } from '../process.js';
 import { runAsTeammate, type TeammateContext, type TeammateLaunch } from './context.js';
 import { hostedDir, hostedFile, parseHostedFileName, readRecord } from './files.js';
 
 export interface InProcessHostOptions {
-  root: string;
-  team: string;
+  team: Team;
   launch: TeammateLaunch;
   /** Output lines kept per teammate for capture. Default 200. */
   outputLines?: number;
@@ -67,14 +67,14 @@ export class InProcessHost {
   static async open(opts: InProcessHostOptions): Promise<InProcessHost> {
     const host = new InProcessHost(opts);
     const startedAt = Date.now();
-    await updateTeam(opts.root, opts.team, (config) => {
+    await updateTeam(opts.team, (config) => {
       const current = InProcessHostRegistrationSchema.safeParse(config.swarm?.inProcessHost);
       if (current.success && current.data.pid !== process.pid && isProcessAlive(current.data.pid)) {
-        throw new SwarmError('exists', `team "${opts.team}" already has an in-process host (pid ${current.data.pid}); use that console`);
+        throw new SwarmError('exists', `team "${opts.team.name}" already has an in-process host (pid ${current.data.pid}); use that console`);
       }
       config.swarm = { ...config.swarm, inProcessHost: { pid: process.pid, startedAt } };
     });
-    const watcher = await DirWatcher.open(hostedDir(opts.root, opts.team), { pollMs: opts.pollMs ?? 500 });
+    const watcher = await DirWatcher.open(hostedDir(opts.team), { pollMs: opts.pollMs ?? 500 });
     host.serving = host.serve(watcher);
     return host;
   }
@@ -161,7 +161,7 @@ export class InProcessHost {
       this.teammates.delete(name);
       await h.flushing;
     }
-    await fs.rm(hostedFile(this.opts.root, this.opts.team, name, 'state'), { force: true });
+    await fs.rm(hostedFile(this.opts.team, name, 'state'), { force: true });
   }
 
   /** Stop serving, kill every teammate, and unregister. */
@@ -171,7 +171,7 @@ export class InProcessHost {
     await this.serving;
     const errors: unknown[] = [];
     for (const name of [...this.teammates.keys()]) await this.kill(name).catch((e: unknown) => errors.push(e));
-    await updateTeam(this.opts.root, this.opts.team, (config) => {
+    await updateTeam(this.opts.team, (config) => {
       const current = InProcessHostRegistrationSchema.safeParse(config.swarm?.inProcessHost);
       if (current.success && current.data.pid === process.pid && config.swarm) delete config.swarm.inProcessHost;
     }).catch((e: unknown) => {
@@ -212,7 +212,7 @@ export class InProcessHost {
           ...(h.exitedAt !== undefined ? { exitedAt: h.exitedAt, exitCode: h.exitCode ?? 0 } : {}),
           output: [...h.output],
         };
-        await writeFileAtomic(hostedFile(this.opts.root, this.opts.team, h.name, 'state'), formatJson(state)).catch(() => undefined);
+        await writeFileAtomic(hostedFile(this.opts.team, h.name, 'state'), formatJson(state)).catch(() => undefined);
       }
     })().finally(() => {
       h.flushing = undefined;
@@ -234,7 +234,7 @@ export class InProcessHost {
   }
 
   private async scan(): Promise<void> {
-    const dir = hostedDir(this.opts.root, this.opts.team);
+    const dir = hostedDir(this.opts.team);
     for (const file of await fs.readdir(dir).catch(() => [] as string[])) {
       const parsed = parseHostedFileName(file);
       if (parsed === undefined || this.inFlight.has(file)) continue;
@@ -248,22 +248,22 @@ export class InProcessHost {
   }
 
   private async handleSpawn(name: string): Promise<void> {
-    const { root, team } = this.opts;
-    const file = hostedFile(root, team, name, 'spawn');
+    const { team } = this.opts;
+    const file = hostedFile(team, name, 'spawn');
     const req = await readRecord(file, HostedSpawnRequestSchema);
     if (req === undefined || req.name !== name) return; // half-written or foreign: the next scan retries
     try {
-      this.start({ team, name, color: req.color, argv: req.argv, env: req.env, cwd: req.cwd }, req.id);
+      this.start({ team: team.name, name, color: req.color, argv: req.argv, env: req.env, cwd: req.cwd }, req.id);
       await this.teammates.get(name)?.flushing; // the state file exists before the request goes
     } catch (e) {
       const refusal: HostedSpawnError = { id: req.id, name, message: e instanceof Error ? e.message : String(e) };
-      await writeFileAtomic(hostedFile(root, team, name, 'spawn-error'), formatJson(refusal));
+      await writeFileAtomic(hostedFile(team, name, 'spawn-error'), formatJson(refusal));
     }
     await fs.rm(file, { force: true });
   }
 
   private async handleKill(name: string): Promise<void> {
-    const file = hostedFile(this.opts.root, this.opts.team, name, 'kill');
+    const file = hostedFile(this.opts.team, name, 'kill');
     const req = await readRecord(file, HostedKillRequestSchema);
     if (req === undefined) return;
     try {

@@ -23,10 +23,10 @@ import { awaitFiles } from '../../storage/await-files.js';
 import { isProcessAlive } from '../process.js';
 import type { InProcessHost } from './host.js';
 import { hostedDir, hostedFile, liveHost, noHostError, readRecord } from './files.js';
+import type { Team } from '../../team/team.js';
 
 export interface InProcessBackendOptions {
-  root: string;
-  team: string;
+  team: Team;
   /** Set inside the host's own process: calls go straight to it. */
   host?: InProcessHost | undefined;
   /** How long the host may take to start a requested teammate. Default 10000 ms. */
@@ -50,10 +50,10 @@ export class InProcessBackend implements Backend {
   }
 
   async createPane(spec: PaneSpec): Promise<PaneRef> {
-    const { root, team, host } = this.opts;
+    const { team, host } = this.opts;
     if (host !== undefined) return host.start(spec, randomUUID());
-    const reg = await liveHost(root, team);
-    if (reg === undefined) throw noHostError(team);
+    const reg = await liveHost(team);
+    if (reg === undefined) throw noHostError(team.name);
     const request: HostedSpawnRequest = {
       id: randomUUID(),
       name: spec.name,
@@ -63,16 +63,16 @@ export class InProcessBackend implements Backend {
       cwd: spec.cwd,
       requestedAt: Date.now(),
     };
-    await ensureDir(hostedDir(root, team));
-    await fs.rm(hostedFile(root, team, spec.name, 'spawn-error'), { force: true });
-    const requestFile = hostedFile(root, team, spec.name, 'spawn');
+    await ensureDir(hostedDir(team));
+    await fs.rm(hostedFile(team, spec.name, 'spawn-error'), { force: true });
+    const requestFile = hostedFile(team, spec.name, 'spawn');
     await writeFileAtomic(requestFile, formatJson(request));
     const answer = await awaitFiles(
-      [hostedDir(root, team)],
+      [hostedDir(team)],
       async (): Promise<{ ok: true } | { ok: false; message: string } | undefined> => {
-        const state = await readRecord(hostedFile(root, team, spec.name, 'state'), HostedStateSchema);
+        const state = await readRecord(hostedFile(team, spec.name, 'state'), HostedStateSchema);
         if (state?.id === request.id) return { ok: true };
-        const refusal = await readRecord(hostedFile(root, team, spec.name, 'spawn-error'), HostedSpawnErrorSchema);
+        const refusal = await readRecord(hostedFile(team, spec.name, 'spawn-error'), HostedSpawnErrorSchema);
         if (refusal?.id === request.id) return { ok: false, message: refusal.message };
         if (!isProcessAlive(reg.pid)) return { ok: false, message: `the in-process host (pid ${reg.pid}) exited` };
         return undefined;
@@ -86,22 +86,22 @@ export class InProcessBackend implements Backend {
   }
 
   async isAlive(pane: PaneRef): Promise<boolean> {
-    const { root, team, host } = this.opts;
+    const { team, host } = this.opts;
     const name = memberName(pane);
     if (host !== undefined) return host.isAlive(name);
-    if ((await liveHost(root, team)) === undefined) return false;
-    return (await readRecord(hostedFile(root, team, name, 'state'), HostedStateSchema))?.state === 'running';
+    if ((await liveHost(team)) === undefined) return false;
+    return (await readRecord(hostedFile(team, name, 'state'), HostedStateSchema))?.state === 'running';
   }
 
   async probe(panes: readonly PaneRef[]): Promise<PaneState[]> {
-    const { root, team, host } = this.opts;
+    const { team, host } = this.opts;
     if (host !== undefined) return panes.map((p) => (p.name === undefined ? 'unknown' : host.isAlive(p.name) ? 'alive' : 'gone'));
-    if ((await liveHost(root, team).catch(() => undefined)) === undefined) return panes.map(() => 'unknown');
+    if ((await liveHost(team).catch(() => undefined)) === undefined) return panes.map(() => 'unknown');
     return Promise.all(
       panes.map(async (p): Promise<PaneState> => {
         if (p.name === undefined) return 'unknown';
         try {
-          const state = await readRecord(hostedFile(root, team, p.name, 'state'), HostedStateSchema);
+          const state = await readRecord(hostedFile(team, p.name, 'state'), HostedStateSchema);
           return state === undefined ? 'gone' : state.state === 'running' ? 'alive' : 'dead';
         } catch {
           return 'unknown'; // unreadable state file
@@ -117,21 +117,21 @@ export class InProcessBackend implements Backend {
   }
 
   async kill(pane: PaneRef): Promise<void> {
-    const { root, team, host } = this.opts;
+    const { team, host } = this.opts;
     const name = memberName(pane);
     const timeoutMs = this.opts.killTimeoutMs ?? 8000;
     if (host !== undefined) return host.kill(name, timeoutMs);
-    const files = (['state', 'kill', 'spawn'] as const).map((k) => hostedFile(root, team, name, k));
-    const reg = await liveHost(root, team);
+    const files = (['state', 'kill', 'spawn'] as const).map((k) => hostedFile(team, name, k));
+    const reg = await liveHost(team);
     if (reg === undefined) {
       // No host process: nothing it hosted can be running. Clear what it left behind.
       for (const f of files) await fs.rm(f, { force: true });
       return;
     }
     const request: HostedKillRequest = { id: randomUUID(), name, requestedAt: Date.now() };
-    await writeFileAtomic(hostedFile(root, team, name, 'kill'), formatJson(request));
+    await writeFileAtomic(hostedFile(team, name, 'kill'), formatJson(request));
     const done = await awaitFiles(
-      [hostedDir(root, team)],
+      [hostedDir(team)],
       async () => {
         if (!isProcessAlive(reg.pid)) return true;
         const left = await Promise.all(files.slice(0, 2).map((f) => fs.access(f).then(() => true, () => false)));
@@ -146,10 +146,10 @@ export class InProcessBackend implements Backend {
   }
 
   async capture(pane: PaneRef, lines: number): Promise<string> {
-    const { root, team, host } = this.opts;
+    const { team, host } = this.opts;
     const name = memberName(pane);
     if (host !== undefined) return host.capture(name, lines);
-    const state = await readRecord(hostedFile(root, team, name, 'state'), HostedStateSchema);
+    const state = await readRecord(hostedFile(team, name, 'state'), HostedStateSchema);
     return state === undefined || lines <= 0 ? '' : state.output.slice(-lines).join('\n');
   }
 }

@@ -18,6 +18,7 @@ import { teamSessions } from '../../backends/registry.js';
 import { shutdownAll } from '../../teammates/stop.js';
 import { startMessagesServer, type MessagesServer } from '../../standin/messages-server.js';
 import { readTeam } from '../../team/team-store.js';
+import type { Team } from '../../team/team.js';
 import { runConsole } from '../console/console.js';
 import { println, type GlobalArgs } from '../context.js';
 import { writeDemoProject } from '../demo/project.js';
@@ -40,14 +41,14 @@ async function teamName(env: NodeJS.ProcessEnv): Promise<string> {
 }
 
 /** `sessions`: the backend's team sessions when the demo's console went to one (killed here). */
-async function cleanUp(root: string, team: string | undefined, env: NodeJS.ProcessEnv, server: MessagesServer, sessions: TeamSessions | undefined): Promise<void> {
+async function cleanUp(root: string, team: Team | undefined, env: NodeJS.ProcessEnv, server: MessagesServer, sessions: TeamSessions | undefined): Promise<void> {
   if (team !== undefined) {
-    const left = await readTeam(root, team).then((c) => c.members.length - 1, () => 0);
+    const left = await readTeam(team).then((c) => c.members.length - 1, () => 0);
     if (left > 0) {
       println(chalk.dim(`stopping ${left} teammate${left === 1 ? '' : 's'}…`));
-      await shutdownAll(root, team, { env, root, force: true, timeoutMs: 5000 });
+      await shutdownAll(team, { env, force: true, timeoutMs: 5000 });
     }
-    await sessions?.kill(team).catch((e: unknown) => println(chalk.yellow(`could not kill the demo's session: ${e instanceof Error ? e.message : String(e)}`)));
+    await sessions?.kill(team.name).catch((e: unknown) => println(chalk.yellow(`could not kill the demo's session: ${e instanceof Error ? e.message : String(e)}`)));
   }
   await server.close();
   await rm(root, { recursive: true, force: true });
@@ -70,7 +71,7 @@ export const demoCommand: CommandModule<GlobalArgs, GlobalArgs> = {
       chalk.dim('watch the teammates read files and message each other; approve the Bash request with y.'),
     ];
     for (const l of banner) println(l);
-    let team: string | undefined;
+    let team: Team | undefined;
     let inSessions: TeamSessions | undefined;
     const interrupted = new AbortController();
     const onSignal = (): void => interrupted.abort();
@@ -81,12 +82,12 @@ export const demoCommand: CommandModule<GlobalArgs, GlobalArgs> = {
       if (inSessions !== undefined) {
         process.once('SIGINT', onSignal);
         process.once('SIGTERM', onSignal);
-        const inSession = await consoleInSession(inSessions, team, env, project, { SWARM_LEAD_BANNER: banner.slice(1, 2).join('\n'), SWARM_LEAD_IDLE_HINT: DEMO_IDLE_HINT });
+        const inSession = await consoleInSession(inSessions, team.name, env, project, { SWARM_LEAD_BANNER: banner.slice(1, 2).join('\n'), SWARM_LEAD_IDLE_HINT: DEMO_IDLE_HINT });
         await attachOrSay(inSession, println);
         println(chalk.dim('the demo runs until its console exits; Ctrl-C here stops it and cleans up'));
         await inSession.ended(interrupted.signal);
       } else {
-        await runConsole({ root, team, env, banner: [], allIdleHint: DEMO_IDLE_HINT, ...(started.host ? { host: started.host } : {}) });
+        await runConsole({ team, env, banner: [], allIdleHint: DEMO_IDLE_HINT, ...(started.host ? { host: started.host } : {}) });
       }
     } finally {
       process.removeListener('SIGINT', onSignal);

@@ -8,7 +8,7 @@ import { execaExec, isProcessAlive } from '../../backends/process.js';
 import { checkIt2, checkPermissions, checkTmux, type CheckResult, type DoctorContext, type Finding, type Severity } from '../doctor/machine-checks.js';
 import { checkTmuxSessions } from '../doctor/sessions.js';
 import { checkTeamFiles, checkTeamMembers } from '../doctor/team-checks.js';
-import { assertTeamName } from '../../protocol/names.js';
+import { Team } from '../../team/team.js';
 import { teamExists } from '../../team/team-store.js';
 import { SwarmError } from '../../protocol/errors.js';
 import { printJson, println, rootDir, type GlobalArgs } from '../context.js';
@@ -113,7 +113,7 @@ export const doctorCommand: CommandModule<GlobalArgs, DoctorArgs> = {
   handler: async (args) => {
     const root = rootDir();
     // --team narrows the team checks to one (that must exist); SWARM_TEAM alone does not.
-    if (args.team !== undefined && !(await teamExists(root, assertTeamName(args.team)))) {
+    if (args.team !== undefined && !(await teamExists(new Team(root, args.team)))) {
       throw new SwarmError('not_found', `no team "${args.team}" under ${root}; see 'swarm team list'`);
     }
     const ctx: DoctorContext = {

@@ -2,7 +2,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { followInbox } from '../../mailbox/follow.js';
 import { readTeam, requireMember } from '../../team/team-store.js';
-import { openMailbox, printJson, println, requireTeam, rootDir, type GlobalArgs } from '../context.js';
+import { openMailbox, printJson, println, requireTeam, type GlobalArgs } from '../context.js';
 import { chalk, renderMessage } from '../output/render.js';
 
 interface InboxArgs extends GlobalArgs {
@@ -25,11 +25,10 @@ export const inboxCommand: CommandModule<GlobalArgs, InboxArgs> = {
       .example('$0 inbox alice --follow', "watch alice's inbox live")
       .example('$0 inbox team-lead --json | jq -r ".[].text"', 'raw entries') as Argv<InboxArgs>,
   handler: async (args) => {
-    const root = rootDir();
     const team = requireTeam(args);
-    const config = await readTeam(root, team);
+    const config = await readTeam(team);
     const name = requireMember(config, args.name).name;
-    const mailbox = await openMailbox(root, team);
+    const mailbox = await openMailbox(team);
     if (args.follow) {
       const ac = new AbortController();
       const stop = (): void => ac.abort();

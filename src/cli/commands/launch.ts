@@ -8,6 +8,7 @@ import type { Backend } from '../../backends/backend.js';
 import { BACKEND_CHOICES, backendForType, selectBackend, type BackendChoice } from '../../backends/registry.js';
 import { isSwarmError } from '../../protocol/errors.js';
 import { teamExists } from '../../team/team-store.js';
+import { Team } from '../../team/team.js';
 import { runConsole } from '../console/console.js';
 import { println, rootDir, type GlobalArgs } from '../context.js';
 import { dryRunLines } from '../launch/dry-run.js';
@@ -25,12 +26,12 @@ interface LaunchArgs extends GlobalArgs {
 }
 
 /** The backend launch would choose; only its plan() is used. */
-async function dryRunBackend(requested: BackendChoice, team: string, root: string, withConsole: boolean): Promise<Backend> {
+async function dryRunBackend(requested: BackendChoice, team: Team, withConsole: boolean): Promise<Backend> {
   try {
-    return (await selectBackend({ requested, env: process.env, team, root })).backend;
+    return (await selectBackend({ requested, env: process.env, team })).backend;
   } catch (e) {
     // No in-process host yet: launch's console would become it (without a console, launch fails the same way).
-    if (isSwarmError(e, 'not_found') && withConsole) return backendForType('in-process', team, { env: process.env, root });
+    if (isSwarmError(e, 'not_found') && withConsole) return backendForType('in-process', team, { env: process.env });
     throw e;
   }
 }
@@ -54,8 +55,9 @@ export const launchCommand: CommandModule<GlobalArgs, LaunchArgs> = {
     const requested = (args.backend ?? file.backend ?? 'auto') as BackendChoice;
     const cwd = process.cwd();
     if (args.dryRun) {
-      const backend = await dryRunBackend(requested, file.name, root, args.console);
-      const lines = dryRunLines({ file, team: file.name, taken: await teamExists(root, file.name), root, env, cwd, backend, console: args.console });
+      const named = new Team(root, file.name);
+      const backend = await dryRunBackend(requested, named, args.console);
+      const lines = dryRunLines({ file, team: file.name, taken: await teamExists(named), root, env, cwd, backend, console: args.console });
       for (const l of lines) println(l);
       return;
     }
@@ -63,18 +65,18 @@ export const launchCommand: CommandModule<GlobalArgs, LaunchArgs> = {
     const { team, backend } = started;
     if (!args.console) {
       const now = Date.now();
-      const s = await collectStatus(root, team, { env, now: () => now });
+      const s = await collectStatus(team, { env, now: () => now });
       for (const l of renderStatus(s, now)) println(l);
       println(chalk.dim(backend.describe()));
-      println(chalk.dim(`open the console with: swarm lead --team ${team}`));
+      println(chalk.dim(`open the console with: swarm lead --team ${team.name}`));
       if (started.failed.length > 0) process.exitCode = 1;
       return;
     }
     if (backend.sessions !== undefined) {
-      await attachOrSay(await consoleInSession(backend.sessions, team, env, cwd), println);
+      await attachOrSay(await consoleInSession(backend.sessions, team.name, env, cwd), println);
       return;
     }
-    await runConsole({ root, team, env, ...(started.host ? { host: started.host } : {}) });
+    await runConsole({ team, env, ...(started.host ? { host: started.host } : {}) });
     process.exit(0);
   },
 };

@@ -2,7 +2,7 @@
 // in-process host: teammates spawned with `--backend in-process` run inside this process.
 import type { CommandModule } from 'yargs';
 import { runConsole } from '../console/console.js';
-import { requireTeam, rootDir, type GlobalArgs } from '../context.js';
+import { requireTeam, type GlobalArgs } from '../context.js';
 
 export const leadCommand: CommandModule<GlobalArgs, GlobalArgs> = {
   command: 'lead',
@@ -15,7 +15,7 @@ export const leadCommand: CommandModule<GlobalArgs, GlobalArgs> = {
     // Set by `swarm demo` / `swarm launch` for the console they start in a tmux session.
     const banner = process.env.SWARM_LEAD_BANNER?.split('\n') ?? [];
     const hint = process.env.SWARM_LEAD_IDLE_HINT;
-    await runConsole({ root: rootDir(), team: requireTeam(args), env: process.env, banner, ...(hint ? { allIdleHint: hint } : {}) });
+    await runConsole({ team: requireTeam(args), env: process.env, banner, ...(hint ? { allIdleHint: hint } : {}) });
     process.exit(0); // the console may leave watchers of finished teammates behind
   },
 };

@@ -6,7 +6,8 @@ import { addRule, clearOrphaned, decide, removeRule, type DecideResult } from '.
 import { listPending } from '../../permissions/pending-list.js';
 import { formatRule, parseRule, type RuleSet } from '../../permissions/rules.js';
 import { readTeam } from '../../team/team-store.js';
-import { printJson, println, requireTeam, rootDir, type GlobalArgs } from '../context.js';
+import type { Team } from '../../team/team.js';
+import { printJson, println, requireTeam, type GlobalArgs } from '../context.js';
 import { chalk, describeToolInput, oneLine, paint } from '../output/render.js';
 import { renderPending } from '../output/permission.js';
 
@@ -19,7 +20,7 @@ const list: CommandModule<GlobalArgs, GlobalArgs> = {
   describe: 'pending requests, oldest first (worker, tool, input, age, orphaned)',
   handler: async (args) => {
     const team = requireTeam(args);
-    const pending = await listPending(rootDir(), team, { onProblem: warn });
+    const pending = await listPending(team, { onProblem: warn });
     if (args.json) return printJson(pending);
     if (pending.length === 0) return println(chalk.dim('no pending permission requests'));
     for (const p of pending) println(renderPending(p));
@@ -27,8 +28,8 @@ const list: CommandModule<GlobalArgs, GlobalArgs> = {
   },
 };
 
-async function readRules(team: string): Promise<{ allow: string[]; deny: string[] }> {
-  const rules = (await readTeam(rootDir(), team)).swarm?.rules;
+async function readRules(team: Team): Promise<{ allow: string[]; deny: string[] }> {
+  const rules = (await readTeam(team)).swarm?.rules;
   return { allow: [...(rules?.allow ?? [])], deny: [...(rules?.deny ?? [])] };
 }
 
@@ -62,7 +63,7 @@ function ruleEdit(list: 'allow' | 'deny'): CommandModule<GlobalArgs, RuleArgs> {
     handler: async (args) => {
       const team = requireTeam(args);
       const rule = formatRule(parseRule(String(args.rule)));
-      const added = await addRule(rootDir(), team, list, rule);
+      const added = await addRule(team, list, rule);
       if (args.json) return printJson(await readRules(team));
       println(added ? `added ${list} rule ${chalk.bold(rule)}` : chalk.dim(`${list} rule ${rule} is already there`));
     },
@@ -76,7 +77,7 @@ const remove: CommandModule<GlobalArgs, RuleArgs> = {
   handler: async (args) => {
     const team = requireTeam(args);
     const raw = String(args.rule);
-    let removedFrom = await removeRule(rootDir(), team, raw);
+    let removedFrom = await removeRule(team, raw);
     if (removedFrom.length === 0) {
       let normalised: string | undefined;
       try {
@@ -84,7 +85,7 @@ const remove: CommandModule<GlobalArgs, RuleArgs> = {
       } catch {
         normalised = undefined; // a hand-written rule that no longer parses can only be removed verbatim
       }
-      if (normalised !== undefined && normalised !== raw) removedFrom = await removeRule(rootDir(), team, normalised);
+      if (normalised !== undefined && normalised !== raw) removedFrom = await removeRule(team, normalised);
     }
     if (removedFrom.length === 0) throw new SwarmError('not_found', `no rule ${JSON.stringify(raw)}; see 'swarm permissions rules'`);
     if (args.json) return printJson(await readRules(team));
@@ -104,7 +105,7 @@ const clear: CommandModule<GlobalArgs, IdArgs & { force: boolean }> = {
       .positional('id', { type: 'string', demandOption: true, describe: 'request id from `swarm permissions`' })
       .option('force', { type: 'boolean', default: false, describe: 'clear even if the worker looks alive' }) as Argv<IdArgs & { force: boolean }>,
   handler: async (args) => {
-    const record = await clearOrphaned(rootDir(), requireTeam(args), String(args.id), { force: args.force });
+    const record = await clearOrphaned(requireTeam(args), String(args.id), { force: args.force });
     if (args.json) return printJson({ id: record.id, cleared: true });
     println(`cleared ${record.id} (${record.workerName} ${record.toolName})`);
   },
@@ -161,7 +162,7 @@ export const approveCommand: CommandModule<GlobalArgs, ApproveArgs> = {
       .example('$0 approve perm-1733140000000-a1b2c3d4e5f6', 'allow once')
       .example('$0 approve perm-1733140000000-a1b2c3d4e5f6 --always', 'allow, and the same kind of request from now on') as Argv<ApproveArgs>,
   handler: async (args) => {
-    const r = await decide(rootDir(), requireTeam(args), String(args.id), 'allow', {
+    const r = await decide(requireTeam(args), String(args.id), 'allow', {
       always: args.always,
       ...(args.feedback ? { feedback: args.feedback } : {}),
     });
@@ -180,7 +181,7 @@ export const denyCommand: CommandModule<GlobalArgs, IdArgs & { feedback?: string
       IdArgs & { feedback?: string }
     >,
   handler: async (args) => {
-    const r = await decide(rootDir(), requireTeam(args), String(args.id), 'deny', args.feedback ? { feedback: args.feedback } : {});
+    const r = await decide(requireTeam(args), String(args.id), 'deny', args.feedback ? { feedback: args.feedback } : {});
     printDecision(args, r);
   },
 };

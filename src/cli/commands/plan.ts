@@ -4,7 +4,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { PermissionModeSchema, type PermissionMode } from '../../protocol/config.js';
 import { SwarmError } from '../../protocol/errors.js';
 import { answerPlan } from '../../permissions/plan-answer.js';
-import { printJson, println, requireTeam, rootDir, type GlobalArgs } from '../context.js';
+import { printJson, println, requireTeam, type GlobalArgs } from '../context.js';
 import { chalk } from '../output/render.js';
 
 interface PlanArgs extends GlobalArgs {
@@ -37,7 +37,7 @@ export const planCommand: CommandModule<GlobalArgs, PlanArgs> = {
       if (!m.success || m.data === 'plan') throw new SwarmError('invalid_input', `--mode: expected default, acceptEdits or bypassPermissions, got ${args.mode}`);
       mode = m.data;
     }
-    const result = await answerPlan(rootDir(), requireTeam(args), args.name, {
+    const result = await answerPlan(requireTeam(args), args.name, {
       approve: args.approve === true,
       ...(args.feedback ? { feedback: args.feedback } : {}),
       ...(mode ? { mode } : {}),

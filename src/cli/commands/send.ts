@@ -1,7 +1,7 @@
 // `swarm send <to> <text>`: append a message to a member's inbox, the leader's, or everyone's (`*`).
 import type { Argv, CommandModule } from 'yargs';
 import { sendMessage } from '../../mailbox/send.js';
-import { openMailbox, printJson, println, requireTeam, rootDir, type GlobalArgs } from '../context.js';
+import { openMailbox, printJson, println, requireTeam, type GlobalArgs } from '../context.js';
 import { chalk } from '../output/render.js';
 
 interface SendArgs extends GlobalArgs {
@@ -23,9 +23,8 @@ export const sendCommand: CommandModule<GlobalArgs, SendArgs> = {
       .example('$0 send alice "please review src/app.ts" --team review-squad', 'message one teammate')
       .example("$0 send '*' 'stand up: what are you on?'", 'broadcast to every teammate') as Argv<SendArgs>,
   handler: async (args) => {
-    const root = rootDir();
     const team = requireTeam(args);
-    const mailbox = await openMailbox(root, team);
+    const mailbox = await openMailbox(team);
     const result = await sendMessage(mailbox, {
       to: args.to,
       text: String(args.text),

@@ -7,7 +7,7 @@ import { TEAMMATE_RUNTIMES, type TeammateRuntime } from '../../teammates/command
 import { PermissionModeSchema } from '../../protocol/config.js';
 import { SwarmError } from '../../protocol/errors.js';
 import { readTeam } from '../../team/team-store.js';
-import { printJson, println, requireTeam, rootDir, type GlobalArgs } from '../context.js';
+import { printJson, println, requireTeam, type GlobalArgs } from '../context.js';
 import { chalk, paint } from '../output/render.js';
 
 interface SpawnArgs extends GlobalArgs {
@@ -42,18 +42,16 @@ export const spawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
       .example('$0 spawn bob -p "write tests" --runtime claude --permission-mode acceptEdits', 'a real Claude Code teammate')
       .example('$0 spawn carol -p "triage" --json | jq .paneId', 'machine-readable result') as unknown as Argv<SpawnArgs>, // yargs types kebab-case flags only
   handler: async (args) => {
-    const root = rootDir();
     const team = requireTeam(args);
-    const config = await readTeam(root, team);
+    const config = await readTeam(team);
     const requested = args.backend ?? config.swarm?.backend ?? 'auto';
     if (!(BACKEND_CHOICES as readonly string[]).includes(requested)) {
       throw new SwarmError('invalid_input', `expected a backend ${BACKEND_CHOICES.join('|')}, got ${JSON.stringify(requested)} (team setting swarm.backend)`);
     }
     if (!(args.readyTimeout > 0)) throw new SwarmError('invalid_input', `expected --ready-timeout > 0 seconds, got ${args.readyTimeout}`);
-    const { backend, notes } = await selectBackend({ requested: requested as BackendChoice, env: process.env, team, root });
+    const { backend, notes } = await selectBackend({ requested: requested as BackendChoice, env: process.env, team });
     for (const n of notes) process.stderr.write(`${chalk.yellow('swarm: note:')} ${n}\n`);
     const r = await spawnTeammate({
-      root,
       team,
       name: args.name,
       prompt: String(args.prompt),

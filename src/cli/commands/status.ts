@@ -5,9 +5,9 @@
 // per line, only when it changed.
 import type { Argv, CommandModule } from 'yargs';
 import { DirWatcher } from '../../storage/watch.js';
-import { teamPaths } from '../../team/paths.js';
 import { readTeam } from '../../team/team-store.js';
-import { printJson, println, requireTeam, rootDir, type GlobalArgs } from '../context.js';
+import type { Team } from '../../team/team.js';
+import { printJson, println, requireTeam, type GlobalArgs } from '../context.js';
 import { chalk } from '../output/render.js';
 import { renderStatus } from '../output/status.js';
 import { collectStatus, type CollectOptions } from '../../teammates/status-report.js';
@@ -45,13 +45,13 @@ async function nextChange(watchers: readonly DirWatcher[], signal: AbortSignal, 
   }
 }
 
-async function watchStatus(root: string, team: string, json: boolean): Promise<void> {
-  await readTeam(root, team); // not_found before any directory is watched (DirWatcher creates it)
+async function watchStatus(team: Team, json: boolean): Promise<void> {
+  await readTeam(team); // not_found before any directory is watched (DirWatcher creates it)
   const ac = new AbortController();
   const stop = (): void => ac.abort();
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  const p = teamPaths(root, team);
+  const p = team.paths;
   const watchers = await Promise.all([
     DirWatcher.open(p.statusDir),
     DirWatcher.open(p.inboxes, { match: (n) => n.endsWith('.json') }),
@@ -62,7 +62,7 @@ async function watchStatus(root: string, team: string, json: boolean): Promise<v
   try {
     while (!ac.signal.aborted) {
       const now = Date.now();
-      const s = await collectStatus(root, team, { ...probeOptions(), now: () => now });
+      const s = await collectStatus(team, { ...probeOptions(), now: () => now });
       if (json) {
         const line = JSON.stringify(s.report);
         if (line !== last) println(line);
@@ -91,11 +91,10 @@ export const statusCommand: CommandModule<GlobalArgs, StatusArgs> = {
       .example('$0 status --watch', 'keep it on screen (SWARM_TEAM set)')
       .example(`$0 status --json | jq -r '.members[] | select(.state == "dead") | .name'`, 'who died') as Argv<StatusArgs>,
   handler: async (args) => {
-    const root = rootDir();
     const team = requireTeam(args);
-    if (args.watch) return watchStatus(root, team, args.json === true);
+    if (args.watch) return watchStatus(team, args.json === true);
     const now = Date.now();
-    const s = await collectStatus(root, team, { ...probeOptions(), now: () => now });
+    const s = await collectStatus(team, { ...probeOptions(), now: () => now });
     if (args.json) {
       for (const w of s.warnings) process.stderr.write(`swarm: warning: ${w}\n`);
       return printJson(s.report);

@@ -4,7 +4,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS, killTeammate, shutdownAll, shutdownTeammate, type StopOutcome } from '../../teammates/stop.js';
 import { SwarmError } from '../../protocol/errors.js';
-import { printJson, println, requireTeam, rootDir, type GlobalArgs } from '../context.js';
+import { printJson, println, requireTeam, type GlobalArgs } from '../context.js';
 import { chalk } from '../output/render.js';
 
 /** One human line per outcome. */
@@ -38,7 +38,7 @@ export const killCommand: CommandModule<GlobalArgs, KillArgs> = {
       .positional('name', { type: 'string', demandOption: true, describe: 'member name' })
       .example('$0 kill alice --team review-squad', 'hard stop alice') as Argv<KillArgs>,
   handler: async (args) => {
-    const out = await killTeammate(rootDir(), requireTeam(args), args.name, { env: process.env });
+    const out = await killTeammate(requireTeam(args), args.name, { env: process.env });
     if (args.json) return printJson(out);
     println(describeOutcome(out));
   },
@@ -70,10 +70,9 @@ export const shutdownCommand: CommandModule<GlobalArgs, ShutdownArgs> = {
       throw new SwarmError('invalid_input', 'name one teammate or pass --all (not both)');
     }
     if (!(args.timeout > 0)) throw new SwarmError('invalid_input', `expected --timeout > 0 seconds, got ${args.timeout}`);
-    const root = rootDir();
     const team = requireTeam(args);
     const opts = { env: process.env, timeoutMs: args.timeout * 1000, force: args.force, reason: args.reason };
-    const outcomes = args.all ? await shutdownAll(root, team, opts) : [await shutdownTeammate(root, team, args.name!, opts)];
+    const outcomes = args.all ? await shutdownAll(team, opts) : [await shutdownTeammate(team, args.name!, opts)];
     if (args.json) printJson(outcomes);
     else if (outcomes.length === 0) println(chalk.dim('no teammates to shut down'));
     else for (const o of outcomes) println(describeOutcome(o));

@@ -25,13 +25,12 @@ const create: CommandModule<GlobalArgs, CreateArgs> = {
       .example('$0 team create review-squad --description "PR review"', 'create a team')
       .example('$0 team create review-squad --no-rename', 'fail if the name is taken') as Argv<CreateArgs>,
   handler: async (args) => {
-    const root = rootDir();
-    const { config, renamedFrom } = await createTeam(root, {
+    const { team, config, renamedFrom } = await createTeam(rootDir(), {
       name: args.name,
       ...(args.description ? { description: args.description } : {}),
       noRename: !args.rename,
     });
-    await ensureLeadKey(root, config.name);
+    await ensureLeadKey(team);
     if (args.json) return printJson({ ...config, ...(renamedFrom ? { renamedFrom } : {}) });
     if (renamedFrom) println(chalk.yellow(`team "${renamedFrom}" exists; created "${config.name}" instead`));
     else println(`created team ${chalk.bold(config.name)}`);
@@ -59,9 +58,8 @@ const show: CommandModule<GlobalArgs, GlobalArgs & { name?: string }> = {
   builder: (y) => y.positional('name', { type: 'string', describe: 'team (default: --team / SWARM_TEAM)' }) as Argv<GlobalArgs & { name?: string }>,
   handler: async (args) => {
     const team = requireTeam({ ...args, ...(args.name ? { team: args.name } : {}) });
-    const root = rootDir();
-    const config = await readTeam(root, team);
-    if (args.json) return printJson({ ...config, leadVerifyKey: (await ensureLeadKey(root, team)).verifyKey });
+    const config = await readTeam(team);
+    if (args.json) return printJson({ ...config, leadVerifyKey: (await ensureLeadKey(team)).verifyKey });
     println(`${chalk.bold(config.name)}${config.description ? `  ${config.description}` : ''}`);
     println(chalk.dim(`created ${new Date(config.createdAt).toISOString()}  lead session ${config.leadSessionId}`));
     for (const m of config.members) {
@@ -82,20 +80,19 @@ const del: CommandModule<GlobalArgs, GlobalArgs & { name?: string; force: boolea
       GlobalArgs & { name?: string; force: boolean }
     >,
   handler: async (args) => {
-    const root = rootDir();
     const team = requireTeam({ ...args, ...(args.name ? { team: args.name } : {}) });
-    const config = await readTeam(root, team);
+    const config = await readTeam(team);
     const alive = config.members.filter((m) => m.name !== LEAD_NAME && m.pid !== undefined && isProcessAlive(m.pid));
     if (alive.length > 0 && !args.force) {
       throw new SwarmError(
         'invalid_input',
-        `team "${team}" has live teammates (${alive.map((m) => m.name).join(', ')}); stop them with 'swarm shutdown --all' or pass --force`,
+        `team "${team.name}" has live teammates (${alive.map((m) => m.name).join(', ')}); stop them with 'swarm shutdown --all' or pass --force`,
       );
     }
-    await deleteTeam(root, team);
-    await deleteLeadKey(root, team);
-    if (args.json) return printJson({ deleted: team });
-    println(`deleted team ${team}`);
+    await deleteTeam(team);
+    await deleteLeadKey(team);
+    if (args.json) return printJson({ deleted: team.name });
+    println(`deleted team ${team.name}`);
   },
 };
 

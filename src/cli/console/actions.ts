@@ -8,6 +8,7 @@ import { sendMessage } from '../../mailbox/send.js';
 import { listPending } from '../../permissions/pending-list.js';
 import { answerPlan } from '../../permissions/plan-answer.js';
 import { readTeam } from '../../team/team-store.js';
+import type { Team } from '../../team/team.js';
 import { describeOutcome } from '../commands/stop.js';
 import { openMailbox } from '../context.js';
 import { chalk, oneLine, paint } from '../output/render.js';
@@ -17,8 +18,7 @@ import { collectStatus } from '../../teammates/status-report.js';
 import { HELP, type SlashCommand } from './slash.js';
 
 export interface ActionContext {
-  root: string;
-  team: string;
+  team: Team;
   env: NodeJS.ProcessEnv;
   host: InProcessHost | undefined;
   /** Names (lower-case) being shut down by a command here: their shutdown_approved is reported by it. */
@@ -27,7 +27,7 @@ export interface ActionContext {
 }
 
 export function stopContext(c: ActionContext): StopContext {
-  return { env: c.env, root: c.root, inProcessHost: c.host };
+  return { env: c.env, inProcessHost: c.host };
 }
 
 export function helpLines(): string[] {
@@ -41,13 +41,13 @@ export function helpLines(): string[] {
 }
 
 async function spawnOne(c: ActionContext, name: string, prompt: string): Promise<void> {
-  const config = await readTeam(c.root, c.team);
+  const config = await readTeam(c.team);
   const configured = config.swarm?.backend;
   const requested: BackendChoice = configured !== undefined && (BACKEND_CHOICES as readonly string[]).includes(configured) ? (configured as BackendChoice) : 'auto';
-  const { backend, notes } = await selectBackend({ requested, env: c.env, team: c.team, root: c.root, inProcessHost: c.host });
+  const { backend, notes } = await selectBackend({ requested, env: c.env, team: c.team, inProcessHost: c.host });
   for (const n of notes) c.print(chalk.yellow(`note: ${n}`));
   c.print(chalk.dim(`spawning ${name}…`));
-  const r = await spawnTeammate({ root: c.root, team: c.team, name, prompt, backend, env: c.env });
+  const r = await spawnTeammate({ team: c.team, name, prompt, backend, env: c.env });
   c.print(`spawned ${paint(r.color, r.name)}${paneLabel(r)}: ready`);
 }
 
@@ -57,7 +57,7 @@ export async function runCommand(cmd: SlashCommand, c: ActionContext): Promise<'
     case 'send':
     case 'broadcast': {
       const to = cmd.kind === 'send' ? cmd.to : '*';
-      const r = await sendMessage(await openMailbox(c.root, c.team), { to, text: cmd.text });
+      const r = await sendMessage(await openMailbox(c.team), { to, text: cmd.text });
       c.print(chalk.dim(`→ ${r.recipients.join(', ')}: ${oneLine(cmd.text, 100)}`));
       return undefined;
     }
@@ -68,9 +68,9 @@ export async function runCommand(cmd: SlashCommand, c: ActionContext): Promise<'
       const opts = { ...stopContext(c), force: false };
       if (cmd.target.all) c.print(chalk.dim('asking every teammate to shut down…'));
       else c.print(chalk.dim(`asking ${cmd.target.name} to shut down…`));
-      const names = cmd.target.all ? (await readTeam(c.root, c.team)).members.map((m) => m.name) : [cmd.target.name];
+      const names = cmd.target.all ? (await readTeam(c.team)).members.map((m) => m.name) : [cmd.target.name];
       for (const n of names) c.stopping.add(n.toLowerCase());
-      const outcomes = await (cmd.target.all ? shutdownAll(c.root, c.team, opts) : shutdownTeammate(c.root, c.team, names[0]!, opts).then((o) => [o])).finally(() => {
+      const outcomes = await (cmd.target.all ? shutdownAll(c.team, opts) : shutdownTeammate(c.team, names[0]!, opts).then((o) => [o])).finally(() => {
         for (const n of names) c.stopping.delete(n.toLowerCase());
       });
       if (outcomes.length === 0) c.print(chalk.dim('no teammates to shut down'));
@@ -78,21 +78,21 @@ export async function runCommand(cmd: SlashCommand, c: ActionContext): Promise<'
       return undefined;
     }
     case 'kill':
-      c.print(describeOutcome(await killTeammate(c.root, c.team, cmd.name, stopContext(c))));
+      c.print(describeOutcome(await killTeammate(c.team, cmd.name, stopContext(c))));
       return undefined;
     case 'status': {
       const now = Date.now();
-      const s = await collectStatus(c.root, c.team, { env: c.env, now: () => now });
+      const s = await collectStatus(c.team, { env: c.env, now: () => now });
       c.print(renderStatus(s, now).join('\n'));
       return undefined;
     }
     case 'permissions': {
-      const pending = await listPending(c.root, c.team, { onProblem: (m) => c.print(chalk.yellow(m)) });
+      const pending = await listPending(c.team, { onProblem: (m) => c.print(chalk.yellow(m)) });
       c.print(pending.length === 0 ? chalk.dim('no pending permission requests') : pending.map(renderPending).join('\n'));
       return undefined;
     }
     case 'plan': {
-      const r = await answerPlan(c.root, c.team, cmd.name, { approve: cmd.approve, ...(cmd.feedback ? { feedback: cmd.feedback } : {}) });
+      const r = await answerPlan(c.team, cmd.name, { approve: cmd.approve, ...(cmd.feedback ? { feedback: cmd.feedback } : {}) });
       c.print(`${r.approved ? chalk.green('approved') : chalk.red('rejected')} ${r.to}'s plan ${chalk.dim(`[${r.requestId}]`)}`);
       return undefined;
     }

@@ -21,8 +21,8 @@ import type { InboxMessage } from '../../protocol/message.js';
 import { LEAD_NAME } from '../../protocol/names.js';
 import { DirWatcher } from '../../storage/watch.js';
 import { readStateDigest } from './state-digest.js';
-import { teamPaths } from '../../team/paths.js';
 import { readTeam, updateTeam } from '../../team/team-store.js';
+import type { Team } from '../../team/team.js';
 import { describeOutcome } from '../commands/stop.js';
 import { openMailbox } from '../context.js';
 import { chalk, describeToolInput, oneLine, paint, renderMessage } from '../output/render.js';
@@ -35,8 +35,7 @@ import { StatusTracker, coalesced } from './status-tracker.js';
 import { eventLine, promptText, questionLines, type PromptMode } from './view.js';
 
 export interface ConsoleOptions {
-  root: string;
-  team: string;
+  team: Team;
   env: NodeJS.ProcessEnv;
   input?: NodeJS.ReadableStream & { isTTY?: boolean };
   output?: NodeJS.WritableStream & { isTTY?: boolean };
@@ -54,8 +53,7 @@ const STATUS_TICK_MS = 5000;
 const STATUS_MIN_GAP_MS = 300;
 
 export class LeaderConsole implements ActionContext {
-  readonly root: string;
-  readonly team: string;
+  readonly team: Team;
   readonly env: NodeJS.ProcessEnv;
   host: InProcessHost | undefined;
   private readonly screen: Screen;
@@ -74,11 +72,10 @@ export class LeaderConsole implements ActionContext {
   readonly done = new Promise<void>((r) => (this.resolveDone = r));
 
   constructor(private readonly o: ConsoleOptions) {
-    this.root = o.root;
     this.team = o.team;
     this.env = o.env;
     this.host = o.host;
-    this.status = new StatusTracker({ root: o.root, team: o.team, env: o.env, print: (t) => this.print(t), allIdleHint: o.allIdleHint, stopping: this.stopping });
+    this.status = new StatusTracker({ team: o.team, env: o.env, print: (t) => this.print(t), allIdleHint: o.allIdleHint, stopping: this.stopping });
     this.screen = new Screen({
       input: o.input ?? process.stdin,
       output: o.output ?? process.stdout,
@@ -90,11 +87,11 @@ export class LeaderConsole implements ActionContext {
 
   /** Start everything; resolves once running (await `done` for the end). */
   async start(): Promise<void> {
-    const config = await readTeam(this.root, this.team);
+    const config = await readTeam(this.team);
     this.members = config.members.filter((m) => m.name !== LEAD_NAME).map((m) => m.name);
     for (const line of this.o.banner ?? []) this.print(line);
     if (this.host === undefined) {
-      this.host = await openConsoleHost(this.root, this.team, this.env).catch((e: unknown) => {
+      this.host = await openConsoleHost(this.team, this.env).catch((e: unknown) => {
         if (!isSwarmError(e, 'exists')) throw e;
         this.print(chalk.yellow(`note: ${e.message}; in-process teammates stay with that console`));
         return undefined;
@@ -102,10 +99,10 @@ export class LeaderConsole implements ActionContext {
     }
     const other = config.leadProcess?.pid;
     if (other !== undefined && other !== process.pid && isProcessAlive(other)) {
-      this.print(chalk.yellow(`note: another console (pid ${other}) is open for ${this.team}; each message is shown in only one of them`));
+      this.print(chalk.yellow(`note: another console (pid ${other}) is open for ${this.team.name}; each message is shown in only one of them`));
     }
-    await updateTeam(this.root, this.team, (c) => void (c.leadProcess = { pid: process.pid, claimedAt: Date.now() }));
-    this.print(`${chalk.bold(`swarm lead · team ${this.team}`)}  ${chalk.dim('/help for commands · Tab completes · Ctrl-C to leave')}`);
+    await updateTeam(this.team, (c) => void (c.leadProcess = { pid: process.pid, claimedAt: Date.now() }));
+    this.print(`${chalk.bold(`swarm lead · team ${this.team.name}`)}  ${chalk.dim('/help for commands · Tab completes · Ctrl-C to leave')}`);
     this.screen.onLine((line) => this.onLine(line));
     this.screen.onKey((key) => this.onKey(key));
     this.screen.onInterrupt(() => this.onInterrupt());
@@ -114,17 +111,17 @@ export class LeaderConsole implements ActionContext {
     this.setMode({ kind: 'command' });
     this.screen.listen();
     this.track(this.followInbox());
-    this.track(this.watch(teamPaths(this.root, this.team).pending, () => this.refreshQuestions()));
+    this.track(this.watch(this.team.paths.pending, () => this.refreshQuestions()));
     let digest = '';
     this.track(
-      this.watch(teamPaths(this.root, this.team).statusDir, async () => {
-        const next = await readStateDigest(teamPaths(this.root, this.team).statusDir);
+      this.watch(this.team.paths.statusDir, async () => {
+        const next = await readStateDigest(this.team.paths.statusDir);
         if (next === digest) return; // a heartbeat only
         digest = next;
         await this.refreshStatus();
       }),
     );
-    this.track(this.watch(teamPaths(this.root, this.team).dir, () => this.refreshStatus(), (n) => n === 'config.json'));
+    this.track(this.watch(this.team.paths.dir, () => this.refreshStatus(), (n) => n === 'config.json'));
     this.track(this.tick());
     await this.refreshQuestions();
     await this.refreshStatus();
@@ -133,7 +130,7 @@ export class LeaderConsole implements ActionContext {
   // ---- sources ---------------------------------------------------------------------------------
 
   private async followInbox(): Promise<void> {
-    const mailbox = await openMailbox(this.root, this.team);
+    const mailbox = await openMailbox(this.team);
     for await (const m of followInbox(mailbox, LEAD_NAME, { consume: true, signal: this.stop.signal })) this.onEntry(m);
   }
 
@@ -173,7 +170,7 @@ export class LeaderConsole implements ActionContext {
       // When this console asked (/shutdown, exit), that command reports the outcome itself.
       const asked = this.stopping.has(c.from.toLowerCase());
       this.track(
-        handleShutdownApproved(this.root, this.team, c, stopContext(this)).then((o) => {
+        handleShutdownApproved(this.team, c, stopContext(this)).then((o) => {
           if (o.outcome !== 'already_gone' && !asked) this.print(describeOutcome(o));
         }),
       );
@@ -200,7 +197,7 @@ export class LeaderConsole implements ActionContext {
   private readonly refreshQuestions = coalesced(() => this.syncQuestions(), 0, this.stop.signal);
 
   private async syncQuestions(): Promise<void> {
-    const pending = await listPending(this.root, this.team, { onProblem: (m) => this.print(chalk.yellow(m)) });
+    const pending = await listPending(this.team, { onProblem: (m) => this.print(chalk.yellow(m)) });
     // A request being answered right now is still on file until decide() finishes: not asked again.
     this.queue.syncPermissions(pending.filter((p) => !this.answering.has(p.id)));
     this.showQuestion();
@@ -243,11 +240,11 @@ export class LeaderConsole implements ActionContext {
 
   private async sendAnswer(q: Question, verdict: 'allow' | 'always' | 'deny', feedback?: string): Promise<void> {
     if (q.kind === 'plan') {
-      const r = await answerPlan(this.root, this.team, q.from, { approve: verdict !== 'deny', ...(feedback ? { feedback } : {}) });
+      const r = await answerPlan(this.team, q.from, { approve: verdict !== 'deny', ...(feedback ? { feedback } : {}) });
       this.print(`${r.approved ? chalk.green('approved') : chalk.red('rejected')} ${r.to}'s plan${feedback ? `: ${oneLine(feedback, 80)}` : ''}`);
       return;
     }
-    const r = await decide(this.root, this.team, q.id, verdict === 'deny' ? 'deny' : 'allow', {
+    const r = await decide(this.team, q.id, verdict === 'deny' ? 'deny' : 'allow', {
       always: verdict === 'always',
       ...(feedback ? { feedback } : {}),
     });
@@ -347,7 +344,7 @@ export class LeaderConsole implements ActionContext {
     if (shutdownTeam) {
       this.print(chalk.dim('shutting the team down…'));
       for (const m of this.members) this.stopping.add(m.toLowerCase());
-      const outcomes = await shutdownAll(this.root, this.team, { ...stopContext(this), force: true, timeoutMs: this.o.exitShutdownTimeoutMs ?? 20_000 }).catch(
+      const outcomes = await shutdownAll(this.team, { ...stopContext(this), force: true, timeoutMs: this.o.exitShutdownTimeoutMs ?? 20_000 }).catch(
         (e: unknown) => (this.printError(e), []),
       );
       for (const o of outcomes) this.print(describeOutcome(o));
@@ -355,21 +352,21 @@ export class LeaderConsole implements ActionContext {
     this.stop.abort();
     await Promise.allSettled([...this.tasks]);
     await this.stopHosted();
-    await updateTeam(this.root, this.team, (c) => {
+    await updateTeam(this.team, (c) => {
       if (c.leadProcess?.pid === process.pid) delete c.leadProcess;
     }).catch(() => undefined); // the team may be gone (demo cleanup)
-    const left = await readTeam(this.root, this.team).then((c) => c.members.filter((m) => m.name !== LEAD_NAME).length, () => 0);
-    if (left > 0) this.print(chalk.dim(`${left} teammate${left === 1 ? '' : 's'} still running; come back with: swarm lead --team ${this.team}`));
+    const left = await readTeam(this.team).then((c) => c.members.filter((m) => m.name !== LEAD_NAME).length, () => 0);
+    if (left > 0) this.print(chalk.dim(`${left} teammate${left === 1 ? '' : 's'} still running; come back with: swarm lead --team ${this.team.name}`));
     this.screen.close();
   }
 
   /** In-process teammates die with this process: stop them and take them off the roster. */
   private async stopHosted(): Promise<void> {
     if (this.host === undefined) return;
-    const config = await readTeam(this.root, this.team).catch(() => undefined);
+    const config = await readTeam(this.team).catch(() => undefined);
     for (const m of config?.members ?? []) {
       if (m.pid !== this.host.pid || m.name === LEAD_NAME) continue; // hosted here: recorded with this process's pid
-      await killTeammate(this.root, this.team, m.name, stopContext(this)).then(
+      await killTeammate(this.team, m.name, stopContext(this)).then(
         (o) => this.print(describeOutcome(o)),
         (e: unknown) => this.printError(e),
       );

@@ -6,6 +6,7 @@ import { InProcessHost } from '../../backends/in-process/host.js';
 import type { TeammateLaunch } from '../../backends/in-process/context.js';
 import { flagsFromArgv } from '../../runtime/args.js';
 import { runTeammate } from '../../runtime/teammate.js';
+import type { Team } from '../../team/team.js';
 
 /** Runs a teammate argv (`... teammate --agent-id ...`) in this process with the leader's env plus the pane's. */
 export function teammateLauncher(baseEnv: NodeJS.ProcessEnv): TeammateLaunch {
@@ -19,6 +20,6 @@ export function teammateLauncher(baseEnv: NodeJS.ProcessEnv): TeammateLaunch {
 }
 
 /** Register this process as the team's in-process host. */
-export function openConsoleHost(root: string, team: string, env: NodeJS.ProcessEnv): Promise<InProcessHost> {
-  return InProcessHost.open({ root, team, launch: teammateLauncher(env) });
+export function openConsoleHost(team: Team, env: NodeJS.ProcessEnv): Promise<InProcessHost> {
+  return InProcessHost.open({ team, launch: teammateLauncher(env) });
 }

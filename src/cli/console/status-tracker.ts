@@ -6,10 +6,10 @@ import { LEAD_NAME } from '../../protocol/names.js';
 import { chalk } from '../output/render.js';
 import { collectStatus } from '../../teammates/status-report.js';
 import { statusKey, statusLine } from './view.js';
+import type { Team } from '../../team/team.js';
 
 export interface StatusTrackerOptions {
-  root: string;
-  team: string;
+  team: Team;
   env: NodeJS.ProcessEnv;
   print(text: string): void;
   /** Added to the all-idle event. */
@@ -27,7 +27,7 @@ export class StatusTracker {
   /** Print what changed; resolves with the teammates' names. */
   async update(pending: number): Promise<string[]> {
     const now = Date.now();
-    const collected = await collectStatus(this.o.root, this.o.team, { env: this.o.env, now: () => now });
+    const collected = await collectStatus(this.o.team, { env: this.o.env, now: () => now });
     const stopping = this.o.stopping ?? new Set<string>();
     const members = collected.report.members.map((m) => (m.state === 'dead' && stopping.has(m.name.toLowerCase()) ? { ...m, state: 'exiting' as const } : m));
     const s = { ...collected, report: { ...collected.report, members } };

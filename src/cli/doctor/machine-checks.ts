@@ -11,7 +11,8 @@ import { detectIt2 } from '../../backends/registry.js';
 import type { Exec } from '../../backends/process.js';
 import { errnoCode } from '../../protocol/errors.js';
 import { DIR_MODE, FILE_MODE } from '../../storage/atomic.js';
-import { swarmDir, teamPaths, teamsDir } from '../../team/paths.js';
+import { swarmDir, teamsDir } from '../../team/paths.js';
+import { Team } from '../../team/team.js';
 
 export type Severity = 'problem' | 'warning';
 
@@ -111,7 +112,7 @@ function octal(mode: number): string {
 async function privatePaths(ctx: DoctorContext): Promise<{ dirs: string[]; files: string[] }> {
   const dirs = [ctx.root, teamsDir(ctx.root)];
   for (const team of await listTeamDirs(ctx)) {
-    const p = teamPaths(ctx.root, team);
+    const p = team.paths;
     dirs.push(p.dir, p.inboxes, p.permissions, p.pending, p.resolved, p.statusDir, p.logsDir);
   }
   const keys = path.join(swarmDir(ctx.root), 'keys');
@@ -125,8 +126,8 @@ async function privatePaths(ctx: DoctorContext): Promise<{ dirs: string[]; files
   return { dirs, files };
 }
 
-/** Team directory names under teams/ (valid names only), restricted to ctx.teams when given. */
-export async function listTeamDirs(ctx: DoctorContext): Promise<string[]> {
+/** Handles of the team directories under teams/ (valid names only), restricted to ctx.teams when given. */
+export async function listTeamDirs(ctx: DoctorContext): Promise<Team[]> {
   let names: string[];
   try {
     names = await fs.readdir(teamsDir(ctx.root));
@@ -135,7 +136,7 @@ export async function listTeamDirs(ctx: DoctorContext): Promise<string[]> {
     throw e;
   }
   const valid = names.filter((n) => /^[a-z0-9][a-z0-9-]{0,63}$/.test(n)).sort();
-  return ctx.teams === undefined ? valid : valid.filter((n) => ctx.teams!.includes(n));
+  return (ctx.teams === undefined ? valid : valid.filter((n) => ctx.teams!.includes(n))).map((n) => new Team(ctx.root, n));
 }
 
 async function modeOf(p: string): Promise<{ mode: number; isDir: boolean } | undefined> {

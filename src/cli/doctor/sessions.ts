@@ -12,6 +12,7 @@ import type { ListedSession } from '../../backends/backend.js';
 import { teamSessions } from '../../backends/registry.js';
 import { resolveRoot } from '../../team/paths.js';
 import { teamExists } from '../../team/team-store.js';
+import { Team } from '../../team/team.js';
 import type { CheckResult, DoctorContext, Finding } from './machine-checks.js';
 
 /**
@@ -39,7 +40,7 @@ export async function checkTmuxSessions(ctx: DoctorContext): Promise<CheckResult
   }
   const findings: Finding[] = [];
   for (const s of [...listed].sort((a, b) => a.name.localeCompare(b.name))) {
-    if (await teamExists(ctx.root, s.team)) continue;
+    if (await teamExists(new Team(ctx.root, s.team))) continue;
     const foreign = s.panes
       .filter((p) => !p.dead)
       .map((p) => processRoot(p.pid))

@@ -15,8 +15,8 @@ import { clearOrphaned } from '../../permissions/leader.js';
 import { pendingIds, readPending } from '../../permissions/pending.js';
 import type { Member, TeamConfig } from '../../protocol/config.js';
 import { LEAD_NAME } from '../../protocol/names.js';
-import { teamPaths } from '../../team/paths.js';
 import { findMember, readTeam, updateMember } from '../../team/team-store.js';
+import type { Team } from '../../team/team.js';
 import { listTeamDirs, type CheckResult, type DoctorContext, type Finding } from './machine-checks.js';
 import { formatAge } from '../output/age.js';
 
@@ -106,10 +106,10 @@ export async function checkTeamFiles(ctx: DoctorContext): Promise<CheckResult> {
   const findings: Finding[] = [];
   let locks = 0;
   for (const team of await listTeamDirs(ctx)) {
-    const scan = await scanTeamDir(teamPaths(ctx.root, team).dir);
+    const scan = await scanTeamDir(team.paths.dir);
     locks += scan.locks.length;
-    for (const l of scan.locks) if (ctx.now - l.mtimeMs > STALE_LOCK_MS) findings.push(staleLockFinding(ctx, team, l));
-    for (const c of scan.corrupt) findings.push(corruptFinding(ctx, team, c));
+    for (const l of scan.locks) if (ctx.now - l.mtimeMs > STALE_LOCK_MS) findings.push(staleLockFinding(ctx, team.name, l));
+    for (const c of scan.corrupt) findings.push(corruptFinding(ctx, team.name, c));
   }
   const passed: string[] = [];
   if (!findings.some((f) => f.check === 'stale_lock')) passed.push(`no stale locks${locks > 0 ? ` (${locks} held by live writers)` : ''}`);
@@ -123,7 +123,8 @@ function describeDeath(m: Member, l: Liveness): string {
   return [pane, pid].filter(Boolean).join(' and ') || 'it is not running';
 }
 
-function memberFindings(ctx: DoctorContext, team: string, m: Member, l: Liveness): Finding[] {
+function memberFindings(ctx: DoctorContext, handle: Team, m: Member, l: Liveness): Finding[] {
+  const team = handle.name;
   const kill = `remove it with: swarm kill ${m.name} --team ${team}`;
   if (l.alive === false && m.isActive !== false) {
     return [
@@ -134,7 +135,7 @@ function memberFindings(ctx: DoctorContext, team: string, m: Member, l: Liveness
         problem: `member ${m.name} (team ${team}) is marked active but ${describeDeath(m, l)}`,
         fix: `${kill}  (swarm doctor --fix only marks it inactive)`,
         apply: async () => {
-          await updateMember(ctx.root, team, m.name, { isActive: false });
+          await updateMember(handle, m.name, { isActive: false });
           return `marked ${m.name} (team ${team}) inactive; ${kill}`;
         },
       },
@@ -157,8 +158,8 @@ function memberFindings(ctx: DoctorContext, team: string, m: Member, l: Liveness
   return [];
 }
 
-async function pendingFindings(ctx: DoctorContext, team: string, config: TeamConfig, facts: LivenessFacts): Promise<Finding[]> {
-  const paths = teamPaths(ctx.root, team);
+async function pendingFindings(handle: Team, config: TeamConfig, facts: LivenessFacts): Promise<Finding[]> {
+  const { name: team, paths } = handle;
   const out: Finding[] = [];
   for (const id of await pendingIds(paths)) {
     const record = await readPending(paths, id).catch(() => undefined); // a corrupt one shows up as kept aside
@@ -176,7 +177,7 @@ async function pendingFindings(ctx: DoctorContext, team: string, config: TeamCon
       problem: `permission request ${id} (${record.workerName}, ${record.toolName}) is pending but ${why}`,
       fix: `swarm permissions clear ${id} --team ${team}  (swarm doctor --fix does it)`,
       apply: async () => {
-        await clearOrphaned(ctx.root, team, id, { force: true });
+        await clearOrphaned(handle, id, { force: true });
         return `cleared permission request ${id}`;
       },
     });
@@ -188,26 +189,27 @@ export async function checkTeamMembers(ctx: DoctorContext): Promise<CheckResult>
   const findings: Finding[] = [];
   let teammates = 0;
   const teams = await listTeamDirs(ctx);
-  for (const team of teams) {
+  for (const handle of teams) {
+    const team = handle.name;
     let config: TeamConfig;
     try {
-      config = await readTeam(ctx.root, team);
+      config = await readTeam(handle);
     } catch (e) {
       findings.push({
         check: 'team_config',
         severity: 'warning',
         team,
         problem: `team ${team} has no readable config.json: ${e instanceof Error ? e.message : String(e)}`,
-        fix: `look at ${teamPaths(ctx.root, team).dir}; remove the team with: swarm team delete ${team} --force`,
+        fix: `look at ${handle.paths.dir}; remove the team with: swarm team delete ${team} --force`,
       });
       continue;
     }
     const members = config.members.filter((m) => m.name !== LEAD_NAME);
     teammates += members.length;
     const recorded = members.map((m) => ({ backendType: m.backendType, paneId: m.tmuxPaneId, pid: m.pid, name: m.name }));
-    const facts = await gatherLivenessFacts(recorded, { team, root: ctx.root, exec: ctx.exec, env: ctx.env, isAlive: ctx.isAlive });
-    members.forEach((m, i) => findings.push(...memberFindings(ctx, team, m, judgeLiveness(recorded[i]!, facts))));
-    findings.push(...(await pendingFindings(ctx, team, config, facts)));
+    const facts = await gatherLivenessFacts(recorded, { team: handle, exec: ctx.exec, env: ctx.env, isAlive: ctx.isAlive });
+    members.forEach((m, i) => findings.push(...memberFindings(ctx, handle, m, judgeLiveness(recorded[i]!, facts))));
+    findings.push(...(await pendingFindings(handle, config, facts)));
   }
   const passed = findings.length === 0 ? [`${teams.length} team${teams.length === 1 ? '' : 's'}, ${teammates} teammates: no dead members, no orphaned requests`] : [];
   return { findings, passed };

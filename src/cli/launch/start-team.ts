@@ -15,6 +15,7 @@ import { SWARM_BIN, forwardedEnv } from '../../teammates/command-line.js';
 import { ensureLeadKey } from '../../permissions/keys.js';
 import { isSwarmError } from '../../protocol/errors.js';
 import { createTeam, updateTeam } from '../../team/team-store.js';
+import type { Team } from '../../team/team.js';
 import { chalk, paint } from '../output/render.js';
 import type { TeamFile } from './team-file.js';
 import { openConsoleHost } from '../console/host.js';
@@ -33,15 +34,15 @@ export interface StartTeamOptions {
 }
 
 export interface StartedTeam {
-  team: string;
+  team: Team;
   backend: Backend;
   host: InProcessHost | undefined;
   spawned: string[];
   failed: string[];
 }
 
-async function chooseBackend(o: StartTeamOptions, team: string): Promise<{ backend: Backend; host: InProcessHost | undefined }> {
-  const ask = (host?: InProcessHost) => selectBackend({ requested: o.requested, env: o.env, team, root: o.root, inProcessHost: host });
+async function chooseBackend(o: StartTeamOptions, team: Team): Promise<{ backend: Backend; host: InProcessHost | undefined }> {
+  const ask = (host?: InProcessHost) => selectBackend({ requested: o.requested, env: o.env, team, inProcessHost: host });
   try {
     const { backend, notes } = await ask();
     for (const n of notes) o.print(chalk.yellow(`note: ${n}`));
@@ -50,7 +51,7 @@ async function chooseBackend(o: StartTeamOptions, team: string): Promise<{ backe
     // No in-process host yet (the only not_found selectBackend throws): this process becomes it
     // when a console will run here.
     if (!isSwarmError(e, 'not_found') || !o.withConsole) throw e;
-    const host = await openConsoleHost(o.root, team, o.env);
+    const host = await openConsoleHost(team, o.env);
     const { backend, notes } = await ask(host);
     for (const n of notes) o.print(chalk.yellow(`note: ${n}`));
     return { backend, host };
@@ -58,12 +59,11 @@ async function chooseBackend(o: StartTeamOptions, team: string): Promise<{ backe
 }
 
 export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
-  const { config, renamedFrom } = await createTeam(o.root, { name: o.file.name, ...(o.file.description ? { description: o.file.description } : {}), cwd: o.cwd });
-  const team = config.name;
-  if (renamedFrom) o.print(chalk.yellow(`team "${renamedFrom}" exists; created "${team}" instead`));
-  else o.print(`created team ${chalk.bold(team)}`);
-  await ensureLeadKey(o.root, team);
-  await updateTeam(o.root, team, (c) => {
+  const { team, renamedFrom } = await createTeam(o.root, { name: o.file.name, ...(o.file.description ? { description: o.file.description } : {}), cwd: o.cwd });
+  if (renamedFrom) o.print(chalk.yellow(`team "${renamedFrom}" exists; created "${team.name}" instead`));
+  else o.print(`created team ${chalk.bold(team.name)}`);
+  await ensureLeadKey(team);
+  await updateTeam(team, (c) => {
     c.swarm = { ...c.swarm, ...(o.requested !== 'auto' ? { backend: o.requested } : {}), ...(o.file.permissionMode ? { permissionMode: o.file.permissionMode } : {}) };
   });
   const { backend, host } = await chooseBackend(o, team);
@@ -73,7 +73,6 @@ export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
   // Panes are created one at a time (spawn.lock); the readiness handshakes overlap.
   const results = await spawnTeammates(
     o.file.members.map((m) => ({
-      root: o.root,
       team,
       name: m.name,
       prompt: m.prompt,

@@ -18,6 +18,7 @@ import { fakeInProcessTeammate } from '../../support/fake-teammate-inprocess.js'
 import { tempRoot, useTempRoot } from '../../support/tmp-root.js';
 import { waitFor } from '../../support/wait.js';
 import { PROBE_ENV, runBackendConformance } from '../conformance.js';
+import { Team } from '../../../src/team/team.js';
 
 /** The conformance probe (see conformance.ts) as an in-process teammate. */
 const probeLaunch: TeammateLaunch = async (argv, env, ctx) => {
@@ -34,7 +35,7 @@ const probeLaunch: TeammateLaunch = async (argv, env, ctx) => {
 async function hostedTeam(team: string, launch: TeammateLaunch) {
   const root = await tempRoot();
   await createTeam(root, { name: team });
-  const host = await InProcessHost.open({ root, team, launch, pollMs: 200, killTimeoutMs: 500 });
+  const host = await InProcessHost.open({ team: new Team(root, team), launch, pollMs: 200, killTimeoutMs: 500 });
   return { root, host, cleanup: () => host.close() };
 }
 
@@ -42,7 +43,7 @@ runBackendConformance(
   'in-process (request files)',
   async () => {
     const t = await hostedTeam('conf', probeLaunch);
-    return { backend: new InProcessBackend({ root: t.root, team: 'conf', killTimeoutMs: 3000 }), cleanup: t.cleanup };
+    return { backend: new InProcessBackend({ team: new Team(t.root, 'conf'), killTimeoutMs: 3000 }), cleanup: t.cleanup };
   },
   { osProcesses: false },
 );
@@ -51,7 +52,7 @@ runBackendConformance(
   'in-process (direct, inside the host)',
   async () => {
     const t = await hostedTeam('conf', probeLaunch);
-    return { backend: new InProcessBackend({ root: t.root, team: 'conf', host: t.host }), cleanup: t.cleanup };
+    return { backend: new InProcessBackend({ team: new Team(t.root, 'conf'), host: t.host }), cleanup: t.cleanup };
   },
   { osProcesses: false },
 );
@@ -66,7 +67,7 @@ describe('in-process backend without a host', () => {
   const spec = { team: 'solo', name: 'ann', color: 'blue', argv: ['x'], env: {}, cwd: '/' };
 
   it('createPane fails at once with a one-line error saying to start swarm lead', async () => {
-    const err = await new InProcessBackend({ root, team: 'solo' }).createPane(spec).catch((e: unknown) => e);
+    const err = await new InProcessBackend({ team: new Team(root, 'solo') }).createPane(spec).catch((e: unknown) => e);
     expect(isSwarmError(err, 'not_found')).toBe(true);
     expect((err as Error).message).toBe(
       'no in-process host is running for team "solo": start the leader console first (swarm lead --team solo), or use --backend tmux',
@@ -77,10 +78,10 @@ describe('in-process backend without a host', () => {
     const child = execa(process.execPath, ['-e', '0']);
     await child;
     const dead = child.pid!;
-    await updateTeam(root, 'solo', (c) => {
+    await updateTeam(new Team(root, 'solo'), (c) => {
       c.swarm = { ...c.swarm, inProcessHost: { pid: dead, startedAt: 1 } };
     });
-    const backend = new InProcessBackend({ root, team: 'solo' });
+    const backend = new InProcessBackend({ team: new Team(root, 'solo') });
     await expect(backend.createPane(spec)).rejects.toThrow(/swarm lead --team solo/);
     const pane = { paneId: 'in-process', backendType: 'in-process' as const, pid: dead, name: 'ann' };
     expect(await backend.isAlive(pane)).toBe(false);
@@ -90,10 +91,10 @@ describe('in-process backend without a host', () => {
   it('a second live host for the same team is refused', async () => {
     const other = execa(process.execPath, ['-e', 'setInterval(() => {}, 1000)']);
     try {
-      await updateTeam(root, 'solo', (c) => {
+      await updateTeam(new Team(root, 'solo'), (c) => {
         c.swarm = { ...c.swarm, inProcessHost: { pid: other.pid!, startedAt: 1 } };
       });
-      await expect(InProcessHost.open({ root, team: 'solo', launch: probeLaunch })).rejects.toThrow(/already has an in-process host \(pid \d+\)/);
+      await expect(InProcessHost.open({ team: new Team(root, 'solo'), launch: probeLaunch })).rejects.toThrow(/already has an in-process host \(pid \d+\)/);
     } finally {
       other.kill('SIGKILL');
       await other.catch(() => undefined);
@@ -110,9 +111,9 @@ describe('in-process host', () => {
 
   it('registers in config.json and unregisters on close', async () => {
     t = await hostedTeam('reg', probeLaunch);
-    expect((await readTeam(t.root, 'reg')).swarm?.inProcessHost).toEqual({ pid: process.pid, startedAt: expect.any(Number) });
+    expect((await readTeam(new Team(t.root, 'reg'))).swarm?.inProcessHost).toEqual({ pid: process.pid, startedAt: expect.any(Number) });
     await t.host.close();
-    expect((await readTeam(t.root, 'reg')).swarm?.inProcessHost).toBeUndefined();
+    expect((await readTeam(new Team(t.root, 'reg'))).swarm?.inProcessHost).toBeUndefined();
   });
 
   it('each teammate sees its own context across awaits and timers; interrupt aborts only the current work', async () => {
@@ -132,7 +133,7 @@ describe('in-process host', () => {
       }
     };
     t = await hostedTeam('als', launch);
-    const backend = new InProcessBackend({ root: t.root, team: 'als' });
+    const backend = new InProcessBackend({ team: new Team(t.root, 'als') });
     const spec = (name: string) => ({ team: 'als', name, color: 'red', argv: ['teammate'], env: {}, cwd: '/' });
     const [a, b] = await Promise.all([backend.createPane(spec('ann')), backend.createPane(spec('bob'))]);
     await waitFor(() => seen.length >= 2, 3000, 'both teammates running');
@@ -145,13 +146,13 @@ describe('in-process host', () => {
     await backend.kill(a);
     expect(await backend.isAlive(a)).toBe(false);
     expect(await backend.isAlive(b)).toBe(true);
-    await expect(readFile(hostedFile(t.root, 'als', 'ann', 'state'))).rejects.toThrow(/ENOENT/);
+    await expect(readFile(hostedFile(new Team(t.root, 'als'), 'ann', 'state'))).rejects.toThrow(/ENOENT/);
   });
 
   it('a teammate that ignores its stop signal makes kill fail (not verified), never a false success', async () => {
     const launch: TeammateLaunch = () => new Promise(() => undefined);
     t = await hostedTeam('stuck', launch);
-    const backend = new InProcessBackend({ root: t.root, team: 'stuck', killTimeoutMs: 600 });
+    const backend = new InProcessBackend({ team: new Team(t.root, 'stuck'), killTimeoutMs: 600 });
     const pane = await backend.createPane({ team: 'stuck', name: 'ann', color: 'red', argv: ['x'], env: {}, cwd: '/' });
     await expect(backend.kill(pane)).rejects.toThrow(/could not verify kill of in-process teammate ann/);
     expect(await backend.isAlive(pane)).toBe(true);
@@ -161,20 +162,20 @@ describe('in-process host', () => {
 
   it('spawn → ready → shutdown approved, through the host', async () => {
     t = await hostedTeam('sq', fakeInProcessTeammate);
-    const backend = new InProcessBackend({ root: t.root, team: 'sq' });
+    const backend = new InProcessBackend({ team: new Team(t.root, 'sq') });
     const env = { CLAUDE_CONFIG_DIR: t.root, SWARM_PROBE: 'hosted' };
-    const r = await spawnTeammate({ root: t.root, team: 'sq', name: 'ann', prompt: 'hello ann', backend, env, readyTimeoutMs: 5000 });
+    const r = await spawnTeammate({ team: new Team(t.root, 'sq'), name: 'ann', prompt: 'hello ann', backend, env, readyTimeoutMs: 5000 });
     expect(r).toEqual({ agentId: 'ann@sq', name: 'ann', color: 'blue', backendType: 'in-process', paneId: 'in-process', pid: process.pid });
-    const member = (await readTeam(t.root, 'sq')).members[1]!;
+    const member = (await readTeam(new Team(t.root, 'sq'))).members[1]!;
     expect(member).toMatchObject({ tmuxPaneId: 'in-process', backendType: 'in-process', pid: process.pid, runtime: 'swarm' });
     const pane = { paneId: 'in-process', backendType: 'in-process' as const, name: 'ann' };
     // The host writes the state file (and its output) a moment after the teammate prints.
     await waitFor(async () => (await backend.capture(pane, 5)).includes('fake in-process teammate ann started'), 3000, 'the output');
 
-    const out = await shutdownTeammate(t.root, 'sq', 'ann', { env, timeoutMs: 5000, root: t.root });
+    const out = await shutdownTeammate(new Team(t.root, 'sq'), 'ann', { env, timeoutMs: 5000 });
     expect(out).toEqual({ name: 'ann', outcome: 'approved', verified: true });
-    expect((await readTeam(t.root, 'sq')).members.map((m) => m.name)).toEqual(['team-lead']);
+    expect((await readTeam(new Team(t.root, 'sq'))).members.map((m) => m.name)).toEqual(['team-lead']);
     expect(t.host.isAlive('ann')).toBe(false);
-    await expect(readFile(hostedFile(t.root, 'sq', 'ann', 'state'))).rejects.toThrow(/ENOENT/);
+    await expect(readFile(hostedFile(new Team(t.root, 'sq'), 'ann', 'state'))).rejects.toThrow(/ENOENT/);
   });
 });

@@ -6,6 +6,7 @@ import { addMember, createTeam } from '../../../src/team/index.js';
 import { swarm, SWARM_BIN } from '../../support/cli.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 import { waitFor } from '../../support/wait.js';
+import { Team } from '../../../src/team/team.js';
 
 const TEAM = 't';
 let root: string;
@@ -14,8 +15,8 @@ let child: ResultPromise | undefined;
 useTempRoot((dir) => (root = dir));
 beforeEach(async () => {
   await createTeam(root, { name: TEAM });
-  await addMember(root, TEAM, { name: 'w1' });
-  await addMember(root, TEAM, { name: 'w2' });
+  await addMember(new Team(root, TEAM), { name: 'w1' });
+  await addMember(new Team(root, TEAM), { name: 'w2' });
 });
 afterEach(async () => {
   if (child && child.exitCode === null) {

@@ -10,6 +10,7 @@ import { swarm } from '../../support/cli.js';
 import { listTree } from '../../support/fs-tree.js';
 import { setupTeam, TEAM, type Harness } from '../../support/perm-harness.js';
 import { useTempRoot } from '../../support/tmp-root.js';
+import { Team } from '../../../src/team/team.js';
 
 let h: Harness;
 useTempRoot(async (root) => {
@@ -97,7 +98,7 @@ describe('swarm permissions rules / allow / deny / remove', () => {
     expect(human.stdout.split('\n'), human.stderr).toEqual(['deny   Bash(rm:*)', 'allow  Bash(npm test:*)', 'allow  Edit(src/**)']);
     const removed = await run(['permissions', 'remove', 'Edit(src/)']);
     expect(removed.stdout).toBe('removed Edit(src/) from allow');
-    expect((await readTeam(h.root, TEAM)).swarm?.rules).toEqual({ allow: ['Bash(npm test:*)'], deny: ['Bash(rm:*)'] });
+    expect((await readTeam(new Team(h.root, TEAM))).swarm?.rules).toEqual({ allow: ['Bash(npm test:*)'], deny: ['Bash(rm:*)'] });
   });
 
   it('a bad rule is a one-line error (exit 2) and config.json is untouched; removing an absent rule exits 1', async () => {

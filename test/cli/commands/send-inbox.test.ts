@@ -7,6 +7,7 @@ import { encodeControl, type InboxMessage } from '../../../src/protocol/index.js
 import { addMember, createTeam } from '../../../src/team/index.js';
 import { swarm } from '../../support/cli.js';
 import { useTempRoot } from '../../support/tmp-root.js';
+import { Team } from '../../../src/team/team.js';
 
 const TEAM = 't';
 let root: string;
@@ -14,9 +15,9 @@ let mb: Mailbox;
 useTempRoot((dir) => (root = dir));
 beforeEach(async () => {
   await createTeam(root, { name: TEAM });
-  await addMember(root, TEAM, { name: 'w1' });
-  await addMember(root, TEAM, { name: 'w2' });
-  mb = new Mailbox({ root, team: TEAM });
+  await addMember(new Team(root, TEAM), { name: 'w1' });
+  await addMember(new Team(root, TEAM), { name: 'w2' });
+  mb = new Mailbox({ team: new Team(root, TEAM) });
 });
 
 const run = (args: string[], env?: Record<string, string>) => swarm(root, [...args, '--team', TEAM], env);

@@ -11,6 +11,7 @@ import { createTeam, readTeam } from '../../../src/team/index.js';
 import { swarm } from '../../support/cli.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 import { privateSocket, reapServer } from '../../support/tmux.js';
+import { Team } from '../../../src/team/team.js';
 
 const FAKE = fileURLToPath(new URL('../../support/fake-teammate.mjs', import.meta.url));
 const TEAM = 'cli';
@@ -59,7 +60,7 @@ describe('swarm spawn / kill / shutdown', () => {
     const alice = await spawnJson('alice');
     expect(Object.keys(alice)).toEqual(['agentId', 'name', 'color', 'backendType', 'paneId', 'pid']);
     expect(alice).toMatchObject({ agentId: 'alice@cli', name: 'alice', color: 'blue', backendType: 'tmux' });
-    const member = (await readTeam(root, TEAM)).members[1]!;
+    const member = (await readTeam(new Team(root, TEAM))).members[1]!;
     expect(member).toMatchObject({ name: 'alice', tmuxPaneId: alice.paneId, pid: alice.pid, backendType: 'tmux' });
     const server = new TmuxServer({ socket });
     expect((await listAllPanes(server)).find((p) => p.paneId === alice.paneId)?.pid).toBe(alice.pid);
@@ -82,7 +83,7 @@ describe('swarm spawn / kill / shutdown', () => {
     expect(stopped.exitCode, stopped.stderr).toBe(0);
     expect(JSON.parse(stopped.stdout)).toEqual([{ name: 'bob', outcome: 'approved', verified: true }]);
     expect(isProcessAlive(bobPid)).toBe(false);
-    expect((await readTeam(root, TEAM)).members).toHaveLength(1);
+    expect((await readTeam(new Team(root, TEAM))).members).toHaveLength(1);
   });
 
   it('a teammate that crashes: exit 1, the error line, then its pane output; no member left', async () => {
@@ -95,14 +96,14 @@ describe('swarm spawn / kill / shutdown', () => {
     expect(lines[0]).toBe('swarm: spawn of crashy failed: crashy exited before it was ready');
     expect(lines[1]).toBe('  last output of its pane:');
     expect(r.stderr).toContain('    fake-teammate: crashing at once (FAKE_CRASH=1)');
-    expect((await readTeam(root, TEAM)).members).toHaveLength(1);
+    expect((await readTeam(new Team(root, TEAM))).members).toHaveLength(1);
   });
 
   it('--backend in-process with no console running: exit 1, one line saying to start swarm lead; nothing written', async () => {
     const r = await run(['spawn', 'ip', '--prompt', 'hi', '--backend', 'in-process']);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toBe(`swarm: no in-process host is running for team "cli": start the leader console first (swarm lead --team cli), or use --backend tmux`);
-    expect((await readTeam(root, TEAM)).members).toHaveLength(1);
+    expect((await readTeam(new Team(root, TEAM))).members).toHaveLength(1);
   });
 
   it('bad input is refused with exit 2 before anything happens', async () => {
@@ -112,7 +113,7 @@ describe('swarm spawn / kill / shutdown', () => {
     const mode = await run(['spawn', 'x', '--prompt', 'hi', '--permission-mode', 'yolo']);
     expect(mode.exitCode).toBe(2);
     expect(mode.stderr).toMatch(/permission-mode/);
-    expect((await readTeam(root, TEAM)).members).toHaveLength(1);
+    expect((await readTeam(new Team(root, TEAM))).members).toHaveLength(1);
   });
 
   it('shutdown --all: one line per teammate saying what happened; exit 1 while one still runs', async () => {
@@ -130,7 +131,7 @@ describe('swarm spawn / kill / shutdown', () => {
     expect(JSON.parse(forced.stdout)).toEqual([
       { name: 'bob', outcome: 'killed', reason: 'rejected (busy: still writing tests (FAKE_REJECT=1)); killed (--force)', verified: true },
     ]);
-    expect((await readTeam(root, TEAM)).members).toHaveLength(1);
+    expect((await readTeam(new Team(root, TEAM))).members).toHaveLength(1);
   });
 
   it('shutdown needs a name or --all, not both; an unknown member is a one-line error', async () => {

@@ -13,6 +13,7 @@ import { privateSocket, reapServer } from '../../support/tmux.js';
 import { deadPid, reapChildren, startSleeper, writePendingFor, writeStatus } from '../../support/team-fixture.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 import { waitFor } from '../../support/wait.js';
+import { Team } from '../../../src/team/team.js';
 
 const TEAM = 't';
 let root: string;
@@ -46,8 +47,8 @@ afterEach(async (ctx) => {
 });
 
 async function member(name: string, patch: { pid?: number; tmuxPaneId?: string; backendType?: string; isActive?: boolean }): Promise<void> {
-  await addMember(root, TEAM, { name, cwd: '/work/project' });
-  await updateMember(root, TEAM, name, patch);
+  await addMember(new Team(root, TEAM), { name, cwd: '/work/project' });
+  await updateMember(new Team(root, TEAM), name, patch);
 }
 
 async function statusJson(env: Record<string, string> = {}): Promise<Record<string, unknown> & { members: Record<string, unknown>[] }> {
@@ -76,7 +77,7 @@ describe('swarm status', () => {
     await writeStatus(root, TEAM, 'ghost', { pid: gonePid, heartbeatAt: Date.now() });
     await writeStatus(root, TEAM, 'sleepy', { pid: stalePid, state: 'idle', heartbeatAt: Date.now() - 60_000 });
 
-    const mailbox = new Mailbox({ root, team: TEAM });
+    const mailbox = new Mailbox({ team: new Team(root, TEAM) });
     await mailbox.append('alive', { from: 'team-lead', text: 'first' });
     await mailbox.consume('alive');
     await mailbox.append('alive', { from: 'team-lead', text: 'second' });
@@ -111,7 +112,7 @@ describe('swarm status', () => {
       ],
     });
     // config.json was not touched: the dead member is still recorded as active.
-    expect((await readTeam(root, TEAM)).members.find((m) => m.name === 'ghost')?.isActive).toBe(true);
+    expect((await readTeam(new Team(root, TEAM))).members.find((m) => m.name === 'ghost')?.isActive).toBe(true);
 
     const human = await swarm(root, ['status', '--team', TEAM]);
     expect(human.exitCode, human.stderr).toBe(0);
@@ -163,7 +164,7 @@ describe('swarm status', () => {
       ['victim', false, 'dead'],
       ['exited', false, 'dead'],
     ]);
-    const config = await readTeam(root, TEAM);
+    const config = await readTeam(new Team(root, TEAM));
     expect(config.members.filter((m) => m.isActive === true).map((m) => m.name)).toEqual(['keeper', 'victim', 'exited']);
 
     const human = await swarm(root, ['status', '--team', TEAM], env);

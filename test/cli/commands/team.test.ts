@@ -7,6 +7,7 @@ import { addMember, createTeam, teamExists, teamPaths, updateMember } from '../.
 import { swarm } from '../../support/cli.js';
 import { listTree } from '../../support/fs-tree.js';
 import { useTempRoot } from '../../support/tmp-root.js';
+import { Team } from '../../../src/team/team.js';
 
 let root: string;
 useTempRoot((dir) => (root = dir));
@@ -26,7 +27,7 @@ describe('swarm team', () => {
     expect(b.exitCode, b.stderr).toBe(0);
     const m = /^team "review-squad" exists; created "([a-z]+-[a-z]+-\d{2})" instead\n {2}export SWARM_TEAM=\1$/.exec(b.stdout);
     expect(m, b.stdout).not.toBeNull();
-    expect(await teamExists(root, m![1]!)).toBe(true);
+    expect(await teamExists(new Team(root, m![1]!))).toBe(true);
   });
 
   it('create --json prints config.json (plus renamedFrom when renamed)', async () => {
@@ -59,7 +60,7 @@ describe('swarm team', () => {
 
     await createTeam(root, { name: 'beta', description: 'second' });
     await createTeam(root, { name: 'alpha' });
-    await addMember(root, 'alpha', { name: 'w1' });
+    await addMember(new Team(root, 'alpha'), { name: 'w1' });
     const human = await swarm(root, ['team', 'list']);
     expect(human.stdout).toBe('alpha  1 teammate\nbeta  0 teammates  second');
     const json = JSON.parse((await swarm(root, ['team', 'list', '--json'])).stdout) as Record<string, unknown>[];
@@ -71,8 +72,8 @@ describe('swarm team', () => {
 
   it('show (by name, --team or SWARM_TEAM; human and --json)', async () => {
     await createTeam(root, { name: 'alpha', description: 'the A team' });
-    await addMember(root, 'alpha', { name: 'w1', model: 'claude-sonnet-4-5', agentType: 'reviewer' });
-    await updateMember(root, 'alpha', 'w1', { tmuxPaneId: '%3', backendType: 'tmux' });
+    await addMember(new Team(root, 'alpha'), { name: 'w1', model: 'claude-sonnet-4-5', agentType: 'reviewer' });
+    await updateMember(new Team(root, 'alpha'), 'w1', { tmuxPaneId: '%3', backendType: 'tmux' });
     const human = await swarm(root, ['team', 'show', 'alpha']);
     expect(human.exitCode, human.stderr).toBe(0);
     const lines = human.stdout.trimEnd().split('\n');
@@ -99,8 +100,8 @@ describe('swarm team', () => {
     const r = await swarm(root, ['team', 'delete', 'alpha', '--json']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ deleted: 'alpha' });
-    expect(await teamExists(root, 'alpha')).toBe(false);
-    expect(await teamExists(root, 'beta')).toBe(true);
+    expect(await teamExists(new Team(root, 'alpha'))).toBe(false);
+    expect(await teamExists(new Team(root, 'beta'))).toBe(true);
     const human = await swarm(root, ['team', 'delete'], { SWARM_TEAM: 'beta' });
     expect(human.stdout).toBe('deleted team beta');
     const again = await swarm(root, ['team', 'delete', 'alpha']);
@@ -110,14 +111,14 @@ describe('swarm team', () => {
 
   it('delete refuses while a teammate process is alive, unless --force', async () => {
     await createTeam(root, { name: 'alpha' });
-    await addMember(root, 'alpha', { name: 'w1' });
-    await updateMember(root, 'alpha', 'w1', { pid: process.pid }); // this test process: surely alive
+    await addMember(new Team(root, 'alpha'), { name: 'w1' });
+    await updateMember(new Team(root, 'alpha'), 'w1', { pid: process.pid }); // this test process: surely alive
     const r = await swarm(root, ['team', 'delete', 'alpha']);
     expect(r.exitCode).not.toBe(0);
     expect(r.stderr).toMatch(/^swarm: team "alpha" has live teammates \(w1\).*--force$/);
-    expect(await teamExists(root, 'alpha')).toBe(true);
+    expect(await teamExists(new Team(root, 'alpha'))).toBe(true);
     const forced = await swarm(root, ['team', 'delete', 'alpha', '--force']);
     expect(forced.exitCode, forced.stderr).toBe(0);
-    expect(await teamExists(root, 'alpha')).toBe(false);
+    expect(await teamExists(new Team(root, 'alpha'))).toBe(false);
   });
 });

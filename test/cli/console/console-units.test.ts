@@ -1,6 +1,7 @@
 // The leader console's pure parts: the slash command parser, tab completion, the question queue's
 // order (oldest first, the shown one sticky, decided-elsewhere ones dropped), the status line, and
 // the --dry-run plan of `swarm launch`.
+import { Team } from '../../../src/team/team.js';
 import { describe, expect, it } from 'vitest';
 import { PromptQueue } from '../../../src/cli/console/prompt-queue.js';
 import { complete, parseLine } from '../../../src/cli/console/slash.js';
@@ -140,7 +141,7 @@ describe('launch --dry-run', () => {
       root: '/tmp/root',
       env,
       cwd: '/work dir',
-      backend: backendForType('tmux', 'sq', { env }),
+      backend: backendForType('tmux', new Team('/tmp/root', 'sq'), { env }),
       console: true,
     });
     const text = lines.join('\n');

@@ -18,6 +18,7 @@ import { SWARM_BIN } from '../../support/cli.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 import { privateSocket, reapServer } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
+import { Team } from '../../../src/team/team.js';
 
 let root: string;
 let socket: string;
@@ -46,7 +47,7 @@ afterEach(async (ctx) => {
 });
 
 async function planAnswers(): Promise<{ approved: boolean; feedback?: string }[]> {
-  return (await new Mailbox({ root, team: 'pt' }).read('p1')).flatMap((m) => {
+  return (await new Mailbox({ team: new Team(root, 'pt') }).read('p1')).flatMap((m) => {
     const c = parseControl(m.text);
     return c.kind === 'control' && c.message.type === 'plan_approval_response' ? [{ approved: c.message.approved, ...(c.message.feedback ? { feedback: c.message.feedback } : {}) }] : [];
   });
@@ -67,7 +68,7 @@ describe('plan approval in the console (in-process teammate)', () => {
 
     await waitFor(async () => (await screen()).includes('[y] approve  [n] reject (feedback)'), 20_000, 'the plan question');
     expect(await screen()).toContain('1. make the change');
-    expect((await readTeam(root, 'pt')).members.find((m) => m.name === 'p1')?.backendType).toBe('in-process');
+    expect((await readTeam(new Team(root, 'pt'))).members.find((m) => m.name === 'p1')?.backendType).toBe('in-process');
     await tmux.run(['send-keys', '-t', pane, 'n']);
     await waitFor(async () => (await screen()).includes('reject feedback (Enter for none)>'), 5000, 'the feedback prompt');
     await tmux.run(['send-keys', '-t', pane, '-l', '--', 'add a test first']);
@@ -84,6 +85,6 @@ describe('plan approval in the console (in-process teammate)', () => {
     await tmux.run(['send-keys', '-t', pane, '-l', '--', '/quit']);
     await tmux.run(['send-keys', '-t', pane, 'Enter']);
     await waitFor(async () => (await screen()).includes('LAUNCH-EXIT=0'), 15_000, 'the console to exit');
-    expect((await readTeam(root, 'pt')).members.map((m) => m.name)).toEqual(['team-lead']);
+    expect((await readTeam(new Team(root, 'pt'))).members.map((m) => m.name)).toEqual(['team-lead']);
   }, 60_000);
 });

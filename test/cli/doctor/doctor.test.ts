@@ -18,6 +18,7 @@ import { modeOf } from '../../support/fs-tree.js';
 import { privateSocket, reapServer } from '../../support/tmux.js';
 import { deadPid, reapChildren, startSleeper, writePendingFor } from '../../support/team-fixture.js';
 import { useTempRoot } from '../../support/tmp-root.js';
+import { Team } from '../../../src/team/team.js';
 
 const TEAM = 't';
 let root: string;
@@ -91,8 +92,8 @@ describe('swarm doctor', () => {
   });
 
   it('loose permissions on the root, a team dir and a key file are reported and chmod-ed by --fix', async () => {
-    await ensureLeadKey(root, TEAM);
-    const key = leadKeyPath(root, TEAM);
+    await ensureLeadKey(new Team(root, TEAM));
+    const key = leadKeyPath(new Team(root, TEAM));
     const teamDir = teamPaths(root, TEAM).dir;
     await fs.chmod(root, 0o755);
     await fs.chmod(teamDir, 0o750);
@@ -131,8 +132,8 @@ describe('swarm doctor', () => {
     const live = await startSleeper();
     const dead = await deadPid();
     for (const [name, pid] of [['ghost', dead], ['worker', live]] as const) {
-      await addMember(root, TEAM, { name, cwd: '/work/project' });
-      await updateMember(root, TEAM, name, { backendType: 'in-process', tmuxPaneId: 'in-process', pid, isActive: true });
+      await addMember(new Team(root, TEAM), { name, cwd: '/work/project' });
+      await updateMember(new Team(root, TEAM), name, { backendType: 'in-process', tmuxPaneId: 'in-process', pid, isActive: true });
     }
     const orphan = await writePendingFor(root, TEAM, 'ghost');
     const kept = await writePendingFor(root, TEAM, 'worker');
@@ -151,7 +152,7 @@ describe('swarm doctor', () => {
 
     const fixed = await doctor('--fix');
     expect(fixed.exitCode, fixed.stdout).toBe(0);
-    const ghost = (await readTeam(root, TEAM)).members.find((m) => m.name === 'ghost');
+    const ghost = (await readTeam(new Team(root, TEAM))).members.find((m) => m.name === 'ghost');
     expect(ghost?.isActive).toBe(false);
     const pending = await fs.readdir(teamPaths(root, TEAM).pending);
     expect(pending).toEqual([`${kept}.json`]);

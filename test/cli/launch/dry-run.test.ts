@@ -2,6 +2,7 @@
 // argv that createPane and the console's runConsole execute (recorded by a fake exec), token for
 // token, except the <placeholders> for what exists only at run time. Secrets are <redacted> in the
 // dry run, and in the real run they go to the private env file, never onto tmux's command line.
+import { Team } from '../../../src/team/team.js';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'shell-quote';
@@ -64,7 +65,7 @@ describe('launch --dry-run is what launch runs (tmux, outside tmux)', () => {
 
   it('every tmux line equals the recorded argv of createPane and runConsole, placeholders aside', async () => {
     const rec = recordingTmux();
-    const backend = backendForType('tmux', 'sq', { env: ENV, exec: rec.exec });
+    const backend = backendForType('tmux', new Team('/tmp/root', 'sq'), { env: ENV, exec: rec.exec });
     const lines = dryRunLines({
       file: { name: 'sq', members: [{ name: 'ann', prompt: 'review it', model: 'claude-x' }] },
       team: 'sq',

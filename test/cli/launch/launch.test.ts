@@ -18,6 +18,7 @@ import { SWARM_BIN } from '../../support/cli.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 import { privateSocket, reapServer } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
+import { Team } from '../../../src/team/team.js';
 
 let root: string;
 let socket: string;
@@ -106,7 +107,7 @@ describe('swarm launch inside tmux', () => {
     // Both teammates split beside the console, and w1's message is shown in it.
     await waitFor(async () => (await listAllPanes(tmux)).length === 3, 20_000, 'two teammate panes beside the console');
     await waitFor(async () => (await screen(consolePane)).includes('hello from w1, all set'), 20_000, "w1's message in the console");
-    const config = await readTeam(root, 'lt');
+    const config = await readTeam(new Team(root, 'lt'));
     expect(config.members.map((m) => [m.name, m.backendType])).toEqual([['team-lead', undefined], ['w1', 'tmux'], ['w2', 'tmux']]);
     const windows = new Set((await listAllPanes(tmux)).map((p) => p.windowId));
     expect(windows.size).toBe(1); // split, not new windows
@@ -122,7 +123,7 @@ describe('swarm launch inside tmux', () => {
     await type(consolePane, '/send w1 console says hi');
     await tmux.run(['send-keys', '-t', consolePane, 'Enter']);
     await waitFor(
-      async () => (await new Mailbox({ root, team: 'lt' }).read('w1')).some((m) => m.from === 'team-lead' && m.text === 'console says hi' && m.lead_sig),
+      async () => (await new Mailbox({ team: new Team(root, 'lt') }).read('w1')).some((m) => m.from === 'team-lead' && m.text === 'console says hi' && m.lead_sig),
       10_000,
       "the message in w1's inbox",
     );
@@ -132,13 +133,13 @@ describe('swarm launch inside tmux', () => {
     await tmux.run(['send-keys', '-t', consolePane, 'Enter']);
     await waitFor(async () => (await listAllPanes(tmux)).length === 1, 25_000, 'only the console pane left');
     expect((await listAllPanes(tmux))[0]!.paneId).toBe(consolePane);
-    await waitFor(async () => (await readTeam(root, 'lt')).members.length === 1, 5000, 'an empty roster');
+    await waitFor(async () => (await readTeam(new Team(root, 'lt'))).members.length === 1, 5000, 'an empty roster');
     await waitFor(async () => /w1: approved the shutdown/.test(await screen(consolePane)), 5000, 'the outcome lines');
 
     // Leave the console, so nothing writes under the root while it is removed.
     await type(consolePane, '/quit');
     await tmux.run(['send-keys', '-t', consolePane, 'Enter']);
     await waitFor(async () => (await listAllPanes(tmux)).find((p) => p.paneId === consolePane)?.dead === true, 10_000, 'the console to exit');
-    expect((await readTeam(root, 'lt')).leadProcess).toBeUndefined();
+    expect((await readTeam(new Team(root, 'lt'))).leadProcess).toBeUndefined();
   }, 60_000);
 });
