@@ -3,32 +3,10 @@
 // permission and plan waits; messages in (`←`) and out (`→`); retries, idle and exit lines. Names
 // and markers in the member's colour (chalk, honours NO_COLOR / FORCE_COLOR).
 import { Chalk, type ChalkInstance } from 'chalk';
+import { painter } from '../team/paint.js';
 import { preview } from './transcript.js';
 
 export type Writer = (text: string) => void;
-
-function painter(chalk: ChalkInstance, color: string | undefined): (s: string) => string {
-  switch (color) {
-    case 'red':
-      return chalk.red;
-    case 'blue':
-      return chalk.blue;
-    case 'green':
-      return chalk.green;
-    case 'yellow':
-      return chalk.yellow;
-    case 'purple':
-      return chalk.magenta;
-    case 'orange':
-      return chalk.ansi256(208);
-    case 'pink':
-      return chalk.ansi256(205);
-    case 'cyan':
-      return chalk.cyan;
-    default:
-      return chalk.bold;
-  }
-}
 
 /** "12 lines, 340 chars" — the size of a tool result. */
 export function sizeOf(text: string): string {

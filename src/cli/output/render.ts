@@ -3,30 +3,12 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import { parseControl, type ControlMessage } from '../../protocol/control.js';
 import type { InboxMessage } from '../../protocol/message.js';
+import { painter } from '../../team/paint.js';
 
 export const chalk: ChalkInstance = new Chalk();
 
 export function paint(color: string | undefined, text: string): string {
-  switch (color) {
-    case 'red':
-      return chalk.red(text);
-    case 'blue':
-      return chalk.blue(text);
-    case 'green':
-      return chalk.green(text);
-    case 'yellow':
-      return chalk.yellow(text);
-    case 'purple':
-      return chalk.magenta(text);
-    case 'orange':
-      return chalk.ansi256(208)(text);
-    case 'pink':
-      return chalk.ansi256(205)(text);
-    case 'cyan':
-      return chalk.cyan(text);
-    default:
-      return chalk.bold(text);
-  }
+  return painter(chalk, color)(text);
 }
 
 export function oneLine(s: string, max = 160): string {
