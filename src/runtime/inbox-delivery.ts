@@ -19,7 +19,7 @@ import { classify, wrapForModel, type Incoming } from './incoming.js';
 import type { PlanApproval } from './plan-approval.js';
 import type { ShutdownCoordinator } from './shutdown.js';
 import type { Transcript } from './transcript.js';
-import { preview } from './transcript.js';
+import { oneLine } from '../protocol/text.js';
 import type { PaneView } from './view.js';
 
 export interface InboxDeliveryDeps {
@@ -94,7 +94,7 @@ export class InboxDelivery {
           return undefined;
         }
         this.log(entry, m.type);
-        view.messageIn(entry.from, `[${m.type}] ${preview(entry.text, 120)}`);
+        view.messageIn(entry.from, `[${m.type}] ${oneLine(entry.text, 120)}`);
         return wrapForModel(entry);
       }
       case 'lead_control':

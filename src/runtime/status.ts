@@ -5,6 +5,7 @@
 // change and every `heartbeatMs` (an unref'd timer: it never keeps the process alive). Writes are
 // serialised and coalesced: while one is in flight, further changes produce exactly one more.
 import { StatusFileSchema, type StatusFile, type TeammateState } from '../protocol/status.js';
+import { oneLine } from '../protocol/text.js';
 import { ensureDir, formatJson, writeFileAtomic } from '../storage/atomic.js';
 import path from 'node:path';
 
@@ -70,8 +71,7 @@ export class StatusReporter {
   }
 
   activity(text: string): void {
-    const flat = text.replace(/\s+/g, ' ').trim();
-    this.record.activities = [...this.record.activities, { at: this.now(), text: flat.length > 120 ? `${flat.slice(0, 119)}…` : flat }].slice(-5);
+    this.record.activities = [...this.record.activities, { at: this.now(), text: oneLine(text, 120) }].slice(-5);
     void this.write();
   }
 

@@ -4,7 +4,7 @@
 // and markers in the member's colour (chalk, honours NO_COLOR / FORCE_COLOR).
 import { Chalk, type ChalkInstance } from 'chalk';
 import { painter } from '../team/paint.js';
-import { preview } from './transcript.js';
+import { oneLine } from '../protocol/text.js';
 
 export type Writer = (text: string) => void;
 
@@ -57,11 +57,11 @@ export class PaneView {
   }
 
   toolCall(name: string, summary: string): void {
-    this.line(`${this.paint('⏺')} ${this.chalk.bold(name)}${summary ? `(${preview(summary, 100)})` : ''}`);
+    this.line(`${this.paint('⏺')} ${this.chalk.bold(name)}${summary ? `(${oneLine(summary, 100)})` : ''}`);
   }
 
   toolResult(text: string, isError: boolean): void {
-    const first = preview(text, 100);
+    const first = oneLine(text, 100);
     const body = isError ? this.chalk.red(`error: ${first}`) : this.chalk.dim(`${sizeOf(text)}`);
     this.line(`  ⎿ ${body}`);
   }
@@ -76,12 +76,12 @@ export class PaneView {
 
   messageIn(from: string, text: string, note?: string): void {
     const who = painter(this.chalk, this.colors.get(from))(from);
-    this.line(`${this.chalk.dim('←')} ${who}${note ? this.chalk.yellow(` [${note}]`) : ''}: ${preview(text, 160)}`);
+    this.line(`${this.chalk.dim('←')} ${who}${note ? this.chalk.yellow(` [${note}]`) : ''}: ${oneLine(text, 160)}`);
   }
 
   messageOut(to: string, text: string): void {
     const who = to === '*' ? 'everyone' : painter(this.chalk, this.colors.get(to))(to);
-    this.line(`${this.paint('→')} ${who}: ${preview(text, 160)}`);
+    this.line(`${this.paint('→')} ${who}: ${oneLine(text, 160)}`);
   }
 
   notice(text: string): void {

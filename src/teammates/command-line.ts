@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { parse, quote } from 'shell-quote';
 import type { PermissionMode } from '../protocol/config.js';
 import { SwarmError } from '../protocol/errors.js';
-import { agentId } from '../protocol/names.js';
+import { agentId, assertEnvName } from '../protocol/names.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -178,12 +178,10 @@ export function buildTeammateCommand(i: TeammateCommandInput): TeammateCommand {
   };
 }
 
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
 /** One POSIX shell line: `[cd <cwd> && ]env K=V ... argv...`, every word shell-quoted. */
 export function shellLine(cmd: TeammateCommand, cwd?: string): string {
   const pairs = Object.entries(cmd.env).map(([k, v]) => {
-    if (!ENV_NAME.test(k)) throw new SwarmError('invalid_input', `invalid environment variable name ${JSON.stringify(k)}`);
+    assertEnvName(k);
     return `${k}=${v}`;
   });
   const words = pairs.length > 0 ? ['env', ...pairs, ...cmd.argv] : cmd.argv;

@@ -7,7 +7,8 @@ import { listPending } from '../../permissions/pending-list.js';
 import { formatRule, parseRule, type RuleSet } from '../../permissions/rules.js';
 import { readTeam } from '../../team/team-store.js';
 import { printJson, println, requireTeam, rootDir, type GlobalArgs } from '../context.js';
-import { chalk, describeToolInput, oneLine, paint } from '../output/render.js';
+import { oneLine } from '../../protocol/text.js';
+import { chalk, describeToolInput, paint } from '../output/render.js';
 import { renderPending } from '../output/permission.js';
 
 function warn(message: string): void {

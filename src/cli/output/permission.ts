@@ -2,7 +2,8 @@
 // orphaned) and the input in a readable form — the Bash command, or the file path and a short
 // -/+ diff for Edit/MultiEdit/Write. Shared by `swarm permissions` and the leader console.
 import type { PendingView } from '../../permissions/pending-list.js';
-import { chalk, describeToolInput, oneLine, paint } from './render.js';
+import { oneLine } from '../../protocol/text.js';
+import { chalk, describeToolInput, paint } from './render.js';
 
 const MAX_LINES = 4;
 

@@ -3,17 +3,13 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import { parseControl, type ControlMessage } from '../../protocol/control.js';
 import type { InboxMessage } from '../../protocol/message.js';
+import { oneLine } from '../../protocol/text.js';
 import { painter } from '../../team/paint.js';
 
 export const chalk: ChalkInstance = new Chalk();
 
 export function paint(color: string | undefined, text: string): string {
   return painter(chalk, color)(text);
-}
-
-export function oneLine(s: string, max = 160): string {
-  const flat = s.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
 /** The most telling part of a tool input: the Bash command, the file path, the pattern. */
