@@ -11,7 +11,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { PermissionModeSchema, type Member, type PermissionMode, type TeamConfig } from '../protocol/config.js';
+import { isPermissionMode, parsePermissionMode, type Member, type PermissionMode, type TeamConfig } from '../protocol/config.js';
 import { SwarmError } from '../protocol/errors.js';
 import { agentId, assertMemberName, assertTeamName, LEAD_NAME, sameName } from '../protocol/names.js';
 import { parseVerifyKey, type ParsedVerifyKey } from '../permissions/signing.js';
@@ -139,14 +139,7 @@ export function parseFlags(raw: unknown): TeammateFlags & { parsedKey: ParsedVer
     throw new SwarmError('invalid_input', `--agent-id: expected ${expectedId} (from --agent-name and --team-name), got ${flags.agentId}`);
   }
   const parsedKey = parseVerifyKey(flags.leadVerifyKey);
-  let mode: PermissionMode | undefined;
-  if (flags.permissionMode !== undefined) {
-    const m = PermissionModeSchema.safeParse(flags.permissionMode);
-    if (!m.success) {
-      throw new SwarmError('invalid_input', `--permission-mode: expected one of ${PermissionModeSchema.options.join(', ')}, got ${flags.permissionMode}`);
-    }
-    mode = m.data;
-  }
+  const mode = flags.permissionMode === undefined ? undefined : parsePermissionMode(flags.permissionMode, '--permission-mode');
   return { ...flags, parsedKey, ...(mode ? { mode } : {}) };
 }
 
@@ -159,11 +152,6 @@ async function realDir(dir: string, what: string): Promise<string> {
   }
   if (!(await fs.stat(real)).isDirectory()) throw new SwarmError('invalid_input', `${what}: expected a directory, got the file ${dir}`);
   return real;
-}
-
-function modeOf(value: string | undefined): PermissionMode | undefined {
-  const m = PermissionModeSchema.safeParse(value);
-  return m.success ? m.data : undefined;
 }
 
 /** Flags + the team's config.json + env → settings. Throws a one-line SwarmError on anything inconsistent. */
@@ -181,7 +169,7 @@ export async function resolveSettings(root: string, raw: unknown, config: TeamCo
     );
   }
   const cwd = await realDir(path.resolve(flags.cwd ?? (member.cwd || process.cwd())), flags.cwd ? '--cwd' : `cwd of ${member.name} in config.json`);
-  const base = flags.mode ?? modeOf(member.mode) ?? config.swarm?.permissionMode ?? 'default';
+  const base = flags.mode ?? (isPermissionMode(member.mode) ? member.mode : undefined) ?? config.swarm?.permissionMode ?? 'default';
   const planRequired = flags.planModeRequired === true || member.planModeRequired === true;
   const model = flags.model ?? member.model ?? (env.ANTHROPIC_MODEL?.trim() || DEFAULT_MODEL);
   const color = flags.agentColor ?? member.color;

@@ -33,7 +33,7 @@ export const spawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
       .option('model', { type: 'string', describe: 'model id for this teammate' })
       .option('agent-type', { type: 'string', describe: 'agent type label (e.g. reviewer)' })
       .option('plan-mode-required', { type: 'boolean', default: false, describe: 'must get a plan approved before editing' })
-      .option('permission-mode', { type: 'string', choices: PermissionModeSchema.options, describe: "default: the leader's mode" })
+      .option('permission-mode', { type: 'string', describe: `${PermissionModeSchema.options.join(' | ')} (default: the leader's mode)` })
       .option('backend', { type: 'string', choices: BACKEND_CHOICES, describe: 'where the pane opens (default: auto-detect)' })
       .option('cwd', { type: 'string', describe: 'working directory (default: the current one)' })
       .option('runtime', { type: 'string', choices: TEAMMATE_RUNTIMES, default: 'swarm', describe: 'swarm teammate, or the real claude CLI' })
