@@ -19,6 +19,7 @@ import { parseControl } from '../../protocol/control.js';
 import { isSwarmError } from '../../protocol/errors.js';
 import type { InboxMessage } from '../../protocol/message.js';
 import { LEAD_NAME } from '../../protocol/names.js';
+import { coalesced } from '../../storage/coalesce.js';
 import { DirWatcher } from '../../storage/watch.js';
 import { readStateDigest } from './state-digest.js';
 import { teamPaths } from '../../team/paths.js';
@@ -32,7 +33,7 @@ import { openConsoleHost } from './host.js';
 import { PromptQueue, type Question } from './prompt-queue.js';
 import { Screen } from './screen.js';
 import { complete, parseLine } from './slash.js';
-import { StatusTracker, coalesced } from './status-tracker.js';
+import { StatusTracker } from './status-tracker.js';
 import { eventLine, promptText, questionLines, type PromptMode } from './view.js';
 
 export interface ConsoleOptions {
@@ -115,20 +116,20 @@ export class LeaderConsole implements ActionContext {
     this.setMode({ kind: 'command' });
     this.screen.listen();
     this.track(this.followInbox());
-    this.track(this.watch(teamPaths(this.root, this.team).pending, () => this.refreshQuestions()));
+    this.track(this.watch(teamPaths(this.root, this.team).pending, () => this.refreshQuestions.trigger()));
     let digest = '';
     this.track(
       this.watch(teamPaths(this.root, this.team).statusDir, async () => {
         const next = await readStateDigest(teamPaths(this.root, this.team).statusDir);
         if (next === digest) return; // a heartbeat only
         digest = next;
-        await this.refreshStatus();
+        await this.refreshStatus.trigger();
       }),
     );
-    this.track(this.watch(teamPaths(this.root, this.team).dir, () => this.refreshStatus(), (n) => n === 'config.json'));
+    this.track(this.watch(teamPaths(this.root, this.team).dir, () => this.refreshStatus.trigger(), (n) => n === 'config.json'));
     this.track(this.tick());
-    await this.refreshQuestions();
-    await this.refreshStatus();
+    await this.refreshQuestions.trigger();
+    await this.refreshStatus.trigger();
   }
 
   // ---- sources ---------------------------------------------------------------------------------
@@ -155,7 +156,7 @@ export class LeaderConsole implements ActionContext {
   private async tick(): Promise<void> {
     while (!this.stop.signal.aborted) {
       await delay(STATUS_TICK_MS, undefined, { signal: this.stop.signal }).catch(() => undefined); // aborted: the loop ends
-      if (!this.stop.signal.aborted) await this.refreshStatus();
+      if (!this.stop.signal.aborted) await this.refreshStatus.trigger();
     }
   }
 
@@ -165,7 +166,7 @@ export class LeaderConsole implements ActionContext {
     const c = parsed.message;
     // A permission request is shown as the question itself (from the pending list).
     if (c.type !== 'permission_request') this.print(eventLine(m, c));
-    if (c.type === 'permission_request') this.track(this.refreshQuestions());
+    if (c.type === 'permission_request') this.track(this.refreshQuestions.trigger());
     if (c.type === 'plan_approval_request') {
       this.queue.addPlan(m.from, c);
       this.showQuestion();
@@ -191,21 +192,20 @@ export class LeaderConsole implements ActionContext {
       this.members = names;
       this.queue.keepPlansOf(names);
     },
-    STATUS_MIN_GAP_MS,
-    this.stop.signal,
+    { gapMs: STATUS_MIN_GAP_MS, signal: this.stop.signal },
   );
 
   // ---- questions -------------------------------------------------------------------------------
 
   /** One listing at a time, so a stale listing never brings back a request decided meanwhile. */
-  private readonly refreshQuestions = coalesced(() => this.syncQuestions(), 0, this.stop.signal);
+  private readonly refreshQuestions = coalesced(() => this.syncQuestions(), { signal: this.stop.signal });
 
   private async syncQuestions(): Promise<void> {
     const pending = await listPending(this.root, this.team, { onProblem: (m) => this.print(chalk.yellow(m)) });
     // A request being answered right now is still on file until decide() finishes: not asked again.
     this.queue.syncPermissions(pending.filter((p) => !this.answering.has(p.id)));
     this.showQuestion();
-    await this.refreshStatus();
+    await this.refreshStatus.trigger();
   }
 
   private showQuestion(): void {
@@ -237,7 +237,7 @@ export class LeaderConsole implements ActionContext {
     this.track(
       this.sendAnswer(q, verdict, feedback).finally(() => {
         this.answering.delete(q.id);
-        return this.refreshQuestions();
+        return this.refreshQuestions.trigger();
       }),
     );
   }
