@@ -93,6 +93,5 @@ export const demoCommand: CommandModule<GlobalArgs, GlobalArgs> = {
       process.removeListener('SIGTERM', onSignal);
       await cleanUp(root, team, env, server, killSession);
     }
-    process.exit(0);
   },
 };

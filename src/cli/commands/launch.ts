@@ -3,7 +3,7 @@
 // iTerm2, or in-process), else in the first pane of the `swarm-<team>` session, attached when this
 // is a terminal. `--dry-run` prints the commands and writes nothing; `--no-console` spawns, prints
 // the status table and exits (1 if any member failed to start).
-import type { Argv, CommandModule } from 'yargs';
+import type { CommandModule } from 'yargs';
 import { BACKEND_CHOICES, insideTmuxPane, selectBackend, type BackendChoice } from '../../backends/registry.js';
 import { SwarmError, isSwarmError } from '../../protocol/errors.js';
 import { teamExists } from '../../team/team-store.js';
@@ -19,7 +19,7 @@ import { parseTeamFile } from '../launch/team-file.js';
 interface LaunchArgs extends GlobalArgs {
   file: string;
   console: boolean;
-  dryRun: boolean;
+  'dry-run': boolean;
   backend?: string;
 }
 
@@ -44,14 +44,14 @@ export const launchCommand: CommandModule<GlobalArgs, LaunchArgs> = {
       .option('backend', { type: 'string', choices: BACKEND_CHOICES, describe: "where panes open (default: the file's backend, else auto)" })
       .example('$0 launch examples/review-trio.yaml', 'start the team; the console opens here (inside tmux) or in swarm-<team>')
       .example('$0 launch team.yaml --dry-run', 'what it would run')
-      .example('$0 launch team.yaml --no-console --backend tmux', 'spawn only, print the status table') as unknown as Argv<LaunchArgs>,
+      .example('$0 launch team.yaml --no-console --backend tmux', 'spawn only, print the status table'),
   handler: async (args) => {
     const root = rootDir();
     const env = process.env;
     const file = await parseTeamFile(args.file);
     const requested = (args.backend ?? file.backend ?? 'auto') as BackendChoice;
     const cwd = process.cwd();
-    if (args.dryRun) {
+    if (args['dry-run']) {
       const backend = await dryRunBackend(requested, file.name, root);
       if (backend === 'in-process' && !args.console) throw new SwarmError('invalid_input', 'in-process teammates live inside the console: drop --no-console, or use --backend tmux');
       const lines = dryRunLines({ file, team: file.name, taken: await teamExists(root, file.name), root, env, cwd, backend, insidePane: insideTmuxPane(env), console: args.console });
@@ -74,6 +74,5 @@ export const launchCommand: CommandModule<GlobalArgs, LaunchArgs> = {
       return;
     }
     await runConsole({ root, team, env, ...(started.host ? { host: started.host } : {}) });
-    process.exit(0);
   },
 };
