@@ -1,6 +1,6 @@
 // `swarm plan <name> --approve|--reject [--feedback] [--mode]`: answer the teammate's latest plan
 // approval request with a signed plan_approval_response (permissions/plan-answer.ts).
-import type { Argv, CommandModule } from 'yargs';
+import type { CommandModule } from 'yargs';
 import { SwarmError } from '../../protocol/errors.js';
 import { answerPlan } from '../../permissions/plan-answer.js';
 import { printJson, println, requireTeam, rootDir, type GlobalArgs } from '../context.js';
@@ -27,7 +27,7 @@ export const planCommand: CommandModule<GlobalArgs, PlanArgs> = {
       .conflicts('approve', 'reject')
       .example('$0 plan alice --approve', "approve alice's plan")
       .example('$0 plan alice --approve --mode acceptEdits', 'approve, and let her edit files without asking')
-      .example('$0 plan alice --reject --feedback "keep the public API unchanged"', 'send it back with feedback') as Argv<PlanArgs>,
+      .example('$0 plan alice --reject --feedback "keep the public API unchanged"', 'send it back with feedback'),
   handler: async (args) => {
     if (!args.approve && !args.reject) throw new SwarmError('invalid_input', 'say --approve or --reject');
     const result = await answerPlan(rootDir(), requireTeam(args), args.name, {
