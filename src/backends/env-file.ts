@@ -8,9 +8,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { quote } from 'shell-quote';
-import { SwarmError } from '../protocol/errors.js';
+import { assertEnvName } from '../protocol/names.js';
 
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** $0 is the env file, "$@" the teammate's argv. A file that cannot be loaded stops the pane (exit 97). */
 export const ENV_LOADER = '. "$0" || exit 97; rm -f -- "$0"; rmdir -- "${0%/env}" 2>/dev/null; exec "$@"';
 
@@ -18,7 +17,7 @@ export const ENV_LOADER = '. "$0" || exit 97; rm -f -- "$0"; rmdir -- "${0%/env}
 export function envFileText(env: Record<string, string>): string {
   return Object.entries(env)
     .map(([k, v]) => {
-      if (!ENV_NAME.test(k)) throw new SwarmError('invalid_input', `invalid environment variable name ${JSON.stringify(k)}`);
+      assertEnvName(k);
       return `export ${k}=${quote([v])}\n`;
     })
     .join('');

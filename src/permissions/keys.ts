@@ -16,7 +16,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { errnoCode, SwarmError } from '../protocol/errors.js';
-import { DIR_MODE, ensureDir, FILE_MODE, formatJson, fsyncDir, tempPathFor } from '../storage/atomic.js';
+import { createFileExclusive, DIR_MODE, ensureDir, formatJson } from '../storage/atomic.js';
 import type { Team } from '../team/team.js';
 import { formatVerifyKey, generateLeadKeyPair } from './signing.js';
 
@@ -107,29 +107,13 @@ export async function ensureLeadKey(team: Team, now: number = Date.now()): Promi
     createdAt: pair.createdAt,
     privateKeyPem: pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
   };
-  const tmp = tempPathFor(file);
-  let won = false;
+  let won: boolean;
   try {
-    const handle = await fs.open(tmp, 'wx', FILE_MODE);
-    try {
-      await handle.writeFile(formatJson(body));
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    try {
-      await fs.link(tmp, file);
-      won = true;
-    } catch (e) {
-      if (errnoCode(e) !== 'EEXIST') throw e;
-    }
+    won = await createFileExclusive(file, formatJson(body));
   } catch (cause) {
     throw new SwarmError('io', `cannot create lead key ${file}: ${String(cause)}`, { cause });
-  } finally {
-    await fs.rm(tmp, { force: true });
   }
   if (!won) return loadLeadKey(team);
-  await fsyncDir(dir);
   return { privateKey: pair.privateKey, publicKey: pair.publicKey, createdAt: pair.createdAt, verifyKey: pair.verifyKey };
 }
 

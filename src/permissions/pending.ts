@@ -14,7 +14,7 @@ import { promises as fs } from 'node:fs';
 import { errnoCode, SwarmError } from '../protocol/errors.js';
 import { isSafeRequestId } from '../protocol/ids.js';
 import { PendingRequestSchema, type AuditEvent, type PendingRequest } from '../protocol/permission.js';
-import { ensureDir, formatJson, tempPathFor, writeFileAtomic, FILE_MODE } from '../storage/atomic.js';
+import { createFileExclusive, ensureDir, formatJson, writeFileAtomic } from '../storage/atomic.js';
 import { readJsonFile } from '../storage/json-file.js';
 import { withFileLock } from '../storage/lock.js';
 import type { TeamPaths } from '../team/paths.js';
@@ -62,26 +62,7 @@ export async function writePending(paths: TeamPaths, record: PendingRequest): Pr
  */
 export async function createPendingExclusive(paths: TeamPaths, record: PendingRequest): Promise<boolean> {
   await ensureDir(paths.pending);
-  const file = paths.pendingFile(record.id);
-  const tmp = tempPathFor(file);
-  try {
-    const handle = await fs.open(tmp, 'wx', FILE_MODE);
-    try {
-      await handle.writeFile(formatJson(PendingRequestSchema.parse(record)));
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    try {
-      await fs.link(tmp, file);
-      return true;
-    } catch (e) {
-      if (errnoCode(e) === 'EEXIST') return false;
-      throw e;
-    }
-  } finally {
-    await fs.rm(tmp, { force: true });
-  }
+  return createFileExclusive(paths.pendingFile(record.id), formatJson(PendingRequestSchema.parse(record)));
 }
 
 /**

@@ -2,7 +2,7 @@
 // in team-lead's inbox with a signed `plan_approval_response` in the teammate's inbox. Used by
 // `swarm plan` and the leader console. The request entry is marked read in team-lead's inbox.
 import { encodeControl, parseControl, type PlanApprovalRequest } from '../protocol/control.js';
-import { PermissionModeSchema, type PermissionMode } from '../protocol/config.js';
+import { parsePermissionMode, type PermissionMode } from '../protocol/config.js';
 import { SwarmError } from '../protocol/errors.js';
 import { messageKey, type InboxMessage } from '../protocol/message.js';
 import { LEAD_NAME, sameName } from '../protocol/names.js';
@@ -13,10 +13,13 @@ import { openLeadMailbox } from './lead-mailbox.js';
 export interface PlanAnswer {
   approve: boolean;
   feedback?: string;
-  /** Mode the teammate switches to when approved. */
-  mode?: PermissionMode;
+  /** Mode the teammate switches to when approved, as given (validated here, once). */
+  mode?: string;
   now?: () => number;
 }
+
+/** The modes a plan approval may switch to: any but `plan` itself. */
+export const MODES_AFTER_PLAN: readonly PermissionMode[] = ['default', 'acceptEdits', 'bypassPermissions'];
 
 export interface PlanAnswerResult {
   requestId: string;
@@ -47,13 +50,8 @@ function answered(entries: readonly InboxMessage[], requestId: string): boolean 
 export async function answerPlan(team: Team, name: string, answer: PlanAnswer): Promise<PlanAnswerResult> {
   const config = await readTeam(team);
   const member = requireMember(config, name);
-  if (answer.mode !== undefined) {
-    if (!answer.approve) throw new SwarmError('invalid_input', '--mode only goes with --approve');
-    const mode = PermissionModeSchema.safeParse(answer.mode);
-    if (!mode.success || mode.data === 'plan') {
-      throw new SwarmError('invalid_input', `--mode: expected default, acceptEdits or bypassPermissions, got ${String(answer.mode)}`);
-    }
-  }
+  if (answer.mode !== undefined && !answer.approve) throw new SwarmError('invalid_input', '--mode only goes with --approve');
+  const mode = answer.mode === undefined ? undefined : parsePermissionMode(answer.mode, '--mode', MODES_AFTER_PLAN);
   const { mailbox } = await openLeadMailbox({ team, ...(answer.now ? { now: answer.now } : {}) });
   const found = latestPlanRequest(await mailbox.read(LEAD_NAME), member.name);
   if (!found) {
@@ -69,7 +67,7 @@ export async function answerPlan(team: Team, name: string, answer: PlanAnswer): 
     approved: answer.approve,
     ...(answer.feedback ? { feedback: answer.feedback } : {}),
     timestamp: new Date((answer.now ?? Date.now)()).toISOString(),
-    ...(answer.approve && answer.mode ? { permissionMode: answer.mode } : {}),
+    ...(answer.approve && mode ? { permissionMode: mode } : {}),
   });
   const lead = findMember(config, LEAD_NAME);
   const entry = await mailbox.append(member.name, {
@@ -85,6 +83,6 @@ export async function answerPlan(team: Team, name: string, answer: PlanAnswer): 
     to: member.name,
     approved: answer.approve,
     msg_id: entry.msg_id ?? '',
-    ...(answer.approve && answer.mode ? { permissionMode: answer.mode } : {}),
+    ...(answer.approve && mode ? { permissionMode: mode } : {}),
   };
 }

@@ -38,6 +38,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { SwarmError } from '../protocol/errors.js';
 import { compileGlob, globError } from '../protocol/glob.js';
+import { ENV_NAME_RE } from '../protocol/names.js';
 
 const posix = path.posix;
 
@@ -169,11 +170,17 @@ function commandMatches(pattern: string, command: string): boolean {
 
 const WRAPPERS = new Set(['sudo', 'env', 'command', 'exec', 'nohup', 'time', 'nice', 'then', 'do', 'else', '!']);
 
+/** `NAME=value`, a leading assignment of a shell command. */
+function isAssignment(word: string): boolean {
+  const eq = word.indexOf('=');
+  return eq > 0 && ENV_NAME_RE.test(word.slice(0, eq));
+}
+
 // Forms of a (piece of a) command a deny rule is tried against: as written, and with leading
 // assignments/wrappers dropped and the first word's directory stripped.
 function denyForms(piece: string): string[] {
   const words = piece.trim().split(/[ \t]+/).filter((w) => w !== '');
-  while (words.length > 0 && (WRAPPERS.has(words[0]!) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0]!))) words.shift();
+  while (words.length > 0 && (WRAPPERS.has(words[0]!) || isAssignment(words[0]!))) words.shift();
   if (words.length === 0) return [piece];
   const bare = words.join(' ');
   const base = [posix.basename(words[0]!), ...words.slice(1)].join(' ');

@@ -23,6 +23,7 @@ import { newPermissionId, systemClock, type Clock } from '../protocol/ids.js';
 import { agentId, assertMemberName, LEAD_NAME } from '../protocol/names.js';
 import type { AuditEvent, PendingRequest } from '../protocol/permission.js';
 import { Mailbox } from '../mailbox/mailbox.js';
+import { keepAside } from '../storage/atomic.js';
 import { DirWatcher } from '../storage/watch.js';
 import { withFileLock } from '../storage/lock.js';
 import type { TeamPaths } from '../team/paths.js';
@@ -288,27 +289,12 @@ async function checkResolvedFile(
   // the file still holds the bytes we judged: otherwise a real decision replaced it; re-check.
   const keptAs = await withFileLock(paths.pendingFile(asked.id), async () => {
     if ((await readText(file)) !== text) return undefined;
-    return keepAside(file);
+    return keepAside(file, 'rejected');
   });
   if (keptAs === undefined) return checkResolvedFile(paths, asked, key, opts, audit);
   await audit({ event: 'forged', reason: `resolved file: ${verdict.reason}; kept as ${path.basename(keptAs)}` });
   opts.onEvent?.({ kind: 'rejected', id: asked.id, source: 'resolved', reason: verdict.reason, keptAs });
   return undefined;
-}
-
-/** Move `file` to `<file>.rejected-<ms>` (never over an earlier one); the new name. */
-async function keepAside(file: string): Promise<string> {
-  for (let t = Date.now(); ; t++) {
-    const target = `${file}.rejected-${t}`;
-    try {
-      await fs.link(file, target);
-    } catch (e) {
-      if (errnoCode(e) === 'EEXIST') continue;
-      throw e;
-    }
-    await fs.rm(file, { force: true });
-    return target;
-  }
 }
 
 async function readText(file: string): Promise<string | undefined> {

@@ -1,6 +1,7 @@
 // config.json (SPEC §3.2): the team file shared with Claude Code. Unknown fields written by other
 // tools are kept (loose objects), so a rewrite by swarm never drops them.
 import { z } from 'zod';
+import { SwarmError } from './errors.js';
 
 /** The pane backends (SPEC §4.1); `backendType` in config.json names one of them. */
 export const BackendTypeSchema = z.enum(['tmux', 'iterm2', 'in-process']);
@@ -8,6 +9,23 @@ export type BackendType = z.infer<typeof BackendTypeSchema>;
 
 export const PermissionModeSchema = z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan']);
 export type PermissionMode = z.infer<typeof PermissionModeSchema>;
+
+export function isPermissionMode(value: unknown): value is PermissionMode {
+  return PermissionModeSchema.safeParse(value).success;
+}
+
+/**
+ * `value` (given as `what`, e.g. `--permission-mode`) as one of the `allowed` modes, else
+ * SwarmError('invalid_input'): `--mode: expected default|acceptEdits|bypassPermissions, got "plan"; …`.
+ */
+export function parsePermissionMode(value: unknown, what: string, allowed: readonly PermissionMode[] = PermissionModeSchema.options): PermissionMode {
+  const parsed = PermissionModeSchema.safeParse(value);
+  if (parsed.success && allowed.includes(parsed.data)) return parsed.data;
+  throw new SwarmError(
+    'invalid_input',
+    `${what}: expected ${allowed.join('|')}, got ${JSON.stringify(value)}; pass one of those (case matters)`,
+  );
+}
 
 export const MemberSchema = z.looseObject({
   agentId: z.string(),

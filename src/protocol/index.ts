@@ -10,3 +10,4 @@ export * from './message.js';
 export * from './names.js';
 export * from './permission.js';
 export * from './status.js';
+export * from './text.js';

@@ -5,6 +5,7 @@ import { SwarmError } from './errors.js';
 export const TEAM_NAME_RE = /^[a-z0-9][a-z0-9-]{0,63}$/;
 export const MEMBER_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 export const LEAD_NAME = 'team-lead';
+export const ENV_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const RESERVED_MEMBER_NAMES = ['team-lead', 'user', 'system', 'main', '*'] as const;
 
 function describe(s: string): string {
@@ -66,4 +67,12 @@ export function parseAgentId(id: string): { name: string; team: string } {
 
 export function sameName(a: string, b: string): boolean {
   return a.toLowerCase() === b.toLowerCase();
+}
+
+/** Throws unless `name` can be an environment variable name (it reaches env(1), tmux -e, export). */
+export function assertEnvName(name: string): string {
+  if (!ENV_NAME_RE.test(name)) {
+    throw new SwarmError('invalid_input', `invalid environment variable name ${describe(name)}: use letters, digits and '_', not starting with a digit`);
+  }
+  return name;
 }

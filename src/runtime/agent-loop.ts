@@ -15,7 +15,8 @@ import type { Presence } from './presence.js';
 import type { ShutdownCoordinator } from './shutdown.js';
 import type { StatusReporter } from './status.js';
 import type { ToolRunner } from './tool-runner.js';
-import { preview, type Transcript } from './transcript.js';
+import { oneLine } from '../protocol/text.js';
+import type { Transcript } from './transcript.js';
 import { stepUsage } from './usage.js';
 import type { PaneView } from './view.js';
 
@@ -133,7 +134,7 @@ export class AgentLoop {
       user = [...results, ...(await d.delivery.take())];
     }
     const trimmed = lastText.trim();
-    if (trimmed !== '') return preview(trimmed, SUMMARY_CHARS);
+    if (trimmed !== '') return oneLine(trimmed, SUMMARY_CHARS);
     return toolCalls > 0 ? `finished a turn (${toolCalls} tool call${toolCalls === 1 ? '' : 's'})` : 'finished a turn';
   }
 

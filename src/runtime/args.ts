@@ -1,5 +1,5 @@
-// The teammate's command line (SPEC §4.3) and environment, validated once into the settings the
-// runtime runs with. Refuses inconsistent input with a one-line "expected X, got Y" error:
+// The teammate's command line (SPEC §4.3; the flags are declared in protocol/teammate-flags.ts) and
+// environment, validated once into the settings the runtime runs with. Refuses inconsistent input with a one-line "expected X, got Y" error:
 // an agent id that is not <name>@<team>, an unknown member, a bad verify key, a missing cwd.
 //
 // Precedence: flag > the member's record in config.json > environment > default.
@@ -10,31 +10,15 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
-import { PermissionModeSchema, type Member, type PermissionMode, type TeamConfig } from '../protocol/config.js';
+import { isPermissionMode, parsePermissionMode, type Member, type PermissionMode, type TeamConfig } from '../protocol/config.js';
 import { SwarmError } from '../protocol/errors.js';
 import { agentId, assertMemberName, assertTeamName, LEAD_NAME, sameName } from '../protocol/names.js';
+import { TEAMMATE_FLAG_ENTRIES, TeammateFlagsSchema, type TeammateFlags } from '../protocol/teammate-flags.js';
 import { parseVerifyKey, type ParsedVerifyKey } from '../permissions/signing.js';
 import { requireMember } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
 
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
-
-/** The flags as the CLI hands them over (yargs camel-cases them). */
-export const TeammateFlagsSchema = z.object({
-  agentId: z.string({ error: 'expected --agent-id <name@team>' }).min(1),
-  agentName: z.string({ error: 'expected --agent-name <name>' }).min(1),
-  teamName: z.string({ error: 'expected --team-name <team>' }).min(1),
-  agentColor: z.string().optional(),
-  parentSessionId: z.string().optional(),
-  leadVerifyKey: z.string({ error: 'expected --lead-verify-key <createdAtMs>.<base64url key>' }).min(1),
-  agentType: z.string().optional(),
-  model: z.string().optional(),
-  planModeRequired: z.boolean().optional(),
-  permissionMode: z.string().optional(),
-  cwd: z.string().optional(),
-});
-export type TeammateFlags = z.infer<typeof TeammateFlagsSchema>;
 
 export interface TeammateSettings {
   team: Team;
@@ -86,29 +70,13 @@ export function readTuning(env: NodeJS.ProcessEnv): RuntimeTuning {
   };
 }
 
-const FLAG_NAMES = {
-  'agent-id': 'agentId',
-  'agent-name': 'agentName',
-  'team-name': 'teamName',
-  'agent-color': 'agentColor',
-  'parent-session-id': 'parentSessionId',
-  'lead-verify-key': 'leadVerifyKey',
-  'agent-type': 'agentType',
-  model: 'model',
-  'permission-mode': 'permissionMode',
-  cwd: 'cwd',
-} as const;
-
 /**
  * The flags object from a teammate argv as a backend builds it (`... teammate --agent-id ...`): for
  * hosts that run the teammate in-process instead of executing the argv.
  */
 export function flagsFromArgv(argv: readonly string[]): Record<string, string | boolean> {
   const at = argv.indexOf('teammate');
-  const options = Object.fromEntries([
-    ...Object.keys(FLAG_NAMES).map((k) => [k, { type: 'string' as const }]),
-    ['plan-mode-required', { type: 'boolean' as const }],
-  ]);
+  const options = Object.fromEntries(TEAMMATE_FLAG_ENTRIES.map(([, f]) => [f.flag, { type: f.type }]));
   let values: Record<string, unknown>;
   try {
     ({ values } = parseArgs({ args: argv.slice(at + 1), options, strict: true, allowPositionals: false }));
@@ -116,11 +84,10 @@ export function flagsFromArgv(argv: readonly string[]): Record<string, string | 
     throw new SwarmError('invalid_input', `swarm teammate: ${(e as Error).message}`);
   }
   const out: Record<string, string | boolean> = {};
-  for (const [flag, key] of Object.entries(FLAG_NAMES)) {
-    const v = values[flag];
-    if (typeof v === 'string') out[key] = v;
+  for (const [key, f] of TEAMMATE_FLAG_ENTRIES) {
+    const v = values[f.flag];
+    if (typeof v === 'string' || v === true) out[key] = v;
   }
-  if (values['plan-mode-required'] === true) out.planModeRequired = true;
   return out;
 }
 
@@ -139,14 +106,7 @@ export function parseFlags(raw: unknown): TeammateFlags & { parsedKey: ParsedVer
     throw new SwarmError('invalid_input', `--agent-id: expected ${expectedId} (from --agent-name and --team-name), got ${flags.agentId}`);
   }
   const parsedKey = parseVerifyKey(flags.leadVerifyKey);
-  let mode: PermissionMode | undefined;
-  if (flags.permissionMode !== undefined) {
-    const m = PermissionModeSchema.safeParse(flags.permissionMode);
-    if (!m.success) {
-      throw new SwarmError('invalid_input', `--permission-mode: expected one of ${PermissionModeSchema.options.join(', ')}, got ${flags.permissionMode}`);
-    }
-    mode = m.data;
-  }
+  const mode = flags.permissionMode === undefined ? undefined : parsePermissionMode(flags.permissionMode, '--permission-mode');
   return { ...flags, parsedKey, ...(mode ? { mode } : {}) };
 }
 
@@ -159,11 +119,6 @@ async function realDir(dir: string, what: string): Promise<string> {
   }
   if (!(await fs.stat(real)).isDirectory()) throw new SwarmError('invalid_input', `${what}: expected a directory, got the file ${dir}`);
   return real;
-}
-
-function modeOf(value: string | undefined): PermissionMode | undefined {
-  const m = PermissionModeSchema.safeParse(value);
-  return m.success ? m.data : undefined;
 }
 
 /** Flags + the team's config.json + env → settings. Throws a one-line SwarmError on anything inconsistent. */
@@ -181,7 +136,7 @@ export async function resolveSettings(team: Team, raw: unknown, config: TeamConf
     );
   }
   const cwd = await realDir(path.resolve(flags.cwd ?? (member.cwd || process.cwd())), flags.cwd ? '--cwd' : `cwd of ${member.name} in config.json`);
-  const base = flags.mode ?? modeOf(member.mode) ?? config.swarm?.permissionMode ?? 'default';
+  const base = flags.mode ?? (isPermissionMode(member.mode) ? member.mode : undefined) ?? config.swarm?.permissionMode ?? 'default';
   const planRequired = flags.planModeRequired === true || member.planModeRequired === true;
   const model = flags.model ?? member.model ?? (env.ANTHROPIC_MODEL?.trim() || DEFAULT_MODEL);
   const color = flags.agentColor ?? member.color;

@@ -11,7 +11,7 @@
 // duplicates for requests this process already finished (consumed and logged).
 import type { TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { parseControl, type ShutdownRequest } from '../protocol/control.js';
-import { PermissionModeSchema, type PermissionMode } from '../protocol/config.js';
+import { parsePermissionMode, type PermissionMode } from '../protocol/config.js';
 import type { InboxMessage } from '../protocol/message.js';
 import type { Mailbox } from '../mailbox/mailbox.js';
 import type { ParsedVerifyKey } from '../permissions/signing.js';
@@ -19,7 +19,7 @@ import { classify, wrapForModel, type Incoming } from './incoming.js';
 import type { PlanApproval } from './plan-approval.js';
 import type { ShutdownCoordinator } from './shutdown.js';
 import type { Transcript } from './transcript.js';
-import { preview } from './transcript.js';
+import { oneLine } from '../protocol/text.js';
 import type { PaneView } from './view.js';
 
 export interface InboxDeliveryDeps {
@@ -94,7 +94,7 @@ export class InboxDelivery {
           return undefined;
         }
         this.log(entry, m.type);
-        view.messageIn(entry.from, `[${m.type}] ${preview(entry.text, 120)}`);
+        view.messageIn(entry.from, `[${m.type}] ${oneLine(entry.text, 120)}`);
         return wrapForModel(entry);
       }
       case 'lead_control':
@@ -125,13 +125,15 @@ export class InboxDelivery {
         return `<teammate-message teammate_id="team-lead">\n${out.content}\n</teammate-message>`;
       }
       case 'mode_set_request': {
-        const mode = PermissionModeSchema.safeParse(m.mode);
-        if (!mode.success) {
-          view.warn(`team-lead asked for an unknown permission mode "${m.mode}"; ignored`);
+        let mode: PermissionMode;
+        try {
+          mode = parsePermissionMode(m.mode, 'mode_set_request mode');
+        } catch (e) {
+          view.warn(`team-lead's ${(e as Error).message}; ignored`);
           return undefined;
         }
-        this.d.setMode(mode.data);
-        view.notice(`team-lead set the permission mode to ${mode.data}`);
+        this.d.setMode(mode);
+        view.notice(`team-lead set the permission mode to ${mode}`);
         return undefined;
       }
     }

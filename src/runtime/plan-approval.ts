@@ -7,7 +7,7 @@
 // when that was plan). An answer that arrives after the wait was interrupted is applied on delivery
 // (applyLate).
 import { encodeControl, parseControl, type PlanApprovalResponse } from '../protocol/control.js';
-import { PermissionModeSchema, type PermissionMode } from '../protocol/config.js';
+import { isPermissionMode, type PermissionMode } from '../protocol/config.js';
 import { newPlanApprovalId } from '../protocol/ids.js';
 import { messageKey, type InboxMessage } from '../protocol/message.js';
 import { LEAD_NAME } from '../protocol/names.js';
@@ -36,8 +36,7 @@ export class ModeState {
 
   /** Leave plan mode for the response's mode if it names a valid non-plan mode, else the configured one. */
   approvePlan(requested?: string): PermissionMode {
-    const parsed = PermissionModeSchema.safeParse(requested);
-    this.set(parsed.success && parsed.data !== 'plan' ? parsed.data : this.afterPlan);
+    this.set(isPermissionMode(requested) && requested !== 'plan' ? requested : this.afterPlan);
     return this.current;
   }
 }

@@ -3,9 +3,12 @@
 //
 // Written whole and atomically (storage/atomic) by this process only, so no lock: on every state
 // change and every `heartbeatMs` (an unref'd timer: it never keeps the process alive). Writes are
-// serialised and coalesced: while one is in flight, further changes produce exactly one more.
+// serialised and coalesced (storage/coalesce): while one is in flight, further changes produce
+// exactly one more.
 import { StatusFileSchema, type StatusFile, type TeammateState } from '../protocol/status.js';
+import { oneLine } from '../protocol/text.js';
 import { ensureDir, formatJson, writeFileAtomic } from '../storage/atomic.js';
+import { coalesced } from '../storage/coalesce.js';
 import path from 'node:path';
 
 export interface StatusReporterOptions {
@@ -22,8 +25,14 @@ export interface StatusReporterOptions {
 export class StatusReporter {
   private record: StatusFile;
   private timer: NodeJS.Timeout | undefined;
-  private writing: Promise<void> | undefined;
-  private again = false;
+  private readonly writes = coalesced(async () => {
+    this.record.heartbeatAt = this.now();
+    try {
+      await writeFileAtomic(this.opts.file, formatJson(this.record));
+    } catch (e) {
+      this.opts.onError?.(e);
+    }
+  });
   private stopped = false;
 
   constructor(private readonly opts: StatusReporterOptions) {
@@ -70,8 +79,7 @@ export class StatusReporter {
   }
 
   activity(text: string): void {
-    const flat = text.replace(/\s+/g, ' ').trim();
-    this.record.activities = [...this.record.activities, { at: this.now(), text: flat.length > 120 ? `${flat.slice(0, 119)}…` : flat }].slice(-5);
+    this.record.activities = [...this.record.activities, { at: this.now(), text: oneLine(text, 120) }].slice(-5);
     void this.write();
   }
 
@@ -89,7 +97,7 @@ export class StatusReporter {
   /** Resolves once everything changed so far is on disk. */
   async flush(): Promise<void> {
     await this.write();
-    while (this.writing) await this.writing;
+    await this.writes.idle();
   }
 
   /** Final state, written and waited for; the heartbeat stops. */
@@ -101,23 +109,6 @@ export class StatusReporter {
   }
 
   private write(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    if (this.writing) {
-      this.again = true;
-      return this.writing;
-    }
-    this.writing = (async () => {
-      do {
-        this.again = false;
-        this.record.heartbeatAt = this.now();
-        try {
-          await writeFileAtomic(this.opts.file, formatJson(this.record));
-        } catch (e) {
-          this.opts.onError?.(e);
-        }
-      } while (this.again);
-      this.writing = undefined;
-    })();
-    return this.writing;
+    return this.stopped ? Promise.resolve() : this.writes.trigger();
   }
 }

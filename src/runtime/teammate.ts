@@ -9,6 +9,7 @@ import type { RuleSet } from '../permissions/rules.js';
 import { Mailbox } from '../mailbox/mailbox.js';
 import type { PermissionMode } from '../protocol/config.js';
 import type { ShutdownRequest } from '../protocol/control.js';
+import { coalesced } from '../storage/coalesce.js';
 import { resolveRoot } from '../team/paths.js';
 import { readTeam, updateMember } from '../team/team-store.js';
 import { Team } from '../team/team.js';
@@ -235,32 +236,21 @@ class Teammate {
 
   /** Notice signed shutdown requests as soon as they land (their grace period starts then). */
   private watchForShutdown(monitor: InboxMonitor, delivery: InboxDelivery): () => Promise<void> {
-    let running: Promise<void> | undefined;
-    let again = false;
-    const peek = (): void => {
-      if (running) {
-        again = true;
-        return;
-      }
-      running = (async () => {
-        do {
-          again = false;
-          try {
-            for (const r of await delivery.peekShutdown()) {
-              this.transcript.append({ kind: 'control', what: 'shutdown_request seen', requestId: r.requestId });
-            }
-          } catch (e) {
-            this.view.warn(`reading the inbox: ${e instanceof Error ? e.message : String(e)}`);
+    const peek = coalesced(
+      async () => {
+        try {
+          for (const r of await delivery.peekShutdown()) {
+            this.transcript.append({ kind: 'control', what: 'shutdown_request seen', requestId: r.requestId });
           }
-        } while (again && !this.stop.signal.aborted);
-        running = undefined;
-      })();
-    };
-    monitor.onChange(peek);
-    peek();
-    return async () => {
-      while (running) await running;
-    };
+        } catch (e) {
+          this.view.warn(`reading the inbox: ${e instanceof Error ? e.message : String(e)}`);
+        }
+      },
+      { signal: this.stop.signal },
+    );
+    monitor.onChange(() => void peek.trigger());
+    void peek.trigger();
+    return () => peek.idle();
   }
 
   private modeChanged(mode: PermissionMode): void {

@@ -9,7 +9,8 @@ import type { Ask } from './leader-ask.js';
 import { deniedByRule, gate } from './permission-gate.js';
 import type { StatusReporter } from './status.js';
 import type { AnyTool, Invocation, ToolContext, ToolOutput } from './tools/types.js';
-import { preview, type Transcript } from './transcript.js';
+import { oneLine } from '../protocol/text.js';
+import type { Transcript } from './transcript.js';
 import type { PaneView } from './view.js';
 
 export interface ToolRunnerDeps {
@@ -38,7 +39,7 @@ function inputSummary(input: unknown): string {
   if (typeof input !== 'object' || input === null) return '';
   const o = input as Record<string, unknown>;
   for (const k of ['command', 'file_path', 'pattern', 'to']) if (typeof o[k] === 'string') return o[k];
-  return preview(JSON.stringify(input), 80);
+  return oneLine(JSON.stringify(input), 80);
 }
 
 export class ToolRunner {
@@ -54,7 +55,7 @@ export class ToolRunner {
     });
     const content = out.content === '' ? '(no output)' : out.content;
     d.view.toolResult(content, out.isError === true);
-    d.transcript.append({ kind: 'tool_result', id: block.id, name: block.name, isError: out.isError === true, chars: content.length, preview: preview(content) });
+    d.transcript.append({ kind: 'tool_result', id: block.id, name: block.name, isError: out.isError === true, chars: content.length, preview: oneLine(content, 200) });
     return { type: 'tool_result', tool_use_id: block.id, content, ...(out.isError ? { is_error: true } : {}) };
   }
 

@@ -36,9 +36,3 @@ export class Transcript {
     return this.chain;
   }
 }
-
-/** A short, single-line preview of a text for logs and the pane. */
-export function preview(text: string, max = 200): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}

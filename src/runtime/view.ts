@@ -3,32 +3,10 @@
 // permission and plan waits; messages in (`←`) and out (`→`); retries, idle and exit lines. Names
 // and markers in the member's colour (chalk, honours NO_COLOR / FORCE_COLOR).
 import { Chalk, type ChalkInstance } from 'chalk';
-import { preview } from './transcript.js';
+import { painter } from '../team/paint.js';
+import { oneLine } from '../protocol/text.js';
 
 export type Writer = (text: string) => void;
-
-function painter(chalk: ChalkInstance, color: string | undefined): (s: string) => string {
-  switch (color) {
-    case 'red':
-      return chalk.red;
-    case 'blue':
-      return chalk.blue;
-    case 'green':
-      return chalk.green;
-    case 'yellow':
-      return chalk.yellow;
-    case 'purple':
-      return chalk.magenta;
-    case 'orange':
-      return chalk.ansi256(208);
-    case 'pink':
-      return chalk.ansi256(205);
-    case 'cyan':
-      return chalk.cyan;
-    default:
-      return chalk.bold;
-  }
-}
 
 /** "12 lines, 340 chars" — the size of a tool result. */
 export function sizeOf(text: string): string {
@@ -79,11 +57,11 @@ export class PaneView {
   }
 
   toolCall(name: string, summary: string): void {
-    this.line(`${this.paint('⏺')} ${this.chalk.bold(name)}${summary ? `(${preview(summary, 100)})` : ''}`);
+    this.line(`${this.paint('⏺')} ${this.chalk.bold(name)}${summary ? `(${oneLine(summary, 100)})` : ''}`);
   }
 
   toolResult(text: string, isError: boolean): void {
-    const first = preview(text, 100);
+    const first = oneLine(text, 100);
     const body = isError ? this.chalk.red(`error: ${first}`) : this.chalk.dim(`${sizeOf(text)}`);
     this.line(`  ⎿ ${body}`);
   }
@@ -98,12 +76,12 @@ export class PaneView {
 
   messageIn(from: string, text: string, note?: string): void {
     const who = painter(this.chalk, this.colors.get(from))(from);
-    this.line(`${this.chalk.dim('←')} ${who}${note ? this.chalk.yellow(` [${note}]`) : ''}: ${preview(text, 160)}`);
+    this.line(`${this.chalk.dim('←')} ${who}${note ? this.chalk.yellow(` [${note}]`) : ''}: ${oneLine(text, 160)}`);
   }
 
   messageOut(to: string, text: string): void {
     const who = to === '*' ? 'everyone' : painter(this.chalk, this.colors.get(to))(to);
-    this.line(`${this.paint('→')} ${who}: ${preview(text, 160)}`);
+    this.line(`${this.paint('→')} ${who}: ${oneLine(text, 160)}`);
   }
 
   notice(text: string): void {

@@ -17,6 +17,7 @@
 //
 // The selection is synchronous, so concurrent requests from one agent never take the same turn.
 
+import { oneLine } from '../protocol/text.js';
 import type { IncomingRequest } from './request.js';
 import { lastToolResultNames, lastUserText, systemText } from './request.js';
 import type { Action, Match, MatchPredicate, Script } from './script.js';
@@ -45,8 +46,7 @@ function usesAllowed(action: Action): number {
 }
 
 function excerpt(text: string, max = 120): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return JSON.stringify(flat.length > max ? `${flat.slice(0, max)}…` : flat);
+  return JSON.stringify(oneLine(text, max));
 }
 
 function describeMatch(match: Match | MatchPredicate): string {

@@ -2,11 +2,12 @@
 //
 // writeFileAtomic: write `<file>.tmp-<pid>-<random>` in the same directory, fsync it, rename it over
 // the target, then fsync the directory so the rename itself survives a crash. Readers therefore see
-// either the old bytes or the new bytes, never a mix. Files are 0600, directories 0700 (SPEC §3).
+// either the old bytes or the new bytes, never a mix. createFileExclusive: the same, but linked into
+// place, so it never replaces a file that is already there. Files are 0600, directories 0700 (SPEC §3).
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants as fsConstants, fsyncSync, openSync, promises as fs, renameSync, rmSync, writeSync } from 'node:fs';
-import { errnoCode, SwarmError } from '../protocol/errors.js';
 import path from 'node:path';
+import { errnoCode, SwarmError } from '../protocol/errors.js';
 
 export const FILE_MODE = 0o600;
 export const DIR_MODE = 0o700;
@@ -50,6 +51,48 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, m
     throw e;
   }
   await fsyncDir(path.dirname(file));
+}
+
+/**
+ * Create `file` with `data` only if it does not exist yet, never overwriting (temp + fsync + link,
+ * which fails with EEXIST, + fsync dir). Returns false, writing nothing, when the file was there.
+ */
+export async function createFileExclusive(file: string, data: string | Uint8Array, mode = FILE_MODE): Promise<boolean> {
+  const tmp = tempPathFor(file);
+  try {
+    const handle = await fs.open(tmp, 'wx', mode);
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    try {
+      await fs.link(tmp, file);
+    } catch (e) {
+      if (errnoCode(e) === 'EEXIST') return false;
+      throw e;
+    }
+  } finally {
+    await fs.rm(tmp, { force: true });
+  }
+  await fsyncDir(path.dirname(file));
+  return true;
+}
+
+/** Move `from` (default `file`) to `<file>.<label>-<epochMs>`, never over an earlier one; the new name. */
+export async function keepAside(file: string, label: string, now = Date.now(), from = file): Promise<string> {
+  for (let t = now; ; t++) {
+    const keptAs = `${file}.${label}-${t}`;
+    try {
+      await fs.link(from, keptAs);
+      await fs.rm(from, { force: true });
+      return keptAs;
+    } catch (e) {
+      if (errnoCode(e) === 'EEXIST') continue;
+      throw new SwarmError('io', `cannot keep ${file} aside: ${(e as Error).message}`, { cause: e });
+    }
+  }
 }
 
 /**

@@ -9,7 +9,7 @@ import { promises as fs, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import { errnoCode, isSwarmError, SwarmError } from '../protocol/errors.js';
-import { ensureDir, FILE_MODE, formatJson, tempPathFor, writeFileAtomicSync } from './atomic.js';
+import { ensureDir, FILE_MODE, formatJson, keepAside, tempPathFor, writeFileAtomicSync } from './atomic.js';
 import { STOPPED_WAITING, withFileLock, type HeldLock, type LockOptions } from './lock.js';
 
 export interface CorruptReport {
@@ -86,25 +86,13 @@ export function parseText<T>(raw: string, schema: z.ZodType<T>): { ok: true; val
  * of a file whose other entries stay (the caller rewrites it).
  */
 export async function quarantine(file: string, now = Date.now(), content?: string): Promise<string> {
-  let source = file;
-  if (content !== undefined) {
-    source = tempPathFor(file);
-    await fs.writeFile(source, content, { flag: 'wx', mode: FILE_MODE });
-  }
+  if (content === undefined) return keepAside(file, 'corrupt', now);
+  const source = tempPathFor(file);
+  await fs.writeFile(source, content, { flag: 'wx', mode: FILE_MODE });
   try {
-    for (let t = now; ; t++) {
-      const keptAs = `${file}.corrupt-${t}`;
-      try {
-        await fs.link(source, keptAs);
-        await fs.unlink(source);
-        return keptAs;
-      } catch (e) {
-        if (errnoCode(e) === 'EEXIST') continue;
-        throw new SwarmError('io', `cannot keep corrupt ${file} aside: ${(e as Error).message}`, { cause: e });
-      }
-    }
+    return await keepAside(file, 'corrupt', now, source);
   } finally {
-    if (source !== file) await fs.rm(source, { force: true });
+    await fs.rm(source, { force: true });
   }
 }
 

@@ -1,5 +1,6 @@
 // The teammate's command line and environment (SPEC §4.3), built as data: an argv array (run as the
-// pane's command, never typed into a shell) and the variables forwarded from the leader.
+// pane's command, never typed into a shell) and the variables forwarded from the leader. The flags
+// themselves are declared once, in protocol/teammate-flags.ts.
 //
 //   swarm runtime:  <node> [TEAMMATE_NODE_FLAGS] <abs bin/swarm.js> teammate --agent-id <name@team> --agent-name <name>
 //                   --team-name <team> --agent-color <c> --parent-session-id <id>
@@ -17,7 +18,8 @@ import { parse, quote } from 'shell-quote';
 import which from 'which';
 import type { PermissionMode } from '../protocol/config.js';
 import { SwarmError } from '../protocol/errors.js';
-import { agentId } from '../protocol/names.js';
+import { agentId, assertEnvName } from '../protocol/names.js';
+import { flagWords, type TeammateFlags } from '../protocol/teammate-flags.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -115,22 +117,21 @@ export function parseCommandOverride(text: string, env: Env): string[] {
   return argv;
 }
 
-function sharedFlags(i: TeammateCommandInput): string[] {
-  return [
-    '--agent-id', agentId(i.name, i.team),
-    '--agent-name', i.name,
-    '--team-name', i.team,
-    '--agent-color', i.color,
-    '--parent-session-id', i.leadSessionId,
-  ];
-}
-
-function optionalFlags(i: TeammateCommandInput): string[] {
-  return [
-    ...(i.agentType ? ['--agent-type', i.agentType] : []),
-    ...(i.model ? ['--model', i.model] : []),
-    ...(i.planModeRequired ? ['--plan-mode-required'] : []),
-  ];
+/** The input as teammate flags (protocol/teammate-flags.ts declares them). */
+function teammateFlags(i: TeammateCommandInput): TeammateFlags {
+  return {
+    agentId: agentId(i.name, i.team),
+    agentName: i.name,
+    teamName: i.team,
+    agentColor: i.color,
+    parentSessionId: i.leadSessionId,
+    leadVerifyKey: i.leadVerifyKey,
+    agentType: i.agentType,
+    model: i.model,
+    planModeRequired: i.planModeRequired,
+    permissionMode: i.permissionMode,
+    cwd: i.cwd,
+  };
 }
 
 /** The absolute path of `claude` on PATH, or a SwarmError saying how to get it. */
@@ -149,14 +150,11 @@ export function resolveClaude(env: Env, which: (command: string, env: Env) => st
 export function buildTeammateCommand(i: TeammateCommandInput): TeammateCommand {
   if (i.runtime === 'claude') {
     const claude = resolveClaude(i.env, i.which);
-    const mode =
-      i.permissionMode === undefined
-        ? []
-        : i.permissionMode === 'bypassPermissions'
-          ? ['--dangerously-skip-permissions']
-          : ['--permission-mode', i.permissionMode];
+    // claude spells bypassPermissions as its own flag.
+    const bypass = i.permissionMode === 'bypassPermissions';
+    const flags = flagWords({ ...teammateFlags(i), ...(bypass ? { permissionMode: undefined } : {}) }, (f) => f.claude);
     return {
-      argv: [claude, ...sharedFlags(i), ...optionalFlags(i), ...mode],
+      argv: [claude, ...flags, ...(bypass ? ['--dangerously-skip-permissions'] : [])],
       env: { ...forwardedEnv(i.env), ...CLAUDE_TEAMMATE_ENV },
     };
   }
@@ -166,24 +164,15 @@ export function buildTeammateCommand(i: TeammateCommandInput): TeammateCommand {
       ? parseCommandOverride(override, i.env)
       : [...(i.swarmExecutable ?? [process.execPath, ...TEAMMATE_NODE_FLAGS, SWARM_BIN]), 'teammate'];
   return {
-    argv: [
-      ...exe,
-      ...sharedFlags(i),
-      '--lead-verify-key', i.leadVerifyKey,
-      ...optionalFlags(i),
-      ...(i.permissionMode ? ['--permission-mode', i.permissionMode] : []),
-      ...(i.cwd ? ['--cwd', i.cwd] : []),
-    ],
+    argv: [...exe, ...flagWords(teammateFlags(i))],
     env: forwardedEnv(i.env),
   };
 }
 
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
 /** One POSIX shell line: `[cd <cwd> && ]env K=V ... argv...`, every word shell-quoted. */
 export function shellLine(cmd: TeammateCommand, cwd?: string): string {
   const pairs = Object.entries(cmd.env).map(([k, v]) => {
-    if (!ENV_NAME.test(k)) throw new SwarmError('invalid_input', `invalid environment variable name ${JSON.stringify(k)}`);
+    assertEnvName(k);
     return `${k}=${v}`;
   });
   const words = pairs.length > 0 ? ['env', ...pairs, ...cmd.argv] : cmd.argv;

@@ -15,7 +15,7 @@
 // panes are created one after another, readiness is awaited concurrently.
 import { promises as fs, statSync } from 'node:fs';
 import path from 'node:path';
-import { PermissionModeSchema, type PermissionMode } from '../protocol/config.js';
+import { parsePermissionMode, type PermissionMode } from '../protocol/config.js';
 import { SwarmError, isSwarmError } from '../protocol/errors.js';
 import { assertMemberName } from '../protocol/names.js';
 import { StatusFileSchema } from '../protocol/status.js';
@@ -70,14 +70,7 @@ function validate(o: SpawnOptions): { runtime: TeammateRuntime; mode: Permission
     throw new SwarmError('invalid_input', `expected --runtime ${TEAMMATE_RUNTIMES.join('|')}, got ${JSON.stringify(runtime)}`);
   }
   if (runtime === 'claude') resolveClaude(o.env, o.which); // fail before anything is written
-  let mode: PermissionMode | undefined;
-  if (o.permissionMode !== undefined) {
-    const parsed = PermissionModeSchema.safeParse(o.permissionMode);
-    if (!parsed.success) {
-      throw new SwarmError('invalid_input', `expected --permission-mode ${PermissionModeSchema.options.join('|')}, got ${JSON.stringify(o.permissionMode)}`);
-    }
-    mode = parsed.data;
-  }
+  const mode = o.permissionMode === undefined ? undefined : parsePermissionMode(o.permissionMode, '--permission-mode');
   const cwd = path.resolve(o.cwd ?? process.cwd());
   let isDir = false;
   try {
@@ -149,7 +142,7 @@ async function startSpawn(o: SpawnOptions): Promise<StartedSpawn> {
   const lockFile = path.join(paths.dir, 'spawn');
   const readyTimeoutMs = o.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
   // Waiters give up only after a long time without progress.
-  return withFileLock(lockFile, () => startLocked(o, { runtime, mode: mode ?? inheritedMode(config.swarm?.permissionMode), cwd }), {
+  return withFileLock(lockFile, () => startLocked(o, { runtime, mode: mode ?? config.swarm?.permissionMode, cwd }), {
     budgetMs: readyTimeoutMs + 60_000,
   });
 }
@@ -162,11 +155,6 @@ async function awaitReady(s: StartedSpawn): Promise<SpawnedTeammate> {
     throw await undoSpawn(s.o, s.name, s.pane, e);
   }
   return { agentId: s.agentId, name: s.name, color: s.color, backendType: s.pane.backendType, paneId: s.pane.paneId, pid: s.pane.pid };
-}
-
-function inheritedMode(m: unknown): PermissionMode | undefined {
-  const parsed = PermissionModeSchema.safeParse(m);
-  return parsed.success ? parsed.data : undefined;
 }
 
 async function startLocked(

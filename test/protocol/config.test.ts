@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { InboxSchema, messageKey, TeamConfigSchema } from '../../src/protocol/index.js';
+import { InboxSchema, isPermissionMode, messageKey, parsePermissionMode, TeamConfigSchema } from '../../src/protocol/index.js';
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/claude-code');
 const fixture = (name: string): unknown => JSON.parse(readFileSync(path.join(FIXTURES, name), 'utf8'));
@@ -71,5 +71,24 @@ describe('InboxSchema', () => {
     expect(messageKey(base)).not.toBe(messageKey({ ...base, text: 'y' }));
     expect(messageKey(base)).not.toBe(messageKey({ ...base, from: 'b' }));
     expect(messageKey(base)).not.toBe(messageKey({ ...base, timestamp: 'u' }));
+  });
+});
+
+describe('parsePermissionMode', () => {
+  it('returns a valid mode; refuses anything else in one line: where, what was expected, what came, the fix', () => {
+    expect(parsePermissionMode('acceptEdits', '--permission-mode')).toBe('acceptEdits');
+    expect(() => parsePermissionMode('AcceptEdits', '--permission-mode')).toThrow(
+      '--permission-mode: expected default|acceptEdits|bypassPermissions|plan, got "AcceptEdits"; pass one of those (case matters)',
+    );
+    expect(() => parsePermissionMode(undefined, 'mode')).toThrow('mode: expected default|acceptEdits|bypassPermissions|plan, got undefined;');
+  });
+
+  it('narrows to the allowed modes, and says which', () => {
+    expect(() => parsePermissionMode('plan', '--mode', ['default', 'acceptEdits'])).toThrow('--mode: expected default|acceptEdits, got "plan"');
+    expect(parsePermissionMode('default', '--mode', ['default', 'acceptEdits'])).toBe('default');
+  });
+
+  it('isPermissionMode is the same set, without the error', () => {
+    expect(['default', 'acceptEdits', 'bypassPermissions', 'plan', 'Plan', '', 3].map(isPermissionMode)).toEqual([true, true, true, true, false, false, false]);
   });
 });

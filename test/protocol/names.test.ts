@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   agentId,
+  assertEnvName,
   assertInboxName,
   assertMemberName,
   assertTeamName,
@@ -125,5 +126,15 @@ describe('agent ids', () => {
     'al ice@team',
   ])('rejects %j', (id) => {
     expect(kindOf(() => parseAgentId(id))).toBe('invalid_name');
+  });
+});
+
+describe('assertEnvName', () => {
+  it('takes letters, digits and _ not starting with a digit; refuses anything else with the rule', () => {
+    expect(assertEnvName('SWARM_TEAM')).toBe('SWARM_TEAM');
+    expect(assertEnvName('_x9')).toBe('_x9');
+    for (const bad of ['', '9A', 'A-B', 'A B', 'A=B']) {
+      expect(() => assertEnvName(bad)).toThrow(/invalid environment variable name .*: use letters, digits and '_'/);
+    }
   });
 });

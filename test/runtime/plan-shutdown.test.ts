@@ -88,7 +88,7 @@ describe('swarm plan', () => {
     ]);
     expect([none.exitCode, none.stderr.trim()]).toEqual([1, "swarm: no plan approval request from w1 in team-lead's inbox; see 'swarm inbox team-lead'"]);
     expect([neither.exitCode, neither.stderr.trim()]).toEqual([2, 'swarm: say --approve or --reject']);
-    expect([badMode.exitCode, badMode.stderr.trim()]).toEqual([2, 'swarm: --mode: expected default, acceptEdits or bypassPermissions, got plan']);
+    expect([badMode.exitCode, badMode.stderr.trim()]).toEqual([2, 'swarm: --mode: expected default|acceptEdits|bypassPermissions, got "plan"; pass one of those (case matters)']);
   });
 });
 

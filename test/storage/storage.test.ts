@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { isSwarmError } from '../../src/protocol/errors.js';
-import { ensureDir, writeFileAtomic } from '../../src/storage/atomic.js';
+import { createFileExclusive, ensureDir, keepAside, writeFileAtomic } from '../../src/storage/atomic.js';
 import { mutateJsonFile, readJsonFile, updateJsonFile, type CorruptReport } from '../../src/storage/json-file.js';
 import { lockPathFor, queueDirFor, withFileLock } from '../../src/storage/lock.js';
 import { execa } from 'execa';
@@ -29,6 +29,31 @@ describe('writeFileAtomic / ensureDir', () => {
     expect((await stat(f)).mode & 0o777).toBe(0o600);
     expect((await stat(d)).mode & 0o777).toBe(0o700);
     expect(await readdir(d)).toEqual(['x.json']);
+  });
+});
+
+describe('createFileExclusive / keepAside', () => {
+  it('creates a 0600 file once; a second create (even racing) writes nothing and says false', async () => {
+    const f = path.join(dir, 'k.json');
+    const wins = await Promise.all(['a', 'b', 'c', 'd'].map((x) => createFileExclusive(f, x)));
+    expect(wins.filter(Boolean)).toHaveLength(1);
+    const text = await readFile(f, 'utf8');
+    expect(['a', 'b', 'c', 'd'][wins.indexOf(true)]).toBe(text);
+    expect(await createFileExclusive(f, 'later')).toBe(false);
+    expect(await readFile(f, 'utf8')).toBe(text);
+    expect((await stat(f)).mode & 0o777).toBe(0o600);
+    expect(await readdir(dir)).toEqual(['k.json']);
+  });
+
+  it('keepAside moves a file to <file>.<label>-<ms> and never over an earlier one', async () => {
+    const f = path.join(dir, 'r.json');
+    await writeFile(f, 'one');
+    const first = await keepAside(f, 'rejected', 1000);
+    await writeFile(f, 'two');
+    const second = await keepAside(f, 'rejected', 1000);
+    expect([path.basename(first), path.basename(second)]).toEqual(['r.json.rejected-1000', 'r.json.rejected-1001']);
+    expect([await readFile(first, 'utf8'), await readFile(second, 'utf8')]).toEqual(['one', 'two']);
+    expect((await readdir(dir)).sort()).toEqual(['r.json.rejected-1000', 'r.json.rejected-1001']);
   });
 });
 

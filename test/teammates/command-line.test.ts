@@ -19,6 +19,9 @@ import {
   type TeammateCommandInput,
 } from '../../src/teammates/command-line.js';
 import { isSwarmError } from '../../src/protocol/errors.js';
+import { TEAMMATE_FLAGS } from '../../src/protocol/teammate-flags.js';
+import { generateLeadKeyPair } from '../../src/permissions/signing.js';
+import { flagsFromArgv, parseFlags } from '../../src/runtime/args.js';
 
 const base: TeammateCommandInput = {
   runtime: 'swarm',
@@ -206,5 +209,30 @@ describe('shellLine', () => {
   it('without env or cwd it is just the quoted argv; bad variable names are refused', () => {
     expect(shellLine({ argv: ['node', 'a b'], env: {} })).toBe(quote(['node', 'a b']));
     expect(() => shellLine({ argv: ['x'], env: { 'A B': '1' } })).toThrow(/invalid environment variable name/);
+  });
+});
+
+describe('one flag table: what the builder writes is what the runtime reads', () => {
+  it('every flag of protocol/teammate-flags.ts, set, survives argv → flagsFromArgv → parseFlags', () => {
+    const { argv } = buildTeammateCommand({
+      ...base,
+      leadVerifyKey: generateLeadKeyPair(Date.now()).verifyKey,
+      agentType: 'reviewer',
+      model: 'claude-x',
+      planModeRequired: true,
+      permissionMode: 'acceptEdits',
+      cwd: '/tmp/w',
+    });
+    const flags = flagsFromArgv(argv);
+    expect(Object.keys(flags).sort()).toEqual(Object.keys(TEAMMATE_FLAGS).sort());
+    expect(argv.filter((w) => w.startsWith('--')).map((w) => w.slice(2))).toEqual(Object.values(TEAMMATE_FLAGS).map((f) => f.flag));
+    expect(parseFlags(flags)).toMatchObject({ agentId: 'alice@sq', planModeRequired: true, permissionMode: 'acceptEdits', mode: 'acceptEdits', cwd: '/tmp/w' });
+  });
+
+  it('a missing required flag is named with its value shape', () => {
+    expect(() => parseFlags({ agentName: 'alice', teamName: 'sq', leadVerifyKey: 'k' })).toThrow('swarm teammate: expected --agent-id <name@team>');
+    expect(() => parseFlags({ agentId: 'alice@sq', agentName: 'alice', teamName: 'sq', leadVerifyKey: '' })).toThrow(
+      'swarm teammate: expected --lead-verify-key <createdAtMs>.<base64url key>',
+    );
   });
 });

@@ -19,6 +19,7 @@ import {
 } from '../../protocol/hosted.js';
 import { agentId } from '../../protocol/names.js';
 import { formatJson, writeFileAtomic } from '../../storage/atomic.js';
+import { coalesced, type Coalesced } from '../../storage/coalesce.js';
 import { DirWatcher } from '../../storage/watch.js';
 import { updateTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
@@ -48,9 +49,8 @@ interface Hosted {
   startedAt: number;
   exitedAt?: number;
   done: Promise<void>;
-  /** State-file writes: coalesced, stopped once the teammate is forgotten. */
-  dirty: boolean;
-  flushing: Promise<void> | undefined;
+  /** State-file writes: coalesced, none once the teammate is forgotten. */
+  writes: Coalesced;
   forgotten: boolean;
 }
 
@@ -95,8 +95,7 @@ export class InProcessHost {
       state: 'running',
       startedAt: Date.now(),
       done: Promise.resolve(),
-      dirty: false,
-      flushing: undefined,
+      writes: coalesced(() => this.writeState(h)),
       forgotten: false,
     };
     const ctx: TeammateContext = {
@@ -159,7 +158,7 @@ export class InProcessHost {
       }
       h.forgotten = true;
       this.teammates.delete(name);
-      await h.flushing;
+      await h.writes.idle();
     }
     await fs.rm(hostedFile(this.opts.team, name, 'state'), { force: true });
   }
@@ -198,26 +197,21 @@ export class InProcessHost {
 
   /** Write the state file soon; writes never overlap and the last one reflects the last change. */
   private schedule(h: Hosted): void {
-    h.dirty = true;
-    if (h.flushing !== undefined || h.forgotten) return;
-    h.flushing = (async () => {
-      while (h.dirty && !h.forgotten) {
-        h.dirty = false;
-        const state: HostedState = {
-          id: h.id,
-          name: h.name,
-          state: h.state,
-          pid: this.pid,
-          startedAt: h.startedAt,
-          ...(h.exitedAt !== undefined ? { exitedAt: h.exitedAt, exitCode: h.exitCode ?? 0 } : {}),
-          output: [...h.output],
-        };
-        await writeFileAtomic(hostedFile(this.opts.team, h.name, 'state'), formatJson(state)).catch(() => undefined);
-      }
-    })().finally(() => {
-      h.flushing = undefined;
-      if (h.dirty && !h.forgotten) this.schedule(h);
-    });
+    void h.writes.trigger();
+  }
+
+  private async writeState(h: Hosted): Promise<void> {
+    if (h.forgotten) return;
+    const state: HostedState = {
+      id: h.id,
+      name: h.name,
+      state: h.state,
+      pid: this.pid,
+      startedAt: h.startedAt,
+      ...(h.exitedAt !== undefined ? { exitedAt: h.exitedAt, exitCode: h.exitCode ?? 0 } : {}),
+      output: [...h.output],
+    };
+    await writeFileAtomic(hostedFile(this.opts.team, h.name, 'state'), formatJson(state)).catch(() => undefined);
   }
 
   private async serve(watcher: DirWatcher): Promise<void> {
@@ -254,7 +248,7 @@ export class InProcessHost {
     if (req === undefined || req.name !== name) return; // half-written or foreign: the next scan retries
     try {
       this.start({ team: team.name, name, color: req.color, argv: req.argv, env: req.env, cwd: req.cwd }, req.id);
-      await this.teammates.get(name)?.flushing; // the state file exists before the request goes
+      await this.teammates.get(name)?.writes.idle(); // the state file exists before the request goes
     } catch (e) {
       const refusal: HostedSpawnError = { id: req.id, name, message: e instanceof Error ? e.message : String(e) };
       await writeFileAtomic(hostedFile(team, name, 'spawn-error'), formatJson(refusal));

@@ -11,6 +11,7 @@
 import { quote } from 'shell-quote';
 import { z } from 'zod';
 import { SwarmError } from '../../protocol/errors.js';
+import { assertEnvName } from '../../protocol/names.js';
 import { type Exec, execaExec } from '../process.js';
 
 export const IT2_HINT =
@@ -82,7 +83,6 @@ export function isPythonIt2Help(help: string): boolean {
   return /^\s+session\b/m.test(help);
 }
 
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Writes the pid of the process that then becomes the teammate ($0 = pid file). */
 export const PID_SCRIPT = 'echo $$ >"$0" && exec "$@"';
 
@@ -93,7 +93,7 @@ export const PID_SCRIPT = 'echo $$ >"$0" && exec "$@"';
 export function buildRunCommand(o: { cwd: string; env: Record<string, string>; argv: readonly string[]; pidFile: string }): string {
   if (o.argv.length === 0) throw new SwarmError('invalid_input', 'expected a command to run in the pane, got an empty argv');
   const pairs = Object.entries(o.env).map(([k, v]) => {
-    if (!ENV_NAME.test(k)) throw new SwarmError('invalid_input', `invalid environment variable name ${JSON.stringify(k)}`);
+    assertEnvName(k);
     return `${k}=${v}`;
   });
   return `cd ${quote([o.cwd])} && ${quote(['env', ...pairs, 'sh', '-c', PID_SCRIPT, o.pidFile, ...o.argv])}`;

@@ -9,6 +9,7 @@
 // single argument is run through `sh -c`, two or more are exec'd directly.
 import { quote } from 'shell-quote';
 import { SwarmError } from '../../protocol/errors.js';
+import { assertEnvName } from '../../protocol/names.js';
 import { type Exec, type ExecResult, execaExec } from '../process.js';
 
 export type { Exec, ExecResult } from '../process.js';
@@ -95,12 +96,10 @@ export class TmuxServer {
 
 // ---- pure helpers ------------------------------------------------------------------------------
 
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
 /** `-e NAME=value` flags; names are validated, values passed literally. */
 export function envFlags(env: Record<string, string>): string[] {
   return Object.entries(env).flatMap(([k, v]) => {
-    if (!ENV_NAME.test(k)) throw new SwarmError('invalid_input', `invalid environment variable name ${JSON.stringify(k)}`);
+    assertEnvName(k);
     return ['-e', `${k}=${v}`];
   });
 }

@@ -94,6 +94,5 @@ export const demoCommand: CommandModule<GlobalArgs, GlobalArgs> = {
       process.removeListener('SIGTERM', onSignal);
       await cleanUp(root, team, env, server, inSessions);
     }
-    process.exit(0);
   },
 };

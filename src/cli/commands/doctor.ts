@@ -3,7 +3,7 @@
 // stale locks, mark dead members inactive, clear orphaned requests, kill orphaned swarm sessions)
 // and never deletes a member or a kept-aside file. Exit 0 when healthy, 1 while problems remain
 // (warnings alone do not fail).
-import type { Argv, CommandModule } from 'yargs';
+import type { CommandModule } from 'yargs';
 import { execaExec, isProcessAlive } from '../../backends/process.js';
 import { checkIt2, checkPermissions, checkTmux, type CheckResult, type DoctorContext, type Finding, type Severity } from '../doctor/machine-checks.js';
 import { checkTmuxSessions } from '../doctor/sessions.js';
@@ -109,7 +109,7 @@ export const doctorCommand: CommandModule<GlobalArgs, DoctorArgs> = {
       .option('fix', { type: 'boolean', default: false, describe: 'apply the safe fixes (never deletes members or kept-aside files)' })
       .example('$0 doctor', 'what is wrong, and how to fix each thing')
       .example('$0 doctor --fix', 'chmod, remove stale locks, mark dead members inactive, clear orphaned requests, kill orphaned sessions')
-      .example('$0 doctor --team review-squad --json', 'one team, machine-readable') as Argv<DoctorArgs>,
+      .example('$0 doctor --team review-squad --json', 'one team, machine-readable'),
   handler: async (args) => {
     const root = rootDir();
     // --team narrows the team checks to one (that must exist); SWARM_TEAM alone does not.

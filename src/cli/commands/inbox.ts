@@ -23,7 +23,7 @@ export const inboxCommand: CommandModule<GlobalArgs, InboxArgs> = {
       .option('follow', { alias: 'f', type: 'boolean', default: false, describe: 'keep streaming new messages' })
       .example('$0 inbox team-lead --unread', "what the leader hasn't read")
       .example('$0 inbox alice --follow', "watch alice's inbox live")
-      .example('$0 inbox team-lead --json | jq -r ".[].text"', 'raw entries') as Argv<InboxArgs>,
+      .example('$0 inbox team-lead --json | jq -r ".[].text"', 'raw entries'),
   handler: async (args) => {
     const team = requireTeam(args);
     const config = await readTeam(team);

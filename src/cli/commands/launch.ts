@@ -3,7 +3,7 @@
 // iTerm2, or in-process), else in the first pane of the `swarm-<team>` session, attached when this
 // is a terminal. `--dry-run` prints the commands and writes nothing; `--no-console` spawns, prints
 // the status table and exits (1 if any member failed to start).
-import type { Argv, CommandModule } from 'yargs';
+import type { CommandModule } from 'yargs';
 import type { Backend } from '../../backends/backend.js';
 import { BACKEND_CHOICES, backendForType, selectBackend, type BackendChoice } from '../../backends/registry.js';
 import { isSwarmError } from '../../protocol/errors.js';
@@ -21,7 +21,7 @@ import { parseTeamFile } from '../launch/team-file.js';
 interface LaunchArgs extends GlobalArgs {
   file: string;
   console: boolean;
-  dryRun: boolean;
+  'dry-run': boolean;
   backend?: string;
 }
 
@@ -47,14 +47,14 @@ export const launchCommand: CommandModule<GlobalArgs, LaunchArgs> = {
       .option('backend', { type: 'string', choices: BACKEND_CHOICES, describe: "where panes open (default: the file's backend, else auto)" })
       .example('$0 launch examples/review-trio.yaml', 'start the team; the console opens here (inside tmux) or in swarm-<team>')
       .example('$0 launch team.yaml --dry-run', 'what it would run')
-      .example('$0 launch team.yaml --no-console --backend tmux', 'spawn only, print the status table') as unknown as Argv<LaunchArgs>,
+      .example('$0 launch team.yaml --no-console --backend tmux', 'spawn only, print the status table'),
   handler: async (args) => {
     const root = rootDir();
     const env = process.env;
     const file = await parseTeamFile(args.file);
     const requested = (args.backend ?? file.backend ?? 'auto') as BackendChoice;
     const cwd = process.cwd();
-    if (args.dryRun) {
+    if (args['dry-run']) {
       const named = new Team(root, file.name);
       const backend = await dryRunBackend(requested, named, args.console);
       const lines = dryRunLines({ file, team: file.name, taken: await teamExists(named), root, env, cwd, backend, console: args.console });
@@ -77,6 +77,5 @@ export const launchCommand: CommandModule<GlobalArgs, LaunchArgs> = {
       return;
     }
     await runConsole({ team, env, ...(started.host ? { host: started.host } : {}) });
-    process.exit(0);
   },
 };

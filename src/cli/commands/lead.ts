@@ -16,6 +16,5 @@ export const leadCommand: CommandModule<GlobalArgs, GlobalArgs> = {
     const banner = process.env.SWARM_LEAD_BANNER?.split('\n') ?? [];
     const hint = process.env.SWARM_LEAD_IDLE_HINT;
     await runConsole({ team: requireTeam(args), env: process.env, banner, ...(hint ? { allIdleHint: hint } : {}) });
-    process.exit(0); // the console may leave watchers of finished teammates behind
   },
 };

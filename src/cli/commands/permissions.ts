@@ -1,6 +1,6 @@
 // `swarm permissions [list] | rules | allow/deny/remove <rule> | clear <id>` and
 // `swarm approve <id> [--always] [--feedback]`, `swarm deny <id> [--feedback]` (SPEC §3.5, §6).
-import type { Argv, CommandModule } from 'yargs';
+import type { CommandModule } from 'yargs';
 import { SwarmError } from '../../protocol/errors.js';
 import { addRule, clearOrphaned, decide, removeRule, type DecideResult } from '../../permissions/leader.js';
 import { listPending } from '../../permissions/pending-list.js';
@@ -8,7 +8,8 @@ import { formatRule, parseRule, type RuleSet } from '../../permissions/rules.js'
 import { readTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
 import { printJson, println, requireTeam, type GlobalArgs } from '../context.js';
-import { chalk, describeToolInput, oneLine, paint } from '../output/render.js';
+import { oneLine } from '../../protocol/text.js';
+import { chalk, describeToolInput, paint } from '../output/render.js';
 import { renderPending } from '../output/permission.js';
 
 function warn(message: string): void {
@@ -59,7 +60,7 @@ function ruleEdit(list: 'allow' | 'deny'): CommandModule<GlobalArgs, RuleArgs> {
   return {
     command: `${list} <rule>`,
     describe: `add ${list === 'allow' ? 'an' : 'a'} ${list} rule: Tool, Bash(cmd), Bash(prefix:*), Edit(glob), Read(glob)`,
-    builder: (y) => y.positional('rule', { type: 'string', demandOption: true, describe: 'the rule (quote it in the shell)' }) as Argv<RuleArgs>,
+    builder: (y) => y.positional('rule', { type: 'string', demandOption: true, describe: 'the rule (quote it in the shell)' }),
     handler: async (args) => {
       const team = requireTeam(args);
       const rule = formatRule(parseRule(String(args.rule)));
@@ -73,7 +74,7 @@ function ruleEdit(list: 'allow' | 'deny'): CommandModule<GlobalArgs, RuleArgs> {
 const remove: CommandModule<GlobalArgs, RuleArgs> = {
   command: 'remove <rule>',
   describe: 'remove a rule from the allow and deny lists',
-  builder: (y) => y.positional('rule', { type: 'string', demandOption: true, describe: 'the rule as listed by `swarm permissions rules`' }) as Argv<RuleArgs>,
+  builder: (y) => y.positional('rule', { type: 'string', demandOption: true, describe: 'the rule as listed by `swarm permissions rules`' }),
   handler: async (args) => {
     const team = requireTeam(args);
     const raw = String(args.rule);
@@ -103,7 +104,7 @@ const clear: CommandModule<GlobalArgs, IdArgs & { force: boolean }> = {
   builder: (y) =>
     y
       .positional('id', { type: 'string', demandOption: true, describe: 'request id from `swarm permissions`' })
-      .option('force', { type: 'boolean', default: false, describe: 'clear even if the worker looks alive' }) as Argv<IdArgs & { force: boolean }>,
+      .option('force', { type: 'boolean', default: false, describe: 'clear even if the worker looks alive' }),
   handler: async (args) => {
     const record = await clearOrphaned(requireTeam(args), String(args.id), { force: args.force });
     if (args.json) return printJson({ id: record.id, cleared: true });
@@ -128,7 +129,7 @@ export const permissionsCommand: CommandModule<GlobalArgs, GlobalArgs> = {
       .example('$0 permissions allow "Bash(npm test:*)"', 'approve `npm test ...` without asking')
       .example('$0 permissions deny "Bash(rm:*)"', 'refuse rm without asking (deny beats allow)')
       .example('$0 permissions remove "Bash(npm test:*)"', 'drop a rule')
-      .example('$0 permissions clear perm-1733140000000-a1b2c3d4e5f6', 'remove a request whose worker died') as Argv<GlobalArgs>,
+      .example('$0 permissions clear perm-1733140000000-a1b2c3d4e5f6', 'remove a request whose worker died'),
   handler: () => undefined,
 };
 
@@ -160,7 +161,7 @@ export const approveCommand: CommandModule<GlobalArgs, ApproveArgs> = {
       .option('always', { type: 'boolean', default: false, describe: 'also add the matching allow rule (e.g. Bash(npm test:*))' })
       .option('feedback', { type: 'string', describe: 'a note passed to the worker' })
       .example('$0 approve perm-1733140000000-a1b2c3d4e5f6', 'allow once')
-      .example('$0 approve perm-1733140000000-a1b2c3d4e5f6 --always', 'allow, and the same kind of request from now on') as Argv<ApproveArgs>,
+      .example('$0 approve perm-1733140000000-a1b2c3d4e5f6 --always', 'allow, and the same kind of request from now on'),
   handler: async (args) => {
     const r = await decide(requireTeam(args), String(args.id), 'allow', {
       always: args.always,
@@ -177,9 +178,7 @@ export const denyCommand: CommandModule<GlobalArgs, IdArgs & { feedback?: string
     y
       .positional('id', { type: 'string', demandOption: true, describe: 'request id from `swarm permissions`' })
       .option('feedback', { type: 'string', describe: 'why, or what to do instead (the worker sees it)' })
-      .example('$0 deny perm-1733140000000-a1b2c3d4e5f6 --feedback "use npm run test:unit"', 'deny with a hint') as Argv<
-      IdArgs & { feedback?: string }
-    >,
+      .example('$0 deny perm-1733140000000-a1b2c3d4e5f6 --feedback "use npm run test:unit"', 'deny with a hint'),
   handler: async (args) => {
     const r = await decide(requireTeam(args), String(args.id), 'deny', args.feedback ? { feedback: args.feedback } : {});
     printDecision(args, r);

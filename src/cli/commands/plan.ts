@@ -1,7 +1,6 @@
 // `swarm plan <name> --approve|--reject [--feedback] [--mode]`: answer the teammate's latest plan
 // approval request with a signed plan_approval_response (permissions/plan-answer.ts).
-import type { Argv, CommandModule } from 'yargs';
-import { PermissionModeSchema, type PermissionMode } from '../../protocol/config.js';
+import type { CommandModule } from 'yargs';
 import { SwarmError } from '../../protocol/errors.js';
 import { answerPlan } from '../../permissions/plan-answer.js';
 import { printJson, println, requireTeam, type GlobalArgs } from '../context.js';
@@ -28,19 +27,13 @@ export const planCommand: CommandModule<GlobalArgs, PlanArgs> = {
       .conflicts('approve', 'reject')
       .example('$0 plan alice --approve', "approve alice's plan")
       .example('$0 plan alice --approve --mode acceptEdits', 'approve, and let her edit files without asking')
-      .example('$0 plan alice --reject --feedback "keep the public API unchanged"', 'send it back with feedback') as Argv<PlanArgs>,
+      .example('$0 plan alice --reject --feedback "keep the public API unchanged"', 'send it back with feedback'),
   handler: async (args) => {
     if (!args.approve && !args.reject) throw new SwarmError('invalid_input', 'say --approve or --reject');
-    let mode: PermissionMode | undefined;
-    if (args.mode !== undefined) {
-      const m = PermissionModeSchema.safeParse(args.mode);
-      if (!m.success || m.data === 'plan') throw new SwarmError('invalid_input', `--mode: expected default, acceptEdits or bypassPermissions, got ${args.mode}`);
-      mode = m.data;
-    }
     const result = await answerPlan(requireTeam(args), args.name, {
       approve: args.approve === true,
       ...(args.feedback ? { feedback: args.feedback } : {}),
-      ...(mode ? { mode } : {}),
+      ...(args.mode !== undefined ? { mode: args.mode } : {}),
     });
     if (args.json) return printJson(result);
     const what = result.approved ? chalk.green('approved') : chalk.red('rejected');

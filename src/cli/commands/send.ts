@@ -1,5 +1,5 @@
 // `swarm send <to> <text>`: append a message to a member's inbox, the leader's, or everyone's (`*`).
-import type { Argv, CommandModule } from 'yargs';
+import type { CommandModule } from 'yargs';
 import { sendMessage } from '../../mailbox/send.js';
 import { openMailbox, printJson, println, requireTeam, type GlobalArgs } from '../context.js';
 import { chalk } from '../output/render.js';
@@ -21,7 +21,7 @@ export const sendCommand: CommandModule<GlobalArgs, SendArgs> = {
       .option('from', { type: 'string', describe: 'sender (default team-lead)' })
       .option('summary', { type: 'string', describe: 'a short summary shown before the text' })
       .example('$0 send alice "please review src/app.ts" --team review-squad', 'message one teammate')
-      .example("$0 send '*' 'stand up: what are you on?'", 'broadcast to every teammate') as Argv<SendArgs>,
+      .example("$0 send '*' 'stand up: what are you on?'", 'broadcast to every teammate'),
   handler: async (args) => {
     const team = requireTeam(args);
     const mailbox = await openMailbox(team);

@@ -1,6 +1,6 @@
 // `swarm spawn <name> --prompt <text>`: add one teammate in a new pane and wait until it is ready
 // (SPEC §4.2). The backend comes from --backend, else the team's `swarm.backend`, else detection.
-import type { Argv, CommandModule } from 'yargs';
+import type { CommandModule } from 'yargs';
 import { BACKEND_CHOICES, selectBackend, type BackendChoice } from '../../backends/registry.js';
 import { DEFAULT_READY_TIMEOUT_MS, spawnTeammate } from '../../teammates/spawn.js';
 import { TEAMMATE_RUNTIMES, type TeammateRuntime } from '../../teammates/command-line.js';
@@ -14,13 +14,13 @@ interface SpawnArgs extends GlobalArgs {
   name: string;
   prompt: string;
   model?: string;
-  agentType?: string;
-  planModeRequired: boolean;
-  permissionMode?: string;
+  'agent-type'?: string;
+  'plan-mode-required': boolean;
+  'permission-mode'?: string;
   backend?: string;
   cwd?: string;
   runtime: string;
-  readyTimeout: number;
+  'ready-timeout': number;
 }
 
 export const spawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
@@ -33,14 +33,14 @@ export const spawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
       .option('model', { type: 'string', describe: 'model id for this teammate' })
       .option('agent-type', { type: 'string', describe: 'agent type label (e.g. reviewer)' })
       .option('plan-mode-required', { type: 'boolean', default: false, describe: 'must get a plan approved before editing' })
-      .option('permission-mode', { type: 'string', choices: PermissionModeSchema.options, describe: "default: the leader's mode" })
+      .option('permission-mode', { type: 'string', describe: `${PermissionModeSchema.options.join(' | ')} (default: the leader's mode)` })
       .option('backend', { type: 'string', choices: BACKEND_CHOICES, describe: 'where the pane opens (default: auto-detect)' })
       .option('cwd', { type: 'string', describe: 'working directory (default: the current one)' })
       .option('runtime', { type: 'string', choices: TEAMMATE_RUNTIMES, default: 'swarm', describe: 'swarm teammate, or the real claude CLI' })
       .option('ready-timeout', { type: 'number', default: DEFAULT_READY_TIMEOUT_MS / 1000, describe: 'seconds to wait for readiness' })
       .example('$0 spawn alice --prompt "review src/app.ts" --team review-squad', 'add a teammate')
       .example('$0 spawn bob -p "write tests" --runtime claude --permission-mode acceptEdits', 'a real Claude Code teammate')
-      .example('$0 spawn carol -p "triage" --json | jq .paneId', 'machine-readable result') as unknown as Argv<SpawnArgs>, // yargs types kebab-case flags only
+      .example('$0 spawn carol -p "triage" --json | jq .paneId', 'machine-readable result'),
   handler: async (args) => {
     const team = requireTeam(args);
     const config = await readTeam(team);
@@ -48,7 +48,7 @@ export const spawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
     if (!(BACKEND_CHOICES as readonly string[]).includes(requested)) {
       throw new SwarmError('invalid_input', `expected a backend ${BACKEND_CHOICES.join('|')}, got ${JSON.stringify(requested)} (team setting swarm.backend)`);
     }
-    if (!(args.readyTimeout > 0)) throw new SwarmError('invalid_input', `expected --ready-timeout > 0 seconds, got ${args.readyTimeout}`);
+    if (!(args['ready-timeout'] > 0)) throw new SwarmError('invalid_input', `expected --ready-timeout > 0 seconds, got ${args['ready-timeout']}`);
     const { backend, notes } = await selectBackend({ requested: requested as BackendChoice, env: process.env, team });
     for (const n of notes) process.stderr.write(`${chalk.yellow('swarm: note:')} ${n}\n`);
     const r = await spawnTeammate({
@@ -56,13 +56,13 @@ export const spawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
       name: args.name,
       prompt: String(args.prompt),
       model: args.model,
-      agentType: args.agentType,
-      planModeRequired: args.planModeRequired,
-      permissionMode: args.permissionMode,
+      agentType: args['agent-type'],
+      planModeRequired: args['plan-mode-required'],
+      permissionMode: args['permission-mode'],
       cwd: args.cwd,
       runtime: args.runtime as TeammateRuntime,
       backend,
-      readyTimeoutMs: args.readyTimeout * 1000,
+      readyTimeoutMs: args['ready-timeout'] * 1000,
       env: process.env,
     });
     if (args.json) return printJson(r);

@@ -3,7 +3,7 @@
 // second and at once when status/, inboxes/, permissions/pending/ or config.json change (a
 // DirWatcher hint only says "re-read"), until Ctrl-C. `--watch --json` prints one compact report
 // per line, only when it changed.
-import type { Argv, CommandModule } from 'yargs';
+import type { CommandModule } from 'yargs';
 import { DirWatcher } from '../../storage/watch.js';
 import { readTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
@@ -89,7 +89,7 @@ export const statusCommand: CommandModule<GlobalArgs, StatusArgs> = {
       .option('watch', { alias: 'w', type: 'boolean', default: false, describe: 'redraw every second and on changes, until Ctrl-C' })
       .example('$0 status --team review-squad', 'the table once')
       .example('$0 status --watch', 'keep it on screen (SWARM_TEAM set)')
-      .example(`$0 status --json | jq -r '.members[] | select(.state == "dead") | .name'`, 'who died') as Argv<StatusArgs>,
+      .example(`$0 status --json | jq -r '.members[] | select(.state == "dead") | .name'`, 'who died'),
   handler: async (args) => {
     const team = requireTeam(args);
     if (args.watch) return watchStatus(team, args.json === true);

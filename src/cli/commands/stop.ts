@@ -1,7 +1,7 @@
 // `swarm kill <name>` (hard stop now, verified) and `swarm shutdown <name|--all>` (cooperative
 // shutdown_request, verified exit, optional --force escalation). Each prints exactly what happened
 // per teammate; `shutdown` exits 1 when any teammate is still running afterwards.
-import type { Argv, CommandModule } from 'yargs';
+import type { CommandModule } from 'yargs';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS, killTeammate, shutdownAll, shutdownTeammate, type StopOutcome } from '../../teammates/stop.js';
 import { SwarmError } from '../../protocol/errors.js';
 import { printJson, println, requireTeam, type GlobalArgs } from '../context.js';
@@ -36,7 +36,7 @@ export const killCommand: CommandModule<GlobalArgs, KillArgs> = {
   builder: (y) =>
     y
       .positional('name', { type: 'string', demandOption: true, describe: 'member name' })
-      .example('$0 kill alice --team review-squad', 'hard stop alice') as Argv<KillArgs>,
+      .example('$0 kill alice --team review-squad', 'hard stop alice'),
   handler: async (args) => {
     const out = await killTeammate(requireTeam(args), args.name, { env: process.env });
     if (args.json) return printJson(out);
@@ -64,7 +64,7 @@ export const shutdownCommand: CommandModule<GlobalArgs, ShutdownArgs> = {
       .option('force', { type: 'boolean', default: false, describe: 'kill when it rejects or does not answer in time' })
       .example('$0 shutdown alice --reason "done for today"', 'cooperative stop')
       .example('$0 shutdown --all --timeout 10 --force', 'stop everyone, killing the stubborn')
-      .example('$0 shutdown --all --json | jq -r ".[] | .name + \\" \\" + .outcome"', 'what happened, per teammate') as Argv<ShutdownArgs>,
+      .example('$0 shutdown --all --json | jq -r ".[] | .name + \\" \\" + .outcome"', 'what happened, per teammate'),
   handler: async (args) => {
     if (args.all === (args.name !== undefined)) {
       throw new SwarmError('invalid_input', 'name one teammate or pass --all (not both)');

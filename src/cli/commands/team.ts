@@ -1,5 +1,5 @@
 // `swarm team create|list|show|delete`: manage team files.
-import type { Argv, CommandModule } from 'yargs';
+import type { CommandModule } from 'yargs';
 import { SwarmError } from '../../protocol/errors.js';
 import { isProcessAlive } from '../../storage/pid.js';
 import { LEAD_NAME } from '../../protocol/names.js';
@@ -23,7 +23,7 @@ const create: CommandModule<GlobalArgs, CreateArgs> = {
       .option('description', { type: 'string', describe: 'what the team is for' })
       .option('rename', { type: 'boolean', default: true, describe: 'pick a free name if taken (--no-rename to fail instead)' })
       .example('$0 team create review-squad --description "PR review"', 'create a team')
-      .example('$0 team create review-squad --no-rename', 'fail if the name is taken') as Argv<CreateArgs>,
+      .example('$0 team create review-squad --no-rename', 'fail if the name is taken'),
   handler: async (args) => {
     const { team, config, renamedFrom } = await createTeam(rootDir(), {
       name: args.name,
@@ -55,7 +55,7 @@ const list: CommandModule<GlobalArgs, GlobalArgs> = {
 const show: CommandModule<GlobalArgs, GlobalArgs & { name?: string }> = {
   command: 'show [name]',
   describe: 'show a team and its roster (--json prints config.json)',
-  builder: (y) => y.positional('name', { type: 'string', describe: 'team (default: --team / SWARM_TEAM)' }) as Argv<GlobalArgs & { name?: string }>,
+  builder: (y) => y.positional('name', { type: 'string', describe: 'team (default: --team / SWARM_TEAM)' }),
   handler: async (args) => {
     const team = requireTeam({ ...args, ...(args.name ? { team: args.name } : {}) });
     const config = await readTeam(team);
@@ -76,9 +76,7 @@ const del: CommandModule<GlobalArgs, GlobalArgs & { name?: string; force: boolea
   builder: (y) =>
     y
       .positional('name', { type: 'string', describe: 'team (default: --team / SWARM_TEAM)' })
-      .option('force', { type: 'boolean', default: false, describe: 'delete even if teammates look alive' }) as Argv<
-      GlobalArgs & { name?: string; force: boolean }
-    >,
+      .option('force', { type: 'boolean', default: false, describe: 'delete even if teammates look alive' }),
   handler: async (args) => {
     const team = requireTeam({ ...args, ...(args.name ? { team: args.name } : {}) });
     const config = await readTeam(team);

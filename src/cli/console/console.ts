@@ -19,19 +19,21 @@ import { parseControl } from '../../protocol/control.js';
 import { isSwarmError } from '../../protocol/errors.js';
 import type { InboxMessage } from '../../protocol/message.js';
 import { LEAD_NAME } from '../../protocol/names.js';
+import { coalesced } from '../../storage/coalesce.js';
 import { DirWatcher } from '../../storage/watch.js';
 import { readStateDigest } from './state-digest.js';
 import { readTeam, updateTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
 import { describeOutcome } from '../commands/stop.js';
 import { openMailbox } from '../context.js';
-import { chalk, describeToolInput, oneLine, paint, renderMessage } from '../output/render.js';
+import { oneLine } from '../../protocol/text.js';
+import { chalk, describeToolInput, paint, renderMessage } from '../output/render.js';
 import { runCommand, stopContext, type ActionContext } from './actions.js';
 import { openConsoleHost } from './host.js';
 import { PromptQueue, type Question } from './prompt-queue.js';
 import { Screen } from './screen.js';
 import { complete, parseLine } from './slash.js';
-import { StatusTracker, coalesced } from './status-tracker.js';
+import { StatusTracker } from './status-tracker.js';
 import { eventLine, promptText, questionLines, type PromptMode } from './view.js';
 
 export interface ConsoleOptions {
@@ -111,20 +113,20 @@ export class LeaderConsole implements ActionContext {
     this.setMode({ kind: 'command' });
     this.screen.listen();
     this.track(this.followInbox());
-    this.track(this.watch(this.team.paths.pending, () => this.refreshQuestions()));
+    this.track(this.watch(this.team.paths.pending, () => this.refreshQuestions.trigger()));
     let digest = '';
     this.track(
       this.watch(this.team.paths.statusDir, async () => {
         const next = await readStateDigest(this.team.paths.statusDir);
         if (next === digest) return; // a heartbeat only
         digest = next;
-        await this.refreshStatus();
+        await this.refreshStatus.trigger();
       }),
     );
-    this.track(this.watch(this.team.paths.dir, () => this.refreshStatus(), (n) => n === 'config.json'));
+    this.track(this.watch(this.team.paths.dir, () => this.refreshStatus.trigger(), (n) => n === 'config.json'));
     this.track(this.tick());
-    await this.refreshQuestions();
-    await this.refreshStatus();
+    await this.refreshQuestions.trigger();
+    await this.refreshStatus.trigger();
   }
 
   // ---- sources ---------------------------------------------------------------------------------
@@ -151,7 +153,7 @@ export class LeaderConsole implements ActionContext {
   private async tick(): Promise<void> {
     while (!this.stop.signal.aborted) {
       await delay(STATUS_TICK_MS, undefined, { signal: this.stop.signal }).catch(() => undefined); // aborted: the loop ends
-      if (!this.stop.signal.aborted) await this.refreshStatus();
+      if (!this.stop.signal.aborted) await this.refreshStatus.trigger();
     }
   }
 
@@ -161,7 +163,7 @@ export class LeaderConsole implements ActionContext {
     const c = parsed.message;
     // A permission request is shown as the question itself (from the pending list).
     if (c.type !== 'permission_request') this.print(eventLine(m, c));
-    if (c.type === 'permission_request') this.track(this.refreshQuestions());
+    if (c.type === 'permission_request') this.track(this.refreshQuestions.trigger());
     if (c.type === 'plan_approval_request') {
       this.queue.addPlan(m.from, c);
       this.showQuestion();
@@ -187,21 +189,20 @@ export class LeaderConsole implements ActionContext {
       this.members = names;
       this.queue.keepPlansOf(names);
     },
-    STATUS_MIN_GAP_MS,
-    this.stop.signal,
+    { gapMs: STATUS_MIN_GAP_MS, signal: this.stop.signal },
   );
 
   // ---- questions -------------------------------------------------------------------------------
 
   /** One listing at a time, so a stale listing never brings back a request decided meanwhile. */
-  private readonly refreshQuestions = coalesced(() => this.syncQuestions(), 0, this.stop.signal);
+  private readonly refreshQuestions = coalesced(() => this.syncQuestions(), { signal: this.stop.signal });
 
   private async syncQuestions(): Promise<void> {
     const pending = await listPending(this.team, { onProblem: (m) => this.print(chalk.yellow(m)) });
     // A request being answered right now is still on file until decide() finishes: not asked again.
     this.queue.syncPermissions(pending.filter((p) => !this.answering.has(p.id)));
     this.showQuestion();
-    await this.refreshStatus();
+    await this.refreshStatus.trigger();
   }
 
   private showQuestion(): void {
@@ -233,7 +234,7 @@ export class LeaderConsole implements ActionContext {
     this.track(
       this.sendAnswer(q, verdict, feedback).finally(() => {
         this.answering.delete(q.id);
-        return this.refreshQuestions();
+        return this.refreshQuestions.trigger();
       }),
     );
   }

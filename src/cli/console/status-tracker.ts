@@ -1,7 +1,5 @@
 // The console's status line: collects `swarm status` data, prints the compact line only when a
 // member's state or the pending count changed, and one event when every teammate has gone idle.
-// `coalesced` runs such a refresh at most once at a time: calls while one runs ask for one more run.
-import { setTimeout as delay } from 'node:timers/promises';
 import { LEAD_NAME } from '../../protocol/names.js';
 import { chalk } from '../output/render.js';
 import { collectStatus } from '../../teammates/status-report.js';
@@ -45,24 +43,4 @@ export class StatusTracker {
     this.allIdle = allIdle;
     return teammates.map((m) => m.name);
   }
-}
-
-/** `fn` run one at a time; a call during a run schedules one more run, `gapMs` after it. */
-export function coalesced(fn: () => Promise<void>, gapMs: number, signal: AbortSignal): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  let again = false;
-  return () => {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      do {
-        again = false;
-        await fn();
-        if (again) await delay(gapMs, undefined, { signal }).catch(() => undefined);
-      } while (again && !signal.aborted);
-    })().finally(() => (running = undefined));
-    return running;
-  };
 }

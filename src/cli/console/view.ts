@@ -3,7 +3,8 @@
 import type { ControlMessage } from '../../protocol/control.js';
 import type { InboxMessage } from '../../protocol/message.js';
 import { LEAD_NAME } from '../../protocol/names.js';
-import { chalk, describeControl, oneLine, paint } from '../output/render.js';
+import { oneLine } from '../../protocol/text.js';
+import { chalk, describeControl, paint } from '../output/render.js';
 import { renderPending } from '../output/permission.js';
 import type { CollectedStatus, MemberState } from '../../teammates/status-report.js';
 import type { Question } from './prompt-queue.js';

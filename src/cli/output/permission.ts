@@ -4,8 +4,9 @@
 // and the leader console.
 import { structuredPatch } from 'diff';
 import type { PendingView } from '../../permissions/pending-list.js';
+import { oneLine } from '../../protocol/text.js';
 import { formatAge } from './age.js';
-import { chalk, describeToolInput, oneLine, paint } from './render.js';
+import { chalk, describeToolInput, paint } from './render.js';
 
 const MAX_LINES = 4;
 const MAX_DIFF_LINES = 8;

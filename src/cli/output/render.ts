@@ -3,35 +3,13 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import { parseControl, type ControlMessage } from '../../protocol/control.js';
 import type { InboxMessage } from '../../protocol/message.js';
+import { oneLine } from '../../protocol/text.js';
+import { painter } from '../../team/paint.js';
 
 export const chalk: ChalkInstance = new Chalk();
 
 export function paint(color: string | undefined, text: string): string {
-  switch (color) {
-    case 'red':
-      return chalk.red(text);
-    case 'blue':
-      return chalk.blue(text);
-    case 'green':
-      return chalk.green(text);
-    case 'yellow':
-      return chalk.yellow(text);
-    case 'purple':
-      return chalk.magenta(text);
-    case 'orange':
-      return chalk.ansi256(208)(text);
-    case 'pink':
-      return chalk.ansi256(205)(text);
-    case 'cyan':
-      return chalk.cyan(text);
-    default:
-      return chalk.bold(text);
-  }
-}
-
-export function oneLine(s: string, max = 160): string {
-  const flat = s.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return painter(chalk, color)(text);
 }
 
 /** The most telling part of a tool input: the Bash command, the file path, the pattern. */
