@@ -152,7 +152,7 @@ async function growthCost(sizes: number[], samples: number) {
 export async function mailboxBench(): Promise<void> {
   const quick = process.env.BENCH_QUICK === '1';
   const perWriter = quick ? 10 : 25;
-  const levels = process.env.BENCH_LEVELS ? process.env.BENCH_LEVELS.split(',').map(Number) : [1, 4, 16, 64];
+  const levels = process.env.BENCH_LEVELS ? process.env.BENCH_LEVELS.split(',').map(Number) : [1, 4, 16, 64, 128];
   const only = process.env.BENCH_ONLY; // appends | delivery | growth
   const rows: (string | number)[][] = [];
   if (!only || only === 'appends') for (const w of levels) {

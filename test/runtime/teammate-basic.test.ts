@@ -151,7 +151,7 @@ describe('swarm teammate', () => {
       [withFlag('--lead-verify-key', 'not-a-key'), 2, /--lead-verify-key/],
       [withFlag('--parent-session-id', 'someone-else'), 2, /--parent-session-id/],
       [['teammate', '--agent-id', 'w9@t', '--agent-name', 'w9', '--team-name', 't', '--lead-verify-key', env.key.verifyKey], 1, /no member "w9"/],
-      [[...base, '--permission-mode', 'yolo'], 2, /--permission-mode: expected one of/],
+      [[...base, '--permission-mode', 'yolo'], 2, /--permission-mode: expected default\|acceptEdits\|bypassPermissions\|plan, got "yolo"/],
     ];
     const results = await Promise.all(cases.map(([args]) => swarm(env.root, args)));
     for (const [i, [, code, message]] of cases.entries()) {
