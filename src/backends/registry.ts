@@ -25,6 +25,9 @@ import { type Exec, execaExec } from './process.js';
 import { TmuxServer } from './tmux/commands.js';
 import { TmuxTeamSessions, sessionNameFor } from './tmux/team-sessions.js';
 import { TmuxBackend } from './tmux/tmux-backend.js';
+import { probeTmuxInstall, TMUX_MIN_VERSION } from './tmux/version.js';
+
+export { parseTmuxVersion, probeTmuxInstall, TMUX_MIN_VERSION, type TmuxInstall } from './tmux/version.js';
 
 export { detectIt2 } from './iterm2/it2-commands.js';
 
@@ -33,8 +36,6 @@ export type BackendChoice = (typeof BACKEND_CHOICES)[number];
 
 export type Env = Record<string, string | undefined>;
 
-/** tmux 3.2 is the oldest checked: it sets TERM_PROGRAM in panes and has every verb used. */
-export const TMUX_MIN_VERSION = '3.2';
 
 export interface BackendContext {
   env: Env;
@@ -70,11 +71,6 @@ export function inIterm2(env: Env): boolean {
   return env.TERM_PROGRAM === 'iTerm.app' || Boolean(env.ITERM_SESSION_ID);
 }
 
-/** `tmux 3.3a` → [3, 3]; undefined when unparsable. */
-export function parseTmuxVersion(text: string): [number, number] | undefined {
-  const m = /(\d+)\.(\d+)/.exec(text);
-  return m ? [Number(m[1]), Number(m[2])] : undefined;
-}
 
 function tmuxBackend(o: SelectBackendOptions | (BackendContext & { team: Team }), pane?: string): TmuxBackend {
   return new TmuxBackend({
@@ -106,12 +102,9 @@ function inProcessBackend(o: BackendContext & { team: Team }): InProcessBackend 
 }
 
 async function tmuxInstalled(o: SelectBackendOptions, notes: string[]): Promise<boolean> {
-  const r = await (o.exec ?? execaExec)('tmux', ['-V']);
-  if (r.exitCode !== 0) return false;
-  const v = parseTmuxVersion(r.stdout);
-  if (v !== undefined && (v[0] < 3 || (v[0] === 3 && v[1] < 2))) {
-    notes.push(`${r.stdout.trim()} is older than the tested minimum tmux ${TMUX_MIN_VERSION}; upgrade if panes misbehave`);
-  }
+  const install = await probeTmuxInstall(o.exec ?? execaExec);
+  if (install.state !== 'ok') return false;
+  if (install.tooOld) notes.push(`${install.text} is older than the tested minimum tmux ${TMUX_MIN_VERSION}; upgrade if panes misbehave`);
   return true;
 }
 

@@ -225,9 +225,6 @@ async function dropDeadTickets(file: string, tickets: string[], mine: string): P
   }
 }
 
-/** A waiter that can stop waiting re-checks at least this often, ms. */
-const STOP_CHECK_MS = 5;
-
 async function acquire(
   file: string,
   opts: Required<LockOptions>,
@@ -271,25 +268,12 @@ async function acquire(
         );
       }
       const wait = place < POLLERS ? 1 + Math.random() * 2 : Math.min(opts.maxDelayMs, (place - POLLERS + 1) * PER_PLACE_MS);
-      if (await sleepUnless(wait * (0.75 + Math.random() * 0.5), stopWaiting)) return STOPPED_WAITING;
+      await delay(wait * (0.75 + Math.random() * 0.5));
     }
   } finally {
     await rm(path.join(queueDirFor(file), ticket), { force: true });
     await rmdir(queueDirFor(file)).catch(() => undefined); // the last one out removes the line (ENOTEMPTY otherwise)
   }
-}
-
-/** Sleep `ms`, checking `stop` every STOP_CHECK_MS; true when it said stop. */
-async function sleepUnless(ms: number, stop: (() => boolean) | undefined): Promise<boolean> {
-  if (stop === undefined) {
-    await delay(ms);
-    return false;
-  }
-  for (let left = ms; left > 0; left -= STOP_CHECK_MS) {
-    await delay(Math.min(left, STOP_CHECK_MS));
-    if (stop()) return true;
-  }
-  return false;
 }
 
 /** Identity of the current lock directory, or undefined when nobody holds it. */

@@ -10,6 +10,7 @@ import { InboxSchema } from '../../src/protocol/message.js';
 import { addMember, createTeam } from '../../src/team/team-store.js';
 import { lockPathFor } from '../../src/storage/lock.js';
 import { REPO } from '../support/cli.js';
+import { printedLine } from '../support/child-lines.js';
 import { useTempRoot } from '../support/tmp-root.js';
 import { Team } from '../../src/team/team.js';
 
@@ -40,17 +41,6 @@ afterEach(async () => {
   }
 });
 
-function startLineWaiter(child: ResultPromise, line: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let buf = '';
-    child.stdout?.on('data', (d: Buffer) => {
-      buf += d.toString();
-      if (buf.split('\n').includes(line)) resolve();
-    });
-    child.once('exit', () => reject(new Error(`child exited before printing "${line}": ${buf}`)));
-  });
-}
-
 async function inboxTexts(): Promise<string[]> {
   const raw = await readFile(path.join(root, 'teams/load/inboxes/sink.json'), 'utf8');
   return InboxSchema.parse(JSON.parse(raw)).map((m) => m.text);
@@ -71,7 +61,7 @@ describe('inbox under concurrent writer processes', () => {
     const file = path.join(root, 'teams/load/inboxes/sink.json');
     const reader = execa(process.execPath, [READER, file], { reject: false });
     children.push(reader);
-    await startLineWaiter(reader, 'ready');
+    await printedLine(reader, 'ready');
     const writers = Array.from({ length: 16 }, (_, w) =>
       execa(process.execPath, [WORKER, root, 'load', 'sink', `w${w}`, '100', '60000'], { reject: false }),
     );
@@ -96,7 +86,7 @@ describe('inbox under concurrent writer processes', () => {
 
     const holder = execa(process.execPath, [HOLDER, file], { reject: false });
     children.push(holder);
-    await startLineWaiter(holder, 'locked');
+    await printedLine(holder, 'locked');
     await expect(stat(lockPathFor(file))).resolves.toBeTruthy(); // really held
     const writers = Array.from({ length: 4 }, (_, w) => execa(process.execPath, [WORKER, root, 'load', 'sink', `w${w}`, '10'], { reject: false }));
     children.push(...writers);

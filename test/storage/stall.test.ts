@@ -11,6 +11,7 @@ import { addMember, createTeam } from '../../src/team/team-store.js';
 import { Team } from '../../src/team/team.js';
 import { REPO } from '../support/cli.js';
 import { useTempRoot } from '../support/tmp-root.js';
+import { printedLine } from '../support/child-lines.js';
 import { waitFor } from '../support/wait.js';
 
 const STALLER = path.join(REPO, 'test/support/stall-holder.mjs');
@@ -45,17 +46,6 @@ function start(script: string, args: string[]): ResultPromise {
   return child;
 }
 
-function printed(child: ResultPromise, line: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let buf = '';
-    child.stdout?.on('data', (d: Buffer) => {
-      buf += d.toString();
-      if (buf.split('\n').includes(line)) resolve();
-    });
-    child.once('exit', () => reject(new Error(`child exited before printing "${line}": ${buf}`)));
-  });
-}
-
 async function texts(): Promise<string[]> {
   return (JSON.parse(await readFile(file, 'utf8')) as { text: string }[]).map((m) => m.text);
 }
@@ -78,7 +68,7 @@ async function identity(p: string): Promise<string> {
 describe('a lock holder that stalls inside its critical section', () => {
   it('stalls 5 s (past the old 4 s stale window) with default settings: the senders wait, all four messages are kept', async () => {
     const staller = start(STALLER, [file, 'stalled', '5000']);
-    await printed(staller, 'locked');
+    await printedLine(staller, 'locked');
     await sendThree();
     expect(JSON.parse(String((await staller).stdout).split('\n')[1]!)).toEqual({ attempts: 1 });
     expect((await texts()).sort()).toEqual(['a:0', 'b:0', 'c:0', 'stalled']);
@@ -86,7 +76,7 @@ describe('a lock holder that stalls inside its critical section', () => {
 
   it('stopped past the stale window (SIGSTOP): the lock is taken over, its stale copy is discarded and its cycle re-run, nothing lost', async () => {
     const staller = start(STALLER, [file, 'stalled', '300', '2000']);
-    await printed(staller, 'locked');
+    await printedLine(staller, 'locked');
     staller.kill('SIGSTOP');
     await sendThree('2000'); // they take the "stale" lock while the staller is stopped, and report success
     staller.kill('SIGCONT');
@@ -99,10 +89,10 @@ describe('a lock holder that stalls inside its critical section', () => {
 
   it('SIGSTOPped while holding: it never removes the lock of the writer that took over, and its message lands once', async () => {
     const staller = start(STALLER, [file, 'stalled', '300', '2000']);
-    await printed(staller, 'locked');
+    await printedLine(staller, 'locked');
     staller.kill('SIGSTOP');
     const holder = start(HOLDER, [file, '2000']); // takes the lock once it looks stale
-    await printed(holder, 'locked');
+    await printedLine(holder, 'locked');
     const holders = await identity(lockPathFor(file));
     staller.kill('SIGCONT');
     // The staller finds its lock lost, releases (which must leave the holder's lock alone) and queues again.

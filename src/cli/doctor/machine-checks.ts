@@ -7,7 +7,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { quote } from 'shell-quote';
-import { detectIt2 } from '../../backends/registry.js';
+import { detectIt2, probeTmuxInstall, TMUX_MIN_VERSION } from '../../backends/registry.js';
 import type { Exec } from '../../backends/process.js';
 import { errnoCode } from '../../protocol/errors.js';
 import { DIR_MODE, FILE_MODE } from '../../storage/atomic.js';
@@ -44,48 +44,23 @@ export interface DoctorContext {
   teams?: string[] | undefined;
 }
 
-export const MIN_TMUX = { major: 3, minor: 2 } as const;
-
-/** `tmux 3.3a` → {3, 3}; `tmux next-3.4` → {3, 4}; `tmux master` → undefined. */
-export function parseTmuxVersion(text: string): { major: number; minor: number } | undefined {
-  const m = /(\d+)\.(\d+)/.exec(text);
-  return m ? { major: Number(m[1]), minor: Number(m[2]) } : undefined;
-}
-
 export async function checkTmux(ctx: DoctorContext): Promise<CheckResult> {
-  const r = await ctx.exec('tmux', ['-V']);
-  if (r.exitCode === 127) {
-    return {
-      passed: [],
-      findings: [
-        {
-          check: 'tmux',
-          severity: 'warning',
-          problem: 'tmux is not installed (not found on PATH): teammates can only run in-process, without panes',
-          fix: `install tmux >= ${MIN_TMUX.major}.${MIN_TMUX.minor} (apt install tmux, dnf install tmux, brew install tmux)`,
-        },
-      ],
-    };
+  const install = await probeTmuxInstall(ctx.exec);
+  const warn = (problem: string, fix: string): CheckResult => ({ passed: [], findings: [{ check: 'tmux', severity: 'warning', problem, fix }] });
+  switch (install.state) {
+    case 'missing':
+      return warn(
+        'tmux is not installed (not found on PATH): teammates can only run in-process, without panes',
+        `install tmux >= ${TMUX_MIN_VERSION} (apt install tmux, dnf install tmux, brew install tmux)`,
+      );
+    case 'broken':
+      return warn(`tmux -V failed (exit ${install.exitCode}): ${install.text}`, 'reinstall tmux');
+    case 'ok':
+      if (install.tooOld) {
+        return warn(`${install.text} is older than ${TMUX_MIN_VERSION}: pane labels and remain-on-exit may not work as swarm expects`, `upgrade tmux to ${TMUX_MIN_VERSION} or newer`);
+      }
+      return { passed: [install.version === undefined ? `${install.text} (version not numbered; assumed recent)` : install.text], findings: [] };
   }
-  const text = (r.stdout || r.stderr).trim();
-  const v = parseTmuxVersion(text);
-  if (r.exitCode !== 0) {
-    return { passed: [], findings: [{ check: 'tmux', severity: 'warning', problem: `tmux -V failed (exit ${r.exitCode}): ${text}`, fix: 'reinstall tmux' }] };
-  }
-  if (v !== undefined && (v.major < MIN_TMUX.major || (v.major === MIN_TMUX.major && v.minor < MIN_TMUX.minor))) {
-    return {
-      passed: [],
-      findings: [
-        {
-          check: 'tmux',
-          severity: 'warning',
-          problem: `${text} is older than ${MIN_TMUX.major}.${MIN_TMUX.minor}: pane labels and remain-on-exit may not work as swarm expects`,
-          fix: `upgrade tmux to ${MIN_TMUX.major}.${MIN_TMUX.minor} or newer`,
-        },
-      ],
-    };
-  }
-  return { passed: [v === undefined ? `${text} (version not numbered; assumed recent)` : text], findings: [] };
 }
 
 /** it2 matters only inside iTerm2, and not inside tmux (tmux sets TERM_PROGRAM=tmux in its panes). */

@@ -6,7 +6,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkIt2, checkTmux, parseTmuxVersion, type DoctorContext } from '../../../src/cli/doctor/machine-checks.js';
+import { parseTmuxVersion } from '../../../src/backends/registry.js';
+import { checkIt2, checkTmux, type DoctorContext } from '../../../src/cli/doctor/machine-checks.js';
 import type { DoctorReport } from '../../../src/cli/commands/doctor.js';
 import type { Exec } from '../../../src/backends/process.js';
 import { TmuxServer, listAllPanes, newSession } from '../../../src/backends/tmux/commands.js';
