@@ -27,6 +27,11 @@ export interface JsonFileOptions<T> {
   lock?: LockOptions;
   /** Called when a corrupt file was kept aside. Default: one line on stderr. */
   onCorrupt?: (report: CorruptReport) => void;
+  /**
+   * Leave a corrupt file where it is and throw SwarmError('corrupt') (`corruptError` words it), for
+   * files that must never be restarted empty (a team's config.json): nothing is moved or written.
+   */
+  keepInPlace?: { corruptError: (problem: string) => SwarmError };
 }
 
 export function defaultCorruptReporter(r: CorruptReport): void {
@@ -100,7 +105,7 @@ export async function quarantine(file: string, now = Date.now(), content?: strin
  * Read and parse `file` without taking the lock (writes are atomic, so this is safe).
  * Missing → `undefined`. Corrupt → re-checked under the lock, kept aside, then SwarmError('corrupt').
  */
-export async function readJsonFile<T>(file: string, opts: Pick<JsonFileOptions<T>, 'schema' | 'lock'>): Promise<T | undefined> {
+export async function readJsonFile<T>(file: string, opts: Pick<JsonFileOptions<T>, 'schema' | 'lock' | 'keepInPlace'>): Promise<T | undefined> {
   const first = await readAndParse(file, opts.schema);
   if (first.ok === 'missing') return undefined;
   if (first.ok) return first.value;
@@ -110,8 +115,9 @@ export async function readJsonFile<T>(file: string, opts: Pick<JsonFileOptions<T
       const again = await readAndParse(file, opts.schema);
       if (again.ok === 'missing') return undefined;
       if (again.ok) return again.value;
+      if (opts.keepInPlace) throw opts.keepInPlace.corruptError(again.problem);
       const keptAs = await quarantine(file);
-      throw new SwarmError('corrupt', `${file} was corrupt (${again.problem}); kept as ${keptAs} and a fresh file will be started`);
+      throw new SwarmError('corrupt', `${file} was corrupt (${again.problem}); kept as ${keptAs}, and the next change starts the file afresh`);
     },
     opts.lock,
   );
@@ -191,6 +197,7 @@ async function mutateLocked<T, R>(
   } else if (read.ok) {
     current = read.value;
   } else {
+    if (opts.keepInPlace) throw opts.keepInPlace.corruptError(read.problem);
     held.assertHeld(); // never move a file aside under a lock that is someone else's
     const keptAs = await quarantine(file);
     (opts.onCorrupt ?? defaultCorruptReporter)({ file, keptAs, problem: read.problem });

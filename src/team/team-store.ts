@@ -5,6 +5,7 @@
 // Members are validated and made unique (case-insensitive) under that lock; colours are assigned
 // round-robin, leader first.
 import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { nextColor } from '../protocol/colors.js';
 import { TeamConfigSchema, type Member, type TeamConfig } from '../protocol/config.js';
 import { errnoCode, SwarmError } from '../protocol/errors.js';
@@ -88,16 +89,25 @@ export async function createTeam(root: string, opts: CreateTeamOptions): Promise
   return renamedFrom ? { team, config, renamedFrom } : { team, config };
 }
 
-function configOptions(): JsonFileOptions<TeamConfig> {
+/**
+ * A team's config.json that does not parse is never moved or rewritten: the team stays listed and
+ * every command says what is wrong and how to mend it by hand.
+ */
+function corruptConfig(team: Team, problem: string): SwarmError {
+  const file = team.paths.config;
+  return new SwarmError(
+    'corrupt',
+    `team "${team.name}": ${file} does not parse (${problem}); swarm leaves it untouched. Mend it by hand (jq . '${file}' shows where it breaks), then retry`,
+  );
+}
+
+function configOptions(team: Team): JsonFileOptions<TeamConfig> {
   return {
     schema: TeamConfigSchema,
     init: () => {
       throw new SwarmError('not_found', 'team config.json is missing');
     },
-    // A team file is never restarted empty: report it like readTeam does (the bytes are kept).
-    onCorrupt: (r) => {
-      throw new SwarmError('corrupt', `${r.file} was corrupt (${r.problem}); kept as ${r.keptAs}`);
-    },
+    keepInPlace: { corruptError: (problem) => corruptConfig(team, problem) },
   };
 }
 
@@ -105,29 +115,57 @@ function notFound(team: string): SwarmError {
   return new SwarmError('not_found', `no team "${team}"; see 'swarm team list', or create it with 'swarm team create ${team}'`);
 }
 
-/** Read a team's config.json (parsed). Throws not_found / corrupt. */
+/** Copies of config.json kept aside (`config.json.corrupt-<ms>`, e.g. by an older swarm), newest first. */
+async function keptConfigs(team: Team): Promise<string[]> {
+  const base = `${path.basename(team.paths.config)}.corrupt-`;
+  const names = await fs.readdir(team.paths.dir).catch(() => [] as string[]);
+  return names
+    .filter((n) => n.startsWith(base))
+    .sort((a, b) => Number(b.slice(base.length)) - Number(a.slice(base.length)))
+    .map((n) => path.join(team.paths.dir, n));
+}
+
+/** A team directory without config.json but with a kept copy: say how to put it back. */
+async function missingConfig(team: Team): Promise<SwarmError> {
+  const [kept] = await keptConfigs(team);
+  if (kept === undefined) return notFound(team.name);
+  return new SwarmError(
+    'corrupt',
+    `team "${team.name}" has no config.json, but a copy was kept aside as ${kept}: check it (jq . '${kept}'), mend it if needed, and put it back with: mv '${kept}' '${team.paths.config}'`,
+  );
+}
+
+/** Read a team's config.json (parsed). Throws not_found / corrupt (never moves or rewrites it). */
 export async function readTeam(team: Team): Promise<TeamConfig> {
-  const config = await readJsonFile(team.paths.config, { schema: TeamConfigSchema });
-  if (!config) throw notFound(team.name);
+  const config = await readJsonFile(team.paths.config, { schema: TeamConfigSchema, keepInPlace: { corruptError: (p) => corruptConfig(team, p) } });
+  if (!config) throw await missingConfig(team);
   return config;
 }
 
+/** True when the team's directory has a config.json, or a kept copy of one (the team is not gone, only broken). */
 export async function teamExists(team: Team): Promise<boolean> {
   try {
     await fs.access(team.paths.config);
     return true;
   } catch {
-    return false;
+    return (await keptConfigs(team)).length > 0;
   }
 }
 
 /** Locked read-modify-write of config.json; `fn` may mutate and return a result. */
 export async function updateTeam<R>(team: Team, fn: (config: TeamConfig) => R | Promise<R>): Promise<R> {
-  if (!(await teamExists(team))) throw notFound(team.name);
-  return mutateJsonFile(team.paths.config, configOptions(), async (config) => {
+  if (!(await fileExists(team.paths.config))) throw await missingConfig(team);
+  return mutateJsonFile(team.paths.config, configOptions(team), async (config) => {
     const result = await fn(config);
     return { write: config, result };
   });
+}
+
+async function fileExists(p: string): Promise<boolean> {
+  return fs.access(p).then(
+    () => true,
+    () => false,
+  );
 }
 
 export interface TeamSummary {

@@ -118,7 +118,7 @@ describe('list, show, delete', () => {
     expect(teams.map((t) => t.name)).toEqual(['alpha', 'beta', 'gamma']);
     expect(teams[0]).toEqual({ name: 'alpha', description: 'first', members: 1, createdAt: 1 });
     expect(teams[1]).toEqual({ name: 'beta', members: 0, createdAt: 2 });
-    expect(teams[2]!.problem).toMatch(/corrupt/);
+    expect(teams[2]!.problem).toMatch(/config.json does not parse/);
   });
 
   it('readTeam of a missing team is not_found; of an invalid name is invalid_name', async () => {
@@ -224,7 +224,7 @@ describe('corrupt config.json', () => {
     ['invalid JSON', '{ "name": "t", '],
     ['wrong shape', '{"name": "t", "members": "none"}'],
     ['empty file', ''],
-  ])('%s: readTeam throws "corrupt" and the bytes are kept in config.json.corrupt-<time>', async (_what, bytes) => {
+  ])('%s: readTeam throws "corrupt" saying how to mend it, and the file stays where it is, untouched', async (_what, bytes) => {
     await createTeam(root, { name: 't' });
     const p = teamPaths(root, 't');
     await fs.writeFile(p.config, bytes);
@@ -233,22 +233,36 @@ describe('corrupt config.json', () => {
       (e: unknown) => e,
     );
     expect(isSwarmError(err, 'corrupt')).toBe(true);
-    const kept = (await fs.readdir(p.dir)).filter((f) => /^config\.json\.corrupt-\d+$/.test(f));
-    expect(kept).toHaveLength(1);
-    expect(await fs.readFile(path.join(p.dir, kept[0]!), 'utf8')).toBe(bytes);
-    expect((err as Error).message).toContain(kept[0]!);
-    // never silently treated as an empty team: the next read says the team is gone, not "no members"
-    expect(await errorKind(readTeam(new Team(root, 't')))).toBe('not_found');
+    expect((err as Error).message).toContain(`team "t": ${p.config} does not parse`);
+    expect((err as Error).message).toContain(`jq . '${p.config}'`);
+    expect(await fs.readFile(p.config, 'utf8')).toBe(bytes);
+    expect((await fs.readdir(p.dir)).filter((f) => f.includes('.corrupt-'))).toEqual([]);
+    // the team is not gone: it is still found, and still broken, on the next read
+    expect(await teamExists(new Team(root, 't'))).toBe(true);
+    expect(await errorKind(readTeam(new Team(root, 't')))).toBe('corrupt');
+    expect((await listTeams(root)).map((t) => [t.name, /does not parse/.test(t.problem ?? '')])).toEqual([['t', true]]);
   });
 
-  it('addMember on a corrupt config is "corrupt", keeps the bytes and does not invent a team', async () => {
+  it('addMember on a corrupt config is "corrupt", writes nothing and does not invent a team', async () => {
     await createTeam(root, { name: 't' });
     const p = teamPaths(root, 't');
     await fs.writeFile(p.config, '{ nope');
     expect(await errorKind(addMember(new Team(root, 't'), { name: 'w1' }))).toBe('corrupt');
-    const kept = (await fs.readdir(p.dir)).filter((f) => f.startsWith('config.json.corrupt-'));
-    expect(kept).toHaveLength(1);
-    expect(await fs.readFile(path.join(p.dir, kept[0]!), 'utf8')).toBe('{ nope');
-    await expect(fs.access(p.config)).rejects.toThrow();
+    expect(await fs.readFile(p.config, 'utf8')).toBe('{ nope');
+    expect((await fs.readdir(p.dir)).filter((f) => f.includes('.corrupt-'))).toEqual([]);
+  });
+
+  it('a team whose config.json was moved aside (by an older swarm) is still found, and the error gives the mv that restores it', async () => {
+    const { config } = await createTeam(root, { name: 't' });
+    const p = teamPaths(root, 't');
+    await fs.rename(p.config, `${p.config}.corrupt-1000`);
+    await fs.writeFile(`${p.config}.corrupt-2000`, JSON.stringify(config));
+    expect(await teamExists(new Team(root, 't'))).toBe(true);
+    const err = await readTeam(new Team(root, 't')).catch((e: unknown) => e as Error);
+    expect(isSwarmError(err, 'corrupt')).toBe(true);
+    expect((err as Error).message).toContain(`mv '${p.config}.corrupt-2000' '${p.config}'`); // the newest copy
+    expect(await errorKind(updateTeam(new Team(root, 't'), () => undefined))).toBe('corrupt');
+    await fs.rename(`${p.config}.corrupt-2000`, p.config); // doing what it says brings the team back
+    expect((await readTeam(new Team(root, 't'))).name).toBe('t');
   });
 });

@@ -16,6 +16,7 @@ import { pendingIds, readPending } from '../../permissions/pending.js';
 import type { Member, TeamConfig } from '../../protocol/config.js';
 import { LEAD_NAME } from '../../protocol/names.js';
 import { findMember, readTeam, updateMember } from '../../team/team-store.js';
+import { isSwarmError } from '../../protocol/errors.js';
 import type { Team } from '../../team/team.js';
 import { listTeamDirs, type CheckResult, type DoctorContext, type Finding } from './machine-checks.js';
 import { formatAge } from '../output/age.js';
@@ -195,12 +196,14 @@ export async function checkTeamMembers(ctx: DoctorContext): Promise<CheckResult>
     try {
       config = await readTeam(handle);
     } catch (e) {
+      // Never suggest deleting the team: the roster is in that file, and a hand edit or an mv restores it.
+      const corrupt = isSwarmError(e, 'corrupt');
       findings.push({
         check: 'team_config',
-        severity: 'warning',
+        severity: corrupt ? 'problem' : 'warning',
         team,
-        problem: `team ${team} has no readable config.json: ${e instanceof Error ? e.message : String(e)}`,
-        fix: `look at ${handle.paths.dir}; remove the team with: swarm team delete ${team} --force`,
+        problem: corrupt ? `team ${team}'s config.json is broken` : `team ${team} has no readable config.json: ${e instanceof Error ? e.message : String(e)}`,
+        fix: corrupt ? (e as Error).message : `look at ${handle.paths.dir}; if it is an empty leftover, remove it with: swarm team delete ${team} --force`,
       });
       continue;
     }

@@ -129,6 +129,22 @@ describe('swarm doctor', () => {
     expect(human.stdout).toMatch(/^! kept aside: teams\/t\/inboxes\/alice\.json\.corrupt-1733140000000 \(10 B, .*\n {4}fix: inspect it .* swarm never does$/m);
   });
 
+  it('a corrupt config.json is a problem whose fix mends it by hand, never "team delete"; the file is left untouched', async () => {
+    const config = teamPaths(root, TEAM).config;
+    await fs.writeFile(config, '{ "name": "t", ', { mode: 0o600 });
+    for (const args of [[], ['--fix']]) {
+      const r = await doctor(...args);
+      expect(r.exitCode, r.stdout).toBe(1);
+      const [f] = of(r.report, 'team_config');
+      expect(f).toMatchObject({ severity: 'problem', team: TEAM, problem: "team t's config.json is broken" });
+      expect(f!.fix).toContain(`jq . '${config}'`);
+      expect(f!.fix).not.toMatch(/delete/);
+      expect(await fs.readFile(config, 'utf8')).toBe('{ "name": "t", ');
+    }
+    const list = await swarm(root, ['team', 'list']);
+    expect(list.stdout).toContain('t'); // still listed
+  });
+
   it('a dead member marked active is a problem: --fix marks it inactive (kept), its orphaned request is cleared', async () => {
     const live = await startSleeper();
     const dead = await deadPid();
