@@ -19,7 +19,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { InboxMessageSchema, messageKey, type InboxMessage } from '../protocol/message.js';
+import { InboxMessageSchema, MAX_MESSAGE_BYTES, messageKey, type InboxMessage } from '../protocol/message.js';
 import { SwarmError } from '../protocol/errors.js';
 import { newMsgId } from '../protocol/ids.js';
 import { appendFileDurableSync, formatJson } from '../storage/atomic.js';
@@ -142,6 +142,13 @@ export class Mailbox {
     if (!checked.success) {
       const issue = checked.error.issues[0];
       throw new SwarmError('invalid_input', `not an inbox message (${issue?.path.join('.') || 'entry'}: ${issue?.message ?? 'invalid'}); nothing was written`);
+    }
+    const bytes = Buffer.byteLength(entry.text, 'utf8');
+    if (bytes > MAX_MESSAGE_BYTES) {
+      throw new SwarmError(
+        'invalid_input',
+        `message is ${bytes} bytes; the limit is ${MAX_MESSAGE_BYTES} (1 MiB): put large content in a file and send its path; nothing was written`,
+      );
     }
     const file = this.paths.inbox(to);
     const spooled = await spoolEntry(file, entry, this.now());

@@ -20,6 +20,9 @@ export const InboxMessageSchema = z.looseObject({
 export type InboxMessage = z.infer<typeof InboxMessageSchema>;
 
 export const InboxSchema = z.array(InboxMessageSchema);
+
+/** The largest message text swarm writes, in bytes (UTF-8): 1 MiB keeps every inbox rewrite cheap. */
+export const MAX_MESSAGE_BYTES = 1024 * 1024;
 export type Inbox = z.infer<typeof InboxSchema>;
 
 /**

@@ -1,33 +1,76 @@
-// `swarm send <to> <text>`: append a message to a member's inbox, the leader's, or everyone's (`*`).
+// `swarm send <to> <text|->` / `--file F`: append a message to a member's inbox, the leader's, or
+// everyone's (`*`). The text comes from the argument, standard input (`-`) or a file, at most
+// MAX_MESSAGE_BYTES (an argv word tops out near 128 KB, so big texts go through - or --file).
+import { readFile, stat } from 'node:fs/promises';
 import type { CommandModule } from 'yargs';
+import { SwarmError } from '../../protocol/errors.js';
+import { MAX_MESSAGE_BYTES } from '../../protocol/message.js';
 import { sendMessage } from '../../mailbox/send.js';
 import { openMailbox, printJson, println, requireTeam, type GlobalArgs } from '../context.js';
 import { chalk } from '../output/render.js';
 
 interface SendArgs extends GlobalArgs {
   to: string;
-  text: string;
+  text?: string;
+  file?: string;
   from?: string;
   summary?: string;
 }
 
+/** The text to send, from exactly one of: the argument, `-` (standard input), `--file`. */
+async function messageText(args: SendArgs): Promise<string> {
+  if (args.file !== undefined && args.text !== undefined) {
+    throw new SwarmError('invalid_input', 'give the text or --file, not both');
+  }
+  if (args.file !== undefined) {
+    const size = await stat(args.file).then(
+      (st) => st.size,
+      (e: unknown) => {
+        throw new SwarmError('invalid_input', `--file ${args.file}: ${(e as Error).message}`);
+      },
+    );
+    if (size > MAX_MESSAGE_BYTES) throw tooLarge(size);
+    return readFile(args.file, 'utf8');
+  }
+  if (args.text === undefined) throw new SwarmError('invalid_input', "no message: give the text, - to read standard input, or --file <path>");
+  // yargs turns a lone `-` argument into "", so ask the raw argv whether it was `-` or a real "".
+  const fromStdin = args.text === '-' || (args.text === '' && process.argv.slice(2).includes('-'));
+  if (!fromStdin) return String(args.text);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin) {
+    const b = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    size += b.length;
+    if (size > MAX_MESSAGE_BYTES) throw tooLarge(size, 'more than');
+    chunks.push(b);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function tooLarge(bytes: number, what = ''): SwarmError {
+  return new SwarmError('invalid_input', `message is ${what ? `${what} ` : ''}${bytes} bytes; the limit is ${MAX_MESSAGE_BYTES} (1 MiB): put large content in a file and send its path`);
+}
+
 export const sendCommand: CommandModule<GlobalArgs, SendArgs> = {
-  command: 'send <to> <text>',
+  command: 'send <to> [text]',
   describe: 'send a message (to a member, team-lead, or * for everyone but the sender)',
   builder: (y) =>
     y
       .positional('to', { type: 'string', demandOption: true, describe: 'member name, team-lead, or *' })
-      .positional('text', { type: 'string', demandOption: true, describe: 'message text' })
+      .positional('text', { type: 'string', describe: "message text, or - to read it from standard input" })
+      .option('file', { type: 'string', describe: 'read the message text from this file' })
       .option('from', { type: 'string', describe: 'sender (default team-lead)' })
       .option('summary', { type: 'string', describe: 'a short summary shown before the text' })
       .example('$0 send alice "please review src/app.ts" --team review-squad', 'message one teammate')
-      .example("$0 send '*' 'stand up: what are you on?'", 'broadcast to every teammate'),
+      .example("$0 send '*' 'stand up: what are you on?'", 'broadcast to every teammate')
+      .example('git diff | $0 send alice -', 'send standard input')
+      .example('$0 send alice --file notes.md', "send a file's contents"),
   handler: async (args) => {
     const team = requireTeam(args);
     const mailbox = await openMailbox(team);
     const result = await sendMessage(mailbox, {
       to: args.to,
-      text: String(args.text),
+      text: await messageText(args),
       ...(args.from ? { from: args.from } : {}),
       ...(args.summary ? { summary: args.summary } : {}),
     });

@@ -1,11 +1,12 @@
 // `swarm send` and `swarm inbox` (SPEC §6): --json shapes, --unread, --consume, and the human view
 // where control frames are one-line events. Real child processes (execa strips the final newline).
 import { promises as fs } from 'node:fs';
+import { execa } from 'execa';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Mailbox } from '../../../src/mailbox/index.js';
 import { encodeControl, type InboxMessage } from '../../../src/protocol/index.js';
 import { addMember, createTeam } from '../../../src/team/index.js';
-import { swarm } from '../../support/cli.js';
+import { SWARM_BIN, swarm } from '../../support/cli.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 import { Team } from '../../../src/team/team.js';
 
@@ -133,5 +134,40 @@ describe('swarm inbox with a malformed entry', () => {
     const warning = r.stderr.trim().split('\n');
     expect(warning).toHaveLength(1);
     expect(warning[0]).toMatch(/w1\.json had 1 malformed entry \(first at \[1\].*\); moved to .*w1\.json\.corrupt-\d+, the other entries are kept/);
+  });
+});
+
+describe('swarm send with large texts', () => {
+  const sendInput = (args: string[], input: string | Buffer) =>
+    execa(process.execPath, [SWARM_BIN, 'send', ...args, '--team', TEAM], { env: { CLAUDE_CONFIG_DIR: root, NO_COLOR: '1' }, input, reject: false });
+
+  it('- reads standard input: 600 KB (far past an argv word) arrives whole', async () => {
+    const big = `${'x'.repeat(600 * 1024)}\nend`;
+    const r = await sendInput(['w1', '-'], big);
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    expect((await onDisk('w1')).map((m) => m.text)).toEqual([big]);
+  });
+
+  it('--file sends a file; text and --file together, or neither, is a one-line error', async () => {
+    const f = `${root}/notes.md`;
+    await fs.writeFile(f, '# notes\nline 2\n');
+    expect((await run(['send', 'w1', '--file', f])).exitCode).toBe(0);
+    expect((await onDisk('w1')).map((m) => m.text)).toEqual(['# notes\nline 2\n']);
+    const both = await run(['send', 'w1', 'hi', '--file', f]);
+    expect([both.exitCode, both.stderr]).toEqual([2, 'swarm: give the text or --file, not both']);
+    const none = await run(['send', 'w1']);
+    expect(none.exitCode).toBe(2);
+    expect(none.stderr).toMatch(/^swarm: no message: give the text, - to read standard input, or --file <path>$/);
+  });
+
+  it('over 1 MiB is refused with the limit and what to do, and nothing is written', async () => {
+    const r = await sendInput(['w1', '-'], Buffer.alloc(1024 * 1024 + 1, 'y'));
+    expect(r.exitCode).toBe(2);
+    expect(String(r.stderr)).toMatch(/^swarm: message is more than \d+ bytes; the limit is 1048576 \(1 MiB\): put large content in a file and send its path$/);
+    const f = `${root}/huge.txt`;
+    await fs.writeFile(f, Buffer.alloc(1024 * 1024 + 1, 'z'));
+    const viaFile = await run(['send', 'w1', '--file', f]);
+    expect(viaFile.stderr).toMatch(/message is 1048577 bytes; the limit is 1048576/);
+    await expect(fs.access(mb.paths.inbox('w1'))).rejects.toThrow(/ENOENT/);
   });
 });
