@@ -27,7 +27,7 @@ describe('--help', () => {
   it('lists every command and shows examples', async () => {
     const r = await swarm(root, ['--help']);
     expect(r.exitCode).toBe(0);
-    for (const cmd of ['team ', 'send <to> <text>', 'inbox <name>']) expect(r.stdout).toContain(`swarm ${cmd}`);
+    for (const cmd of ['team ', 'send <to> [text]', 'inbox <name>']) expect(r.stdout).toContain(`swarm ${cmd}`);
     expect(r.stdout).toContain('--team');
     expect(r.stdout).toContain('--json');
     expect(r.stdout).toMatch(/Examples:\n\s+swarm /);
