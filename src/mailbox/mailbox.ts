@@ -17,10 +17,9 @@
 // `<name>.json.corrupt-<epochMs>` (a JSON array of the bad entries), reports it in one line, and
 // rewrites the inbox with the rest. A file that is not a JSON array at all is kept aside whole.
 import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
-import { InboxMessageSchema, MAX_MESSAGE_BYTES, messageKey, type InboxMessage } from '../protocol/message.js';
-import { SwarmError } from '../protocol/errors.js';
+import { InboxMessageSchema, MAX_MESSAGE_BYTES, messageKey, messageTooLarge, type InboxMessage } from '../protocol/message.js';
+import { firstIssue, SwarmError } from '../protocol/errors.js';
 import { newMsgId } from '../protocol/ids.js';
 import { appendFileDurableSync, formatJson } from '../storage/atomic.js';
 import {
@@ -82,10 +81,7 @@ function splitEntries(raw: readonly unknown[]): { good: InboxMessage[]; bad: Bad
   raw.forEach((value, index) => {
     const parsed = InboxMessageSchema.safeParse(value);
     if (parsed.success) good.push(parsed.data);
-    else {
-      const issue = parsed.error.issues[0];
-      bad.push({ where: `[${index}]`, value, problem: `${issue?.path.join('.') || '(entry)'}: ${issue?.message ?? 'invalid'}` });
-    }
+    else bad.push({ where: `[${index}]`, value, problem: firstIssue(parsed.error, '(entry)') });
   });
   return { good, bad };
 }
@@ -139,17 +135,9 @@ export class Mailbox {
   async append(to: string, msg: NewMessage | InboxMessage): Promise<InboxMessage> {
     const entry = 'timestamp' in msg ? msg : this.makeEntry(msg);
     const checked = InboxMessageSchema.safeParse(entry);
-    if (!checked.success) {
-      const issue = checked.error.issues[0];
-      throw new SwarmError('invalid_input', `not an inbox message (${issue?.path.join('.') || 'entry'}: ${issue?.message ?? 'invalid'}); nothing was written`);
-    }
+    if (!checked.success) throw new SwarmError('invalid_input', `not an inbox message (${firstIssue(checked.error, 'entry')}); nothing was written`);
     const bytes = Buffer.byteLength(entry.text, 'utf8');
-    if (bytes > MAX_MESSAGE_BYTES) {
-      throw new SwarmError(
-        'invalid_input',
-        `message is ${bytes} bytes; the limit is ${MAX_MESSAGE_BYTES} (1 MiB): put large content in a file and send its path; nothing was written`,
-      );
-    }
+    if (bytes > MAX_MESSAGE_BYTES) throw new SwarmError('invalid_input', `${messageTooLarge(bytes)}; nothing was written`);
     const file = this.paths.inbox(to);
     const spooled = await spoolEntry(file, entry, this.now());
     await mutateJsonFile(file, this.options(RawInboxSchema), (inbox, { held }) => this.mergeSpool(file, inbox, held), () => !isSpooled(spooled));
@@ -178,7 +166,7 @@ export class Mailbox {
     const take = takeSpooled(file, new Set(inbox.flatMap(rawKey)));
     if (take.bad.length > 0) {
       held.assertHeld();
-      await this.keepBadEntries(file, take.bad.map((b) => ({ where: `spool file ${path.basename(b.file)}`, value: b.value, problem: b.problem })));
+      await this.keepBadEntries(file, take.bad);
     }
     if (take.entries.length === 0) return { result: 0, afterWrite: take.remove };
     return { write: [...inbox, ...take.entries], result: take.entries.length, afterWrite: take.remove };
@@ -229,7 +217,7 @@ export class Mailbox {
       // their spool files are removed only after this write, and must still find them here.
       const fresh = new Set(take.entries);
       let changed = take.entries.length > 0;
-      bad.push(...take.bad.map((b) => ({ where: `spool file ${path.basename(b.file)}`, value: b.value as unknown, problem: b.problem })));
+      bad.push(...take.bad);
       if (bad.length > 0) {
         held.assertHeld();
         await this.keepBadEntries(file, bad);

@@ -57,8 +57,8 @@ export interface SpoolTake {
   entries: InboxMessage[];
   /** Remove the merged files: call only after the inbox write, under the lock. */
   remove: () => void;
-  /** Spool files that are not a message, with their problem (kept aside by the caller). */
-  bad: { file: string; value: string; problem: string }[];
+  /** Spool files that are not a message (`where` names the file), kept aside by the caller. */
+  bad: { where: string; value: string; problem: string }[];
 }
 
 /**
@@ -85,11 +85,11 @@ export function takeSpooled(inboxFile: string, present: ReadonlySet<string>): Sp
     try {
       parsed = InboxMessageSchema.safeParse(JSON.parse(raw));
     } catch (e) {
-      bad.push({ file, value: raw, problem: `invalid JSON: ${(e as Error).message}` });
+      bad.push({ where: `spool file ${name}`, value: raw, problem: `invalid JSON: ${(e as Error).message}` });
       continue;
     }
     if (!parsed.success) {
-      bad.push({ file, value: raw, problem: parsed.error.issues[0]?.message ?? 'not a message' });
+      bad.push({ where: `spool file ${name}`, value: raw, problem: parsed.error.issues[0]?.message ?? 'not a message' });
       continue;
     }
     const key = messageKey(parsed.data);

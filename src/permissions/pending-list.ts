@@ -17,13 +17,14 @@ import { agentId, LEAD_NAME, MEMBER_NAME_RE, RESERVED_MEMBER_NAMES } from '../pr
 import type { TeamConfig } from '../protocol/config.js';
 import type { PendingRequest } from '../protocol/permission.js';
 import { Mailbox } from '../mailbox/mailbox.js';
+import { fileExists } from '../storage/atomic.js';
 import { withFileLock } from '../storage/lock.js';
 import type { TeamPaths } from '../team/paths.js';
 import { findMember, readTeam } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
 import { endedRequests, readAudit } from './audit.js';
 import { isProcessAlive } from '../storage/pid.js';
-import { createPendingExclusive, fileExists, pendingIds, readPending } from './pending.js';
+import { createPendingExclusive, pendingIds, readPending } from './pending.js';
 
 export type PendingView = PendingRequest & { ageMs: number; orphaned: boolean };
 

@@ -14,20 +14,12 @@ import { promises as fs } from 'node:fs';
 import { errnoCode, SwarmError } from '../protocol/errors.js';
 import { isSafeRequestId } from '../protocol/ids.js';
 import { PendingRequestSchema, type AuditEvent, type PendingRequest } from '../protocol/permission.js';
-import { createFileExclusive, ensureDir, formatJson, writeFileAtomic } from '../storage/atomic.js';
+import { createFileExclusive, ensureDir, fileExists, formatJson, writeFileAtomic } from '../storage/atomic.js';
 import { readJsonFile } from '../storage/json-file.js';
 import { withFileLock } from '../storage/lock.js';
 import type { TeamPaths } from '../team/paths.js';
 import { appendAudit } from './audit.js';
 
-export async function fileExists(file: string): Promise<boolean> {
-  try {
-    await fs.access(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The pending record of `id` (parsed), or undefined. A corrupt file is kept aside (SwarmError 'corrupt'). */
 export async function readPending(paths: TeamPaths, id: string): Promise<PendingRequest | undefined> {

@@ -23,7 +23,7 @@ import { newPermissionId, systemClock, type Clock } from '../protocol/ids.js';
 import { agentId, assertMemberName, LEAD_NAME } from '../protocol/names.js';
 import type { AuditEvent, PendingRequest } from '../protocol/permission.js';
 import { Mailbox } from '../mailbox/mailbox.js';
-import { keepAside } from '../storage/atomic.js';
+import { fileExists, keepAside } from '../storage/atomic.js';
 import { DirWatcher } from '../storage/watch.js';
 import { withFileLock } from '../storage/lock.js';
 import type { TeamPaths } from '../team/paths.js';
@@ -31,7 +31,7 @@ import { readTeam } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
 import { findResponseFrame, judgeResolved, sameJson, type Answer, type AskedRequest } from './answer.js';
 import { appendAudit, endingEvent, noAnswerWithin } from './audit.js';
-import { endPending, fileExists, writePending } from './pending.js';
+import { endPending, writePending } from './pending.js';
 import { evaluateWithReason, type Evaluation } from './rules.js';
 import { parseVerifyKey, type ParsedVerifyKey } from './signing.js';
 

@@ -1,5 +1,6 @@
 // The one error type of swarm: a stable `kind` callers can branch on, a one-line message that says
 // what to do, the original error as `cause`, and whether retrying could help (recoverable).
+import type { z } from 'zod';
 
 export type ErrorKind =
   | 'invalid_name' // a team/member/request name or id that fails validation
@@ -37,4 +38,10 @@ export function errnoCode(e: unknown): string | undefined {
   return typeof e === 'object' && e !== null && 'code' in e && typeof (e as { code: unknown }).code === 'string'
     ? (e as { code: string }).code
     : undefined;
+}
+
+/** `path: message` of a zod failure's first issue (`whole` when it is about the value itself), for one-line errors. */
+export function firstIssue(error: z.ZodError, whole: string): string {
+  const issue = error.issues[0];
+  return `${issue?.path.join('.') || whole}: ${issue?.message ?? 'invalid'}`;
 }

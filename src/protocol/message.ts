@@ -23,6 +23,11 @@ export const InboxSchema = z.array(InboxMessageSchema);
 
 /** The largest message text swarm writes, in bytes (UTF-8): 1 MiB keeps every inbox rewrite cheap. */
 export const MAX_MESSAGE_BYTES = 1024 * 1024;
+
+/** The one-line refusal of a text over MAX_MESSAGE_BYTES (`over`: only a lower bound is known, e.g. from a stream). */
+export function messageTooLarge(bytes: number, over = false): string {
+  return `message is ${over ? 'more than ' : ''}${bytes} bytes; the limit is ${MAX_MESSAGE_BYTES} (1 MiB): put large content in a file and send its path`;
+}
 export type Inbox = z.infer<typeof InboxSchema>;
 
 /**

@@ -12,6 +12,16 @@ import { errnoCode, SwarmError } from '../protocol/errors.js';
 export const FILE_MODE = 0o600;
 export const DIR_MODE = 0o700;
 
+/** True when `file` exists (any kind; a dangling symlink counts as missing). */
+export async function fileExists(file: string): Promise<boolean> {
+  try {
+    await fs.access(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** mkdir -p with mode 0700 for every directory it creates. */
 export async function ensureDir(dir: string): Promise<void> {
   await fs.mkdir(dir, { recursive: true, mode: DIR_MODE });

@@ -8,7 +8,7 @@
 import { promises as fs, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
-import { errnoCode, isSwarmError, SwarmError } from '../protocol/errors.js';
+import { errnoCode, firstIssue, isSwarmError, SwarmError } from '../protocol/errors.js';
 import { ensureDir, FILE_MODE, formatJson, keepAside, tempPathFor, writeFileAtomicSync } from './atomic.js';
 import { STOPPED_WAITING, withFileLock, type HeldLock, type LockOptions } from './lock.js';
 
@@ -79,8 +79,7 @@ export function parseText<T>(raw: string, schema: z.ZodType<T>): { ok: true; val
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return { ok: false, problem: `unexpected shape at ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}` };
+    return { ok: false, problem: `unexpected shape at ${firstIssue(parsed.error, '(root)')}` };
   }
   return { ok: true, value: parsed.data };
 }

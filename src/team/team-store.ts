@@ -11,7 +11,7 @@ import { TeamConfigSchema, type Member, type TeamConfig } from '../protocol/conf
 import { errnoCode, SwarmError } from '../protocol/errors.js';
 import { newSessionId } from '../protocol/ids.js';
 import { agentId, assertMemberName, assertTeamName, LEAD_NAME, sameName } from '../protocol/names.js';
-import { ensureDir, formatJson, writeFileAtomic } from '../storage/atomic.js';
+import { ensureDir, fileExists, formatJson, writeFileAtomic } from '../storage/atomic.js';
 import { mutateJsonFile, readJsonFile, type JsonFileOptions } from '../storage/json-file.js';
 import { teamsDir, type TeamPaths } from './paths.js';
 import { Team } from './team.js';
@@ -159,13 +159,6 @@ export async function updateTeam<R>(team: Team, fn: (config: TeamConfig) => R | 
     const result = await fn(config);
     return { write: config, result };
   });
-}
-
-async function fileExists(p: string): Promise<boolean> {
-  return fs.access(p).then(
-    () => true,
-    () => false,
-  );
 }
 
 export interface TeamSummary {

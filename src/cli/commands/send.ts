@@ -4,7 +4,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { CommandModule } from 'yargs';
 import { SwarmError } from '../../protocol/errors.js';
-import { MAX_MESSAGE_BYTES } from '../../protocol/message.js';
+import { MAX_MESSAGE_BYTES, messageTooLarge } from '../../protocol/message.js';
 import { sendMessage } from '../../mailbox/send.js';
 import { openMailbox, printJson, println, requireTeam, type GlobalArgs } from '../context.js';
 import { chalk } from '../output/render.js';
@@ -41,14 +41,14 @@ async function messageText(args: SendArgs): Promise<string> {
   for await (const chunk of process.stdin) {
     const b = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
     size += b.length;
-    if (size > MAX_MESSAGE_BYTES) throw tooLarge(size, 'more than');
+    if (size > MAX_MESSAGE_BYTES) throw tooLarge(size, true);
     chunks.push(b);
   }
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function tooLarge(bytes: number, what = ''): SwarmError {
-  return new SwarmError('invalid_input', `message is ${what ? `${what} ` : ''}${bytes} bytes; the limit is ${MAX_MESSAGE_BYTES} (1 MiB): put large content in a file and send its path`);
+function tooLarge(bytes: number, over = false): SwarmError {
+  return new SwarmError('invalid_input', messageTooLarge(bytes, over));
 }
 
 export const sendCommand: CommandModule<GlobalArgs, SendArgs> = {
