@@ -2,13 +2,14 @@
 // one inbox through the real Mailbox (built dist/), then prints one JSON line of latencies.
 // argv: root team to writer count [lockBudgetMs] [lockStaleMs]
 import { Mailbox } from '../../dist/mailbox/mailbox.js';
+import { staleWindow } from './stale-window.mjs';
 import { Team } from '../../dist/team/team.js';
 
 const [root, team, to, writer, countArg, budgetArg, staleArg] = process.argv.slice(2);
 const count = Number(countArg);
 const lock = {
   ...(budgetArg ? { budgetMs: Number(budgetArg) } : {}),
-  ...(staleArg ? { staleMs: Number(staleArg), updateMs: Math.floor(Number(staleArg) / 4) } : {}),
+  ...staleWindow(staleArg),
 };
 const mailbox = new Mailbox({ team: new Team(root, team), lock });
 const latencies = [];

@@ -5,11 +5,12 @@
 // argv: file text blockMs [staleMs]
 import { z } from 'zod';
 import { mutateJsonFile } from '../../dist/storage/json-file.js';
+import { staleWindow } from './stale-window.mjs';
 
 const [file, text, blockArg, staleArg] = process.argv.slice(2);
-const lock = staleArg ? { staleMs: Number(staleArg), updateMs: Math.floor(Number(staleArg) / 4) } : undefined;
+const lock = staleWindow(staleArg);
 let attempts = 0;
-await mutateJsonFile(file, { schema: z.array(z.unknown()), init: () => [], ...(lock ? { lock } : {}) }, (inbox) => {
+await mutateJsonFile(file, { schema: z.array(z.unknown()), init: () => [], lock }, (inbox) => {
   attempts++;
   if (attempts === 1) {
     process.stdout.write('locked\n');
