@@ -19,7 +19,7 @@
 import { promises as fs } from 'node:fs';
 import { z } from 'zod';
 import { InboxMessageSchema, MAX_MESSAGE_BYTES, messageKey, messageTooLarge, type InboxMessage } from '../protocol/message.js';
-import { firstIssue, SwarmError } from '../protocol/errors.js';
+import { firstIssue, isSwarmError, SwarmError } from '../protocol/errors.js';
 import { newMsgId } from '../protocol/ids.js';
 import { appendFileDurableSync, formatJson } from '../storage/atomic.js';
 import {
@@ -139,9 +139,14 @@ export class Mailbox {
     const bytes = Buffer.byteLength(entry.text, 'utf8');
     if (bytes > MAX_MESSAGE_BYTES) throw new SwarmError('invalid_input', `${messageTooLarge(bytes)}; nothing was written`);
     const file = this.paths.inbox(to);
-    const spooled = await spoolEntry(file, entry, this.now());
-    await mutateJsonFile(file, this.options(RawInboxSchema), (inbox, { held }) => this.mergeSpool(file, inbox, held), () => !isSpooled(spooled));
-    if (isSpooled(spooled)) throw new SwarmError('io', `${spooled} was not merged into ${file}; retry the send`);
+    const spooled = spoolEntry(file, entry, this.now());
+    try {
+      await mutateJsonFile(file, this.options(RawInboxSchema), (inbox, { held }) => this.mergeSpool(file, inbox, held), () => !isSpooled(spooled));
+    } catch (e) {
+      if (!isSwarmError(e, 'lock_timeout') || !isSpooled(spooled)) throw e;
+      throw new SwarmError('lock_timeout', `${e.message}. The message is queued in ${spooled}: the next send or read of ${to}'s inbox delivers it, so do not send it again`);
+    }
+    if (isSpooled(spooled)) throw new SwarmError('io', `${spooled} was not merged into ${file}; it stays queued there for the next send or read`);
     return entry;
   }
 
@@ -248,9 +253,10 @@ export class Mailbox {
     });
   }
 
-  /** Empty an inbox (spawn step 2). */
+  /** Empty an inbox (spawn step 2), spool included: what was sent before the clear is gone. */
   async clear(name: string): Promise<void> {
-    await mutateJsonFile(this.paths.inbox(name), this.options(RawInboxSchema), () => ({ write: [], result: undefined }));
+    const file = this.paths.inbox(name);
+    await mutateJsonFile(file, this.options(RawInboxSchema), () => ({ write: [], result: undefined, afterWrite: takeSpooled(file, new Set()).remove }));
   }
 
   /** Entries moved to the archive by compaction, oldest first. */

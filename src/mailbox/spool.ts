@@ -1,34 +1,47 @@
 // The inbox spool (SPEC §12, group commit): where a sender puts its message before it is in the inbox.
 //
-// Layout: `inboxes/<name>.json.spool/<epochMs>-<key>.json`, one message per file, written to a temp
-// name and renamed, so a file is either absent or whole. No lock is needed to add one. Whoever holds
+// Layout: `inboxes/<name>.json.spool/<epochMs>-<key>.json`, one message per file, created in place
+// (no temp name and rename: under load every metadata operation waits on the journal). No lock is
+// needed to add one. A file that does not parse yet is a send in flight and is left for a later
+// cycle; only when it is older than IN_FLIGHT_MS (a sender that died mid-write) is it kept aside. Whoever holds
 // the inbox lock next (a sender, a consumer, a reader that saw spooled files) moves every spooled
 // message into the array in one read-modify-write, sorted by timestamp and deduplicated by msg_id,
 // and removes the files only after the inbox write, still under the lock. A sender returns once its
 // file is gone: its message is then in `<name>.json`, fsynced, where Claude Code readers look.
 //
+// Deduplication is against the inbox only, never the archive: every locked cycle that changes the
+// inbox's entries (merge, consume, clear) takes the spool first, and only consume archives, so a
+// spool file's message cannot reach the archive while the file is still there.
+//
 // The spool file itself is not fsynced: nobody is told "sent" until the inbox write is durable, and
 // a file left by a crashed sender survives in the page cache for the next merger.
-import { randomBytes } from 'node:crypto';
-import { existsSync, promises as fs, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { InboxMessageSchema, messageKey, type InboxMessage } from '../protocol/message.js';
 import { errnoCode } from '../protocol/errors.js';
-import { ensureDir, FILE_MODE, formatJson } from '../storage/atomic.js';
+import { DIR_MODE, FILE_MODE, formatJson } from '../storage/atomic.js';
+
+/** How long a spool file that does not parse counts as a send still being written. */
+export const IN_FLIGHT_MS = 10_000;
 
 export function spoolDirFor(inboxFile: string): string {
   return `${inboxFile}.spool`;
 }
 
 /** Put `entry` in the spool; returns its file (gone once merged). */
-export async function spoolEntry(inboxFile: string, entry: InboxMessage, now: number): Promise<string> {
+export function spoolEntry(inboxFile: string, entry: InboxMessage, now: number): string {
+  // Synchronous: a few small metadata operations, cheaper than thread-pool round trips under load.
   const dir = spoolDirFor(inboxFile);
-  await ensureDir(dir);
   const safeKey = messageKey(entry).replace(/[^A-Za-z0-9_-]/g, '_');
   const file = path.join(dir, `${String(now).padStart(13, '0')}-${safeKey}.json`);
-  const tmp = path.join(dir, `.tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
-  await fs.writeFile(tmp, formatJson(entry), { flag: 'wx', mode: FILE_MODE });
-  await fs.rename(tmp, file);
+  const write = () => writeFileSync(file, formatJson(entry), { flag: 'wx', mode: FILE_MODE });
+  try {
+    write();
+  } catch (e) {
+    if (errnoCode(e) !== 'ENOENT') throw e;
+    mkdirSync(dir, { recursive: true, mode: DIR_MODE }); // only the first time: a mkdir per send contends for inboxes/
+    write();
+  }
   return file;
 }
 
@@ -49,6 +62,15 @@ function spoolNames(inboxFile: string): string[] {
   } catch (e) {
     if (errnoCode(e) === 'ENOENT') return [];
     throw e;
+  }
+}
+
+/** True when `file` was last written longer than IN_FLIGHT_MS ago (or is gone). */
+function abandoned(file: string): boolean {
+  try {
+    return Date.now() - statSync(file).mtimeMs > IN_FLIGHT_MS;
+  } catch {
+    return true;
   }
 }
 
@@ -80,14 +102,16 @@ export function takeSpooled(inboxFile: string, present: ReadonlySet<string>): Sp
       if (errnoCode(e) === 'ENOENT') continue; // merged meanwhile by a merger that lost its lock
       throw e;
     }
-    files.push(file);
     let parsed: ReturnType<typeof InboxMessageSchema.safeParse>;
     try {
       parsed = InboxMessageSchema.safeParse(JSON.parse(raw));
     } catch (e) {
+      if (!abandoned(file)) continue; // still being written: a later cycle takes it
+      files.push(file);
       bad.push({ where: `spool file ${name}`, value: raw, problem: `invalid JSON: ${(e as Error).message}` });
       continue;
     }
+    files.push(file);
     if (!parsed.success) {
       bad.push({ where: `spool file ${name}`, value: raw, problem: parsed.error.issues[0]?.message ?? 'not a message' });
       continue;

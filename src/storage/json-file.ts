@@ -158,7 +158,6 @@ export async function mutateJsonFile<T, R>(
   fn: Mutation<T, R>,
   stopWaiting?: () => boolean,
 ): Promise<R | typeof STOPPED_WAITING> {
-  await ensureDir(path.dirname(file));
   for (let attempt = 0; ; attempt++) {
     try {
       const cycle = (held: HeldLock) => mutateLocked(file, opts, fn, held);

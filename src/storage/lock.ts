@@ -14,6 +14,12 @@
 // processes are removed by whoever sees them at the head of the line. Claude Code's writers ignore
 // the line and simply compete for the lock, which stays correct.
 //
+// Group commit (withFileLock with `stopWaiting`, the inbox spool's senders): no ticket. Such a
+// waiter takes the lock only when it is free and nobody is queued, and otherwise sleeps until the
+// holder's lock directory goes (dir-wakeup.ts: inotify on the lock directory itself, so a busy
+// directory does not wake the crowd on every change) and looks again, until `stopWaiting` says a
+// holder did its work. Every waiter wakes on every release, which is what group commit wants.
+//
 // Budget: a waiter gives up only after `budgetMs` *without progress* (the lock not changing hands);
 // while the lock keeps moving it is queued behind live writers, not stuck. Then the caller gets
 // SwarmError('lock_timeout') — never Claude Code's 10 x 5-100 ms, which drops work under contention.
@@ -34,6 +40,8 @@ import { mkdir, readdir, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { errnoCode, SwarmError } from '../protocol/errors.js';
+import { ensureDir } from './atomic.js';
+import { DirWakeup } from './dir-wakeup.js';
 import { isProcessAlive } from './pid.js';
 
 export interface LockOptions {
@@ -97,7 +105,7 @@ export async function withFileLock<R>(
 ): Promise<R | typeof STOPPED_WAITING> {
   const opts = { ...DEFAULT_LOCK_OPTIONS, ...options };
   const guard = new LockGuard(file);
-  const release = await acquire(file, opts, guard, stopWaiting);
+  const release = stopWaiting ? await acquireUnlessDone(file, opts, guard, stopWaiting) : await acquire(file, opts, guard);
   if (release === STOPPED_WAITING) return STOPPED_WAITING;
   guard.arm();
   let result: R;
@@ -105,6 +113,7 @@ export async function withFileLock<R>(
     result = await fn(guard);
   } finally {
     await release().catch(() => undefined); // a compromised lock may already be gone
+    guard.disarm();
   }
   if (guard.compromised) {
     throw new SwarmError('lock_compromised', `lock on ${file} was lost while held (${guard.compromised.message}); check the result`, {
@@ -119,35 +128,60 @@ function identityOf(st: nodeFs.Stats): string {
   return `${st.ino}:${st.birthtimeMs}`; // not ctime: the holder's mtime refresh changes it
 }
 
+/** Lock directories this process holds, with their identity: what the guarded rmdir compares. */
+const heldHere = new Map<string, string>();
+
+type Callback<T = void> = (err: NodeJS.ErrnoException | null, value?: T) => void;
+
+/** Run a synchronous fs call and report it the callback way, on the next tick. */
+function syncToCallback<T>(call: () => T, cb: Callback<T>): void {
+  let value: T;
+  try {
+    value = call();
+  } catch (e) {
+    process.nextTick(cb, e as NodeJS.ErrnoException);
+    return;
+  }
+  process.nextTick(cb, null, value);
+}
+
 /**
- * One holding of one lock: remembers the directory it created, answers `assertHeld`, and gives
- * proper-lockfile an `fs` whose `rmdir` of the lock refuses to remove a directory that is not ours.
+ * The `fs` proper-lockfile gets, one per process (it caches the file system's mtime precision on
+ * it, so a fresh object per lock would probe with an extra utimes + stat every time). Its calls are
+ * synchronous (a lock op is one metadata syscall: a thread-pool round trip costs more under load).
+ * Its mkdir makes the lock 0700 (proper-lockfile would use the umask's 0755, or 0777 under umask
+ * 0), and its rmdir never removes a lock this process held that has since changed hands.
  */
+const lockFs: typeof nodeFs = {
+  ...nodeFs,
+  mkdir: ((p: nodeFs.PathLike, cb: Callback) => syncToCallback(() => void nodeFs.mkdirSync(p, { mode: 0o700 }), cb)) as typeof nodeFs.mkdir,
+  stat: ((p: nodeFs.PathLike, cb: Callback<nodeFs.Stats>) => syncToCallback(() => nodeFs.statSync(p), cb)) as typeof nodeFs.stat,
+  utimes: ((p: nodeFs.PathLike, a: Date, m: Date, cb: Callback) => syncToCallback(() => nodeFs.utimesSync(p, a, m), cb)) as typeof nodeFs.utimes,
+  rmdir: ((p: nodeFs.PathLike, cb: Callback) =>
+    syncToCallback(() => {
+      const mine = heldHere.get(String(p));
+      if (mine !== undefined && identityOf(nodeFs.statSync(p)) !== mine) return; // someone else's now: leave it to them
+      nodeFs.rmdirSync(p); // ours, or a stale lock being taken over
+    }, cb)) as typeof nodeFs.rmdir,
+};
+
+/** One holding of one lock: remembers the directory it created and answers `assertHeld`. */
 class LockGuard implements HeldLock {
   compromised: Error | undefined;
   private identity: string | undefined;
-  readonly fs: typeof nodeFs;
 
-  constructor(private readonly file: string) {
-    const lockDir = lockPathFor(file);
-    this.fs = {
-      ...nodeFs,
-      // proper-lockfile creates the lock with the umask's mode (0755, or 0777 under umask 0): keep it private.
-      mkdir: ((p: nodeFs.PathLike, cb: (err: NodeJS.ErrnoException | null) => void) => nodeFs.mkdir(p, { mode: 0o700 }, (err) => cb(err))) as typeof nodeFs.mkdir,
-      rmdir: ((p: nodeFs.PathLike, cb: (err: NodeJS.ErrnoException | null) => void) => {
-        if (this.identity === undefined || String(p) !== lockDir) return nodeFs.rmdir(p, cb); // a stale lock we take over
-        nodeFs.stat(lockDir, (err, st) => {
-          if (err) return cb(err);
-          if (identityOf(st) !== this.identity) return cb(null); // someone else's now: leave it to them
-          nodeFs.rmdir(lockDir, cb);
-        });
-      }) as typeof nodeFs.rmdir,
-    };
-  }
+  constructor(private readonly file: string) {}
 
   /** Called once the lock is ours: from here on its directory is the one to keep and to release. */
   arm(): void {
     this.identity = this.current();
+    if (this.identity !== undefined) heldHere.set(lockPathFor(this.file), this.identity);
+  }
+
+  /** Called once the holding is over (released, or lost). */
+  disarm(): void {
+    const lockDir = lockPathFor(this.file);
+    if (heldHere.get(lockDir) === this.identity) heldHere.delete(lockDir);
   }
 
   readonly onCompromised = (err: Error): void => {
@@ -174,7 +208,18 @@ class LockGuard implements HeldLock {
 
 type Release = () => Promise<void>;
 
+/** One attempt at the lock; undefined when it is busy. Creates the file's directory (0700) if missing. */
 async function tryLock(file: string, opts: Required<LockOptions>, guard: LockGuard): Promise<Release | undefined> {
+  try {
+    return await lockOnce(file, opts, guard);
+  } catch (e) {
+    if (errnoCode(e) !== 'ENOENT') throw e;
+    await ensureDir(path.dirname(file)); // only now: a mkdir per attempt contends for the directory
+    return lockOnce(file, opts, guard);
+  }
+}
+
+async function lockOnce(file: string, opts: Required<LockOptions>, guard: LockGuard): Promise<Release | undefined> {
   try {
     return await lockfile.lock(file, {
       realpath: false,
@@ -183,10 +228,11 @@ async function tryLock(file: string, opts: Required<LockOptions>, guard: LockGua
       update: opts.updateMs,
       retries: 0,
       onCompromised: guard.onCompromised,
-      fs: guard.fs,
+      fs: lockFs,
     });
   } catch (e) {
     if (errnoCode(e) === 'ELOCKED') return undefined;
+    if (errnoCode(e) === 'ENOENT') throw e;
     throw new SwarmError('io', `cannot lock ${file}: ${(e as Error).message}`, { cause: e });
   }
 }
@@ -225,12 +271,7 @@ async function dropDeadTickets(file: string, tickets: string[], mine: string): P
   }
 }
 
-async function acquire(
-  file: string,
-  opts: Required<LockOptions>,
-  guard: LockGuard,
-  stopWaiting?: () => boolean,
-): Promise<Release | typeof STOPPED_WAITING> {
+async function acquire(file: string, opts: Required<LockOptions>, guard: LockGuard): Promise<Release> {
   if ((await queuedTickets(file)).length === 0) {
     const release = await tryLock(file, opts, guard);
     if (release) return release;
@@ -243,7 +284,6 @@ async function acquire(
     let lastPlace = Number.POSITIVE_INFINITY;
     let nextCheck = 0;
     for (;;) {
-      if (stopWaiting?.()) return STOPPED_WAITING;
       const tickets = await queuedTickets(file);
       let place = tickets.indexOf(ticket);
       if (place < 0) place = 0; // our ticket was removed (e.g. by doctor): we are still waiting, go first
@@ -261,18 +301,83 @@ async function acquire(
         lastPlace = place;
         await dropDeadTickets(file, tickets, ticket);
       }
-      if (now >= deadline) {
-        throw new SwarmError(
-          'lock_timeout',
-          `${file} is locked by another process (no progress for ${opts.budgetMs} ms, ${attempts} attempts); retry, or run 'swarm doctor' if it stays locked`,
-        );
-      }
+      if (now >= deadline) throw lockTimeout(file, opts, attempts);
       const wait = place < POLLERS ? 1 + Math.random() * 2 : Math.min(opts.maxDelayMs, (place - POLLERS + 1) * PER_PLACE_MS);
       await delay(wait * (0.75 + Math.random() * 0.5));
     }
   } finally {
     await rm(path.join(queueDirFor(file), ticket), { force: true });
     await rmdir(queueDirFor(file)).catch(() => undefined); // the last one out removes the line (ENOTEMPTY otherwise)
+  }
+}
+
+/** How long a group-commit waiter sleeps between checks: with change events (a safety net), without. */
+const EVENT_WAIT_MS = 100;
+const POLL_WAIT_MS = 8;
+
+/**
+ * Group commit's way to wait: no ticket. Take the lock when it is free and nobody is queued;
+ * otherwise sleep until the holder's lock directory goes (or is touched) and look again, until
+ * `stopWaiting` says the work is done. Every waiter wakes on every release, which is what
+ * group commit wants: the holder merged most of them, the rest race for the next cycle.
+ */
+async function acquireUnlessDone(
+  file: string,
+  opts: Required<LockOptions>,
+  guard: LockGuard,
+  stopWaiting: () => boolean,
+): Promise<Release | typeof STOPPED_WAITING> {
+  const lockDir = lockPathFor(file);
+  const wakeup = new DirWakeup();
+  try {
+    let deadline = Date.now() + opts.budgetMs;
+    let lastHolder: string | undefined;
+    let attempts = 0;
+    for (;;) {
+      if (stopWaiting()) return STOPPED_WAITING;
+      const lock = statOrUndefined(lockDir);
+      // Try only a free lock, or one old enough to be a dead holder's (tryLock takes that over).
+      if ((lock === undefined || Date.now() - lock.mtimeMs > opts.staleMs) && !hasQueue(file)) {
+        attempts++;
+        const release = await tryLock(file, opts, guard);
+        if (release) return release;
+      }
+      const now = Date.now();
+      const holder = lock && identityOf(lock);
+      if (holder !== lastHolder) deadline = now + opts.budgetMs; // the lock changes hands: progress
+      lastHolder = holder;
+      if (now >= deadline) throw lockTimeout(file, opts, attempts);
+      if (holder === undefined) {
+        await delay(1 + Math.random() * 2); // free but queued for, or just taken: look again soon
+        continue;
+      }
+      const mark = wakeup.follow(lockDir, holder);
+      if (stopWaiting()) return STOPPED_WAITING; // merged between the first look and the watch
+      const wait = wakeup.watching ? EVENT_WAIT_MS : POLL_WAIT_MS;
+      await wakeup.wait(mark, wait * (0.75 + Math.random() * 0.5));
+    }
+  } finally {
+    wakeup.close();
+  }
+}
+
+function lockTimeout(file: string, opts: Required<LockOptions>, attempts: number): SwarmError {
+  return new SwarmError(
+    'lock_timeout',
+    `${file} is locked by another process (no progress for ${opts.budgetMs} ms, ${attempts} attempts); retry, or run 'swarm doctor' if it stays locked`,
+  );
+}
+
+/** True when a ticket line exists (the last one out removes it): those waiters go first. */
+function hasQueue(file: string): boolean {
+  return nodeFs.existsSync(queueDirFor(file));
+}
+
+function statOrUndefined(p: string): nodeFs.Stats | undefined {
+  try {
+    return nodeFs.statSync(p);
+  } catch {
+    return undefined;
   }
 }
 

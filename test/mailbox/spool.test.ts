@@ -6,9 +6,11 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Mailbox } from '../../src/mailbox/index.js';
-import { spoolDirFor, spoolEntry } from '../../src/mailbox/spool.js';
+import { IN_FLIGHT_MS, spoolDirFor, spoolEntry } from '../../src/mailbox/spool.js';
 import type { InboxMessage } from '../../src/protocol/index.js';
 import { addMember, createTeam, Team } from '../../src/team/index.js';
+import { isSwarmError } from '../../src/protocol/errors.js';
+import { lockPathFor, withFileLock } from '../../src/storage/lock.js';
 import { useTempRoot } from '../support/tmp-root.js';
 
 let root: string;
@@ -73,12 +75,45 @@ describe('the inbox spool', () => {
 
   it('a spool file that is not a message is kept aside, and the others still land', async () => {
     await fs.mkdir(spoolDirFor(file), { recursive: true });
-    await fs.writeFile(path.join(spoolDirFor(file), '0000000000001-junk.json'), '{"half');
+    const junk = path.join(spoolDirFor(file), '0000000000001-junk.json');
+    await fs.writeFile(junk, '{"half');
+    const died = (Date.now() - IN_FLIGHT_MS - 1000) / 1000;
+    await fs.utimes(junk, died, died); // a sender that died mid-write, long ago
     const quiet = new Mailbox({ team: new Team(root, 't'), onCorrupt: () => undefined });
     await quiet.append('w1', { from: 'w2', text: 'fine' });
     expect((await onDisk()).map((m) => m.text)).toEqual(['fine']);
     const kept = (await fs.readdir(mb.paths.inboxes)).filter((f) => f.startsWith('w1.json.corrupt-'));
     expect(kept).toHaveLength(1);
     expect(JSON.parse(await fs.readFile(path.join(mb.paths.inboxes, kept[0]!), 'utf8'))).toEqual(['{"half']);
+  });
+
+  it('a spool file still being written (does not parse yet, fresh) is left for a later cycle, not kept aside', async () => {
+    await fs.mkdir(spoolDirFor(file), { recursive: true });
+    const partial = path.join(spoolDirFor(file), '0000000000001-partial.json');
+    await fs.writeFile(partial, '{"from":"w2","te');
+    const reports: unknown[] = [];
+    const watched = new Mailbox({ team: new Team(root, 't'), onCorrupt: (r) => reports.push(r) });
+    await watched.append('w1', { from: 'w2', text: 'fine' });
+    expect((await onDisk()).map((m) => m.text)).toEqual(['fine']);
+    expect(reports).toEqual([]);
+    expect(await spooled()).toEqual(['0000000000001-partial.json']);
+    const whole = { ...mb.makeEntry({ from: 'w2', text: 'finished' }), timestamp: new Date(Date.now() - 5).toISOString() };
+    await fs.writeFile(partial, JSON.stringify(whole)); // the sender's write completes
+    expect((await watched.consume('w1')).map((m) => m.text)).toEqual(['fine', 'finished']);
+    expect(await spooled()).toEqual([]);
+  });
+
+  it('a send that times out on a stuck lock says its message is queued, and the next read delivers it once', async () => {
+    let release!: () => void;
+    const held = withFileLock(file, () => new Promise<void>((r) => (release = r)));
+    await expect.poll(() => fs.stat(lockPathFor(file)).then(() => true, () => false)).toBe(true);
+    const impatient = new Mailbox({ team: new Team(root, 't'), lock: { budgetMs: 300 } });
+    const err = await impatient.append('w1', { from: 'w2', text: 'stuck' }).catch((e: unknown) => e);
+    expect(isSwarmError(err, 'lock_timeout')).toBe(true);
+    expect((err as Error).message).toMatch(/queued in .*\.spool.*do not send it again/);
+    release();
+    await held;
+    expect((await mb.consume('w1')).map((m) => m.text)).toEqual(['stuck']);
+    expect(await mb.consume('w1')).toEqual([]);
   });
 });

@@ -1,12 +1,13 @@
 // storage/: atomic writes, the lock budget, corrupt-file quarantine, directory change hints.
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rmdir, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { isSwarmError } from '../../src/protocol/errors.js';
 import { createFileExclusive, ensureDir, keepAside, writeFileAtomic } from '../../src/storage/atomic.js';
 import { mutateJsonFile, readJsonFile, updateJsonFile, type CorruptReport } from '../../src/storage/json-file.js';
-import { lockPathFor, queueDirFor, withFileLock } from '../../src/storage/lock.js';
+import { lockPathFor, queueDirFor, STOPPED_WAITING, withFileLock } from '../../src/storage/lock.js';
+import { DirWakeup } from '../../src/storage/dir-wakeup.js';
 import { execa } from 'execa';
 import { DirWatcher } from '../../src/storage/watch.js';
 import { useTempRoot } from '../support/tmp-root.js';
@@ -131,6 +132,65 @@ describe('the waiting line', () => {
     expect([...got].sort()).toEqual([0, 1, 2, 3, 4, 5]);
     // Only the first two tickets poll, so a waiter can overtake at most the one waiter ahead of it.
     got.forEach((waiter, servedAt) => expect(servedAt).toBeGreaterThanOrEqual(waiter - 1));
+  });
+});
+
+describe('group commit waiting (withFileLock with stopWaiting)', () => {
+  it('gets a free lock at once, and stops waiting (fn never runs) once its work was done by the holder', async () => {
+    const f = path.join(dir, 'g.json');
+    await expect(withFileLock(f, async () => 'mine', {}, () => false)).resolves.toBe('mine');
+    let release!: () => void;
+    const held = withFileLock(f, () => new Promise<void>((r) => (release = r)));
+    await expect.poll(() => stat(lockPathFor(f)).then(() => true, () => false)).toBe(true);
+    let done = false;
+    let ran = false;
+    const waiter = withFileLock(f, async () => void (ran = true), {}, () => done);
+    done = true; // the holder merged this waiter's work
+    release();
+    await held;
+    await expect(waiter).resolves.toBe(STOPPED_WAITING);
+    expect(ran).toBe(false);
+  });
+
+  it('takes no ticket and never jumps the line: a free lock with a live waiter queued is left to that waiter', async () => {
+    const f = path.join(dir, 'line.json');
+    await mkdir(queueDirFor(f), { recursive: true });
+    await writeFile(path.join(queueDirFor(f), `00000000000000000001-${process.pid}-aaaaaa`), ''); // a live process in line
+    let done = false;
+    let ran = false;
+    const waiter = withFileLock(f, async () => void (ran = true), {}, () => done);
+    await new Promise((r) => setTimeout(r, 400)); // several wake-ups of the waiter (8-100 ms each)
+    expect(await readdir(queueDirFor(f))).toHaveLength(1); // no ticket of its own
+    done = true;
+    await expect(waiter).resolves.toBe(STOPPED_WAITING);
+    expect(ran).toBe(false);
+  });
+
+  it("takes over a dead holder's stale lock", async () => {
+    const f = path.join(dir, 'stale.json');
+    await mkdir(lockPathFor(f));
+    const old = (Date.now() - 60_000) / 1000;
+    await utimes(lockPathFor(f), old, old);
+    await expect(withFileLock(f, async () => 'taken over', { staleMs: 2_000, budgetMs: 5_000 }, () => false)).resolves.toBe('taken over');
+  });
+});
+
+describe('DirWakeup', () => {
+  it('a wait ends when the followed directory is removed, and at once when it is already gone', async () => {
+    const lock = path.join(dir, 'x.lock');
+    await mkdir(lock);
+    const w = new DirWakeup();
+    try {
+      const mark = w.follow(lock, 'first');
+      expect(w.watching).toBe(true);
+      const waited = w.wait(mark, 600_000); // only the removal can end this within the test timeout
+      await rmdir(lock);
+      await waited;
+      const gone = w.follow(lock, 'second');
+      await w.wait(gone, 600_000);
+    } finally {
+      w.close();
+    }
   });
 });
 

@@ -1,0 +1,76 @@
+// A cheap wake-up for a process waiting for a lock directory to go: sleep until the watched
+// directory is removed or touched (inotify through fs.watch) or a timeout passes, whichever is first.
+//
+// Unlike watch.ts (chokidar, for followers that must see every change), this is only a hint for a
+// waiter that re-checks its condition on every wake. It watches the lock directory itself, not its
+// parent: a busy inboxes/ directory has many entries changing per lock cycle, and each change would
+// wake every waiter. Where fs.watch is unavailable (no inotify instances left: Linux allows 128 per
+// user by default, so the 129th of a crowd of writers gets none; network file systems), `wait` is a
+// plain sleep and the caller's timeout is its poll interval.
+import { watch, type FSWatcher } from 'node:fs';
+
+export class DirWakeup {
+  private watcher: FSWatcher | undefined;
+  private watched: string | undefined;
+  private generation = 0;
+  private wake: (() => void) | undefined;
+  private unavailable = false;
+
+  /** True when changes wake `wait`; false when it only sleeps (poll faster then). */
+  get watching(): boolean {
+    return !this.unavailable;
+  }
+
+  /**
+   * Watch `dir`, known by `identity` (a new identity replaces the old watch). Returns a mark for
+   * `wait`: any change after this call ends that wait at once. A `dir` that is already gone counts
+   * as a change.
+   */
+  follow(dir: string, identity: string): number {
+    if (this.watched !== identity && !this.unavailable) {
+      this.stop();
+      this.watched = identity;
+      try {
+        this.watcher = watch(dir, { persistent: false }, () => this.changed());
+        this.watcher.on('error', () => this.changed());
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') this.unavailable = true; // no inotify: the caller polls
+        const mark = this.generation;
+        this.changed();
+        return mark;
+      }
+    }
+    return this.generation;
+  }
+
+  /** Resolve on the first change after `since`, or after `timeoutMs`. */
+  wait(since: number, timeoutMs: number): Promise<void> {
+    if (this.generation !== since) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, timeoutMs);
+      this.wake = done;
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  }
+
+  close(): void {
+    this.stop();
+    this.changed();
+  }
+
+  private stop(): void {
+    this.watcher?.close();
+    this.watcher = undefined;
+    this.watched = undefined;
+  }
+
+  private changed(): void {
+    this.generation++;
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+}
