@@ -1,4 +1,5 @@
-// Benchmark child: waits for "go" on stdin, then appends `count` messages to one inbox, either with
+// Benchmark child: sends one warm-up message to another inbox (unless WARM=0), prints "ready",
+// waits for "go" on stdin, then appends `count` messages to one inbox, either with
 // swarm's Mailbox (mode "swarm") or the way Claude Code does it (mode "claude-code": proper-lockfile
 // with 10 retries of 5-100 ms, plain non-atomic fs.writeFile). Prints one JSON line with latencies.
 // argv: mode root team to writer count
@@ -10,10 +11,10 @@ import { Team } from '../../dist/team/team.js';
 
 const [mode, root, team, to, writer, countArg] = process.argv.slice(2);
 const count = Number(countArg);
-const file = path.join(root, 'teams', team, 'inboxes', `${to}.json`);
+const inboxes = path.join(root, 'teams', team, 'inboxes');
 const mailbox = new Mailbox({ team: new Team(root, team) });
 
-async function claudeCodeAppend(entry) {
+async function claudeCodeAppend(entry, file = path.join(inboxes, `${to}.json`)) {
   await mkdir(path.dirname(file), { recursive: true });
   try {
     await writeFile(file, '[]', { flag: 'wx' });
@@ -35,7 +36,16 @@ async function claudeCodeAppend(entry) {
   }
 }
 
-await new Promise((resolve) => process.stdin.once('data', resolve));
+// A process's first send (to its own warm-up inbox, so no contention) runs cold code (~16 ms of CPU, mostly JIT): without this the clock would
+// measure 64 simultaneous warm-ups on 2 cores, not lock contention. WARM=0 keeps them in.
+if (process.env.WARM !== '0') {
+  const warm = { from: writer, text: 'warm-up' };
+  if (mode === 'swarm') await mailbox.append(`warm-up-${writer}`, warm);
+  else await claudeCodeAppend({ ...warm, timestamp: new Date().toISOString(), read: false }, path.join(inboxes, `warm-up-${writer}.json`));
+}
+const go = new Promise((resolve) => process.stdin.once('data', resolve));
+process.stdout.write('ready\n');
+await go;
 const latencies = [];
 let failed = 0;
 for (let i = 0; i < count; i++) {
