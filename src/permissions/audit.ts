@@ -12,7 +12,7 @@
 import { promises as fs } from 'node:fs';
 import { AuditEventSchema, type AuditEvent } from '../protocol/permission.js';
 import { errnoCode, SwarmError } from '../protocol/errors.js';
-import { appendFileDurable, ensureDir } from '../storage/atomic.js';
+import { appendFileDurable, ensureDir, refuseLinkedDir } from '../storage/atomic.js';
 import type { TeamPaths } from '../team/paths.js';
 
 export const ENDING_EVENTS: ReadonlySet<AuditEvent['event']> = new Set(['decision', 'timeout', 'cancelled', 'cleared']);
@@ -21,6 +21,7 @@ export const ENDING_EVENTS: ReadonlySet<AuditEvent['event']> = new Set(['decisio
 export async function appendAudit(paths: TeamPaths, ...events: AuditEvent[]): Promise<void> {
   if (events.length === 0) return;
   const lines = events.map((e) => JSON.stringify(AuditEventSchema.parse(e))).join('\n');
+  refuseLinkedDir(paths.permissions);
   await ensureDir(paths.permissions);
   await appendFileDurable(paths.audit, `${lines}\n`);
 }
@@ -32,6 +33,7 @@ export interface ReadAuditOptions {
 
 /** Every event in audit.jsonl, oldest first; a missing file is an empty log. */
 export async function readAudit(paths: TeamPaths, opts: ReadAuditOptions = {}): Promise<AuditEvent[]> {
+  refuseLinkedDir(paths.permissions);
   let raw: string;
   try {
     raw = await fs.readFile(paths.audit, 'utf8');

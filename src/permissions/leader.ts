@@ -12,7 +12,7 @@ import { errnoCode, isSwarmError, SwarmError } from '../protocol/errors.js';
 import { systemClock, type Clock } from '../protocol/ids.js';
 import { LEAD_NAME } from '../protocol/names.js';
 import { ResolvedRequestSchema, type PendingRequest, type ResolvedRequest } from '../protocol/permission.js';
-import { fileExists, formatJson, writeFileAtomic } from '../storage/atomic.js';
+import { fileExists, formatJson, refuseLinkedDir, writeFileAtomic } from '../storage/atomic.js';
 import { withFileLock } from '../storage/lock.js';
 import type { TeamPaths } from '../team/paths.js';
 import { findMember, readTeam, updateTeam } from '../team/team-store.js';
@@ -220,6 +220,7 @@ export async function sweepResolved(team: Team, opts: { olderThanMs?: number; no
   const paths = team.paths;
   const limit = opts.olderThanMs ?? 3_600_000;
   const t = (opts.now ?? systemClock)();
+  for (const d of [paths.permissions, paths.resolved]) refuseLinkedDir(d); // it deletes files there
   let names: string[];
   try {
     names = await fs.readdir(paths.resolved);

@@ -5,7 +5,7 @@
 // either the old bytes or the new bytes, never a mix. createFileExclusive: the same, but linked into
 // place, so it never replaces a file that is already there. Files are 0600, directories 0700 (SPEC §3).
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants as fsConstants, fsyncSync, openSync, promises as fs, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants as fsConstants, fsyncSync, lstatSync, openSync, promises as fs, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { errnoCode, SwarmError } from '../protocol/errors.js';
 
@@ -20,6 +20,20 @@ export async function fileExists(file: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * Throw when `dir` is a symlink: swarm never reads or writes a team's files through a linked
+ * directory, which could point anywhere (a missing directory is fine: it is created real).
+ */
+export function refuseLinkedDir(dir: string): void {
+  let linked = false;
+  try {
+    linked = lstatSync(dir).isSymbolicLink();
+  } catch (e) {
+    if (errnoCode(e) !== 'ENOENT' && errnoCode(e) !== 'ENOTDIR') throw e;
+  }
+  if (linked) throw new SwarmError('io', `${dir} is a symlink; swarm does not use files through links: replace it with a real directory (mv the files it points to into one)`);
 }
 
 /** mkdir -p with mode 0700 for every directory it creates. */

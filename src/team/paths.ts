@@ -1,10 +1,13 @@
 // Where everything lives (SPEC §3). The only place that looks at the home directory: the root is
-// $CLAUDE_CONFIG_DIR if set, else ~/.claude. Every path is built from a validated name.
+// $CLAUDE_CONFIG_DIR if set, else ~/.claude. Every path is built from a validated name, and every
+// file path under inboxes/, permissions/, status/ or logs/ is refused while that directory is a
+// symlink (checked each time the path is built: the directory may be replaced at any moment).
 import os from 'node:os';
 import path from 'node:path';
 import { assertInboxName, assertTeamName } from '../protocol/names.js';
 import { isSafeRequestId } from '../protocol/ids.js';
 import { SwarmError } from '../protocol/errors.js';
+import { refuseLinkedDir } from '../storage/atomic.js';
 
 export function resolveRoot(env: NodeJS.ProcessEnv = process.env): string {
   const dir = env.CLAUDE_CONFIG_DIR;
@@ -47,6 +50,12 @@ function requestId(id: string): string {
   return id;
 }
 
+/** `dirs` checked to be real directories (not symlinks), then `file` joined to the last. */
+function inside(dirs: readonly string[], file: string): string {
+  for (const d of dirs) refuseLinkedDir(d);
+  return path.join(dirs[dirs.length - 1]!, file);
+}
+
 export function teamPaths(root: string, team: string): TeamPaths {
   assertTeamName(team);
   const dir = path.join(teamsDir(root), team);
@@ -62,17 +71,17 @@ export function teamPaths(root: string, team: string): TeamPaths {
     dir,
     config: path.join(dir, 'config.json'),
     inboxes,
-    inbox: (name) => path.join(inboxes, `${assertInboxName(name)}.json`),
-    archive: (name) => path.join(inboxes, `${assertInboxName(name)}.archive.jsonl`),
+    inbox: (name) => inside([inboxes], `${assertInboxName(name)}.json`),
+    archive: (name) => inside([inboxes], `${assertInboxName(name)}.archive.jsonl`),
     permissions,
     pending,
     resolved,
-    pendingFile: (id) => path.join(pending, `${requestId(id)}.json`),
-    resolvedFile: (id) => path.join(resolved, `${requestId(id)}.json`),
+    pendingFile: (id) => inside([permissions, pending], `${requestId(id)}.json`),
+    resolvedFile: (id) => inside([permissions, resolved], `${requestId(id)}.json`),
     audit: path.join(permissions, 'audit.jsonl'),
     statusDir,
-    status: (name) => path.join(statusDir, `${assertInboxName(name)}.json`),
+    status: (name) => inside([statusDir], `${assertInboxName(name)}.json`),
     logsDir,
-    log: (name) => path.join(logsDir, `${assertInboxName(name)}.jsonl`),
+    log: (name) => inside([logsDir], `${assertInboxName(name)}.jsonl`),
   };
 }

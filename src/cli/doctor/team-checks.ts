@@ -2,6 +2,9 @@
 // - lock directories (`*.lock`) whose mtime is older than STALE_LOCK_MS: a live holder refreshes its
 //   lock every second, so these belong to dead processes (--fix removes one only if it is still stale
 //   when it gets there);
+// - a `*.lock` path that is a symlink (a lock must be a real directory; --fix removes the link) and
+//   team directories (inboxes/, permissions/, ...) that are symlinks, which swarm refuses to use;
+// - the team's lead key: unreadable or corrupt means every signed send fails;
 // - files kept aside as `*.corrupt-<time>`: listed with their size, never deleted;
 // - members whose pane is gone or whose pid is dead (liveness checked for real): marked active →
 //   a problem (--fix marks them inactive; members are never deleted: `swarm kill <name>` does that);
@@ -13,6 +16,7 @@ import path from 'node:path';
 import { gatherLivenessFacts, judgeLiveness, type Liveness, type LivenessFacts } from '../../teammates/liveness.js';
 import { clearOrphaned } from '../../permissions/leader.js';
 import { pendingIds, readPending } from '../../permissions/pending.js';
+import { loadLeadKey } from '../../permissions/keys.js';
 import type { Member, TeamConfig } from '../../protocol/config.js';
 import { LEAD_NAME } from '../../protocol/names.js';
 import { findMember, readTeam, updateMember } from '../../team/team-store.js';
@@ -34,9 +38,10 @@ interface Found {
   mtimeMs: number;
 }
 
-/** `*.lock` directories and `*.corrupt-*` files under `dir` (lock dirs are not descended into). */
-export async function scanTeamDir(dir: string, depth = 4): Promise<{ locks: Found[]; corrupt: Found[] }> {
+/** `*.lock` directories, `*.lock` symlinks and `*.corrupt-*` files under `dir` (lock dirs and links are not descended into). */
+export async function scanTeamDir(dir: string, depth = 4): Promise<{ locks: Found[]; linkedLocks: string[]; corrupt: Found[] }> {
   const locks: Found[] = [];
+  const linkedLocks: string[] = [];
   const corrupt: Found[] = [];
   const walk = async (d: string, left: number): Promise<void> => {
     let entries;
@@ -47,6 +52,10 @@ export async function scanTeamDir(dir: string, depth = 4): Promise<{ locks: Foun
     }
     for (const e of entries) {
       const p = path.join(d, e.name);
+      if (e.isSymbolicLink() && e.name.endsWith('.lock')) {
+        linkedLocks.push(p);
+        continue;
+      }
       const isLock = e.isDirectory() && e.name.endsWith('.lock');
       const isCorrupt = e.isFile() && CORRUPT_RE.test(e.name);
       if (isLock || isCorrupt) {
@@ -62,7 +71,7 @@ export async function scanTeamDir(dir: string, depth = 4): Promise<{ locks: Foun
     }
   };
   await walk(dir, depth);
-  return { locks, corrupt };
+  return { locks, linkedLocks, corrupt };
 }
 
 /** "12 B", "3.4 kB", "1.2 MB". */
@@ -91,6 +100,57 @@ function staleLockFinding(ctx: DoctorContext, team: string, lock: Found): Findin
   };
 }
 
+function linkedLockFinding(ctx: DoctorContext, team: string, link: string): Finding {
+  const rel = path.relative(ctx.root, link);
+  return {
+    check: 'linked_lock',
+    severity: 'problem',
+    team,
+    path: link,
+    problem: `lock ${rel} is a symlink, not a lock directory: writers of that file cannot lock it safely`,
+    fix: `swarm doctor --fix removes the link (or: rm '${link}')`,
+    apply: async () => {
+      const st = await fs.lstat(link).catch(() => undefined);
+      if (st === undefined) return `${rel} was already gone`;
+      if (!st.isSymbolicLink()) throw new Error(`${rel} is no longer a symlink; left alone`);
+      await fs.unlink(link);
+      return `removed the symlink ${rel}`;
+    },
+  };
+}
+
+/** The team's directories that swarm refuses to use while they are symlinks (team/paths). */
+async function linkedDirFindings(ctx: DoctorContext, team: Team): Promise<Finding[]> {
+  const { paths } = team;
+  const out: Finding[] = [];
+  for (const dir of [paths.inboxes, paths.permissions, paths.pending, paths.resolved, paths.statusDir, paths.logsDir]) {
+    const st = await fs.lstat(dir).catch(() => undefined);
+    if (!st?.isSymbolicLink()) continue;
+    const target = await fs.readlink(dir).catch(() => '?');
+    const rel = path.relative(ctx.root, dir);
+    out.push({
+      check: 'linked_dir',
+      severity: 'problem',
+      team: team.name,
+      path: dir,
+      problem: `${rel} is a symlink (to ${target}); swarm refuses to read or write team files through it, so every command that needs it fails`,
+      fix: `replace it with a real directory: rm '${dir}' && mkdir -m 700 '${dir}' (first copy in what you need from ${target})`,
+    });
+  }
+  return out;
+}
+
+/** A lead key that exists but cannot be loaded: every message signed as the leader fails. */
+async function leadKeyFindings(team: Team): Promise<Finding[]> {
+  try {
+    await loadLeadKey(team);
+    return [];
+  } catch (e) {
+    if (isSwarmError(e, 'not_found')) return []; // made on the next launch or send
+    return [{ check: 'lead_key', severity: 'problem', team: team.name, problem: `team ${team.name}'s lead key is unusable, so no message from the leader can be signed`, fix: (e as Error).message }];
+  }
+}
+
 function corruptFinding(ctx: DoctorContext, team: string, f: Found): Finding {
   const rel = path.relative(ctx.root, f.path);
   return {
@@ -105,16 +165,27 @@ function corruptFinding(ctx: DoctorContext, team: string, f: Found): Finding {
 
 export async function checkTeamFiles(ctx: DoctorContext): Promise<CheckResult> {
   const findings: Finding[] = [];
-  let locks = 0;
-  for (const team of await listTeamDirs(ctx)) {
+  let fresh = 0;
+  const teams = await listTeamDirs(ctx);
+  for (const team of teams) {
     const scan = await scanTeamDir(team.paths.dir);
-    locks += scan.locks.length;
-    for (const l of scan.locks) if (ctx.now - l.mtimeMs > STALE_LOCK_MS) findings.push(staleLockFinding(ctx, team.name, l));
+    for (const l of scan.locks) {
+      if (ctx.now - l.mtimeMs > STALE_LOCK_MS) findings.push(staleLockFinding(ctx, team.name, l));
+      else fresh++;
+    }
+    for (const link of scan.linkedLocks) findings.push(linkedLockFinding(ctx, team.name, link));
+    findings.push(...(await linkedDirFindings(ctx, team)));
+    findings.push(...(await leadKeyFindings(team)));
     for (const c of scan.corrupt) findings.push(corruptFinding(ctx, team.name, c));
   }
   const passed: string[] = [];
-  if (!findings.some((f) => f.check === 'stale_lock')) passed.push(`no stale locks${locks > 0 ? ` (${locks} held by live writers)` : ''}`);
-  if (!findings.some((f) => f.check === 'corrupt_file')) passed.push('no corrupt files kept aside');
+  const has = (check: string) => findings.some((f) => f.check === check);
+  // A lock refreshed within the stale window is in use, or its holder died less than that long ago.
+  const freshNote = fresh > 0 ? ` (${fresh} touched within ${STALE_LOCK_MS / 1000} s: in use, or a holder that died since; rerun later to tell)` : '';
+  if (!has('stale_lock') && !has('linked_lock')) passed.push(`no stale locks${freshNote}`);
+  if (!has('linked_dir')) passed.push('no symlinked team directories');
+  if (!has('lead_key') && teams.length > 0) passed.push('no unreadable lead keys');
+  if (!has('corrupt_file')) passed.push('no corrupt files kept aside');
   return { findings, passed };
 }
 

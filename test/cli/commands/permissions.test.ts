@@ -153,6 +153,21 @@ describe('swarm approve / deny', () => {
     expect(await listTree(h.root)).toEqual(before);
   });
 
+  it('a symlinked permissions/resolved/ directory is refused: no decision is written through it', async () => {
+    await writePending(h.paths, record('perm-7-a', {}));
+    const elsewhere = `${h.root}/elsewhere`;
+    await fs.mkdir(elsewhere);
+    await fs.rm(h.paths.resolved, { recursive: true, force: true });
+    await fs.symlink(elsewhere, h.paths.resolved);
+    const r = await run(['approve', 'perm-7-a']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toBe(`swarm: ${h.paths.resolved} is a symlink; swarm does not use files through links: replace it with a real directory (mv the files it points to into one)`);
+    expect(await fs.readdir(elsewhere)).toEqual([]);
+    await fs.rm(h.paths.resolved);
+    await fs.mkdir(h.paths.resolved);
+    expect((await run(['approve', 'perm-7-a'])).exitCode).toBe(0); // still pending: nothing was half-done
+  });
+
   it('--help shows examples', async () => {
     for (const cmd of [['approve'], ['deny'], ['permissions']]) {
       const r = await swarm(h.root, [...cmd, '--help']);

@@ -137,6 +137,21 @@ describe('swarm inbox with a malformed entry', () => {
   });
 });
 
+describe('a symlinked inboxes/ directory', () => {
+  it('send and inbox refuse it in one line and write nothing where it points', async () => {
+    const elsewhere = `${root}/elsewhere`;
+    await fs.mkdir(elsewhere);
+    await fs.rm(mb.paths.inboxes, { recursive: true });
+    await fs.symlink(elsewhere, mb.paths.inboxes);
+    for (const args of [['send', 'w1', 'hi'], ['inbox', 'w1']]) {
+      const r = await run(args);
+      expect(r.exitCode, args.join(' ')).toBe(1);
+      expect(r.stderr).toBe(`swarm: ${mb.paths.inboxes} is a symlink; swarm does not use files through links: replace it with a real directory (mv the files it points to into one)`);
+    }
+    expect(await fs.readdir(elsewhere)).toEqual([]);
+  });
+});
+
 describe('swarm send with large texts', () => {
   const sendInput = (args: string[], input: string | Buffer) =>
     execa(process.execPath, [SWARM_BIN, 'send', ...args, '--team', TEAM], { env: { CLAUDE_CONFIG_DIR: root, NO_COLOR: '1' }, input, reject: false });

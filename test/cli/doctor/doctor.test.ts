@@ -89,7 +89,52 @@ describe('swarm doctor', () => {
     await expect(fs.stat(stale)).rejects.toThrow(/ENOENT/);
     expect((await fs.stat(fresh)).isDirectory()).toBe(true);
     await touch();
-    expect((await doctor()).report.passed).toContain('no stale locks (1 held by live writers)');
+    expect((await doctor()).report.passed).toContain('no stale locks (1 touched within 30 s: in use, or a holder that died since; rerun later to tell)');
+  });
+
+  it('a lock path that is a symlink is a problem; --fix removes the link and never what it points to', async () => {
+    const p = teamPaths(root, TEAM);
+    const elsewhere = path.join(root, 'elsewhere');
+    await fs.mkdir(elsewhere);
+    const link = `${p.inbox('alice')}.lock`;
+    await fs.symlink(elsewhere, link);
+    const r = await doctor();
+    expect(r.exitCode).toBe(1);
+    expect(of(r.report, 'linked_lock')).toEqual([expect.objectContaining({ severity: 'problem', path: link, fixable: true, problem: expect.stringMatching(/^lock teams\/t\/inboxes\/alice\.json\.lock is a symlink/) })]);
+    expect(r.report.passed).not.toContain('no stale locks');
+    const fixed = await doctor('--fix');
+    expect(fixed.exitCode, fixed.stdout).toBe(0);
+    await expect(fs.lstat(link)).rejects.toThrow(/ENOENT/);
+    expect((await fs.stat(elsewhere)).isDirectory()).toBe(true);
+  });
+
+  it('a symlinked inboxes/ or permissions/ directory is a problem with a by-hand fix (doctor never moves team files)', async () => {
+    const p = teamPaths(root, TEAM);
+    const elsewhere = path.join(root, 'elsewhere');
+    await fs.mkdir(elsewhere);
+    await fs.rm(p.permissions, { recursive: true });
+    await fs.symlink(elsewhere, p.permissions);
+    for (const args of [[], ['--fix']]) {
+      const r = await doctor(...args);
+      expect(r.exitCode, r.stdout).toBe(1);
+      expect(of(r.report, 'linked_dir')).toEqual([
+        expect.objectContaining({ severity: 'problem', path: p.permissions, fixable: false, problem: `teams/t/permissions is a symlink (to ${elsewhere}); swarm refuses to read or write team files through it, so every command that needs it fails` }),
+      ]);
+      expect(of(r.report, 'linked_dir')[0]!.fix).toBe(`replace it with a real directory: rm '${p.permissions}' && mkdir -m 700 '${p.permissions}' (first copy in what you need from ${elsewhere})`);
+    }
+    expect((await fs.lstat(p.permissions)).isSymbolicLink()).toBe(true);
+  });
+
+  it('an empty or corrupt lead key is a problem whose fix is to delete it and respawn; a missing one is fine', async () => {
+    const team = new Team(root, TEAM);
+    expect((await doctor()).report.passed).toContain('no unreadable lead keys');
+    await ensureLeadKey(team);
+    await fs.writeFile(leadKeyPath(team), '');
+    const r = await doctor();
+    expect(r.exitCode).toBe(1);
+    const [f] = of(r.report, 'lead_key');
+    expect(f).toMatchObject({ severity: 'problem', team: TEAM, fixable: false, problem: "team t's lead key is unusable, so no message from the leader can be signed" });
+    expect(f!.fix).toBe(`lead key file ${leadKeyPath(team)} is not JSON; delete ${leadKeyPath(team)} to make a new key (running teammates must then be respawned)`);
   });
 
   it('loose permissions on the root, a team dir and a key file are reported and chmod-ed by --fix', async () => {
