@@ -4,12 +4,15 @@
 // frame in the worker's inbox whose entry carries a valid `lead_sig`. Either is accepted only when
 // the leader's signature verifies. A resolved record must also be about THIS request: same id, team,
 // worker, tool, tool_use_id and input (canonical JSON) — so a validly signed record for another
-// request, or for a pending file someone edited before the leader saw it, is refused too.
+// request, or for a pending file someone edited before the leader saw it, is refused too. A frame
+// that allows must bind to the worker's own input: its `input_sha256`, when present, must be the
+// digest of that input, and an `updated_input` other than that input (an edit by the leader) counts
+// only with a matching digest. So an input the person did not see is never run.
 import { parseControl } from '../protocol/control.js';
 import type { InboxMessage } from '../protocol/message.js';
 import { ResolvedRequestSchema } from '../protocol/permission.js';
 import { messageKey } from '../protocol/message.js';
-import { canonicalJson, verifyEntry, verifyRecord, type ParsedVerifyKey } from './signing.js';
+import { canonicalJson, inputDigest, verifyEntry, verifyRecord, type ParsedVerifyKey } from './signing.js';
 
 export type Answer =
   | {
@@ -94,13 +97,25 @@ export interface FrameRejected {
   reason: string;
 }
 
+/** Why an allowing frame does not bind to the input the worker asked about, or undefined. */
+function unboundInput(digest: string | undefined, updated: Record<string, unknown> | undefined, asked: Pick<AskedRequest, 'input'>): string | undefined {
+  if (digest !== undefined && digest !== inputDigest(asked.input)) {
+    return 'signed, but it decides a different input than this worker asked for (the pending file was changed before team-lead read it?)';
+  }
+  if (updated !== undefined && !sameJson(updated, asked.input) && digest === undefined) {
+    return 'signed, but it replaces the input without saying which request input it decided';
+  }
+  return undefined;
+}
+
 /**
- * Look through inbox entries for the `permission_response` to request `id`. The first one from
- * `team-lead` with a valid `lead_sig` wins; every other response to `id` is returned as rejected.
+ * Look through inbox entries for the `permission_response` to request `asked.id`. The first one
+ * from `team-lead` with a valid `lead_sig` that binds to the asked input wins; every other response
+ * to that id is returned as rejected.
  */
 export function findResponseFrame(
   entries: readonly InboxMessage[],
-  id: string,
+  asked: Pick<AskedRequest, 'id' | 'input'>,
   key: ParsedVerifyKey,
 ): { found?: FrameFound; rejected: FrameRejected[] } {
   const rejected: FrameRejected[] = [];
@@ -108,7 +123,7 @@ export function findResponseFrame(
     const parsed = parseControl(entry.text);
     if (parsed.kind !== 'control' || parsed.message.type !== 'permission_response') continue;
     const m = parsed.message;
-    if (m.request_id !== id) continue;
+    if (m.request_id !== asked.id) continue;
     const reject = (reason: string): void => void rejected.push({ entry, key: messageKey(entry), reason });
     if (entry.from !== 'team-lead') {
       reject(`response from "${entry.from}", not team-lead`);
@@ -116,6 +131,11 @@ export function findResponseFrame(
     }
     if (!verifyEntry(entry, key)) {
       reject(entry.lead_sig ? 'lead_sig does not verify' : 'no lead_sig');
+      continue;
+    }
+    const unbound = m.subtype === 'success' ? unboundInput(m.input_sha256, m.response.updated_input, asked) : undefined;
+    if (unbound) {
+      reject(unbound);
       continue;
     }
     const answer: Answer =

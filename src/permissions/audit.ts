@@ -59,10 +59,16 @@ export async function readAudit(paths: TeamPaths, opts: ReadAuditOptions = {}): 
   return out;
 }
 
-/** The event that ended each request, by id (the first one, if several). */
+/**
+ * The event that ended each request, by id (the first one, if several). A later `request` line for
+ * the same id reopens it: a worker asking again after refusing a decision that did not bind.
+ */
 export function endedRequests(events: readonly AuditEvent[]): Map<string, AuditEvent> {
   const ended = new Map<string, AuditEvent>();
-  for (const e of events) if (ENDING_EVENTS.has(e.event) && !ended.has(e.id)) ended.set(e.id, e);
+  for (const e of events) {
+    if (e.event === 'request') ended.delete(e.id);
+    else if (ENDING_EVENTS.has(e.event) && !ended.has(e.id)) ended.set(e.id, e);
+  }
   return ended;
 }
 

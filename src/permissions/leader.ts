@@ -23,7 +23,7 @@ import { openLeadMailbox } from './lead-mailbox.js';
 import { endPending, readPending } from './pending.js';
 import { listPending, materialiseInboxRequests, type ListPendingOptions } from './pending-list.js';
 import { suggestRule } from './rules.js';
-import { signRecord } from './signing.js';
+import { inputDigest, signRecord } from './signing.js';
 
 export interface DecideOptions {
   /** Approve and add the suggested rule to the team's allow rules. */
@@ -58,7 +58,7 @@ async function notPending(paths: TeamPaths, id: string): Promise<SwarmError> {
   }
   const ended = await endingEvent(paths, id);
   if (ended) {
-    const what = ended.event === 'decision' ? `${ended.status ?? 'decided'} by ${ended.by ?? 'team-lead'}` : `${ended.event}${ended.by ? ` by ${ended.by}` : ''}`;
+    const what = ended.event === 'decision' ? `${ended.status ?? 'decided'} by ${ended.by ?? 'team-lead'}` : `${ended.event}${ended.by ? ` by ${ended.by}` : ''}${ended.reason ? `: ${ended.reason}` : ''}`;
     return new SwarmError('already_resolved', `permission request ${id} is already resolved (${what}); see 'swarm permissions'`);
   }
   return new SwarmError('not_found', `no pending permission request "${id}"; see 'swarm permissions' for the ids`);
@@ -111,6 +111,7 @@ export async function decide(team: Team, id: string, decision: 'allow' | 'deny',
             type: 'permission_response',
             request_id: id,
             subtype: 'success',
+            input_sha256: inputDigest(request.input),
             response: {
               updated_input: opts.updatedInput ?? request.input,
               ...(permissionUpdates ? { permission_updates: permissionUpdates } : {}),

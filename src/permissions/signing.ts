@@ -11,6 +11,10 @@
 //   (Claude Code 2.1.332's envelope). msg_id, from, timestamp and text must be strings; summary,
 //   color and from_plugin strings, null or absent. Any other shape does not verify.
 //
+// Response frames (`permission_response` in the worker's inbox, signed as an entry) carry
+//   `input_sha256` = inputDigest(the input the leader decided), so a frame binds to the exact
+//   request the worker made, even when the pending file was edited before the leader read it.
+//
 // Resolved records (`permissions/resolved/<id>.json`): `signature` = base64url (unpadded) of the
 //   Ed25519 signature over the UTF-8 bytes of canonicalJson(record without its `signature` field):
 //   - null, true, false: as in JSON;
@@ -23,7 +27,7 @@
 //   - anything else (undefined inside an array, NaN/Infinity, bigint, functions, symbols, objects
 //     that are not plain, cycles) is rejected with SwarmError('invalid_input').
 //   Example: {b:[2,{d:1,c:null}],a:"x"} → {"a":"x","b":[2,{"c":null,"d":1}]}
-import { createPublicKey, generateKeyPairSync, KeyObject, sign as cryptoSign, verify as cryptoVerify } from 'node:crypto';
+import { createHash, createPublicKey, generateKeyPairSync, KeyObject, sign as cryptoSign, verify as cryptoVerify } from 'node:crypto';
 import { z } from 'zod';
 import { SwarmError } from '../protocol/errors.js';
 
@@ -215,6 +219,14 @@ function encode(value: unknown, seen: Set<object>, at: string): string {
   } finally {
     seen.delete(value);
   }
+}
+
+/**
+ * `sha256:<hex>` of canonicalJson(input): what a permission_response frame carries as `input_sha256`
+ * to say which request input the leader saw and decided (SPEC §3.6).
+ */
+export function inputDigest(input: Record<string, unknown>): string {
+  return `sha256:${createHash('sha256').update(canonicalJson(input), 'utf8').digest('hex')}`;
 }
 
 function recordBytes(record: Record<string, unknown>): Uint8Array {

@@ -31,7 +31,7 @@ import { readTeam } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
 import { findResponseFrame, judgeResolved, sameJson, type Answer, type AskedRequest } from './answer.js';
 import { appendAudit, endingEvent, noAnswerWithin } from './audit.js';
-import { endPending, writePending } from './pending.js';
+import { createPendingExclusive, endPending, writePending } from './pending.js';
 import { evaluateWithReason, type Evaluation } from './rules.js';
 import { parseVerifyKey, type ParsedVerifyKey } from './signing.js';
 
@@ -124,9 +124,9 @@ async function decideByRule(paths: TeamPaths, id: string, opts: RequestPermissio
   return { decision: 'deny', by: 'rule', feedback: `denied by team rule ${evaluation.rule}`, id, source: 'rule', rule: evaluation.rule };
 }
 
-async function announce(paths: TeamPaths, id: string, opts: RequestPermissionOptions, now: Clock): Promise<void> {
-  const createdAt = now();
-  const record: PendingRequest = {
+/** The worker's own record of request `id`: what it asked, as it asked it. */
+function ownRecord(id: string, opts: RequestPermissionOptions, createdAt: number): PendingRequest {
+  return {
     id,
     workerId: agentId(opts.workerName, opts.team.name),
     workerName: opts.workerName,
@@ -143,7 +143,11 @@ async function announce(paths: TeamPaths, id: string, opts: RequestPermissionOpt
     workerPid: opts.workerPid ?? process.pid,
     cwd: opts.cwd,
   };
-  await writePending(paths, record);
+}
+
+async function announce(paths: TeamPaths, id: string, opts: RequestPermissionOptions, now: Clock): Promise<void> {
+  const createdAt = now();
+  await writePending(paths, ownRecord(id, opts, createdAt));
   try {
     // The frame (which wakes the leader) and the audit line are independent: write them together.
     const frame = new Mailbox({ team: opts.team }).append(LEAD_NAME, {
@@ -208,18 +212,21 @@ async function waitForAnswer(
   const loggedFrames = new Set<string>();
   const deadline = opts.timeoutMs === undefined ? Infinity : Date.now() + opts.timeoutMs;
   const pollMs = opts.pollMs ?? 1000;
-  const audit = (e: Omit<AuditEvent, 'id' | 'at' | 'worker'>): Promise<void> =>
-    appendAudit(paths, { ...e, id, at: now(), worker: opts.workerName } as AuditEvent);
+  let forged = false; // a decision for this id was refused: if it also removed the pending file, ask again
+  const audit = (e: Omit<AuditEvent, 'id' | 'at' | 'worker'>): Promise<void> => {
+    if (e.event === 'forged') forged = true;
+    return appendAudit(paths, { ...e, id, at: now(), worker: opts.workerName } as AuditEvent);
+  };
 
   const check = async (): Promise<PermissionResult | 'withdrawn' | undefined> => {
     const stillPending = await fileExists(paths.pendingFile(id));
     const fromFile = await checkResolvedFile(paths, asked, key, opts, audit);
     if (fromFile) {
-      await takeFrame(mailbox, opts.workerName, id, key, false);
+      await takeFrame(mailbox, opts.workerName, asked, key, false);
       return { ...fromFile, id, source: 'resolved' };
     }
     const entries = await mailbox.read(opts.workerName);
-    const { found, rejected } = findResponseFrame(entries, id, key);
+    const { found, rejected } = findResponseFrame(entries, asked, key);
     for (const r of rejected) {
       if (loggedFrames.has(r.key)) continue;
       loggedFrames.add(r.key);
@@ -227,7 +234,7 @@ async function waitForAnswer(
       opts.onEvent?.({ kind: 'rejected', id, source: 'inbox', reason: r.reason });
     }
     if (found) {
-      await takeFrame(mailbox, opts.workerName, id, key, true);
+      await takeFrame(mailbox, opts.workerName, asked, key, true);
       await fs.rm(paths.resolvedFile(id), { force: true });
       opts.onEvent?.({ kind: 'answered', id, decision: found.answer.decision, source: 'inbox' });
       const answer = { ...found.answer };
@@ -246,8 +253,11 @@ async function waitForAnswer(
       await cancel(paths, id, opts, now, `worker error: ${(e as Error).message}`);
       throw e;
     }
-    if (result === 'withdrawn') {
-      const gone = await withdrawn(paths, id);
+    if (result === 'withdrawn' && forged) {
+      forged = false;
+      await askAgain(paths, id, opts, now);
+    } else if (result === 'withdrawn') {
+      const gone = await withdrawn(paths, id, opts.workerName, now);
       if (gone) return gone; // else: decided, the response frame is on its way
     } else if (result) {
       return result;
@@ -310,9 +320,9 @@ async function readText(file: string): Promise<string | undefined> {
  * Consume the verified response frame for `id` (only that one; everything else stays unread for the
  * runtime). With `mustExist` false it first checks, lock-free, that the frame is there at all.
  */
-async function takeFrame(mailbox: Mailbox, name: string, id: string, key: ParsedVerifyKey, mustExist: boolean): Promise<void> {
-  if (!mustExist && !findResponseFrame(await mailbox.read(name), id, key).found) return;
-  await mailbox.consume(name, (m) => findResponseFrame([m], id, key).found !== undefined);
+async function takeFrame(mailbox: Mailbox, name: string, asked: AskedRequest, key: ParsedVerifyKey, mustExist: boolean): Promise<void> {
+  if (!mustExist && !findResponseFrame(await mailbox.read(name), asked, key).found) return;
+  await mailbox.consume(name, (m) => findResponseFrame([m], asked, key).found !== undefined);
 }
 
 async function cancel(paths: TeamPaths, id: string, opts: RequestPermissionOptions, now: Clock, reason: string): Promise<void> {
@@ -321,12 +331,36 @@ async function cancel(paths: TeamPaths, id: string, opts: RequestPermissionOptio
 }
 
 /**
- * The pending file is gone and no answer came: cleared by the leader, or removed by hand → a deny.
- * Undefined when the audit log shows a decision (its response frame has not landed yet).
+ * A decision that did not bind to this request ended it on the leader's side (pending file removed):
+ * put the worker's own record back, under the request's lock, so the person sees what was really
+ * asked and can decide that. The `request` audit line reopens the id (audit.endedRequests).
  */
-async function withdrawn(paths: TeamPaths, id: string): Promise<PermissionResult | undefined> {
-  const ended = await endingEvent(paths, id);
-  if (ended?.event === 'decision') return undefined;
-  const why = ended ? `request ${ended.event}${ended.by ? ` by ${ended.by}` : ''}${ended.reason ? `: ${ended.reason}` : ''}` : 'request withdrawn (its pending file was removed without a decision)';
+async function askAgain(paths: TeamPaths, id: string, opts: RequestPermissionOptions, now: Clock): Promise<void> {
+  await withFileLock(paths.pendingFile(id), async () => {
+    if (await fileExists(paths.pendingFile(id))) return;
+    if ((await endingEvent(paths, id))?.event !== 'decision') return; // cleared or timed out: not ours to reopen
+    await createPendingExclusive(paths, ownRecord(id, opts, now()));
+    await appendAudit(paths, { event: 'request', id, at: now(), worker: opts.workerName, toolName: opts.toolName, reason: 'asked again: the decision did not match this request' });
+  });
+  opts.onEvent?.({ kind: 'requested', id, file: paths.pendingFile(id) });
+}
+
+/**
+ * The pending file is gone and no answer came: cleared by the leader, removed by hand, or kept aside
+ * as corrupt → a deny. Undefined when the audit log shows a decision (its frame has not landed yet).
+ * A removal nobody logged is logged here, under the request's lock, as `cancelled`: from then on the
+ * leader cannot approve what this worker already gave up on.
+ */
+async function withdrawn(paths: TeamPaths, id: string, worker: string, now: Clock): Promise<PermissionResult | undefined> {
+  const reason = 'its pending file was removed or kept aside as corrupt before a decision';
+  const ended = await withFileLock(paths.pendingFile(id), async (): Promise<AuditEvent | 'pending' | undefined> => {
+    if (await fileExists(paths.pendingFile(id))) return 'pending';
+    const e = await endingEvent(paths, id);
+    if (e) return e;
+    await appendAudit(paths, { event: 'cancelled', id, at: now(), worker, reason });
+    return undefined;
+  });
+  if (ended === 'pending' || ended?.event === 'decision') return undefined;
+  const why = ended ? `request ${ended.event}${ended.by ? ` by ${ended.by}` : ''}${ended.reason ? `: ${ended.reason}` : ''}` : `request withdrawn (${reason})`;
   return { decision: 'deny', by: ended?.by ?? 'unknown', feedback: why, id, source: 'withdrawn' };
 }

@@ -19,6 +19,8 @@ export const PermissionResponseFrameSchema = z.union([
     type: z.literal('permission_response'),
     request_id: z.string(),
     subtype: z.literal('success'),
+    /** inputDigest of the input the leader decided (swarm's binding; Claude Code ignores it). */
+    input_sha256: z.string().optional(),
     response: z
       .looseObject({
         updated_input: z.record(z.string(), z.unknown()).optional(),
@@ -30,6 +32,7 @@ export const PermissionResponseFrameSchema = z.union([
     type: z.literal('permission_response'),
     request_id: z.string(),
     subtype: z.literal('error'),
+    input_sha256: z.string().optional(),
     error: z.string(),
   }),
 ]);

@@ -6,6 +6,7 @@ import { execa } from 'execa';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { inputDigest } from '../../src/permissions/signing.js';
 import { openLeadMailbox } from '../../src/permissions/lead-mailbox.js';
 import { clearOrphaned, decide, expireStale, sweepResolved } from '../../src/permissions/leader.js';
 import { writePending } from '../../src/permissions/pending.js';
@@ -140,7 +141,8 @@ describe('a signed inbox frame alone answers the worker', () => {
     const id = String((await w.event('requested')).id);
     const { mailbox } = await openLeadMailbox({ team: new Team(h.root, TEAM) });
     await mailbox.append('w1', { from: 'team-lead', text: 'unrelated: keep going' });
-    const frame = encodeControl({ type: 'permission_response', request_id: id, subtype: 'success', response: { updated_input: { command: 'npm test -- --ci' } } });
+    const edit = { updated_input: { command: 'npm test -- --ci' } }; // an edit of the request it saw (bound by its digest)
+    const frame = encodeControl({ type: 'permission_response', request_id: id, subtype: 'success', input_sha256: inputDigest(h.base.input), response: edit });
     await mailbox.append('w1', { from: 'team-lead', text: frame });
     expect((await w.done()).result).toMatchObject({ decision: 'allow', source: 'inbox', updatedInput: { command: 'npm test -- --ci' } });
     const inbox = await inboxOnDisk(h.paths, 'w1');
