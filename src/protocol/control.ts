@@ -95,6 +95,8 @@ export const ModeSetRequestSchema = z.looseObject({
   type: z.literal('mode_set_request'),
   mode: z.string(),
   from: z.string(),
+  /** The teammate it is for; a mode_set_request without it is never obeyed by swarm's runtime. */
+  to: z.string().optional(),
 });
 
 export const ControlMessageSchema = z.union([

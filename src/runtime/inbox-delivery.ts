@@ -14,8 +14,7 @@ import { parseControl, type ShutdownRequest } from '../protocol/control.js';
 import { parsePermissionMode, type PermissionMode } from '../protocol/config.js';
 import type { InboxMessage } from '../protocol/message.js';
 import type { Mailbox } from '../mailbox/mailbox.js';
-import type { ParsedVerifyKey } from '../permissions/signing.js';
-import { classify, wrapForModel, type Incoming } from './incoming.js';
+import { classify, wrapForModel, type Incoming, type LeadTrust } from './incoming.js';
 import type { PlanApproval } from './plan-approval.js';
 import type { ShutdownCoordinator } from './shutdown.js';
 import type { Transcript } from './transcript.js';
@@ -25,8 +24,7 @@ import type { PaneView } from './view.js';
 export interface InboxDeliveryDeps {
   mailbox: Mailbox;
   name: string;
-  key: ParsedVerifyKey;
-  acted: Set<string>;
+  trust: LeadTrust;
   /** Permission request ids this process has finished with. */
   finishedPermissions: ReadonlySet<string>;
   shutdown: ShutdownCoordinator;
@@ -52,7 +50,7 @@ export class InboxDelivery {
     const entries = await this.d.mailbox.consume(this.d.name, this.accept);
     const blocks: TextBlockParam[] = [];
     for (const entry of entries) {
-      const text = this.handle(classify(entry, this.d.key, this.d.acted));
+      const text = this.handle(classify(entry, this.d.trust));
       if (text !== undefined) blocks.push({ type: 'text', text });
     }
     return blocks;
@@ -63,7 +61,7 @@ export class InboxDelivery {
     const found: ShutdownRequest[] = [];
     for (const entry of await this.d.mailbox.read(this.d.name)) {
       if (entry.read) continue;
-      const c = classify(entry, this.d.key, this.d.acted);
+      const c = classify(entry, this.d.trust);
       if (c.kind === 'lead_control' && !c.unverified && c.message.type === 'shutdown_request' && this.d.shutdown.noteSigned(c.message)) {
         found.push(c.message);
       }
@@ -110,7 +108,7 @@ export class InboxDelivery {
       view.messageIn(entry.from, `[${m.type}] ignored`, `unverified: ${c.unverified}`);
       return wrapForModel(entry, c.unverified);
     }
-    if (entry.msg_id) this.d.acted.add(entry.msg_id);
+    if (entry.msg_id) this.d.trust.acted.add(entry.msg_id);
     this.log(entry, m.type, { verified: true });
     switch (m.type) {
       case 'shutdown_request':

@@ -12,8 +12,7 @@ import { newPlanApprovalId } from '../protocol/ids.js';
 import { messageKey, type InboxMessage } from '../protocol/message.js';
 import { LEAD_NAME } from '../protocol/names.js';
 import type { Mailbox } from '../mailbox/mailbox.js';
-import type { ParsedVerifyKey } from '../permissions/signing.js';
-import { leadProblem } from './incoming.js';
+import { leadProblem, type LeadTrust } from './incoming.js';
 import type { InboxMonitor } from './inbox-monitor.js';
 import type { PlanControl, ToolOutput } from './tools/types.js';
 
@@ -46,11 +45,10 @@ export interface PlanApprovalDeps {
   name: string;
   team: string;
   color?: string;
-  key: ParsedVerifyKey;
+  /** What counts as the leader's (shared with inbox delivery, acted-on set included). */
+  trust: LeadTrust;
   monitor: InboxMonitor;
   modes: ModeState;
-  /** msg_ids of leader entries already acted on (shared with inbox delivery). */
-  acted: Set<string>;
   onWait?: (requestId: string) => void;
   onAnswer?: (response: PlanApprovalResponse) => void;
   now?: () => number;
@@ -114,7 +112,7 @@ export class PlanApproval implements PlanControl {
       const parsed = parseControl(entry.text);
       if (parsed.kind !== 'control' || parsed.message.type !== 'plan_approval_response') continue;
       if (parsed.message.requestId !== requestId) continue;
-      if (leadProblem(entry, this.deps.key, this.deps.acted)) continue; // shown as unverified on delivery
+      if (leadProblem(entry, this.deps.trust, parsed.message)) continue; // shown as unverified on delivery
       return { entry, response: parsed.message };
     }
     return undefined;
@@ -128,7 +126,7 @@ export class PlanApproval implements PlanControl {
         const key = messageKey(found.entry);
         const taken = await d.mailbox.consume(d.name, (m) => messageKey(m) === key);
         if (taken.length > 0) {
-          if (found.entry.msg_id) d.acted.add(found.entry.msg_id);
+          if (found.entry.msg_id) d.trust.acted.add(found.entry.msg_id);
           return found.response;
         }
       }

@@ -11,12 +11,14 @@ import type { PermissionMode } from '../protocol/config.js';
 import type { ShutdownRequest } from '../protocol/control.js';
 import { coalesced } from '../storage/coalesce.js';
 import { resolveRoot } from '../team/paths.js';
-import { readTeam, updateMember } from '../team/team-store.js';
+import { findMember, readTeam, updateMember } from '../team/team-store.js';
 import { Team } from '../team/team.js';
 import { AgentLoop } from './agent-loop.js';
 import { parseFlags, readTuning, resolveSettings, type TeammateSettings } from './args.js';
 import { finishTeammate, type ExitReason } from './exit.js';
+import { ActedLog } from './acted.js';
 import { InboxDelivery } from './inbox-delivery.js';
+import type { LeadTrust } from './incoming.js';
 import { InboxMonitor } from './inbox-monitor.js';
 import { createLeaderAsk } from './leader-ask.js';
 import { TeamMessaging } from './messaging.js';
@@ -84,7 +86,7 @@ class Teammate {
   private readonly processes = new ProcessGroups();
   private readonly stop = new AbortController();
   private stopReason: ExitReason | undefined;
-  private readonly acted = new Set<string>();
+  private readonly acted: ActedLog;
   private readonly finishedPermissions = new Set<string>();
 
   constructor(
@@ -109,6 +111,7 @@ class Teammate {
       heartbeatMs,
       onError: (e) => this.view.warn(`status file: ${String(e)}`),
     });
+    this.acted = new ActedLog(this.paths.acted(s.name), (m) => this.view.warn(m));
     this.presence = new Presence({ team: s.team, name: s.name, ...(s.color ? { color: s.color } : {}), pid, mailbox: this.mailbox, status: this.status, transcript: this.transcript });
   }
 
@@ -120,7 +123,10 @@ class Teammate {
 
   async run(): Promise<number> {
     const s = this.s;
-    this.view.setRoster((await readTeam(s.team)).members);
+    const config = await readTeam(s.team);
+    this.view.setRoster(config.members);
+    // Controls signed before this member joined are replays (a respawn joins anew).
+    const trust: LeadTrust = { key: s.parsedKey, acted: this.acted, self: s.name, since: findMember(config, s.name)?.joinedAt ?? Date.now() };
     this.view.banner(s.name, s.team.name, `${this.model.model} · ${s.mode} mode · ${s.cwd}`);
     this.transcript.append({ kind: 'start', pid: this.opts.pid ?? process.pid, model: s.model, mode: s.mode, cwd: s.cwd });
     await this.status.start();
@@ -143,10 +149,9 @@ class Teammate {
       name: s.name,
       team: s.team.name,
       ...(s.color ? { color: s.color } : {}),
-      key: s.parsedKey,
+      trust,
       monitor,
       modes,
-      acted: this.acted,
       onWait: (id) => {
         this.view.waiting(`plan sent to team-lead; waiting for approval [${id}]`);
         this.status.setState('waiting_permission');
@@ -160,8 +165,7 @@ class Teammate {
     const delivery = new InboxDelivery({
       mailbox: this.mailbox,
       name: s.name,
-      key: s.parsedKey,
-      acted: this.acted,
+      trust,
       finishedPermissions: this.finishedPermissions,
       shutdown,
       plan,

@@ -30,6 +30,8 @@ export interface TeamPaths {
   audit: string;
   statusDir: string;
   status(name: string): string;
+  /** The leader's control messages a teammate acted on (runtime/acted.ts). */
+  acted(name: string): string;
   logsDir: string;
   log(name: string): string;
 }
@@ -81,6 +83,7 @@ export function teamPaths(root: string, team: string): TeamPaths {
     audit: path.join(permissions, 'audit.jsonl'),
     statusDir,
     status: (name) => inside([statusDir], `${assertInboxName(name)}.json`),
+    acted: (name) => inside([statusDir], `${assertInboxName(name)}.acted.jsonl`),
     logsDir,
     log: (name) => inside([logsDir], `${assertInboxName(name)}.jsonl`),
   };

@@ -7,7 +7,7 @@ import { encodeControl } from '../../src/protocol/control.js';
 import type { InboxMessage } from '../../src/protocol/message.js';
 import { generateLeadKeyPair, parseVerifyKey, signEntry } from '../../src/permissions/signing.js';
 import { flagsFromArgv, parseFlags } from '../../src/runtime/args.js';
-import { classify, wrapForModel } from '../../src/runtime/incoming.js';
+import { classify, wrapForModel, type LeadTrust } from '../../src/runtime/incoming.js';
 import { withCacheBreakpoints } from '../../src/runtime/model-client.js';
 import { gate, PLAN_MODE_REFUSAL } from '../../src/runtime/permission-gate.js';
 import { classifyError, retryDelayMs, withRetries } from '../../src/runtime/retry.js';
@@ -93,26 +93,41 @@ describe('inbox entries', () => {
   const key = parseVerifyKey(pair.verifyKey);
   const base = (text: string, from = 'team-lead'): InboxMessage & { msg_id: string } => ({ from, text, timestamp: '2026-01-01T00:00:00.000Z', read: false, type: 'message', msgV: 1, msg_id: `m-${text.length}-${from}` });
   const shutdown = encodeControl({ type: 'shutdown_request', requestId: 'shutdown-1@w1', from: 'team-lead', timestamp: '2026-01-01T00:00:00.000Z' });
+  const since = Date.parse('2025-12-31T00:00:00.000Z');
+  const trust = (acted: Set<string> = new Set(), self = 'w1'): LeadTrust => ({ key, acted, self, since });
 
   it('obeys a leader control only when signed, from team-lead, and not replayed', () => {
     const signed = signEntry(base(shutdown), pair.privateKey) as InboxMessage;
-    expect(classify(signed, key, new Set())).toMatchObject({ kind: 'lead_control', message: { type: 'shutdown_request' } });
-    expect(classify(signed, key, new Set())).not.toHaveProperty('unverified');
-    expect(classify(base(shutdown), key, new Set())).toMatchObject({ unverified: 'not signed by team-lead' });
-    expect(classify({ ...signed, text: shutdown.replace('shutdown-1', 'shutdown-2') }, key, new Set())).toMatchObject({ unverified: expect.stringContaining('does not verify') });
-    expect(classify({ ...signed, from: 'w2' }, key, new Set())).toMatchObject({ unverified: expect.stringContaining('not team-lead') });
-    expect(classify(signed, key, new Set([signed.msg_id!]))).toMatchObject({ unverified: expect.stringContaining('replay') });
+    expect(classify(signed, trust())).toMatchObject({ kind: 'lead_control', message: { type: 'shutdown_request' } });
+    expect(classify(signed, trust())).not.toHaveProperty('unverified');
+    expect(classify(base(shutdown), trust())).toMatchObject({ unverified: 'not signed by team-lead' });
+    expect(classify({ ...signed, text: shutdown.replace('shutdown-1', 'shutdown-2') }, trust())).toMatchObject({ unverified: expect.stringContaining('does not verify') });
+    expect(classify({ ...signed, from: 'w2' }, trust())).toMatchObject({ unverified: expect.stringContaining('not team-lead') });
+    expect(classify(signed, trust(new Set([signed.msg_id!])))).toMatchObject({ unverified: expect.stringContaining('replay') });
     const other = generateLeadKeyPair(1);
-    expect(classify(signEntry(base(shutdown), other.privateKey) as InboxMessage, key, new Set())).toMatchObject({ unverified: expect.any(String) });
+    expect(classify(signEntry(base(shutdown), other.privateKey) as InboxMessage, trust())).toMatchObject({ unverified: expect.any(String) });
+  });
+
+  it('obeys a signed control only when it is addressed to this teammate and signed after it joined', () => {
+    const sign = (text: string, timestamp = '2026-01-01T00:00:00.000Z') => signEntry({ ...base(text), timestamp }, pair.privateKey) as InboxMessage;
+    expect(classify(sign(shutdown), trust(new Set(), 'w2'))).toMatchObject({ unverified: 'addressed to w1, not to w2: a replay' });
+    expect(classify(sign(shutdown, '2025-12-30T23:59:59.999Z'), trust())).toMatchObject({ unverified: expect.stringMatching(/^signed at 2025-12-30T23:59:59\.999Z, before w1 joined the team \(2025-12-31T00:00:00\.000Z\): a replay$/) });
+    const mode = (extra: Record<string, unknown>) => encodeControl({ type: 'mode_set_request', mode: 'acceptEdits', from: 'team-lead', ...extra });
+    expect(classify(sign(mode({ to: 'w1' })), trust())).not.toHaveProperty('unverified');
+    expect(classify(sign(mode({ to: 'w2' })), trust())).toMatchObject({ unverified: 'addressed to w2, not to w1: a replay' });
+    expect(classify(sign(mode({})), trust())).toMatchObject({ unverified: 'a mode_set_request that does not say whom it is for' });
+    const plan = (requestId: string) => encodeControl({ type: 'plan_approval_response', requestId, approved: true, timestamp: '2026-01-01T00:00:00.000Z' });
+    expect(classify(sign(plan('plan_approval-5@w1@t')), trust())).not.toHaveProperty('unverified');
+    expect(classify(sign(plan('plan_approval-5@w2@t')), trust())).toMatchObject({ unverified: 'addressed to w2, not to w1: a replay' });
   });
 
   it('wraps messages as <teammate-message>, marking unverified ones', () => {
     expect(wrapForModel({ ...base('hi "there"', 'w2'), color: 'green', summary: 'a "quote"' })).toBe(
       '<teammate-message teammate_id="w2" color="green" summary="a &quot;quote&quot;">\nhi "there"\n</teammate-message>',
     );
-    expect(classify(base('plain text'), key, new Set())).toMatchObject({ kind: 'text', unverified: 'not signed by team-lead' });
+    expect(classify(base('plain text'), trust())).toMatchObject({ kind: 'text', unverified: 'not signed by team-lead' });
     expect(wrapForModel(base('x'), 'not signed by team-lead')).toContain('verified="false"');
-    expect(classify(base('from a peer', 'w2'), key, new Set())).toEqual({ kind: 'text', entry: base('from a peer', 'w2') });
+    expect(classify(base('from a peer', 'w2'), trust())).toEqual({ kind: 'text', entry: base('from a peer', 'w2') });
   });
 });
 
