@@ -1,29 +1,119 @@
 // The permission audit log: teams/<team>/permissions/audit.jsonl, one JSON object per line
 // (AuditEventSchema), append-only.
 //
-// Writing: each call is one O_APPEND write of whole lines followed by fsync (appendFileDurable), so
-// lines from concurrent processes never interleave on a local file system and a crash loses at most
-// the line being written. No lock: nothing ever rewrites the file.
-// Reading: every line is parsed with zod; a line that is not JSON or not an event (e.g. cut short by
-// a crash) is skipped and reported through `onBadLine`, never fatal.
+// Writing: under the log's lock (`audit.jsonl.lock`), each call reads the last line and appends its
+// lines in one O_APPEND write followed by fsync (appendFileDurable); nothing ever rewrites the file.
+// A crash loses at most the line being written (a cut line is ended before the next append).
+// Tamper evidence: every line carries `prev`, the sha256 of the line before it (of "" for the
+// first), so editing or deleting a line breaks the chain at the next one (`verifyAuditChain`,
+// checked by `swarm doctor`). Not a signature: a process of the same user can rewrite the whole
+// file consistently, and cutting lines off the end leaves no trace.
+// Reading: every line is parsed with zod; a line that is not JSON or not an event is skipped and
+// reported through `onBadLine`, never fatal.
 //
 // Which events end a request (so it is never listed or materialised again): decision, timeout,
-// cancelled, cleared. `request` and `forged` do not.
+// cancelled, cleared. `request` (first, or asking again) reopens it; `forged` and the rest
+// (`acted`, `rule`, `plan`, `shutdown`, `mode`) record what happened around requests.
+import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { AuditEventSchema, type AuditEvent } from '../protocol/permission.js';
 import { errnoCode, SwarmError } from '../protocol/errors.js';
 import { appendFileDurable, ensureDir, refuseLinkedDir } from '../storage/atomic.js';
+import { withFileLock } from '../storage/lock.js';
 import type { TeamPaths } from '../team/paths.js';
 
 export const ENDING_EVENTS: ReadonlySet<AuditEvent['event']> = new Set(['decision', 'timeout', 'cancelled', 'cleared']);
 
-/** Append events (validated) as lines of audit.jsonl, in one durable write. */
+/** `sha256:<hex>` of a line's text (without its newline): the next line's `prev`. */
+export function lineDigest(line: string): string {
+  return `sha256:${createHash('sha256').update(line, 'utf8').digest('hex')}`;
+}
+
+/** The last line of `file` (without its newline) and whether the file ends with one; undefined when empty or missing. */
+async function lastLine(file: string): Promise<{ line: string; ended: boolean } | undefined> {
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(file, 'r');
+  } catch (e) {
+    if (errnoCode(e) === 'ENOENT') return undefined;
+    throw e;
+  }
+  try {
+    const { size } = await handle.stat();
+    if (size === 0) return undefined;
+    for (let chunk = 4096; ; chunk *= 4) {
+      const start = Math.max(0, size - chunk);
+      const buf = Buffer.alloc(size - start);
+      await handle.read(buf, 0, buf.length, start);
+      const ended = buf[buf.length - 1] === 0x0a;
+      const body = ended ? buf.subarray(0, buf.length - 1) : buf;
+      const nl = body.lastIndexOf(0x0a);
+      if (nl >= 0 || start === 0) return { line: body.subarray(nl + 1).toString('utf8'), ended };
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Append events (validated) as lines of audit.jsonl, chained by `prev`, in one durable write under the log's lock. */
 export async function appendAudit(paths: TeamPaths, ...events: AuditEvent[]): Promise<void> {
   if (events.length === 0) return;
-  const lines = events.map((e) => JSON.stringify(AuditEventSchema.parse(e))).join('\n');
+  const parsed = events.map((e) => {
+    const { prev: _prev, ...rest } = AuditEventSchema.parse(e);
+    return rest;
+  });
   refuseLinkedDir(paths.permissions);
   await ensureDir(paths.permissions);
-  await appendFileDurable(paths.audit, `${lines}\n`);
+  await withFileLock(paths.audit, async (held) => {
+    const last = await lastLine(paths.audit);
+    let prev = lineDigest(last?.line ?? '');
+    const lines = parsed.map((e) => {
+      const line = JSON.stringify({ ...e, prev });
+      prev = lineDigest(line);
+      return line;
+    });
+    held.assertHeld(); // a writer that stalled past the stale window would fork the chain
+    await appendFileDurable(paths.audit, `${last && !last.ended ? '\n' : ''}${lines.join('\n')}\n`);
+  });
+}
+
+/** Where the chain of `prev` digests breaks: the 1-based line and why. */
+export interface ChainBreak {
+  line: number;
+  problem: string;
+}
+
+/**
+ * Check every `prev` of audit.jsonl against the line before it. Lines written before chaining
+ * (no `prev`) are accepted only before the first chained line. A missing file is an intact log.
+ */
+export async function verifyAuditChain(paths: TeamPaths): Promise<{ lines: number; breaks: ChainBreak[] }> {
+  refuseLinkedDir(paths.permissions);
+  let raw: string;
+  try {
+    raw = await fs.readFile(paths.audit, 'utf8');
+  } catch (e) {
+    if (errnoCode(e) === 'ENOENT') return { lines: 0, breaks: [] };
+    throw new SwarmError('io', `cannot read ${paths.audit}: ${(e as Error).message}`, { cause: e });
+  }
+  const lines = raw.endsWith('\n') ? raw.slice(0, -1).split('\n') : raw.split('\n');
+  const breaks: ChainBreak[] = [];
+  let chained = false;
+  lines.forEach((line, i) => {
+    let prev: unknown;
+    try {
+      prev = (JSON.parse(line) as { prev?: unknown }).prev;
+    } catch {
+      prev = undefined;
+    }
+    if (prev === undefined) {
+      if (chained) breaks.push({ line: i + 1, problem: 'has no prev digest after the chain began (added or edited by hand?)' });
+      return;
+    }
+    chained = true;
+    if (prev !== lineDigest(i === 0 ? '' : lines[i - 1]!)) breaks.push({ line: i + 1, problem: `does not follow line ${i} (line ${i} was edited, or lines between were removed)` });
+  });
+  return { lines: lines.length, breaks };
 }
 
 export interface ReadAuditOptions {

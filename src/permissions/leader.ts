@@ -156,19 +156,28 @@ function ruleUpdate(rule: string): Record<string, unknown> {
   return { type: 'addRules', rules: [{ toolName, ...(ruleContent !== undefined ? { ruleContent } : {}) }], behavior: 'allow', destination: 'session' };
 }
 
-/** Add `rule` (already validated) to `swarm.rules.<list>` under the config lock; false if present. */
-export async function addRule(team: Team, list: 'allow' | 'deny', rule: string): Promise<boolean> {
-  return updateTeam(team, (config) => {
+/** Add `rule` (already validated) to `swarm.rules.<list>` under the config lock (audited); false if present. */
+export async function addRule(team: Team, list: 'allow' | 'deny', rule: string, now: Clock = systemClock): Promise<boolean> {
+  const added = await updateTeam(team, (config) => {
     const swarm = (config.swarm ??= {});
     const rules = (swarm.rules ??= { allow: [], deny: [] });
     if (rules[list].includes(rule)) return false;
     rules[list].push(rule);
     return true;
   });
+  if (added) await appendAudit(team.paths, { event: 'rule', id: rule, at: now(), status: 'added', list, by: LEAD_NAME });
+  return added;
 }
 
-/** Remove `rule` from both lists under the config lock; the lists it was removed from. */
-export async function removeRule(team: Team, rule: string): Promise<('allow' | 'deny')[]> {
+/** Remove `rule` from both lists under the config lock (audited); the lists it was removed from. */
+export async function removeRule(team: Team, rule: string, now: Clock = systemClock): Promise<('allow' | 'deny')[]> {
+  const from = await removeFromLists(team, rule);
+  const at = now();
+  await appendAudit(team.paths, ...from.map((list) => ({ event: 'rule' as const, id: rule, at, status: 'removed', list, by: LEAD_NAME })));
+  return from;
+}
+
+async function removeFromLists(team: Team, rule: string): Promise<('allow' | 'deny')[]> {
   return updateTeam(team, (config) => {
     const rules = config.swarm?.rules;
     if (!rules) return [];

@@ -8,6 +8,7 @@ import { messageKey, type InboxMessage } from '../protocol/message.js';
 import { LEAD_NAME, sameName } from '../protocol/names.js';
 import { findMember, readTeam, requireMember } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
+import { appendAudit } from './audit.js';
 import { openLeadMailbox } from './lead-mailbox.js';
 
 export interface PlanAnswer {
@@ -78,6 +79,16 @@ export async function answerPlan(team: Team, name: string, answer: PlanAnswer): 
   });
   const key = messageKey(found.entry);
   await mailbox.consume(LEAD_NAME, (m) => messageKey(m) === key);
+  await appendAudit(team.paths, {
+    event: 'plan',
+    id: requestId,
+    at: (answer.now ?? Date.now)(),
+    worker: member.name,
+    status: answer.approve ? 'approved' : 'rejected',
+    by: LEAD_NAME,
+    ...(answer.feedback ? { feedback: answer.feedback } : {}),
+    ...(answer.approve && mode ? { mode } : {}),
+  });
   return {
     requestId,
     to: member.name,

@@ -223,6 +223,7 @@ async function waitForAnswer(
     const fromFile = await checkResolvedFile(paths, asked, key, opts, audit);
     if (fromFile) {
       await takeFrame(mailbox, opts.workerName, asked, key, false);
+      await audit({ event: 'acted', status: fromFile.decision, by: fromFile.by, reason: 'signed resolved file' });
       return { ...fromFile, id, source: 'resolved' };
     }
     const entries = await mailbox.read(opts.workerName);
@@ -240,6 +241,7 @@ async function waitForAnswer(
       const answer = { ...found.answer };
       // The leader echoes the input as updated_input (Claude Code expects it); unchanged means none.
       if (answer.decision === 'allow' && sameJson(answer.updatedInput, opts.input)) delete answer.updatedInput;
+      await audit({ event: 'acted', status: answer.decision, by: answer.by, reason: `signed permission_response${answer.decision === 'allow' && answer.updatedInput ? ' with an edited input' : ''}` });
       return { ...answer, id, source: 'inbox' };
     }
     return stillPending ? undefined : 'withdrawn';

@@ -42,11 +42,16 @@ export type ResolvedRequest = z.infer<typeof ResolvedRequestSchema>;
 /**
  * One line of permissions/audit.jsonl. `request` and `decision` are the normal pair (a rule decision
  * has both, with `rule` and `by: "rule"`); `timeout` is a worker that stopped waiting, `cancelled` a
- * worker whose wait was aborted, `cleared` an orphaned request removed by the leader, `forged` a
- * resolution or response frame that failed verification (kept aside, never acted on).
+ * worker whose wait was aborted or whose request vanished, `cleared` an orphaned request removed by
+ * the leader, `forged` a resolution or response frame that failed verification (kept aside, never
+ * acted on), `acted` the worker's own line once it acts on a verified answer (`status` allow|deny).
+ * Around requests: `rule` (id = the rule, `status` added|removed, `list` allow|deny), `plan` (id =
+ * the plan request, `status` approved|rejected, `mode`), `shutdown` (id = the shutdown request,
+ * `status` requested|approved|rejected|timeout|killed|already_gone), `mode` (id = the msg_id of a
+ * mode_set_request a teammate obeyed, `mode`). `prev` chains the lines (permissions/audit.ts).
  */
 export const AuditEventSchema = z.looseObject({
-  event: z.enum(['request', 'decision', 'timeout', 'cleared', 'cancelled', 'forged']),
+  event: z.enum(['request', 'decision', 'timeout', 'cleared', 'cancelled', 'forged', 'acted', 'rule', 'plan', 'shutdown', 'mode']),
   id: z.string(),
   at: z.number(),
   worker: z.string().optional(),
@@ -57,5 +62,9 @@ export const AuditEventSchema = z.looseObject({
   rule: z.string().optional(),
   /** Why a resolution was rejected (forged) or a request ended without a decision. */
   reason: z.string().optional(),
+  list: z.enum(['allow', 'deny']).optional(),
+  mode: z.string().optional(),
+  /** lineDigest of the line before (permissions/audit.ts). */
+  prev: z.string().optional(),
 });
 export type AuditEvent = z.infer<typeof AuditEventSchema>;

@@ -14,6 +14,7 @@ import { parseControl, type ShutdownRequest } from '../protocol/control.js';
 import { parsePermissionMode, type PermissionMode } from '../protocol/config.js';
 import type { InboxMessage } from '../protocol/message.js';
 import type { Mailbox } from '../mailbox/mailbox.js';
+import { appendAudit } from '../permissions/audit.js';
 import { classify, wrapForModel, type Incoming, type LeadTrust } from './incoming.js';
 import type { PlanApproval } from './plan-approval.js';
 import type { ShutdownCoordinator } from './shutdown.js';
@@ -132,6 +133,9 @@ export class InboxDelivery {
         }
         this.d.setMode(mode);
         view.notice(`team-lead set the permission mode to ${mode}`);
+        appendAudit(this.d.mailbox.paths, { event: 'mode', id: entry.msg_id ?? '', at: Date.now(), worker: this.d.name, mode, by: entry.from }).catch((e: unknown) =>
+          view.warn(`audit log: ${(e as Error).message}`),
+        );
         return undefined;
       }
     }

@@ -16,6 +16,7 @@ import { newShutdownId } from '../protocol/ids.js';
 import type { InboxMessage } from '../protocol/message.js';
 import { LEAD_NAME, sameName } from '../protocol/names.js';
 import type { Mailbox } from '../mailbox/mailbox.js';
+import { appendAudit } from '../permissions/audit.js';
 import { openLeadMailbox } from '../permissions/lead-mailbox.js';
 import { findMember, readTeam, removeMember, requireMember } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
@@ -137,8 +138,25 @@ async function takeAnswer(mailbox: Mailbox, requestId: string, from: string): Pr
   return answerOf(taken ?? present, requestId, from);
 }
 
-/** Ask a teammate to shut down and report exactly what happened (see the file header). */
+/** Ask a teammate to shut down and report exactly what happened (see the file header); both are audited. */
 export async function shutdownTeammate(team: Team, name: string, opts: ShutdownOptions): Promise<StopOutcome> {
+  let requestId: string | undefined;
+  const outcome = await askToShutDown(team, name, opts, (id) => (requestId = id));
+  if (requestId !== undefined) {
+    await appendAudit(team.paths, {
+      event: 'shutdown',
+      id: requestId,
+      at: Date.now(),
+      worker: outcome.name,
+      status: outcome.outcome,
+      by: LEAD_NAME,
+      ...(outcome.reason ? { reason: outcome.reason } : {}),
+    });
+  }
+  return outcome;
+}
+
+async function askToShutDown(team: Team, name: string, opts: ShutdownOptions, asked: (requestId: string) => void): Promise<StopOutcome> {
   const config = await readTeam(team);
   const member = requireTeammate(config, name);
   const backend: Backend | undefined = member.tmuxPaneId === '' ? undefined : memberBackend(member, team, opts);
@@ -165,6 +183,8 @@ export async function shutdownTeammate(team: Team, name: string, opts: ShutdownO
     }),
     ...(lead?.color ? { color: lead.color } : {}),
   });
+  asked(requestId);
+  await appendAudit(team.paths, { event: 'shutdown', id: requestId, at: Date.now(), worker: member.name, status: 'requested', by: LEAD_NAME, ...(opts.reason ? { reason: opts.reason } : {}) });
   const timeoutMs = opts.timeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
   const result = await awaitFiles(
     [team.paths.inboxes],

@@ -37,7 +37,9 @@ describe('round trip: worker process asks, leader answers with the CLI', () => {
     expect(out.result).toMatchObject({ decision: 'allow', id, by: 'team-lead' });
     expect(await ls(h.paths.pending)).toEqual([]);
     expect((await ls(h.paths.resolved)).filter((n) => n.startsWith(id))).toEqual([]);
-    expect((await auditFor(h.paths, id)).map((e) => e.event)).toEqual(['request', 'decision']);
+    // The worker may act on the resolved file before the leader has written its decision line.
+    expect((await auditFor(h.paths, id)).map((e) => e.event).sort()).toEqual(['acted', 'decision', 'request']);
+    expect((await auditFor(h.paths, id)).find((e) => e.event === 'acted')).toMatchObject({ worker: 'w1', status: 'allow', by: 'team-lead' });
     const frames = await responseFrames(h.paths, 'w1', id);
     expect(frames).toHaveLength(1);
     expect(verifyEntry(frames[0], h.key.verifyKey)).toBe(true);
@@ -117,13 +119,16 @@ describe('a decision binds to the exact request the worker made', () => {
     const r = await run(['approve', id]);
     expect(r.exitCode, r.stderr).toBe(0); // the leader cannot tell; the worker can
     await w.event('requested', 2);
+    await w.event('rejected', 2);
     const rejected = w.lines.filter((l) => l.event?.kind === 'rejected').map((l) => l.event);
     expect(rejected.map((e) => e?.source).sort()).toEqual(['inbox', 'resolved']);
     expect(String(rejected.find((e) => e?.source === 'inbox')?.reason)).toContain('decides a different input than this worker asked for');
     expect(w.lines.some((l) => l.result)).toBe(false);
     // Asked again with what it really asked; the person sees that and decides it.
     expect((JSON.parse(await fs.readFile(h.paths.pendingFile(id), 'utf8')) as { input: unknown }).input).toEqual({ command: 'npm test' });
-    expect((await auditFor(h.paths, id)).map((e) => e.event)).toEqual(['request', 'decision', 'forged', 'forged', 'request']);
+    const events = (await auditFor(h.paths, id)).map((e) => e.event);
+    expect([...events].sort()).toEqual(['decision', 'forged', 'forged', 'request', 'request']);
+    expect(events.lastIndexOf('request')).toBeGreaterThan(events.indexOf('decision')); // asked again after the bad decision
     const again = await run(['approve', id]);
     expect(again.exitCode, again.stderr).toBe(0);
     const out = await w.done();

@@ -8,6 +8,7 @@ import { openLeadMailbox } from '../../src/permissions/lead-mailbox.js';
 import { parseVerifyKey } from '../../src/permissions/signing.js';
 import { encodeControl } from '../../src/protocol/control.js';
 import type { PermissionMode } from '../../src/protocol/config.js';
+import { readAudit } from '../../src/permissions/audit.js';
 import { ActedLog, type ActedSet } from '../../src/runtime/acted.js';
 import { InboxDelivery } from '../../src/runtime/inbox-delivery.js';
 import { InboxMonitor } from '../../src/runtime/inbox-monitor.js';
@@ -62,6 +63,7 @@ describe('inbox delivery', () => {
     await s.lead.append('w1', { from: 'team-lead', text: encodeControl({ type: 'mode_set_request', mode: 'acceptEdits', from: 'team-lead', to: 'w1' }) });
     expect(await s.delivery.take()).toEqual([]);
     expect(s.modes).toEqual(['acceptEdits']);
+    await expect.poll(async () => (await readAudit(teamPaths(root, 't'))).map((e) => [e.event, e.worker, e.mode, e.by])).toEqual([['mode', 'w1', 'acceptEdits', 'team-lead']]);
 
     await s.plain.append('w1', { from: 'team-lead', text: encodeControl({ type: 'mode_set_request', mode: 'bypassPermissions', from: 'team-lead', to: 'w1' }) });
     const [block] = await s.delivery.take();

@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readAudit } from '../../src/permissions/audit.js';
 import { encodeControl } from '../../src/protocol/control.js';
 import { readTeam } from '../../src/team/team-store.js';
 import { swarm } from '../support/cli.js';
@@ -75,6 +76,11 @@ describe('plan mode', () => {
     expect((await readTeam(new Team(e.root, 't'))).members.find((m) => m.name === 'w1')?.mode).toBe('acceptEdits');
     const responses = (await e.plain.read('w1')).filter((m) => m.text.includes('plan_approval_response'));
     expect(responses.every((m) => m.from === 'team-lead' && typeof m.lead_sig === 'string' && m.read)).toBe(true);
+    const audited = (await readAudit(new Team(e.root, 't').paths)).filter((a) => a.event === 'plan');
+    expect(audited.map((a) => [a.id, a.worker, a.status, a.mode, a.feedback])).toEqual([
+      [plans[0]!.message.requestId, 'w1', 'rejected', undefined, 'add a test first'],
+      [plans[1]!.message.requestId, 'w1', 'approved', 'acceptEdits', undefined],
+    ]);
   });
 });
 

@@ -12,6 +12,7 @@ import { isProcessAlive } from '../../src/backends/process.js';
 import { selectBackend } from '../../src/backends/registry.js';
 import { spawnTeammate, spawnTeammates, type SpawnOptions } from '../../src/teammates/spawn.js';
 import { killTeammate, shutdownAll, shutdownTeammate } from '../../src/teammates/stop.js';
+import { readAudit } from '../../src/permissions/audit.js';
 import { TmuxServer, listAllPanes } from '../../src/backends/tmux/commands.js';
 import { Mailbox } from '../../src/mailbox/mailbox.js';
 import { ensureLeadKey } from '../../src/permissions/keys.js';
@@ -214,6 +215,14 @@ describe('kill and shutdown (tmux, fake teammate)', () => {
     const forced = await shutdownTeammate(new Team(root, TEAM), 'ann', { env, timeoutMs: 8000, force: true, killTimeoutMs: 1500 });
     expect(forced).toEqual({ name: 'ann', outcome: 'killed', reason: 'rejected (busy: still writing tests (FAKE_REJECT=1)); killed (--force)', verified: true });
     await expectGone('ann', r.paneId, r.pid);
+    const audited = (await readAudit(new Team(root, TEAM).paths)).filter((e) => e.event === 'shutdown');
+    expect(audited.map((e) => [e.worker, e.status, e.by])).toEqual([
+      ['ann', 'requested', 'team-lead'],
+      ['ann', 'rejected', 'team-lead'],
+      ['ann', 'requested', 'team-lead'],
+      ['ann', 'killed', 'team-lead'],
+    ]);
+    expect(audited[0]!.id).toBe(audited[1]!.id);
   });
 
   it('shutdown ignored: times out without --force; with --force and a 1 s timeout it is killed, verified', async () => {

@@ -5,6 +5,7 @@
 // - a `*.lock` path that is a symlink (a lock must be a real directory; --fix removes the link) and
 //   team directories (inboxes/, permissions/, ...) that are symlinks, which swarm refuses to use;
 // - the team's lead key: unreadable or corrupt means every signed send fails;
+// - the audit log's chain of `prev` digests: a break means a line was edited or removed;
 // - files kept aside as `*.corrupt-<time>`: listed with their size, never deleted;
 // - members whose pane is gone or whose pid is dead (liveness checked for real): marked active →
 //   a problem (--fix marks them inactive; members are never deleted: `swarm kill <name>` does that);
@@ -17,6 +18,7 @@ import { gatherLivenessFacts, judgeLiveness, type Liveness, type LivenessFacts }
 import { clearOrphaned } from '../../permissions/leader.js';
 import { pendingIds, readPending } from '../../permissions/pending.js';
 import { loadLeadKey } from '../../permissions/keys.js';
+import { verifyAuditChain } from '../../permissions/audit.js';
 import type { Member, TeamConfig } from '../../protocol/config.js';
 import { LEAD_NAME } from '../../protocol/names.js';
 import { findMember, readTeam, updateMember } from '../../team/team-store.js';
@@ -151,6 +153,25 @@ async function leadKeyFindings(team: Team): Promise<Finding[]> {
   }
 }
 
+/** Breaks in the chain of audit.jsonl (never fixed: the log is evidence). */
+async function auditChainFindings(ctx: DoctorContext, team: Team): Promise<Finding[]> {
+  const file = team.paths.audit;
+  const { breaks } = await verifyAuditChain(team.paths).catch(() => ({ breaks: [] })); // a linked dir is reported on its own
+  if (breaks.length === 0) return [];
+  const [first] = breaks;
+  const more = breaks.length > 1 ? ` (and ${breaks.length - 1} more break${breaks.length > 2 ? 's' : ''})` : '';
+  return [
+    {
+      check: 'audit_chain',
+      severity: 'problem',
+      team: team.name,
+      path: file,
+      problem: `${path.relative(ctx.root, file)} line ${first!.line} ${first!.problem}${more}`,
+      fix: `look at the lines around it: sed -n '${Math.max(1, first!.line - 1)},${first!.line}p' '${file}'; swarm never rewrites the log (to start a fresh chain once you know why: mv '${file}' '${file}.broken-${ctx.now}')`,
+    },
+  ];
+}
+
 function corruptFinding(ctx: DoctorContext, team: string, f: Found): Finding {
   const rel = path.relative(ctx.root, f.path);
   return {
@@ -176,6 +197,7 @@ export async function checkTeamFiles(ctx: DoctorContext): Promise<CheckResult> {
     for (const link of scan.linkedLocks) findings.push(linkedLockFinding(ctx, team.name, link));
     findings.push(...(await linkedDirFindings(ctx, team)));
     findings.push(...(await leadKeyFindings(team)));
+    findings.push(...(await auditChainFindings(ctx, team)));
     for (const c of scan.corrupt) findings.push(corruptFinding(ctx, team.name, c));
   }
   const passed: string[] = [];
@@ -185,6 +207,7 @@ export async function checkTeamFiles(ctx: DoctorContext): Promise<CheckResult> {
   if (!has('stale_lock') && !has('linked_lock')) passed.push(`no stale locks${freshNote}`);
   if (!has('linked_dir')) passed.push('no symlinked team directories');
   if (!has('lead_key') && teams.length > 0) passed.push('no unreadable lead keys');
+  if (!has('audit_chain') && teams.length > 0) passed.push('audit logs unbroken');
   if (!has('corrupt_file')) passed.push('no corrupt files kept aside');
   return { findings, passed };
 }

@@ -3,6 +3,7 @@
 // editing with validation, one-line errors with exit codes, --help with examples. Real processes.
 import { promises as fs } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { readAudit } from '../../../src/permissions/audit.js';
 import { writePending } from '../../../src/permissions/pending.js';
 import type { PendingRequest } from '../../../src/protocol/permission.js';
 import { readTeam } from '../../../src/team/index.js';
@@ -99,6 +100,13 @@ describe('swarm permissions rules / allow / deny / remove', () => {
     const removed = await run(['permissions', 'remove', 'Edit(src/)']);
     expect(removed.stdout).toBe('removed Edit(src/) from allow');
     expect((await readTeam(new Team(h.root, TEAM))).swarm?.rules).toEqual({ allow: ['Bash(npm test:*)'], deny: ['Bash(rm:*)'] });
+    const audited = (await readAudit(h.paths)).filter((e) => e.event === 'rule');
+    expect(audited.map((e) => [e.status, e.list, e.id, e.by])).toEqual([
+      ['added', 'allow', 'Bash(npm test:*)', 'team-lead'],
+      ['added', 'allow', 'Edit(src/**)', 'team-lead'],
+      ['added', 'deny', 'Bash(rm:*)', 'team-lead'],
+      ['removed', 'allow', 'Edit(src/**)', 'team-lead'],
+    ]);
   });
 
   it('a bad rule is a one-line error (exit 2) and config.json is untouched; removing an absent rule exits 1', async () => {

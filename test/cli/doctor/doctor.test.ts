@@ -12,7 +12,7 @@ import type { DoctorReport } from '../../../src/cli/commands/doctor.js';
 import type { Exec } from '../../../src/backends/process.js';
 import { TmuxServer, listAllPanes, newSession } from '../../../src/backends/tmux/commands.js';
 import { ensureLeadKey, leadKeyPath } from '../../../src/permissions/keys.js';
-import { readAudit } from '../../../src/permissions/audit.js';
+import { appendAudit, readAudit } from '../../../src/permissions/audit.js';
 import { addMember, createTeam, readTeam, teamPaths, updateMember } from '../../../src/team/index.js';
 import { swarm, type CliResult } from '../../support/cli.js';
 import { modeOf } from '../../support/fs-tree.js';
@@ -123,6 +123,23 @@ describe('swarm doctor', () => {
       expect(of(r.report, 'linked_dir')[0]!.fix).toBe(`replace it with a real directory: rm '${p.permissions}' && mkdir -m 700 '${p.permissions}' (first copy in what you need from ${elsewhere})`);
     }
     expect((await fs.lstat(p.permissions)).isSymbolicLink()).toBe(true);
+  });
+
+  it('an audit log whose chain is broken is a problem; --fix never touches the log', async () => {
+    const p = teamPaths(root, TEAM);
+    for (const id of ['perm-1-a', 'perm-2-b', 'perm-3-c']) await appendAudit(p, { event: 'request', id, at: 1, worker: 'w1' });
+    expect((await doctor()).report.passed).toContain('audit logs unbroken');
+    const lines = (await fs.readFile(p.audit, 'utf8')).split('\n');
+    const edited = [lines[0], lines[1]!.replace('perm-2-b', 'perm-2-x'), ...lines.slice(2)].join('\n');
+    await fs.writeFile(p.audit, edited);
+    for (const args of [[], ['--fix']]) {
+      const r = await doctor(...args);
+      expect(r.exitCode, r.stdout).toBe(1);
+      const [f] = of(r.report, 'audit_chain');
+      expect(f).toMatchObject({ severity: 'problem', path: p.audit, fixable: false, problem: 'teams/t/permissions/audit.jsonl line 3 does not follow line 2 (line 2 was edited, or lines between were removed)' });
+      expect(f!.fix).toMatch(new RegExp(`^look at the lines around it: sed -n '2,3p' '${p.audit}'; swarm never rewrites the log`));
+    }
+    expect(await fs.readFile(p.audit, 'utf8')).toBe(edited);
   });
 
   it('an empty or corrupt lead key is a problem whose fix is to delete it and respawn; a missing one is fine', async () => {
