@@ -5,6 +5,7 @@ import { SwarmError } from '../../protocol/errors.js';
 import { addRule, clearOrphaned, decide, removeRule, type DecideResult } from '../../permissions/leader.js';
 import { listPending } from '../../permissions/pending-list.js';
 import { formatRule, parseRule, type RuleSet } from '../../permissions/rules.js';
+import { isProcessAlive } from '../../storage/pid.js';
 import { readTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
 import { printJson, println, requireTeam, type GlobalArgs } from '../context.js';
@@ -145,6 +146,9 @@ function printDecision(args: GlobalArgs, r: DecideResult): void {
   println(`${r.status === 'approved' ? chalk.green('approved') : chalk.red('denied')} ${r.id}  ${describeDecision(r)}`);
   if (r.rule) println(`added allow rule ${chalk.bold(r.rule)}`);
   if (!r.frameSent) warn(`${r.request.workerName} is no longer a member; no response frame was sent`);
+  else if (r.request.workerPid !== undefined && !isProcessAlive(r.request.workerPid)) {
+    warn(`${r.request.workerName}'s process ${r.request.workerPid} is not running, so nobody acts on this until it is respawned`);
+  }
 }
 
 interface ApproveArgs extends IdArgs {

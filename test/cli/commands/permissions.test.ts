@@ -8,6 +8,7 @@ import { writePending } from '../../../src/permissions/pending.js';
 import type { PendingRequest } from '../../../src/protocol/permission.js';
 import { readTeam } from '../../../src/team/index.js';
 import { swarm } from '../../support/cli.js';
+import { deadPid } from '../../support/team-fixture.js';
 import { listTree } from '../../support/fs-tree.js';
 import { setupTeam, TEAM, type Harness } from '../../support/perm-harness.js';
 import { useTempRoot } from '../../support/tmp-root.js';
@@ -159,6 +160,13 @@ describe('swarm approve / deny', () => {
       expect(r.stdout).toBe('');
     }
     expect(await listTree(h.root)).toEqual(before);
+  });
+
+  it('approving a request whose worker process is gone says that nobody acts on it yet', async () => {
+    await writePending(h.paths, record('perm-8-a', { workerPid: await deadPid() }));
+    const r = await run(['approve', 'perm-8-a']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^swarm: w1's process \d+ is not running, so nobody acts on this until it is respawned$/);
   });
 
   it('a symlinked permissions/resolved/ directory is refused: no decision is written through it', async () => {
