@@ -37,8 +37,8 @@ export interface LeadTrust {
 /** Whom a control is addressed to, where its format says. */
 function addressee(m: LeadControl): string | undefined {
   switch (m.type) {
-    case 'shutdown_request':
-      return /^shutdown-\d+@([^@]+)$/.exec(m.requestId)?.[1];
+    case 'shutdown_request': // swarm's `shutdown-<ms>@<name>`, Claude Code's `shutdown-<name>@<team>-<ms>`
+      return (/^shutdown-\d+@([^@]+)$/.exec(m.requestId) ?? /^shutdown-([^@]+)@[^@]+-\d+$/.exec(m.requestId))?.[1];
     case 'plan_approval_response':
       return /^plan_approval-\d+@([^@]+)@/.exec(m.requestId)?.[1];
     case 'mode_set_request':

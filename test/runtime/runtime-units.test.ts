@@ -111,6 +111,10 @@ describe('inbox entries', () => {
   it('obeys a signed control only when it is addressed to this teammate and signed after it joined', () => {
     const sign = (text: string, timestamp = '2026-01-01T00:00:00.000Z') => signEntry({ ...base(text), timestamp }, pair.privateKey) as InboxMessage;
     expect(classify(sign(shutdown), trust(new Set(), 'w2'))).toMatchObject({ unverified: 'addressed to w1, not to w2: a replay' });
+    const ccShutdown = (requestId: string) => encodeControl({ type: 'shutdown_request', requestId, from: 'team-lead', timestamp: '2026-01-01T00:00:00.000Z' });
+    expect(classify(sign(ccShutdown('shutdown-w1@t-1767225600000')), trust())).not.toHaveProperty('unverified'); // Claude Code's form
+    expect(classify(sign(ccShutdown('shutdown-w2@t-1767225600000')), trust())).toMatchObject({ unverified: 'addressed to w2, not to w1: a replay' });
+    expect(classify(sign(ccShutdown('shutdown-1767225600000')), trust())).toMatchObject({ unverified: 'a shutdown_request that does not say whom it is for' });
     expect(classify(sign(shutdown, '2025-12-30T23:59:59.999Z'), trust())).toMatchObject({ unverified: expect.stringMatching(/^signed at 2025-12-30T23:59:59\.999Z, before w1 joined the team \(2025-12-31T00:00:00\.000Z\): a replay$/) });
     const mode = (extra: Record<string, unknown>) => encodeControl({ type: 'mode_set_request', mode: 'acceptEdits', from: 'team-lead', ...extra });
     expect(classify(sign(mode({ to: 'w1' })), trust())).not.toHaveProperty('unverified');
