@@ -1,5 +1,6 @@
 // The `swarm` command line: yargs wiring, global flags, and the one place that turns an error into
 // a one-line message and an exit code (2 for usage errors, 1 for everything else).
+import { createRequire } from 'node:module';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { demoCommand } from './commands/demo.js';
@@ -16,6 +17,9 @@ import { killCommand, shutdownCommand } from './commands/stop.js';
 import { teamCommand } from './commands/team.js';
 import { teammateCommand } from './commands/teammate.js';
 import { fail, failWith } from './fail.js';
+
+/** This package's version, from its package.json (yargs cannot find it from an ES module). */
+const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 
 export async function main(argv: string[] = hideBin(process.argv)): Promise<void> {
   const cli = yargs(argv)
@@ -48,7 +52,8 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
     .strict()
     .help()
     .alias('h', 'help')
-    .version()
+    .version(VERSION)
+    .completion('completion', 'print a bash/zsh completion script: swarm completion >> ~/.bashrc')
     .wrap(Math.min(100, process.stdout.columns || 100))
     .fail((msg, err) => {
       if (err) throw err;

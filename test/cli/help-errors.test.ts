@@ -1,10 +1,12 @@
 // The CLI contract (SPEC §6) as a user meets it: --help with examples, one-line errors with exit
 // codes, --team / SWARM_TEAM, and names that must never reach the file system. Real child processes
 // of bin/swarm.js (run `npm run build` first).
+import { execa } from 'execa';
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { addMember, createTeam } from '../../src/team/index.js';
-import { swarm, type CliResult } from '../support/cli.js';
+import { SWARM_BIN, swarm, type CliResult } from '../support/cli.js';
 import { listTree } from '../support/fs-tree.js';
 import { useTempRoot } from '../support/tmp-root.js';
 import { Team } from '../../src/team/team.js';
@@ -22,6 +24,26 @@ function expectOneLineError(r: CliResult, code: number | 'non-zero', pattern?: R
   expect(lines[0]).toMatch(/^swarm: \S/);
   if (pattern) expect(lines[0]).toMatch(pattern);
 }
+
+describe('--version and completion', () => {
+  it('--version prints the package version from any directory', async () => {
+    const r = await execa(process.execPath, [SWARM_BIN, '--version'], { cwd: root, reject: false });
+    expect(r.stdout).toBe((JSON.parse(await fs.readFile(path.join(path.dirname(SWARM_BIN), '../package.json'), 'utf8')) as { version: string }).version);
+  });
+
+  it('swarm completion gives bash a completion function that completes commands and subcommands', async () => {
+    const bin = path.join(root, 'bin');
+    await fs.mkdir(bin);
+    await fs.writeFile(path.join(bin, 'swarm'), `#!/bin/sh\nexec '${process.execPath}' '${SWARM_BIN}' "$@"\n`, { mode: 0o755 });
+    const complete = async (...words: string[]): Promise<string[]> => {
+      const script = `source <(swarm completion); COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _swarm_yargs_completions; printf '%s\\n' "\${COMPREPLY[@]}"`;
+      const r = await execa('bash', ['-c', script], { env: { PATH: `${bin}:${process.env.PATH ?? ''}`, CLAUDE_CONFIG_DIR: root } });
+      return r.stdout.split('\n').filter(Boolean);
+    };
+    expect(await complete('swarm', 'shu')).toEqual(['shutdown']);
+    expect(await complete('swarm', 'permissions', 'al')).toEqual(['allow']);
+  });
+});
 
 describe('--help', () => {
   it('lists every command and shows examples', async () => {
