@@ -45,6 +45,14 @@ describe('--version and completion', () => {
   });
 });
 
+describe('swarm lead without a terminal', () => {
+  it('says it needs one and what to use from a script, in one line', async () => {
+    await createTeam(root, { name: 'solo' });
+    const r = await execa(process.execPath, [SWARM_BIN, 'lead', '--team', 'solo'], { env: { CLAUDE_CONFIG_DIR: root, NO_COLOR: '1' }, stdin: 'ignore', reject: false });
+    expectOneLineError({ exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) }, 2, /^swarm: swarm lead needs a terminal \(it reads your keys\): .*'swarm inbox team-lead --follow'/);
+  });
+});
+
 describe('--help', () => {
   it('lists every command and shows examples', async () => {
     const r = await swarm(root, ['--help']);

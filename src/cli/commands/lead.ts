@@ -1,6 +1,8 @@
 // `swarm lead`: the leader console (SPEC §6) for a team, in this terminal. Also the team's
 // in-process host: teammates spawned with `--backend in-process` run inside this process.
+import { fstatSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
+import { SwarmError } from '../../protocol/errors.js';
 import { runConsole } from '../console/console.js';
 import { requireTeam, type GlobalArgs } from '../context.js';
 
@@ -12,6 +14,10 @@ export const leadCommand: CommandModule<GlobalArgs, GlobalArgs> = {
       .example('$0 lead --team review-squad', 'open the console')
       .example('SWARM_TEAM=review-squad $0 lead', 'the same, team from the environment'),
   handler: async (args) => {
+    // Piped /commands are a scripted console; /dev/null (or a closed terminal) would only quit at once.
+    if (!process.stdin.isTTY && fstatSync(0).isCharacterDevice()) {
+      throw new SwarmError('invalid_input', "swarm lead needs a terminal (it reads your keys): run it in a terminal or a tmux pane; from a script, use 'swarm inbox team-lead --follow' and 'swarm approve <id>'");
+    }
     // Set by `swarm demo` / `swarm launch` for the console they start in a tmux session.
     const banner = process.env.SWARM_LEAD_BANNER?.split('\n') ?? [];
     const hint = process.env.SWARM_LEAD_IDLE_HINT;

@@ -37,7 +37,7 @@ export class StatusTracker {
     }
     const allIdle = teammates.length > 0 && pending === 0 && teammates.every((m) => m.state === 'idle');
     if (allIdle && !this.allIdle) {
-      const who = teammates.length === 1 ? `${teammates[0]!.name} is idle` : `all ${teammates.length} teammates are idle`;
+      const who = teammates.length === 1 ? `${teammates[0]!.name} is idle` : teammates.length === 2 ? 'both teammates are idle' : `all ${teammates.length} teammates are idle`;
       this.o.print(chalk.green(who) + (this.o.allIdleHint ? ` — ${this.o.allIdleHint}` : ''));
     }
     this.allIdle = allIdle;

@@ -11,7 +11,7 @@ import { detectIt2, probeTmuxInstall, TMUX_MIN_VERSION } from '../../backends/re
 import type { Exec } from '../../backends/process.js';
 import { errnoCode } from '../../protocol/errors.js';
 import { DIR_MODE, FILE_MODE } from '../../storage/atomic.js';
-import { swarmDir, teamsDir } from '../../team/paths.js';
+import { resolveRoot, swarmDir, teamsDir } from '../../team/paths.js';
 import { Team } from '../../team/team.js';
 
 export type Severity = 'problem' | 'warning';
@@ -124,15 +124,37 @@ async function modeOf(p: string): Promise<{ mode: number; isDir: boolean } | und
   }
 }
 
+/** Files Claude Code keeps in its config directory: a root holding one is shared with Claude Code. */
+const CLAUDE_CODE_FILES = ['settings.json', '.credentials.json', 'projects', 'todos', 'statsig', 'plugins'];
+
+/** True when the root is also Claude Code's own directory (~/.claude, or one holding its files). */
+async function sharedWithClaudeCode(root: string): Promise<boolean> {
+  if (path.resolve(root) === resolveRoot({})) return true; // the default root, ~/.claude
+  for (const name of CLAUDE_CODE_FILES) if ((await modeOf(path.join(root, name))) !== undefined) return true;
+  return false;
+}
+
 export async function checkPermissions(ctx: DoctorContext): Promise<CheckResult> {
   const { dirs, files } = await privatePaths(ctx);
   const findings: Finding[] = [];
+  const shared = await sharedWithClaudeCode(ctx.root);
   let checked = 0;
   const check = async (p: string, want: number, what: string): Promise<void> => {
     const st = await modeOf(p);
     if (st === undefined) return;
     checked++;
     if ((st.mode & 0o077) === 0) return; // no group/other bits: private enough
+    if (shared && p === ctx.root) {
+      // Claude Code owns this directory's mode: report, never change it.
+      findings.push({
+        check: 'permissions',
+        severity: 'warning',
+        path: p,
+        problem: `${what} ${p} is open to other users (mode ${octal(st.mode)}); it is Claude Code's directory too, so doctor leaves it alone`,
+        fix: `if nothing needs it shared: chmod 700 ${quote([p])} (swarm's own directories under it are kept private either way)`,
+      });
+      return;
+    }
     findings.push({
       check: 'permissions',
       severity: 'problem',

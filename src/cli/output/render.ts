@@ -64,7 +64,12 @@ export function renderMessage(m: InboxMessage): string {
   const head = `${chalk.dim(clock(m.timestamp))} ${paint(m.color, m.from)}`;
   const unread = m.read ? '' : chalk.bold('● ');
   const parsed = parseControl(m.text);
-  if (parsed.kind === 'control') return `${head} ${unread}${chalk.italic(describeControl(parsed.message, m.from))}`;
+  if (parsed.kind === 'control') {
+    const event = describeControl(parsed.message, m.from);
+    // "w1 is idle" already names its sender: say it once, in the sender's colour.
+    if (event.startsWith(`${m.from} `)) return `${chalk.dim(clock(m.timestamp))} ${unread}${paint(m.color, m.from)} ${chalk.italic(event.slice(m.from.length + 1))}`;
+    return `${head} ${unread}${chalk.italic(event)}`;
+  }
   if (parsed.kind === 'unknown') return `${head} ${unread}${chalk.italic(`[${parsed.type}] ${oneLine(m.text)}`)}`;
   const summary = m.summary ? `${chalk.bold(m.summary)}: ` : '';
   const lines = m.text.split('\n');

@@ -113,10 +113,10 @@ describe('human view', () => {
     const lines = r.stdout.split('\n');
     const time = String.raw`\d{2}:\d{2}:\d{2}`;
     expect(lines).toHaveLength(7);
-    expect(lines[0]).toMatch(new RegExp(`^${time} w1 ● w1 asks to run Bash: npm test \\[perm-1-abc\\]$`));
-    expect(lines[1]).toMatch(new RegExp(`^${time} w2 ● w2 asks to use Edit: src/app.ts \\[perm-2-def\\]$`));
-    expect(lines[2]).toMatch(new RegExp(`^${time} w1 ● w1 is idle: tests pass$`));
-    expect(lines[3]).toMatch(new RegExp(`^${time} w2 ● w2 rejected shutdown: still busy \\[shutdown-1@w2\\]$`));
+    expect(lines[0]).toMatch(new RegExp(`^${time} ● w1 asks to run Bash: npm test \\[perm-1-abc\\]$`));
+    expect(lines[1]).toMatch(new RegExp(`^${time} ● w2 asks to use Edit: src/app.ts \\[perm-2-def\\]$`));
+    expect(lines[2]).toMatch(new RegExp(`^${time} ● w1 is idle: tests pass$`));
+    expect(lines[3]).toMatch(new RegExp(`^${time} ● w2 rejected shutdown: still busy \\[shutdown-1@w2\\]$`));
     expect(lines[4]).toMatch(new RegExp(`^${time} w2 ● \\[team_status_v2\\] \\{"type":"team_status_v2","progress":0.5\\}$`));
     expect(lines[5]).toMatch(new RegExp(`^${time} w2 › ● two lines: line one$`));
     expect(lines[6]).toBe('    line two');

@@ -176,6 +176,19 @@ describe('swarm doctor', () => {
     expect([await modeOf(root), await modeOf(teamDir), await modeOf(key)]).toEqual([0o700, 0o700, 0o600]);
   });
 
+  it("a root shared with Claude Code (its settings.json there) is reported, never chmod-ed; swarm's own dirs still are", async () => {
+    await fs.writeFile(path.join(root, 'settings.json'), '{}\n');
+    const teamDir = teamPaths(root, TEAM).dir;
+    await fs.chmod(root, 0o755);
+    await fs.chmod(teamDir, 0o750);
+    const fixed = await doctor('--fix');
+    expect(fixed.exitCode, fixed.stdout).toBe(0); // a warning is left, no problem
+    const [rootFinding, dirFinding] = of(fixed.report, 'permissions');
+    expect(rootFinding).toMatchObject({ severity: 'warning', path: root, fixable: false, problem: `the swarm root ${root} is open to other users (mode 0755); it is Claude Code's directory too, so doctor leaves it alone` });
+    expect(dirFinding).toMatchObject({ path: teamDir, fixed: true });
+    expect([await modeOf(root), await modeOf(teamDir)]).toEqual([0o755, 0o700]);
+  });
+
   it('a corrupt file kept aside is listed with its size and never deleted (a warning: exit 0)', async () => {
     const kept = `${teamPaths(root, TEAM).inbox('alice')}.corrupt-1733140000000`;
     await fs.writeFile(kept, '[{"from": ', { mode: 0o600 });
