@@ -125,6 +125,18 @@ describe('swarm teammate', () => {
     expect(e.server.requests).toHaveLength(3);
   });
 
+  it('a single Ctrl-C only says how to stop it; a second within 3 s stops it cleanly', async () => {
+    const env = await setupRuntime({ turns: [] });
+    const t = env.start();
+    await waitFor(async () => (await readStatus(env)) !== undefined, 10_000, 'w1 running');
+    t.child.kill('SIGINT');
+    await waitFor(() => t.output().includes('^C again within 3 s stops w1 now; to stop it cleanly: swarm shutdown w1'), 5000, 'the hint');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(t.child.exitCode).toBeNull(); // still running
+    t.child.kill('SIGINT');
+    expect(await t.exited).toEqual({ code: 0, signal: null });
+  });
+
   it('reports a fatal API error to team-lead as a failed idle notification and exits 1', async () => {
     const env = await setupRuntime({ turns: [{ match: { agent: 'w1' }, error: { status: 401, message: 'bad key' } }] });
     await env.lead.append('w1', { from: 'team-lead', text: 'work' });

@@ -1,6 +1,8 @@
 // `swarm teammate ...`: the teammate process a pane runs (SPEC §4.3, §5). Flags are validated by
-// runtime/args.ts; this command only owns the process: SIGTERM / SIGINT / SIGHUP stop the teammate
-// cleanly, and the exit code is the runtime's (0 after a shutdown or a signal, 1 after a failure).
+// runtime/args.ts; this command only owns the process: SIGTERM / SIGHUP stop the teammate cleanly,
+// and so does Ctrl-C pressed twice within INTERRUPT_CONFIRM_MS (a single Ctrl-C in its pane only
+// says how to stop it: a stray key must not end a teammate's work). The exit code is the runtime's
+// (0 after a shutdown or a signal, 1 after a failure).
 import type { CommandModule } from 'yargs';
 import { TEAMMATE_FLAG_ENTRIES } from '../../protocol/teammate-flags.js';
 import { runTeammate } from '../../runtime/teammate.js';
@@ -22,11 +24,22 @@ export const teammateCommand: CommandModule<GlobalArgs> = {
   handler: (args) => runTeammateProcess(args),
 };
 
+/** A second Ctrl-C within this long stops the teammate. */
+export const INTERRUPT_CONFIRM_MS = 3000;
+
 /** Runs the teammate as this process (signals stop it, its code is the exit code); shared with teammate-main.ts. */
 export async function runTeammateProcess(flags: unknown): Promise<never> {
   const ac = new AbortController();
   const onSignal = (sig: NodeJS.Signals): void => ac.abort(sig);
-  for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, onSignal);
+  for (const sig of ['SIGTERM', 'SIGHUP'] as const) process.on(sig, onSignal);
+  let interruptedAt = -Infinity;
+  process.on('SIGINT', () => {
+    if (Date.now() - interruptedAt <= INTERRUPT_CONFIRM_MS) return onSignal('SIGINT');
+    interruptedAt = Date.now();
+    const name = (flags as { agentName?: unknown } | undefined)?.agentName;
+    const who = typeof name === 'string' ? name : 'this teammate';
+    process.stdout.write(`\n^C again within ${INTERRUPT_CONFIRM_MS / 1000} s stops ${who} now; to stop it cleanly: swarm shutdown ${who}\n`);
+  });
   const code = await runTeammate({
     flags,
     env: process.env,
