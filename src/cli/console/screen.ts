@@ -3,8 +3,10 @@
 // erased, the event written, then readline redraws the prompt with the same line and cursor.
 // A "key" handler sees single keys typed on an empty line (y/a/n answers): the key is taken back
 // out of the line (Ctrl-U) and handled at once, without Enter. Without a TTY (pipes, tests)
-// everything is line-based and printing is plain.
+// everything is line-based and printing is plain. On a terminal, printed text is wrapped at word
+// boundaries to the terminal's width (a word longer than a line is cut), not mid-word by the terminal.
 import readline from 'node:readline';
+import wrapAnsi from 'wrap-ansi';
 
 export interface ScreenOptions {
   input: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -88,7 +90,8 @@ export class Screen {
       return;
     }
     this.erasePrompt();
-    this.opts.output.write(`${text}\n`);
+    const columns = this.opts.output.columns;
+    this.opts.output.write(`${columns ? wrapAnsi(text, columns, { hard: true, trim: false }) : text}\n`);
     this.rl.prompt(true);
   }
 

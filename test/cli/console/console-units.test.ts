@@ -1,7 +1,9 @@
 // The leader console's pure parts: the slash command parser, tab completion, the question queue's
 // order (oldest first, the shown one sticky, decided-elsewhere ones dropped), the status line, and
-// the --dry-run plan of `swarm launch`.
+// the --dry-run plan of `swarm launch`, and word wrapping on a terminal.
+import { PassThrough } from 'node:stream';
 import { Team } from '../../../src/team/team.js';
+import { Screen } from '../../../src/cli/console/screen.js';
 import { describe, expect, it } from 'vitest';
 import { PromptQueue } from '../../../src/cli/console/prompt-queue.js';
 import { complete, parseLine } from '../../../src/cli/console/slash.js';
@@ -163,5 +165,22 @@ describe('launch --dry-run', () => {
     expect(envNote).toMatch(/^# <private env file> \(0600, removed once loaded\): .*export CLAUDE_CONFIG_DIR=\/tmp\/root; /);
     expect(envNote).toContain('export ANTHROPIC_API_KEY=\\<redacted\\>;');
     expect(lines.filter((l) => l.includes('new-session'))).toHaveLength(1); // once, not per member
+  });
+});
+
+describe('Screen on a terminal', () => {
+  it('wraps printed text at word boundaries to the terminal width', () => {
+    const input = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => input });
+    let written = '';
+    const output = Object.assign(new PassThrough(), { isTTY: true, columns: 20 });
+    output.on('data', (d: Buffer) => (written += d.toString()));
+    const screen = new Screen({ input, output });
+    screen.print('reviewer › looks good, but please rename the helper');
+    screen.close();
+    // eslint-disable-next-line no-control-regex
+    const plain = written.replace(/\u001b\[[0-9;]*[A-Za-z]/g, '');
+    const lines = plain.split('\n').filter((l) => l.trim() !== '' && l.trim() !== '>'); // readline's default prompt
+    expect(lines.map((l) => l.trimEnd())).toEqual(['reviewer › looks', 'good, but please', 'rename the helper']);
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(20);
   });
 });
