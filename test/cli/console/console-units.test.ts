@@ -177,7 +177,6 @@ describe('Screen on a terminal', () => {
     const screen = new Screen({ input, output });
     screen.print('reviewer › looks good, but please rename the helper');
     screen.close();
-    // eslint-disable-next-line no-control-regex
     const plain = written.replace(/\u001b\[[0-9;]*[A-Za-z]/g, '');
     const lines = plain.split('\n').filter((l) => l.trim() !== '' && l.trim() !== '>'); // readline's default prompt
     expect(lines.map((l) => l.trimEnd())).toEqual(['reviewer › looks', 'good, but please', 'rename the helper']);
