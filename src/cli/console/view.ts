@@ -1,5 +1,6 @@
 // What the leader console prints, pure (strings in, strings out): the compact status line, the
 // question shown for a permission or plan request with its key hints, and the prompt text.
+import { stripVTControlCharacters } from 'node:util';
 import type { ControlMessage } from '../../protocol/control.js';
 import type { InboxMessage } from '../../protocol/message.js';
 import { LEAD_NAME } from '../../protocol/names.js';
@@ -34,9 +35,9 @@ export function statusLine(s: CollectedStatus, pending: number): string {
   return `${chalk.dim('──')} ${who}${waiting}`;
 }
 
-/** The same line without colours, to tell whether it changed. */
+/** The same line without colours, to tell whether it changed (a change nobody would see is none). */
 export function statusKey(s: CollectedStatus, pending: number): string {
-  return JSON.stringify([s.report.members.map((m) => [m.name, m.state]), pending]);
+  return stripVTControlCharacters(statusLine(s, pending));
 }
 
 function clock(iso: string): string {

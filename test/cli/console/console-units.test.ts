@@ -130,6 +130,10 @@ describe('statusKey', () => {
     expect(statusKey(s('idle', 1), 0)).toBe(statusKey(s('idle', 2), 0));
     expect(statusKey(s('idle', 1), 0)).not.toBe(statusKey(s('working', 1), 0));
     expect(statusKey(s('idle', 1), 0)).not.toBe(statusKey(s('idle', 1), 1));
+    // What the line shows: the leader's own state, and states shown with the same word, change nothing.
+    const withLead = (lead: string): CollectedStatus =>
+      ({ report: { team: 't', backend: 'tmux', members: [{ name: 'team-lead', state: lead }, { name: 'w1', state: 'working' }] }, details: [], warnings: [] }) as unknown as CollectedStatus;
+    expect(statusKey(withLead('idle'), 0)).toBe(statusKey(withLead('working'), 0));
   });
 });
 
