@@ -5,6 +5,7 @@ import { isProcessAlive } from '../../storage/pid.js';
 import { LEAD_NAME } from '../../protocol/names.js';
 import { deleteLeadKey, ensureLeadKey } from '../../permissions/keys.js';
 import { createTeam, deleteTeam, listTeams, readTeam } from '../../team/team-store.js';
+import { renderTable, type Cell } from '../output/table.js';
 import { chalk, paint } from '../output/render.js';
 import { printJson, println, requireTeam, rootDir, type GlobalArgs } from '../context.js';
 
@@ -45,10 +46,12 @@ const list: CommandModule<GlobalArgs, GlobalArgs> = {
     const teams = await listTeams(rootDir());
     if (args.json) return printJson(teams);
     if (teams.length === 0) return println(chalk.dim(`no teams under ${rootDir()}; create one with: swarm team create <name>`));
-    for (const t of teams) {
-      if (t.problem) println(`${chalk.bold(t.name)}  ${chalk.red(t.problem)}`);
-      else println(`${chalk.bold(t.name)}  ${t.members} teammate${t.members === 1 ? '' : 's'}${t.description ? chalk.dim(`  ${t.description}`) : ''}`);
-    }
+    const rows = teams.map((t): Cell[] => [
+      { text: t.name, style: chalk.bold },
+      t.problem ? { text: t.problem, style: chalk.red } : { text: `${t.members} teammate${t.members === 1 ? '' : 's'}` },
+      ...(t.description && !t.problem ? [{ text: t.description, style: chalk.dim }] : []),
+    ]);
+    for (const line of renderTable(rows)) println(line);
   },
 };
 

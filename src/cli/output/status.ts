@@ -3,12 +3,8 @@
 // lines out; widths are measured on the plain text, so colours never break the alignment.
 import { formatAge } from './age.js';
 import { chalk, paint } from './render.js';
+import { renderTable, type Cell } from './table.js';
 import type { CollectedStatus, MemberState } from '../../teammates/status-report.js';
-
-interface Cell {
-  text: string;
-  style?: (s: string) => string;
-}
 
 /** 950 → "950", 12_345 → "12.3k", 2_500_000 → "2.5M". */
 export function formatCount(n: number): string {
@@ -60,21 +56,12 @@ function rows(s: CollectedStatus, now: number): Cell[][] {
 
 /** The status table and its hints, as lines (no trailing newline). */
 export function renderStatus(s: CollectedStatus, now: number): string[] {
-  const body = rows(s, now);
-  const widths = HEADERS.map((h, c) => Math.max(h.length, ...body.map((r) => r[c]!.text.length)));
-  const line = (cells: Cell[]): string =>
-    cells
-      .map((cell, c) => {
-        const padded = c === cells.length - 1 ? cell.text : cell.text.padEnd(widths[c]!);
-        return cell.style ? cell.style(padded) : padded;
-      })
-      .join('  ')
-      .trimEnd();
+  const [header, ...body] = renderTable([HEADERS.map((h) => ({ text: h })), ...rows(s, now)]);
   const teammates = s.report.members.length - 1;
   const out = [
     `${chalk.bold(`team ${s.report.team}`)}  ${chalk.dim(`backend ${s.report.backend ?? '-'} · ${teammates} teammate${teammates === 1 ? '' : 's'}`)}`,
-    chalk.dim(line(HEADERS.map((h) => ({ text: h })))),
-    ...body.map(line),
+    chalk.dim(header!),
+    ...body,
   ];
   const dead = s.report.members.filter((m) => m.state === 'dead').map((m) => m.name);
   if (dead.length > 0) {

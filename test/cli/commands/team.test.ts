@@ -58,15 +58,15 @@ describe('swarm team', () => {
     expect(empty.stdout).toMatch(/^no teams under /);
     expect(JSON.parse((await swarm(root, ['team', 'list', '--json'])).stdout)).toEqual([]);
 
-    await createTeam(root, { name: 'beta', description: 'second' });
+    await createTeam(root, { name: 'beta-longer-name', description: 'second' });
     await createTeam(root, { name: 'alpha' });
     await addMember(new Team(root, 'alpha'), { name: 'w1' });
     const human = await swarm(root, ['team', 'list']);
-    expect(human.stdout).toBe('alpha  1 teammate\nbeta  0 teammates  second');
+    expect(human.stdout).toBe('alpha             1 teammate\nbeta-longer-name  0 teammates  second'); // aligned columns
     const json = JSON.parse((await swarm(root, ['team', 'list', '--json'])).stdout) as Record<string, unknown>[];
     expect(json).toEqual([
       { name: 'alpha', members: 1, createdAt: expect.any(Number) },
-      { name: 'beta', description: 'second', members: 0, createdAt: expect.any(Number) },
+      { name: 'beta-longer-name', description: 'second', members: 0, createdAt: expect.any(Number) },
     ]);
   });
 
