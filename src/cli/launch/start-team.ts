@@ -84,6 +84,7 @@ export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
       runtime: m.runtime,
       backend,
       env: o.env,
+      onNotice: (text: string) => o.print(chalk.yellow(text)),
       ...(o.readyTimeoutMs !== undefined ? { readyTimeoutMs: o.readyTimeoutMs } : {}),
     })),
   );
