@@ -19,7 +19,7 @@
 // handshake runs after the lock is released, so the handshakes of several spawns overlap; a failed
 // handshake cleans up only its own teammate. `spawnTeammates` does this for a list in one process:
 // panes are created one after another, readiness is awaited concurrently.
-import { promises as fs, statSync } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import path from 'node:path';
 import { parsePermissionMode, type PermissionMode } from '../protocol/config.js';
@@ -29,7 +29,7 @@ import { StatusFileSchema } from '../protocol/status.js';
 import type { Mailbox } from '../mailbox/mailbox.js';
 import { openLeadMailbox } from '../permissions/lead-mailbox.js';
 import { parseText } from '../storage/json-file.js';
-import { ensureDir } from '../storage/atomic.js';
+import { ensureDir, isDirectory } from '../storage/atomic.js';
 import { withFileLock } from '../storage/lock.js';
 import { addMember, readTeam, removeMember, updateMember } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
@@ -90,13 +90,7 @@ export function validateSpawn(o: SpawnInput): { runtime: TeammateRuntime; mode: 
   if (runtime === 'claude') resolveClaude(o.env, o.which); // fail before anything is written
   const mode = o.permissionMode === undefined ? undefined : parsePermissionMode(o.permissionMode, '--permission-mode');
   const cwd = path.resolve(o.cwd ?? process.cwd());
-  let isDir = false;
-  try {
-    isDir = statSync(cwd).isDirectory();
-  } catch {
-    isDir = false;
-  }
-  if (!isDir) throw new SwarmError('invalid_input', `--cwd ${cwd} is not a directory`);
+  if (!isDirectory(cwd)) throw new SwarmError('invalid_input', `--cwd ${cwd} is not a directory`);
   return { runtime, mode, cwd };
 }
 
