@@ -17,6 +17,8 @@ export interface PaneSpec {
   /** Extra environment for the pane's process (forwarded variables, SWARM_*). */
   env: Record<string, string>;
   cwd: string;
+  /** A file that also gets the process's stderr (appended; the pane still shows it). */
+  stderrLog?: string | undefined;
 }
 
 /** A pane as recorded in config.json: `tmuxPaneId` + `backendType` (+ pid when known). */
@@ -33,6 +35,17 @@ export interface PaneRef {
  * tmux remain-on-exit); `gone` (not listed); `unknown` (the backend could not be asked).
  */
 export type PaneState = 'alive' | 'dead' | 'gone' | 'unknown';
+
+/** How a pane's process ended: its exit code, or the number of the signal that killed it. */
+export type PaneExit = { code: number } | { signal: number };
+
+/** What a pane shows (for spawn-failure reports and for recognising a prompt waiting in it). */
+export interface PaneOutput {
+  /** Its last non-blank lines, scrollback included, oldest first, right-trimmed. */
+  lines: string[];
+  /** How its process ended; undefined while it runs, or when the backend cannot tell. */
+  exit?: PaneExit | undefined;
+}
 
 /**
  * One line of a dry-run plan: a command the backend would run (argv, executable first) or a note.
@@ -51,12 +64,14 @@ export interface Backend {
   probe(panes: readonly PaneRef[]): Promise<PaneState[]>;
   /** Kill the pane and its process; resolves only after verifying both are gone. */
   kill(pane: PaneRef): Promise<void>;
-  /** The last `lines` lines of the pane's output (for spawn-failure reports). */
-  capture(pane: PaneRef, lines: number): Promise<string>;
+  /** The pane's last `lines` non-blank lines (the backend's own notices left out) and how it ended. */
+  capture(pane: PaneRef, lines: number): Promise<PaneOutput>;
   /** What createPane(spec) would run, built by the same code, without running anything. */
   plan(spec: PaneSpec): PlanLine[];
   /** One human line: where the panes are and how to see them (e.g. the `tmux attach` command). */
   describe(): string;
+  /** One human line: how a person gets to this pane to type into it (the exact command when there is one). */
+  howToReach(pane: PaneRef): string;
   /** Present when the team's panes live in a named session that swarm creates (tmux outside tmux). */
   readonly sessions?: TeamSessions | undefined;
 }

@@ -1,6 +1,6 @@
 // OS-process helpers shared by the pane backends: the injectable `Exec` used to run tmux / it2, a
 // liveness check that treats zombies as dead, a deadline poll (no fixed sleeps), and the verified
-// SIGTERM -> SIGKILL escalation, and `lastLines` for captured pane output. The liveness check
+// SIGTERM -> SIGKILL escalation, and `tailLines` for captured pane output. The liveness check
 // itself (zombies count as dead) lives in storage/pid.ts and is re-exported here.
 import { execa } from 'execa';
 import { errnoCode } from '../protocol/errors.js';
@@ -78,9 +78,12 @@ export async function terminateProcess(pid: number, opts: TerminateOptions = {})
   return pollUntil(gone, opts.killMs ?? 2000);
 }
 
-/** The last `n` lines of captured pane text, trailing blank lines dropped and lines right-trimmed. */
-export function lastLines(text: string, n: number): string {
-  const lines = text.split('\n').map((l) => l.trimEnd());
-  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  return n > 0 ? lines.slice(-n).join('\n') : '';
+/**
+ * The last `n` non-blank lines of captured pane text, right-trimmed. Blank lines are dropped
+ * everywhere: a process that printed one error and exited leaves it at the top of a screen of
+ * empty rows, and those rows must not push it out of the tail.
+ */
+export function tailLines(text: string, n: number): string[] {
+  const lines = text.split('\n').map((l) => l.trimEnd()).filter((l) => l !== '');
+  return n > 0 ? lines.slice(-n) : [];
 }

@@ -22,6 +22,8 @@ export const HostedSpawnRequestSchema = z.looseObject({
   argv: z.array(z.string()).min(1),
   env: z.record(z.string(), z.string()),
   cwd: z.string(),
+  /** Where the teammate's error output is also kept (PaneSpec.stderrLog). */
+  stderrLog: z.string().optional(),
   requestedAt: z.number(),
 });
 export type HostedSpawnRequest = z.infer<typeof HostedSpawnRequestSchema>;

@@ -5,7 +5,7 @@
 // either the old bytes or the new bytes, never a mix. createFileExclusive: the same, but linked into
 // place, so it never replaces a file that is already there. Files are 0600, directories 0700 (SPEC §3).
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants as fsConstants, fsyncSync, lstatSync, openSync, promises as fs, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants as fsConstants, fsyncSync, lstatSync, openSync, promises as fs, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { errnoCode, SwarmError } from '../protocol/errors.js';
 
@@ -17,6 +17,15 @@ export async function fileExists(file: string): Promise<boolean> {
   try {
     await fs.access(file);
     return true;
+  } catch {
+    return false;
+  }
+}
+
+/** True when `dir` is a directory (following symlinks); false when missing or anything else. */
+export function isDirectory(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
   } catch {
     return false;
   }

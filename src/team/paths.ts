@@ -1,5 +1,5 @@
 // Where everything lives (SPEC §3). The only place that looks at the home directory: the root is
-// $CLAUDE_CONFIG_DIR if set, else ~/.claude. Every path is built from a validated name, and every
+// $CLAUDE_CONFIG_DIR if set, else ~/.claude (and Claude Code's own state file is beside it). Every path is built from a validated name, and every
 // file path under inboxes/, permissions/, status/ or logs/ is refused while that directory is a
 // symlink (checked each time the path is built: the directory may be replaced at any moment).
 import os from 'node:os';
@@ -34,6 +34,17 @@ export interface TeamPaths {
   acted(name: string): string;
   logsDir: string;
   log(name: string): string;
+  /** logs/<name>.stderr: the teammate's stderr, kept beside what its pane shows. */
+  stderrLog(name: string): string;
+}
+
+/**
+ * Claude Code's own state file (onboarding done, approved API keys, trusted folders), as the
+ * `claude` a teammate runs reads it: $CLAUDE_CONFIG_DIR/.claude.json, else ~/.claude.json.
+ */
+export function claudeCodeStateFile(env: NodeJS.ProcessEnv | Record<string, string | undefined> = process.env): string {
+  const dir = env.CLAUDE_CONFIG_DIR;
+  return dir && dir.trim() !== '' ? path.join(path.resolve(dir), '.claude.json') : path.join(os.homedir(), '.claude.json');
 }
 
 export function teamsDir(root: string): string {
@@ -86,5 +97,6 @@ export function teamPaths(root: string, team: string): TeamPaths {
     acted: (name) => inside([statusDir], `${assertInboxName(name)}.acted.jsonl`),
     logsDir,
     log: (name) => inside([logsDir], `${assertInboxName(name)}.jsonl`),
+    stderrLog: (name) => inside([logsDir], `${assertInboxName(name)}.stderr`),
   };
 }

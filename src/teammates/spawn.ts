@@ -5,15 +5,22 @@
 //   4. record tmuxPaneId / backendType / pid / runtime in config.json;
 //   5. readiness handshake: the prompt is marked read or removed, and (swarm runtime) the
 //      teammate's status/<name>.json names a live pid. Re-checked on every change in the inbox and
-//      status directories and on a short tick (to notice a pane that died), with a deadline.
-// On any failure after step 1: capture the pane's last output, kill the pane (verified), remove the
-// member, its status and inbox files, and throw a SwarmError carrying that output.
+//      status directories and on a short tick (to notice a pane that died), with a deadline. A
+//      claude teammate's screen is also read every second: while it shows one of Claude Code's
+//      first-run dialogs (claude-dialogs.ts) spawn says so through `onNotice` (which dialog, how
+//      to reach the pane, the one-time fix) and waits up to `dialogTimeoutMs` for an answer; once
+//      the dialog is gone the ready deadline starts again.
+// The pane's stderr is also kept in logs/<name>.stderr (PaneSpec.stderrLog), also after a failure.
+// On any failure after step 1: capture the pane's last non-blank lines and how its process ended,
+// kill the pane (verified), remove the member, its status and inbox files, and throw a SwarmError
+// carrying that output.
 // Spawns of one team are serialised by the lock `teams/<team>/spawn.lock`, held for steps 1-4
 // (reservation and pane creation: two `swarm spawn` processes never interleave them). The readiness
 // handshake runs after the lock is released, so the handshakes of several spawns overlap; a failed
 // handshake cleans up only its own teammate. `spawnTeammates` does this for a list in one process:
 // panes are created one after another, readiness is awaited concurrently.
-import { promises as fs, statSync } from 'node:fs';
+import { promises as fs } from 'node:fs';
+import { constants as osConstants } from 'node:os';
 import path from 'node:path';
 import { parsePermissionMode, type PermissionMode } from '../protocol/config.js';
 import { SwarmError, isSwarmError } from '../protocol/errors.js';
@@ -22,12 +29,14 @@ import { StatusFileSchema } from '../protocol/status.js';
 import type { Mailbox } from '../mailbox/mailbox.js';
 import { openLeadMailbox } from '../permissions/lead-mailbox.js';
 import { parseText } from '../storage/json-file.js';
+import { ensureDir, isDirectory } from '../storage/atomic.js';
 import { withFileLock } from '../storage/lock.js';
 import { addMember, readTeam, removeMember, updateMember } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
 import { awaitFiles } from '../storage/await-files.js';
-import type { Backend, BackendType, PaneRef } from '../backends/backend.js';
-import { isProcessAlive } from '../backends/process.js';
+import type { Backend, BackendType, PaneExit, PaneOutput, PaneRef } from '../backends/backend.js';
+import { isProcessAlive, tailLines } from '../backends/process.js';
+import { DialogWatch } from './dialog-watch.js';
 import { TEAMMATE_RUNTIMES, buildTeammateCommand, resolveClaude, type Env, type TeammateRuntime } from './command-line.js';
 
 export interface SpawnOptions {
@@ -43,6 +52,10 @@ export interface SpawnOptions {
   backend: Backend;
   /** Default 20 s. */
   readyTimeoutMs?: number;
+  /** How long a claude teammate may wait on a first-run dialog for someone to answer it. Default 10 min. */
+  dialogTimeoutMs?: number;
+  /** Told what a person must do meanwhile (a claude teammate waiting on a dialog); one message, may span lines. */
+  onNotice?: (text: string) => void;
   /** The leader's environment (forwarded variables, SWARM_TEAMMATE_COMMAND, PATH). */
   env: Env;
   /** Tests: the swarm executable and the PATH lookup of `claude`. */
@@ -60,9 +73,14 @@ export interface SpawnedTeammate {
 }
 
 export const DEFAULT_READY_TIMEOUT_MS = 20_000;
+export const DEFAULT_DIALOG_TIMEOUT_MS = 10 * 60_000;
 const OUTPUT_LINES = 15;
 
-function validate(o: SpawnOptions): { runtime: TeammateRuntime; mode: PermissionMode | undefined; cwd: string } {
+/** The spawn inputs checked before anything is written (also by launch, for every member first). */
+export type SpawnInput = Pick<SpawnOptions, 'name' | 'prompt' | 'runtime' | 'permissionMode' | 'cwd' | 'env' | 'which'>;
+
+/** Check a spawn's inputs without touching anything; throws SwarmError('invalid_input' | 'not_found'). */
+export function validateSpawn(o: SpawnInput): { runtime: TeammateRuntime; mode: PermissionMode | undefined; cwd: string } {
   assertMemberName(o.name);
   if (o.prompt.trim() === '') throw new SwarmError('invalid_input', 'the initial prompt is empty; pass --prompt <text>');
   const runtime = o.runtime ?? 'swarm';
@@ -72,13 +90,7 @@ function validate(o: SpawnOptions): { runtime: TeammateRuntime; mode: Permission
   if (runtime === 'claude') resolveClaude(o.env, o.which); // fail before anything is written
   const mode = o.permissionMode === undefined ? undefined : parsePermissionMode(o.permissionMode, '--permission-mode');
   const cwd = path.resolve(o.cwd ?? process.cwd());
-  let isDir = false;
-  try {
-    isDir = statSync(cwd).isDirectory();
-  } catch {
-    isDir = false;
-  }
-  if (!isDir) throw new SwarmError('invalid_input', `--cwd ${cwd} is not a directory`);
+  if (!isDirectory(cwd)) throw new SwarmError('invalid_input', `--cwd ${cwd} is not a directory`);
   return { runtime, mode, cwd };
 }
 
@@ -136,7 +148,7 @@ interface StartedSpawn {
 
 /** Steps 1-4 under the team's spawn lock; on failure everything is undone and the error thrown. */
 async function startSpawn(o: SpawnOptions): Promise<StartedSpawn> {
-  const { runtime, mode, cwd } = validate(o);
+  const { runtime, mode, cwd } = validateSpawn(o);
   const paths = o.team.paths;
   const config = await readTeam(o.team); // not_found before anything is written
   const lockFile = path.join(paths.dir, 'spawn');
@@ -196,10 +208,13 @@ async function startLocked(
       ...(o.which ? { which: o.which } : {}),
     });
     await fs.rm(paths.status(name), { force: true }); // a previous teammate's heartbeat must not count
+    const stderrLog = paths.stderrLog(name);
+    await ensureDir(paths.logsDir);
+    await fs.rm(stderrLog, { force: true }); // nor a previous teammate's errors
     await mailbox.clear(name);
     const lead = config.members[0];
     const prompt = await mailbox.append(name, { from: 'team-lead', text: o.prompt, ...(lead?.color ? { color: lead.color } : {}) });
-    pane = await o.backend.createPane({ team: o.team.name, name, color, argv: cmd.argv, env: cmd.env, cwd: v.cwd });
+    pane = await o.backend.createPane({ team: o.team.name, name, color, argv: cmd.argv, env: cmd.env, cwd: v.cwd, stderrLog });
     await updateMember(o.team, name, {
       tmuxPaneId: pane.paneId,
       backendType: pane.backendType,
@@ -224,27 +239,48 @@ async function handshake(
 ): Promise<void> {
   const paths = o.team.paths;
   const timeoutMs = o.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
+  const dialogs =
+    runtime === 'claude'
+      ? new DialogWatch({
+          backend: o.backend,
+          pane,
+          name,
+          cwd: path.resolve(o.cwd ?? process.cwd()),
+          env: o.env,
+          waitMs: o.dialogTimeoutMs ?? DEFAULT_DIALOG_TIMEOUT_MS,
+          ...(o.onNotice ? { onNotice: o.onNotice } : {}),
+        })
+      : undefined;
+  let deadline = Date.now() + timeoutMs;
   // Asking the backend whether the pane lives costs a tmux process; every file change in the team
   // re-runs this check for every pending spawn, so ask at most every ALIVE_CHECK_MS.
   let nextAliveCheck = 0;
-  const outcome = await awaitFiles(
-    [paths.inboxes, paths.statusDir],
-    async (): Promise<'ready' | 'died' | undefined> => {
-      const entry = (await mailbox.read(name)).find((m) => m.msg_id === msgId);
-      const promptTaken = entry === undefined || entry.read;
-      const statusOk = runtime === 'claude' || (await liveStatus(paths.status(name)));
-      if (promptTaken && statusOk) return 'ready';
-      if (Date.now() < nextAliveCheck) return undefined;
-      nextAliveCheck = Date.now() + ALIVE_CHECK_MS;
-      return (await o.backend.isAlive(pane)) ? undefined : 'died';
-    },
-    { timeoutMs, tickMs: 200 },
-  );
+  const check = async (): Promise<'ready' | 'died' | undefined> => {
+    const entry = (await mailbox.read(name)).find((m) => m.msg_id === msgId);
+    const promptTaken = entry === undefined || entry.read;
+    const statusOk = runtime === 'claude' || (await liveStatus(paths.status(name)));
+    if (promptTaken && statusOk) return 'ready';
+    const now = Date.now();
+    if (now >= nextAliveCheck) {
+      nextAliveCheck = now + ALIVE_CHECK_MS;
+      if (!(await o.backend.isAlive(pane))) return 'died';
+    }
+    if (dialogs !== undefined) deadline = await dialogs.check(deadline, timeoutMs);
+    return undefined;
+  };
+  let outcome: 'ready' | 'died' | undefined;
+  // A dialog moves the deadline while a wait runs: wait again until the latest one has passed.
+  while (outcome === undefined && Date.now() < deadline) {
+    outcome = await awaitFiles([paths.inboxes, paths.statusDir], check, { timeoutMs: deadline - Date.now(), tickMs: 200 });
+  }
   if (outcome === 'ready') return;
+  const showing = dialogs?.showing;
   const why =
     outcome === 'died'
       ? `${name} exited before it was ready`
-      : `${name} was not ready within ${Math.round(timeoutMs / 1000)} s (it did not pick up its prompt${runtime === 'swarm' ? ' and write its status file' : ''})`;
+      : showing !== undefined
+        ? `${name} was still waiting on Claude Code's ${showing.what}: nobody answered it in time (answer it in its pane, or seed Claude Code's state file as the notice said)`
+        : `${name} was not ready within ${Math.round(timeoutMs / 1000)} s (it did not pick up its prompt${runtime === 'swarm' ? ' and write its status file' : ''})`;
   throw new SwarmError('backend', why);
 }
 
@@ -255,22 +291,39 @@ async function liveStatus(file: string): Promise<boolean> {
   return parsed.ok && isProcessAlive(parsed.value.pid);
 }
 
-/** Clean up a failed spawn; returns the error to throw (with the pane's last output). */
+/** "exit status 3", "killed by SIGTERM": how a pane's process ended. */
+export function describeExit(exit: PaneExit): string {
+  if ('code' in exit) return `exit status ${exit.code}`;
+  const name = Object.entries(osConstants.signals).find(([, n]) => n === exit.signal)?.[0];
+  return name === undefined ? `killed by signal ${exit.signal}` : `killed by ${name}`;
+}
+
+/** Clean up a failed spawn; returns the error to throw (with the pane's last output and its stderr log). */
 async function undoSpawn(o: SpawnOptions, name: string, pane: PaneRef | undefined, cause: unknown): Promise<SwarmError> {
   const paths = o.team.paths;
   const problems: string[] = [];
-  let output = '';
+  let output: PaneOutput = { lines: [] };
   if (pane !== undefined) {
-    output = await o.backend.capture(pane, OUTPUT_LINES).catch(() => '');
+    output = await o.backend.capture(pane, OUTPUT_LINES).catch((): PaneOutput => ({ lines: [] }));
     await o.backend.kill(pane).catch((e: unknown) => problems.push(`the pane could not be killed: ${String(e)}`));
   }
   await removeMember(o.team, name).catch((e: unknown) => problems.push(`the member could not be removed: ${String(e)}`));
   await fs.rm(paths.status(name), { force: true }).catch(() => undefined);
   await fs.rm(paths.inbox(name), { force: true }).catch(() => undefined);
+  // The stderr log stays: it is the record of why.
+  const stderrLog = paths.stderrLog(name);
+  const stderr = tailLines(await fs.readFile(stderrLog, 'utf8').catch(() => ''), OUTPUT_LINES);
   const base = cause instanceof Error ? cause.message.split('\n')[0]! : String(cause);
+  const exit = output.exit === undefined ? '' : ` (${describeExit(output.exit)})`;
+  const indent = (lines: readonly string[]): string[] => lines.map((l) => `  ${l}`);
   const lines = [
-    `spawn of ${name} failed: ${base}${problems.length > 0 ? `; ${problems.join('; ')}` : ''}`,
-    ...(output.trim() !== '' ? ['last output of its pane:', ...output.split('\n').map((l) => `  ${l}`)] : []),
+    `spawn of ${name} failed: ${base}${exit}${problems.length > 0 ? `; ${problems.join('; ')}` : ''}`,
+    // The pane shows stderr too; the log is shown only when the pane had nothing to show.
+    ...(output.lines.length > 0
+      ? ['last output of its pane:', ...indent(output.lines), ...(stderr.length > 0 ? [`its stderr is kept in ${stderrLog}`] : [])]
+      : stderr.length > 0
+        ? [`its stderr (${stderrLog}):`, ...indent(stderr)]
+        : []),
   ];
   const kind = isSwarmError(cause) ? cause.kind : 'backend';
   return new SwarmError(kind, lines.join('\n'), { cause });

@@ -26,6 +26,7 @@ console.log('PROBE ' + JSON.stringify(info));
 writeFileSync(outFile + '.tmp', JSON.stringify(info));
 renameSync(outFile + '.tmp', outFile);
 if (mode === 'exit') process.exit(Number(rest[0] ?? 0));
+if (mode === 'fail') { process.stderr.write(rest.join(' ') + '\\n'); process.exit(5); }
 setInterval(() => {}, 1 << 30);
 `;
 
@@ -51,8 +52,8 @@ export class ProbeKit {
     return new ProbeKit(dir, script);
   }
 
-  /** argv running the probe: it writes `outFile`, then waits (`wait`), exits (`exit <code>`) or ignores signals. */
-  argv(outFile: string, mode: 'wait' | 'exit' | 'stubborn', ...rest: string[]): string[] {
+  /** argv running the probe: it writes `outFile`, then waits (`wait`), exits (`exit <code>`), prints its words to stderr and exits 5 (`fail`) or ignores signals. */
+  argv(outFile: string, mode: 'wait' | 'exit' | 'fail' | 'stubborn', ...rest: string[]): string[] {
     return [process.execPath, this.script, outFile, mode, ...rest];
   }
 
@@ -94,6 +95,11 @@ export interface ConformanceHarness {
 export interface ConformanceOptions {
   /** Does the backend run real OS processes that can ignore SIGHUP/SIGTERM? Default true. */
   osProcesses?: boolean;
+  /**
+   * Does capture say how the command ended? `always`; `sometimes` (tmux 3.3a: the status follows
+   * SIGCHLD, which it may never process); `never` (iTerm2: the shell stays). Default `always`.
+   */
+  exitStatus?: 'always' | 'sometimes' | 'never';
 }
 
 export function runBackendConformance(
@@ -197,16 +203,36 @@ export function runBackendConformance(
       await expect(readFile(out, 'utf8')).rejects.toThrow(); // nothing ran
     });
 
-    it('capture returns the output, also after the command crashed', async () => {
+    it('capture returns the last non-blank lines and how the command ended, also after it crashed', async () => {
       const out = kit.outFile();
       const pane: PaneRef = await backend.createPane(spec(kit.argv(out, 'exit', '3')));
       await kit.read(out);
       await waitFor(async () => !(await backend.isAlive(pane)), 5000, 'the crash');
-      const text = await waitFor(async () => {
-        const t = await backend.capture(pane, 50);
-        return t.includes('PROBE ') ? t : undefined;
+      // The PROBE line is the first thing in a pane that is empty below it: 2 lines must still find it.
+      const shown = await waitFor(async () => {
+        const o = await backend.capture(pane, 2);
+        return o.lines.some((l) => l.includes('PROBE ')) ? o : undefined;
       }, 5000, 'PROBE line in capture');
-      expect(text).toContain(`"argv":["${out}","exit","3"]`);
+      expect(shown.lines.length).toBeLessThanOrEqual(2);
+      expect(shown.lines.join('\n')).toContain(`"argv":["${out}","exit","3"]`);
+      expect(shown.lines.every((l) => l.trim() !== '' && !l.startsWith('Pane is dead'))).toBe(true);
+      const exitStatus = opts.exitStatus ?? 'always';
+      if (exitStatus === 'never') expect(shown.exit).toBeUndefined();
+      else if (exitStatus === 'always') expect(shown.exit).toEqual({ code: 3 });
+      else if (shown.exit !== undefined) expect(shown.exit).toEqual({ code: 3 });
+      await backend.kill(pane);
+    });
+
+    it("stderrLog gets the command's error output, and the pane still shows it", async () => {
+      const out = kit.outFile();
+      const log = path.join(kit.dir, 'alpha.stderr');
+      const pane = await backend.createPane(spec(kit.argv(out, 'fail', 'PROBE-ERR', 'no', 'key'), { stderrLog: log }));
+      const info = await kit.read(out);
+      expect(info.argv).toEqual([out, 'fail', 'PROBE-ERR', 'no', 'key']); // the wrapper passes argv through intact
+      if (pane.pid !== undefined) expect(pane.pid).toBe(info.pid); // and the pane's process is still the command
+      await waitFor(async () => !(await backend.isAlive(pane)), 5000, 'the failure');
+      expect(await waitFor(async () => (await readFile(log, 'utf8').catch(() => '')).includes('PROBE-ERR no key'), 5000, 'the log')).toBe(true);
+      await waitFor(async () => (await backend.capture(pane, 5)).lines.some((l) => l.includes('PROBE-ERR no key')), 5000, 'the error in the pane');
       await backend.kill(pane);
     });
 

@@ -131,10 +131,17 @@ describe('spawnTeammate (tmux, fake teammate)', () => {
     expect(Date.now() - started).toBeLessThan(5000); // noticed the dead pane, did not sit out the timeout
     expect(isSwarmError(err, 'backend')).toBe(true);
     const message = (err as Error).message;
-    expect(message.split('\n')[0]).toBe('spawn of crashy failed: crashy exited before it was ready');
+    // tmux 3.3a reports the exit status only once it has processed the SIGCHLD (see tmux-backend.test).
+    expect(message.split('\n')[0]).toMatch(/^spawn of crashy failed: crashy exited before it was ready( \(exit status 3\))?$/);
     expect(message).toContain('last output of its pane:');
     expect(message).toContain('fake-teammate: crashing at once (FAKE_CRASH=1)');
     expect(message).toContain('FAKE argv ["--agent-id","crashy@sq"');
+    // Only what the teammate printed: no blank rows, no tmux "Pane is dead" line.
+    expect(message.split('\n').filter((l) => l.trim() === '' || l.includes('Pane is dead'))).toEqual([]);
+    // Its stderr is kept (and named), also after the cleanup.
+    const log = teamPaths(root, TEAM).stderrLog('crashy');
+    expect(message.split('\n').at(-1)).toBe(`its stderr is kept in ${log}`);
+    expect(await fs.readFile(log, 'utf8')).toBe('fake-teammate: crashing at once (FAKE_CRASH=1)\n');
     expect((await readTeam(new Team(root, TEAM))).members.map((m) => m.name)).toEqual(['team-lead']);
     const panes = await listAllPanes(server);
     expect(panes).toHaveLength(1); // only the session's leader pane
@@ -160,7 +167,7 @@ describe('spawnTeammate (tmux, fake teammate)', () => {
     const config = await readTeam(new Team(root, TEAM));
     expect(config.members[1]).toMatchObject({ name: 'cc', runtime: 'claude', tmuxPaneId: r.paneId });
     await expect(fs.access(teamPaths(root, TEAM).status('cc'))).rejects.toThrow(/ENOENT/); // no status: prompt alone
-    const text = await backend.capture({ paneId: r.paneId, backendType: 'tmux', ...(r.pid ? { pid: r.pid } : {}) }, 40);
+    const text = (await backend.capture({ paneId: r.paneId, backendType: 'tmux', ...(r.pid ? { pid: r.pid } : {}) }, 40)).lines.join('\n');
     const argv = JSON.parse(/FAKE argv (.*)/.exec(text)![1]!) as string[];
     expect(argv).toEqual([
       '--agent-id', 'cc@sq', '--agent-name', 'cc', '--team-name', 'sq', '--agent-color', 'blue', '--parent-session-id', config.leadSessionId,

@@ -6,9 +6,10 @@
 // teams/<team>/hosted/; a `<name>.spawn.json` request starts a teammate through the injected
 // `launch`, a `<name>.kill.json` request stops one. The host keeps `<name>.state.json` current
 // (running/exited, exit code, last output lines; writes coalesced) until the teammate is killed,
-// when it deletes the state and the kill request: that deletion is the kill's confirmation.
+// when it deletes the state and the kill request: that deletion is the kill's confirmation. The
+// error that ends a teammate is also appended to its `stderrLog` (PaneSpec), when one is given.
 import { promises as fs } from 'node:fs';
-import type { PaneRef, PaneSpec } from '../backend.js';
+import type { PaneOutput, PaneRef, PaneSpec } from '../backend.js';
 import { SwarmError, isSwarmError } from '../../protocol/errors.js';
 import {
   HostedKillRequestSchema,
@@ -23,7 +24,7 @@ import { coalesced, type Coalesced } from '../../storage/coalesce.js';
 import { DirWatcher } from '../../storage/watch.js';
 import { updateTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
-import { isProcessAlive } from '../process.js';
+import { isProcessAlive, tailLines } from '../process.js';
 import { runAsTeammate, type TeammateContext, type TeammateLaunch } from './context.js';
 import { hostedDir, hostedFile, parseHostedFileName, readRecord } from './files.js';
 
@@ -114,8 +115,12 @@ export class InProcessHost {
       .then(() => runAsTeammate(ctx, () => this.opts.launch(argv, env, ctx)))
       .then(
         (code) => this.exited(h, typeof code === 'number' ? code : 0),
-        (e: unknown) => {
-          this.print(h, `${stop.signal.aborted ? 'stopped' : 'error'}: ${e instanceof Error ? e.message : String(e)}`);
+        async (e: unknown) => {
+          const line = `${stop.signal.aborted ? 'stopped' : 'error'}: ${e instanceof Error ? e.message : String(e)}`;
+          this.print(h, line);
+          // An in-process teammate has no stderr of its own: the error that ended it goes to its
+          // stderr log instead (best effort: a log that cannot be written changes nothing else).
+          if (spec.stderrLog !== undefined) await fs.appendFile(spec.stderrLog, `${line}\n`).catch(() => undefined);
           this.exited(h, stop.signal.aborted ? 130 : 1);
         },
       );
@@ -127,9 +132,10 @@ export class InProcessHost {
     return this.teammates.get(name)?.state === 'running';
   }
 
-  capture(name: string, lines: number): string {
+  capture(name: string, lines: number): PaneOutput {
     const h = this.teammates.get(name);
-    return h === undefined || lines <= 0 ? '' : h.output.slice(-lines).join('\n');
+    if (h === undefined) return { lines: [] };
+    return { lines: tailLines(h.output.join('\n'), lines), exit: h.state === 'exited' ? { code: h.exitCode ?? 0 } : undefined };
   }
 
   /** Abort the teammate's current work (it keeps running); false if there is no such teammate. */
@@ -247,7 +253,7 @@ export class InProcessHost {
     const req = await readRecord(file, HostedSpawnRequestSchema);
     if (req === undefined || req.name !== name) return; // half-written or foreign: the next scan retries
     try {
-      this.start({ team: team.name, name, color: req.color, argv: req.argv, env: req.env, cwd: req.cwd }, req.id);
+      this.start({ team: team.name, name, color: req.color, argv: req.argv, env: req.env, cwd: req.cwd, stderrLog: req.stderrLog }, req.id);
       await this.teammates.get(name)?.writes.idle(); // the state file exists before the request goes
     } catch (e) {
       const refusal: HostedSpawnError = { id: req.id, name, message: e instanceof Error ? e.message : String(e) };

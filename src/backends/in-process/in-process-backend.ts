@@ -15,12 +15,12 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { quote } from 'shell-quote';
-import type { Backend, PaneRef, PaneSpec, PaneState, PlanLine } from '../backend.js';
+import type { Backend, PaneOutput, PaneRef, PaneSpec, PaneState, PlanLine } from '../backend.js';
 import { SwarmError } from '../../protocol/errors.js';
 import { HostedSpawnErrorSchema, HostedStateSchema, type HostedKillRequest, type HostedSpawnRequest } from '../../protocol/hosted.js';
 import { ensureDir, formatJson, writeFileAtomic } from '../../storage/atomic.js';
 import { awaitFiles } from '../../storage/await-files.js';
-import { isProcessAlive } from '../process.js';
+import { isProcessAlive, tailLines } from '../process.js';
 import type { InProcessHost } from './host.js';
 import { hostedDir, hostedFile, liveHost, noHostError, readRecord } from './files.js';
 import type { Team } from '../../team/team.js';
@@ -49,6 +49,10 @@ export class InProcessBackend implements Backend {
     return 'in-process: teammates run inside the leader console (swarm lead); their output shows there';
   }
 
+  howToReach(): string {
+    return 'an in-process teammate has no pane to type into; its output shows in swarm status';
+  }
+
   async createPane(spec: PaneSpec): Promise<PaneRef> {
     const { team, host } = this.opts;
     if (host !== undefined) return host.start(spec, randomUUID());
@@ -61,6 +65,7 @@ export class InProcessBackend implements Backend {
       argv: spec.argv,
       env: spec.env,
       cwd: spec.cwd,
+      ...(spec.stderrLog === undefined ? {} : { stderrLog: spec.stderrLog }),
       requestedAt: Date.now(),
     };
     await ensureDir(hostedDir(team));
@@ -145,11 +150,12 @@ export class InProcessBackend implements Backend {
     await fs.rm(files[2]!, { force: true });
   }
 
-  async capture(pane: PaneRef, lines: number): Promise<string> {
+  async capture(pane: PaneRef, lines: number): Promise<PaneOutput> {
     const { team, host } = this.opts;
     const name = memberName(pane);
     if (host !== undefined) return host.capture(name, lines);
     const state = await readRecord(hostedFile(team, name, 'state'), HostedStateSchema);
-    return state === undefined || lines <= 0 ? '' : state.output.slice(-lines).join('\n');
+    if (state === undefined) return { lines: [] };
+    return { lines: tailLines(state.output.join('\n'), lines), exit: state.state === 'exited' ? { code: state.exitCode ?? 0 } : undefined };
   }
 }

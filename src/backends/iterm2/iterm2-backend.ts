@@ -16,9 +16,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SwarmError } from '../../protocol/errors.js';
-import type { Backend, PaneRef, PaneSpec, PaneState, PlanLine } from '../backend.js';
-import { argvWithEnvFile, plannedEnvFile } from '../env-file.js';
-import { type Exec, isProcessAlive, lastLines, pollUntil, terminateProcess } from '../process.js';
+import type { Backend, PaneOutput, PaneRef, PaneSpec, PaneState, PlanLine } from '../backend.js';
+import { paneArgv, plannedPaneArgv } from '../pane-argv.js';
+import { type Exec, isProcessAlive, pollUntil, tailLines, terminateProcess } from '../process.js';
 import {
   It2Cli,
   buildRunCommand,
@@ -34,6 +34,8 @@ import {
 } from './it2-commands.js';
 
 const PID_FILE_PLACEHOLDER = '<pid file>';
+/** Lines `capture` asks it2 for: the screen and what it keeps above it. */
+const READ_LINES = 1000;
 
 export interface Iterm2BackendOptions {
   exec?: Exec;
@@ -65,6 +67,10 @@ export class Iterm2Backend implements Backend {
     return 'iTerm2: teammates open in split panes beside the leader (via it2)';
   }
 
+  howToReach(pane: PaneRef): string {
+    return `click its iTerm2 pane (session ${pane.paneId}${pane.name === undefined ? '' : `, named ${pane.name}`}) beside the leader`;
+  }
+
   createPane(spec: PaneSpec): Promise<PaneRef> {
     // A small promise queue: one creation at a time; a failure does not block the next.
     const run = this.queue.then(() => this.create(spec));
@@ -94,7 +100,7 @@ export class Iterm2Backend implements Backend {
   /** What create() runs, from the same builders (the first teammate splits the leader beside it). */
   plan(spec: PaneSpec): PlanLine[] {
     const pane = '<new session>';
-    const planned = plannedEnvFile(spec.env, spec.argv);
+    const planned = plannedPaneArgv(spec);
     const line = buildRunCommand({ cwd: spec.cwd, env: {}, argv: planned.argv, pidFile: PID_FILE_PLACEHOLDER });
     return [
       { run: ['it2', ...splitSessionArgs({ session: `<${this.opts.leaderSessionId ?? 'leader session'}, later the previous teammate without -v>`, vertical: true })] },
@@ -122,8 +128,9 @@ export class Iterm2Backend implements Backend {
     if (this.lastPane === pane.paneId) this.lastPane = undefined;
   }
 
-  async capture(pane: PaneRef, lines: number): Promise<string> {
-    return lastLines(await readSession(this.cli, pane.paneId, lines), lines);
+  /** Read well past `lines` (blank rows are dropped); it2 does not report the exit status. */
+  async capture(pane: PaneRef, lines: number): Promise<PaneOutput> {
+    return { lines: tailLines(await readSession(this.cli, pane.paneId, READ_LINES), lines) };
   }
 
   // ---- internals -------------------------------------------------------------------------------
@@ -143,8 +150,9 @@ export class Iterm2Backend implements Backend {
     const pidDir = await mkdtemp(path.join(this.opts.runDir ?? tmpdir(), 'swarm-it2-'));
     const pidFile = path.join(pidDir, 'teammate.pid');
     try {
-      // The environment travels in a private file (env-file.ts): secrets are never typed into the shell.
-      const argv = await argvWithEnvFile(spec.env, spec.argv);
+      // The environment travels in a private file (pane-argv.ts): secrets are never typed into the
+      // shell; stderr is teed into spec.stderrLog.
+      const argv = await paneArgv(spec);
       await runInSession(this.cli, paneId, buildRunCommand({ cwd: spec.cwd, env: {}, argv, pidFile }));
       const pid = await this.waitForPid(pidFile, paneId);
       this.lastPane = paneId;
@@ -170,7 +178,8 @@ export class Iterm2Backend implements Backend {
     );
     if (!ok || pid === undefined) {
       const screen = await readSession(this.cli, paneId, 10).catch(() => '');
-      throw new SwarmError('backend', `the command did not start in iTerm2 session ${paneId}${screen ? `:\n${lastLines(screen, 10)}` : ''}`);
+      const shown = tailLines(screen, 10);
+      throw new SwarmError('backend', `the command did not start in iTerm2 session ${paneId}${shown.length > 0 ? `:\n${shown.join('\n')}` : ''}`);
     }
     return pid;
   }

@@ -12,8 +12,9 @@ import { SwarmError } from '../../protocol/errors.js';
 import { assertEnvName } from '../../protocol/names.js';
 import { type Exec, type ExecResult, execaExec } from '../process.js';
 
+import type { PaneExit } from '../backend.js';
+
 export type { Exec, ExecResult } from '../process.js';
-export { lastLines } from '../process.js';
 
 export interface TmuxServerOptions {
   /** `SWARM_TMUX_SOCKET`: a private server (`tmux -L <socket>`); unset = the current/default one. */
@@ -384,9 +385,38 @@ export async function killPane(server: TmuxServer, pane: string): Promise<void> 
   await server.run(['kill-pane', '-t', pane]);
 }
 
+/** `capture-pane` printing from `start` (`-N`: N lines of history; `-`: all of it), wrapped lines joined. */
+export function capturePaneArgs(pane: string, start: string): string[] {
+  return ['capture-pane', '-p', '-J', '-t', pane, '-S', start];
+}
+
 /** The last `lines` lines of history plus the visible screen, wrapped lines joined. */
 export async function capturePane(server: TmuxServer, pane: string, lines: number): Promise<string> {
-  return server.run(['capture-pane', '-p', '-J', '-t', pane, '-S', `-${Math.max(0, Math.floor(lines))}`]);
+  return server.run(capturePaneArgs(pane, `-${Math.max(0, Math.floor(lines))}`));
+}
+
+/** How a pane ended: `1 3 ` (dead, exit status 3), `1  15` (killed by signal 15), `0  ` (running). */
+export const PANE_EXIT_FORMAT = '#{pane_dead} #{pane_dead_status} #{pane_dead_signal}';
+
+export function parsePaneExit(line: string): PaneExit | undefined {
+  const m = /^([01]) (\d*) (\d*)$/.exec(line.replace(/\n$/, ''));
+  if (!m) fail('pane exit', line);
+  if (m[1] !== '1') return undefined;
+  if (m[3] !== '') return { signal: Number(m[3]) };
+  return m[2] !== '' ? { code: Number(m[2]) } : undefined;
+}
+
+/** The line tmux writes into a dead pane under remain-on-exit (`Pane is dead (status 3, <date>)`). */
+export function isDeadPaneNotice(line: string): boolean {
+  return /^Pane is dead \((status|signal) \d+/.test(line.trim());
+}
+
+/** The whole pane (all of its history and the screen) and how its process ended, in one tmux call. */
+export async function capturePaneWithExit(server: TmuxServer, pane: string): Promise<{ text: string; exit: PaneExit | undefined }> {
+  const out = await server.runChain([capturePaneArgs(pane, '-'), ['display-message', '-p', '-t', pane, PANE_EXIT_FORMAT]]);
+  const body = out.replace(/\n$/, '');
+  const cut = body.lastIndexOf('\n');
+  return { text: cut < 0 ? '' : body.slice(0, cut), exit: parsePaneExit(body.slice(cut + 1)) };
 }
 
 /** Session/window/pane ids of a target (e.g. `$TMUX_PANE`). */

@@ -18,11 +18,12 @@
 // line colours bleed into neighbours, labels do not). Pane creation is serialised per instance.
 // tmux's main-vertical makes the window's FIRST pane the big one: that is the leader outside tmux,
 // and inside tmux whenever the leader's pane is the first of its window (the usual case).
+import { quote } from 'shell-quote';
 import { TMUX_COLORS, isColorName } from '../../protocol/colors.js';
-import { argvWithEnvFile, plannedEnvFile } from '../env-file.js';
+import { paneArgv, plannedPaneArgv } from '../pane-argv.js';
 import { SwarmError } from '../../protocol/errors.js';
-import type { Backend, PaneRef, PaneSpec, PaneState, PlanLine } from '../backend.js';
-import { lastLines, pollUntil, terminateProcess } from '../process.js';
+import type { Backend, PaneOutput, PaneRef, PaneSpec, PaneState, PlanLine } from '../backend.js';
+import { pollUntil, tailLines, terminateProcess } from '../process.js';
 import {
   type Exec,
   type NewPane,
@@ -30,8 +31,9 @@ import {
   type TmuxLayout,
   type TmuxPane,
   TmuxServer,
-  capturePane,
+  capturePaneWithExit,
   displayPaneContext,
+  isDeadPaneNotice,
   isNoSpaceError,
   killPane,
   listAllPanes,
@@ -188,6 +190,13 @@ export class TmuxBackend implements Backend {
     return `tmux${socket} attach -t ${this.opts.sessionName}`;
   }
 
+  /** Outside tmux: attach to the pane (its window becomes current); inside: switch to it. */
+  howToReach(pane: PaneRef): string {
+    const id = pane.paneId;
+    if (this.opts.insideTmux === undefined) return quote(['tmux', ...this.server.argv(['attach', '-t', id])]);
+    return quote(['tmux', ...this.server.chainArgv([['select-window', '-t', id], ['select-pane', '-t', id]])]);
+  }
+
   /** Find or create the leader's place (outside tmux: the `swarm-<team>` session). Idempotent. */
   ensureSession(): Promise<LeaderPlace> {
     if (this.place === undefined) {
@@ -234,7 +243,7 @@ export class TmuxBackend implements Backend {
     const chain = (commands: readonly (readonly string[])[]): string[] => ['tmux', ...this.server.chainArgv(commands)];
     const leader = this.opts.insideTmux?.paneId ?? firstPanePlaceholder(this.opts.sessionName);
     const window = '<leader window>';
-    const planned = plannedEnvFile(spec.env, spec.argv);
+    const planned = plannedPaneArgv(spec);
     const session: PlanLine[] = this.opts.insideTmux === undefined ? [{ run: tmux(newSessionArgs({ name: this.opts.sessionName })), once: true }] : [];
     return [
       ...session,
@@ -272,8 +281,11 @@ export class TmuxBackend implements Backend {
     }
   }
 
-  async capture(pane: PaneRef, lines: number): Promise<string> {
-    return lastLines(await capturePane(this.server, pane.paneId, lines), lines);
+  /** The whole history, so output at the top of a tall, otherwise empty pane is found; tmux's "Pane is dead" line left out. */
+  async capture(pane: PaneRef, lines: number): Promise<PaneOutput> {
+    const { text, exit } = await capturePaneWithExit(this.server, pane.paneId);
+    const shown = text.split('\n').filter((l) => exit === undefined || !isDeadPaneNotice(l));
+    return { lines: tailLines(shown.join('\n'), lines), exit };
   }
 
   // ---- internals -------------------------------------------------------------------------------
@@ -331,8 +343,9 @@ export class TmuxBackend implements Backend {
   // re-laying out its window.
   private async create(spec: PaneSpec): Promise<PaneRef> {
     const { place, panes } = await this.freshPlace();
-    // Secrets stay off tmux's command line: the pane loads its environment from a private file.
-    const cmd = { cwd: spec.cwd, env: {}, argv: await argvWithEnvFile(spec.env, spec.argv) };
+    // Secrets stay off tmux's command line: the pane loads its environment from a private file
+    // (pane-argv.ts), and tees its stderr into spec.stderrLog.
+    const cmd = { cwd: spec.cwd, env: {}, argv: await paneArgv(spec) };
     const window = this.currentWindow ?? place.windowId;
     const inWindow = panes.filter((p) => p.windowId === window);
     let pane = await this.trySplit(inWindow, cmd, place.leaderPaneId);

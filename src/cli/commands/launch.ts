@@ -51,7 +51,8 @@ export const launchCommand: CommandModule<GlobalArgs, LaunchArgs> = {
   handler: async (args) => {
     const root = rootDir();
     const env = process.env;
-    const file = await parseTeamFile(args.file);
+    // The machine checks (each cwd, claude on PATH) run before anything is created, dry run too.
+    const file = await parseTeamFile(args.file, { env });
     const requested = (args.backend ?? file.backend ?? 'auto') as BackendChoice;
     const cwd = process.cwd();
     if (args['dry-run']) {

@@ -64,6 +64,7 @@ export const spawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
       backend,
       readyTimeoutMs: args['ready-timeout'] * 1000,
       env: process.env,
+      onNotice: (text) => process.stderr.write(`${chalk.yellow('swarm:')} ${text.split('\n').join('\n  ')}\n`),
     });
     if (args.json) return printJson(r);
     const pid = r.pid === undefined ? '' : `, pid ${r.pid}`;

@@ -48,7 +48,7 @@ async function spawnOne(c: ActionContext, name: string, prompt: string): Promise
   const { backend, notes } = await selectBackend({ requested, env: c.env, team: c.team, inProcessHost: c.host });
   for (const n of notes) c.print(chalk.yellow(`note: ${n}`));
   c.print(chalk.dim(`spawning ${name}…`));
-  const r = await spawnTeammate({ team: c.team, name, prompt, backend, env: c.env });
+  const r = await spawnTeammate({ team: c.team, name, prompt, backend, env: c.env, onNotice: (text) => c.print(chalk.yellow(text)) });
   c.print(`spawned ${paint(r.color, r.name)}${paneLabel(r)}: ready`);
 }
 

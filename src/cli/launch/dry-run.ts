@@ -3,11 +3,12 @@
 // `plan()` and, when the console goes to the team's session, `sessions.planConsole()`: the same
 // argv builders the real launch runs, so the two cannot drift. Credentials are shown as
 // <redacted>; values that exist only once the team is created (its session id and verify key, new
-// pane ids, the private env files) are <placeholders>.
+// pane ids, the private env files and fifo dirs) are <placeholders>.
 import { quote } from 'shell-quote';
 import type { Backend, PlanLine } from '../../backends/backend.js';
 import { colorForIndex } from '../../protocol/colors.js';
 import { agentId } from '../../protocol/names.js';
+import { teamPaths } from '../../team/paths.js';
 import { buildTeammateCommand, forwardedEnv, type Env } from '../../teammates/command-line.js';
 import { leadArgv } from './start-team.js';
 import type { TeamFile } from './team-file.js';
@@ -78,7 +79,8 @@ export function dryRunLines(i: DryRunInput): string[] {
     });
     const lines = m.prompt.trim().split('\n').length;
     out.push(`# ${m.name} (${agentId(m.name, i.team)}): its prompt (${lines} line${lines === 1 ? '' : 's'}) becomes its first inbox message`);
-    print(i.backend.plan({ team: i.team, name: m.name, color: colorForIndex(index + 1), argv: built.argv, env: redacted(built.env), cwd }));
+    const stderrLog = teamPaths(i.root, i.team).stderrLog(m.name);
+    print(i.backend.plan({ team: i.team, name: m.name, color: colorForIndex(index + 1), argv: built.argv, env: redacted(built.env), cwd, stderrLog }));
   });
   if (!i.console) return [...out, `# --no-console: then print the status table (swarm status --team ${i.team})`];
   const lead = leadArgv(i.team);

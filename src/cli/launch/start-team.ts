@@ -5,16 +5,18 @@
 // in this process.
 //
 // Members are spawned with spawnTeammates: panes are created one after another under the team's
-// spawn lock, and the readiness handshakes run concurrently.
+// spawn lock, and the readiness handshakes run concurrently. Every member's spawn inputs are
+// checked first (as spawn checks them), and a failure before the first spawn (the backend cannot be
+// had) removes the new team again: a bad team file never leaves a half-made team.
 import { quote } from 'shell-quote';
 import type { Backend, SessionConsole, TeamSessions } from '../../backends/backend.js';
 import type { InProcessHost } from '../../backends/in-process/host.js';
 import { paneLabel, selectBackend, type BackendChoice } from '../../backends/registry.js';
-import { spawnTeammates } from '../../teammates/spawn.js';
+import { spawnTeammates, validateSpawn } from '../../teammates/spawn.js';
 import { SWARM_BIN, forwardedEnv } from '../../teammates/command-line.js';
 import { ensureLeadKey } from '../../permissions/keys.js';
-import { isSwarmError } from '../../protocol/errors.js';
-import { createTeam, updateTeam } from '../../team/team-store.js';
+import { SwarmError, isSwarmError } from '../../protocol/errors.js';
+import { createTeam, deleteTeam, updateTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
 import { chalk, paint } from '../output/render.js';
 import type { TeamFile } from './team-file.js';
@@ -52,21 +54,45 @@ async function chooseBackend(o: StartTeamOptions, team: Team): Promise<{ backend
     // when a console will run here.
     if (!isSwarmError(e, 'not_found') || !o.withConsole) throw e;
     const host = await openConsoleHost(team, o.env);
-    const { backend, notes } = await ask(host);
+    const { backend, notes } = await ask(host).catch(async (err: unknown) => {
+      await host.close().catch(() => undefined);
+      throw err;
+    });
     for (const n of notes) o.print(chalk.yellow(`note: ${n}`));
     return { backend, host };
   }
 }
 
+/** Every member's spawn inputs, checked as spawn checks them, before anything is created. */
+function validateMembers(o: StartTeamOptions): void {
+  for (const m of o.file.members) {
+    try {
+      validateSpawn({ name: m.name, prompt: m.prompt, runtime: m.runtime, permissionMode: m.permissionMode, cwd: m.cwd ?? o.cwd, env: o.env });
+    } catch (e) {
+      if (!isSwarmError(e)) throw e;
+      throw new SwarmError(e.kind, `member "${m.name}": ${e.message}; nothing was created`, { cause: e });
+    }
+  }
+}
+
 export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
+  validateMembers(o);
   const { team, renamedFrom } = await createTeam(o.root, { name: o.file.name, ...(o.file.description ? { description: o.file.description } : {}), cwd: o.cwd });
+  let backend: Backend;
+  let host: InProcessHost | undefined;
+  try {
+    await updateTeam(team, (c) => {
+      c.swarm = { ...c.swarm, ...(o.requested !== 'auto' ? { backend: o.requested } : {}), ...(o.file.permissionMode ? { permissionMode: o.file.permissionMode } : {}) };
+    });
+    ({ backend, host } = await chooseBackend(o, team));
+    await ensureLeadKey(team); // last: a key outlives `deleteTeam`
+  } catch (e) {
+    // No member exists yet: leave no half-made team behind (its directory goes, and nothing else was made).
+    await deleteTeam(team).catch(() => undefined);
+    throw e;
+  }
   if (renamedFrom) o.print(chalk.yellow(`team "${renamedFrom}" exists; created "${team.name}" instead`));
   else o.print(`created team ${chalk.bold(team.name)}`);
-  await ensureLeadKey(team);
-  await updateTeam(team, (c) => {
-    c.swarm = { ...c.swarm, ...(o.requested !== 'auto' ? { backend: o.requested } : {}), ...(o.file.permissionMode ? { permissionMode: o.file.permissionMode } : {}) };
-  });
-  const { backend, host } = await chooseBackend(o, team);
   o.print(chalk.dim(backend.describe()));
   const spawned: string[] = [];
   const failed: string[] = [];
@@ -84,6 +110,7 @@ export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
       runtime: m.runtime,
       backend,
       env: o.env,
+      onNotice: (text: string) => o.print(chalk.yellow(text)),
       ...(o.readyTimeoutMs !== undefined ? { readyTimeoutMs: o.readyTimeoutMs } : {}),
     })),
   );

@@ -14,6 +14,8 @@
 //       model, agentType, planModeRequired, permissionMode, runtime: swarm|claude   optional
 //       cwd: ../app                    optional; relative paths are resolved against the YAML file's
 //                                      directory (`~` is not expanded)
+// `parseTeamFile(file, machine)` also checks what the members need from this machine (each cwd is a
+// directory, `claude` is on PATH for runtime: claude), so that launch fails before creating anything.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { LineCounter, isMap, parseDocument, type Document } from 'yaml';
@@ -21,6 +23,8 @@ import { z } from 'zod';
 import { PermissionModeSchema } from '../../protocol/config.js';
 import { errnoCode, SwarmError } from '../../protocol/errors.js';
 import { assertMemberName, assertTeamName } from '../../protocol/names.js';
+import { isDirectory } from '../../storage/atomic.js';
+import { resolveClaude, type Env } from '../../teammates/command-line.js';
 
 /** A zod check that runs one of protocol/names' assertions and keeps its message. */
 function nameRule(assert: (name: string) => string): (value: string, ctx: z.RefinementCtx) => void {
@@ -161,12 +165,13 @@ function invalid(lines: string[]): SwarmError {
   return new SwarmError('invalid_input', [`${lines[0]}${more}`, ...lines.slice(1)].join('\n'));
 }
 
-/**
- * Parse and validate a team file's text. `sourceName` prefixes every error (`team.yaml:7: ...`);
- * relative member `cwd`s are resolved against `baseDir`. Throws SwarmError('invalid_input') whose
- * message has one line per problem.
- */
-export function parseTeamFileText(text: string, sourceName: string, baseDir: string): TeamFile {
+/** A parsed team file and where each of its fields is (`team.yaml:9: members[1].cwd`). */
+interface Located {
+  team: TeamFile;
+  at(p: readonly PathKey[]): string;
+}
+
+function parseLocated(text: string, sourceName: string, baseDir: string): Located {
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
@@ -188,20 +193,59 @@ export function parseTeamFileText(text: string, sourceName: string, baseDir: str
     throw invalid(lines.sort((a, b) => lineNo(a) - lineNo(b)));
   }
   const team = parsed.data;
+  const at = (p: readonly PathKey[]): string => `${sourceName}:${lineOf(doc, lc, p)}: ${formatPath(p)}`;
   const problems: string[] = [];
   team.members.forEach((m, i) => {
     if (m.cwd === undefined) return;
     if (m.cwd.startsWith('~')) {
-      problems.push(`${sourceName}:${lineOf(doc, lc, ['members', i, 'cwd'])}: members[${i}].cwd: "${m.cwd}": ~ is not expanded; use an absolute path or one relative to the team file`);
+      problems.push(`${at(['members', i, 'cwd'])}: "${m.cwd}": ~ is not expanded; use an absolute path or one relative to the team file`);
     }
     m.cwd = path.resolve(baseDir, m.cwd);
   });
   if (problems.length > 0) throw invalid(problems);
-  return team;
+  return { team, at };
 }
 
-/** Read and parse a team file; errors are prefixed with `file` as given. */
-export async function parseTeamFile(file: string): Promise<TeamFile> {
+/**
+ * Parse and validate a team file's text. `sourceName` prefixes every error (`team.yaml:7: ...`);
+ * relative member `cwd`s are resolved against `baseDir`. Throws SwarmError('invalid_input') whose
+ * message has one line per problem.
+ */
+export function parseTeamFileText(text: string, sourceName: string, baseDir: string): TeamFile {
+  return parseLocated(text, sourceName, baseDir).team;
+}
+
+/** What the members need from this machine: checked before launch creates anything. */
+export interface MachineChecks {
+  /** The environment the teammates get (its PATH finds `claude`). */
+  env: Env;
+  /** Tests: the PATH lookup of `claude`. */
+  which?: (command: string, env: Env) => string | undefined;
+}
+
+/** Each member's cwd is a directory and a `runtime: claude` member finds `claude`: one line per problem. */
+function machineProblems({ team, at }: Located, machine: MachineChecks): string[] {
+  const problems: string[] = [];
+  team.members.forEach((m, i) => {
+    if (m.cwd !== undefined && !isDirectory(m.cwd)) {
+      problems.push(`${at(['members', i, 'cwd'])}: member "${m.name}": ${m.cwd} is not a directory; create it or fix the path`);
+    }
+    if (m.runtime === 'claude') {
+      try {
+        resolveClaude(machine.env, machine.which);
+      } catch {
+        problems.push(`${at(['members', i, 'runtime'])}: member "${m.name}": runtime claude needs the claude CLI (Claude Code) on PATH; install it or use runtime: swarm`);
+      }
+    }
+  });
+  return problems;
+}
+
+/**
+ * Read and parse a team file; errors are prefixed with `file` as given. With `machine`, also check
+ * what the members need from this machine, so that launch fails before it creates anything.
+ */
+export async function parseTeamFile(file: string, machine?: MachineChecks): Promise<TeamFile> {
   let text: string;
   try {
     text = await fs.readFile(file, 'utf8');
@@ -209,5 +253,8 @@ export async function parseTeamFile(file: string): Promise<TeamFile> {
     if (errnoCode(e) === 'ENOENT') throw new SwarmError('not_found', `no team file at ${file}; see examples/ for the format`, { cause: e });
     throw new SwarmError('io', `cannot read team file ${file}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }
-  return parseTeamFileText(text, file, path.dirname(path.resolve(file)));
+  const located = parseLocated(text, file, path.dirname(path.resolve(file)));
+  const problems = machine === undefined ? [] : machineProblems(located, machine);
+  if (problems.length > 0) throw invalid(problems);
+  return located.team;
 }

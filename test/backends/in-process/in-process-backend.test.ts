@@ -28,6 +28,7 @@ const probeLaunch: TeammateLaunch = async (argv, env, ctx) => {
   writeFileSync(`${outFile!}.tmp`, JSON.stringify(info));
   renameSync(`${outFile!}.tmp`, outFile!);
   if (mode === 'exit') return Number(rest[0] ?? 0);
+  if (mode === 'fail') throw new Error(rest.join(' ')); // what an in-process teammate has for stderr
   await new Promise<void>((resolve) => ctx.stopSignal.addEventListener('abort', () => resolve(), { once: true }));
   return 0;
 };
@@ -138,9 +139,9 @@ describe('in-process host', () => {
     const [a, b] = await Promise.all([backend.createPane(spec('ann')), backend.createPane(spec('bob'))]);
     await waitFor(() => seen.length >= 2, 3000, 'both teammates running');
     expect(t.host.interrupt('ann')).toBe(true);
-    await waitFor(async () => (await backend.capture(a, 5)).includes('ann interrupted'), 3000, "ann's interrupt line");
+    await waitFor(async () => (await backend.capture(a, 5)).lines.join('\n').includes('ann interrupted'), 3000, "ann's interrupt line");
     expect(await backend.isAlive(a)).toBe(true); // interrupted, not stopped
-    expect(await backend.capture(b, 5)).toBe('');
+    expect(await backend.capture(b, 5)).toEqual({ lines: [], exit: undefined });
     await waitFor(() => seen.filter((s) => s.startsWith('ann')).length >= 2, 3000, 'ann back at work');
     expect(new Set(seen)).toEqual(new Set(['ann:ann', 'bob:bob']));
     await backend.kill(a);
@@ -170,7 +171,7 @@ describe('in-process host', () => {
     expect(member).toMatchObject({ tmuxPaneId: 'in-process', backendType: 'in-process', pid: process.pid, runtime: 'swarm' });
     const pane = { paneId: 'in-process', backendType: 'in-process' as const, name: 'ann' };
     // The host writes the state file (and its output) a moment after the teammate prints.
-    await waitFor(async () => (await backend.capture(pane, 5)).includes('fake in-process teammate ann started'), 3000, 'the output');
+    await waitFor(async () => (await backend.capture(pane, 5)).lines.join('\n').includes('fake in-process teammate ann started'), 3000, 'the output');
 
     const out = await shutdownTeammate(new Team(t.root, 'sq'), 'ann', { env, timeoutMs: 5000 });
     expect(out).toEqual({ name: 'ann', outcome: 'approved', verified: true });

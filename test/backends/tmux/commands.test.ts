@@ -1,26 +1,28 @@
 // Unit tests of the tmux argv we build (through a recording `exec`, no tmux needed) and of the pure
 // parsers and layout rules. The real-tmux behaviour is in tmux-backend.test.ts.
 import { describe, expect, it } from 'vitest';
-import type { Exec, ExecResult } from '../../../src/backends/process.js';
+import { tailLines, type Exec, type ExecResult } from '../../../src/backends/process.js';
 import {
   CHAIN_SEPARATOR,
   NEW_PANE_FORMAT,
   PANE_LIST_FORMAT,
   TmuxServer,
   capturePane,
+  capturePaneWithExit,
   commandArgs,
   escapeTmuxArg,
   formatLiteral,
   hasSession,
   isNoSpaceError,
+  isDeadPaneNotice,
   killPane,
-  lastLines,
   listAllPanes,
   newSession,
   newWindow,
   parseNewPane,
   parsePaneGeometry,
   parsePaneContext,
+  parsePaneExit,
   parsePaneList,
   parsePaneSizes,
   parseWindowSize,
@@ -227,10 +229,31 @@ describe('parsers', () => {
     expect(parseWindowSize('80 24\n')).toEqual({ width: 80, height: 24 });
   });
 
-  it('lastLines drops trailing blank lines and trailing spaces', () => {
-    expect(lastLines('a  \nb\nc\n\n\n', 2)).toBe('b\nc');
-    expect(lastLines('only', 10)).toBe('only');
-    expect(lastLines('x', 0)).toBe('');
+  it('tailLines keeps the last non-blank lines, right-trimmed: output above a screen of empty rows survives', () => {
+    expect(tailLines('a  \nb\nc\n\n\n', 2)).toEqual(['b', 'c']);
+    expect(tailLines(['error: no key', ...Array<string>(40).fill(''), 'Pane is dead'].join('\n'), 2)).toEqual(['error: no key', 'Pane is dead']);
+    expect(tailLines('only', 10)).toEqual(['only']);
+    expect(tailLines('x', 0)).toEqual([]);
+  });
+
+  it('capturePaneWithExit: the whole history and the exit fields in one chained call', async () => {
+    const { calls, exec } = recorder({ stdout: 'boom\n\nPane is dead (status 3, Thu)\n1 3 \n' });
+    const got = await capturePaneWithExit(new TmuxServer({ exec }), '%2');
+    expect(calls).toEqual([
+      ['tmux', 'capture-pane', '-p', '-J', '-t', '%2', '-S', '-', ';', 'display-message', '-p', '-t', '%2', '#{pane_dead} #{pane_dead_status} #{pane_dead_signal}'],
+    ]);
+    expect(got).toEqual({ text: 'boom\n\nPane is dead (status 3, Thu)', exit: { code: 3 } });
+  });
+
+  it('parsePaneExit: status, signal, still running; isDeadPaneNotice matches only tmux\'s line', () => {
+    expect(parsePaneExit('1 3 \n')).toEqual({ code: 3 });
+    expect(parsePaneExit('1  15')).toEqual({ signal: 15 });
+    expect(parsePaneExit('0  ')).toBeUndefined();
+    expect(parsePaneExit('1  ')).toBeUndefined(); // dead, but tmux did not get the status
+    expect(() => parsePaneExit('junk')).toThrow(/unexpected tmux pane exit output/);
+    expect(isDeadPaneNotice('Pane is dead (status 3, Thu Dec  3 20:07:24 2026)')).toBe(true);
+    expect(isDeadPaneNotice('Pane is dead (signal 15, Thu')).toBe(true);
+    expect(isDeadPaneNotice('the Pane is dead (status 3')).toBe(false);
   });
 });
 

@@ -3,6 +3,7 @@
 // token, except the <placeholders> for what exists only at run time. Secrets are <redacted> in the
 // dry run, and in the real run they go to the private env file, never onto tmux's command line.
 import { Team } from '../../../src/team/team.js';
+import { teamPaths } from '../../../src/team/paths.js';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'shell-quote';
@@ -10,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Exec } from '../../../src/backends/process.js';
 import { backendForType } from '../../../src/backends/registry.js';
 import { ENV_LOADER } from '../../../src/backends/env-file.js';
+import { STDERR_TEE } from '../../../src/backends/stderr-log.js';
 import { dryRunLines } from '../../../src/cli/launch/dry-run.js';
 import { leadArgv } from '../../../src/cli/launch/start-team.js';
 import { colorForIndex } from '../../../src/protocol/colors.js';
@@ -80,7 +82,8 @@ describe('launch --dry-run is what launch runs (tmux, outside tmux)', () => {
 
     // The real launch of the same member, then its console.
     const built = buildTeammateCommand({ runtime: 'swarm', team: 'sq', name: 'ann', color: colorForIndex(1), leadSessionId: 'sess-1', leadVerifyKey: 'key-1', model: 'claude-x', cwd: CWD, env: ENV });
-    await backend.createPane({ team: 'sq', name: 'ann', color: colorForIndex(1), argv: built.argv, env: built.env, cwd: CWD });
+    const stderrLog = teamPaths('/tmp/pin-root', 'sq').stderrLog('ann');
+    await backend.createPane({ team: 'sq', name: 'ann', color: colorForIndex(1), argv: built.argv, env: built.env, cwd: CWD, stderrLog });
     const inSession = await backend.sessions!.runConsole('sq', { argv: leadArgv('sq'), cwd: CWD, env: forwardedEnv(ENV) });
 
     const ran = rec.calls.filter((c) => !READS.has(c[c[1] === '-L' ? 3 : 1]!));
@@ -91,6 +94,11 @@ describe('launch --dry-run is what launch runs (tmux, outside tmux)', () => {
     expect(ran).toHaveLength(planned.length - 1);
     planned.slice(0, -1).forEach((p, i) => expectSameCommand(p, ran[i]!));
 
+    // The teammate's stderr goes to its log through a fifo in a private dir (made, not yet used: nothing ran).
+    const teed = ran.find((c) => c.includes(STDERR_TEE))!;
+    expect(teed.slice(teed.indexOf(STDERR_TEE) + 2, teed.indexOf(STDERR_TEE) + 3)).toEqual([stderrLog]);
+    const fifoDir = teed[teed.indexOf(STDERR_TEE) + 1]!;
+
     // Both env files hold the real values; the dry run shows them redacted and nowhere else.
     for (const call of ran.filter((c) => c.includes(ENV_LOADER))) {
       const file = call[call.indexOf(ENV_LOADER) + 1]!;
@@ -99,6 +107,7 @@ describe('launch --dry-run is what launch runs (tmux, outside tmux)', () => {
       expect(call.join(' ')).not.toContain(SECRET);
     }
     expect(envDirs).toHaveLength(2);
+    envDirs.push(fifoDir);
     expect(lines.join('\n')).not.toContain(SECRET);
     expect(lines.filter((l) => l.includes('export ANTHROPIC_API_KEY=\\<redacted\\>;'))).toHaveLength(2);
   });

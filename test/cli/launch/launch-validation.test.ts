@@ -1,0 +1,78 @@
+// `swarm launch` checks the whole team file before it creates anything (the built executable,
+// tmux on a private socket per test, reaped afterwards): a member whose cwd is missing, or a
+// runtime: claude member without claude on PATH, is a one-line error naming the file, line, field
+// and member, exit 2, with no teams/<name>/ directory and no tmux session left; a backend that
+// cannot be had after the team was created removes the team again. Run `npm run build` first.
+import { existsSync, promises as fs } from 'node:fs';
+import path from 'node:path';
+import { quote } from 'shell-quote';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TmuxServer, listAllPanes } from '../../../src/backends/tmux/commands.js';
+import { findOnPath } from '../../../src/teammates/command-line.js';
+import { swarm } from '../../support/cli.js';
+import { useTempRoot } from '../../support/tmp-root.js';
+import { privateSocket, reapServer } from '../../support/tmux.js';
+
+const FAKE = fileURLToPath(new URL('../../support/fake-teammate.mjs', import.meta.url));
+
+let root: string;
+let socket: string;
+let env: Record<string, string>;
+
+useTempRoot((dir) => (root = dir), 'swarm-launch-check-');
+beforeEach(() => {
+  socket = privateSocket();
+  env = { SWARM_TMUX_SOCKET: socket, SWARM_TEAMMATE_COMMAND: quote([process.execPath, FAKE]), TMUX: '', TMUX_PANE: '' };
+});
+afterEach(async (ctx) => {
+  const errors: unknown[] = [];
+  await reapServer(socket).catch((e: unknown) => errors.push(e));
+  if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
+});
+
+async function teamFile(lines: string[]): Promise<string> {
+  const file = path.join(root, 'team.yaml');
+  await fs.writeFile(file, [...lines, ''].join('\n'));
+  return file;
+}
+
+async function expectNothingMade(team: string): Promise<void> {
+  expect(existsSync(path.join(root, 'teams', team)), `teams/${team}/ left behind`).toBe(false);
+  expect(await listAllPanes(new TmuxServer({ socket })), 'a tmux session left behind').toEqual([]);
+}
+
+describe('swarm launch validates every member before creating anything', () => {
+  it('a member whose cwd does not exist: one line naming file, line, field and member; exit 2; nothing made', async () => {
+    const file = await teamFile(['name: lv', 'members:', '  - name: w1', '    prompt: hi', '  - name: w2', '    prompt: hi', '    cwd: ./missing']);
+    for (const extra of [[], ['--dry-run']]) {
+      const r = await swarm(root, ['launch', file, '--no-console', '--backend', 'tmux', ...extra], env);
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr).toBe(`swarm: ${file}:7: members[1].cwd: member "w2": ${path.join(root, 'missing')} is not a directory; create it or fix the path`);
+      expect(r.stdout).toBe('');
+      await expectNothingMade('lv');
+    }
+  });
+
+  it('a runtime: claude member without claude on PATH is refused the same way', async () => {
+    const file = await teamFile(['name: lc', 'members:', '  - name: c1', '    prompt: hi', '    runtime: claude']);
+    // A PATH with tmux and nothing else (a machine may well have claude beside node).
+    const bin = path.join(root, 'bin');
+    await fs.mkdir(bin);
+    await fs.symlink(findOnPath('tmux', process.env)!, path.join(bin, 'tmux'));
+    const r = await swarm(root, ['launch', file, '--no-console', '--backend', 'tmux'], { ...env, PATH: bin });
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toBe(`swarm: ${file}:5: members[0].runtime: member "c1": runtime claude needs the claude CLI (Claude Code) on PATH; install it or use runtime: swarm`);
+    await expectNothingMade('lc');
+  });
+
+  it('a backend that cannot be had once the team exists: the team is removed again', async () => {
+    const file = await teamFile(['name: lb', 'members:', '  - name: w1', '    prompt: hi']);
+    // No it2 on this PATH: --backend iterm2 fails after createTeam.
+    const r = await swarm(root, ['launch', file, '--no-console', '--backend', 'iterm2'], { ...env, PATH: path.join(root, 'no-bin') });
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/^swarm: --backend iterm2: it2 is not installed/);
+    await expectNothingMade('lb');
+    expect(existsSync(path.join(root, 'swarm', 'keys', 'lb.key'))).toBe(false);
+  });
+});
