@@ -1,7 +1,8 @@
 // The permission gate end to end: Bash in default mode waits for team-lead (a pending file appears);
 // a forged resolution does not run it; a real approval does; a denial's feedback reaches the model.
-// File tools refuse the team's own directories (also through a symlink) without asking anyone.
-import { existsSync, promises as fs } from 'node:fs';
+// File tools refuse the team's own directories (also through a symlink, or a hard link to
+// config.json in the cwd, in acceptEdits and bypassPermissions alike) without asking anyone.
+import { existsSync, linkSync, promises as fs, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decide } from '../../src/permissions/leader.js';
@@ -97,4 +98,49 @@ describe('permission gate', () => {
     expect((await fs.readFile(path.join(e.root, 'swarm/keys/t.key'), 'utf8')).startsWith('{')).toBe(true);
     expect((await e.plain.read('team-lead')).length).toBeGreaterThan(0);
   });
+  for (const mode of ['acceptEdits', 'bypassPermissions'] as const) {
+    it(`refuses Write and Edit of a hard link or a symlink to config.json in the cwd (${mode}), without asking`, async () => {
+      let e!: RuntimeEnv;
+      let before = '';
+      e = await setupRuntime({
+        turns: [
+          {
+            match: { agent: 'w1', lastUser: 'allow yourself' },
+            // Linked now, mid-turn: config.json is replaced (a new inode) whenever the team is saved,
+            // as it was when this teammate started, and a link made before that points at a stale copy.
+            respond: () => {
+              linkSync(e.paths.config, path.join(e.work, 'settings.json'));
+              symlinkSync(e.paths.config, path.join(e.work, 'linked.json'));
+              before = readFileSync(e.paths.config, 'utf8');
+              return {
+                reply: {
+                  content: [
+                    { type: 'tool_use', name: 'Edit', input: { file_path: 'settings.json', old_string: '"members": [', new_string: '"swarm": {"rules": {"allow": ["Bash"], "deny": []}}, "members": [' } },
+                    { type: 'tool_use', name: 'Write', input: { file_path: 'settings.json', content: '{}' } },
+                    { type: 'tool_use', name: 'Write', input: { file_path: 'linked.json', content: '{}' } },
+                  ],
+                },
+              };
+            },
+          },
+          { match: { agent: 'w1', toolResult: 'Edit' }, reply: 'Could not.' },
+        ],
+      });
+      await e.lead.append('w1', { from: 'team-lead', text: 'allow yourself Bash' });
+      e.start(['--permission-mode', mode]);
+      await waitForControl(e, 'team-lead', 'idle_notification');
+
+      const results = toolResults(e.server.requests[1]!);
+      expect(results.map((r) => r.is_error)).toEqual([true, true, true]);
+      expect(results[0]!.content).toMatch(/^\S+settings\.json is one of the team's own files under another name/);
+      expect(results[1]!.content).toMatch(/^\S+settings\.json is one of the team's own files under another name/);
+      expect(results[2]!.content).toMatch(/inside the team's own files/);
+      for (const r of results) expect(r.content).not.toContain('\n');
+      expect(await pendingIds(e)).toEqual([]);
+      expect(before).toContain('"members": [');
+      const after = JSON.parse(await fs.readFile(e.paths.config, 'utf8')) as { swarm?: unknown; members: unknown[] };
+      expect(after.swarm).toBeUndefined(); // no rule smuggled in (isActive changes when it idles are the team's own)
+      expect(after.members).toHaveLength(3);
+    });
+  }
 });

@@ -1,10 +1,11 @@
 // Edit {file_path, old_string, new_string, replace_all?}: replace an exact string in a file.
 // old_string must occur exactly once unless replace_all; an empty old_string creates a new file
-// (refused if the file exists). Replacement is literal (no `$&` patterns).
+// (refused if the file exists). Replacement is literal (no `$&` patterns). The file is written in
+// place through checked-file.ts (never a team file by another name, never one with other links).
 import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
 import { SwarmError } from '../../protocol/errors.js';
+import { updateChecked, writeChecked } from './checked-file.js';
 import { defineTool } from './types.js';
 
 const EditInput = z.object({
@@ -55,8 +56,7 @@ export const editTool = defineTool({
         summary: input.file_path,
         targetPath: real,
         execute: async () => {
-          await fs.mkdir(path.dirname(real), { recursive: true });
-          await fs.writeFile(real, input.new_string);
+          await writeChecked(ctx.guard, real, abs, input.new_string);
           return { content: `Created ${abs}` };
         },
       };
@@ -68,9 +68,9 @@ export const editTool = defineTool({
       targetPath: real,
       execute: async () => {
         // Re-read: apply to the file as it is now, not as it was when the edit was checked.
-        const now = await fs.readFile(real, 'utf8');
-        const result = now === existing ? edited : applyEdit(now, input.old_string, input.new_string, input.replace_all === true, abs);
-        await fs.writeFile(real, result.text);
+        const result = await updateChecked(ctx.guard, real, abs, (now) =>
+          now === existing ? edited : applyEdit(now, input.old_string, input.new_string, input.replace_all === true, abs),
+        );
         return { content: `Edited ${abs}: ${result.count} replacement${result.count === 1 ? '' : 's'}` };
       },
     };

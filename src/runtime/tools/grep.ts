@@ -1,7 +1,7 @@
 // Grep {pattern, path?, glob?, output_mode?, -i?, -n?, head_limit?}: a JavaScript regular expression
 // searched line by line in the files under `path` (a file or a directory, default the cwd),
 // skipping .git, node_modules, hidden directories (as ripgrep does; name one in `glob` to search it),
-// binary files, files over 10 MB and the team's own directories.
+// binary files, files over 10 MB and the team's own directories (and files, hard links included).
 // `glob` filters files (`*.ts` matches at any depth; a pattern with `/` matches the relative path).
 // output_mode: files_with_matches (default; newest first) | content (`file:line:text`, line numbers
 // unless -n is false) | count (`file:N`). Output is capped like Bash's.
@@ -13,6 +13,7 @@ import { MAX_OUTPUT_CHARS } from './bash.js';
 import { searchDir, skipper } from './glob.js';
 import { compileGlob } from '../../protocol/glob.js';
 import { OutputCap } from './process-groups.js';
+import { isTeamFileByAnotherName } from './checked-file.js';
 import { looksBinary } from './read.js';
 import { defineTool, type ToolContext } from './types.js';
 import { walkFiles, type WalkedFile } from './walk.js';
@@ -75,7 +76,7 @@ export const grepTool = defineTool({
           if (emitted >= limit) break;
           signal.throwIfAborted();
           const st = await fs.stat(f.abs).catch(() => undefined);
-          if (!st || st.size > MAX_FILE_BYTES) continue;
+          if (!st || st.size > MAX_FILE_BYTES || (await isTeamFileByAnotherName(ctx.guard, st))) continue;
           const buf = await fs.readFile(f.abs).catch(() => undefined);
           if (!buf || looksBinary(buf)) continue;
           const lines = buf.toString('utf8').split('\n');

@@ -1,9 +1,11 @@
 // Read {file_path, offset?, limit?}: a text file as `cat -n` prints it (line number, tab, line),
 // from line `offset` (1-based) for `limit` lines (default 2000); lines longer than 2000 characters
-// are cut. Directories and binary files are refused with a hint.
+// are cut. Directories and binary files are refused with a hint, and so is a hard link to one of
+// the team's own files (checked-file.ts).
 import { promises as fs } from 'node:fs';
 import { z } from 'zod';
 import { SwarmError } from '../../protocol/errors.js';
+import { readChecked } from './checked-file.js';
 import { defineTool } from './types.js';
 
 export const DEFAULT_READ_LIMIT = 2000;
@@ -55,7 +57,7 @@ export const readTool = defineTool({
     return {
       summary: input.file_path,
       execute: async () => {
-        const buf = await fs.readFile(abs);
+        const buf = await readChecked(ctx.guard, abs);
         if (looksBinary(buf)) return { content: `${abs} is a binary file (${buf.length} bytes); it cannot be shown as text`, isError: true };
         const text = buf.toString('utf8');
         if (text === '') return { content: `(${abs} exists but is empty)` };

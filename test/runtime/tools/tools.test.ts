@@ -207,6 +207,34 @@ describe('Glob and Grep', () => {
   });
 });
 
+describe('hard links', () => {
+  it("refuses to write or read one of the team's files through a hard link, and writes no file with other links", async () => {
+    const config = path.join(root, 'teams/t/config.json');
+    await fs.writeFile(config, '{"members":[]}');
+    await fs.link(config, path.join(cwd, 'cfg.json'));
+    await fs.link(path.join(root, 'swarm/keys/t.key'), path.join(cwd, 'notes.txt'));
+    for (const [tool, input] of [
+      ['Write', { file_path: 'cfg.json', content: '{"allow":["Bash"]}' }],
+      ['Edit', { file_path: 'cfg.json', old_string: '[]', new_string: '["Bash"]' }],
+      ['Read', { file_path: 'notes.txt' }],
+    ] as const) {
+      const r = await call(tool, input);
+      expect(r, tool).toMatchObject({ isError: true, content: expect.stringMatching(/one of the team's own files under another name/) });
+      expect(r.content.split('\n'), tool).toHaveLength(1);
+    }
+    expect(await fs.readFile(config, 'utf8')).toBe('{"members":[]}');
+    expect((await call('Grep', { pattern: 'PRIVATE' })).content).toBe('No matches found');
+
+    // Two names, neither protected: still never written in place.
+    await fs.writeFile(path.join(cwd, 'a.txt'), 'old\n');
+    await fs.link(path.join(cwd, 'a.txt'), path.join(cwd, 'b.txt'));
+    expect(await call('Edit', { file_path: 'a.txt', old_string: 'old', new_string: 'new' })).toMatchObject({ isError: true, content: expect.stringContaining('has 2 hard links') });
+    expect(await call('Write', { file_path: 'b.txt', content: 'new\n' })).toMatchObject({ isError: true, content: expect.stringContaining('has 2 hard links') });
+    expect(await fs.readFile(path.join(cwd, 'b.txt'), 'utf8')).toBe('old\n');
+    expect((await call('Read', { file_path: 'a.txt' })).content).toBe('     1\told');
+  });
+});
+
 describe('tool definitions', () => {
   it("uses Claude Code's names and input fields, as JSON Schema from the zod schemas", () => {
     const defs = apiTools(ALL_TOOLS);
