@@ -2,6 +2,8 @@
 //
 //   kind (tools)                 default   acceptEdits         bypassPermissions   plan
 //   read (Read, Glob, Grep)      run       run                 run                 run
+//   read of a protected file     ask       ask                 ask                 ask
+//     (tools/secrets.ts: credentials; bypassPermissions is about edits and commands, not secrets)
 //   message (SendMessage)        run       run                 run                 run
 //   plan (ExitPlanMode)          run*      run*                run*                run
 //   edit (Write, Edit)           ask       run inside cwd,     run                 refuse
@@ -23,9 +25,13 @@ export const PLAN_MODE_REFUSAL =
   'You are in plan mode: only read-only tools (Read, Glob, Grep, SendMessage) may run until the team lead approves your plan. ' +
   'Investigate, then call ExitPlanMode with your plan.';
 
-/** The table above, as a pure function. `target` is an edit's real path, `cwd` the real cwd. */
-export function gate(kind: ToolKind, mode: PermissionMode, target?: { path: string; cwd: string }): GateDecision {
-  if (kind === 'read' || kind === 'message' || kind === 'plan') return { action: 'run' };
+/**
+ * The table above, as a pure function. `target` is an edit's real path, `cwd` the real cwd;
+ * `secret` the protected-read pattern a read touches.
+ */
+export function gate(kind: ToolKind, mode: PermissionMode, target?: { path: string; cwd: string }, secret?: string): GateDecision {
+  if (kind === 'read') return secret === undefined ? { action: 'run' } : { action: 'ask' };
+  if (kind === 'message' || kind === 'plan') return { action: 'run' };
   if (mode === 'plan') return { action: 'refuse', reason: PLAN_MODE_REFUSAL };
   if (mode === 'bypassPermissions') return { action: 'run' };
   if (mode === 'acceptEdits' && kind === 'edit' && target && isInside(target.cwd, target.path)) return { action: 'run' };

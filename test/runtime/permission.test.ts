@@ -5,10 +5,11 @@
 import { existsSync, linkSync, promises as fs, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decide } from '../../src/permissions/leader.js';
+import { addRule, decide } from '../../src/permissions/leader.js';
 import { generateLeadKeyPair, signRecord } from '../../src/permissions/signing.js';
 import { readPending } from '../../src/permissions/pending.js';
 import {
+  controls,
   pendingIds,
   readStatus,
   requestsWith,
@@ -143,4 +144,67 @@ describe('permission gate', () => {
       expect(after.members).toHaveLength(3);
     });
   }
+});
+
+describe('protected reads', () => {
+  const TOKEN = 'sk-ant-oat01-hunter2';
+  function readingScript(files: () => string[]) {
+    return {
+      turns: [
+        {
+          match: { agent: 'w1', lastUser: 'look at the credentials' },
+          respond: () => ({ reply: { content: files().map((f) => ({ type: 'tool_use' as const, name: 'Read', input: { file_path: f } })) } }),
+        },
+        { match: { agent: 'w1', toolResult: 'Read' }, reply: 'Read them.' },
+      ],
+    };
+  }
+  async function writeSecrets(e: RuntimeEnv): Promise<void> {
+    await fs.writeFile(path.join(e.root, '.credentials.json'), JSON.stringify({ claudeAiOauth: { accessToken: TOKEN } }));
+    await fs.writeFile(path.join(e.work, '.env'), `API_TOKEN=${TOKEN}\n`);
+  }
+  const sentToModel = (e: RuntimeEnv): boolean => e.server.requests.some((r) => JSON.stringify(r.body ?? {}).includes(TOKEN));
+
+  for (const mode of ['default', 'bypassPermissions'] as const) {
+    it(`asks team-lead before reading <root>/.credentials.json and a .env (${mode}); only an approval shows the content`, async () => {
+      let e!: RuntimeEnv;
+      e = await setupRuntime(readingScript(() => [path.join(e.root, '.credentials.json'), '.env']));
+      await writeSecrets(e);
+      await e.lead.append('w1', { from: 'team-lead', text: 'Please look at the credentials' });
+      e.start(['--permission-mode', mode]);
+
+      const [first] = await waitForControl(e, 'team-lead', 'permission_request');
+      expect(first!.message).toMatchObject({ tool_name: 'Read', description: `Read ${path.join(e.root, '.credentials.json')} (protected: <root>/.credentials.json)` });
+      expect(sentToModel(e)).toBe(false);
+      await decide(new Team(e.root, 't'), first!.message.request_id, 'allow');
+
+      const [, second] = await waitForControl(e, 'team-lead', 'permission_request', 2);
+      expect(second!.message).toMatchObject({ tool_name: 'Read', input: { file_path: '.env' }, description: 'Read .env (protected: **/.env)' });
+      await decide(new Team(e.root, 't'), second!.message.request_id, 'deny', { feedback: 'not the .env' });
+      await waitForControl(e, 'team-lead', 'idle_notification');
+
+      const results = toolResults(e.server.requests.filter((r) => r.agent === 'w1')[1]!);
+      expect(results[0]!.is_error).toBeUndefined();
+      expect(results[0]!.content).toContain(TOKEN);
+      expect(results[1]).toEqual({ content: 'Permission to use Read was denied by team-lead: not the .env', is_error: true });
+      expect(results[1]!.content).not.toContain(TOKEN);
+    });
+  }
+
+  it('team rules decide first: an allow rule reads a .env without asking, a deny rule refuses the login token', async () => {
+    let e!: RuntimeEnv;
+    e = await setupRuntime(readingScript(() => ['.env', path.join(e.root, '.credentials.json')]));
+    await writeSecrets(e);
+    const team = new Team(e.root, 't');
+    await addRule(team, 'allow', 'Read(**/.env)');
+    await addRule(team, 'deny', `Read(${path.join(e.root, '.credentials.json')})`);
+    await e.lead.append('w1', { from: 'team-lead', text: 'Please look at the credentials' });
+    e.start(['--permission-mode', 'acceptEdits']);
+    await waitForControl(e, 'team-lead', 'idle_notification');
+
+    const results = toolResults(e.server.requests.filter((r) => r.agent === 'w1')[1]!);
+    expect(results[0]!.content).toBe(`     1\tAPI_TOKEN=${TOKEN}`);
+    expect(results[1]).toEqual({ content: `Permission to use Read was denied by rule: denied by team rule Read(${path.join(e.root, '.credentials.json')})`, is_error: true });
+    expect(await controls(e, 'team-lead', 'permission_request')).toEqual([]);
+  });
 });

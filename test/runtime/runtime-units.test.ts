@@ -41,6 +41,9 @@ describe('permission gate table', () => {
     expect(d.action).toBe(expected);
     if (d.action === 'refuse') expect(d.reason).toBe(PLAN_MODE_REFUSAL);
   });
+  it.each(['default', 'acceptEdits', 'bypassPermissions', 'plan'] as const)('a read of a protected file asks in %s mode', (mode) => {
+    expect(gate('read', mode, undefined, '**/.env').action).toBe('ask');
+  });
   it('a sibling directory with the cwd as prefix is not inside it', () => {
     expect(gate('edit', 'acceptEdits', { path: '/w-other/a', cwd: '/w' }).action).toBe('ask');
   });
