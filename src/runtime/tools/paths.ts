@@ -73,19 +73,17 @@ export class PathGuard {
       } catch {
         return false; // missing or unreadable: nothing of it can be open
       }
-      for (const e of entries) {
-        const p = path.join(dir, e.name);
-        if (e.isDirectory()) {
-          if (await walk(p)) return true;
-          continue;
-        }
-        const other = await fs.lstat(p).catch(() => undefined);
-        if (other && other.dev === st.dev && other.ino === st.ino) return true;
-      }
-      return false;
+      const found = await Promise.all(
+        entries.map(async (e) => {
+          const p = path.join(dir, e.name);
+          if (e.isDirectory()) return walk(p);
+          const other = await fs.lstat(p).catch(() => undefined);
+          return other !== undefined && other.dev === st.dev && other.ino === st.ino;
+        }),
+      );
+      return found.includes(true);
     };
-    for (const d of this.protectedDirs) if (await walk(d)) return true;
-    return false;
+    return (await Promise.all(this.protectedDirs.map(walk))).includes(true);
   }
 
   /** Is this absolute, real path protected? (Used by walkers, which do not follow links.) */
