@@ -23,7 +23,7 @@ export interface Invocation {
   summary: string;
   /** For edits: the absolute target, which acceptEdits allows inside the cwd. */
   targetPath?: string;
-  /** For reads of a protected file (secrets.ts): the pattern it matched; team-lead is asked in every mode. */
+  /** For reads (and Edits) of a protected file (secrets.ts): the pattern it matched; team-lead is asked in every mode. */
   secret?: string;
   execute(signal: AbortSignal): Promise<ToolOutput>;
 }

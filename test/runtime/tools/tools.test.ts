@@ -249,7 +249,7 @@ describe('protected reads', () => {
     return (await findTool(name)!.prepare(input, ctx)).secret;
   }
 
-  it('marks Read, Glob and Grep of a protected path for the gate (also through a symlink), and only those', async () => {
+  it('marks Read, Glob, Grep and Edit of a protected path for the gate (also through a symlink), and only those', async () => {
     await fs.writeFile(path.join(cwd, '.env'), 'API_TOKEN=hunter2\n');
     await fs.writeFile(path.join(root, '.credentials.json'), '{"token":"hunter2"}');
     await fs.mkdir(path.join(home, '.ssh'));
@@ -261,6 +261,12 @@ describe('protected reads', () => {
     expect(await secretOf('Read', { file_path: 'notes.txt' })).toBe('~/.ssh/**');
     expect((await findTool('Read')!.prepare({ file_path: 'notes.txt' }, ctx)).summary).toBe('notes.txt (protected: ~/.ssh/**)');
     expect(await secretOf('Read', { file_path: 'plain.txt' })).toBeUndefined();
+    // An Edit of a secret asks too, and says nothing about the content before it is allowed.
+    const guess = await findTool('Edit')!.prepare({ file_path: '.env', old_string: 'API_TOKEN=a', new_string: 'x' }, ctx);
+    expect(guess.secret).toBe('**/.env');
+    await expect(guess.execute(new AbortController().signal)).rejects.toThrow(/^old_string was not found/);
+    expect(await fs.readFile(path.join(cwd, '.env'), 'utf8')).toBe('API_TOKEN=hunter2\n');
+    expect(await secretOf('Write', { file_path: '.env', content: 'x' })).toBeUndefined(); // writing reveals nothing
     expect(await secretOf('Grep', { pattern: 'x', path: path.join(home, '.ssh') })).toBe('~/.ssh/**');
     expect(await secretOf('Grep', { pattern: 'x', path: '.env' })).toBe('**/.env');
     expect(await secretOf('Glob', { pattern: '*', path: path.join(home, '.ssh') })).toBe('~/.ssh/**');
