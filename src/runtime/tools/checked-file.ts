@@ -26,7 +26,8 @@ async function refuseTeamFile(guard: PathGuard, st: Stats, shown: string): Promi
 async function openForWrite(guard: PathGuard, real: string, shown: string, flags: number): Promise<Handle> {
   let handle: Handle;
   try {
-    handle = await fs.open(real, flags | constants.O_NOFOLLOW, 0o666);
+    // O_NONBLOCK: a FIFO without a reader fails (ENXIO) instead of hanging the tool; no effect on files.
+    handle = await fs.open(real, flags | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o666);
   } catch (e) {
     if (errnoCode(e) === 'ELOOP') throw new SwarmError('invalid_input', `${shown} became a symbolic link after it was checked; not written`, { cause: e });
     throw new SwarmError('io', `cannot open ${shown}: ${(e as Error).message}`, { cause: e });

@@ -1,6 +1,7 @@
 // The teammate's tools in-process, on a real temp directory: Read numbering/offset/limit, Edit
 // uniqueness and replace_all, Write, Bash (timeout + process-group kill, output cap, background
 // processes), Glob and Grep, input validation, and the protected-directory guard.
+import { execFileSync } from 'node:child_process';
 import { promises as fs, existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -241,6 +242,13 @@ describe('hard links', () => {
     expect(await call('Write', { file_path: 'b.txt', content: 'new\n' })).toMatchObject({ isError: true, content: expect.stringContaining('has 2 hard links') });
     expect(await fs.readFile(path.join(cwd, 'b.txt'), 'utf8')).toBe('old\n');
     expect((await call('Read', { file_path: 'a.txt' })).content).toBe('     1\told');
+  });
+});
+
+describe('odd files', () => {
+  it('Write to a FIFO nobody reads fails at once instead of hanging', async () => {
+    execFileSync('mkfifo', [path.join(cwd, 'pipe')]);
+    expect(await call('Write', { file_path: 'pipe', content: 'x' })).toMatchObject({ isError: true, content: expect.stringMatching(/^cannot open \S+pipe: ENXIO/) });
   });
 });
 
