@@ -66,7 +66,7 @@ async function targets(ctx: ToolContext, input: GrepInput, signal: AbortSignal):
 }
 
 /** One line naming the protected files a search left out, or undefined. */
-export function withheldNote(withheld: readonly string[]): string | undefined {
+function withheldNote(withheld: readonly string[]): string | undefined {
   if (withheld.length === 0) return undefined;
   const named = withheld.slice(0, MAX_NAMED_SKIPS).join(', ');
   const more = withheld.length > MAX_NAMED_SKIPS ? ` and ${withheld.length - MAX_NAMED_SKIPS} more` : '';
