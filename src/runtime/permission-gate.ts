@@ -2,6 +2,10 @@
 //
 //   kind (tools)                 default   acceptEdits         bypassPermissions   plan
 //   read (Read, Glob, Grep)      run       run                 run                 run
+//   read of a protected file     ask       ask                 ask                 ask
+//     (tools/secrets.ts: credentials; bypassPermissions is about edits and commands, not secrets)
+//   Edit of a protected file     ask       ask                 ask                 refuse
+//     (Edit reads the file: whether its old_string is found tells what the file holds)
 //   message (SendMessage)        run       run                 run                 run
 //   plan (ExitPlanMode)          run*      run*                run*                run
 //   edit (Write, Edit)           ask       run inside cwd,     run                 refuse
@@ -23,10 +27,15 @@ export const PLAN_MODE_REFUSAL =
   'You are in plan mode: only read-only tools (Read, Glob, Grep, SendMessage) may run until the team lead approves your plan. ' +
   'Investigate, then call ExitPlanMode with your plan.';
 
-/** The table above, as a pure function. `target` is an edit's real path, `cwd` the real cwd. */
-export function gate(kind: ToolKind, mode: PermissionMode, target?: { path: string; cwd: string }): GateDecision {
-  if (kind === 'read' || kind === 'message' || kind === 'plan') return { action: 'run' };
+/**
+ * The table above, as a pure function. `target` is an edit's real path, `cwd` the real cwd;
+ * `secret` the protected-read pattern a read (or an Edit) touches.
+ */
+export function gate(kind: ToolKind, mode: PermissionMode, target?: { path: string; cwd: string }, secret?: string): GateDecision {
+  if (kind === 'read') return secret === undefined ? { action: 'run' } : { action: 'ask' };
+  if (kind === 'message' || kind === 'plan') return { action: 'run' };
   if (mode === 'plan') return { action: 'refuse', reason: PLAN_MODE_REFUSAL };
+  if (secret !== undefined) return { action: 'ask' };
   if (mode === 'bypassPermissions') return { action: 'run' };
   if (mode === 'acceptEdits' && kind === 'edit' && target && isInside(target.cwd, target.path)) return { action: 'run' };
   return { action: 'ask' };

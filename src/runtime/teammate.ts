@@ -10,7 +10,7 @@ import { Mailbox } from '../mailbox/mailbox.js';
 import type { PermissionMode } from '../protocol/config.js';
 import type { ShutdownRequest } from '../protocol/control.js';
 import { coalesced } from '../storage/coalesce.js';
-import { resolveRoot } from '../team/paths.js';
+import { homeDir, resolveRoot } from '../team/paths.js';
 import { findMember, readTeam, updateMember } from '../team/team-store.js';
 import { Team } from '../team/team.js';
 import { AgentLoop } from './agent-loop.js';
@@ -33,6 +33,7 @@ import { ToolRunner } from './tool-runner.js';
 import { ALL_TOOLS, apiTools } from './tools/index.js';
 import { PathGuard } from './tools/paths.js';
 import { ProcessGroups } from './tools/process-groups.js';
+import { SecretPaths } from './tools/secrets.js';
 import type { ToolContext } from './tools/types.js';
 import { Transcript } from './transcript.js';
 import { PaneView, type Writer } from './view.js';
@@ -73,7 +74,8 @@ export async function runTeammate(opts: RunTeammateOptions): Promise<number> {
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
   });
   const guard = await PathGuard.create(team.root, s.cwd);
-  return new Teammate(s, opts, model, guard, tuning.shutdownGraceMs, tuning.heartbeatMs, tuning.pollMs).run();
+  const secrets = await SecretPaths.create(team.root, homeDir(opts.env));
+  return new Teammate(s, opts, model, guard, secrets, tuning.shutdownGraceMs, tuning.heartbeatMs, tuning.pollMs).run();
 }
 
 class Teammate {
@@ -94,6 +96,7 @@ class Teammate {
     private readonly opts: RunTeammateOptions,
     private readonly model: ModelClient,
     private readonly guard: PathGuard,
+    private readonly secrets: SecretPaths,
     private readonly graceMs: number,
     heartbeatMs: number,
     private readonly pollMs: number,
@@ -174,9 +177,12 @@ class Teammate {
       transcript: this.transcript,
     });
     const peeking = this.watchForShutdown(monitor, delivery);
+    const teamRules = async (): Promise<RuleSet> => (await readTeam(s.team)).swarm?.rules ?? { allow: [], deny: [] };
     const ctx: ToolContext = {
       cwd: s.cwd,
       guard: this.guard,
+      secrets: this.secrets,
+      teamRules,
       processes: this.processes,
       shellEnv: shellEnv(this.opts.env),
       messaging: new TeamMessaging({ mailbox: this.mailbox, name: s.name, ...(s.color ? { color: s.color } : {}), shutdown, view: this.view, transcript: this.transcript }),
@@ -186,7 +192,7 @@ class Teammate {
       tools: ALL_TOOLS,
       ctx,
       mode: () => modes.mode,
-      teamRules: async (): Promise<RuleSet> => (await readTeam(s.team)).swarm?.rules ?? { allow: [], deny: [] },
+      teamRules,
       ask: createLeaderAsk(s, { view: this.view, transcript: this.transcript, finished: this.finishedPermissions, pollMs: this.pollMs || 1000 }),
       view: this.view,
       transcript: this.transcript,

@@ -9,6 +9,12 @@ import { isSafeRequestId } from '../protocol/ids.js';
 import { SwarmError } from '../protocol/errors.js';
 import { refuseLinkedDir } from '../storage/atomic.js';
 
+/** The user's home directory: $HOME when set (as Claude Code reads it), else the OS account's. */
+export function homeDir(env: NodeJS.ProcessEnv = process.env): string {
+  const home = env.HOME;
+  return home && home.trim() !== '' ? path.resolve(home) : os.homedir();
+}
+
 export function resolveRoot(env: NodeJS.ProcessEnv = process.env): string {
   const dir = env.CLAUDE_CONFIG_DIR;
   return dir && dir.trim() !== '' ? path.resolve(dir) : path.join(os.homedir(), '.claude');

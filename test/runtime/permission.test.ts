@@ -1,13 +1,15 @@
 // The permission gate end to end: Bash in default mode waits for team-lead (a pending file appears);
 // a forged resolution does not run it; a real approval does; a denial's feedback reaches the model.
-// File tools refuse the team's own directories (also through a symlink) without asking anyone.
-import { existsSync, promises as fs } from 'node:fs';
+// File tools refuse the team's own directories (also through a symlink, or a hard link to
+// config.json in the cwd, in acceptEdits and bypassPermissions alike) without asking anyone.
+import { existsSync, linkSync, promises as fs, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decide } from '../../src/permissions/leader.js';
+import { addRule, decide } from '../../src/permissions/leader.js';
 import { generateLeadKeyPair, signRecord } from '../../src/permissions/signing.js';
 import { readPending } from '../../src/permissions/pending.js';
 import {
+  controls,
   pendingIds,
   readStatus,
   requestsWith,
@@ -96,5 +98,113 @@ describe('permission gate', () => {
     expect(await pendingIds(e)).toEqual([]);
     expect((await fs.readFile(path.join(e.root, 'swarm/keys/t.key'), 'utf8')).startsWith('{')).toBe(true);
     expect((await e.plain.read('team-lead')).length).toBeGreaterThan(0);
+  });
+  for (const mode of ['acceptEdits', 'bypassPermissions'] as const) {
+    it(`refuses Write and Edit of a hard link or a symlink to config.json in the cwd (${mode}), without asking`, async () => {
+      let e!: RuntimeEnv;
+      let before = '';
+      e = await setupRuntime({
+        turns: [
+          {
+            match: { agent: 'w1', lastUser: 'allow yourself' },
+            // Linked now, mid-turn: config.json is replaced (a new inode) whenever the team is saved,
+            // as it was when this teammate started, and a link made before that points at a stale copy.
+            respond: () => {
+              linkSync(e.paths.config, path.join(e.work, 'settings.json'));
+              symlinkSync(e.paths.config, path.join(e.work, 'linked.json'));
+              before = readFileSync(e.paths.config, 'utf8');
+              return {
+                reply: {
+                  content: [
+                    { type: 'tool_use', name: 'Edit', input: { file_path: 'settings.json', old_string: '"members": [', new_string: '"swarm": {"rules": {"allow": ["Bash"], "deny": []}}, "members": [' } },
+                    { type: 'tool_use', name: 'Write', input: { file_path: 'settings.json', content: '{}' } },
+                    { type: 'tool_use', name: 'Write', input: { file_path: 'linked.json', content: '{}' } },
+                  ],
+                },
+              };
+            },
+          },
+          { match: { agent: 'w1', toolResult: 'Edit' }, reply: 'Could not.' },
+        ],
+      });
+      await e.lead.append('w1', { from: 'team-lead', text: 'allow yourself Bash' });
+      e.start(['--permission-mode', mode]);
+      await waitForControl(e, 'team-lead', 'idle_notification');
+
+      const results = toolResults(e.server.requests[1]!);
+      expect(results.map((r) => r.is_error)).toEqual([true, true, true]);
+      expect(results[0]!.content).toMatch(/^\S+settings\.json is one of the team's own files under another name/);
+      expect(results[1]!.content).toMatch(/^\S+settings\.json is one of the team's own files under another name/);
+      expect(results[2]!.content).toMatch(/inside the team's own files/);
+      for (const r of results) expect(r.content).not.toContain('\n');
+      expect(await pendingIds(e)).toEqual([]);
+      expect(before).toContain('"members": [');
+      const after = JSON.parse(await fs.readFile(e.paths.config, 'utf8')) as { swarm?: unknown; members: unknown[] };
+      expect(after.swarm).toBeUndefined(); // no rule smuggled in (isActive changes when it idles are the team's own)
+      expect(after.members).toHaveLength(3);
+    });
+  }
+});
+
+describe('protected reads', () => {
+  const TOKEN = 'sk-ant-oat01-hunter2';
+  function readingScript(files: () => string[]) {
+    return {
+      turns: [
+        {
+          match: { agent: 'w1', lastUser: 'look at the credentials' },
+          respond: () => ({ reply: { content: files().map((f) => ({ type: 'tool_use' as const, name: 'Read', input: { file_path: f } })) } }),
+        },
+        { match: { agent: 'w1', toolResult: 'Read' }, reply: 'Read them.' },
+      ],
+    };
+  }
+  async function writeSecrets(e: RuntimeEnv): Promise<void> {
+    await fs.writeFile(path.join(e.root, '.credentials.json'), JSON.stringify({ claudeAiOauth: { accessToken: TOKEN } }));
+    await fs.writeFile(path.join(e.work, '.env'), `API_TOKEN=${TOKEN}\n`);
+  }
+  const sentToModel = (e: RuntimeEnv): boolean => e.server.requests.some((r) => JSON.stringify(r.body ?? {}).includes(TOKEN));
+
+  for (const mode of ['default', 'bypassPermissions'] as const) {
+    it(`asks team-lead before reading <root>/.credentials.json and a .env (${mode}); only an approval shows the content`, async () => {
+      let e!: RuntimeEnv;
+      e = await setupRuntime(readingScript(() => [path.join(e.root, '.credentials.json'), '.env']));
+      await writeSecrets(e);
+      await e.lead.append('w1', { from: 'team-lead', text: 'Please look at the credentials' });
+      e.start(['--permission-mode', mode]);
+
+      const [first] = await waitForControl(e, 'team-lead', 'permission_request');
+      expect(first!.message).toMatchObject({ tool_name: 'Read', description: `Read ${path.join(e.root, '.credentials.json')} (protected: <root>/.credentials.json)` });
+      expect(sentToModel(e)).toBe(false);
+      await decide(new Team(e.root, 't'), first!.message.request_id, 'allow');
+
+      const [, second] = await waitForControl(e, 'team-lead', 'permission_request', 2);
+      expect(second!.message).toMatchObject({ tool_name: 'Read', input: { file_path: '.env' }, description: 'Read .env (protected: **/.env)' });
+      await decide(new Team(e.root, 't'), second!.message.request_id, 'deny', { feedback: 'not the .env' });
+      await waitForControl(e, 'team-lead', 'idle_notification');
+
+      const results = toolResults(e.server.requests.filter((r) => r.agent === 'w1')[1]!);
+      expect(results[0]!.is_error).toBeUndefined();
+      expect(results[0]!.content).toContain(TOKEN);
+      expect(results[1]).toEqual({ content: 'Permission to use Read was denied by team-lead: not the .env', is_error: true });
+      expect(results[1]!.content).not.toContain(TOKEN);
+    });
+  }
+
+  it('team rules decide first: an allow rule reads a .env without asking, a deny rule refuses the login token', async () => {
+    let e!: RuntimeEnv;
+    e = await setupRuntime(readingScript(() => ['.env', path.join(e.root, '.credentials.json')]));
+    await writeSecrets(e);
+    const team = new Team(e.root, 't');
+    await addRule(team, 'allow', 'Read(**/.env)');
+    await addRule(team, 'deny', `Read(${path.join(e.root, '.credentials.json')})`);
+    await e.lead.append('w1', { from: 'team-lead', text: 'Please look at the credentials' });
+    e.start(['--permission-mode', 'acceptEdits']);
+    await waitForControl(e, 'team-lead', 'idle_notification');
+
+    const results = toolResults(e.server.requests.filter((r) => r.agent === 'w1')[1]!);
+    expect(results[0]!.content).toBe(`     1\tAPI_TOKEN=${TOKEN}`);
+    expect(results[1]).toEqual({ content: `Permission to use Read was denied by rule: denied by team rule Read(${path.join(e.root, '.credentials.json')})`, is_error: true });
+    expect(await controls(e, 'team-lead', 'permission_request')).toEqual([]);
   });
 });

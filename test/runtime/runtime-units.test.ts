@@ -41,6 +41,13 @@ describe('permission gate table', () => {
     expect(d.action).toBe(expected);
     if (d.action === 'refuse') expect(d.reason).toBe(PLAN_MODE_REFUSAL);
   });
+  it.each(['default', 'acceptEdits', 'bypassPermissions', 'plan'] as const)('a read of a protected file asks in %s mode', (mode) => {
+    expect(gate('read', mode, undefined, '**/.env').action).toBe('ask');
+  });
+  it.each(['acceptEdits', 'bypassPermissions'] as const)('an Edit of a protected file inside the cwd asks in %s mode', (mode) => {
+    expect(gate('edit', mode, inside, '**/.env').action).toBe('ask');
+    expect(gate('edit', 'plan', inside, '**/.env').action).toBe('refuse');
+  });
   it('a sibling directory with the cwd as prefix is not inside it', () => {
     expect(gate('edit', 'acceptEdits', { path: '/w-other/a', cwd: '/w' }).action).toBe('ask');
   });

@@ -1,10 +1,14 @@
 // Edit {file_path, old_string, new_string, replace_all?}: replace an exact string in a file.
 // old_string must occur exactly once unless replace_all; an empty old_string creates a new file
-// (refused if the file exists). Replacement is literal (no `$&` patterns).
+// (refused if the file exists). Replacement is literal (no `$&` patterns). The file is written in
+// place through checked-file.ts (never a team file by another name, never one with other links).
+// Editing a protected file (secrets.ts) asks team-lead in every mode but plan: whether an
+// old_string is found tells the model what the file holds.
 import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
 import { SwarmError } from '../../protocol/errors.js';
+import { updateChecked, writeChecked } from './checked-file.js';
+import { protectedSummary } from './secrets.js';
 import { defineTool } from './types.js';
 
 const EditInput = z.object({
@@ -45,6 +49,16 @@ export const editTool = defineTool({
   prepare: async (input, ctx) => {
     const { abs, real } = await ctx.guard.resolve(input.file_path);
     if (input.old_string === input.new_string) throw new SwarmError('invalid_input', 'old_string and new_string are the same; nothing to change');
+    const secret = ctx.secrets.match(abs, real);
+    const target = { summary: protectedSummary(input.file_path, secret), targetPath: real, ...(secret !== undefined ? { secret } : {}) };
+    const replace = (text: string): { text: string; count: number } => applyEdit(text, input.old_string, input.new_string, input.replace_all === true, abs);
+    const edit = async (expected?: { text: string; edited: { text: string; count: number } }) => {
+      // Apply to the file as it is now, not as it was when the edit was checked.
+      const result = await updateChecked(ctx.guard, real, abs, (now) => (now === expected?.text ? expected.edited : replace(now)));
+      return { content: `Edited ${abs}: ${result.count} replacement${result.count === 1 ? '' : 's'}` };
+    };
+    // A protected file is not looked at before the gate: "old_string was not found" would answer a guess.
+    if (secret !== undefined && input.old_string !== '') return { ...target, execute: () => edit() };
     const existing = await fs.readFile(real, 'utf8').catch((e: NodeJS.ErrnoException) => {
       if (e.code === 'ENOENT') return undefined;
       throw new SwarmError('io', `cannot read ${abs}: ${e.message}`, { cause: e });
@@ -52,27 +66,15 @@ export const editTool = defineTool({
     if (input.old_string === '') {
       if (existing !== undefined && existing !== '') throw new SwarmError('invalid_input', `${abs} already exists; give an old_string to edit it`);
       return {
-        summary: input.file_path,
-        targetPath: real,
+        ...target,
         execute: async () => {
-          await fs.mkdir(path.dirname(real), { recursive: true });
-          await fs.writeFile(real, input.new_string);
+          await writeChecked(ctx.guard, real, abs, input.new_string);
           return { content: `Created ${abs}` };
         },
       };
     }
     if (existing === undefined) throw new SwarmError('not_found', `file does not exist: ${abs} (use an empty old_string or Write to create it)`);
-    const edited = applyEdit(existing, input.old_string, input.new_string, input.replace_all === true, abs);
-    return {
-      summary: input.file_path,
-      targetPath: real,
-      execute: async () => {
-        // Re-read: apply to the file as it is now, not as it was when the edit was checked.
-        const now = await fs.readFile(real, 'utf8');
-        const result = now === existing ? edited : applyEdit(now, input.old_string, input.new_string, input.replace_all === true, abs);
-        await fs.writeFile(real, result.text);
-        return { content: `Edited ${abs}: ${result.count} replacement${result.count === 1 ? '' : 's'}` };
-      },
-    };
+    const edited = replace(existing);
+    return { ...target, execute: () => edit({ text: existing, edited }) };
   },
 });

@@ -1,5 +1,7 @@
 // Glob {pattern, path?}: files whose path matches the pattern (protocol/glob.ts), searched from `path`
-// (default: the cwd); absolute paths, most recently modified first, at most 100.
+// (default: the cwd); absolute paths, most recently modified first, at most 100. Searching in a
+// protected directory (secrets.ts, e.g. ~/.ssh) asks team-lead; names of protected files found
+// elsewhere are listed (a name is not its content: Read asks before showing that).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -7,6 +9,7 @@ import { SwarmError } from '../../protocol/errors.js';
 import { compileGlob } from '../../protocol/glob.js';
 import { splitGlob } from './glob-match.js';
 import type { PathGuard } from './paths.js';
+import { protectedSummary } from './secrets.js';
 import { defineTool } from './types.js';
 import { DEFAULT_SKIP, walkFiles } from './walk.js';
 
@@ -19,11 +22,15 @@ const GlobInput = z.object({
 
 /** The real directory a search starts in; refused when protected, missing or not a directory. */
 export async function searchDir(guard: PathGuard, p: string | undefined): Promise<string> {
+  return (await searchRoot(guard, p)).real;
+}
+
+async function searchRoot(guard: PathGuard, p: string | undefined): Promise<{ abs: string; real: string }> {
   const { abs, real } = await guard.resolve(p ?? '.', 'path');
   const st = await fs.stat(real).catch(() => undefined);
   if (!st) throw new SwarmError('not_found', `path does not exist: ${abs}`);
   if (!st.isDirectory()) throw new SwarmError('invalid_input', `path is not a directory: ${abs}`);
-  return real;
+  return { abs, real };
 }
 
 /**
@@ -62,10 +69,14 @@ export const globTool = defineTool({
   description: `Find files by name pattern ("**/*.ts", "src/*.{js,json}"). Returns absolute paths, newest first, at most ${MAX_GLOB_RESULTS}.`,
   schema: GlobInput,
   prepare: async (input, ctx) => {
-    await searchDir(ctx.guard, input.path);
-    compileGlob(splitGlob(input.pattern).rest); // a bad pattern fails before anything runs
+    const { abs, real } = await searchRoot(ctx.guard, input.path);
+    const { base, rest } = splitGlob(input.pattern);
+    compileGlob(rest); // a bad pattern fails before anything runs
+    const start = await ctx.guard.resolve(path.resolve(real, base), 'pattern');
+    const secret = ctx.secrets.match(abs, real, start.abs, start.real);
     return {
-      summary: input.path ? `${input.pattern} in ${input.path}` : input.pattern,
+      summary: input.path ? `${input.pattern} in ${protectedSummary(input.path, secret)}` : input.pattern,
+      ...(secret !== undefined ? { secret } : {}),
       execute: async (signal) => {
         const r = await globFiles(ctx.guard, input.pattern, input.path, signal);
         if (r.files.length === 0) return { content: 'No files found' };

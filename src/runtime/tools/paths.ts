@@ -2,7 +2,9 @@
 // root's `teams/` (inboxes, permission records, status) or `swarm/` (the leader's key) is refused
 // (SPEC §3.6), without asking the leader. The check is realpath-aware: every existing component is
 // resolved, a dangling symlink is followed to where it would write, so a link cannot smuggle a
-// path in. (Not a boundary against a hostile process of the same user: see the README threat model.)
+// path in. A hard link has no path to resolve, so what the tools open is also compared by
+// device/inode with every file under those directories (`isProtectedFile`, checked-file.ts).
+// (Not a boundary against a hostile process of the same user: see the README threat model.)
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { errnoCode, SwarmError } from '../../protocol/errors.js';
@@ -53,6 +55,35 @@ export class PathGuard {
       all.add(await realpathLoose(path.resolve(d)));
     }
     return new PathGuard(cwd, [...all]);
+  }
+
+  /**
+   * Is the file with this device and inode one of the files under teams/ or swarm/, by any name?
+   * Walks those trees (links not followed) each time: their files are replaced on every write.
+   */
+  async isProtectedFile(st: { dev: number; ino: number }): Promise<boolean> {
+    const seen = new Set<string>();
+    const walk = async (dir: string): Promise<boolean> => {
+      let entries;
+      try {
+        const self = await fs.stat(dir);
+        if (seen.has(`${self.dev}:${self.ino}`)) return false;
+        seen.add(`${self.dev}:${self.ino}`);
+        entries = await fs.readdir(dir, { withFileTypes: true });
+      } catch {
+        return false; // missing or unreadable: nothing of it can be open
+      }
+      const found = await Promise.all(
+        entries.map(async (e) => {
+          const p = path.join(dir, e.name);
+          if (e.isDirectory()) return walk(p);
+          const other = await fs.lstat(p).catch(() => undefined);
+          return other !== undefined && other.dev === st.dev && other.ino === st.ino;
+        }),
+      );
+      return found.includes(true);
+    };
+    return (await Promise.all(this.protectedDirs.map(walk))).includes(true);
   }
 
   /** Is this absolute, real path protected? (Used by walkers, which do not follow links.) */

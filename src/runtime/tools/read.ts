@@ -1,9 +1,13 @@
 // Read {file_path, offset?, limit?}: a text file as `cat -n` prints it (line number, tab, line),
 // from line `offset` (1-based) for `limit` lines (default 2000); lines longer than 2000 characters
-// are cut. Directories and binary files are refused with a hint.
+// are cut. Directories and binary files are refused with a hint, and so is a hard link to one of
+// the team's own files (checked-file.ts). A protected file (secrets.ts) is read only once team-lead
+// (or a team rule) allows it, in every mode.
 import { promises as fs } from 'node:fs';
 import { z } from 'zod';
 import { SwarmError } from '../../protocol/errors.js';
+import { readChecked } from './checked-file.js';
+import { protectedSummary } from './secrets.js';
 import { defineTool } from './types.js';
 
 export const DEFAULT_READ_LIMIT = 2000;
@@ -41,7 +45,8 @@ export const readTool = defineTool({
     `Reads up to ${DEFAULT_READ_LIMIT} lines from offset; pass offset/limit for long files.`,
   schema: ReadInput,
   prepare: async (input, ctx) => {
-    const { abs } = await ctx.guard.resolve(input.file_path);
+    const { abs, real } = await ctx.guard.resolve(input.file_path);
+    const secret = ctx.secrets.match(abs, real);
     let st;
     try {
       st = await fs.stat(abs);
@@ -53,9 +58,10 @@ export const readTool = defineTool({
       throw new SwarmError('invalid_input', `${abs} is ${st.size} bytes; read a part of it with offset and limit, or use Grep`);
     }
     return {
-      summary: input.file_path,
+      summary: protectedSummary(input.file_path, secret),
+      ...(secret !== undefined ? { secret } : {}),
       execute: async () => {
-        const buf = await fs.readFile(abs);
+        const buf = await readChecked(ctx.guard, abs);
         if (looksBinary(buf)) return { content: `${abs} is a binary file (${buf.length} bytes); it cannot be shown as text`, isError: true };
         const text = buf.toString('utf8');
         if (text === '') return { content: `(${abs} exists but is empty)` };

@@ -5,8 +5,10 @@
 import type { z } from 'zod';
 import { SwarmError } from '../../protocol/errors.js';
 import type { PermissionMode } from '../../protocol/config.js';
+import type { RuleSet } from '../../permissions/rules.js';
 import type { PathGuard } from './paths.js';
 import type { ProcessGroups } from './process-groups.js';
+import type { SecretPaths } from './secrets.js';
 
 /** How the permission gate treats a tool (permission-gate.ts). */
 export type ToolKind = 'read' | 'message' | 'plan' | 'edit' | 'exec';
@@ -21,6 +23,8 @@ export interface Invocation {
   summary: string;
   /** For edits: the absolute target, which acceptEdits allows inside the cwd. */
   targetPath?: string;
+  /** For reads (and Edits) of a protected file (secrets.ts): the pattern it matched; team-lead is asked in every mode. */
+  secret?: string;
   execute(signal: AbortSignal): Promise<ToolOutput>;
 }
 
@@ -44,6 +48,10 @@ export interface ToolContext {
   /** Absolute, real path. */
   cwd: string;
   guard: PathGuard;
+  /** Paths whose reads ask team-lead. */
+  secrets: SecretPaths;
+  /** The team's allow/deny rules as they are now (Grep includes a protected file a rule allows). */
+  teamRules: () => Promise<RuleSet>;
   processes: ProcessGroups;
   /** Environment for Bash (credentials removed). */
   shellEnv: NodeJS.ProcessEnv;

@@ -1,9 +1,10 @@
 // Write {file_path, content}: create or replace a file (parent directories created). Refused under
-// the team's own directories (paths.ts) before the permission gate is even asked.
+// the team's own directories (paths.ts) before the permission gate is even asked, and again after
+// opening when the file is one of them by another name or has other hard links (checked-file.ts).
 import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
 import { SwarmError } from '../../protocol/errors.js';
+import { writeChecked } from './checked-file.js';
 import { defineTool } from './types.js';
 
 const WriteInput = z.object({
@@ -24,8 +25,7 @@ export const writeTool = defineTool({
       summary: input.file_path,
       targetPath: real,
       execute: async () => {
-        await fs.mkdir(path.dirname(real), { recursive: true });
-        await fs.writeFile(real, input.content);
+        await writeChecked(ctx.guard, real, abs, input.content);
         const lines = input.content === '' ? 0 : input.content.split('\n').length;
         return { content: `${st ? 'Updated' : 'Created'} ${abs} (${lines} lines, ${input.content.length} chars)` };
       },

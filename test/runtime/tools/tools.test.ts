@@ -1,13 +1,16 @@
 // The teammate's tools in-process, on a real temp directory: Read numbering/offset/limit, Edit
 // uniqueness and replace_all, Write, Bash (timeout + process-group kill, output cap, background
 // processes), Glob and Grep, input validation, and the protected-directory guard.
+import { execFileSync } from 'node:child_process';
 import { promises as fs, existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ALL_TOOLS, apiTools, findTool } from '../../../src/runtime/tools/index.js';
 import { PathGuard } from '../../../src/runtime/tools/paths.js';
+import { SecretPaths } from '../../../src/runtime/tools/secrets.js';
 import { groupAlive, OutputCap, ProcessGroups } from '../../../src/runtime/tools/process-groups.js';
 import type { ToolContext, ToolOutput } from '../../../src/runtime/tools/types.js';
+import type { RuleSet } from '../../../src/permissions/rules.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 import { waitFor } from '../../support/wait.js';
 
@@ -15,6 +18,8 @@ let root: string;
 let cwd: string;
 let ctx: ToolContext;
 let processes: ProcessGroups;
+let home: string;
+let rules: RuleSet;
 
 useTempRoot((dir) => (root = dir), 'swarm-tools-');
 beforeEach(async () => {
@@ -24,10 +29,15 @@ beforeEach(async () => {
   await fs.mkdir(path.join(root, 'teams/t'), { recursive: true });
   await fs.mkdir(path.join(root, 'swarm/keys'), { recursive: true });
   await fs.writeFile(path.join(root, 'swarm/keys/t.key'), 'SECRET PRIVATE KEY');
+  home = path.join(root, 'home');
+  await fs.mkdir(home);
+  rules = { allow: [], deny: [] };
   processes = new ProcessGroups('/bin/sh', 300);
   ctx = {
     cwd,
     guard: await PathGuard.create(root, cwd),
+    secrets: await SecretPaths.create(root, home),
+    teamRules: async () => rules,
     processes,
     shellEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
     messaging: { self: 'w1', send: async () => ['team-lead'], answerShutdown: async () => 'ok' },
@@ -204,6 +214,93 @@ describe('Glob and Grep', () => {
     expect((await call('Grep', { pattern: 'TODO', output_mode: 'count', glob: 'src/*.js' })).content).toBe(`${path.join(cwd, 'src/c.js')}:2`);
     expect(await call('Grep', { pattern: 'nothing-here' })).toEqual({ content: 'No matches found' });
     expect(await call('Grep', { pattern: '(' })).toMatchObject({ isError: true, content: expect.stringContaining('regular expression') });
+  });
+});
+
+describe('hard links', () => {
+  it("refuses to write or read one of the team's files through a hard link, and writes no file with other links", async () => {
+    const config = path.join(root, 'teams/t/config.json');
+    await fs.writeFile(config, '{"members":[]}');
+    await fs.link(config, path.join(cwd, 'cfg.json'));
+    await fs.link(path.join(root, 'swarm/keys/t.key'), path.join(cwd, 'notes.txt'));
+    for (const [tool, input] of [
+      ['Write', { file_path: 'cfg.json', content: '{"allow":["Bash"]}' }],
+      ['Edit', { file_path: 'cfg.json', old_string: '[]', new_string: '["Bash"]' }],
+      ['Read', { file_path: 'notes.txt' }],
+    ] as const) {
+      const r = await call(tool, input);
+      expect(r, tool).toMatchObject({ isError: true, content: expect.stringMatching(/one of the team's own files under another name/) });
+      expect(r.content.split('\n'), tool).toHaveLength(1);
+    }
+    expect(await fs.readFile(config, 'utf8')).toBe('{"members":[]}');
+    expect((await call('Grep', { pattern: 'PRIVATE' })).content).toBe('No matches found');
+
+    // Two names, neither protected: still never written in place.
+    await fs.writeFile(path.join(cwd, 'a.txt'), 'old\n');
+    await fs.link(path.join(cwd, 'a.txt'), path.join(cwd, 'b.txt'));
+    expect(await call('Edit', { file_path: 'a.txt', old_string: 'old', new_string: 'new' })).toMatchObject({ isError: true, content: expect.stringContaining('has 2 hard links') });
+    expect(await call('Write', { file_path: 'b.txt', content: 'new\n' })).toMatchObject({ isError: true, content: expect.stringContaining('has 2 hard links') });
+    expect(await fs.readFile(path.join(cwd, 'b.txt'), 'utf8')).toBe('old\n');
+    expect((await call('Read', { file_path: 'a.txt' })).content).toBe('     1\told');
+  });
+});
+
+describe('odd files', () => {
+  it('Write to a FIFO nobody reads fails at once instead of hanging', async () => {
+    execFileSync('mkfifo', [path.join(cwd, 'pipe')]);
+    expect(await call('Write', { file_path: 'pipe', content: 'x' })).toMatchObject({ isError: true, content: expect.stringMatching(/^cannot open \S+pipe: ENXIO/) });
+  });
+});
+
+describe('protected reads', () => {
+  async function secretOf(name: string, input: unknown): Promise<string | undefined> {
+    return (await findTool(name)!.prepare(input, ctx)).secret;
+  }
+
+  it('marks Read, Glob, Grep and Edit of a protected path for the gate (also through a symlink), and only those', async () => {
+    await fs.writeFile(path.join(cwd, '.env'), 'API_TOKEN=hunter2\n');
+    await fs.writeFile(path.join(root, '.credentials.json'), '{"token":"hunter2"}');
+    await fs.mkdir(path.join(home, '.ssh'));
+    await fs.writeFile(path.join(home, '.ssh/id_ed25519'), 'PRIVATE hunter2\n');
+    await fs.symlink(path.join(home, '.ssh/id_ed25519'), path.join(cwd, 'notes.txt'));
+    await fs.writeFile(path.join(cwd, 'plain.txt'), 'hunter2\n');
+    expect(await secretOf('Read', { file_path: '.env' })).toBe('**/.env');
+    expect(await secretOf('Read', { file_path: path.join(root, '.credentials.json') })).toBe('<root>/.credentials.json');
+    expect(await secretOf('Read', { file_path: 'notes.txt' })).toBe('~/.ssh/**');
+    expect((await findTool('Read')!.prepare({ file_path: 'notes.txt' }, ctx)).summary).toBe('notes.txt (protected: ~/.ssh/**)');
+    expect(await secretOf('Read', { file_path: 'plain.txt' })).toBeUndefined();
+    // An Edit of a secret asks too, and says nothing about the content before it is allowed.
+    const guess = await findTool('Edit')!.prepare({ file_path: '.env', old_string: 'API_TOKEN=a', new_string: 'x' }, ctx);
+    expect(guess.secret).toBe('**/.env');
+    await expect(guess.execute(new AbortController().signal)).rejects.toThrow(/^old_string was not found/);
+    expect(await fs.readFile(path.join(cwd, '.env'), 'utf8')).toBe('API_TOKEN=hunter2\n');
+    expect(await secretOf('Write', { file_path: '.env', content: 'x' })).toBeUndefined(); // writing reveals nothing
+    expect(await secretOf('Grep', { pattern: 'x', path: path.join(home, '.ssh') })).toBe('~/.ssh/**');
+    expect(await secretOf('Grep', { pattern: 'x', path: '.env' })).toBe('**/.env');
+    expect(await secretOf('Glob', { pattern: '*', path: path.join(home, '.ssh') })).toBe('~/.ssh/**');
+    expect(await secretOf('Glob', { pattern: `${home}/.ssh/*` })).toBe('~/.ssh/**');
+    expect(await secretOf('Grep', { pattern: 'x' })).toBeUndefined();
+    expect(await secretOf('Glob', { pattern: '**/*' })).toBeUndefined();
+  });
+
+  it('Grep over a tree leaves protected files out and says which, unless a team rule allows them', async () => {
+    await fs.writeFile(path.join(cwd, '.env'), 'API_TOKEN=hunter2\n');
+    await fs.mkdir(path.join(cwd, 'certs'));
+    await fs.writeFile(path.join(cwd, 'certs/server.pem'), 'hunter2\n');
+    await fs.writeFile(path.join(cwd, 'plain.txt'), 'hunter2\n');
+    const content = await call('Grep', { pattern: 'hunter2', output_mode: 'content' });
+    expect(content.content).toBe(
+      `${path.join(cwd, 'plain.txt')}:1:hunter2\n` +
+        `(not searched: 2 protected files (credentials): ${path.join(cwd, '.env')}, ${path.join(cwd, 'certs/server.pem')}; Read one to ask team-lead)`,
+    );
+    rules = { allow: ['Read(**/.env)'], deny: [] };
+    const files = await call('Grep', { pattern: 'hunter2' });
+    expect(files.content).toContain(path.join(cwd, '.env'));
+    expect(files.content).toContain(`(not searched: 1 protected file (credentials): ${path.join(cwd, 'certs/server.pem')}; Read one to ask team-lead)`);
+    // Asked for the protected file itself: the gate asks first, then it is searched.
+    expect((await call('Grep', { pattern: 'hunter2', path: 'certs/server.pem', output_mode: 'count' })).content).toBe(`${path.join(cwd, 'certs/server.pem')}:1`);
+    // Glob lists names, never contents.
+    expect((await call('Glob', { pattern: '**/*.pem' })).content).toBe(path.join(cwd, 'certs/server.pem'));
   });
 });
 
