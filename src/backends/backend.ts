@@ -21,11 +21,16 @@ export interface PaneSpec {
   stderrLog?: string | undefined;
 }
 
-/** A pane as recorded in config.json: `tmuxPaneId` + `backendType` (+ pid when known). */
+/** A pane as recorded in config.json: `tmuxPaneId` + `backendType` (+ pid, `paneServer` when known). */
 export interface PaneRef {
   paneId: string;
   backendType: BackendType;
   pid?: number;
+  /**
+   * Where the pane lives, so any shell finds it again (config.json `paneServer`). Opaque outside
+   * the backend that sets it (tmux: its server's socket path); unset when the backend has one place.
+   */
+  server?: string | undefined;
   /** The member name. The in-process backend needs it: all its panes are `in-process`. */
   name?: string;
 }
