@@ -1,7 +1,7 @@
 // The one small interface every pane backend implements (tmux, iTerm2 via it2, in-process).
 // Nothing outside backends/ branches on which backend it is: callers hold a `Backend` and a
 // `PaneRef` and call these methods. A backend takes its own options in its constructor.
-// Optional capabilities (only `sessions` so far) are checked for, never inferred from `type`.
+// Optional capabilities (`sessions`, `attach`) are checked for, never inferred from `type`.
 import type { BackendType } from '../protocol/config.js';
 
 export type { BackendType };
@@ -79,6 +79,11 @@ export interface Backend {
   howToReach(pane: PaneRef): string;
   /** Present when the team's panes live in a named session that swarm creates (tmux outside tmux). */
   readonly sessions?: TeamSessions | undefined;
+  /**
+   * Present when this terminal can be taken to the pane (tmux): what `howToReach` prints, run here
+   * with the terminal handed over; resolves when the person leaves it (detaches).
+   */
+  attach?(pane: PaneRef): Promise<void>;
 }
 
 /** A command for the leader console's pane. */

@@ -23,6 +23,7 @@
 // record) is looked for on this backend's own server.
 // tmux's main-vertical makes the window's FIRST pane the big one: that is the leader outside tmux,
 // and inside tmux whenever the leader's pane is the first of its window (the usual case).
+import { execa } from 'execa';
 import { quote } from 'shell-quote';
 import { TMUX_COLORS, isColorName } from '../../protocol/colors.js';
 import { paneArgv, plannedPaneArgv } from '../pane-argv.js';
@@ -206,6 +207,20 @@ export class TmuxBackend implements Backend {
     const server = this.serverOf(pane);
     if (this.opts.insideTmux === undefined || server !== this.server) return quote(['tmux', ...server.argv(['attach', '-t', id])]);
     return quote(['tmux', ...server.chainArgv([['select-window', '-t', id], ['select-pane', '-t', id]])]);
+  }
+
+  /**
+   * Take this terminal to the pane: `attach -t <pane>` on the pane's server (its window becomes
+   * current); from inside tmux on that same server, `switch-client` instead of a nested attach.
+   */
+  async attach(pane: PaneRef): Promise<void> {
+    const server = this.serverOf(pane);
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    const here = env.TMUX?.split(',')[0];
+    const sameServer = here !== undefined && here !== '' && here === (pane.server ?? this.knownSocketPath);
+    if (!sameServer) delete env.TMUX; // tmux refuses to nest otherwise
+    const argv = server.argv(sameServer ? ['switch-client', '-t', pane.paneId] : ['attach', '-t', pane.paneId]);
+    await execa('tmux', argv, { stdio: 'inherit', reject: false, env });
   }
 
   /** Find or create the leader's place (outside tmux: the `swarm-<team>` session). Idempotent. */
