@@ -86,7 +86,7 @@ describe('swarm spawn / kill / shutdown', () => {
     expect((await readTeam(new Team(root, TEAM))).members).toHaveLength(1);
   });
 
-  it('the tmux server is recorded with the member: status and kill find it from a shell on another server (or none)', async () => {
+  it('the tmux server is recorded with the member: status, doctor and kill find it from a shell on another server (or none)', async () => {
     const alice = await spawnJson('alice');
     const member = (await readTeam(new Team(root, TEAM))).members[1]!;
     const where = (await new TmuxServer({ socket }).run(['display-message', '-p', '#{socket_path}'])).trim();
@@ -101,6 +101,9 @@ describe('swarm spawn / kill / shutdown', () => {
       const row = (JSON.parse(st.stdout) as { members: { name: string; alive: boolean | null; state: string }[] }).members.find((m) => m.name === 'alice');
       expect(row, JSON.stringify(shell)).toMatchObject({ alive: true });
       expect(row?.state).not.toBe('dead');
+      const doc = await run(['doctor', '--json'], shell);
+      const findings = (JSON.parse(doc.stdout) as { findings: { check: string }[] }).findings;
+      expect(findings.filter((f) => f.check === 'dead_member'), JSON.stringify(shell)).toEqual([]);
     }
     const killed = await run(['kill', 'alice', '--json'], { SWARM_TMUX_SOCKET: other });
     expect(killed.exitCode, killed.stderr).toBe(0);
