@@ -10,6 +10,9 @@ if (!existsSync(fileURLToPath(entry))) {
   process.stderr.write('swarm: not built yet; run `npm install` (or `npm run build`) in the swarm directory\n');
   process.exit(1);
 }
+// NO_COLOR beats FORCE_COLOR, in the environment too, before any module reads it.
+const { normalizeColorEnv } = await import(new URL('../dist/cli/output/color.js', import.meta.url).href);
+normalizeColorEnv(process.env);
 const teammateEntry = new URL('../dist/cli/teammate-main.js', import.meta.url);
 if (process.argv[2] === 'teammate' && existsSync(fileURLToPath(teammateEntry))) {
   const { teammateMain } = await import(teammateEntry.href);

@@ -1,7 +1,7 @@
 // The one small interface every pane backend implements (tmux, iTerm2 via it2, in-process).
 // Nothing outside backends/ branches on which backend it is: callers hold a `Backend` and a
 // `PaneRef` and call these methods. A backend takes its own options in its constructor.
-// Optional capabilities (only `sessions` so far) are checked for, never inferred from `type`.
+// Optional capabilities (`sessions`, `attach`) are checked for, never inferred from `type`.
 import type { BackendType } from '../protocol/config.js';
 
 export type { BackendType };
@@ -21,11 +21,16 @@ export interface PaneSpec {
   stderrLog?: string | undefined;
 }
 
-/** A pane as recorded in config.json: `tmuxPaneId` + `backendType` (+ pid when known). */
+/** A pane as recorded in config.json: `tmuxPaneId` + `backendType` (+ pid, `paneServer` when known). */
 export interface PaneRef {
   paneId: string;
   backendType: BackendType;
   pid?: number;
+  /**
+   * Where the pane lives, so any shell finds it again (config.json `paneServer`). Opaque outside
+   * the backend that sets it (tmux: its server's socket path); unset when the backend has one place.
+   */
+  server?: string | undefined;
   /** The member name. The in-process backend needs it: all its panes are `in-process`. */
   name?: string;
 }
@@ -74,6 +79,11 @@ export interface Backend {
   howToReach(pane: PaneRef): string;
   /** Present when the team's panes live in a named session that swarm creates (tmux outside tmux). */
   readonly sessions?: TeamSessions | undefined;
+  /**
+   * Present when this terminal can be taken to the pane (tmux): what `howToReach` prints, run here
+   * with the terminal handed over; resolves when the person leaves it (detaches).
+   */
+  attach?(pane: PaneRef): Promise<void>;
 }
 
 /** A command for the leader console's pane. */

@@ -196,6 +196,7 @@ export function paneRefOf(member: Member): PaneRef {
     paneId: member.tmuxPaneId,
     backendType: parseBackendType(member.backendType) ?? 'tmux',
     ...(member.pid !== undefined ? { pid: member.pid } : {}),
+    ...(member.paneServer ? { server: member.paneServer } : {}),
     name: member.name,
   };
 }

@@ -17,6 +17,7 @@ import { killCommand, shutdownCommand } from './commands/stop.js';
 import { teamCommand } from './commands/team.js';
 import { teammateCommand } from './commands/teammate.js';
 import { fail, failWith } from './fail.js';
+import { applyColorFlag } from './output/render.js';
 
 /** This package's version, from its package.json (yargs cannot find it from an ES module). */
 const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
@@ -27,6 +28,9 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
     .usage('$0 <command> [options]\n\nRun a team of Claude agents in tmux panes, coordinated through plain files.')
     .option('team', { alias: 't', type: 'string', global: true, describe: 'team name (default: $SWARM_TEAM)' })
     .option('json', { type: 'boolean', global: true, default: false, describe: 'machine-readable output' })
+    .option('color', { type: 'boolean', global: true, describe: 'colour even into a pipe (--no-color: never); default: on a terminal, unless NO_COLOR is set' })
+    // Before validation, so even a usage error is printed in the chosen colours.
+    .middleware((args) => void applyColorFlag(typeof args.color === 'boolean' ? args.color : undefined), true)
     .command(launchCommand)
     .command(leadCommand)
     .command(demoCommand)

@@ -45,6 +45,8 @@ export const MemberSchema = z.looseObject({
   worktreePath: z.string().optional(),
   runtime: z.string().optional(),
   pid: z.number().int().optional(),
+  // swarm's own: where the pane's backend lives (tmux: its server's socket path), opaque here.
+  paneServer: z.string().optional(),
 });
 export type Member = z.infer<typeof MemberSchema>;
 

@@ -5,6 +5,7 @@
 // watcher → deliver the inbox (the initial prompt first) → agent loop. End: exit.ts.
 // Nothing here touches process-wide state (signals, exit): the CLI command does, so a host process
 // could run a teammate in-process with its own `signal` and `write`.
+import type { ColorSupportLevel } from 'chalk';
 import type { RuleSet } from '../permissions/rules.js';
 import { Mailbox } from '../mailbox/mailbox.js';
 import type { PermissionMode } from '../protocol/config.js';
@@ -44,6 +45,8 @@ export interface RunTeammateOptions {
   env: NodeJS.ProcessEnv;
   /** The pane. */
   write: Writer;
+  /** Colour level of the pane view (chalk's 0-3), decided by the CLI; default none. */
+  colorLevel?: ColorSupportLevel;
   /** Aborting it stops the teammate cleanly (SIGTERM in the CLI). Its reason, if a string, names the cause. */
   signal?: AbortSignal;
   pid?: number;
@@ -103,7 +106,7 @@ class Teammate {
   ) {
     this.paths = s.team.paths;
     this.mailbox = new Mailbox({ team: s.team });
-    this.view = new PaneView(opts.write, s.color);
+    this.view = new PaneView(opts.write, s.color, opts.colorLevel);
     this.transcript = new Transcript(this.paths.log(s.name), Date.now, (e) => this.view.warn(`transcript: ${String(e)}`));
     const pid = opts.pid ?? process.pid;
     this.status = new StatusReporter({

@@ -1,8 +1,8 @@
 // The pane's live view: what a person watching a teammate sees. Streamed model text as it arrives;
 // one line per tool call (`⏺ Bash(npm test)`) and one for its result (`  ⎿ 12 lines, 340 chars`);
 // permission and plan waits; messages in (`←`) and out (`→`); retries, idle and exit lines. Names
-// and markers in the member's colour (chalk, honours NO_COLOR / FORCE_COLOR).
-import { Chalk, type ChalkInstance } from 'chalk';
+// and markers in the member's colour, at the colour level the CLI decided (cli/output/color.ts).
+import { Chalk, type ChalkInstance, type ColorSupportLevel } from 'chalk';
 import { painter } from '../team/paint.js';
 import { oneLine } from '../protocol/text.js';
 
@@ -23,8 +23,9 @@ export class PaneView {
   constructor(
     private readonly write: Writer,
     color: string | undefined,
-    chalk: ChalkInstance = new Chalk(),
+    level: ColorSupportLevel = 0,
   ) {
+    const chalk = new Chalk({ level });
     this.chalk = chalk;
     this.paint = painter(chalk, color);
   }

@@ -1,6 +1,7 @@
 // Team files: teams/<team>/config.json and the team's directories (SPEC §3, §3.2).
 //
-// A team is claimed by mkdir of teams/<team>/ (atomic: two creators never share a name). Every
+// A team is claimed by mkdir of teams/<team>/ (atomic: two creators never share a name); a taken
+// name is an error unless the caller asks for a free one (`rename`). Every
 // change to config.json is a locked read-modify-write (storage/json-file) that keeps unknown fields.
 // Members are validated and made unique (case-insensitive) under that lock; colours are assigned
 // round-robin, leader first.
@@ -20,8 +21,11 @@ import { wordSlug } from './slug.js';
 export interface CreateTeamOptions {
   name: string;
   description?: string;
-  /** Fail instead of picking a free word-slug name when `name` is taken. */
-  noRename?: boolean;
+  /**
+   * Pick a free word-slug name when `name` is taken, instead of failing with `exists`. Only on an
+   * explicit request: a silent rename starts a twin team, and with a real key doubles the spend.
+   */
+  rename?: boolean;
   leadSessionId?: string;
   cwd?: string;
   now?: number;
@@ -54,8 +58,8 @@ export async function createTeam(root: string, opts: CreateTeamOptions): Promise
   let team = new Team(root, opts.name);
   let renamedFrom: string | undefined;
   if (!(await claimDir(team))) {
-    if (opts.noRename) {
-      throw new SwarmError('exists', `team "${team.name}" already exists; pick another name, or drop --no-rename to get a free one`);
+    if (!opts.rename) {
+      throw new SwarmError('exists', `team "${team.name}" already exists; use it (--team ${team.name}), delete it (swarm team delete ${team.name}), or pass --rename to create one under a free name`);
     }
     renamedFrom = team.name;
     for (let i = 0; ; i++) {

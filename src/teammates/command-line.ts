@@ -41,6 +41,9 @@ export const FORWARDED_ENV = [
   'no_proxy',
   'NODE_EXTRA_CA_CERTS',
   'SSL_CERT_FILE',
+  // The colour choice (cli/output/color.ts), so panes follow the shell they were launched from.
+  'NO_COLOR',
+  'FORCE_COLOR',
 ] as const;
 
 /** Set for a real `claude` teammate: it runs as an agent-team member. */

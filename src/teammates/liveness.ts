@@ -9,7 +9,7 @@
 import type { PaneRef, PaneState as ProbedState } from '../backends/backend.js';
 import { type Exec, isProcessAlive } from '../backends/process.js';
 import { backendForType, recordedBackendType, type BackendContext, type Env } from '../backends/registry.js';
-import type { BackendType } from '../protocol/config.js';
+import type { BackendType, Member } from '../protocol/config.js';
 import type { Team } from '../team/team.js';
 
 /** What config.json records about where a member runs. */
@@ -20,6 +20,13 @@ export interface RecordedPane {
   pid?: number | undefined;
   /** The member's name (in-process panes all share the id `in-process`). */
   name?: string | undefined;
+  /** `paneServer`: where the backend's pane lives (opaque; tmux: its server's socket path). */
+  server?: string | undefined;
+}
+
+/** What config.json records about a member's pane; `pid` when another source knows it better. */
+export function recordedPaneOf(m: Member, pid: number | undefined = m.pid): RecordedPane {
+  return { backendType: m.backendType, paneId: m.tmuxPaneId, pid, name: m.name, server: m.paneServer };
 }
 
 /** `none`: no pane to check (not created yet, or no known backend); else what its backend said. */
@@ -42,7 +49,7 @@ export interface LivenessFacts {
 
 /** Which recorded pane an answer is for (the pid is checked on its own). */
 export function paneKey(p: RecordedPane): string {
-  return JSON.stringify([recordedBackendType(p) ?? null, p.paneId, p.name ?? null]);
+  return JSON.stringify([recordedBackendType(p) ?? null, p.server ?? null, p.paneId, p.name ?? null]);
 }
 
 export function judgeLiveness(p: RecordedPane, facts: LivenessFacts): Liveness {
@@ -82,6 +89,7 @@ export async function gatherLivenessFacts(panes: readonly RecordedPane[], opts: 
         backendType: type,
         ...(p.pid !== undefined ? { pid: p.pid } : {}),
         ...(p.name !== undefined ? { name: p.name } : {}),
+        ...(p.server !== undefined ? { server: p.server } : {}),
       }));
       let states: ProbedState[];
       try {

@@ -2,7 +2,7 @@
 //   1. under the config lock: validate and reserve the member (tmuxPaneId "", colour);
 //   2. clear its inbox and write the initial prompt as its first message from team-lead (signed);
 //   3. create the pane with the teammate as its command (teammate-command.ts);
-//   4. record tmuxPaneId / backendType / pid / runtime in config.json;
+//   4. record tmuxPaneId / backendType / pid / paneServer / runtime in config.json;
 //   5. readiness handshake: the prompt is marked read or removed, and (swarm runtime) the
 //      teammate's status/<name>.json names a live pid. Re-checked on every change in the inbox and
 //      status directories and on a short tick (to notice a pane that died), with a deadline. A
@@ -220,6 +220,7 @@ async function startLocked(
       backendType: pane.backendType,
       runtime: v.runtime,
       ...(pane.pid !== undefined ? { pid: pane.pid } : {}),
+      ...(pane.server !== undefined ? { paneServer: pane.server } : {}),
     });
     return { o, mailbox, agentId: member.agentId, name, color, msgId: prompt.msg_id ?? '', pane, runtime: v.runtime };
   } catch (e) {

@@ -9,7 +9,7 @@
 // member with no status file (e.g. a real `claude` teammate) is `working`/`idle` from `isActive`,
 // else `unknown`. The leader is `leading` while its console process (`leadProcess.pid`) lives, else
 // `away`.
-import { judgeLiveness, gatherLivenessFacts, type PaneState, type ProbeOptions, type RecordedPane } from './liveness.js';
+import { judgeLiveness, gatherLivenessFacts, recordedPaneOf, type PaneState, type ProbeOptions, type RecordedPane } from './liveness.js';
 import { Mailbox } from '../mailbox/mailbox.js';
 import { pendingIds, readPending } from '../permissions/pending.js';
 import type { Member, TeamConfig } from '../protocol/config.js';
@@ -131,10 +131,6 @@ async function pendingByWorker(paths: TeamPaths, warnings: string[]): Promise<Ma
   return counts;
 }
 
-function recordedPane(m: Member, pid: number | undefined): RecordedPane {
-  return { backendType: m.backendType, paneId: m.tmuxPaneId, pid, name: m.name };
-}
-
 /** Everything `swarm status` shows for `team`. Throws not_found / corrupt for config.json only. */
 export async function collectStatus(team: Team, opts: CollectOptions = {}): Promise<CollectedStatus> {
   const now = (opts.now ?? systemClock)();
@@ -148,8 +144,8 @@ export async function collectStatus(team: Team, opts: CollectOptions = {}): Prom
   const statuses = await Promise.all(teammates.map((m) => readStatus(paths, m.name, warnings)));
   const leaderPid = config.leadProcess?.pid ?? leader?.pid;
   const panes: RecordedPane[] = [
-    leader ? recordedPane(leader, leaderPid) : { paneId: '', pid: leaderPid },
-    ...teammates.map((m, i) => recordedPane(m, m.pid ?? statuses[i]?.pid)),
+    leader ? recordedPaneOf(leader, leaderPid) : { paneId: '', pid: leaderPid },
+    ...teammates.map((m, i) => recordedPaneOf(m, m.pid ?? statuses[i]?.pid)),
   ];
   const facts = await gatherLivenessFacts(panes, { ...opts, team });
   const live = panes.map((p) => judgeLiveness(p, facts));

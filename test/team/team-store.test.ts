@@ -68,10 +68,10 @@ describe('createTeam', () => {
     expect(await fs.readFile(p.config, 'utf8')).toMatch(/^\{\n {2}"name": "review-squad",/);
   });
 
-  it('picks a free word-slug name when the name is taken, and says so', async () => {
+  it('rename: picks a free word-slug name when the name is taken, and says so', async () => {
     await createTeam(root, { name: 'squad' });
     const before = await fs.readFile(teamPaths(root, 'squad').config, 'utf8');
-    const { config, renamedFrom } = await createTeam(root, { name: 'squad' });
+    const { config, renamedFrom } = await createTeam(root, { name: 'squad', rename: true });
     expect(renamedFrom).toBe('squad');
     expect(config.name).toMatch(/^[a-z]+-[a-z]+-\d{2}$/);
     expect(config.leadAgentId).toBe(`team-lead@${config.name}`);
@@ -79,10 +79,10 @@ describe('createTeam', () => {
     expect(await fs.readFile(teamPaths(root, 'squad').config, 'utf8')).toBe(before);
   });
 
-  it('noRename: a taken name is SwarmError "exists" and nothing new appears on disk', async () => {
+  it('by default a taken name is SwarmError "exists" and nothing new appears on disk', async () => {
     await createTeam(root, { name: 'squad' });
     const before = await listTree(root);
-    expect(await errorKind(createTeam(root, { name: 'squad', noRename: true }))).toBe('exists');
+    expect(await errorKind(createTeam(root, { name: 'squad' }))).toBe('exists');
     expect(await listTree(root)).toEqual(before);
   });
 
@@ -91,13 +91,13 @@ describe('createTeam', () => {
     async (name) => {
       expect(await listTree(root)).toEqual([]);
       expect(await errorKind(createTeam(root, { name }))).toBe('invalid_name');
-      expect(await errorKind(createTeam(root, { name, noRename: true }))).toBe('invalid_name');
+      expect(await errorKind(createTeam(root, { name, rename: true }))).toBe('invalid_name');
       expect(await listTree(root)).toEqual([]);
     },
   );
 
   it('two concurrent creates of one name never share it', async () => {
-    const results = await Promise.all([createTeam(root, { name: 'race' }), createTeam(root, { name: 'race' })]);
+    const results = await Promise.all([createTeam(root, { name: 'race', rename: true }), createTeam(root, { name: 'race', rename: true })]);
     const names = results.map((r) => r.config.name);
     expect(new Set(names).size).toBe(2);
     expect(names).toContain('race');

@@ -1,7 +1,8 @@
 // Thin wrappers over the tmux CLI: one function per verb, argv arrays only (never a shell string),
 // output parsed by pure functions. Every invocation goes through `TmuxServer.run`, the one place
-// that adds the socket flag (`-L <name>` for a private server) and escapes arguments for tmux's
-// own command parser (an argument ending in `;` would otherwise end the command).
+// that adds the server flag (`-L <name>` for a private server, `-S <path>` for a server recorded by
+// its socket path) and escapes arguments for tmux's own command parser (an argument ending in `;`
+// would otherwise end the command).
 //
 // tmux facts relied on (3.3a): new ids are printed with `-P -F <format>`; `-c` (start directory),
 // `-n` (window name) and `select-pane -T` are format-expanded, so a literal `#` is written `##`;
@@ -19,6 +20,8 @@ export type { Exec, ExecResult } from '../process.js';
 export interface TmuxServerOptions {
   /** `SWARM_TMUX_SOCKET`: a private server (`tmux -L <socket>`); unset = the current/default one. */
   socket?: string | undefined;
+  /** A server by the full path of its socket (`tmux -S <path>`, `#{socket_path}`); wins over `socket`. */
+  socketPath?: string | undefined;
   exec?: Exec;
   binary?: string;
 }
@@ -38,19 +41,31 @@ export const CHAIN_SEPARATOR = ';';
 
 export class TmuxServer {
   readonly socket: string | undefined;
+  readonly socketPath: string | undefined;
   private readonly exec: Exec;
   private readonly binary: string;
 
   constructor(opts: TmuxServerOptions = {}) {
-    this.socket = opts.socket || undefined;
+    this.socketPath = opts.socketPath || undefined;
+    this.socket = this.socketPath === undefined ? opts.socket || undefined : undefined;
     this.exec = opts.exec ?? execaExec;
     this.binary = opts.binary ?? 'tmux';
   }
 
+  /** The same exec, on the server whose socket is at `socketPath`. */
+  at(socketPath: string): TmuxServer {
+    return new TmuxServer({ socketPath, exec: this.exec, binary: this.binary });
+  }
+
+  /** The flag that picks this server: `-S <path>`, `-L <name>`, or none (the current/default one). */
+  private serverFlag(): string[] {
+    if (this.socketPath !== undefined) return ['-S', this.socketPath];
+    return this.socket === undefined ? [] : ['-L', this.socket];
+  }
+
   /** The full argv of one tmux invocation (without the binary). */
   argv(args: readonly string[]): string[] {
-    const socket = this.socket === undefined ? [] : ['-L', this.socket];
-    return [...socket, ...args.map(escapeTmuxArg)];
+    return [...this.serverFlag(), ...args.map(escapeTmuxArg)];
   }
 
   /**
@@ -61,8 +76,7 @@ export class TmuxServer {
     if (commands.length === 0 || commands.some((c) => c.length === 0)) {
       throw new SwarmError('invalid_input', 'expected one or more non-empty tmux commands to chain');
     }
-    const socket = this.socket === undefined ? [] : ['-L', this.socket];
-    return [...socket, ...commands.flatMap((c, i) => [...(i === 0 ? [] : [CHAIN_SEPARATOR]), ...c.map(escapeTmuxArg)])];
+    return [...this.serverFlag(), ...commands.flatMap((c, i) => [...(i === 0 ? [] : [CHAIN_SEPARATOR]), ...c.map(escapeTmuxArg)])];
   }
 
   /** Run several commands in one tmux invocation (see the header); stdout of all of them. */
@@ -422,6 +436,13 @@ export async function capturePaneWithExit(server: TmuxServer, pane: string): Pro
 /** Session/window/pane ids of a target (e.g. `$TMUX_PANE`). */
 export async function displayPaneContext(server: TmuxServer, target: string): Promise<PaneContext> {
   return parsePaneContext(await server.run(['display-message', '-p', '-t', target, PANE_CONTEXT_FORMAT]));
+}
+
+/** The full path of the server's socket (`#{socket_path}`): names this server from any shell. */
+export async function socketPathOf(server: TmuxServer): Promise<string> {
+  const path = (await server.run(['display-message', '-p', '#{socket_path}'])).replace(/\n$/, '');
+  if (!path.startsWith('/')) fail('socket path', path);
+  return path;
 }
 
 /** Tests only: stop the (private) server. */

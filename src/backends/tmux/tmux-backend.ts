@@ -16,8 +16,14 @@
 // at once leaves its output readable), `pane-border-status top` and a `pane-border-format` that
 // shows each pane's `@agent_name` in its `@agent_color` (per-pane user options; per-pane border
 // line colours bleed into neighbours, labels do not). Pane creation is serialised per instance.
+//
+// Each pane it creates carries its server (`PaneRef.server`: the socket path, `#{socket_path}`),
+// which spawn records with the member. Probing, killing, capturing and reaching a pane use that
+// recorded server, whatever SWARM_TMUX_SOCKET the asking shell has; a pane without one (an older
+// record) is looked for on this backend's own server.
 // tmux's main-vertical makes the window's FIRST pane the big one: that is the leader outside tmux,
 // and inside tmux whenever the leader's pane is the first of its window (the usual case).
+import { execa } from 'execa';
 import { quote } from 'shell-quote';
 import { TMUX_COLORS, isColorName } from '../../protocol/colors.js';
 import { paneArgv, plannedPaneArgv } from '../pane-argv.js';
@@ -37,6 +43,7 @@ import {
   isNoSpaceError,
   killPane,
   listAllPanes,
+  socketPathOf,
   listPaneGeometry,
   newSessionArgs,
   newWindow,
@@ -172,9 +179,13 @@ export class TmuxBackend implements Backend {
   /** The window new teammates are split into (the leader's, then the latest overflow window). */
   private currentWindow: string | undefined;
   private queue: Promise<unknown> = Promise.resolve(); // never rejects
-  /** The pane listing now running, and the one callers arriving meanwhile will share. */
-  private listing: Promise<TmuxPane[]> | undefined;
-  private nextListing: Promise<TmuxPane[]> | undefined;
+  /** Per server: the pane listing now running, and the one callers arriving meanwhile will share. */
+  private readonly listings = new Map<TmuxServer, { current?: Promise<TmuxPane[]>; next?: Promise<TmuxPane[]> }>();
+  /** This backend's own server's socket path, once asked (the `server` of the panes it creates). */
+  private ownSocketPath: Promise<string> | undefined;
+  private knownSocketPath: string | undefined;
+  /** Servers of recorded panes other than this backend's own, by socket path. */
+  private readonly recordedServers = new Map<string, TmuxServer>();
 
   constructor(opts: TmuxBackendOptions) {
     this.opts = opts;
@@ -193,8 +204,23 @@ export class TmuxBackend implements Backend {
   /** Outside tmux: attach to the pane (its window becomes current); inside: switch to it. */
   howToReach(pane: PaneRef): string {
     const id = pane.paneId;
-    if (this.opts.insideTmux === undefined) return quote(['tmux', ...this.server.argv(['attach', '-t', id])]);
-    return quote(['tmux', ...this.server.chainArgv([['select-window', '-t', id], ['select-pane', '-t', id]])]);
+    const server = this.serverOf(pane);
+    if (this.opts.insideTmux === undefined || server !== this.server) return quote(['tmux', ...server.argv(['attach', '-t', id])]);
+    return quote(['tmux', ...server.chainArgv([['select-window', '-t', id], ['select-pane', '-t', id]])]);
+  }
+
+  /**
+   * Take this terminal to the pane: `attach -t <pane>` on the pane's server (its window becomes
+   * current); from inside tmux on that same server, `switch-client` instead of a nested attach.
+   */
+  async attach(pane: PaneRef): Promise<void> {
+    const server = this.serverOf(pane);
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    const here = env.TMUX?.split(',')[0];
+    const sameServer = here !== undefined && here !== '' && here === (pane.server ?? this.knownSocketPath);
+    if (!sameServer) delete env.TMUX; // tmux refuses to nest otherwise
+    const argv = server.argv(sameServer ? ['switch-client', '-t', pane.paneId] : ['attach', '-t', pane.paneId]);
+    await execa('tmux', argv, { stdio: 'inherit', reject: false, env });
   }
 
   /** Find or create the leader's place (outside tmux: the `swarm-<team>` session). Idempotent. */
@@ -220,16 +246,19 @@ export class TmuxBackend implements Backend {
     return found !== undefined && !found.dead;
   }
 
-  /** One `list-panes -a` for all of them; no tmux (or a failing one) answers `unknown`. */
+  /**
+   * One `list-panes -a` per server the panes are on (one in the usual case); a server that is not
+   * running has no panes (`gone`); no tmux, or a failing one, answers `unknown`.
+   */
   async probe(panes: readonly PaneRef[]): Promise<PaneState[]> {
-    let listed: TmuxPane[];
-    try {
-      listed = await this.listPanesShared();
-    } catch {
-      return panes.map(() => 'unknown');
-    }
+    const servers = [...new Set(panes.map((pane) => this.serverOf(pane)))];
+    const listed = new Map(
+      await Promise.all(servers.map(async (server) => [server, await this.listPanesShared(server).catch(() => undefined)] as const)),
+    );
     return panes.map((pane) => {
-      const found = listed.find((p) => isThePane(p, pane));
+      const list = listed.get(this.serverOf(pane));
+      if (list === undefined) return 'unknown';
+      const found = list.find((p) => isThePane(p, pane));
       return found === undefined ? 'gone' : found.dead ? 'dead' : 'alive';
     });
   }
@@ -262,7 +291,7 @@ export class TmuxBackend implements Backend {
     const pid = found === undefined ? pane.pid : found.pid;
     if (found !== undefined) {
       try {
-        await killPane(this.server, pane.paneId);
+        await killPane(this.serverOf(pane), pane.paneId);
       } catch (e) {
         if (!/can't find pane/i.test(String(e))) throw e; // gone meanwhile is fine
       }
@@ -283,37 +312,66 @@ export class TmuxBackend implements Backend {
 
   /** The whole history, so output at the top of a tall, otherwise empty pane is found; tmux's "Pane is dead" line left out. */
   async capture(pane: PaneRef, lines: number): Promise<PaneOutput> {
-    const { text, exit } = await capturePaneWithExit(this.server, pane.paneId);
+    const { text, exit } = await capturePaneWithExit(this.serverOf(pane), pane.paneId);
     const shown = text.split('\n').filter((l) => exit === undefined || !isDeadPaneNotice(l));
     return { lines: tailLines(shown.join('\n'), lines), exit };
   }
 
   // ---- internals -------------------------------------------------------------------------------
 
+  /** The server a pane is on: the one recorded with it, else this backend's own. */
+  private serverOf(pane: PaneRef): TmuxServer {
+    const path = pane.server;
+    if (path === undefined || path === '' || path === this.knownSocketPath || path === this.server.socketPath) return this.server;
+    let server = this.recordedServers.get(path);
+    if (server === undefined) {
+      server = this.server.at(path);
+      this.recordedServers.set(path, server);
+    }
+    return server;
+  }
+
+  /** This backend's own server's socket path (asked once; the server runs once a pane exists). */
+  private socketPath(): Promise<string> {
+    if (this.ownSocketPath === undefined) {
+      this.ownSocketPath = socketPathOf(this.server).then((path) => (this.knownSocketPath = path));
+      void this.ownSocketPath.catch(() => {
+        this.ownSocketPath = undefined; // let the next call retry
+      });
+    }
+    return this.ownSocketPath;
+  }
+
   private async findPane(pane: PaneRef): Promise<TmuxPane | undefined> {
-    return (await this.listPanesShared()).find((p) => isThePane(p, pane));
+    return (await this.listPanesShared(this.serverOf(pane))).find((p) => isThePane(p, pane));
   }
 
   /**
-   * `list-panes -a`, coalesced: concurrent callers (the readiness checks of overlapping spawns,
-   * kill verifications) share one invocation. A caller arriving while a listing runs waits for the
-   * NEXT one, started after that ends, so nobody gets a list older than its own call (a pane
-   * created just before must be in it).
+   * `list-panes -a` on a server, coalesced: concurrent callers (the readiness checks of
+   * overlapping spawns, kill verifications) share one invocation. A caller arriving while a
+   * listing runs waits for the NEXT one, started after that ends, so nobody gets a list older than
+   * its own call (a pane created just before must be in it).
    */
-  private listPanesShared(): Promise<TmuxPane[]> {
-    if (this.nextListing !== undefined) return this.nextListing;
-    const before = this.listing ?? Promise.resolve([]);
+  private listPanesShared(server: TmuxServer = this.server): Promise<TmuxPane[]> {
+    let l = this.listings.get(server);
+    if (l === undefined) {
+      l = {};
+      this.listings.set(server, l);
+    }
+    const state = l;
+    if (state.next !== undefined) return state.next;
+    const before = state.current ?? Promise.resolve([]);
     const next = before
       .catch(() => [])
       .then(() => {
-        this.nextListing = undefined;
-        this.listing = current;
-        return listAllPanes(this.server);
+        state.next = undefined;
+        state.current = current;
+        return listAllPanes(server);
       });
     const current: Promise<TmuxPane[]> = next.finally(() => {
-      if (this.listing === current) this.listing = undefined;
+      if (state.current === current) state.current = undefined;
     });
-    this.nextListing = current;
+    state.next = current;
     return current;
   }
 
@@ -353,13 +411,15 @@ export class TmuxBackend implements Backend {
     this.currentWindow = pane.windowId;
     const count = pane.windowId === window ? inWindow.length + 1 : 1;
     const withLeader = pane.windowId === place.windowId;
+    let server: string;
     try {
       await this.server.runChain(labelCommands(pane.paneId, pane.windowId, spec, chooseLayout(withLeader ? count - 1 : count, withLeader)));
+      server = await this.socketPath();
     } catch (e) {
       await this.kill({ paneId: pane.paneId, backendType: 'tmux', pid: pane.pid }).catch(() => undefined);
       throw e;
     }
-    return { paneId: pane.paneId, backendType: 'tmux', pid: pane.pid };
+    return { paneId: pane.paneId, backendType: 'tmux', pid: pane.pid, server };
   }
 
   /**

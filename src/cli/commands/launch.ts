@@ -2,7 +2,9 @@
 // from a team file, spawn every member, then run the leader console — in this pane inside tmux (or
 // iTerm2, or in-process), else in the first pane of the `swarm-<team>` session, attached when this
 // is a terminal. `--dry-run` prints the commands and writes nothing; `--no-console` spawns, prints
-// the status table and exits (1 if any member failed to start).
+// the status table and exits (1 if any member failed to start). A team that already exists is not
+// launched twice (launch/existing-team.ts: attach, or say how); `--rename` launches a second team
+// under a free name.
 import type { CommandModule } from 'yargs';
 import type { Backend } from '../../backends/backend.js';
 import { BACKEND_CHOICES, backendForType, selectBackend, type BackendChoice } from '../../backends/registry.js';
@@ -12,6 +14,7 @@ import { Team } from '../../team/team.js';
 import { runConsole } from '../console/console.js';
 import { println, rootDir, type GlobalArgs } from '../context.js';
 import { dryRunLines } from '../launch/dry-run.js';
+import { launchExisting } from '../launch/existing-team.js';
 import { attachOrSay, consoleInSession, startTeam } from '../launch/start-team.js';
 import { chalk } from '../output/render.js';
 import { renderStatus } from '../output/status.js';
@@ -22,6 +25,7 @@ interface LaunchArgs extends GlobalArgs {
   file: string;
   console: boolean;
   'dry-run': boolean;
+  rename: boolean;
   backend?: string;
 }
 
@@ -45,9 +49,11 @@ export const launchCommand: CommandModule<GlobalArgs, LaunchArgs> = {
       .option('console', { type: 'boolean', default: true, describe: 'run the leader console afterwards (--no-console: just spawn)' })
       .option('dry-run', { type: 'boolean', default: false, describe: 'print every command it would run; write nothing' })
       .option('backend', { type: 'string', choices: BACKEND_CHOICES, describe: "where panes open (default: the file's backend, else auto)" })
+      .option('rename', { type: 'boolean', default: false, describe: 'if the team exists, launch a second one under a free name (default: attach to it when it runs)' })
       .example('$0 launch examples/review-trio.yaml', 'start the team; the console opens here (inside tmux) or in swarm-<team>')
       .example('$0 launch team.yaml --dry-run', 'what it would run')
-      .example('$0 launch team.yaml --no-console --backend tmux', 'spawn only, print the status table'),
+      .example('$0 launch team.yaml --no-console --backend tmux', 'spawn only, print the status table')
+      .example('$0 launch team.yaml --rename', 'a second team from the same file, under a free name'),
   handler: async (args) => {
     const root = rootDir();
     const env = process.env;
@@ -58,11 +64,17 @@ export const launchCommand: CommandModule<GlobalArgs, LaunchArgs> = {
     if (args['dry-run']) {
       const named = new Team(root, file.name);
       const backend = await dryRunBackend(requested, named, args.console);
-      const lines = dryRunLines({ file, team: file.name, taken: await teamExists(named), root, env, cwd, backend, console: args.console });
+      const lines = dryRunLines({ file, team: file.name, taken: await teamExists(named), rename: args.rename, root, env, cwd, backend, console: args.console });
       for (const l of lines) println(l);
       return;
     }
-    const started = await startTeam({ root, env, file, requested, withConsole: args.console, cwd, print: println });
+    const named = new Team(root, file.name);
+    if (!args.rename && (await teamExists(named))) {
+      const terminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
+      await launchExisting(named, { env, withConsole: args.console, terminal, print: println });
+      return;
+    }
+    const started = await startTeam({ root, env, file, requested, withConsole: args.console, cwd, rename: args.rename, print: println });
     const { team, backend } = started;
     if (!args.console) {
       const now = Date.now();

@@ -22,14 +22,14 @@ const create: CommandModule<GlobalArgs, CreateArgs> = {
     y
       .positional('name', { type: 'string', demandOption: true, describe: 'team name: lowercase letters, digits, -' })
       .option('description', { type: 'string', describe: 'what the team is for' })
-      .option('rename', { type: 'boolean', default: true, describe: 'pick a free name if taken (--no-rename to fail instead)' })
-      .example('$0 team create review-squad --description "PR review"', 'create a team')
-      .example('$0 team create review-squad --no-rename', 'fail if the name is taken'),
+      .option('rename', { type: 'boolean', default: false, describe: 'if the name is taken, create the team under a free name instead of failing (--no-rename, the default, is still accepted)' })
+      .example('$0 team create review-squad --description "PR review"', 'create a team (exit 1 if the name is taken)')
+      .example('$0 team create review-squad --rename', 'a second team: a free name such as brisk-otter-42 if review-squad is taken'),
   handler: async (args) => {
     const { team, config, renamedFrom } = await createTeam(rootDir(), {
       name: args.name,
       ...(args.description ? { description: args.description } : {}),
-      noRename: !args.rename,
+      rename: args.rename,
     });
     await ensureLeadKey(team);
     if (args.json) return printJson({ ...config, ...(renamedFrom ? { renamedFrom } : {}) });

@@ -7,6 +7,7 @@ import type { CommandModule } from 'yargs';
 import { TEAMMATE_FLAG_ENTRIES } from '../../protocol/teammate-flags.js';
 import { runTeammate } from '../../runtime/teammate.js';
 import type { GlobalArgs } from '../context.js';
+import { chalk } from '../output/render.js';
 
 // The yargs options of every teammate flag, from the one table.
 const TEAMMATE_OPTIONS = Object.fromEntries(TEAMMATE_FLAG_ENTRIES.map(([, f]) => [f.flag, { type: f.type, describe: f.describe }]));
@@ -44,6 +45,7 @@ export async function runTeammateProcess(flags: unknown): Promise<never> {
     flags,
     env: process.env,
     write: (t) => void process.stdout.write(t),
+    colorLevel: chalk.level,
     signal: ac.signal,
   });
   process.exit(code);

@@ -7,6 +7,7 @@ import type { TeammateLaunch } from '../../backends/in-process/context.js';
 import { flagsFromArgv } from '../../runtime/args.js';
 import { runTeammate } from '../../runtime/teammate.js';
 import type { Team } from '../../team/team.js';
+import { chalk } from '../output/render.js';
 
 /** Runs a teammate argv (`... teammate --agent-id ...`) in this process with the leader's env plus the pane's. */
 export function teammateLauncher(baseEnv: NodeJS.ProcessEnv): TeammateLaunch {
@@ -15,6 +16,7 @@ export function teammateLauncher(baseEnv: NodeJS.ProcessEnv): TeammateLaunch {
       flags: flagsFromArgv(argv),
       env: { ...baseEnv, ...paneEnv },
       write: (text) => ctx.print(text),
+      colorLevel: chalk.level,
       signal: ctx.stopSignal,
     });
 }

@@ -14,7 +14,7 @@
 //   an audit line, through permissions/leader).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { gatherLivenessFacts, judgeLiveness, type Liveness, type LivenessFacts } from '../../teammates/liveness.js';
+import { gatherLivenessFacts, judgeLiveness, recordedPaneOf, type Liveness, type LivenessFacts } from '../../teammates/liveness.js';
 import { clearOrphaned } from '../../permissions/leader.js';
 import { pendingIds, readPending } from '../../permissions/pending.js';
 import { loadLeadKey } from '../../permissions/keys.js';
@@ -261,7 +261,7 @@ async function pendingFindings(handle: Team, config: TeamConfig, facts: Liveness
     if (!record) continue;
     const member = findMember(config, record.workerName);
     const pid = record.workerPid ?? member?.pid;
-    const alive = member ? judgeLiveness({ backendType: member.backendType, paneId: member.tmuxPaneId, pid, name: member.name }, facts).alive : false;
+    const alive = member ? judgeLiveness(recordedPaneOf(member, pid), facts).alive : false;
     if (alive !== false) continue;
     const why = member ? 'its worker is dead' : `its worker ${record.workerName} is no longer a member`;
     out.push({
@@ -303,7 +303,7 @@ export async function checkTeamMembers(ctx: DoctorContext): Promise<CheckResult>
     }
     const members = config.members.filter((m) => m.name !== LEAD_NAME);
     teammates += members.length;
-    const recorded = members.map((m) => ({ backendType: m.backendType, paneId: m.tmuxPaneId, pid: m.pid, name: m.name }));
+    const recorded = members.map((m) => recordedPaneOf(m));
     const facts = await gatherLivenessFacts(recorded, { team: handle, exec: ctx.exec, env: ctx.env, isAlive: ctx.isAlive });
     members.forEach((m, i) => findings.push(...memberFindings(ctx, handle, m, judgeLiveness(recorded[i]!, facts))));
     findings.push(...(await pendingFindings(handle, config, facts)));

@@ -16,8 +16,10 @@ import type { TeamFile } from './team-file.js';
 export interface DryRunInput {
   file: TeamFile;
   team: string;
-  /** The team name is taken: a free one will be picked. */
+  /** The team name is taken (then launch attaches to it, or with `rename` picks a free name). */
   taken: boolean;
+  /** --rename: a taken name gets a free one. */
+  rename?: boolean;
   root: string;
   env: Env;
   cwd: string;
@@ -43,9 +45,15 @@ export function planText(line: PlanLine): string {
 
 /** The lines `--dry-run` prints. */
 export function dryRunLines(i: DryRunInput): string[] {
+  const head = [`# swarm launch --dry-run: nothing is written; <placeholders> exist only once the team is created`, `# root ${i.root}`];
+  if (i.taken && i.rename !== true) {
+    return [
+      ...head,
+      `# team "${i.team}" exists: launch would attach to it while a teammate of it runs, else stop with an error; it creates nothing (--rename: a second team under a free name)`,
+    ];
+  }
   const out = [
-    `# swarm launch --dry-run: nothing is written; <placeholders> exist only once the team is created`,
-    `# root ${i.root}`,
+    ...head,
     `# create team "${i.team}"${i.taken ? ' (taken: a free name would be picked and announced)' : ''} with ${i.file.members.length} member${i.file.members.length === 1 ? '' : 's'}`,
     `# ${i.backend.describe()}`,
   ];

@@ -1,5 +1,5 @@
 // The work of `swarm launch` (and `swarm demo`) once the team file is read: create the team
-// (renamed if taken), choose the backend (the console process becomes the in-process host when
+// (under a free name if taken, only when asked: `rename`), choose the backend (the console process becomes the in-process host when
 // that is the backend), spawn every member, and put the leader console where SPEC §6 says: in the
 // first pane of the team's session when the backend has team sessions (tmux outside tmux), else
 // in this process.
@@ -31,6 +31,8 @@ export interface StartTeamOptions {
   withConsole: boolean;
   /** Directory for members without a cwd. */
   cwd: string;
+  /** Create the team under a free name if the file's name is taken (else that is an error). */
+  rename?: boolean;
   print(line: string): void;
   readyTimeoutMs?: number;
 }
@@ -77,7 +79,7 @@ function validateMembers(o: StartTeamOptions): void {
 
 export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
   validateMembers(o);
-  const { team, renamedFrom } = await createTeam(o.root, { name: o.file.name, ...(o.file.description ? { description: o.file.description } : {}), cwd: o.cwd });
+  const { team, renamedFrom } = await createTeam(o.root, { name: o.file.name, ...(o.file.description ? { description: o.file.description } : {}), cwd: o.cwd, rename: o.rename ?? false });
   let backend: Backend;
   let host: InProcessHost | undefined;
   try {

@@ -1,12 +1,23 @@
-// Human output: colours by member colour (chalk honours NO_COLOR / FORCE_COLOR), inbox entries as
-// `time  sender › text`, control frames as one-line events.
+// Human output: colours by member colour (the level from output/color.ts: NO_COLOR, FORCE_COLOR,
+// --color / --no-color, a terminal or not), inbox entries as `time  sender › text`, control frames
+// as one-line events.
 import { Chalk, type ChalkInstance } from 'chalk';
 import { parseControl, type ControlMessage } from '../../protocol/control.js';
 import type { InboxMessage } from '../../protocol/message.js';
 import { oneLine } from '../../protocol/text.js';
 import { painter } from '../../team/paint.js';
+import { decideColorLevel, exportColorChoice, type ColorLevel } from './color.js';
 
-export const chalk: ChalkInstance = new Chalk();
+/** Every CLI output's chalk; its level comes from the environment until `applyColorFlag` runs. */
+export const chalk: ChalkInstance = new Chalk({ level: decideColorLevel({ env: process.env, isTTY: Boolean(process.stdout.isTTY) }) });
+
+/** Set the colour level once at CLI start (`--color` / `--no-color`, else the environment). */
+export function applyColorFlag(flag: boolean | undefined, env: NodeJS.ProcessEnv = process.env): ColorLevel {
+  const level = decideColorLevel({ flag, env, isTTY: Boolean(process.stdout.isTTY) });
+  chalk.level = level;
+  exportColorChoice(flag, level, env);
+  return level;
+}
 
 export function paint(color: string | undefined, text: string): string {
   return painter(chalk, color)(text);

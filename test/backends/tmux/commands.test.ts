@@ -346,6 +346,22 @@ describe('TmuxBackend.probe', () => {
     expect(calls).toEqual([['-L', 'priv', 'list-panes', '-a', '-F', PANE_LIST_FORMAT]]);
   });
 
+  it('asks each pane on the server recorded with it (-S <socket path>), one list per server; no server there means gone', async () => {
+    const calls: string[][] = [];
+    const exec: Exec = async (_file, args) => {
+      calls.push([...args]);
+      if (args[1] === '/tmp/tmux-1/a') return { exitCode: 0, stdout: '%1 11 0  @1 swarm-a\n', stderr: '' };
+      if (args[1] === '/tmp/tmux-1/gone') return { exitCode: 1, stdout: '', stderr: 'no server running on /tmp/tmux-1/gone' };
+      return { exitCode: 0, stdout: '%1 77 0  @1 other\n', stderr: '' };
+    };
+    const backend = new TmuxBackend({ sessionName: 'swarm-a', socket: 'mine', exec });
+    const pane = (paneId: string, pid: number, server?: string) => ({ paneId, backendType: 'tmux' as const, pid, ...(server ? { server } : {}) });
+    const states = await backend.probe([pane('%1', 11, '/tmp/tmux-1/a'), pane('%1', 11, '/tmp/tmux-1/gone'), pane('%1', 11), pane('%1', 11, '/tmp/tmux-1/a')]);
+    expect(states).toEqual(['alive', 'gone', 'gone', 'alive']);
+    expect(calls.map((c) => c.slice(0, 2)).sort()).toEqual([['-L', 'mine'], ['-S', '/tmp/tmux-1/a'], ['-S', '/tmp/tmux-1/gone']]);
+    expect(backend.howToReach(pane('%1', 11, '/tmp/tmux-1/a'))).toBe('tmux -S /tmp/tmux-1/a attach -t %1');
+  });
+
   it('answers unknown for every pane when tmux cannot be asked', async () => {
     const exec: Exec = async () => ({ exitCode: 127, stdout: '', stderr: 'tmux: not found' });
     const backend = new TmuxBackend({ sessionName: 'swarm-a', exec });

@@ -17,13 +17,13 @@ async function configOnDisk(team: string): Promise<unknown> {
 }
 
 describe('swarm team', () => {
-  it('create (human), then again with a taken name → a free word-slug name, said on stdout', async () => {
+  it('create (human), then again with a taken name and --rename → a free word-slug name, said on stdout', async () => {
     const a = await swarm(root, ['team', 'create', 'review-squad', '--description', 'PR review']);
     expect(a.exitCode, a.stderr).toBe(0);
     expect(a.stdout).toBe('created team review-squad\n  export SWARM_TEAM=review-squad');
     expect(TeamConfigSchema.parse(await configOnDisk('review-squad'))).toMatchObject({ name: 'review-squad', description: 'PR review' });
 
-    const b = await swarm(root, ['team', 'create', 'review-squad']);
+    const b = await swarm(root, ['team', 'create', 'review-squad', '--rename']);
     expect(b.exitCode, b.stderr).toBe(0);
     const m = /^team "review-squad" exists; created "([a-z]+-[a-z]+-\d{2})" instead\n {2}export SWARM_TEAM=\1$/.exec(b.stdout);
     expect(m, b.stdout).not.toBeNull();
@@ -37,19 +37,23 @@ describe('swarm team', () => {
     expect(printed).toEqual(await configOnDisk('alpha'));
     expect(printed).toMatchObject({ name: 'alpha', leadAgentId: 'team-lead@alpha', members: [{ name: 'team-lead', color: 'red' }] });
 
-    const b = JSON.parse((await swarm(root, ['team', 'create', 'alpha', '--json'])).stdout) as Record<string, unknown>;
+    const b = JSON.parse((await swarm(root, ['team', 'create', 'alpha', '--rename', '--json'])).stdout) as Record<string, unknown>;
     expect(b.renamedFrom).toBe('alpha');
     expect(b.name).not.toBe('alpha');
   });
 
-  it('create --no-rename on a taken name → exit 1, one line, nothing new on disk', async () => {
+  it('create on a taken name (with or without --no-rename) → exit 1, one line saying what to do, nothing new on disk', async () => {
     await createTeam(root, { name: 'alpha' });
     const before = await listTree(root);
-    const r = await swarm(root, ['team', 'create', 'alpha', '--no-rename']);
-    expect(r.exitCode).toBe(1);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^swarm: team "alpha" already exists.*$/);
-    expect(await listTree(root)).toEqual(before);
+    for (const extra of [[], ['--no-rename'], ['--json']]) {
+      const r = await swarm(root, ['team', 'create', 'alpha', ...extra]);
+      expect(r.exitCode).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(
+        'swarm: team "alpha" already exists; use it (--team alpha), delete it (swarm team delete alpha), or pass --rename to create one under a free name',
+      );
+      expect(await listTree(root)).toEqual(before);
+    }
   });
 
   it('list (human and --json)', async () => {

@@ -144,6 +144,7 @@ describe('launch --dry-run', () => {
       file: { name: 'sq', members: [{ name: 'ann', prompt: 'review it', model: 'claude-x' }, { name: 'bob', prompt: "bob's job" }] },
       team: 'sq',
       taken: true,
+      rename: true,
       root: '/tmp/root',
       env,
       cwd: '/work dir',

@@ -37,6 +37,7 @@ function recordingTmux(): { exec: Exec; calls: string[][] } {
         session = true;
         return ok('%0 100 @0\n');
       case 'display-message':
+        if (a.includes('#{socket_path}')) return ok('/tmp/tmux-0/swarm-test-pin\n');
         return ok('$0 @0 %0 swarm-sq\n');
       case 'list-panes':
         if (a.includes('-s')) return ok('%0 100 50\n');
