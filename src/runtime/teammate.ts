@@ -29,6 +29,7 @@ import { ModelCallError } from './retry.js';
 import { ShutdownCoordinator } from './shutdown.js';
 import { StatusReporter } from './status.js';
 import { buildSystemPrompt } from './system-prompt.js';
+import { TeamTasks } from './team-tasks.js';
 import { ToolRunner } from './tool-runner.js';
 import { ALL_TOOLS, apiTools } from './tools/index.js';
 import { PathGuard } from './tools/paths.js';
@@ -174,6 +175,7 @@ class Teammate {
       transcript: this.transcript,
     });
     const peeking = this.watchForShutdown(monitor, delivery);
+    const tasks = new TeamTasks({ team: s.team, name: s.name, mailbox: this.mailbox, view: this.view, transcript: this.transcript });
     const ctx: ToolContext = {
       cwd: s.cwd,
       guard: this.guard,
@@ -181,6 +183,7 @@ class Teammate {
       shellEnv: shellEnv(this.opts.env),
       messaging: new TeamMessaging({ mailbox: this.mailbox, name: s.name, ...(s.color ? { color: s.color } : {}), shutdown, view: this.view, transcript: this.transcript }),
       plan,
+      tasks,
     };
     const runner = new ToolRunner({
       tools: ALL_TOOLS,
@@ -206,6 +209,7 @@ class Teammate {
       shutdown,
       presence: this.presence,
       status: this.status,
+      tasks,
       view: this.view,
       transcript: this.transcript,
       stop: this.stop.signal,
