@@ -188,6 +188,7 @@ export const taskUpdateTool = defineTool({
       };
       if (Object.keys(rest).length > 0) await guarded(() => list.update(id, rest, self));
       if (input.status === 'completed' && cur.status !== 'completed') ctx.tasks.completed(id);
+      if (input.status === 'deleted') return { content: `Updated task #${id} deleted` };
       if (fields.length === 0) return { content: `Task #${id} is unchanged` };
       return { content: `Updated task #${id} ${fields.join(', ')}${input.status === 'completed' && cur.status !== 'completed' ? COMPLETED_NOTE : ''}` };
     },
