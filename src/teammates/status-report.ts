@@ -147,15 +147,16 @@ function recordedPane(m: Member, pid: number | undefined): RecordedPane {
   return { backendType: m.backendType, paneId: m.tmuxPaneId, pid, name: m.name };
 }
 
-/** The task list as status shows it: tasks in id order (empty, with a warning, when unreadable). */
-async function readTasks(team: Team, warnings: string[]): Promise<Task[]> {
+/** The task list as status shows it: tasks in id order and the progress (empty, with a warning, when unreadable). */
+async function readTasks(team: Team, warnings: string[]): Promise<{ tasks: Task[]; progress: { done: number; total: number } }> {
+  const list = new TaskList(team);
   try {
-    const { tasks, corrupt } = await new TaskList(team).list();
+    const { tasks, corrupt } = await list.list();
     for (const c of corrupt) warnings.push(`task file ${c.file}: ${c.error} (kept at ${c.keptAt})`);
-    return tasks;
+    return { tasks, progress: await list.progress() };
   } catch (e) {
     warnings.push(`task list: ${message(e)}`);
-    return [];
+    return { tasks: [], progress: { done: 0, total: 0 } };
   }
 }
 
@@ -190,7 +191,7 @@ export async function collectStatus(team: Team, opts: CollectOptions = {}): Prom
   for (const m of dead) {
     await releaseTasksOf(team, m.name, 'crashed').catch((e: unknown) => warnings.push(`releasing ${m.name}'s tasks: ${message(e)}`));
   }
-  const tasks = await readTasks(team, warnings);
+  const { tasks, progress } = await readTasks(team, warnings);
 
   const leadLive = live[0]!;
   const members: MemberStatus[] = [
@@ -234,6 +235,5 @@ export async function collectStatus(team: Team, opts: CollectOptions = {}): Prom
     });
     details.push({ color: m.color, pane: l.pane, pidAlive: l.pidAlive, isActive: m.isActive });
   });
-  const progress = { done: tasks.filter((t) => t.status === 'completed').length, total: tasks.length };
   return { report: { team: config.name, backend: teamBackend(config), tasks: progress, members }, details, warnings };
 }
