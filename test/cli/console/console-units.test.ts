@@ -32,6 +32,9 @@ describe('parseLine', () => {
 
   it('accepts an unambiguous prefix and rejects unknown, ambiguous or incomplete commands with the usage', () => {
     expect(parseLine('/st')).toEqual({ kind: 'command', command: { kind: 'status' } });
+    expect(parseLine('/tasks')).toEqual({ kind: 'command', command: { kind: 'tasks' } });
+    expect(parseLine('/ta')).toEqual({ kind: 'command', command: { kind: 'tasks' } });
+    expect(parseLine('/tasks all')).toEqual({ kind: 'error', message: 'usage: /tasks' });
     expect(parseLine('/s w1 hi')).toEqual({ kind: 'error', message: 'unknown command "/s" (did you mean /send or /spawn or /shutdown or /status?); /help lists them' });
     expect(parseLine('/frobnicate')).toMatchObject({ kind: 'error', message: expect.stringContaining('unknown command "/frobnicate"') });
     expect(parseLine('/send w1')).toEqual({ kind: 'error', message: 'usage: /send <name> <text>' });
