@@ -8,6 +8,7 @@ import { sendMessage } from '../mailbox/send.js';
 import type { Mailbox } from '../mailbox/mailbox.js';
 import { encodeControl, type TaskAssignment } from '../protocol/control.js';
 import { TaskList } from '../tasks/index.js';
+import { readTeam, requireMember } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
 import type { TaskWork } from './tools/types.js';
 import type { Transcript } from './transcript.js';
@@ -41,6 +42,10 @@ export class TeamTasks implements TaskWork {
 
   completed(id: string): void {
     this.done = id;
+  }
+
+  async member(name: string): Promise<string> {
+    return requireMember(await readTeam(this.d.team), name).name;
   }
 
   /** A new turn starts: nothing completed in it yet. */

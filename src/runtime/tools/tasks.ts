@@ -170,8 +170,10 @@ export const taskUpdateTool = defineTool({
       const { list, self } = ctx.tasks;
       const id = input.taskId;
       const cur = await guarded(() => list.get(id));
-      // Claude Code's rule: in_progress on an unowned task, with no owner given, takes it.
-      const owner = input.owner ?? (input.status === 'in_progress' && !cur.owner ? self : undefined);
+      // Claude Code's rule: in_progress on an unowned task, with no owner given, takes it. A new
+      // owner must be on the roster (checked before anything is written: they are told).
+      const named = input.owner ? await ctx.tasks.member(input.owner) : input.owner;
+      const owner = named ?? (input.status === 'in_progress' && !cur.owner ? self : undefined);
       const fields = changedFields({ ...input, ...(owner !== undefined ? { owner } : {}) }, cur);
       const status = input.status ?? cur.status;
       const takes = owner !== undefined && sameName(owner, self) && status === 'in_progress' && !(cur.owner !== undefined && sameName(cur.owner, self) && cur.status === 'in_progress');

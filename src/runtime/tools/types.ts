@@ -48,6 +48,8 @@ export interface TaskWork {
   readonly list: TaskList;
   /** This teammate just set task `id` to completed (reported in the turn's idle_notification). */
   completed(id: string): void;
+  /** The roster's spelling of member `name`; throws (naming the members) when there is none. */
+  member(name: string): Promise<string>;
 }
 
 export interface ToolContext {

@@ -30,7 +30,15 @@ beforeEach(async () => {
     shellEnv: {},
     messaging: { self: 'w1', send: async () => ['team-lead'], answerShutdown: async () => 'ok' },
     plan: { mode: 'default', submit: async () => ({ content: 'approved' }) },
-    tasks: { self: 'w1', list: tasks, completed: (id) => completed.push(id) },
+    tasks: {
+      self: 'w1',
+      list: tasks,
+      completed: (id) => completed.push(id),
+      member: async (name) => {
+        if (!['w1', 'w2'].includes(name)) throw new Error(`no member "${name}" in team "t" (members: team-lead, w1, w2)`);
+        return name;
+      },
+    },
   };
 });
 
@@ -76,5 +84,7 @@ describe('Task tools', () => {
     await tasks.create({ subject: 'A', description: 'a' }, 'team-lead');
     expect(await call('TaskUpdate', { taskId: '1', addBlockedBy: ['1'] })).toEqual({ isError: true, content: 'task 1 cannot block itself' });
     expect(await call('TaskUpdate', { taskId: '1', addBlockedBy: ['9'] })).toEqual({ isError: true, content: 'no task 9 to depend on (see TaskList); nothing was changed' });
+    expect(await call('TaskUpdate', { taskId: '1', owner: 'nobody', status: 'in_progress' })).toEqual({ isError: true, content: 'no member "nobody" in team "t" (members: team-lead, w1, w2)' });
+    expect(await tasks.get('1')).toMatchObject({ status: 'pending' }); // nothing written
   });
 });

@@ -34,7 +34,7 @@ beforeEach(async () => {
     shellEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
     messaging: { self: 'w1', send: async () => ['team-lead'], answerShutdown: async () => 'ok' },
     plan: { mode: 'default', submit: async () => ({ content: 'approved' }) },
-    tasks: { self: 'w1', list: new TaskList(new Team(root, 't')), completed: () => undefined },
+    tasks: { self: 'w1', list: new TaskList(new Team(root, 't')), completed: () => undefined, member: async (name) => name },
   };
 });
 afterEach(async () => {
