@@ -14,6 +14,7 @@ import { sendCommand } from './commands/send.js';
 import { spawnCommand } from './commands/spawn.js';
 import { statusCommand } from './commands/status.js';
 import { killCommand, shutdownCommand } from './commands/stop.js';
+import { tasksCommand } from './commands/tasks.js';
 import { teamCommand } from './commands/team.js';
 import { teammateCommand } from './commands/teammate.js';
 import { fail, failWith } from './fail.js';
@@ -44,6 +45,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
     .command(approveCommand)
     .command(denyCommand)
     .command(planCommand)
+    .command(tasksCommand)
     .command(teammateCommand)
     .command(statusCommand)
     .command(doctorCommand)

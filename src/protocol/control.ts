@@ -99,6 +99,16 @@ export const ModeSetRequestSchema = z.looseObject({
   to: z.string().optional(),
 });
 
+/** Sent to a task's new owner when `owner` is set (SPEC §8), Claude Code's fields. */
+export const TaskAssignmentSchema = z.looseObject({
+  type: z.literal('task_assignment'),
+  taskId: z.string(),
+  subject: z.string(),
+  description: z.string().default(''),
+  assignedBy: z.string(),
+  timestamp: z.string(),
+});
+
 export const ControlMessageSchema = z.union([
   PermissionRequestFrameSchema,
   PermissionResponseFrameSchema,
@@ -109,6 +119,7 @@ export const ControlMessageSchema = z.union([
   PlanApprovalResponseSchema,
   IdleNotificationSchema,
   ModeSetRequestSchema,
+  TaskAssignmentSchema,
 ]);
 
 export type PermissionRequestFrame = z.infer<typeof PermissionRequestFrameSchema>;
@@ -120,6 +131,7 @@ export type PlanApprovalRequest = z.infer<typeof PlanApprovalRequestSchema>;
 export type PlanApprovalResponse = z.infer<typeof PlanApprovalResponseSchema>;
 export type IdleNotification = z.infer<typeof IdleNotificationSchema>;
 export type ModeSetRequest = z.infer<typeof ModeSetRequestSchema>;
+export type TaskAssignment = z.infer<typeof TaskAssignmentSchema>;
 export type ControlMessage = z.infer<typeof ControlMessageSchema>;
 export type ControlType = ControlMessage['type'];
 
@@ -133,6 +145,7 @@ export const CONTROL_TYPES: readonly ControlType[] = [
   'plan_approval_response',
   'idle_notification',
   'mode_set_request',
+  'task_assignment',
 ];
 
 /** What an entry's text is: plain text, a known control message, or JSON with an unknown/invalid type. */

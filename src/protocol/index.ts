@@ -10,4 +10,5 @@ export * from './message.js';
 export * from './names.js';
 export * from './permission.js';
 export * from './status.js';
+export * from './task.js';
 export * from './text.js';

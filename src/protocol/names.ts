@@ -7,6 +7,8 @@ export const MEMBER_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 export const LEAD_NAME = 'team-lead';
 export const ENV_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const RESERVED_MEMBER_NAMES = ['team-lead', 'user', 'system', 'main', '*'] as const;
+/** The sender of notices no member wrote (e.g. a member's tasks released when it left), as Claude Code names it. */
+export const SYSTEM_SENDER = 'system';
 
 function describe(s: string): string {
   // Show control characters visibly in error messages.

@@ -1,6 +1,7 @@
 // The agent loop: turns of model steps and tool rounds, idle waits in between.
 //
-//   run():  deliver the inbox (initial prompt first) → turn → idle → wait for the inbox → turn ...
+//   run():  deliver the inbox (initial prompt first) → turn → idle → the inbox, else the next free
+//           task (auto-claim, team-tasks.ts) → turn ... → nothing: wait for the inbox → turn ...
 //   turn:   user blocks → model step (streamed) → tool round (each tool_use, in order) → inbox
 //           delivery (messages that arrived meanwhile go after the tool results, in the same user
 //           turn) → next step ... until a step calls no tool.
@@ -14,6 +15,7 @@ import type { ModelClient } from './model-client.js';
 import type { Presence } from './presence.js';
 import type { ShutdownCoordinator } from './shutdown.js';
 import type { StatusReporter } from './status.js';
+import type { TeamTasks } from './team-tasks.js';
 import type { ToolRunner } from './tool-runner.js';
 import { oneLine } from '../protocol/text.js';
 import type { Transcript } from './transcript.js';
@@ -31,6 +33,8 @@ export interface AgentLoopDeps {
   shutdown: ShutdownCoordinator;
   presence: Presence;
   status: StatusReporter;
+  /** The team's task list: completions reported when idle, the next task claimed. */
+  tasks: Pick<TeamTasks, 'beginTurn' | 'completedInTurn' | 'claimNext'>;
   view: PaneView;
   transcript: Transcript;
   stop: AbortSignal;
@@ -79,9 +83,20 @@ export class AgentLoop {
       const summary = await this.turn(pending);
       pending = [];
       if (this.exitRequested) return;
-      await this.d.presence.idle(summary);
+      await this.d.presence.idle(summary, this.d.tasks.completedInTurn());
       this.d.view.idle();
       pending = await this.d.delivery.take(); // anything that landed while we were reporting
+      if (pending.length === 0 && !this.exitRequested) pending = await this.claimNext();
+    }
+  }
+
+  /** The next free task as a user turn; a failure to read the list is shown and leaves us idle. */
+  private async claimNext(): Promise<TextBlockParam[]> {
+    try {
+      return await this.d.tasks.claimNext();
+    } catch (e) {
+      this.d.view.warn(`claiming the next task: ${e instanceof Error ? e.message : String(e)}`);
+      return [];
     }
   }
 
@@ -98,6 +113,7 @@ export class AgentLoop {
   private async turn(first: TextBlockParam[]): Promise<string> {
     const d = this.d;
     await d.presence.working();
+    d.tasks.beginTurn();
     const system = await d.systemPrompt();
     let user: ContentBlockParam[] = first;
     let lastText = '';

@@ -6,7 +6,7 @@
 //     (tools/secrets.ts: credentials; bypassPermissions is about edits and commands, not secrets)
 //   Edit of a protected file     ask       ask                 ask                 refuse
 //     (Edit reads the file: whether its old_string is found tells what the file holds)
-//   message (SendMessage)        run       run                 run                 run
+//   message (SendMessage, Task*) run       run                 run                 run
 //   plan (ExitPlanMode)          run*      run*                run*                run
 //   edit (Write, Edit)           ask       run inside cwd,     run                 refuse
 //                                          else ask
@@ -14,7 +14,8 @@
 //   (* ExitPlanMode itself refuses outside plan mode.)
 // "ask" goes through permissions/worker.requestPermission, which applies the team's allow/deny
 // rules first and otherwise asks team-lead and waits for a signed answer. Calls that "run" without
-// asking still obey the team's deny rules (checked here), except SendMessage and ExitPlanMode.
+// asking still obey the team's deny rules (checked here), except the message tools (SendMessage,
+// TaskCreate/TaskGet/TaskList/TaskUpdate: team coordination) and ExitPlanMode.
 import type { PermissionMode } from '../protocol/config.js';
 import { evaluateWithReason } from '../permissions/rules.js';
 import type { RuleSet } from '../permissions/rules.js';

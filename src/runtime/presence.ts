@@ -1,6 +1,7 @@
 // The teammate's presence as others see it: `isActive` (and pid) in config.json, the state in the
 // status file, and the `idle_notification` frames to team-lead (SPEC §5): "available" with a short
-// summary when a turn ends, "failed" with the reason when the process gives up. config.json is
+// summary when a turn ends (and `completedTaskId`/`completedStatus` when the teammate completed a
+// task in it, SPEC §8), "failed" with the reason when the process gives up. config.json is
 // written only when isActive actually changes (under the config lock, via team-store).
 import { encodeControl } from '../protocol/control.js';
 import { isSwarmError } from '../protocol/errors.js';
@@ -47,7 +48,7 @@ export class Presence {
     await this.setActive(true);
   }
 
-  private async notify(fields: { idleReason: 'available' | 'failed'; summary?: string; failureReason?: string }): Promise<void> {
+  private async notify(fields: { idleReason: 'available' | 'failed'; summary?: string; failureReason?: string; completedTaskId?: string; completedStatus?: string }): Promise<void> {
     const text = encodeControl({
       type: 'idle_notification',
       from: this.d.name,
@@ -59,10 +60,10 @@ export class Presence {
   }
 
   /** End of a turn: inactive, idle, and the leader told what was done. */
-  async idle(summary: string): Promise<void> {
+  async idle(summary: string, completed?: { completedTaskId: string; completedStatus: string }): Promise<void> {
     await this.setActive(false);
     this.d.status.setState('idle');
-    await this.notify({ idleReason: 'available', ...(summary ? { summary } : {}) });
+    await this.notify({ idleReason: 'available', ...(summary ? { summary } : {}), ...completed });
   }
 
   async failed(reason: string): Promise<void> {

@@ -1,5 +1,6 @@
 // The teammate's system prompt (pure): who it is, its team (roster from config.json), how messages
-// arrive and how to send them, how to answer a shutdown request, what its permission mode means.
+// arrive and how to send them, the team's task list, how to answer a shutdown request, what its
+// permission mode means.
 // It is rebuilt only when a new turn starts, so within a turn it stays byte-identical and the
 // prompt cache holds (model-client.ts).
 import type { PermissionMode, TeamConfig } from '../protocol/config.js';
@@ -16,11 +17,11 @@ export interface PromptInput {
 }
 
 const MODE_TEXT: Record<PermissionMode, string> = {
-  default: 'Read, Glob, Grep and SendMessage run freely; Write, Edit and Bash first ask the team lead, and you wait for the answer.',
-  acceptEdits: 'Read, Glob, Grep, SendMessage, and Write/Edit inside your working directory run freely; Bash and edits elsewhere ask the team lead.',
+  default: 'Read, Glob, Grep, SendMessage and the Task tools run freely; Write, Edit and Bash first ask the team lead, and you wait for the answer.',
+  acceptEdits: 'Read, Glob, Grep, SendMessage, the Task tools, and Write/Edit inside your working directory run freely; Bash and edits elsewhere ask the team lead.',
   bypassPermissions: 'every tool runs without asking (team deny rules still apply).',
   plan:
-    'you are in PLAN MODE: only Read, Glob, Grep and SendMessage run. Investigate, then call ExitPlanMode with a concrete plan; ' +
+    'you are in PLAN MODE: only Read, Glob, Grep, SendMessage and the Task tools run. Investigate, then call ExitPlanMode with a concrete plan; ' +
     'you may change files only after the team lead approves it.',
 };
 
@@ -47,6 +48,11 @@ ${roster(input)}
 - Nobody else sees your plain text output: it only shows in your own terminal pane. To tell anyone anything, use the SendMessage tool: {"to": "<name>" | "team-lead" | "*", "message": "...", "summary": "5-10 words"}.
 - When you finish a task, send the team lead a short report with SendMessage, then stop (end your turn). You then go idle; a new message wakes you.
 - Keep messages short and concrete: what you did, what you found, what you need.
+
+# Tasks
+The team shares one task list. TaskList shows every task (id, status, subject, owner, open blockers); TaskGet {"taskId": "3"} shows one in full; TaskCreate {"subject": "...", "description": "..."} adds one; TaskUpdate changes one: take it with {"taskId": "3", "owner": "${input.name}", "status": "in_progress"}, finish it with {"taskId": "3", "status": "completed"} once the work is fully done.
+- When you end your turn with nothing in your inbox, you are given the lowest-id pending task that has no owner and no open blocker ("You claimed task #N: ..."): work on it, mark it completed, report, and end your turn again.
+- A task someone else owns, a completed one, or one with an open blocker cannot be taken: the tool says why; pick another.
 
 # Shutdown
 When a message is a shutdown request (JSON with "type": "shutdown_request" and a "requestId"), answer it with SendMessage to "team-lead" and the message {"type": "shutdown_response", "request_id": "<requestId>", "approve": true} — or, only if stopping now would lose important work, {"type": "shutdown_response", "request_id": "<requestId>", "approve": false, "reason": "<why>"}. Approving ends your process right away.

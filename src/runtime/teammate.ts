@@ -30,6 +30,7 @@ import { ModelCallError } from './retry.js';
 import { ShutdownCoordinator } from './shutdown.js';
 import { StatusReporter } from './status.js';
 import { buildSystemPrompt } from './system-prompt.js';
+import { TeamTasks } from './team-tasks.js';
 import { ToolRunner } from './tool-runner.js';
 import { ALL_TOOLS, apiTools } from './tools/index.js';
 import { PathGuard } from './tools/paths.js';
@@ -181,6 +182,7 @@ class Teammate {
     });
     const peeking = this.watchForShutdown(monitor, delivery);
     const teamRules = async (): Promise<RuleSet> => (await readTeam(s.team)).swarm?.rules ?? { allow: [], deny: [] };
+    const tasks = new TeamTasks({ team: s.team, name: s.name, mailbox: this.mailbox, view: this.view, transcript: this.transcript });
     const ctx: ToolContext = {
       cwd: s.cwd,
       guard: this.guard,
@@ -190,6 +192,7 @@ class Teammate {
       shellEnv: shellEnv(this.opts.env),
       messaging: new TeamMessaging({ mailbox: this.mailbox, name: s.name, ...(s.color ? { color: s.color } : {}), shutdown, view: this.view, transcript: this.transcript }),
       plan,
+      tasks,
     };
     const runner = new ToolRunner({
       tools: ALL_TOOLS,
@@ -215,6 +218,7 @@ class Teammate {
       shutdown,
       presence: this.presence,
       status: this.status,
+      tasks,
       view: this.view,
       transcript: this.transcript,
       stop: this.stop.signal,

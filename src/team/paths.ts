@@ -1,11 +1,12 @@
 // Where everything lives (SPEC §3). The only place that looks at the home directory: the root is
 // $CLAUDE_CONFIG_DIR if set, else ~/.claude (and Claude Code's own state file is beside it). Every path is built from a validated name, and every
-// file path under inboxes/, permissions/, status/ or logs/ is refused while that directory is a
+// file path under inboxes/, permissions/, status/, logs/ or the task list is refused while that directory is a
 // symlink (checked each time the path is built: the directory may be replaced at any moment).
 import os from 'node:os';
 import path from 'node:path';
 import { assertInboxName, assertTeamName } from '../protocol/names.js';
 import { isSafeRequestId } from '../protocol/ids.js';
+import { isTaskId } from '../protocol/task.js';
 import { SwarmError } from '../protocol/errors.js';
 import { refuseLinkedDir } from '../storage/atomic.js';
 
@@ -42,6 +43,23 @@ export interface TeamPaths {
   log(name: string): string;
   /** logs/<name>.stderr: the teammate's stderr, kept beside what its pane shows. */
   stderrLog(name: string): string;
+  /** The team's task list, Claude Code's layout (SPEC §8): `<root>/tasks/<team>/`. */
+  tasks: TaskListPaths;
+}
+
+export interface TaskListPaths {
+  dir: string;
+  /** `.lock`: the list lock's target (lock dir `.lock.lock`), held to create, delete or change dependencies. */
+  lock: string;
+  /** `.highwatermark`: the highest id ever issued, as decimal text. */
+  highwatermark: string;
+  /** `<id>.json` (its lock dir `<id>.json.lock`). */
+  task(id: string): string;
+}
+
+/** The root's task lists (Claude Code's `tasks/`, beside `teams/`). */
+export function tasksDir(root: string): string {
+  return path.join(root, 'tasks');
 }
 
 /**
@@ -60,6 +78,11 @@ export function teamsDir(root: string): string {
 /** swarm's private state outside teams/ (keys). */
 export function swarmDir(root: string): string {
   return path.join(root, 'swarm');
+}
+
+function taskId(id: string): string {
+  if (!isTaskId(id)) throw new SwarmError('invalid_input', `invalid task id "${id}": expected a number like 3 (see swarm tasks)`);
+  return id;
 }
 
 function requestId(id: string): string {
@@ -84,6 +107,7 @@ export function teamPaths(root: string, team: string): TeamPaths {
   const resolved = path.join(permissions, 'resolved');
   const statusDir = path.join(dir, 'status');
   const logsDir = path.join(dir, 'logs');
+  const tasks = path.join(tasksDir(root), team);
   return {
     root,
     team,
@@ -104,5 +128,11 @@ export function teamPaths(root: string, team: string): TeamPaths {
     logsDir,
     log: (name) => inside([logsDir], `${assertInboxName(name)}.jsonl`),
     stderrLog: (name) => inside([logsDir], `${assertInboxName(name)}.stderr`),
+    tasks: {
+      dir: tasks,
+      lock: path.join(tasks, '.lock'),
+      highwatermark: path.join(tasks, '.highwatermark'),
+      task: (id) => inside([tasks], `${taskId(id)}.json`),
+    },
   };
 }

@@ -10,7 +10,8 @@
 //   claude runtime: <abs path of claude on PATH> --agent-id --agent-name --team-name --agent-color
 //                   --parent-session-id [--agent-type] [--model] [--plan-mode-required]
 //                   [--permission-mode m | --dangerously-skip-permissions], plus
-//                   CLAUDECODE=1 CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1 (no swarm-only flags)
+//                   CLAUDECODE=1 CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1 CLAUDE_CODE_TASK_LIST_ID=<team>
+//                   CLAUDE_CODE_ENABLE_TODO_TOOLS=1 (no swarm-only flags)
 // `shellLine` renders the same thing as one POSIX shell line, every word quoted (for --dry-run).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,11 +47,19 @@ export const FORWARDED_ENV = [
   'FORCE_COLOR',
 ] as const;
 
-/** Set for a real `claude` teammate: it runs as an agent-team member. */
-export const CLAUDE_TEAMMATE_ENV: Readonly<Record<string, string>> = {
-  CLAUDECODE: '1',
-  CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1',
-};
+/**
+ * Set for a real `claude` teammate: it runs as an agent-team member and its Task tools use the
+ * team's task list (SPEC §8). Newer Claude Code builds hide the Task tools on newer models unless
+ * CLAUDE_CODE_ENABLE_TODO_TOOLS is set.
+ */
+export function claudeTeammateEnv(team: string): Record<string, string> {
+  return {
+    CLAUDECODE: '1',
+    CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1',
+    CLAUDE_CODE_TASK_LIST_ID: team,
+    CLAUDE_CODE_ENABLE_TODO_TOOLS: '1',
+  };
+}
 
 /** The absolute path of this package's `bin/swarm.js` (the same from src/ and dist/). */
 export const SWARM_BIN = fileURLToPath(new URL('../../bin/swarm.js', import.meta.url));
@@ -158,7 +167,7 @@ export function buildTeammateCommand(i: TeammateCommandInput): TeammateCommand {
     const flags = flagWords({ ...teammateFlags(i), ...(bypass ? { permissionMode: undefined } : {}) }, (f) => f.claude);
     return {
       argv: [claude, ...flags, ...(bypass ? ['--dangerously-skip-permissions'] : [])],
-      env: { ...forwardedEnv(i.env), ...CLAUDE_TEAMMATE_ENV },
+      env: { ...forwardedEnv(i.env), ...claudeTeammateEnv(i.team) },
     };
   }
   const override = i.env.SWARM_TEAMMATE_COMMAND;

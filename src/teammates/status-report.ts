@@ -1,8 +1,11 @@
 // The data behind `swarm status` (SPEC §6): one row per member, leader first, built from
 // config.json, status/<name>.json (zod-parsed), each inbox's unread count, the pending permission
 // files, and liveness checked against reality (teammates/liveness: one probe per backend the team
-// uses, zombie-aware pids). Reads only: nothing is written, except that a corrupt file is
-// kept aside by the storage layer as everywhere else (and reported as a warning).
+// uses, zombie-aware pids), and the team's task list (each member's current task: its lowest-id
+// in_progress task; the progress `done/total`). Reads only — a corrupt file is kept aside by the
+// storage layer as everywhere else (and reported as a warning) — except that, with `releaseDead`,
+// the unfinished tasks of a member found dead go back to the list (release.ts, SPEC §8) before
+// the task columns are read.
 //
 // State rules: a dead pane or a dead pid is `dead`, whatever config.json's `isActive` says; a
 // heartbeat older than STALE_HEARTBEAT_MS from a process that is not known dead is `stale`; a
@@ -20,6 +23,9 @@ import { readJsonFile } from '../storage/json-file.js';
 import type { TeamPaths } from '../team/paths.js';
 import { readTeam } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
+import type { Task } from '../protocol/task.js';
+import { TaskList } from '../tasks/index.js';
+import { releaseTasksOf } from './release.js';
 
 /** A heartbeat older than this, from a process not known dead, shows as `stale`. */
 export const STALE_HEARTBEAT_MS = 30_000;
@@ -41,12 +47,16 @@ export interface MemberStatus {
   toolUses: number | null;
   inputTokens: number | null;
   outputTokens: number | null;
+  /** The member's current task (its in_progress task; the lowest id if several), SPEC §8. */
+  task: { id: string; subject: string } | null;
 }
 
 /** `swarm status --json` (SPEC §6). */
 export interface StatusReport {
   team: string;
   backend: string | null;
+  /** The task list's progress: completed tasks of all tasks. */
+  tasks: { done: number; total: number };
   members: MemberStatus[];
 }
 
@@ -67,6 +77,8 @@ export interface CollectedStatus {
 
 export interface CollectOptions extends Omit<ProbeOptions, 'team'> {
   now?: Clock;
+  /** Release the tasks of members found dead for which this says yes (status and the console do; doctor asks first). */
+  releaseDead?: (name: string) => boolean;
 }
 
 /** Pure: a teammate's displayed state from its liveness, status file and config flag. */
@@ -131,6 +143,25 @@ async function pendingByWorker(paths: TeamPaths, warnings: string[]): Promise<Ma
   return counts;
 }
 
+/** The task list as status shows it: tasks in id order and the progress (empty, with a warning, when unreadable). */
+async function readTasks(team: Team, warnings: string[]): Promise<{ tasks: Task[]; progress: { done: number; total: number } }> {
+  const list = new TaskList(team);
+  try {
+    const { tasks, corrupt } = await list.list();
+    for (const c of corrupt) warnings.push(`task file ${c.file}: ${c.error} (kept at ${c.keptAt})`);
+    return { tasks, progress: await list.progress() };
+  } catch (e) {
+    warnings.push(`task list: ${message(e)}`);
+    return { tasks: [], progress: { done: 0, total: 0 } };
+  }
+}
+
+/** The member's current task: its in_progress task with the lowest id. */
+export function currentTask(tasks: readonly Task[], name: string): { id: string; subject: string } | null {
+  const t = tasks.find((x) => x.status === 'in_progress' && x.owner !== undefined && x.owner.toLowerCase() === name.toLowerCase());
+  return t === undefined ? null : { id: t.id, subject: t.subject };
+}
+
 /** Everything `swarm status` shows for `team`. Throws not_found / corrupt for config.json only. */
 export async function collectStatus(team: Team, opts: CollectOptions = {}): Promise<CollectedStatus> {
   const now = (opts.now ?? systemClock)();
@@ -152,6 +183,12 @@ export async function collectStatus(team: Team, opts: CollectOptions = {}): Prom
   const pending = await pendingByWorker(paths, warnings);
   const unread = await Promise.all([LEAD_NAME, ...teammates.map((m) => m.name)].map((n) => unreadCount(mailbox, n, warnings)));
 
+  const dead = teammates.filter((m, i) => live[i + 1]!.alive === false && opts.releaseDead?.(m.name) === true);
+  for (const m of dead) {
+    await releaseTasksOf(team, m.name, 'crashed').catch((e: unknown) => warnings.push(`releasing ${m.name}'s tasks: ${message(e)}`));
+  }
+  const { tasks, progress } = await readTasks(team, warnings);
+
   const leadLive = live[0]!;
   const members: MemberStatus[] = [
     {
@@ -168,6 +205,7 @@ export async function collectStatus(team: Team, opts: CollectOptions = {}): Prom
       toolUses: null,
       inputTokens: null,
       outputTokens: null,
+      task: currentTask(tasks, LEAD_NAME),
     },
   ];
   const details: MemberDetail[] = [{ color: leader?.color, pane: leadLive.pane, pidAlive: leadLive.pidAlive, isActive: leader?.isActive }];
@@ -189,8 +227,9 @@ export async function collectStatus(team: Team, opts: CollectOptions = {}): Prom
       toolUses: status?.toolUses ?? null,
       inputTokens: status?.inputTokens ?? null,
       outputTokens: status?.outputTokens ?? null,
+      task: currentTask(tasks, m.name),
     });
     details.push({ color: m.color, pane: l.pane, pidAlive: l.pidAlive, isActive: m.isActive });
   });
-  return { report: { team: config.name, backend: teamBackend(config), members }, details, warnings };
+  return { report: { team: config.name, backend: teamBackend(config), tasks: progress, members }, details, warnings };
 }

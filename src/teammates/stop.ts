@@ -24,6 +24,7 @@ import { awaitFiles } from '../storage/await-files.js';
 import type { Backend } from '../backends/backend.js';
 import { pollUntil, terminateProcess } from '../backends/process.js';
 import { backendForMember, paneRefOf, type BackendContext } from '../backends/registry.js';
+import { releaseTasksOf, type Departure } from './release.js';
 
 export type StopOutcomeKind = 'approved' | 'rejected' | 'killed' | 'timeout' | 'already_gone' | 'failed';
 
@@ -78,17 +79,18 @@ async function stopPane(team: Team, member: Member, ctx: StopContext): Promise<v
   await memberBackend(member, team, ctx).kill(paneRefOf(member));
 }
 
-/** Remove the member from the roster and delete its status file. */
-async function forget(team: Team, name: string): Promise<void> {
+/** Remove the member from the roster, delete its status file, and release its unfinished tasks. */
+async function forget(team: Team, name: string, how: Departure): Promise<void> {
   await removeMember(team, name);
   await fs.rm(team.paths.status(name), { force: true });
+  await releaseTasksOf(team, name, how);
 }
 
 /** Hard stop now, verified; the member is removed. */
 export async function killTeammate(team: Team, name: string, ctx: StopContext): Promise<StopOutcome> {
   const member = requireTeammate(await readTeam(team), name);
   await stopPane(team, member, ctx);
-  await forget(team, member.name);
+  await forget(team, member.name, 'killed');
   return { name: member.name, outcome: 'killed', verified: true };
 }
 
@@ -115,7 +117,7 @@ export async function handleShutdownApproved(
   } else {
     await stopPane(team, member, ctx);
   }
-  await forget(team, member.name);
+  await forget(team, member.name, 'shut down');
   const grace = Math.round((ctx.exitGraceMs ?? 5000) / 1000);
   return { name: member.name, outcome: 'approved', verified: true, ...(exited ? {} : { reason: `still running ${grace} s after approving; killed` }) };
 }
@@ -164,7 +166,7 @@ async function askToShutDown(team: Team, name: string, opts: ShutdownOptions, as
   const alive = async (): Promise<boolean> => backend !== undefined && (await backend.isAlive(pane));
   const gone = async (reason: string): Promise<StopOutcome> => {
     await stopPane(team, member, opts);
-    await forget(team, member.name);
+    await forget(team, member.name, 'shut down');
     return { name: member.name, outcome: 'already_gone', reason, verified: true };
   };
   if (!(await alive())) return gone('it had already exited');
@@ -199,7 +201,7 @@ async function askToShutDown(team: Team, name: string, opts: ShutdownOptions, as
   );
   const kill = async (reason: string): Promise<StopOutcome> => {
     await stopPane(team, member, opts);
-    await forget(team, member.name);
+    await forget(team, member.name, 'killed');
     return { name: member.name, outcome: 'killed', reason, verified: true };
   };
   if (result === undefined) {

@@ -7,6 +7,7 @@ import {
   encodeControl,
   IdleNotificationSchema,
   ModeSetRequestSchema,
+  TaskAssignmentSchema,
   parseControl,
   PermissionRequestFrameSchema,
   PermissionResponseFrameSchema,
@@ -103,6 +104,10 @@ const SAMPLES: { schema: { safeParse: (v: unknown) => { success: boolean } }; sa
     },
   },
   { schema: ModeSetRequestSchema, sample: { type: 'mode_set_request', mode: 'plan', from: 'team-lead' } },
+  {
+    schema: TaskAssignmentSchema,
+    sample: { type: 'task_assignment', taskId: '3', subject: 'Write the parser', description: 'in src/parse.ts', assignedBy: 'team-lead', timestamp: ts },
+  },
 ];
 
 describe('control message schemas', () => {
@@ -149,6 +154,7 @@ describe('parseControl', () => {
     { type: 'plan_approval_response', requestId: 'x', approved: 'yes', timestamp: ts },
     { type: 'idle_notification', from: 'w1', timestamp: ts, idleReason: 'sleepy' },
     { type: 'mode_set_request', mode: 7, from: 'team-lead' },
+    { type: 'task_assignment', taskId: 3, subject: 'x', assignedBy: 'team-lead', timestamp: ts },
   ])('malformed known type %j → unknown with a problem, no throw', (value) => {
     const r = parseControl(JSON.stringify(value));
     expect(r.kind).toBe('unknown');

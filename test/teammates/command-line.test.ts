@@ -144,6 +144,8 @@ describe('buildTeammateCommand: claude runtime', () => {
       SWARM_TEAMMATE_COMMAND: 'ignored for claude',
       CLAUDECODE: '1',
       CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1',
+      CLAUDE_CODE_TASK_LIST_ID: base.team,
+      CLAUDE_CODE_ENABLE_TODO_TOOLS: '1',
     });
   });
 

@@ -20,8 +20,9 @@ interface StatusArgs extends GlobalArgs {
 const CLEAR = '\x1b[H\x1b[2J';
 const REDRAW_MS = 1000;
 
+// A member found dead gives its unfinished tasks back (SPEC §8), once: the next look finds none.
 function probeOptions(): CollectOptions {
-  return { env: process.env };
+  return { env: process.env, releaseDead: () => true };
 }
 
 /** Resolves after `ms`, when any watcher reports a change, or when `signal` aborts. */
@@ -83,7 +84,7 @@ async function watchStatus(team: Team, json: boolean): Promise<void> {
 
 export const statusCommand: CommandModule<GlobalArgs, StatusArgs> = {
   command: 'status',
-  describe: 'one table of the team: liveness (checked for real), state, heartbeat, unread, pending permissions, tokens',
+  describe: "one table of the team: liveness (checked for real), state, current task, heartbeat, unread, pending permissions, tokens; a dead member's tasks go back to the list",
   builder: (y) =>
     y
       .option('watch', { alias: 'w', type: 'boolean', default: false, describe: 'redraw every second and on changes, until Ctrl-C' })

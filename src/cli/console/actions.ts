@@ -1,5 +1,5 @@
 // What each slash command does: the same library calls as the plain commands (send, spawn,
-// shutdown, kill, status, permissions, plan), with the output printed above the console prompt.
+// shutdown, kill, status, tasks, permissions, plan), with the output printed above the console prompt.
 import type { InProcessHost } from '../../backends/in-process/host.js';
 import { BACKEND_CHOICES, paneLabel, selectBackend, type BackendChoice } from '../../backends/registry.js';
 import { spawnTeammate } from '../../teammates/spawn.js';
@@ -15,6 +15,8 @@ import { oneLine } from '../../protocol/text.js';
 import { chalk, paint } from '../output/render.js';
 import { renderPending } from '../output/permission.js';
 import { renderStatus } from '../output/status.js';
+import { renderTaskTable } from '../output/tasks.js';
+import { TaskList } from '../../tasks/index.js';
 import { collectStatus } from '../../teammates/status-report.js';
 import { HELP, type SlashCommand } from './slash.js';
 
@@ -85,6 +87,12 @@ export async function runCommand(cmd: SlashCommand, c: ActionContext): Promise<'
       const now = Date.now();
       const s = await collectStatus(c.team, { env: c.env, now: () => now });
       c.print(renderStatus(s, now).join('\n'));
+      return undefined;
+    }
+    case 'tasks': {
+      const { tasks, corrupt } = await new TaskList(c.team).list();
+      for (const x of corrupt) c.print(chalk.yellow(`warning: ${x.file} was corrupt (${x.error}); kept as ${x.keptAt}`));
+      c.print(renderTaskTable(tasks).join('\n'));
       return undefined;
     }
     case 'permissions': {

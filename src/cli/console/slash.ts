@@ -9,6 +9,7 @@ export type SlashCommand =
   | { kind: 'shutdown'; target: { all: true } | { all: false; name: string } }
   | { kind: 'kill'; name: string }
   | { kind: 'status' }
+  | { kind: 'tasks' }
   | { kind: 'permissions' }
   | { kind: 'plan'; name: string; approve: boolean; feedback?: string }
   | { kind: 'help' }
@@ -28,6 +29,7 @@ export const HELP: readonly { name: string; usage: string; does: string; plain: 
   { name: 'shutdown', usage: '/shutdown <name|--all>', does: 'ask to shut down (verified)', plain: 'swarm shutdown <name|--all>' },
   { name: 'kill', usage: '/kill <name>', does: 'hard stop now (verified)', plain: 'swarm kill <name>' },
   { name: 'status', usage: '/status', does: 'the status table', plain: 'swarm status' },
+  { name: 'tasks', usage: '/tasks', does: "the team's task list", plain: 'swarm tasks' },
   { name: 'permissions', usage: '/permissions', does: 'pending permission requests', plain: 'swarm permissions' },
   { name: 'plan', usage: '/plan <name> approve|reject [feedback]', does: "answer a teammate's plan", plain: 'swarm plan <name> --approve|--reject' },
   { name: 'help', usage: '/help', does: 'this list', plain: 'swarm --help' },
@@ -91,6 +93,7 @@ export function parseLine(line: string): ParsedLine {
       return ok({ kind: 'plan', name: n, approve, ...(feedback ? { feedback } : {}) });
     }
     case 'status':
+    case 'tasks':
     case 'permissions':
     case 'help':
     case 'quit':

@@ -25,8 +25,10 @@ export class StatusTracker {
   /** Print what changed; resolves with the teammates' names. */
   async update(pending: number): Promise<string[]> {
     const now = Date.now();
-    const collected = await collectStatus(this.o.team, { env: this.o.env, now: () => now });
     const stopping = this.o.stopping ?? new Set<string>();
+    // A teammate found dead gives its tasks back (one notice to team-lead); one being stopped here
+    // is released by that stop, with the right words.
+    const collected = await collectStatus(this.o.team, { env: this.o.env, now: () => now, releaseDead: (name) => !stopping.has(name.toLowerCase()) });
     const members = collected.report.members.map((m) => (m.state === 'dead' && stopping.has(m.name.toLowerCase()) ? { ...m, state: 'exiting' as const } : m));
     const s = { ...collected, report: { ...collected.report, members } };
     const teammates = s.report.members.filter((m) => m.name !== LEAD_NAME);

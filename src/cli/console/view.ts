@@ -7,6 +7,7 @@ import { LEAD_NAME } from '../../protocol/names.js';
 import { oneLine } from '../../protocol/text.js';
 import { chalk, describeControl, paint } from '../output/render.js';
 import { renderPending } from '../output/permission.js';
+import { progressLabel, taskLabel } from '../output/status.js';
 import type { CollectedStatus, MemberState } from '../../teammates/status-report.js';
 import type { Question } from './prompt-queue.js';
 
@@ -21,18 +22,20 @@ const STATE_STYLE: Partial<Record<MemberState, (s: string) => string>> = {
 
 const STATE_WORD: Partial<Record<MemberState, string>> = { waiting_permission: 'waiting' };
 
-/** `team t · w1 working · w2 idle · 1 pending` (teammates only; the leader is this console). */
+/** `── w1 working #3 Parse args · w2 idle · tasks 1/4 done · 1 pending` (teammates only; the leader is this console). */
 export function statusLine(s: CollectedStatus, pending: number): string {
   const parts: string[] = [];
   s.report.members.forEach((m, i) => {
     if (m.name === LEAD_NAME) return;
     const word = STATE_WORD[m.state] ?? m.state;
     const style = STATE_STYLE[m.state] ?? ((x: string) => x);
-    parts.push(`${paint(s.details[i]?.color, m.name)} ${style(word)}`);
+    const task = m.task === null ? '' : ` ${chalk.dim(taskLabel(m.task))}`;
+    parts.push(`${paint(s.details[i]?.color, m.name)} ${style(word)}${task}`);
   });
   const who = parts.length > 0 ? parts.join(chalk.dim(' · ')) : chalk.dim('no teammates yet (/spawn <name> <prompt>)');
+  const tasks = s.report.tasks.total > 0 ? chalk.dim(` · tasks ${progressLabel(s.report.tasks)}`) : '';
   const waiting = pending > 0 ? chalk.yellow.bold(` · ${pending} pending`) : '';
-  return `${chalk.dim('──')} ${who}${waiting}`;
+  return `${chalk.dim('──')} ${who}${tasks}${waiting}`;
 }
 
 /** The same line without colours, to tell whether it changed (a change nobody would see is none). */

@@ -11,7 +11,9 @@
 //   a problem (--fix marks them inactive; members are never deleted: `swarm kill <name>` does that);
 //   already inactive, or never started → a warning with the `swarm kill` line;
 // - pending permission requests whose worker is dead or no longer a member (--fix clears them, with
-//   an audit line, through permissions/leader).
+//   an audit line, through permissions/leader);
+// - unfinished tasks owned by a dead member (--fix releases them to the list and tells team-lead,
+//   as `swarm status` does by itself: teammates/release).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { gatherLivenessFacts, judgeLiveness, recordedPaneOf, type Liveness, type LivenessFacts } from '../../teammates/liveness.js';
@@ -25,6 +27,8 @@ import { findMember, readTeam, updateMember } from '../../team/team-store.js';
 import { isSwarmError } from '../../protocol/errors.js';
 import type { Team } from '../../team/team.js';
 import { listTeamDirs, type CheckResult, type DoctorContext, type Finding } from './machine-checks.js';
+import { TaskList } from '../../tasks/index.js';
+import { releaseTasksOf } from '../../teammates/release.js';
 import { formatAge } from '../output/age.js';
 
 /** A lock dir untouched for this long has no live holder (holders refresh it every second). */
@@ -253,6 +257,31 @@ function memberFindings(ctx: DoctorContext, handle: Team, m: Member, l: Liveness
   return [];
 }
 
+/** Unfinished tasks of dead members: one finding per member. */
+async function taskFindings(handle: Team, dead: readonly string[]): Promise<Finding[]> {
+  if (dead.length === 0) return [];
+  const team = handle.name;
+  const { tasks } = await new TaskList(handle).list();
+  const out: Finding[] = [];
+  for (const name of dead) {
+    const owned = tasks.filter((t) => t.status !== 'completed' && t.owner !== undefined && t.owner.toLowerCase() === name.toLowerCase());
+    if (owned.length === 0) continue;
+    const ids = owned.map((t) => `#${t.id}`).join(', ');
+    out.push({
+      check: 'dead_owner',
+      severity: 'problem',
+      team,
+      problem: `member ${name} (team ${team}) is dead but still owns unfinished task${owned.length === 1 ? '' : 's'} ${ids}, which nobody else can claim`,
+      fix: `swarm doctor --fix (or swarm status --team ${team}) gives them back to the list and tells team-lead`,
+      apply: async () => {
+        const released = await releaseTasksOf(handle, name, 'crashed');
+        return released.length === 0 ? `${name}'s tasks were already released` : `released ${released.map((t) => `#${t.id}`).join(', ')} of ${name}; team-lead was told`;
+      },
+    });
+  }
+  return out;
+}
+
 async function pendingFindings(handle: Team, config: TeamConfig, facts: LivenessFacts): Promise<Finding[]> {
   const { name: team, paths } = handle;
   const out: Finding[] = [];
@@ -305,9 +334,11 @@ export async function checkTeamMembers(ctx: DoctorContext): Promise<CheckResult>
     teammates += members.length;
     const recorded = members.map((m) => recordedPaneOf(m));
     const facts = await gatherLivenessFacts(recorded, { team: handle, exec: ctx.exec, env: ctx.env, isAlive: ctx.isAlive });
-    members.forEach((m, i) => findings.push(...memberFindings(ctx, handle, m, judgeLiveness(recorded[i]!, facts))));
+    const lives = members.map((m, i) => judgeLiveness(recorded[i]!, facts));
+    members.forEach((m, i) => findings.push(...memberFindings(ctx, handle, m, lives[i]!)));
+    findings.push(...(await taskFindings(handle, members.filter((_, i) => lives[i]!.alive === false).map((m) => m.name))));
     findings.push(...(await pendingFindings(handle, config, facts)));
   }
-  const passed = findings.length === 0 ? [`${teams.length} team${teams.length === 1 ? '' : 's'}, ${teammates} teammates: no dead members, no orphaned requests`] : [];
+  const passed = findings.length === 0 ? [`${teams.length} team${teams.length === 1 ? '' : 's'}, ${teammates} teammates: no dead members, no orphaned requests or tasks`] : [];
   return { findings, passed };
 }

@@ -61,6 +61,8 @@ export function describeControl(m: ControlMessage, from: string): string {
       return `${m.from} is idle${m.idleReason === 'interrupted' ? ' (interrupted)' : ''}${m.summary ? `: ${oneLine(m.summary)}` : ''}`;
     case 'mode_set_request':
       return `${m.from} sets permission mode to ${m.mode}`;
+    case 'task_assignment':
+      return `${m.assignedBy || from} assigned task #${m.taskId}: ${oneLine(m.subject)}`;
   }
 }
 

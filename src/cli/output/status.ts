@@ -1,6 +1,8 @@
 // `swarm status` as a table: member (in its colour), backend, pane, pid (✓ alive / ✗ dead), state,
-// last heartbeat (age), unread, pending permissions, tool uses, tokens in/out. Pure: report in,
-// lines out; widths are measured on the plain text, so colours never break the alignment.
+// current task (`#3 subject`), last heartbeat (age), unread, pending permissions, tool uses,
+// tokens in/out; the task list's progress (`3/7 done`) in the title line. Pure: report in, lines
+// out; widths are measured on the plain text, so colours never break the alignment.
+import { oneLine } from '../../protocol/text.js';
 import { formatAge } from './age.js';
 import { chalk, paint } from './render.js';
 import { renderTable, type Cell } from './table.js';
@@ -31,7 +33,19 @@ function stateStyle(state: MemberState): (s: string) => string {
   }
 }
 
-const HEADERS = ['MEMBER', 'BACKEND', 'PANE', 'PID', 'STATE', 'HEARTBEAT', 'UNREAD', 'PERMS', 'TOOLS', 'TOKENS in/out'];
+const HEADERS = ['MEMBER', 'BACKEND', 'PANE', 'PID', 'STATE', 'TASK', 'HEARTBEAT', 'UNREAD', 'PERMS', 'TOOLS', 'TOKENS in/out'];
+
+const TASK_CHARS = 32;
+
+/** `#3 Write the parser` (cut to fit a column), or `-`. */
+export function taskLabel(task: { id: string; subject: string } | null): string {
+  return task === null ? '-' : oneLine(`#${task.id} ${task.subject}`, TASK_CHARS);
+}
+
+/** `3/7 done`. */
+export function progressLabel(p: { done: number; total: number }): string {
+  return `${p.done}/${p.total} done`;
+}
 
 function rows(s: CollectedStatus, now: number): Cell[][] {
   return s.report.members.map((m, i) => {
@@ -45,6 +59,7 @@ function rows(s: CollectedStatus, now: number): Cell[][] {
       { text: `${m.paneId ?? '-'}${paneNote}`, ...(paneNote ? { style: chalk.red } : {}) },
       { text: pid, ...(d.pidAlive === false ? { style: chalk.red } : {}) },
       { text: m.state, style: stateStyle(m.state) },
+      { text: taskLabel(m.task) },
       { text: m.heartbeatAt === null ? '-' : `${formatAge(now - m.heartbeatAt)} ago` },
       { text: m.unread === null ? '?' : String(m.unread), ...(m.unread ? { style: chalk.bold } : {}) },
       { text: String(m.pendingPermissions), ...(m.pendingPermissions > 0 ? { style: chalk.yellow.bold } : {}) },
@@ -59,7 +74,7 @@ export function renderStatus(s: CollectedStatus, now: number): string[] {
   const [header, ...body] = renderTable([HEADERS.map((h) => ({ text: h })), ...rows(s, now)]);
   const teammates = s.report.members.length - 1;
   const out = [
-    `${chalk.bold(`team ${s.report.team}`)}  ${chalk.dim(`backend ${s.report.backend ?? '-'} · ${teammates} teammate${teammates === 1 ? '' : 's'}`)}`,
+    `${chalk.bold(`team ${s.report.team}`)}  ${chalk.dim(`backend ${s.report.backend ?? '-'} · ${teammates} teammate${teammates === 1 ? '' : 's'} · tasks ${progressLabel(s.report.tasks)}`)}`,
     chalk.dim(header!),
     ...body,
   ];

@@ -9,10 +9,11 @@ import { globTool } from './glob.js';
 import { grepTool } from './grep.js';
 import { readTool } from './read.js';
 import { sendMessageTool } from './send-message.js';
+import { TASK_TOOLS } from './tasks.js';
 import type { AnyTool } from './types.js';
 import { writeTool } from './write.js';
 
-export const ALL_TOOLS: readonly AnyTool[] = [readTool, writeTool, editTool, bashTool, globTool, grepTool, sendMessageTool, exitPlanModeTool];
+export const ALL_TOOLS: readonly AnyTool[] = [readTool, writeTool, editTool, bashTool, globTool, grepTool, sendMessageTool, ...TASK_TOOLS, exitPlanModeTool];
 
 export function findTool(name: string): AnyTool | undefined {
   return ALL_TOOLS.find((t) => t.name === name);

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { SwarmError } from '../../protocol/errors.js';
 import type { PermissionMode } from '../../protocol/config.js';
 import type { RuleSet } from '../../permissions/rules.js';
+import type { TaskList } from '../../tasks/index.js';
 import type { PathGuard } from './paths.js';
 import type { ProcessGroups } from './process-groups.js';
 import type { SecretPaths } from './secrets.js';
@@ -44,6 +45,17 @@ export interface PlanControl {
   submit(plan: string, signal: AbortSignal): Promise<ToolOutput>;
 }
 
+/** The team's task list as the Task tools need it (runtime/team-tasks.ts). */
+export interface TaskWork {
+  /** The member acting: the `by` of every change, the owner a claim sets. */
+  readonly self: string;
+  readonly list: TaskList;
+  /** This teammate just set task `id` to completed (reported in the turn's idle_notification). */
+  completed(id: string): void;
+  /** The roster's spelling of member `name`; throws (naming the members) when there is none. */
+  member(name: string): Promise<string>;
+}
+
 export interface ToolContext {
   /** Absolute, real path. */
   cwd: string;
@@ -57,6 +69,7 @@ export interface ToolContext {
   shellEnv: NodeJS.ProcessEnv;
   messaging: Messaging;
   plan: PlanControl;
+  tasks: TaskWork;
 }
 
 export interface ToolDefinition<I = unknown> {

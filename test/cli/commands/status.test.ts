@@ -14,6 +14,7 @@ import { deadPid, reapChildren, startSleeper, writePendingFor, writeStatus } fro
 import { useTempRoot } from '../../support/tmp-root.js';
 import { waitFor } from '../../support/wait.js';
 import { Team } from '../../../src/team/team.js';
+import { TaskList } from '../../../src/tasks/index.js';
 
 const TEAM = 't';
 let root: string;
@@ -59,7 +60,7 @@ async function statusJson(env: Record<string, string> = {}): Promise<Record<stri
 
 const MEMBER_KEYS = [
   'name', 'agentId', 'backendType', 'paneId', 'pid', 'alive', 'state', 'heartbeatAt',
-  'unread', 'pendingPermissions', 'toolUses', 'inputTokens', 'outputTokens',
+  'unread', 'pendingPermissions', 'toolUses', 'inputTokens', 'outputTokens', 'task',
 ].sort();
 
 describe('swarm status', () => {
@@ -88,25 +89,26 @@ describe('swarm status', () => {
     await writePendingFor(root, TEAM, 'ghost');
 
     const report = await statusJson();
-    expect(Object.keys(report).sort()).toEqual(['backend', 'members', 'team']);
+    expect(Object.keys(report).sort()).toEqual(['backend', 'members', 'tasks', 'team']);
     for (const m of report.members) expect(Object.keys(m).sort()).toEqual(MEMBER_KEYS);
-    const none = { heartbeatAt: null, toolUses: null, inputTokens: null, outputTokens: null };
+    const none = { heartbeatAt: null, toolUses: null, inputTokens: null, outputTokens: null, task: null };
     expect(report).toEqual({
       team: TEAM,
       backend: 'in-process',
+      tasks: { done: 0, total: 0 },
       members: [
         { name: 'team-lead', agentId: 'team-lead@t', backendType: null, paneId: null, pid: null, alive: null, state: 'away', unread: 1, pendingPermissions: 3, ...none },
         {
           name: 'alive', agentId: 'alive@t', backendType: 'in-process', paneId: 'in-process', pid: livePid, alive: true, state: 'working',
-          heartbeatAt: hb, unread: 2, pendingPermissions: 2, toolUses: 3, inputTokens: 1200, outputTokens: 345,
+          heartbeatAt: hb, unread: 2, pendingPermissions: 2, toolUses: 3, inputTokens: 1200, outputTokens: 345, task: null,
         },
         {
           name: 'ghost', agentId: 'ghost@t', backendType: 'in-process', paneId: 'in-process', pid: gonePid, alive: false, state: 'dead',
-          heartbeatAt: expect.any(Number), unread: 0, pendingPermissions: 1, toolUses: 0, inputTokens: 0, outputTokens: 0,
+          heartbeatAt: expect.any(Number), unread: 0, pendingPermissions: 1, toolUses: 0, inputTokens: 0, outputTokens: 0, task: null,
         },
         {
           name: 'sleepy', agentId: 'sleepy@t', backendType: 'in-process', paneId: 'in-process', pid: stalePid, alive: true, state: 'stale',
-          heartbeatAt: expect.any(Number), unread: 0, pendingPermissions: 0, toolUses: 0, inputTokens: 0, outputTokens: 0,
+          heartbeatAt: expect.any(Number), unread: 0, pendingPermissions: 0, toolUses: 0, inputTokens: 0, outputTokens: 0, task: null,
         },
         { name: 'newbie', agentId: 'newbie@t', backendType: null, paneId: null, pid: null, alive: null, state: 'unknown', unread: 0, pendingPermissions: 0, ...none },
       ],
@@ -117,12 +119,38 @@ describe('swarm status', () => {
     const human = await swarm(root, ['status', '--team', TEAM]);
     expect(human.exitCode, human.stderr).toBe(0);
     const lines = human.stdout.split('\n');
-    expect(lines[0]).toBe('team t  backend in-process · 4 teammates');
-    expect(lines[1]).toMatch(/^MEMBER\s+BACKEND\s+PANE\s+PID\s+STATE\s+HEARTBEAT\s+UNREAD\s+PERMS\s+TOOLS\s+TOKENS in\/out$/);
-    expect(lines.find((l) => l.startsWith('alive '))).toMatch(new RegExp(`^alive\\s+in-process\\s+in-process\\s+${livePid} ✓\\s+working\\s+\\d+s ago\\s+2\\s+2\\s+3\\s+1\\.2k/345$`));
+    expect(lines[0]).toBe('team t  backend in-process · 4 teammates · tasks 0/0 done');
+    expect(lines[1]).toMatch(/^MEMBER\s+BACKEND\s+PANE\s+PID\s+STATE\s+TASK\s+HEARTBEAT\s+UNREAD\s+PERMS\s+TOOLS\s+TOKENS in\/out$/);
+    expect(lines.find((l) => l.startsWith('alive '))).toMatch(new RegExp(`^alive\\s+in-process\\s+in-process\\s+${livePid} ✓\\s+working\\s+-\\s+\\d+s ago\\s+2\\s+2\\s+3\\s+1\\.2k/345$`));
     expect(lines.find((l) => l.startsWith('ghost '))).toMatch(new RegExp(`${gonePid} ✗\\s+dead\\s`));
-    expect(lines.find((l) => l.startsWith('sleepy '))).toMatch(/\sstale\s+1m ago\s/);
+    expect(lines.find((l) => l.startsWith('sleepy '))).toMatch(/\sstale\s+-\s+1m ago\s/);
     expect(human.stdout).toContain("dead: ghost — remove with 'swarm kill <name>'");
+  });
+
+  it("each member's current task (its in_progress task) and the list's progress, in --json and the table", async () => {
+    const livePid = await startSleeper();
+    await member('alive', { backendType: 'in-process', tmuxPaneId: 'in-process', isActive: true, pid: livePid });
+    await member('other', {});
+    const tasks = new TaskList(new Team(root, TEAM));
+    await tasks.create({ subject: 'Finished', description: 'x' }, 'team-lead');
+    await tasks.claim('1', 'alive');
+    await tasks.update('1', { status: 'completed' }, 'alive');
+    await tasks.create({ subject: 'Parse the arguments of every subcommand', description: 'x' }, 'team-lead');
+    await tasks.claim('2', 'alive');
+    await tasks.create({ subject: 'Assigned, not started', description: 'x', owner: 'other' }, 'team-lead');
+
+    const report = await statusJson();
+    expect(report.tasks).toEqual({ done: 1, total: 3 });
+    expect(report.members.map((m) => [m.name, m.task])).toEqual([
+      ['team-lead', null],
+      ['alive', { id: '2', subject: 'Parse the arguments of every subcommand' }],
+      ['other', null],
+    ]);
+    const human = await swarm(root, ['status', '--team', TEAM]);
+    expect(human.exitCode, human.stderr).toBe(0);
+    const lines = human.stdout.split('\n');
+    expect(lines[0]).toBe('team t  backend in-process · 2 teammates · tasks 1/3 done');
+    expect(lines.find((l) => l.startsWith('alive '))).toMatch(/\sworking\s+#2 Parse the arguments of every…\s/);
   });
 
   it('a tmux pane killed behind swarm\'s back (its process survives), and one whose process died (remain-on-exit), show as dead', async () => {

@@ -32,6 +32,9 @@ describe('parseLine', () => {
 
   it('accepts an unambiguous prefix and rejects unknown, ambiguous or incomplete commands with the usage', () => {
     expect(parseLine('/st')).toEqual({ kind: 'command', command: { kind: 'status' } });
+    expect(parseLine('/tasks')).toEqual({ kind: 'command', command: { kind: 'tasks' } });
+    expect(parseLine('/ta')).toEqual({ kind: 'command', command: { kind: 'tasks' } });
+    expect(parseLine('/tasks all')).toEqual({ kind: 'error', message: 'usage: /tasks' });
     expect(parseLine('/s w1 hi')).toEqual({ kind: 'error', message: 'unknown command "/s" (did you mean /send or /spawn or /shutdown or /status?); /help lists them' });
     expect(parseLine('/frobnicate')).toMatchObject({ kind: 'error', message: expect.stringContaining('unknown command "/frobnicate"') });
     expect(parseLine('/send w1')).toEqual({ kind: 'error', message: 'usage: /send <name> <text>' });
@@ -126,14 +129,24 @@ describe('PromptQueue', () => {
 describe('statusKey', () => {
   it('changes with a state or the pending count, not with heartbeats', () => {
     const s = (state: string, heartbeatAt: number): CollectedStatus =>
-      ({ report: { team: 't', backend: 'tmux', members: [{ name: 'w1', state, heartbeatAt }] }, details: [], warnings: [] }) as unknown as CollectedStatus;
+      ({ report: { team: 't', backend: 'tmux', tasks: { done: 0, total: 0 }, members: [{ name: 'w1', state, heartbeatAt, task: null }] }, details: [], warnings: [] }) as unknown as CollectedStatus;
     expect(statusKey(s('idle', 1), 0)).toBe(statusKey(s('idle', 2), 0));
     expect(statusKey(s('idle', 1), 0)).not.toBe(statusKey(s('working', 1), 0));
     expect(statusKey(s('idle', 1), 0)).not.toBe(statusKey(s('idle', 1), 1));
     // What the line shows: the leader's own state, and states shown with the same word, change nothing.
     const withLead = (lead: string): CollectedStatus =>
-      ({ report: { team: 't', backend: 'tmux', members: [{ name: 'team-lead', state: lead }, { name: 'w1', state: 'working' }] }, details: [], warnings: [] }) as unknown as CollectedStatus;
+      ({ report: { team: 't', backend: 'tmux', tasks: { done: 0, total: 0 }, members: [{ name: 'team-lead', state: lead, task: null }, { name: 'w1', state: 'working', task: null }] }, details: [], warnings: [] }) as unknown as CollectedStatus;
     expect(statusKey(withLead('idle'), 0)).toBe(statusKey(withLead('working'), 0));
+  });
+
+  it("shows each teammate's current task and the list's progress, and changes with them", () => {
+    const s = (task: { id: string; subject: string } | null, done: number): CollectedStatus =>
+      ({ report: { team: 't', backend: 'tmux', tasks: { done, total: 3 }, members: [{ name: 'w1', state: 'working', task }, { name: 'w2', state: 'idle', task: null }] }, details: [], warnings: [] }) as unknown as CollectedStatus;
+    expect(statusKey(s({ id: '2', subject: 'Parse the flags' }, 1), 0)).toBe('── w1 working #2 Parse the flags · w2 idle · tasks 1/3 done');
+    expect(statusKey(s(null, 1), 0)).toBe('── w1 working · w2 idle · tasks 1/3 done');
+    expect(statusKey(s(null, 2), 0)).not.toBe(statusKey(s(null, 1), 0));
+    const empty = { report: { team: 't', backend: 'tmux', tasks: { done: 0, total: 0 }, members: [{ name: 'w1', state: 'idle', task: null }] }, details: [], warnings: [] } as unknown as CollectedStatus;
+    expect(statusKey(empty, 0)).toBe('── w1 idle'); // no task list: no progress shown
   });
 });
 

@@ -20,6 +20,8 @@ import { privateSocket, reapServer } from '../../support/tmux.js';
 import { deadPid, reapChildren, startSleeper, writePendingFor } from '../../support/team-fixture.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 import { Team } from '../../../src/team/team.js';
+import { Mailbox } from '../../../src/mailbox/mailbox.js';
+import { TaskList } from '../../../src/tasks/index.js';
 
 const TEAM = 't';
 let root: string;
@@ -255,6 +257,37 @@ describe('swarm doctor', () => {
     expect(of(again.report, 'dead_member')).toEqual([
       expect.objectContaining({ severity: 'warning', fixable: false, fix: 'remove it with: swarm kill ghost --team t' }),
     ]);
+  });
+
+  it("a dead member's unfinished tasks are a problem: --fix gives them back to the list and tells team-lead once", async () => {
+    const dead = await deadPid();
+    await addMember(new Team(root, TEAM), { name: 'ghost', cwd: '/work/project' });
+    await updateMember(new Team(root, TEAM), 'ghost', { backendType: 'in-process', tmuxPaneId: 'in-process', pid: dead, isActive: false });
+    const tasks = new TaskList(new Team(root, TEAM));
+    await tasks.create({ subject: 'Left behind', description: 'x' }, 'team-lead');
+    await tasks.claim('1', 'ghost');
+    await tasks.create({ subject: 'Finished', description: 'x' }, 'team-lead');
+    await tasks.claim('2', 'ghost');
+    await tasks.update('2', { status: 'completed' }, 'ghost');
+
+    const r = await doctor();
+    expect(r.exitCode).toBe(1);
+    expect(of(r.report, 'dead_owner')).toEqual([
+      expect.objectContaining({
+        severity: 'problem',
+        team: TEAM,
+        problem: 'member ghost (team t) is dead but still owns unfinished task #1, which nobody else can claim',
+      }),
+    ]);
+    expect(await tasks.get('1')).toMatchObject({ owner: 'ghost', status: 'in_progress' }); // looking changes nothing
+
+    const fixed = await doctor('--fix');
+    expect(fixed.stdout).toContain('released #1 of ghost; team-lead was told');
+    expect(await tasks.get('1')).toMatchObject({ status: 'pending' });
+    expect(await tasks.get('2')).toMatchObject({ status: 'completed', owner: 'ghost' });
+    const notices = (await new Mailbox({ team: new Team(root, TEAM) }).read('team-lead')).filter((m) => m.from === 'system');
+    expect(notices.map((m) => m.text)).toEqual([expect.stringMatching(/^ghost has died \(its pane or process is gone\)\. 1 task\(s\) were unassigned: #1 "Left behind"\. /)]);
+    expect(of((await doctor()).report, 'dead_owner')).toEqual([]);
   });
 
   it('an orphaned swarm-<team> session is killed by --fix; its team\'s and another root\'s are left alone', async () => {

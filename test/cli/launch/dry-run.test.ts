@@ -113,3 +113,27 @@ describe('launch --dry-run is what launch runs (tmux, outside tmux)', () => {
     expect(lines.filter((l) => l.includes('export ANTHROPIC_API_KEY=\\<redacted\\>;'))).toHaveLength(2);
   });
 });
+
+describe('launch --dry-run shows a claude member with the task list env (SPEC §8)', () => {
+  it('CLAUDE_CODE_TASK_LIST_ID=<team> and CLAUDE_CODE_ENABLE_TODO_TOOLS=1 reach the claude pane', () => {
+    const rec = recordingTmux();
+    const backend = backendForType('tmux', new Team('/tmp/root', 'sq'), { env: ENV, exec: rec.exec });
+    const lines = dryRunLines({
+      file: { name: 'sq', members: [{ name: 'cc', prompt: 'list the tasks', runtime: 'claude' }] },
+      team: 'sq',
+      taken: false,
+      root: '/tmp/pin-root',
+      env: ENV,
+      cwd: CWD,
+      backend,
+      console: false,
+      which: (cmd) => (cmd === 'claude' ? '/opt/claude/bin/claude' : undefined),
+    });
+    expect(lines.some((l) => l.includes('/opt/claude/bin/claude'))).toBe(true);
+    // The env file's contents are printed as the line that writes it.
+    const text = lines.join('\n');
+    expect(text).toContain('export CLAUDE_CODE_TASK_LIST_ID=sq;');
+    expect(text).toMatch(/export CLAUDE_CODE_ENABLE_TODO_TOOLS=1(;|$)/m);
+    expect(rec.calls).toEqual([]);
+  });
+});

@@ -11,6 +11,8 @@ import { SecretPaths } from '../../../src/runtime/tools/secrets.js';
 import { groupAlive, OutputCap, ProcessGroups } from '../../../src/runtime/tools/process-groups.js';
 import type { ToolContext, ToolOutput } from '../../../src/runtime/tools/types.js';
 import type { RuleSet } from '../../../src/permissions/rules.js';
+import { TaskList } from '../../../src/tasks/index.js';
+import { Team } from '../../../src/team/team.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 import { waitFor } from '../../support/wait.js';
 
@@ -42,6 +44,7 @@ beforeEach(async () => {
     shellEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
     messaging: { self: 'w1', send: async () => ['team-lead'], answerShutdown: async () => 'ok' },
     plan: { mode: 'default', submit: async () => ({ content: 'approved' }) },
+    tasks: { self: 'w1', list: new TaskList(new Team(root, 't')), completed: () => undefined, member: async (name) => name },
   };
 });
 afterEach(async () => {
@@ -316,6 +319,10 @@ describe('tool definitions', () => {
       Glob: ['pattern', 'path'],
       Grep: ['pattern', 'path', 'glob', 'output_mode', '-i', '-n', 'head_limit'],
       SendMessage: ['to', 'message', 'summary'],
+      TaskCreate: ['subject', 'description', 'activeForm', 'metadata'],
+      TaskGet: ['taskId'],
+      TaskList: [],
+      TaskUpdate: ['taskId', 'subject', 'description', 'activeForm', 'status', 'addBlocks', 'addBlockedBy', 'owner', 'metadata'],
       ExitPlanMode: ['plan'],
     });
     for (const d of defs) expect(d.input_schema.type).toBe('object');

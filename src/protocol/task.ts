@@ -1,0 +1,31 @@
+// The shared task list's records (SPEC §8), field for field Claude Code's: one task per file
+// `tasks/<team>/<id>.json`, ids decimal strings ("1", "2", ...). Unknown fields are kept (loose), so
+// a rewrite never drops what another tool wrote. The task_assignment frame is in control.ts.
+import { z } from 'zod';
+
+/** A task id as a file name: a decimal string without leading zeros. */
+export const TASK_ID_RE = /^[1-9][0-9]{0,14}$/;
+
+export function isTaskId(id: string): boolean {
+  return TASK_ID_RE.test(id);
+}
+
+export const TaskStatusSchema = z.enum(['pending', 'in_progress', 'completed']);
+export type TaskStatus = z.infer<typeof TaskStatusSchema>;
+
+/** What an update may set `status` to: a task's statuses, or `deleted` (removes the file). */
+export const TaskUpdateStatusSchema = z.enum(['pending', 'in_progress', 'completed', 'deleted']);
+export type TaskUpdateStatus = z.infer<typeof TaskUpdateStatusSchema>;
+
+export const TaskSchema = z.looseObject({
+  id: z.string(),
+  subject: z.string(),
+  description: z.string(),
+  activeForm: z.string().optional(),
+  owner: z.string().optional(),
+  status: TaskStatusSchema,
+  blocks: z.array(z.string()).default([]),
+  blockedBy: z.array(z.string()).default([]),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+export type Task = z.infer<typeof TaskSchema>;

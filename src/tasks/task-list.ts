@@ -1,0 +1,379 @@
+// A team's shared task list (SPEC §8), on Claude Code's files (store.ts has the layout and the
+// locking rule). Claims follow Claude Code's rules: refused when another member owns the task
+// (`already_claimed`), when it is completed (`already_resolved`), or while a blocker is open
+// (`blocked`, naming it). Setting `owner` to somebody other than the one making the change calls
+// `notify` with a task_assignment frame; how it is sent (as the signed leader, as a teammate) is
+// the caller's business.
+import { existsSync } from 'node:fs';
+import { MEMBER_NAME_RE, LEAD_NAME } from '../protocol/names.js';
+import type { TaskAssignment } from '../protocol/control.js';
+import { isTaskId, TaskSchema, TaskUpdateStatusSchema, type Task, type TaskStatus, type TaskUpdateStatus } from '../protocol/task.js';
+import { mutateJsonFile, type CorruptReport } from '../storage/json-file.js';
+import type { LockOptions } from '../storage/lock.js';
+import type { TaskListPaths } from '../team/paths.js';
+import type { Team } from '../team/team.js';
+import { TaskError, isTaskError } from './errors.js';
+import { findCycle, type Edge } from './graph.js';
+import { byId, idsOnDisk, loadTask, nextId, notFound, peekTask, raiseHighwatermark, withTaskGroup, type CorruptTask } from './store.js';
+
+export { TaskError, isTaskError, type TaskErrorKind } from './errors.js';
+export type { CorruptTask } from './store.js';
+
+export interface TaskListOptions {
+  now?: () => number;
+  /** Sends the new owner its task_assignment frame. */
+  notify?: (to: string, frame: TaskAssignment) => Promise<void>;
+  lock?: LockOptions;
+}
+
+export interface NewTask {
+  subject: string;
+  description: string;
+  activeForm?: string;
+  owner?: string;
+  blockedBy?: string[];
+  metadata?: Record<string, unknown>;
+}
+
+export interface TaskPatch {
+  subject?: string;
+  description?: string;
+  activeForm?: string;
+  status?: TaskUpdateStatus;
+  /** A member's name, or null (or "") to clear the owner. */
+  owner?: string | null;
+  addBlocks?: string[];
+  addBlockedBy?: string[];
+  /** Merged into the task's metadata; a key set to null is removed. */
+  metadata?: Record<string, unknown>;
+}
+
+export interface TaskListing {
+  tasks: Task[];
+  corrupt: CorruptTask[];
+}
+
+function invalid(message: string): TaskError {
+  return new TaskError('invalid', message);
+}
+
+function checkId(id: unknown, what = 'task id'): string {
+  if (typeof id !== 'string' || !isTaskId(id)) throw invalid(`invalid ${what} ${JSON.stringify(id)}: expected a number like 3 (see swarm tasks list)`);
+  return id;
+}
+
+function checkIds(ids: readonly unknown[] | undefined, what: string): string[] {
+  return [...new Set((ids ?? []).map((id) => checkId(id, what)))];
+}
+
+function checkOwner(owner: unknown): string {
+  if (typeof owner !== 'string' || (owner !== LEAD_NAME && !MEMBER_NAME_RE.test(owner))) {
+    throw invalid(`invalid owner ${JSON.stringify(owner)}: expected a member name (see swarm team show)`);
+  }
+  return owner;
+}
+
+function checkText(value: unknown, field: string, required: boolean): string | undefined {
+  if (value === undefined && !required) return undefined;
+  if (typeof value !== 'string') throw invalid(`${field}: expected a string, got ${value === undefined ? 'nothing' : typeof value}`);
+  if (required && value.trim() === '') throw invalid(`${field} is empty: give the task a short subject`);
+  return value;
+}
+
+function checkMetadata(value: unknown): Record<string, unknown> | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid('metadata: expected an object');
+  return value as Record<string, unknown>;
+}
+
+function mergeMetadata(current: Record<string, unknown> | undefined, patch: Record<string, unknown>): Record<string, unknown> {
+  const merged = { ...current };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete merged[k];
+    else merged[k] = v;
+  }
+  return merged;
+}
+
+function withOwner(task: Task, owner: string | undefined): Task {
+  const next = { ...task };
+  if (owner === undefined) delete next.owner;
+  else next.owner = owner;
+  return next;
+}
+
+function describeBlocker(t: Task): string {
+  return `task ${t.id} "${t.subject}" (${t.status}${t.owner ? `, ${t.owner}` : ''})`;
+}
+
+export class TaskList {
+  private readonly now: () => number;
+
+  constructor(
+    readonly team: Team,
+    private readonly opts: TaskListOptions = {},
+  ) {
+    this.now = opts.now ?? Date.now;
+  }
+
+  get paths(): TaskListPaths {
+    return this.team.paths.tasks;
+  }
+
+  private get fileOpts(): { lock?: LockOptions; now: () => number } {
+    return { now: this.now, ...(this.opts.lock ? { lock: this.opts.lock } : {}) };
+  }
+
+  /** A new task, id = max(file names, .highwatermark) + 1, `pending`; its blockers' `blocks` gain it. */
+  async create(input: NewTask, by: string): Promise<Task> {
+    const subject = checkText(input.subject, 'subject', true)!;
+    const description = checkText(input.description ?? '', 'description', false) ?? '';
+    const activeForm = checkText(input.activeForm, 'activeForm', false);
+    const owner = input.owner === undefined || input.owner === '' ? undefined : checkOwner(input.owner);
+    const metadata = checkMetadata(input.metadata);
+    const blockedBy = checkIds(input.blockedBy, 'blocker id');
+    const task = await withTaskGroup(this.paths, blockedBy, this.fileOpts, (blockers, corrupt) => {
+      const unknown = blockedBy.filter((b) => !blockers.has(b));
+      if (unknown.length > 0) throw unknownBlockers(unknown, corrupt);
+      const created = TaskSchema.parse({
+        id: nextId(this.paths),
+        subject,
+        description,
+        ...(activeForm !== undefined ? { activeForm } : {}),
+        ...(owner !== undefined ? { owner } : {}),
+        status: 'pending',
+        blocks: [],
+        blockedBy,
+        ...(metadata !== undefined ? { metadata } : {}),
+      });
+      const write = [created, ...blockedBy.map((b) => addTo(blockers.get(b)!, 'blocks', created.id))];
+      return { write, result: created };
+    });
+    if (owner !== undefined) await this.notifyOwner(task, owner, by);
+    return task;
+  }
+
+  async get(id: string): Promise<Task> {
+    checkId(id);
+    const loaded = await loadTask(this.paths.task(id), this.fileOpts);
+    if ('task' in loaded) return loaded.task;
+    throw notFound(id, 'corrupt' in loaded ? loaded.corrupt : undefined);
+  }
+
+  /** Every task in id order; corrupt files are kept aside and listed apart. */
+  async list(): Promise<TaskListing> {
+    const { ids } = idsOnDisk(this.paths);
+    const loaded = await Promise.all(ids.map((id) => loadTask(this.paths.task(id), this.fileOpts)));
+    const tasks: Task[] = [];
+    const corrupt: CorruptTask[] = [];
+    for (const l of loaded) {
+      if ('task' in l) tasks.push(l.task);
+      else if ('corrupt' in l) corrupt.push(l.corrupt);
+    }
+    return { tasks, corrupt };
+  }
+
+  /** Change a task; `status: "deleted"` removes it (undefined is returned). */
+  async update(id: string, patch: TaskPatch, by: string): Promise<Task | undefined> {
+    checkId(id);
+    const status = patch.status === undefined ? undefined : TaskUpdateStatusSchema.safeParse(patch.status);
+    if (status && !status.success) throw invalid(`invalid status ${JSON.stringify(patch.status)}: expected pending, in_progress, completed or deleted`);
+    if (status?.data === 'deleted') {
+      await this.delete(id);
+      return undefined;
+    }
+    const fields = {
+      subject: checkText(patch.subject, 'subject', patch.subject !== undefined),
+      description: checkText(patch.description, 'description', false),
+      activeForm: checkText(patch.activeForm, 'activeForm', false),
+      status: status?.data as TaskStatus | undefined,
+      metadata: checkMetadata(patch.metadata),
+    };
+    const owner = patch.owner === undefined ? undefined : patch.owner === null || patch.owner === '' ? null : checkOwner(patch.owner);
+    const addBlocks = checkIds(patch.addBlocks, 'task id in addBlocks');
+    const addBlockedBy = checkIds(patch.addBlockedBy, 'task id in addBlockedBy');
+    const apply = (t: Task): Task => {
+      let next: Task = { ...t };
+      if (fields.subject !== undefined) next.subject = fields.subject;
+      if (fields.description !== undefined) next.description = fields.description;
+      if (fields.activeForm !== undefined) next.activeForm = fields.activeForm;
+      if (fields.status !== undefined) next.status = fields.status;
+      if (fields.metadata !== undefined) next.metadata = mergeMetadata(t.metadata, fields.metadata);
+      if (owner !== undefined) next = withOwner(next, owner ?? undefined);
+      return next;
+    };
+    let before: Task;
+    let after: Task;
+    if (addBlocks.length === 0 && addBlockedBy.length === 0) {
+      [before, after] = await this.mutate(id, (t) => ({ write: apply(t), result: [t, apply(t)] as [Task, Task] }));
+    } else {
+      [before, after] = await this.changeDependencies(id, addBlocks, addBlockedBy, apply);
+    }
+    if (typeof owner === 'string' && before.owner !== owner) await this.notifyOwner(after, owner, by);
+    return after;
+  }
+
+  /**
+   * Set `owner` and `status: "in_progress"` under the task's lock, unless another member owns it,
+   * it is completed, or one of its blockers is still open. `by` (default: `owner`) is who claims.
+   */
+  async claim(id: string, owner: string, by: string = owner): Promise<Task> {
+    checkId(id);
+    checkOwner(owner);
+    const [before, after] = await this.mutate(id, (t) => {
+      if (t.owner && t.owner !== owner) throw new TaskError('already_claimed', `task ${id} is already claimed by ${t.owner}; pick another task (swarm tasks list)`);
+      if (t.status === 'completed') throw new TaskError('already_resolved', `task ${id} is already completed; pick another task (swarm tasks list)`);
+      const open = this.openBlockers(t);
+      if (open.length > 0) {
+        throw new TaskError('blocked', `task ${id} is blocked by ${open.map(describeBlocker).join(', ')}; claim it once ${open.length === 1 ? 'that is' : 'those are'} completed`);
+      }
+      const claimed: Task = { ...t, owner, status: 'in_progress' };
+      return { write: claimed, result: [t, claimed] as [Task, Task] };
+    });
+    if (before.owner !== owner) await this.notifyOwner(after, owner, by);
+    return after;
+  }
+
+  /** Claim the lowest-id pending, unowned, unblocked task; undefined when there is none. */
+  async claimNext(owner: string): Promise<Task | undefined> {
+    checkOwner(owner);
+    const { tasks } = await this.list();
+    for (const t of tasks) {
+      if (t.status !== 'pending' || t.owner || this.openBlockers(t).length > 0) continue;
+      try {
+        return await this.claim(t.id, owner);
+      } catch (e) {
+        if (isTaskError(e) && e.kind !== 'invalid') continue; // taken or changed meanwhile: the next one
+        throw e;
+      }
+    }
+    return undefined;
+  }
+
+  /** Put the member's unfinished tasks back: `pending`, no owner. Returns them as they are now. */
+  async release(owner: string): Promise<Task[]> {
+    const { tasks } = await this.list();
+    const released: Task[] = [];
+    for (const t of tasks) {
+      if (t.owner !== owner || t.status === 'completed') continue;
+      try {
+        const r = await this.mutate(t.id, (cur) => {
+          if (cur.owner !== owner || cur.status === 'completed') return { result: undefined };
+          const back = withOwner({ ...cur, status: 'pending' }, undefined);
+          return { write: back, result: back };
+        });
+        if (r) released.push(r);
+      } catch (e) {
+        if (!isTaskError(e, 'not_found')) throw e; // deleted meanwhile
+      }
+    }
+    return released;
+  }
+
+  async progress(): Promise<{ done: number; total: number }> {
+    const { tasks } = await this.list();
+    return { done: tasks.filter((t) => t.status === 'completed').length, total: tasks.length };
+  }
+
+  /** Blockers of `t` that exist and are not completed (a deleted or unreadable blocker no longer blocks: Claude Code's rule). */
+  private openBlockers(t: Task): Task[] {
+    return t.blockedBy.flatMap((b) => {
+      if (!isTaskId(b)) return [];
+      const blocker = peekTask(this.paths.task(b));
+      return blocker && blocker.status !== 'completed' ? [blocker] : [];
+    });
+  }
+
+  /** One task's locked read-modify-write (storage/json-file); `fn` may run more than once. */
+  private async mutate<R>(id: string, fn: (t: Task) => { write?: Task; result: R }): Promise<R> {
+    const file = this.paths.task(id);
+    if (!existsSync(file)) throw notFound(id);
+    let corrupt: CorruptReport | undefined;
+    return mutateJsonFile(
+      file,
+      {
+        schema: TaskSchema.optional(),
+        init: () => undefined,
+        onCorrupt: (r) => (corrupt = r),
+        ...(this.opts.lock ? { lock: this.opts.lock } : {}),
+      },
+      (current) => {
+        if (current === undefined) throw notFound(id, corrupt && { file, keptAt: corrupt.keptAs, error: corrupt.problem });
+        const { write, result } = fn(current);
+        return { result, ...(write ? { write } : {}) };
+      },
+    );
+  }
+
+  /** A patch that adds dependencies: list lock, then every task involved, validated before anything is written. */
+  private async changeDependencies(id: string, addBlocks: string[], addBlockedBy: string[], apply: (t: Task) => Task): Promise<[Task, Task]> {
+    const others = [...addBlocks, ...addBlockedBy];
+    return withTaskGroup(this.paths, [id, ...others], this.fileOpts, async (locked, corrupt) => {
+      const task = locked.get(id);
+      if (!task) throw notFound(id, corrupt.get(id));
+      const unknown = others.filter((o) => !locked.has(o));
+      if (unknown.length > 0) throw unknownBlockers(unknown, corrupt);
+      const edges: Edge[] = [...addBlocks.map((to) => ({ from: id, to })), ...addBlockedBy.map((from) => ({ from, to: id }))];
+      const { tasks: all } = await this.list();
+      const cycle = findCycle(
+        all.map((t) => locked.get(t.id) ?? t),
+        edges,
+      );
+      if (cycle) {
+        const { from, to } = cycle.edge;
+        throw new TaskError(
+          'cycle',
+          from === to
+            ? `task ${id} cannot block itself`
+            : `task ${from} cannot block task ${to}: that would make a cycle (${cycle.cycle.join(' → ')}); nothing was changed`,
+        );
+      }
+      const changed = new Map<string, Task>([[id, apply(task)]]);
+      const edit = (tid: string, key: 'blocks' | 'blockedBy', other: string): void => {
+        changed.set(tid, addTo(changed.get(tid) ?? locked.get(tid)!, key, other));
+      };
+      for (const e of edges) {
+        edit(e.from, 'blocks', e.to);
+        edit(e.to, 'blockedBy', e.from);
+      }
+      const after = changed.get(id)!;
+      return { write: [...changed.values()].sort((a, b) => byId(a.id, b.id)), result: [task, after] as [Task, Task] };
+    });
+  }
+
+  /** Remove the task's file, raise .highwatermark first (its id is never issued again), and drop it from every other task's blocks/blockedBy. */
+  private async delete(id: string): Promise<void> {
+    const { tasks } = await this.list();
+    const referring = tasks.filter((t) => t.id !== id && (t.blocks.includes(id) || t.blockedBy.includes(id))).map((t) => t.id);
+    await withTaskGroup(this.paths, [id, ...referring], this.fileOpts, async (locked, corrupt) => {
+      if (!locked.has(id)) throw notFound(id, corrupt.get(id));
+      await raiseHighwatermark(this.paths, Number(id));
+      const write = referring.flatMap((r) => {
+        const t = locked.get(r);
+        return t ? [{ ...t, blocks: t.blocks.filter((b) => b !== id), blockedBy: t.blockedBy.filter((b) => b !== id) }] : [];
+      });
+      return { remove: [id], write, result: undefined };
+    });
+  }
+
+  private async notifyOwner(task: Task, owner: string, by: string): Promise<void> {
+    if (owner === by || !this.opts.notify) return;
+    await this.opts.notify(owner, {
+      type: 'task_assignment',
+      taskId: task.id,
+      subject: task.subject,
+      description: task.description,
+      assignedBy: by,
+      timestamp: new Date(this.now()).toISOString(),
+    });
+  }
+}
+
+function addTo(t: Task, key: 'blocks' | 'blockedBy', id: string): Task {
+  return t[key].includes(id) ? t : { ...t, [key]: [...t[key], id] };
+}
+
+function unknownBlockers(ids: string[], corrupt: Map<string, CorruptTask>): TaskError {
+  const bad = ids.map((i) => (corrupt.has(i) ? `${i} (corrupt, kept as ${corrupt.get(i)!.keptAt})` : i));
+  return new TaskError('unknown_blocker', `no task ${bad.join(', ')} to depend on (see swarm tasks list); nothing was changed`);
+}

@@ -1,0 +1,143 @@
+// `swarm tasks` through the built executable, as separate processes on real files: concurrent adds
+// get distinct ids, concurrent claims have exactly one winner, the refusals exit 1 with the reason,
+// bad input exits 2 with nothing written, and an owner set from the CLI gets a task_assignment frame
+// signed as team-lead. Run `npm run build` first.
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { parseControl } from '../../../src/protocol/control.js';
+import { InboxSchema } from '../../../src/protocol/message.js';
+import { TaskSchema, type Task } from '../../../src/protocol/task.js';
+import { queueDirFor, withFileLock } from '../../../src/storage/lock.js';
+import { addMember, createTeam } from '../../../src/team/team-store.js';
+import { Team } from '../../../src/team/team.js';
+import { swarm } from '../../support/cli.js';
+import { useTempRoot } from '../../support/tmp-root.js';
+import { waitFor } from '../../support/wait.js';
+
+let root: string;
+useTempRoot((dir) => (root = dir), 'swarm-tasks-');
+beforeEach(async () => {
+  await createTeam(root, { name: 'crew' });
+  for (const name of ['alice', 'bob', ...Array.from({ length: 8 }, (_, i) => `w${i}`)]) await addMember(new Team(root, 'crew'), { name });
+});
+
+const run = (...args: string[]) => swarm(root, ['tasks', ...args, '--team', 'crew']);
+const dir = (): string => path.join(root, 'tasks/crew');
+
+/**
+ * Run `start` while this test holds the lock on `file`, and let go once `queued` of the processes it
+ * started wait in the lock's line: they then race for it at once (process starts alone are seconds
+ * apart on a loaded machine, and would never meet). Code that skips the lock never queues: red.
+ */
+async function underHeldLock<T>(file: string, queued: number, start: () => Promise<T>): Promise<T> {
+  let started!: Promise<T>;
+  await withFileLock(file, async () => {
+    started = start();
+    await waitFor(async () => (await readdir(queueDirFor(file)).catch(() => [])).length >= queued, 45_000, `${queued} processes waiting for ${path.basename(file)}`, 50);
+  });
+  return started;
+}
+
+async function tasksJson(): Promise<Task[]> {
+  const r = await run('--json');
+  expect(r.exitCode, r.stderr).toBe(0);
+  return TaskSchema.array().parse(JSON.parse(r.stdout));
+}
+
+async function inboxFrames(name: string): Promise<unknown[]> {
+  const raw = await readFile(path.join(root, 'teams/crew/inboxes', `${name}.json`), 'utf8').catch(() => '[]');
+  return InboxSchema.parse(JSON.parse(raw)).map((m) => ({ ...parseControl(m.text), from: m.from, signed: m.lead_sig !== undefined }));
+}
+
+// Every test runs the CLI several times; each start costs seconds on a loaded machine.
+describe('swarm tasks', { timeout: 60_000 }, () => {
+  it('16 concurrent adds (separate processes) get 16 distinct ids, 1..16', async () => {
+    await mkdir(dir(), { recursive: true });
+    const results = await underHeldLock(path.join(dir(), '.lock'), 8, () => Promise.all(Array.from({ length: 16 }, (_, i) => run('add', `task ${i}`))));
+    for (const r of results) expect(r.exitCode, r.stderr).toBe(0);
+    const ids = results.map((r) => r.stdout.trim());
+    expect(new Set(ids).size).toBe(16);
+    expect(ids.map(Number).sort((a, b) => a - b)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
+    expect((await tasksJson()).map((t) => t.id)).toEqual(Array.from({ length: 16 }, (_, i) => String(i + 1)));
+  }, 90_000);
+
+  it('8 concurrent claims of one task: exactly one winner, 7 exit 1 with already_claimed', async () => {
+    expect((await run('add', 'the one')).stdout.trim()).toBe('1');
+    const results = await underHeldLock(path.join(dir(), '1.json'), 4, () => Promise.all(Array.from({ length: 8 }, (_, i) => run('claim', '1', '--owner', `w${i}`))));
+    const won = results.filter((r) => r.exitCode === 0);
+    const lost = results.filter((r) => r.exitCode === 1);
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(7);
+    const winner = /^(w\d) claimed task 1/.exec(won[0]!.stdout)![1]!;
+    for (const r of lost) expect(r.stderr).toBe(`swarm: task 1 is already claimed by ${winner}; pick another task (swarm tasks list)`);
+    expect((await tasksJson())[0]).toMatchObject({ owner: winner, status: 'in_progress' });
+  }, 90_000);
+
+  it('blocked and completed claims exit 1 with the reason; allowed once the blocker completes', async () => {
+    await run('add', 'design');
+    expect((await run('add', 'build', '--blocked-by', '1')).stdout.trim()).toBe('2');
+    const blocked = await run('claim', '2', '--owner', 'bob');
+    expect(blocked.exitCode).toBe(1);
+    expect(blocked.stderr).toBe('swarm: task 2 is blocked by task 1 "design" (pending); claim it once that is completed');
+    expect((await run('claim', '1', '--owner', 'alice')).exitCode).toBe(0);
+    expect((await run('update', '1', '--status', 'completed')).exitCode).toBe(0);
+    const done = await run('claim', '1', '--owner', 'alice');
+    expect(done.exitCode).toBe(1);
+    expect(done.stderr).toMatch(/^swarm: task 1 is already completed/);
+    const ok = await run('claim', '2', '--owner', 'bob', '--json');
+    expect(ok.exitCode, ok.stderr).toBe(0);
+    expect(TaskSchema.parse(JSON.parse(ok.stdout))).toMatchObject({ id: '2', owner: 'bob', status: 'in_progress', blockedBy: ['1'] });
+  });
+
+  it('bad input exits 2 and writes nothing: a cycle, an unknown blocker, an unknown task, a bad id, a non-member owner', async () => {
+    await run('add', 'a');
+    await run('add', 'b', '--blocked-by', '1');
+    const before = await Promise.all((await readdir(dir())).filter((n) => n.endsWith('.json')).sort().map((n) => readFile(path.join(dir(), n), 'utf8')));
+    const cases: [string[], RegExp][] = [
+      [['update', '1', '--add-blocked-by', '2'], /^swarm: task 2 cannot block task 1: that would make a cycle \(2 → 1 → 2\); nothing was changed$/],
+      [['add', 'c', '--blocked-by', '7'], /^swarm: no task 7 to depend on/],
+      [['update', '9', '--status', 'completed'], /^swarm: no task 9 /],
+      [['show', 'abc'], /^swarm: invalid task id "abc"/],
+      [['claim', '1', '--owner', 'zed'], /^swarm: --owner: no member "zed" in team "crew"/],
+      [['update', '1', '--status', 'done'], /Invalid values/],
+    ];
+    const results = await Promise.all(cases.map(([args]) => run(...args)));
+    for (const [i, [args, message]] of cases.entries()) {
+      const r = results[i]!;
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr.trim().split('\n')[0]).toMatch(message);
+    }
+    const after = await Promise.all((await readdir(dir())).filter((n) => n.endsWith('.json')).sort().map((n) => readFile(path.join(dir(), n), 'utf8')));
+    expect(after).toEqual(before);
+  }, 60_000);
+
+  it('the table shows id, status, owner, subject, open blockers, and the progress', async () => {
+    await run('add', 'design', '--owner', 'alice');
+    await run('add', 'build', '--blocked-by', '1');
+    await run('add', 'ship', '--blocked-by', '1,2');
+    await run('update', '1', '--status', 'completed');
+    const r = await run();
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')).toEqual([
+      'ID  STATUS     OWNER  SUBJECT  BLOCKED BY',
+      '1   completed  alice  design   -',
+      '2   pending    -      build    -',
+      '3   pending    -      ship     2',
+      '1/3 done',
+    ]);
+  });
+
+  it('an owner set by the CLI gets a task_assignment frame signed as team-lead; a deleted id is never reused', async () => {
+    await run('add', 'design', '--owner', 'alice', '-d', 'the API');
+    await run('update', '1', '--owner', 'bob');
+    expect(await inboxFrames('alice')).toEqual([
+      expect.objectContaining({ kind: 'control', from: 'team-lead', signed: true, message: expect.objectContaining({ type: 'task_assignment', taskId: '1', subject: 'design', description: 'the API', assignedBy: 'team-lead' }) as unknown }),
+    ]);
+    expect(await inboxFrames('bob')).toHaveLength(1);
+    const del = await run('update', '1', '--status', 'deleted', '--json');
+    expect(JSON.parse(del.stdout)).toEqual({ id: '1', deleted: true });
+    expect((await run('add', 'again')).stdout.trim()).toBe('2');
+    expect(await readFile(path.join(dir(), '.highwatermark'), 'utf8')).toBe('1');
+  });
+});

@@ -1,0 +1,93 @@
+// The Task tools in-process on a real temp root (the process-level flow is in test/runtime/
+// tasks.test.ts): Claude Code's result texts, blockers shown only while open, ids written "#3",
+// in_progress alone taking an unowned task, unassigning, deleting, and bad input as errors.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { findTool } from '../../../src/runtime/tools/index.js';
+import { PathGuard } from '../../../src/runtime/tools/paths.js';
+import { ProcessGroups } from '../../../src/runtime/tools/process-groups.js';
+import { SecretPaths } from '../../../src/runtime/tools/secrets.js';
+import type { ToolContext, ToolOutput } from '../../../src/runtime/tools/types.js';
+import { TaskList } from '../../../src/tasks/index.js';
+import { Team } from '../../../src/team/team.js';
+import { useTempRoot } from '../../support/tmp-root.js';
+
+let root: string;
+let ctx: ToolContext;
+let tasks: TaskList;
+let completed: string[];
+
+useTempRoot((dir) => (root = dir), 'swarm-tasktools-');
+beforeEach(async () => {
+  const cwd = path.join(root, 'work');
+  await fs.mkdir(cwd);
+  tasks = new TaskList(new Team(root, 't'));
+  completed = [];
+  ctx = {
+    cwd,
+    guard: await PathGuard.create(root, cwd),
+    secrets: await SecretPaths.create(root, path.join(root, 'home')),
+    teamRules: async () => ({ allow: [], deny: [] }),
+    processes: new ProcessGroups('/bin/sh', 300),
+    shellEnv: {},
+    messaging: { self: 'w1', send: async () => ['team-lead'], answerShutdown: async () => 'ok' },
+    plan: { mode: 'default', submit: async () => ({ content: 'approved' }) },
+    tasks: {
+      self: 'w1',
+      list: tasks,
+      completed: (id) => completed.push(id),
+      member: async (name) => {
+        if (!['w1', 'w2'].includes(name)) throw new Error(`no member "${name}" in team "t" (members: team-lead, w1, w2)`);
+        return name;
+      },
+    },
+  };
+});
+
+async function call(name: string, input: unknown): Promise<ToolOutput> {
+  try {
+    const inv = await findTool(name)!.prepare(input, ctx);
+    return await inv.execute(new AbortController().signal);
+  } catch (e) {
+    return { content: (e as Error).message, isError: true };
+  }
+}
+
+describe('Task tools', () => {
+  it('TaskList: "No tasks found", then one line per task; a completed blocker no longer shows', async () => {
+    expect(await call('TaskList', {})).toEqual({ content: 'No tasks found' });
+    await tasks.create({ subject: 'First', description: 'a' }, 'team-lead');
+    await tasks.create({ subject: 'Second', description: 'b', blockedBy: ['1'] }, 'team-lead');
+    expect((await call('TaskList', {})).content).toBe('#1 [pending] First\n#2 [pending] Second [blocked by #1]');
+    await tasks.claim('1', 'w2');
+    await tasks.update('1', { status: 'completed' }, 'w2');
+    expect((await call('TaskList', {})).content).toBe('#1 [completed] First (w2)\n#2 [pending] Second');
+    expect((await call('TaskGet', { taskId: '#2' })).content).toBe('Task #2: Second\nStatus: pending\nDescription: b\nBlocked by: #1');
+  });
+
+  it('TaskUpdate: in_progress alone takes an unowned task; completing is reported; owner "" unassigns; deleted removes', async () => {
+    await tasks.create({ subject: 'Work', description: 'w' }, 'team-lead');
+    expect(await call('TaskUpdate', { taskId: '1', status: 'in_progress', activeForm: 'Working' })).toEqual({ content: 'Updated task #1 activeForm, owner, status' });
+    expect(await tasks.get('1')).toMatchObject({ owner: 'w1', status: 'in_progress', activeForm: 'Working' });
+    expect(await call('TaskUpdate', { taskId: '1', status: 'in_progress' })).toEqual({ content: 'Task #1 is unchanged' });
+    expect((await call('TaskUpdate', { taskId: '1', status: 'completed' })).content).toMatch(/^Updated task #1 status\n\nTask completed\./);
+    expect(completed).toEqual(['1']);
+    await tasks.create({ subject: 'Other', description: 'o', owner: 'w1' }, 'team-lead');
+    expect(await call('TaskUpdate', { taskId: '2', owner: '', metadata: { k: 1 } })).toEqual({ content: 'Updated task #2 owner, metadata' });
+    expect((await tasks.get('2')).owner).toBeUndefined();
+    expect(await call('TaskUpdate', { taskId: '2', status: 'deleted' })).toEqual({ content: 'Updated task #2 deleted' });
+    expect((await tasks.list()).tasks.map((t) => t.id)).toEqual(['1']);
+  });
+
+  it('bad input and refusals are errors the model can act on', async () => {
+    expect(await call('TaskGet', { taskId: 'abc' })).toMatchObject({ isError: true, content: expect.stringContaining('taskId: expected a task id like "3"') });
+    expect(await call('TaskCreate', { description: 'no subject' })).toMatchObject({ isError: true, content: expect.stringContaining('subject') });
+    expect(await call('TaskUpdate', { taskId: '7', status: 'done' })).toMatchObject({ isError: true, content: expect.stringContaining('status') });
+    await tasks.create({ subject: 'A', description: 'a' }, 'team-lead');
+    expect(await call('TaskUpdate', { taskId: '1', addBlockedBy: ['1'] })).toEqual({ isError: true, content: 'task 1 cannot block itself' });
+    expect(await call('TaskUpdate', { taskId: '1', addBlockedBy: ['9'] })).toEqual({ isError: true, content: 'no task 9 to depend on (see TaskList); nothing was changed' });
+    expect(await call('TaskUpdate', { taskId: '1', owner: 'nobody', status: 'in_progress' })).toEqual({ isError: true, content: 'no member "nobody" in team "t" (members: team-lead, w1, w2)' });
+    expect(await tasks.get('1')).toMatchObject({ status: 'pending' }); // nothing written
+  });
+});

@@ -1,0 +1,222 @@
+// The task list module on real files in a temp root: ids, order, claims and their refusals,
+// dependencies kept on both sides and cycles refused with nothing written, deletes that never free
+// an id, corrupt files kept aside, modes, Claude Code's own files, and the task_assignment frame.
+import { chmod, copyFile, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { TaskAssignment } from '../../src/protocol/control.js';
+import { TaskList, TaskError } from '../../src/tasks/index.js';
+import { Team } from '../../src/team/team.js';
+import { REPO } from '../support/cli.js';
+import { useTempRoot } from '../support/tmp-root.js';
+
+let root: string;
+let team: Team;
+let sent: { to: string; frame: TaskAssignment }[];
+let list: TaskList;
+const NOW = Date.parse('2026-12-04T10:00:00.000Z');
+
+useTempRoot((dir) => (root = dir));
+beforeEach(() => {
+  team = new Team(root, 'crew');
+  sent = [];
+  list = new TaskList(team, { now: () => NOW, notify: async (to, frame) => void sent.push({ to, frame }) });
+});
+
+const dir = (): string => path.join(root, 'tasks/crew');
+const onDisk = async (id: string): Promise<Record<string, unknown>> => JSON.parse(await readFile(path.join(dir(), `${id}.json`), 'utf8')) as Record<string, unknown>;
+const add = (subject: string, extra: { blockedBy?: string[]; owner?: string } = {}) => list.create({ subject, description: `${subject} in full`, ...extra }, 'team-lead');
+
+async function refusal(p: Promise<unknown>): Promise<TaskError> {
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(e).toBeInstanceOf(TaskError);
+  return e as TaskError;
+}
+
+async function snapshot(): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const n of (await readdir(dir())).sort()) if (n.endsWith('.json') || n === '.highwatermark') out[n] = await readFile(path.join(dir(), n), 'utf8');
+  return out;
+}
+
+describe('create, get, list', () => {
+  it('numbers tasks 1, 2, 3 in Claude Code layout, pending, files 0600 in a 0700 directory', async () => {
+    const a = await add('first');
+    const b = await add('second');
+    expect([a.id, b.id]).toEqual(['1', '2']);
+    expect(await onDisk('1')).toEqual({ id: '1', subject: 'first', description: 'first in full', status: 'pending', blocks: [], blockedBy: [] });
+    expect((await stat(path.join(dir(), '1.json'))).mode & 0o777).toBe(0o600);
+    expect((await stat(dir())).mode & 0o777).toBe(0o700);
+    expect((await stat(path.join(dir(), '.lock'))).isFile()).toBe(true);
+    expect(await list.get('2')).toMatchObject({ id: '2', subject: 'second' });
+  });
+
+  it('lists in numeric order (10 after 9) and counts progress', async () => {
+    for (let i = 1; i <= 10; i++) await add(`t${i}`);
+    await list.update('3', { status: 'completed' }, 'team-lead');
+    const { tasks, corrupt } = await list.list();
+    expect(tasks.map((t) => t.id)).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
+    expect(corrupt).toEqual([]);
+    expect(await list.progress()).toEqual({ done: 1, total: 10 });
+  });
+
+  it('refuses an unknown task id, a malformed id and an empty subject with one-line errors', async () => {
+    expect((await refusal(list.get('4'))).kind).toBe('not_found');
+    expect((await refusal(list.get('../x'))).kind).toBe('invalid');
+    expect((await refusal(list.create({ subject: '  ', description: '' }, 'team-lead'))).kind).toBe('invalid');
+    expect((await refusal(list.update('9', { subject: 'x' }, 'team-lead'))).message).toMatch(/^no task 9 /);
+  });
+
+  it('never reuses an id after deletes, and raises .highwatermark', async () => {
+    await add('a');
+    await add('b');
+    await add('c');
+    expect(await list.update('3', { status: 'deleted' }, 'team-lead')).toBeUndefined();
+    await list.update('2', { status: 'deleted' }, 'team-lead');
+    expect(await readFile(path.join(dir(), '.highwatermark'), 'utf8')).toBe('3');
+    expect((await add('d')).id).toBe('4');
+    expect((await list.list()).tasks.map((t) => t.id)).toEqual(['1', '4']);
+    expect((await refusal(list.update('3', { status: 'deleted' }, 'team-lead'))).kind).toBe('not_found');
+  });
+});
+
+describe('dependencies', () => {
+  it('keeps blocks and blockedBy consistent on both tasks, on create, update and delete', async () => {
+    await add('design');
+    await add('build', { blockedBy: ['1'] });
+    expect((await onDisk('1')).blocks).toEqual(['2']);
+    expect((await onDisk('2')).blockedBy).toEqual(['1']);
+    await add('test');
+    await list.update('2', { addBlocks: ['3'] }, 'team-lead');
+    await list.update('3', { addBlockedBy: ['1'] }, 'team-lead');
+    expect((await onDisk('2')).blocks).toEqual(['3']);
+    expect((await onDisk('3')).blockedBy).toEqual(['2', '1']);
+    expect((await onDisk('1')).blocks).toEqual(['2', '3']);
+    await list.update('2', { status: 'deleted' }, 'team-lead');
+    expect((await onDisk('1')).blocks).toEqual(['3']);
+    expect((await onDisk('3')).blockedBy).toEqual(['1']);
+  });
+
+  it('refuses a cycle, a self-block and an unknown blocker, writing nothing', async () => {
+    await add('a');
+    await add('b', { blockedBy: ['1'] });
+    await add('c', { blockedBy: ['2'] });
+    const before = await snapshot();
+    const cycle = await refusal(list.update('1', { addBlockedBy: ['3'] }, 'team-lead'));
+    expect(cycle.kind).toBe('cycle');
+    expect(cycle.message).toBe('task 3 cannot block task 1: that would make a cycle (3 → 1 → 2 → 3); nothing was changed');
+    expect((await refusal(list.update('2', { addBlocks: ['2'] }, 'team-lead'))).kind).toBe('cycle');
+    expect((await refusal(list.update('1', { subject: 'renamed', addBlocks: ['3', '7'] }, 'team-lead'))).kind).toBe('unknown_blocker');
+    expect((await refusal(add('d', { blockedBy: ['9'] }))).kind).toBe('unknown_blocker');
+    expect(await snapshot()).toEqual(before);
+  });
+});
+
+describe('claim', () => {
+  it('sets owner and in_progress; refuses another owner, a completed task, and an open blocker by name', async () => {
+    await add('a');
+    await add('b', { blockedBy: ['1'] });
+    expect(await list.claim('1', 'alice')).toMatchObject({ owner: 'alice', status: 'in_progress' });
+    expect(await list.claim('1', 'alice')).toMatchObject({ owner: 'alice' }); // her own again: fine
+    const taken = await refusal(list.claim('1', 'bob'));
+    expect(taken.kind).toBe('already_claimed');
+    expect(taken.message).toContain('already claimed by alice');
+    const blocked = await refusal(list.claim('2', 'bob'));
+    expect(blocked.kind).toBe('blocked');
+    expect(blocked.message).toContain('blocked by task 1 "a" (in_progress, alice)');
+    await list.update('1', { status: 'completed' }, 'alice');
+    expect((await refusal(list.claim('1', 'alice'))).kind).toBe('already_resolved');
+    expect(await list.claim('2', 'bob')).toMatchObject({ owner: 'bob', status: 'in_progress' });
+  });
+
+  it('claimNext takes the lowest pending, unowned, unblocked task', async () => {
+    await add('a', { owner: 'alice' });
+    await add('b');
+    await add('c', { blockedBy: ['2'] });
+    await add('d');
+    expect((await list.claimNext('bob'))?.id).toBe('2');
+    expect((await list.claimNext('carol'))?.id).toBe('4');
+    expect(await list.claimNext('dave')).toBeUndefined();
+  });
+
+  it('one winner among concurrent claims', async () => {
+    await add('only');
+    const results = await Promise.allSettled(['a', 'b', 'c', 'd', 'e', 'f'].map((n) => list.claim('1', n)));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results) if (r.status === 'rejected') expect((r.reason as TaskError).kind).toBe('already_claimed');
+  });
+
+  it("release puts a member's unfinished tasks back to pending, unowned", async () => {
+    await add('a');
+    await add('b');
+    await add('c');
+    await list.claim('1', 'alice');
+    await list.claim('2', 'alice');
+    await list.update('2', { status: 'completed' }, 'alice');
+    await list.claim('3', 'bob');
+    const released = await list.release('alice');
+    expect(released.map((t) => t.id)).toEqual(['1']);
+    expect(await onDisk('1')).not.toHaveProperty('owner');
+    expect(await onDisk('1')).toMatchObject({ status: 'pending' });
+    expect(await onDisk('2')).toMatchObject({ owner: 'alice', status: 'completed' });
+  });
+});
+
+describe('task_assignment', () => {
+  it('is sent to a new owner set by somebody else (create, update, claim on behalf), not to a self-claim', async () => {
+    await add('a', { owner: 'alice' });
+    await add('b');
+    await list.claim('2', 'bob'); // bob's own claim: no frame
+    await list.update('2', { owner: 'carol' }, 'team-lead');
+    await list.update('2', { owner: 'carol' }, 'team-lead'); // unchanged: no second frame
+    expect(sent).toEqual([
+      {
+        to: 'alice',
+        frame: { type: 'task_assignment', taskId: '1', subject: 'a', description: 'a in full', assignedBy: 'team-lead', timestamp: '2026-12-04T10:00:00.000Z' },
+      },
+      { to: 'carol', frame: expect.objectContaining({ type: 'task_assignment', taskId: '2', assignedBy: 'team-lead' }) as unknown },
+    ]);
+    await list.update('2', { owner: null }, 'team-lead');
+    expect(await onDisk('2')).not.toHaveProperty('owner');
+  });
+});
+
+describe('files written by others', () => {
+  it("reads Claude Code's 0644 task as it is, leaves it 0644 until rewritten, and keeps unknown fields", async () => {
+    await mkdir(dir(), { recursive: true });
+    const file = path.join(dir(), '1.json');
+    await copyFile(path.join(REPO, 'test/fixtures/claude-code/task-2.1.112.json'), file);
+    await chmod(file, 0o644);
+    const original = await readFile(file, 'utf8');
+    expect(await list.get('1')).toMatchObject({ id: '1', subject: 'Read the failing test', activeForm: 'Reading the failing test', status: 'pending' });
+    expect((await list.list()).tasks).toHaveLength(1);
+    expect((await stat(file)).mode & 0o777).toBe(0o644);
+    expect(await readFile(file, 'utf8')).toBe(original);
+    await writeFile(file, JSON.stringify({ ...JSON.parse(original), futureField: { kept: true } }, null, 2));
+    expect((await add('next')).id).toBe('2');
+    await list.claim('1', 'alice');
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(await onDisk('1')).toMatchObject({ futureField: { kept: true }, owner: 'alice', activeForm: 'Reading the failing test' });
+  });
+
+  it('keeps a corrupt task aside, reports it, lists the rest, and never issues its id again', async () => {
+    await add('a');
+    await add('b');
+    await add('c');
+    await writeFile(path.join(dir(), '3.json'), '{"id": "3", "subj');
+    const { tasks, corrupt } = await list.list();
+    expect(tasks.map((t) => t.id)).toEqual(['1', '2']);
+    expect(corrupt).toHaveLength(1);
+    expect(corrupt[0]!.file).toBe(path.join(dir(), '3.json'));
+    expect(corrupt[0]!.keptAt).toMatch(/3\.json\.corrupt-\d+$/);
+    expect(await readFile(corrupt[0]!.keptAt, 'utf8')).toBe('{"id": "3", "subj');
+    expect((await add('d')).id).toBe('4');
+    await writeFile(path.join(dir(), '4.json'), 'not json');
+    const e = await refusal(list.claim('4', 'alice'));
+    expect(e.kind).toBe('not_found');
+    expect(e.message).toMatch(/^task 4 was corrupt \(invalid JSON/);
+  });
+});

@@ -1,0 +1,113 @@
+// Interop with the real Claude Code (SPEC §8): a `--runtime claude` teammate — Claude Code 2.1.112,
+// the devDependency, run with node — spawned by swarm on a private tmux socket, offline against the
+// stand-in Messages API, with Claude Code's state file seeded so no first-run dialog shows
+// (onboarding done, the API key approved, the work dir trusted). The scripted model makes it list,
+// claim (TaskUpdate owner + in_progress) and create tasks; swarm's TaskList then reads what Claude
+// Code wrote in tasks/<team>/, and Claude Code read what swarm wrote.
+import { existsSync, promises as fs } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { quote } from 'shell-quote';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Backend } from '../../src/backends/backend.js';
+import { selectBackend } from '../../src/backends/registry.js';
+import { lastToolResultNames, lastUserText, type IncomingRequest } from '../../src/standin/request.js';
+import { startMessagesServer, type MessagesServer } from '../../src/standin/messages-server.js';
+import { TaskList } from '../../src/tasks/index.js';
+import { createTeam } from '../../src/team/index.js';
+import { Team } from '../../src/team/team.js';
+import { spawnTeammate } from '../../src/teammates/spawn.js';
+import { useTempRoot } from '../support/tmp-root.js';
+import { privateSocket, reapServer } from '../support/tmux.js';
+import { waitFor } from '../support/wait.js';
+
+const CLAUDE_CODE = fileURLToPath(new URL('../../node_modules/@anthropic-ai/claude-code/cli.js', import.meta.url));
+const API_KEY = 'sk-ant-api03-test0000000000000000000000';
+const TEAM = 'cc';
+const PROMPT = 'Work through the team task list.';
+
+/** Claude Code's main conversation (its side requests, e.g. a title from Haiku, carry no tools). */
+const main = (r: IncomingRequest): boolean => (r.body.tools ?? []).some((t) => t.name === 'TaskList');
+const after = (tool: string) => (r: IncomingRequest): boolean => main(r) && lastToolResultNames(r.body).includes(tool);
+
+describe('a real Claude Code teammate on the team task list', () => {
+  let root: string;
+  let socket: string;
+  let backend: Backend;
+  let standin: MessagesServer;
+  let work: string;
+  let bin: string;
+
+  useTempRoot((dir) => (root = dir), 'swarm-cct-');
+  beforeEach(async () => {
+    if (!existsSync(CLAUDE_CODE)) throw new Error(`${CLAUDE_CODE} is missing: run npm install (devDependency @anthropic-ai/claude-code)`);
+    await createTeam(root, { name: TEAM });
+    socket = privateSocket();
+    work = await fs.realpath(await fs.mkdtemp(path.join(root, 'work-')));
+    bin = path.join(root, 'bin');
+    await fs.mkdir(bin);
+    await fs.writeFile(path.join(bin, 'claude'), `#!/bin/sh\nexec ${quote([process.execPath, CLAUDE_CODE])} "$@"\n`, { mode: 0o755 });
+    // Claude Code's state file, seeded as the README says: no first-run dialog.
+    await fs.writeFile(
+      path.join(root, '.claude.json'),
+      JSON.stringify({ hasCompletedOnboarding: true, customApiKeyResponses: { approved: [API_KEY.slice(-20)] }, projects: { [work]: { hasTrustDialogAccepted: true } } }),
+    );
+    standin = await startMessagesServer({
+      script: {
+        turns: [
+          { match: (r) => main(r) && lastUserText(r.body).includes(PROMPT), reply: { content: [{ type: 'tool_use', name: 'TaskList', input: {} }] } },
+          { match: after('TaskList'), reply: { content: [{ type: 'tool_use', name: 'TaskUpdate', input: { taskId: '2', owner: 'c1', status: 'in_progress' } }] } },
+          { match: after('TaskUpdate'), reply: { content: [{ type: 'tool_use', name: 'TaskCreate', input: { subject: 'Follow-up from c1', description: 'Made by Claude Code' } }] } },
+          { match: after('TaskCreate'), reply: 'Claimed #2 and added a follow-up.' },
+          // Anything else (side requests, later turns): a short answer, as often as asked.
+          ...Array.from({ length: 40 }, () => ({ match: () => true, reply: 'ok' })),
+        ],
+      },
+    });
+    ({ backend } = await selectBackend({ requested: 'tmux', env: { SWARM_TMUX_SOCKET: socket }, team: new Team(root, TEAM), killTimeoutMs: 2000 }));
+  });
+
+  afterEach(async (ctx) => {
+    const errors: unknown[] = [];
+    await reapServer(socket).catch((e: unknown) => errors.push(e));
+    await standin.close().catch((e: unknown) => errors.push(e));
+    if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
+  });
+
+  it('lists, claims and creates tasks in the files swarm reads (CLAUDE_CODE_TASK_LIST_ID=<team>)', async () => {
+    const tasks = new TaskList(new Team(root, TEAM));
+    await tasks.create({ subject: 'Another task', description: 'also open' }, 'team-lead');
+    await tasks.create({ subject: 'Free work', description: 'for c1' }, 'team-lead');
+    const env = {
+      PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+      CLAUDE_CONFIG_DIR: root,
+      ANTHROPIC_API_KEY: API_KEY,
+      ANTHROPIC_BASE_URL: standin.url,
+      SWARM_TMUX_SOCKET: socket,
+    };
+    await spawnTeammate({ team: new Team(root, TEAM), name: 'c1', prompt: PROMPT, runtime: 'claude', cwd: work, backend, env, readyTimeoutMs: 60_000 });
+
+    const created = await waitFor(async () => (await tasks.list()).tasks.find((t) => t.subject === 'Follow-up from c1'), 60_000, 'the task Claude Code creates');
+    expect(created).toMatchObject({ id: '3', description: 'Made by Claude Code', status: 'pending', blocks: [], blockedBy: [] });
+    expect(await tasks.get('2')).toMatchObject({ owner: 'c1', status: 'in_progress', subject: 'Free work' });
+    expect((await tasks.get('1')).owner).toBeUndefined();
+    const { tasks: all, corrupt } = await tasks.list();
+    expect(corrupt).toEqual([]);
+    expect(all.map((t) => t.id)).toEqual(['1', '2', '3']);
+
+    // What Claude Code's tools answered its model: our files, read by Claude Code.
+    const toolResults = (): string[] =>
+      standin.requests.flatMap((r) => {
+        const last = r.body?.messages.at(-1);
+        if (!last || typeof last.content === 'string') return [];
+        return last.content.filter((b) => b.type === 'tool_result').map((b) => JSON.stringify((b as { content?: unknown }).content));
+      });
+    const results = await waitFor(() => (toolResults().some((c) => c.includes('Task #3 created')) ? toolResults() : undefined), 30_000, 'the TaskCreate result');
+    expect(results.some((c) => c.includes('#1 [pending] Another task') && c.includes('#2 [pending] Free work'))).toBe(true);
+    expect(results).toContain(JSON.stringify('Updated task #2 owner, status'));
+    expect(results).toContain(JSON.stringify('Task #3 created successfully: Follow-up from c1'));
+
+    // The list goes on with swarm: ids are never reused.
+    expect((await tasks.create({ subject: 'After', description: 'x' }, 'team-lead')).id).toBe('4');
+  }, 120_000);
+});

@@ -1,0 +1,119 @@
+// A member that leaves gives its unfinished tasks back (SPEC §8): `swarm kill`, `swarm shutdown`
+// (real fake teammates in tmux on a private socket, through the built executable) and a crash
+// found by `swarm status` each put the member's unfinished tasks back to pending without owner,
+// leave its completed ones alone, and send team-lead ONE message from `system` listing them;
+// nothing owned, nothing sent. Run `npm run build` first.
+import { fileURLToPath } from 'node:url';
+import { quote } from 'shell-quote';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isProcessAlive } from '../../src/backends/process.js';
+import { Mailbox } from '../../src/mailbox/mailbox.js';
+import { TaskList } from '../../src/tasks/index.js';
+import { addMember, createTeam, updateMember } from '../../src/team/index.js';
+import { Team } from '../../src/team/team.js';
+import { releaseNotice } from '../../src/teammates/release.js';
+import { swarm } from '../support/cli.js';
+import { deadPid } from '../support/team-fixture.js';
+import { useTempRoot } from '../support/tmp-root.js';
+import { privateSocket, reapServer } from '../support/tmux.js';
+
+const FAKE = fileURLToPath(new URL('../support/fake-teammate.mjs', import.meta.url));
+const TEAM = 'rel';
+
+let root: string;
+let socket: string;
+let env: Record<string, string>;
+const pids = new Set<number>();
+
+useTempRoot((dir) => (root = dir));
+beforeEach(async () => {
+  await createTeam(root, { name: TEAM });
+  socket = privateSocket();
+  env = { SWARM_TEAM: TEAM, SWARM_TMUX_SOCKET: socket, SWARM_TEAMMATE_COMMAND: quote([process.execPath, FAKE]), TMUX: '', TMUX_PANE: '' };
+});
+
+afterEach(async (ctx) => {
+  const errors: unknown[] = [];
+  await reapServer(socket).catch((e: unknown) => errors.push(e));
+  for (const pid of pids) if (isProcessAlive(pid)) process.kill(pid, 'SIGKILL');
+  pids.clear();
+  if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
+});
+
+const team = (): Team => new Team(root, TEAM);
+const run = (args: string[]) => swarm(root, args, env);
+
+async function spawn(name: string): Promise<void> {
+  const r = await run(['spawn', name, '--prompt', `hi ${name}`, '--backend', 'tmux', '--json']);
+  expect(r.exitCode, r.stderr).toBe(0);
+  pids.add((JSON.parse(r.stdout) as { pid: number }).pid);
+}
+
+/** Messages to team-lead from `system`. */
+async function notices(): Promise<string[]> {
+  return (await new Mailbox({ team: team() }).read('team-lead')).filter((m) => m.from === 'system').map((m) => m.text);
+}
+
+describe('release on leave', () => {
+  it('kill and shutdown give the member\'s unfinished tasks back, with one notice to team-lead each', async () => {
+    await spawn('alice');
+    await spawn('bob');
+    await spawn('carol');
+    const tasks = new TaskList(team());
+    await tasks.create({ subject: 'A one', description: 'x' }, 'team-lead');
+    await tasks.claim('1', 'alice');
+    await tasks.create({ subject: 'A two', description: 'x', owner: 'alice' }, 'team-lead');
+    await tasks.create({ subject: 'A done', description: 'x' }, 'team-lead');
+    await tasks.claim('3', 'alice');
+    await tasks.update('3', { status: 'completed' }, 'alice');
+    await tasks.create({ subject: 'B one', description: 'x' }, 'team-lead');
+    await tasks.claim('4', 'bob');
+
+    const killed = await run(['kill', 'alice']);
+    expect(killed.exitCode, killed.stderr).toBe(0);
+    for (const id of ['1', '2']) {
+      const t = await tasks.get(id);
+      expect(t.status).toBe('pending');
+      expect(t.owner).toBeUndefined();
+    }
+    expect(await tasks.get('3')).toMatchObject({ status: 'completed', owner: 'alice' });
+    expect(await tasks.get('4')).toMatchObject({ status: 'in_progress', owner: 'bob' });
+    expect(await notices()).toEqual([
+      'alice was terminated. 2 task(s) were unassigned: #1 "A one", #2 "A two". Use TaskList to check availability and TaskUpdate with owner to reassign them to idle teammates.',
+    ]);
+
+    const stopped = await run(['shutdown', 'bob', '--json']);
+    expect(stopped.exitCode, stopped.stderr).toBe(0);
+    expect(JSON.parse(stopped.stdout)).toEqual([{ name: 'bob', outcome: 'approved', verified: true }]);
+    expect(await tasks.get('4')).toMatchObject({ status: 'pending' });
+    expect((await tasks.get('4')).owner).toBeUndefined();
+    const all = await notices();
+    expect(all).toHaveLength(2);
+    expect(all[1]).toBe(releaseNotice('bob', 'shut down', [{ id: '4', subject: 'B one' }]));
+    expect(all[1]).toMatch(/^bob has shut down\. 1 task\(s\) were unassigned: #4 "B one"\. /);
+
+    // carol owned nothing: leaving sends no notice.
+    expect((await run(['kill', 'carol'])).exitCode).toBe(0);
+    expect(await notices()).toHaveLength(2);
+  }, 60_000);
+
+  it('a crash found by swarm status releases once; the next status sends nothing', async () => {
+    const gone = await deadPid();
+    await addMember(team(), { name: 'ghost', cwd: root });
+    await updateMember(team(), 'ghost', { pid: gone, backendType: 'in-process', tmuxPaneId: 'in-process', isActive: true });
+    const tasks = new TaskList(team());
+    await tasks.create({ subject: 'Haunt', description: 'x' }, 'team-lead');
+    await tasks.claim('1', 'ghost');
+
+    const first = await swarm(root, ['status', '--team', TEAM, '--json']);
+    expect(first.exitCode, first.stderr).toBe(0);
+    const report = JSON.parse(first.stdout) as { tasks: unknown; members: { name: string; state: string; task: unknown }[] };
+    expect(report.members.find((m) => m.name === 'ghost')).toMatchObject({ state: 'dead', task: null });
+    expect(report.tasks).toEqual({ done: 0, total: 1 });
+    expect(await tasks.get('1')).toMatchObject({ status: 'pending' });
+    expect(await notices()).toEqual([releaseNotice('ghost', 'crashed', [{ id: '1', subject: 'Haunt' }])]);
+
+    expect((await swarm(root, ['status', '--team', TEAM])).exitCode).toBe(0);
+    expect(await notices()).toHaveLength(1);
+  });
+});
