@@ -65,10 +65,10 @@ export const launchCommand: CommandModule<GlobalArgs, LaunchArgs> = {
     const started = await startTeam({ root, env, file, requested, withConsole: args.console, cwd, print: println });
     const { team, backend } = started;
     if (!args.console) {
+      if (backend.sessions !== undefined) await backend.sessions.dropConsolePane(team.name);
       const now = Date.now();
       const s = await collectStatus(team, { env, now: () => now });
       for (const l of renderStatus(s, now)) println(l);
-      println(chalk.dim(backend.describe()));
       println(chalk.dim(`open the console with: swarm lead --team ${team.name}`));
       if (started.failed.length > 0) process.exitCode = 1;
       return;

@@ -82,7 +82,10 @@ export function dryRunLines(i: DryRunInput): string[] {
     const stderrLog = teamPaths(i.root, i.team).stderrLog(m.name);
     print(i.backend.plan({ team: i.team, name: m.name, color: colorForIndex(index + 1), argv: built.argv, env: redacted(built.env), cwd, stderrLog }));
   });
-  if (!i.console) return [...out, `# --no-console: then print the status table (swarm status --team ${i.team})`];
+  if (!i.console) {
+    if (i.backend.sessions !== undefined) print(i.backend.sessions.planDropConsolePane(i.team));
+    return [...out, `# --no-console: then print the status table (swarm status --team ${i.team})`];
+  }
   const lead = leadArgv(i.team);
   if (i.backend.sessions !== undefined) {
     print(i.backend.sessions.planConsole(i.team, { argv: lead, cwd: i.cwd, env: redacted(forwardedEnv(i.env)) }));

@@ -8,7 +8,6 @@
 // spawn lock, and the readiness handshakes run concurrently. Every member's spawn inputs are
 // checked first (as spawn checks them), and a failure before the first spawn (the backend cannot be
 // had) removes the new team again: a bad team file never leaves a half-made team.
-import { quote } from 'shell-quote';
 import type { Backend, SessionConsole, TeamSessions } from '../../backends/backend.js';
 import type { InProcessHost } from '../../backends/in-process/host.js';
 import { paneLabel, selectBackend, type BackendChoice } from '../../backends/registry.js';
@@ -146,9 +145,12 @@ export function consoleInSession(
   return sessions.runConsole(team, { argv: leadArgv(team), cwd, env: { ...forwardedEnv(env), ...extraEnv } });
 }
 
-/** Attach to the session when stdout is a terminal (resolves when the user detaches), else print how. */
+/**
+ * Attach to the session when stdout is a terminal (resolves when the user detaches), else say where
+ * the console is; the attach command itself was printed once already, by startTeam (backend.describe()).
+ */
 export async function attachOrSay(inSession: SessionConsole, print: (line: string) => void): Promise<void> {
-  print(`the leader console is in the first pane: ${chalk.bold(quote(inSession.attach))}`);
+  print(`the leader console is in the session's first pane (${inSession.paneId}); attach with the tmux line above`);
   if (!process.stdout.isTTY || !process.stdin.isTTY) return;
   await inSession.attachHere();
 }

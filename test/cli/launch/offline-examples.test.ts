@@ -2,13 +2,15 @@
 // `examples/<x>.scenario.json` for the stand-in Messages API that is a valid script, answers
 // shutdown requests, and speaks for exactly the file's members; the README's own scenario example
 // is a valid script; and `swarm launch examples/hello.yaml --no-console` against the stand-in
-// serving the shipped scenario (a child process, as the README runs it) delivers scout's message,
-// after which `swarm shutdown --all` is approved by the scripted model well within the grace period.
+// serving the shipped scenario (a child process, as the README runs it) prints the attach line once
+// and leaves no bare shell in the session, delivers scout's message, after which `swarm shutdown
+// --all` is approved by the scripted model well within the grace period and the session ends.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Mailbox } from '../../../src/mailbox/mailbox.js';
+import { TmuxServer, listAllPanes } from '../../../src/backends/tmux/commands.js';
 import { parseScript } from '../../../src/standin/script.js';
 import { Team } from '../../../src/team/team.js';
 import { parseTeamFileText } from '../../../src/cli/launch/team-file.js';
@@ -74,6 +76,10 @@ describe('swarm launch examples/hello.yaml on the stand-in', () => {
     const launched = await swarm(root, ['launch', path.join(EXAMPLES, 'hello.yaml'), '--no-console'], env);
     expect(launched.stderr).toBe('');
     expect(launched.exitCode).toBe(0);
+    expect(launched.stdout.match(/attach -t swarm-hello/g), 'the attach line, once').toHaveLength(1);
+    // No console: the session holds the teammate's pane only (no bare shell left behind).
+    const tmux = new TmuxServer({ socket });
+    expect((await listAllPanes(tmux)).map((p) => p.sessionName)).toEqual(['swarm-hello']);
     const team = new Team(root, 'hello');
     await waitFor(
       async () => (await new Mailbox({ team }).read('team-lead')).some((m) => m.from === 'scout' && m.text.includes('(stand-in scenario)')),
@@ -87,5 +93,7 @@ describe('swarm launch examples/hello.yaml on the stand-in', () => {
     expect(shutdown.exitCode).toBe(0);
     expect(JSON.parse(shutdown.stdout)).toEqual([expect.objectContaining({ name: 'scout', outcome: 'approved', verified: true })]);
     expect(tookMs).toBeLessThan(10_000); // the grace period (SWARM_SHUTDOWN_GRACE_MS) is 30 s
+    // With its last teammate gone and no console, the session is gone too.
+    await waitFor(async () => !(await listAllPanes(tmux).catch(() => [])).some((p) => p.sessionName === 'swarm-hello'), 5000, 'the swarm-hello session to end');
   }, 60_000);
 });
