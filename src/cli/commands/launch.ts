@@ -2,16 +2,18 @@
 // from a team file, spawn every member, then run the leader console — in this pane inside tmux (or
 // iTerm2, or in-process), else in the first pane of the `swarm-<team>` session, attached when this
 // is a terminal. `--dry-run` prints the commands and writes nothing; `--no-console` spawns, prints
-// the status table and exits (1 if any member failed to start).
+// the status table and exits (1 if any member failed to start). `--json` (with --no-console or
+// --dry-run) prints one JSON document instead: the launch result with the status report, or the
+// dry run's steps.
 import type { CommandModule } from 'yargs';
 import type { Backend } from '../../backends/backend.js';
 import { BACKEND_CHOICES, backendForType, selectBackend, type BackendChoice } from '../../backends/registry.js';
-import { isSwarmError } from '../../protocol/errors.js';
+import { SwarmError, isSwarmError } from '../../protocol/errors.js';
 import { teamExists } from '../../team/team-store.js';
 import { Team } from '../../team/team.js';
 import { runConsole } from '../console/console.js';
-import { println, rootDir, type GlobalArgs } from '../context.js';
-import { dryRunLines } from '../launch/dry-run.js';
+import { printJson, println, rootDir, type GlobalArgs } from '../context.js';
+import { dryRunJson, dryRunLines } from '../launch/dry-run.js';
 import { attachOrSay, consoleInSession, startTeam } from '../launch/start-team.js';
 import { chalk } from '../output/render.js';
 import { renderStatus } from '../output/status.js';
@@ -49,6 +51,9 @@ export const launchCommand: CommandModule<GlobalArgs, LaunchArgs> = {
       .example('$0 launch team.yaml --dry-run', 'what it would run')
       .example('$0 launch team.yaml --no-console --backend tmux', 'spawn only, print the status table'),
   handler: async (args) => {
+    if (args.json && args.console && !args['dry-run']) {
+      throw new SwarmError('invalid_input', '--json needs --no-console or --dry-run (the console is interactive)');
+    }
     const root = rootDir();
     const env = process.env;
     // The machine checks (each cwd, claude on PATH) run before anything is created, dry run too.
@@ -58,19 +63,26 @@ export const launchCommand: CommandModule<GlobalArgs, LaunchArgs> = {
     if (args['dry-run']) {
       const named = new Team(root, file.name);
       const backend = await dryRunBackend(requested, named, args.console);
-      const lines = dryRunLines({ file, team: file.name, taken: await teamExists(named), root, env, cwd, backend, console: args.console });
-      for (const l of lines) println(l);
+      const input = { file, team: file.name, taken: await teamExists(named), root, env, cwd, backend, console: args.console };
+      if (args.json) return printJson(dryRunJson(input));
+      for (const l of dryRunLines(input)) println(l);
       return;
     }
-    const started = await startTeam({ root, env, file, requested, withConsole: args.console, cwd, print: println });
+    // With --json, stdout is the JSON document alone: the progress lines go to stderr.
+    const progress = args.json ? (line: string): void => void process.stderr.write(`${line}\n`) : println;
+    const started = await startTeam({ root, env, file, requested, withConsole: args.console, cwd, print: progress });
     const { team, backend } = started;
     if (!args.console) {
       if (backend.sessions !== undefined) await backend.sessions.dropConsolePane(team.name);
       const now = Date.now();
       const s = await collectStatus(team, { env, now: () => now });
+      if (started.failed.length > 0) process.exitCode = 1;
+      if (args.json) {
+        const { renamedFrom, spawned, failed } = started;
+        return printJson({ team: team.name, renamedFrom: renamedFrom ?? null, backend: backend.type, where: backend.describe(), spawned, failed, status: s.report });
+      }
       for (const l of renderStatus(s, now)) println(l);
       println(chalk.dim(`open the console with: swarm lead --team ${team.name}`));
-      if (started.failed.length > 0) process.exitCode = 1;
       return;
     }
     if (backend.sessions !== undefined) {

@@ -38,8 +38,10 @@ export interface StartedTeam {
   team: Team;
   backend: Backend;
   host: InProcessHost | undefined;
+  /** The team file's name when it was taken and another was picked. */
+  renamedFrom: string | undefined;
   spawned: string[];
-  failed: string[];
+  failed: { name: string; error: string }[];
 }
 
 async function chooseBackend(o: StartTeamOptions, team: Team): Promise<{ backend: Backend; host: InProcessHost | undefined }> {
@@ -94,7 +96,7 @@ export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
   else o.print(`created team ${chalk.bold(team.name)}`);
   o.print(chalk.dim(backend.describe()));
   const spawned: string[] = [];
-  const failed: string[] = [];
+  const failed: StartedTeam['failed'] = [];
   // Panes are created one at a time (spawn.lock); the readiness handshakes overlap.
   const results = await spawnTeammates(
     o.file.members.map((m) => ({
@@ -119,11 +121,11 @@ export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
       spawned.push(t.name);
       o.print(`spawned ${paint(t.color, t.name)}${paneLabel(t)}: ready`);
     } else {
-      failed.push(r.name);
+      failed.push({ name: r.name, error: r.error.message });
       o.print(`${chalk.red('failed:')} ${r.error.message}`);
     }
   }
-  return { team, backend, host, spawned, failed };
+  return { team, backend, host, renamedFrom, spawned, failed };
 }
 
 /** The `swarm lead` argv for a team. */
