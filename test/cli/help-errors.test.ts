@@ -69,6 +69,18 @@ describe('--help', () => {
     expect(r.stdout).toMatch(new RegExp(`Examples:\\n\\s+swarm ${cmd.join(' ')} `));
   });
 
+  it('demo, lead and teammate list only the global flags they honour, and refuse the others (exit 2)', async () => {
+    const options = async (cmd: string): Promise<string> => (await swarm(root, [cmd, '--help'])).stdout.split('Examples:')[0]!;
+    expect(await options('demo')).not.toMatch(/--team|--json/);
+    expect(await options('lead')).toContain('--team');
+    expect(await options('lead')).not.toContain('--json');
+    expect(await options('teammate')).toContain('--team-name');
+    expect(await options('teammate')).not.toMatch(/--team\b(?!-)|--json/);
+    expectOneLineError(await swarm(root, ['demo', '--json']), 2, /^swarm: --json is not an option of swarm demo$/);
+    expectOneLineError(await swarm(root, ['demo', '-t', 'x']), 2, /^swarm: --team is not an option of swarm demo: the demo always makes its own team/);
+    expectOneLineError(await swarm(root, ['lead', '--team', 'x', '--json']), 2, /^swarm: --json is not an option of swarm lead: .*swarm inbox team-lead --follow --json$/);
+    expectOneLineError(await swarm(root, ['teammate', '--team', 'x']), 2, /^swarm: --team is not an option of swarm teammate: use --team-name$/);
+  });
 });
 
 describe('usage errors', () => {
@@ -82,7 +94,17 @@ describe('usage errors', () => {
   });
 
   it('unknown flag or missing argument → non-zero, one line', async () => {
-    expectOneLineError(await swarm(root, ['send', 'w1', 'hi', '--team', 't', '--frm', 'w2']), 'non-zero', /frm/);
+    expectOneLineError(await swarm(root, ['send', 'w1', 'hi', '--team', 't', '--frm', 'w2']), 2, /^swarm: unknown flag --frm; did you mean --from\? \(see swarm --help\)$/);
+    // "did you mean" for a mistyped flag, from the options of the command that was typed.
+    const hints: [string[], string][] = [
+      [['status', '--wach'], 'unknown flag --wach; did you mean --watch?'],
+      [['launch', 'x.yaml', '--dry-rn'], 'unknown flag --dry-rn; did you mean --dry-run?'],
+      [['launch', 'x.yaml', '--no-consol'], 'unknown flag --no-consol; did you mean --no-console?'],
+      [['approve', 'perm-1-a', '--alwys'], 'unknown flag --alwys; did you mean --always?'],
+      [['status', '--zzzzzz'], 'unknown flag --zzzzzz'],
+      [['team', 'destroy', 'x'], 'unknown arguments: destroy, x'],
+    ];
+    for (const [args, text] of hints) expectOneLineError(await swarm(root, args), 2, new RegExp(`^swarm: ${text.replace(/[?.()-]/g, '\\$&')} \\(see swarm --help\\)$`));
     expectOneLineError(await swarm(root, ['send', 'w1']), 2);
   });
 
