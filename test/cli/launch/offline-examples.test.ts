@@ -1,7 +1,7 @@
 // Offline launches of the shipped example teams: every `examples/<x>.yaml` has an
 // `examples/<x>.scenario.json` for the stand-in Messages API that is a valid script, answers
 // shutdown requests, and speaks for exactly the file's members; the README's own scenario example
-// is a valid script; and `swarm launch examples/hello.yaml --no-console` against the stand-in
+// is a valid script and its team file is examples/hello.yaml verbatim; and `swarm launch examples/hello.yaml --no-console` against the stand-in
 // serving the shipped scenario (a child process, as the README runs it) prints the attach line once
 // and leaves no bare shell in the session, delivers scout's message, after which `swarm shutdown
 // --all` is approved by the scripted model well within the grace period and the session ends.
@@ -37,6 +37,12 @@ describe('the scenarios shipped in examples/', () => {
       const agents = new Set(script.turns.map((t) => (typeof t.match === 'function' ? undefined : t.match.agent)));
       expect([...agents].sort(), f).toEqual(team.members.map((m) => m.name).sort());
     }
+  });
+
+  it('the team file the README shows is examples/hello.yaml as it is', async () => {
+    const readme = await fs.readFile(path.join(REPO, 'README.md'), 'utf8');
+    const block = /<!-- examples\/hello\.yaml -->\s*```yaml\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(block).toBe(await fs.readFile(path.join(EXAMPLES, 'hello.yaml'), 'utf8'));
   });
 
   it("the README's example scenario is a valid script that answers shutdowns", async () => {
