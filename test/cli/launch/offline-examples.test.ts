@@ -1,10 +1,11 @@
 // Offline launches of the shipped example teams: every `examples/<x>.yaml` has an
 // `examples/<x>.scenario.json` for the stand-in Messages API that is a valid script, answers
-// shutdown requests, and speaks for exactly the file's members; the README's own scenario example
-// is a valid script and its team file is examples/hello.yaml verbatim; and `swarm launch examples/hello.yaml --no-console` against the stand-in
-// serving the shipped scenario (a child process, as the README runs it) prints the attach line once
-// and leaves no bare shell in the session, delivers scout's message, after which `swarm shutdown
-// --all` is approved by the scripted model well within the grace period and the session ends.
+// shutdown requests, and speaks for exactly the file's members; the team file the README shows is
+// examples/hello.yaml verbatim; and `swarm launch examples/hello.yaml --no-console` against the
+// stand-in CLI (a child process, as the README runs it) serving the shipped scenario, and again the
+// README's example scenario, prints the attach line once and leaves no bare shell in the session,
+// delivers scout's message, after which `swarm shutdown --all` is approved by the scripted model
+// well within the grace period and the session ends.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
@@ -71,9 +72,18 @@ describe('swarm launch examples/hello.yaml on the stand-in', () => {
     if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
   });
 
-  it("delivers scout's scripted message, and shutdown --all is approved by the model in well under the grace period", async () => {
-    // As the README runs it: the stand-in CLI serving the shipped scenario, its url on stdout.
-    standin = execa(process.execPath, [path.join(REPO, 'dist/standin/messages-server.js'), '--script', path.join(EXAMPLES, 'hello.scenario.json'), '--port', '0']);
+  it.each([
+    ['the shipped examples/hello.scenario.json', '(stand-in scenario)'],
+    ["the README's example scenario", 'I listed the files here.'],
+  ])("with %s: scout's scripted message arrives, and shutdown --all is approved by the model in well under the grace period", async (which, says) => {
+    let scenario = path.join(EXAMPLES, 'hello.scenario.json');
+    if (which.startsWith('the README')) {
+      scenario = path.join(root, 'my-scenario.json');
+      const readme = await fs.readFile(path.join(REPO, 'README.md'), 'utf8');
+      await fs.writeFile(scenario, /<!-- scenario-example -->\s*```json\n([\s\S]*?)```/.exec(readme)![1]!);
+    }
+    // As the README runs it: the stand-in CLI serving the scenario, its url on stdout.
+    standin = execa(process.execPath, [path.join(REPO, 'dist/standin/messages-server.js'), '--script', scenario, '--port', '0']);
     let out = '';
     standin.stdout?.on('data', (d: Buffer) => (out += d.toString()));
     const url = await waitFor(() => /"url":"([^"]+)"/.exec(out)?.[1], 10_000, 'the stand-in url');
@@ -88,7 +98,7 @@ describe('swarm launch examples/hello.yaml on the stand-in', () => {
     expect((await listAllPanes(tmux)).map((p) => p.sessionName)).toEqual(['swarm-hello']);
     const team = new Team(root, 'hello');
     await waitFor(
-      async () => (await new Mailbox({ team }).read('team-lead')).some((m) => m.from === 'scout' && m.text.includes('(stand-in scenario)')),
+      async () => (await new Mailbox({ team }).read('team-lead')).some((m) => m.from === 'scout' && m.text.includes(says)),
       20_000,
       "scout's scripted message in team-lead's inbox",
     );
