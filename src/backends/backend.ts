@@ -123,6 +123,14 @@ export interface TeamSessions {
   runConsole(team: string, cmd: ConsoleCommand): Promise<SessionConsole>;
   /** What runConsole would run (dry run). */
   planConsole(team: string, cmd: ConsoleCommand): PlanLine[];
+  /**
+   * No console will run: close the session's first pane (the one runConsole would use), so the
+   * session ends with its last teammate instead of keeping a bare shell; the whole session when
+   * no other pane is left. Nothing to do when there is no session.
+   */
+  dropConsolePane(team: string): Promise<void>;
+  /** What dropConsolePane would run (dry run). */
+  planDropConsolePane(team: string): PlanLine[];
   /** The kill command as a shell line (for a doctor's fix text). */
   killLine(team: string): string;
   /** Kill the team's session if it exists; resolves once verified gone. */

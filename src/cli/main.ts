@@ -19,9 +19,36 @@ import { teamCommand } from './commands/team.js';
 import { teammateCommand } from './commands/teammate.js';
 import { fail, failWith } from './fail.js';
 import { applyColorFlag } from './output/render.js';
+import { nearest } from '../protocol/spelling.js';
 
 /** This package's version, from its package.json (yargs cannot find it from an ES module). */
 const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+
+const camel = (s: string): string => s.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * Strict mode's "Unknown argument(s): wach, dry-rn, dryRn" as the user typed it, with a "did you
+ * mean" for each flag near a real one: `unknown flag --wach; did you mean --watch?`. Undefined
+ * for any other message. `known` are the failing command's options (aliases included).
+ */
+export function unknownFlagMessage(msg: string | undefined, argv: readonly string[], known: readonly string[]): string | undefined {
+  const listed = /^Unknown arguments?: (.*)$/.exec(msg ?? '')?.[1]?.split(', ');
+  if (listed === undefined) return undefined;
+  const flags = known.filter((k) => k.length > 1);
+  // yargs lists a dashed flag twice (dry-rn, dryRn) and reports --no-x as x.
+  const words = listed.filter((u) => !listed.some((o) => o !== u && camel(o) === u));
+  const typedAs = (u: string): string | undefined =>
+    argv.some((a) => a === `--${u}` || a.startsWith(`--${u}=`)) ? `--${u}` : argv.includes(`--no-${u}`) ? `--no-${u}` : undefined;
+  const stray = words.filter((u) => typedAs(u) === undefined);
+  const parts = words.flatMap((u) => {
+    const typed = typedAs(u);
+    if (typed === undefined) return [];
+    const meant = nearest(u, flags);
+    return [`unknown flag ${typed}${meant === undefined ? '' : `; did you mean ${typed.startsWith('--no-') ? '--no-' : '--'}${meant}?`}`];
+  });
+  if (stray.length > 0) parts.push(`unknown argument${stray.length === 1 ? '' : 's'}: ${stray.join(', ')}`);
+  return parts.join('; ');
+}
 
 export async function main(argv: string[] = hideBin(process.argv)): Promise<void> {
   const cli = yargs(argv)
@@ -66,7 +93,9 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
       // recommendCommands() says only "Did you mean X?": name what was typed too.
       const typed = argv.find((a) => !a.startsWith('-'));
       const what = msg?.startsWith('Did you mean') && typed ? `unknown command "${typed}". ${msg}` : msg;
-      fail(`${what} (see swarm --help)`, 2);
+      // By now yargs holds the options of the command that failed (getOptions is untyped).
+      const known = Object.keys((cli as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions().key);
+      fail(`${unknownFlagMessage(msg, argv, known) ?? what} (see swarm --help)`, 2);
     });
   try {
     await cli.parseAsync();

@@ -22,7 +22,7 @@ import { appendAudit, endingEvent, noAnswerWithin } from './audit.js';
 import { openLeadMailbox } from './lead-mailbox.js';
 import { endPending, readPending } from './pending.js';
 import { listPending, materialiseInboxRequests, type ListPendingOptions } from './pending-list.js';
-import { suggestRule } from './rules.js';
+import { checkRule, suggestRule } from './rules.js';
 import { inputDigest, signRecord } from './signing.js';
 
 export interface DecideOptions {
@@ -139,13 +139,25 @@ export async function decide(team: Team, id: string, decision: 'allow' | 'deny',
 function alwaysRule(request: PendingRequest, memberCwd: string | undefined): string {
   const cwd = request.cwd ?? memberCwd ?? '';
   const rule = suggestRule({ toolName: request.toolName, input: request.input, cwd });
-  if (!rule) {
+  const why = rule === undefined ? undefined : ruleProblem(rule);
+  if (rule === undefined || why !== undefined) {
     throw new SwarmError(
       'invalid_input',
-      `no safe "always" rule fits this ${request.toolName} request; approve it without --always, or add a rule with 'swarm permissions allow <rule>'`,
+      `no safe "always" rule fits this ${request.toolName} request${why ? ` (${why})` : ''}; approve it without --always, or add a rule with 'swarm permissions allow <rule>'`,
     );
   }
   return rule;
+}
+
+/** Why checkRule refuses `rule` (a tool swarm does not know), or undefined when it is fine. */
+function ruleProblem(rule: string): string | undefined {
+  try {
+    checkRule(rule);
+    return undefined;
+  } catch (e) {
+    if (!isSwarmError(e, 'invalid_input')) throw e;
+    return e.message;
+  }
 }
 
 /** Claude Code's PermissionUpdate for a rule (so a real `claude` teammate adopts it for its session). */

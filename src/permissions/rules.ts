@@ -39,6 +39,8 @@ import { z } from 'zod';
 import { SwarmError } from '../protocol/errors.js';
 import { compileGlob, globError } from '../protocol/glob.js';
 import { ENV_NAME_RE } from '../protocol/names.js';
+import { nearest } from '../protocol/spelling.js';
+import { KNOWN_TOOL_NAMES, isKnownToolName } from '../protocol/tool-names.js';
 
 const posix = path.posix;
 
@@ -108,6 +110,34 @@ export function parseRule(s: string): Rule {
   else if (tool in PATH_FIELD) pattern = normaliseGlob(s, raw);
   else throw invalid(s, `${tool} takes no pattern; write just ${tool} (patterns: Bash, ${Object.keys(PATH_FIELD).join(', ')})`);
   return RuleSchema.parse({ tool, pattern });
+}
+
+/**
+ * A rule a person typed (CLI, console "always"), validated and normalised: parseRule's checks plus
+ * a tool name that exists (protocol/tool-names), since a rule for `bash` or `Bsh` is stored fine
+ * but never matches anything. The error suggests the rule as probably meant: `deny "bash(rm:*)"`
+ * → did you mean "Bash(rm:*)"? parseRule itself stays lenient, so a hand-edited config.json rule
+ * for a tool swarm does not know is simply never matched rather than breaking every evaluation.
+ */
+export function checkRule(s: string): string {
+  const tool = /^([^()\s]+)/.exec(s.trim())?.[1];
+  if (tool !== undefined && !isKnownToolName(tool)) {
+    const sameLetters = KNOWN_TOOL_NAMES.find((k) => k.toLowerCase() === tool.toLowerCase());
+    const meant = sameLetters ?? nearest(tool, KNOWN_TOOL_NAMES);
+    if (meant === undefined) {
+      throw invalid(s, `unknown tool ${JSON.stringify(tool)}; use one of ${KNOWN_TOOL_NAMES.join(', ')}, or mcp__<server>[__<tool>]`);
+    }
+    const rewritten = `${meant}${s.trim().slice(tool.length)}`;
+    let suggestion = meant;
+    try {
+      suggestion = formatRule(parseRule(rewritten));
+    } catch {
+      // the rest of the rule is wrong too: suggest the tool name alone
+    }
+    const hint = sameLetters === undefined ? '' : ' (tool names are case-sensitive)';
+    throw invalid(s, `unknown tool ${JSON.stringify(tool)}${hint}; did you mean ${JSON.stringify(suggestion)}?`);
+  }
+  return formatRule(parseRule(s));
 }
 
 /** The rule as a normalised string (validated like parseRule); `formatRule(parseRule(s))` normalises `s`. */

@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { AGENT_HEADER, MessagesRequest, type IncomingRequest, type RecordedRequest } from './request.js';
-import { parseStep, type Action, type Script, type Step } from './script.js';
+import { parseStep, shutdownApproval, type Action, type Script, type Step } from './script.js';
 import { createTurnSelector, type Selection } from './select.js';
 import { sendError, sendJson, sendReply } from './respond.js';
 import { errorBody, type IdSource } from './wire.js';
@@ -97,6 +97,10 @@ export function createHandler(script: Script, options: HandlerOptions): RequestH
     if (selection.kind === 'exhausted') {
       await sendReply(res, req.body, { content: [{ type: 'text', text: options.exhaustedReply }] }, { newId });
       return { outcome: 'exhausted', status: 200 };
+    }
+    if (selection.kind === 'shutdown') {
+      await sendReply(res, req.body, shutdownApproval(selection.requestId), { newId });
+      return { outcome: 'reply', status: 200 };
     }
     const { action, index } = selection;
     const step = action.kind === 'respond' ? parseStep(await action.respond(req), index) : stepOf(action);

@@ -107,3 +107,13 @@ export function lastToolResultNames(body: MessagesRequest): string[] {
     b.type === 'tool_result' && typeof b.tool_use_id === 'string' ? [namesById.get(b.tool_use_id) ?? '?'] : [],
   );
 }
+
+/**
+ * The `requestId` of a shutdown_request in the last user message (as the runtime shows an inbox
+ * message: the JSON text of the control message inside `<teammate-message>`), else undefined.
+ */
+export function shutdownRequestId(body: MessagesRequest): string | undefined {
+  const last = lastUserText(body);
+  if (!last.includes('shutdown_request')) return undefined;
+  return /"requestId"\s*:\s*"([^"]+)"/.exec(last)?.[1];
+}

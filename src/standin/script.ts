@@ -11,7 +11,13 @@
 //         "reply": { "content": [
 //           { "type": "text", "text": "Writing it." },
 //           { "type": "tool_use", "name": "Write", "input": { "file_path": "a.txt", "content": "hi" } } ] } },
-//       { "match": { "agent": "alice", "toolResult": "Write" }, "reply": "All done." } ] }
+//       { "match": { "agent": "alice", "toolResult": "Write" }, "reply": "All done." } ] },
+//     "shutdown": "approve" }
+//
+// `"shutdown": "approve"` answers a shutdown_request in an agent's last user message with an
+// approving SendMessage shutdown_response carrying that request's id (which a JSON turn cannot
+// know in advance), before any turn is chosen and without using one up. Without it, a
+// shutdown_request is just another request for the turns.
 //
 // How turns are chosen is documented in select.ts.
 
@@ -163,6 +169,7 @@ export const Script = z.strictObject({
   /** Text answered (end_turn) once an agent has used up every turn meant for it. */
   exhaustedReply: z.string().optional(),
   turns: z.array(Turn),
+  shutdown: z.literal('approve', { error: 'expected "approve" (or leave shutdown out)' }).optional(),
 });
 export type Script = z.infer<typeof Script>;
 export type ScriptInput = z.input<typeof Script>;
@@ -184,4 +191,18 @@ export function parseStep(value: unknown, turnIndex: number): Step {
   throw new SwarmError('invalid_input', `turns[${turnIndex}].respond returned an invalid step:\n${details}`, {
     cause: result.error,
   });
+}
+
+/** The reply that approves shutdown request `requestId` (what a model does to agree to stop). */
+export function shutdownApproval(requestId: string): Reply {
+  return {
+    content: [
+      { type: 'text', text: 'Shutting down as asked.' },
+      {
+        type: 'tool_use',
+        name: 'SendMessage',
+        input: { to: 'team-lead', message: { type: 'shutdown_response', request_id: requestId, approve: true } },
+      },
+    ],
+  };
 }

@@ -15,15 +15,19 @@
 //    is meant for this audience at all, or turns remain for it but none matches the content; the
 //    reason names the agent, the system prompt, the last user message and what the next turn wants.
 //
+// 0. Before all that: with `"shutdown": "approve"` in the script, a request whose last user message
+//    holds a shutdown_request is answered with the approval (kind `shutdown`) and uses no turn.
+//
 // The selection is synchronous, so concurrent requests from one agent never take the same turn.
 
 import { oneLine } from '../protocol/text.js';
 import type { IncomingRequest } from './request.js';
-import { lastToolResultNames, lastUserText, systemText } from './request.js';
+import { lastToolResultNames, lastUserText, shutdownRequestId, systemText } from './request.js';
 import type { Action, Match, MatchPredicate, Script } from './script.js';
 
 export type Selection =
   | { kind: 'turn'; index: number; action: Action }
+  | { kind: 'shutdown'; requestId: string }
   | { kind: 'exhausted' }
   | { kind: 'unmatched'; reason: string };
 
@@ -67,6 +71,8 @@ export function createTurnSelector(script: Script): (req: IncomingRequest) => Se
   const usesByAgent = new Map<string, number[]>();
 
   return (req) => {
+    const shutdownId = script.shutdown === 'approve' ? shutdownRequestId(req.body) : undefined;
+    if (shutdownId !== undefined) return { kind: 'shutdown', requestId: shutdownId };
     const uses = usesByAgent.get(req.agent) ?? script.turns.map(() => 0);
     usesByAgent.set(req.agent, uses);
     const audience = script.turns.flatMap((turn, index) => (audienceMatches(turn.match, req) ? [index] : []));

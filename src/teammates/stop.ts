@@ -206,12 +206,12 @@ async function askToShutDown(team: Team, name: string, opts: ShutdownOptions, as
   };
   if (result === undefined) {
     const reason = `no answer within ${Math.round(timeoutMs / 100) / 10} s`;
-    return opts.force ? kill(`${reason}; killed (--force)`) : { name: member.name, outcome: 'timeout', reason, verified: false };
+    return opts.force ? kill(`--force after ${reason}`) : { name: member.name, outcome: 'timeout', reason, verified: false };
   }
   if (result === 'exited') return gone('it exited without answering the shutdown request');
   if (result.type === 'shutdown_rejected') {
     return opts.force
-      ? kill(`rejected (${result.reason}); killed (--force)`)
+      ? kill(`--force after a rejection: ${result.reason}`)
       : { name: member.name, outcome: 'rejected', reason: result.reason, verified: false };
   }
   const handled = await handleShutdownApproved(team, result, opts);

@@ -69,6 +69,23 @@ describe('--help', () => {
     expect(r.stdout).toMatch(new RegExp(`Examples:\\n\\s+swarm ${cmd.join(' ')} `));
   });
 
+  it('demo, lead and teammate list only the global flags they honour, and refuse the others (exit 2)', async () => {
+    const options = async (cmd: string): Promise<string> => (await swarm(root, [cmd, '--help'])).stdout.split('Examples:')[0]!;
+    const [demo, lead, teammate] = await Promise.all([options('demo'), options('lead'), options('teammate')]);
+    expect(demo).not.toMatch(/--team|--json/);
+    expect(lead).toContain('--team');
+    expect(lead).not.toContain('--json');
+    expect(teammate).toContain('--team-name');
+    expect(teammate).not.toMatch(/--team\b(?!-)|--json/);
+    const [demoJson, leadJson, teammateTeam] = await Promise.all([
+      swarm(root, ['demo', '--json']),
+      swarm(root, ['lead', '--team', 'x', '--json']),
+      swarm(root, ['teammate', '--team', 'x']),
+    ]);
+    expectOneLineError(demoJson, 2, /^swarm: --json is not an option of swarm demo$/);
+    expectOneLineError(leadJson, 2, /^swarm: --json is not an option of swarm lead: .*swarm inbox team-lead --follow --json$/);
+    expectOneLineError(teammateTeam, 2, /^swarm: --team is not an option of swarm teammate: use --team-name$/);
+  }, 60_000);
 });
 
 describe('usage errors', () => {
@@ -82,9 +99,18 @@ describe('usage errors', () => {
   });
 
   it('unknown flag or missing argument → non-zero, one line', async () => {
-    expectOneLineError(await swarm(root, ['send', 'w1', 'hi', '--team', 't', '--frm', 'w2']), 'non-zero', /frm/);
+    expectOneLineError(await swarm(root, ['send', 'w1', 'hi', '--team', 't', '--frm', 'w2']), 2, /^swarm: unknown flag --frm; did you mean --from\? \(see swarm --help\)$/);
+    // "did you mean" for a mistyped flag, from the options of the command that was typed.
+    const hints: [string[], string][] = [
+      [['status', '--wach'], 'unknown flag --wach; did you mean --watch?'],
+      [['launch', 'x.yaml', '--dry-rn'], 'unknown flag --dry-rn; did you mean --dry-run?'],
+      [['launch', 'x.yaml', '--no-consol'], 'unknown flag --no-consol; did you mean --no-console?'],
+      [['status', '--zzzzzz'], 'unknown flag --zzzzzz'],
+    ];
+    const results = await Promise.all(hints.map(([args]) => swarm(root, args)));
+    hints.forEach(([, text], i) => expectOneLineError(results[i]!, 2, new RegExp(`^swarm: ${text.replace(/[?.()-]/g, '\\$&')} \\(see swarm --help\\)$`)));
     expectOneLineError(await swarm(root, ['send', 'w1']), 2);
-  });
+  }, 60_000);
 
   it.each([
     ['send', 'w1', 'hi'],

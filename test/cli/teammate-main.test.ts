@@ -52,6 +52,6 @@ describe('swarm teammate through the fast entry', () => {
     expect(missing.stderr).toBe('swarm: swarm teammate: expected --agent-name <name>');
     const unknown = await swarm(root, ['teammate', ...BASE, '--bogus']);
     expect(unknown.exitCode).toBe(2);
-    expect(unknown.stderr).toMatch(/^swarm: Unknown argument: bogus/);
+    expect(unknown.stderr).toMatch(/^swarm: unknown flag --bogus/);
   });
 });

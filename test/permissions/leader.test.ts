@@ -78,6 +78,12 @@ describe('decide: ids and second decisions', () => {
     const before = await listTree(teamDir());
     await rejectsWith(decide(new Team(h.root, TEAM), 'perm-2-bbb', 'deny', { always: true }), 'invalid_input', 'only applies to approving');
     await rejectsWith(decide(new Team(h.root, TEAM), 'perm-2-bbb', 'allow', { always: true }), 'invalid_input', 'no safe "always" rule');
+    // A tool swarm does not know (a mistyped or made-up name from a request frame) gets no rule either.
+    await writePending(h.paths, pending('perm-3-ccc', { toolName: 'bash', input: { command: 'ls' } }));
+    const before3 = await listTree(teamDir());
+    await rejectsWith(decide(new Team(h.root, TEAM), 'perm-3-ccc', 'allow', { always: true }), 'invalid_input', 'unknown tool "bash"');
+    expect(await listTree(teamDir())).toEqual(before3);
+    await fs.rm(h.paths.pendingFile('perm-3-ccc'));
     expect(await listTree(teamDir())).toEqual(before);
   });
 });

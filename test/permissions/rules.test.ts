@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isSwarmError } from '../../src/protocol/errors.js';
 import {
+  checkRule,
   evaluate,
   evaluateWithReason,
   formatRule,
@@ -369,5 +370,23 @@ describe('formatRule', () => {
     expect(formatRule({ tool: 'Edit', pattern: './src/' })).toBe('Edit(src/**)');
     expect(() => formatRule({ tool: 'Edit', pattern: '../x' })).toThrow(/bad permission rule/);
     expect(() => formatRule({ tool: 'Bash', pattern: 'a; b' })).toThrow(/bad permission rule/);
+  });
+});
+
+describe('checkRule: rules a person adds name a tool that exists', () => {
+  it('refuses a mistyped tool with the rule probably meant, and passes real ones through normalised', () => {
+    const cases: [string, string][] = [
+      ['bash', 'unknown tool "bash" (tool names are case-sensitive); did you mean "Bash"?'],
+      ['Bsh', 'unknown tool "Bsh"; did you mean "Bash"?'],
+      ['bash(rm:*)', 'unknown tool "bash" (tool names are case-sensitive); did you mean "Bash(rm:*)"?'],
+      ['edit(./src//)', 'unknown tool "edit" (tool names are case-sensitive); did you mean "Edit(src/**)"?'],
+      ['webfetch', 'unknown tool "webfetch" (tool names are case-sensitive); did you mean "WebFetch"?'],
+      ['bash(rm *)', 'unknown tool "bash" (tool names are case-sensitive); did you mean "Bash"?'], // the pattern is wrong too
+    ];
+    for (const [rule, why] of cases) expect(() => checkRule(rule), rule).toThrow(`bad permission rule ${JSON.stringify(rule)}: ${why}`);
+    expect(() => checkRule('Frobnicate')).toThrow(/unknown tool "Frobnicate"; use one of Read, Write, .*, or mcp__<server>\[__<tool>\]$/);
+    for (const rule of ['WebFetch', 'TodoWrite', 'Task', 'mcp__github', 'mcp__github__create_issue']) expect(checkRule(rule)).toBe(rule);
+    expect(checkRule(' MultiEdit(./docs//) ')).toBe('MultiEdit(docs/**)');
+    expect(() => checkRule('Bash(rm *)')).toThrow(/Bash patterns take `\*` only as a trailing `:\*`/);
   });
 });

@@ -202,6 +202,24 @@ describe('matching and per-agent cursors', () => {
     expect(body.error.message).toMatch(/tool_results for \[Read\], but none matches it.*turns\[0\].*"toolResult":"Write"/);
   });
 
+  it('with "shutdown": "approve", answers a shutdown_request with its own id and uses no turn', async () => {
+    const server = await serve({ shutdown: 'approve', turns: [{ match: { agent: 'bob' }, reply: 'first' }, { match: { agent: 'bob' }, reply: 'second' }] });
+    const api = client(server, 'bob');
+    expect(textOf(await api.messages.create(ask('start')))).toBe('first');
+    const request = '<teammate-message teammate_id="team-lead">{"type":"shutdown_request","requestId":"shutdown-1733140010000@bob","from":"team-lead"}</teammate-message>';
+    const answer = await api.messages.create(ask(request));
+    expect(answer.stop_reason).toBe('tool_use');
+    expect(answer.content.find((b) => b.type === 'tool_use')).toMatchObject({
+      name: 'SendMessage',
+      input: { to: 'team-lead', message: { type: 'shutdown_response', request_id: 'shutdown-1733140010000@bob', approve: true } },
+    });
+    expect(textOf(await api.messages.create(ask('go on')))).toBe('second');
+    // Without the setting, a shutdown_request is just another request for the turns.
+    const plain = await serve({ turns: [{ reply: 'a turn' }] });
+    expect(textOf(await client(plain, 'bob').messages.create(ask(request)))).toBe('a turn');
+    expect(() => parseScript({ shutdown: 'reject', turns: [] })).toThrow(/expected "approve" \(or leave shutdown out\)\n  → at shutdown/);
+  });
+
   it('runs respond functions and predicate matches with the parsed request', async () => {
     const server = await serve({
       turns: [

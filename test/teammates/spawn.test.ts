@@ -220,7 +220,7 @@ describe('kill and shutdown (tmux, fake teammate)', () => {
     expect((await readTeam(new Team(root, TEAM))).members.map((m) => m.name)).toContain('ann');
 
     const forced = await shutdownTeammate(new Team(root, TEAM), 'ann', { env, timeoutMs: 8000, force: true, killTimeoutMs: 1500 });
-    expect(forced).toEqual({ name: 'ann', outcome: 'killed', reason: 'rejected (busy: still writing tests (FAKE_REJECT=1)); killed (--force)', verified: true });
+    expect(forced).toEqual({ name: 'ann', outcome: 'killed', reason: '--force after a rejection: busy: still writing tests (FAKE_REJECT=1)', verified: true });
     await expectGone('ann', r.paneId, r.pid);
     const audited = (await readAudit(new Team(root, TEAM).paths)).filter((e) => e.event === 'shutdown');
     expect(audited.map((e) => [e.worker, e.status, e.by])).toEqual([
@@ -242,7 +242,7 @@ describe('kill and shutdown (tmux, fake teammate)', () => {
     });
     expect(isProcessAlive(r.pid!)).toBe(true);
     const out = await shutdownTeammate(new Team(root, TEAM), 'ann', { env, timeoutMs: 1000, force: true, killTimeoutMs: 1500 });
-    expect(out).toEqual({ name: 'ann', outcome: 'killed', reason: 'no answer within 1 s; killed (--force)', verified: true });
+    expect(out).toEqual({ name: 'ann', outcome: 'killed', reason: '--force after no answer within 1 s', verified: true });
     await expectGone('ann', r.paneId, r.pid);
   });
 

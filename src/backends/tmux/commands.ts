@@ -395,8 +395,12 @@ export async function windowSize(server: TmuxServer, window: string): Promise<Wi
   return parseWindowSize(await server.run(['display-message', '-p', '-t', window, '#{window_width} #{window_height}']));
 }
 
+export function killPaneArgs(pane: string): string[] {
+  return ['kill-pane', '-t', pane];
+}
+
 export async function killPane(server: TmuxServer, pane: string): Promise<void> {
-  await server.run(['kill-pane', '-t', pane]);
+  await server.run(killPaneArgs(pane));
 }
 
 /** `capture-pane` printing from `start` (`-N`: N lines of history; `-`: all of it), wrapped lines joined. */

@@ -14,6 +14,8 @@ import { pollUntil } from '../process.js';
 import {
   type TmuxServer,
   hasSession,
+  killPane,
+  killPaneArgs,
   killSession,
   listAllPanes,
   listPaneSizes,
@@ -111,6 +113,22 @@ export class TmuxTeamSessions implements TeamSessions {
       ...(planned.note === undefined ? [] : [{ note: planned.note }]),
       { run: this.tmux(respawnPaneArgs({ target: first, cwd: cmd.cwd, argv: planned.argv })) },
       { run: this.attachArgv(session) },
+    ];
+  }
+
+  async dropConsolePane(team: string): Promise<void> {
+    const session = sessionNameFor(team);
+    if (!(await hasSession(this.server, session))) return;
+    const panes = await listPaneSizes(this.server, sessionTarget(session), { session: true });
+    if (panes.length <= 1) return this.kill(team);
+    await killPane(this.server, panes[0]!.paneId);
+  }
+
+  planDropConsolePane(team: string): PlanLine[] {
+    const session = sessionNameFor(team);
+    return [
+      { note: 'no console: the first pane closes, so the session ends with its last teammate (the whole session goes if no teammate started)' },
+      { run: this.tmux(killPaneArgs(firstPanePlaceholder(session))) },
     ];
   }
 

@@ -20,7 +20,7 @@ import { startMessagesServer, type MessagesServer } from '../../standin/messages
 import { readTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
 import { runConsole } from '../console/console.js';
-import { println, type GlobalArgs } from '../context.js';
+import { println, refuseGlobals, type GlobalArgs } from '../context.js';
 import { writeDemoProject } from '../demo/project.js';
 import { DEMO_TEAM, demoScript, demoTeamFile } from '../demo/scenario.js';
 import { attachOrSay, consoleInSession, startTeam } from '../launch/start-team.js';
@@ -58,7 +58,7 @@ async function cleanUp(root: string, team: Team | undefined, env: NodeJS.Process
 export const demoCommand: CommandModule<GlobalArgs, GlobalArgs> = {
   command: 'demo',
   describe: 'a three-teammate demo with a scripted stand-in model: no API key needed',
-  builder: (y) => y.example('$0 demo', 'run it; approve the Bash request with y; Ctrl-C then y to finish'),
+  builder: (y) => refuseGlobals(y, 'demo', { team: 'the demo always makes its own team, in a temporary root', json: '' }).example('$0 demo', 'run it; approve the Bash request with y; Ctrl-C then y to finish'),
   handler: async () => {
     const root = await mkdtemp(path.join(os.tmpdir(), 'swarm-demo-'));
     const project = await writeDemoProject(path.join(root, 'project'));

@@ -4,16 +4,17 @@
 // is a terminal. `--dry-run` prints the commands and writes nothing; `--no-console` spawns, prints
 // the status table and exits (1 if any member failed to start). A team that already exists is not
 // launched twice (launch/existing-team.ts: attach, or say how); `--rename` launches a second team
-// under a free name.
+// under a free name. `--json` (with --no-console or --dry-run) prints one JSON document instead: the
+// launch result with the status report, or the dry run's steps.
 import type { CommandModule } from 'yargs';
 import type { Backend } from '../../backends/backend.js';
 import { BACKEND_CHOICES, backendForType, selectBackend, type BackendChoice } from '../../backends/registry.js';
-import { isSwarmError } from '../../protocol/errors.js';
+import { SwarmError, isSwarmError } from '../../protocol/errors.js';
 import { teamExists } from '../../team/team-store.js';
 import { Team } from '../../team/team.js';
 import { runConsole } from '../console/console.js';
-import { println, rootDir, type GlobalArgs } from '../context.js';
-import { dryRunLines } from '../launch/dry-run.js';
+import { printJson, println, rootDir, type GlobalArgs } from '../context.js';
+import { dryRunJson, dryRunLines } from '../launch/dry-run.js';
 import { launchExisting } from '../launch/existing-team.js';
 import { attachOrSay, consoleInSession, startTeam } from '../launch/start-team.js';
 import { chalk } from '../output/render.js';
@@ -55,6 +56,9 @@ export const launchCommand: CommandModule<GlobalArgs, LaunchArgs> = {
       .example('$0 launch team.yaml --no-console --backend tmux', 'spawn only, print the status table')
       .example('$0 launch team.yaml --rename', 'a second team from the same file, under a free name'),
   handler: async (args) => {
+    if (args.json && args.console && !args['dry-run']) {
+      throw new SwarmError('invalid_input', '--json needs --no-console or --dry-run (the console is interactive)');
+    }
     const root = rootDir();
     const env = process.env;
     // The machine checks (each cwd, claude on PATH) run before anything is created, dry run too.
@@ -64,8 +68,9 @@ export const launchCommand: CommandModule<GlobalArgs, LaunchArgs> = {
     if (args['dry-run']) {
       const named = new Team(root, file.name);
       const backend = await dryRunBackend(requested, named, args.console);
-      const lines = dryRunLines({ file, team: file.name, taken: await teamExists(named), rename: args.rename, root, env, cwd, backend, console: args.console });
-      for (const l of lines) println(l);
+      const input = { file, team: file.name, taken: await teamExists(named), rename: args.rename, root, env, cwd, backend, console: args.console };
+      if (args.json) return printJson(dryRunJson(input));
+      for (const l of dryRunLines(input)) println(l);
       return;
     }
     const named = new Team(root, file.name);
@@ -74,15 +79,21 @@ export const launchCommand: CommandModule<GlobalArgs, LaunchArgs> = {
       await launchExisting(named, { env, withConsole: args.console, terminal, print: println });
       return;
     }
-    const started = await startTeam({ root, env, file, requested, withConsole: args.console, cwd, rename: args.rename, print: println });
+    // With --json, stdout is the JSON document alone: the progress lines go to stderr.
+    const progress = args.json ? (line: string): void => void process.stderr.write(`${line}\n`) : println;
+    const started = await startTeam({ root, env, file, requested, withConsole: args.console, cwd, rename: args.rename, print: progress });
     const { team, backend } = started;
     if (!args.console) {
+      if (backend.sessions !== undefined) await backend.sessions.dropConsolePane(team.name);
       const now = Date.now();
       const s = await collectStatus(team, { env, now: () => now });
-      for (const l of renderStatus(s, now)) println(l);
-      println(chalk.dim(backend.describe()));
-      println(chalk.dim(`open the console with: swarm lead --team ${team.name}`));
       if (started.failed.length > 0) process.exitCode = 1;
+      if (args.json) {
+        const { renamedFrom, spawned, failed } = started;
+        return printJson({ team: team.name, renamedFrom: renamedFrom ?? null, backend: backend.type, where: backend.describe(), spawned, failed, status: s.report });
+      }
+      for (const l of renderStatus(s, now)) println(l);
+      println(chalk.dim(`open the console with: swarm lead --team ${team.name}`));
       return;
     }
     if (backend.sessions !== undefined) {

@@ -4,13 +4,13 @@ import { fstatSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { SwarmError } from '../../protocol/errors.js';
 import { runConsole } from '../console/console.js';
-import { requireTeam, type GlobalArgs } from '../context.js';
+import { refuseGlobals, requireTeam, type GlobalArgs } from '../context.js';
 
 export const leadCommand: CommandModule<GlobalArgs, GlobalArgs> = {
   command: 'lead',
   describe: "the leader console: team-lead's inbox live, permission/plan questions (y/a/n), /commands",
   builder: (y) =>
-    y
+    refuseGlobals(y, 'lead', { json: 'the console is interactive; for data use swarm inbox team-lead --follow --json' })
       .example('$0 lead --team review-squad', 'open the console')
       .example('SWARM_TEAM=review-squad $0 lead', 'the same, team from the environment'),
   handler: async (args) => {

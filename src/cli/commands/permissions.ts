@@ -4,7 +4,7 @@ import type { CommandModule } from 'yargs';
 import { SwarmError } from '../../protocol/errors.js';
 import { addRule, clearOrphaned, decide, removeRule, type DecideResult } from '../../permissions/leader.js';
 import { listPending } from '../../permissions/pending-list.js';
-import { formatRule, parseRule, type RuleSet } from '../../permissions/rules.js';
+import { checkRule, formatRule, parseRule, type RuleSet } from '../../permissions/rules.js';
 import { isProcessAlive } from '../../storage/pid.js';
 import { readTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
@@ -64,7 +64,7 @@ function ruleEdit(list: 'allow' | 'deny'): CommandModule<GlobalArgs, RuleArgs> {
     builder: (y) => y.positional('rule', { type: 'string', demandOption: true, describe: 'the rule (quote it in the shell)' }),
     handler: async (args) => {
       const team = requireTeam(args);
-      const rule = formatRule(parseRule(String(args.rule)));
+      const rule = checkRule(String(args.rule));
       const added = await addRule(team, list, rule);
       if (args.json) return printJson(await readRules(team));
       println(added ? `added ${list} rule ${chalk.bold(rule)}` : chalk.dim(`${list} rule ${rule} is already there`));

@@ -6,7 +6,7 @@
 import type { CommandModule } from 'yargs';
 import { TEAMMATE_FLAG_ENTRIES } from '../../protocol/teammate-flags.js';
 import { runTeammate } from '../../runtime/teammate.js';
-import type { GlobalArgs } from '../context.js';
+import { refuseGlobals, type GlobalArgs } from '../context.js';
 import { chalk } from '../output/render.js';
 
 // The yargs options of every teammate flag, from the one table.
@@ -16,7 +16,7 @@ export const teammateCommand: CommandModule<GlobalArgs> = {
   command: 'teammate',
   describe: 'run one teammate (the process in each pane; normally started by swarm spawn)',
   builder: (y) =>
-    y
+    refuseGlobals(y, 'teammate', { team: 'use --team-name', json: '' })
       .options(TEAMMATE_OPTIONS)
       .example(
         '$0 teammate --agent-id alice@demo --agent-name alice --team-name demo --agent-color blue --parent-session-id <id> --lead-verify-key <key>',

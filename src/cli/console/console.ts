@@ -65,6 +65,9 @@ export class LeaderConsole implements ActionContext {
   private readonly tasks = new Set<Promise<unknown>>();
   private mode: PromptMode = { kind: 'command' };
   private shownQuestion: string | undefined;
+  /** Screen rows the shown question took, and rows printed below it since. */
+  private questionRows = 0;
+  private rowsSinceQuestion = 0;
   private readonly answering = new Set<string>();
   private members: string[] = [];
   /** Teammates this console is shutting down (lower-case names). */
@@ -85,7 +88,7 @@ export class LeaderConsole implements ActionContext {
     });
   }
 
-  print = (text: string): void => this.screen.print(text);
+  print = (text: string): void => this.keepQuestionVisible(this.screen.print(text));
 
   /** Start everything; resolves once running (await `done` for the end). */
   async start(): Promise<void> {
@@ -207,6 +210,8 @@ export class LeaderConsole implements ActionContext {
 
   private showQuestion(): void {
     if (this.mode.kind === 'feedback' || this.mode.kind === 'confirm-quit') return;
+    // The next question comes after the answer to the last one is printed, not above it.
+    if (this.answering.size > 0) return;
     const q = this.queue.current();
     if (q === undefined) {
       this.shownQuestion = undefined;
@@ -215,9 +220,23 @@ export class LeaderConsole implements ActionContext {
     }
     if (q.id !== this.shownQuestion) {
       this.shownQuestion = q.id;
-      this.print(questionLines(q, this.queue.size - 1).join('\n'));
+      this.printQuestion(q);
     }
     this.setMode({ kind: 'question', question: q });
+  }
+
+  private printQuestion(q: Question): void {
+    this.questionRows = this.screen.print(questionLines(q, this.queue.size - 1).join('\n'));
+    this.rowsSinceQuestion = 0;
+  }
+
+  /** Print the open question again before later output scrolls it off the screen. */
+  private keepQuestionVisible(rows: number): void {
+    if (this.mode.kind !== 'question' || this.shownQuestion !== this.mode.question.id) return;
+    this.rowsSinceQuestion += rows;
+    const height = this.screen.height;
+    // One row for the prompt below it.
+    if (height !== undefined && this.rowsSinceQuestion + this.questionRows >= height - 1) this.printQuestion(this.mode.question);
   }
 
   private setMode(mode: PromptMode): void {

@@ -10,7 +10,7 @@ import wrapAnsi from 'wrap-ansi';
 
 export interface ScreenOptions {
   input: NodeJS.ReadableStream & { isTTY?: boolean };
-  output: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  output: NodeJS.WritableStream & { isTTY?: boolean; columns?: number; rows?: number };
   completer?: (line: string) => [string[], string];
 }
 
@@ -83,16 +83,23 @@ export class Screen {
     if (!this.closed && this.tty) this.rl.prompt(true);
   }
 
-  /** Print lines above the prompt, keeping the half-typed line and the cursor. */
-  print(text: string): void {
+  /** The terminal's height in rows, when printing goes to a terminal. */
+  get height(): number | undefined {
+    return this.tty && !this.closed ? this.opts.output.rows : undefined;
+  }
+
+  /** Print lines above the prompt, keeping the half-typed line and the cursor; returns the rows printed. */
+  print(text: string): number {
     if (this.closed || !this.tty) {
       this.opts.output.write(`${text}\n`);
-      return;
+      return text.split('\n').length;
     }
     this.erasePrompt();
     const columns = this.opts.output.columns;
-    this.opts.output.write(`${columns ? wrapAnsi(text, columns, { hard: true, trim: false }) : text}\n`);
+    const shown = columns ? wrapAnsi(text, columns, { hard: true, trim: false }) : text;
+    this.opts.output.write(`${shown}\n`);
     this.rl.prompt(true);
+    return shown.split('\n').length;
   }
 
   /** The line typed so far (not yet submitted). */

@@ -5,7 +5,7 @@ import type { ControlMessage } from '../../protocol/control.js';
 import type { InboxMessage } from '../../protocol/message.js';
 import { LEAD_NAME } from '../../protocol/names.js';
 import { oneLine } from '../../protocol/text.js';
-import { chalk, describeControl, paint } from '../output/render.js';
+import { chalk, describeControl, describeToolInput, paint } from '../output/render.js';
 import { renderPending } from '../output/permission.js';
 import { progressLabel, taskLabel } from '../output/status.js';
 import type { CollectedStatus, MemberState } from '../../teammates/status-report.js';
@@ -77,13 +77,19 @@ export function questionLines(q: Question, more: number): string[] {
 
 export type PromptMode = { kind: 'command' } | { kind: 'question'; question: Question } | { kind: 'feedback'; question: Question } | { kind: 'confirm-quit' };
 
+function promptInput(toolName: string, input: Record<string, unknown>): string {
+  const what = oneLine(describeToolInput(toolName, input), 40);
+  return what === '' ? '' : `: ${what}`;
+}
+
 export function promptText(mode: PromptMode): string {
   switch (mode.kind) {
     case 'command':
       return `${chalk.bold('lead')}> `;
     case 'question':
+      // The prompt says what is asked, so the question stays readable at the bottom of the screen.
       return mode.question.kind === 'permission'
-        ? `${chalk.yellow(`${oneLine(mode.question.request.workerName, 20)} ${mode.question.request.toolName}`)} [y/a/n]> `
+        ? `${chalk.yellow(`${oneLine(mode.question.request.workerName, 20)} ${mode.question.request.toolName}${promptInput(mode.question.request.toolName, mode.question.request.input)}`)} [y/a/n]> `
         : `${chalk.yellow(`plan of ${oneLine(mode.question.from, 20)}`)} [y/n]> `;
     case 'feedback':
       return `${chalk.red(mode.question.kind === 'plan' ? 'reject' : 'deny')} feedback (Enter for none)> `;

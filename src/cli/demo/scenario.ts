@@ -9,7 +9,8 @@
 // Every brain approves a shutdown_request (SendMessage shutdown_response), so `/shutdown --all`
 // and Ctrl-C → y end the demo gracefully.
 import type { IncomingRequest, ScriptInput, StepInput } from '../../standin/messages-server.js';
-import { lastUserText } from '../../standin/request.js';
+import { lastUserText, shutdownRequestId } from '../../standin/request.js';
+import { shutdownApproval } from '../../standin/script.js';
 import type { TeamFile } from '../launch/team-file.js';
 
 export const DEMO_TEAM = 'demo';
@@ -45,14 +46,6 @@ const text = (t: string): Block => ({ type: 'text', text: t });
 const tool = (name: string, input: Record<string, unknown>): Block => ({ type: 'tool_use', name, input });
 const say = (to: string, message: string, summary: string): Block => tool('SendMessage', { to, message, summary });
 const reply = (...content: Block[]): StepInput => ({ reply: { content } });
-
-/** A shutdown_request in the newest message → approve it. */
-function shutdownAnswer(c: Conversation): StepInput | undefined {
-  if (!c.last.includes('shutdown_request')) return undefined;
-  const id = /"requestId"\s*:\s*"([^"]+)"/.exec(c.last)?.[1];
-  if (id === undefined) return undefined;
-  return reply(text('The work is done; shutting down.'), tool('SendMessage', { to: 'team-lead', message: { type: 'shutdown_response', request_id: id, approve: true } }));
-}
 
 function reader(c: Conversation): StepInput {
   if (!c.used.includes('Read')) {
@@ -102,8 +95,8 @@ export function demoScript(): ScriptInput {
     Array.from({ length: TURNS_PER_AGENT }, () => ({
       match: { agent },
       respond: (req: IncomingRequest): StepInput => {
-        const c = conversation(req);
-        return shutdownAnswer(c) ?? brain(c);
+        const id = shutdownRequestId(req.body);
+        return id !== undefined ? { reply: shutdownApproval(id) } : brain(conversation(req));
       },
     })),
   );

@@ -45,18 +45,29 @@ export function planText(line: PlanLine): string {
 
 /** The lines `--dry-run` prints. */
 export function dryRunLines(i: DryRunInput): string[] {
-  const head = [`# swarm launch --dry-run: nothing is written; <placeholders> exist only once the team is created`, `# root ${i.root}`];
-  if (i.taken && i.rename !== true) {
-    return [
-      ...head,
-      `# team "${i.team}" exists: launch would attach to it while a teammate of it runs, else stop with an error; it creates nothing (--rename: a second team under a free name)`,
-    ];
-  }
-  const out = [
-    ...head,
-    `# create team "${i.team}"${i.taken ? ' (taken: a free name would be picked and announced)' : ''} with ${i.file.members.length} member${i.file.members.length === 1 ? '' : 's'}`,
-    `# ${i.backend.describe()}`,
+  return dryRunPlan(i).map(planText);
+}
+
+/** What `--dry-run --json` prints: `{team, nameTaken, root, backend, steps: [{run: argv} | {note}]}`. */
+export function dryRunJson(i: DryRunInput): { team: string; nameTaken: boolean; root: string; backend: string; steps: PlanLine[] } {
+  return { team: i.team, nameTaken: i.taken, root: i.root, backend: i.backend.type, steps: dryRunPlan(i).map((l) => ('run' in l ? { run: l.run } : { note: l.note })) };
+}
+
+/** Every step of the dry run, in order: the commands launch runs and `#` notes between them. */
+export function dryRunPlan(i: DryRunInput): PlanLine[] {
+  const note = (text: string): PlanLine => ({ note: text });
+  const out: PlanLine[] = [
+    note('swarm launch --dry-run: nothing is written; <placeholders> exist only once the team is created'),
+    note(`root ${i.root}`),
   ];
+  if (i.taken && i.rename !== true) {
+    out.push(note(`team "${i.team}" exists: launch would attach to it while a teammate of it runs, else stop with an error; it creates nothing (--rename: a second team under a free name)`));
+    return out;
+  }
+  out.push(
+    note(`create team "${i.team}"${i.taken ? ' (taken: a free name would be picked and announced)' : ''} with ${i.file.members.length} member${i.file.members.length === 1 ? '' : 's'}`),
+    note(i.backend.describe()),
+  );
   const printedOnce = new Set<string>();
   const print = (lines: readonly PlanLine[]): void => {
     for (const l of lines) {
@@ -65,7 +76,7 @@ export function dryRunLines(i: DryRunInput): string[] {
         if (printedOnce.has(text)) continue;
         printedOnce.add(text);
       }
-      out.push(text);
+      out.push(l);
     }
   };
   i.file.members.forEach((m, index) => {
@@ -86,16 +97,19 @@ export function dryRunLines(i: DryRunInput): string[] {
       ...(i.which ? { which: i.which } : {}),
     });
     const lines = m.prompt.trim().split('\n').length;
-    out.push(`# ${m.name} (${agentId(m.name, i.team)}): its prompt (${lines} line${lines === 1 ? '' : 's'}) becomes its first inbox message`);
+    out.push(note(`${m.name} (${agentId(m.name, i.team)}): its prompt (${lines} line${lines === 1 ? '' : 's'}) becomes its first inbox message`));
     const stderrLog = teamPaths(i.root, i.team).stderrLog(m.name);
     print(i.backend.plan({ team: i.team, name: m.name, color: colorForIndex(index + 1), argv: built.argv, env: redacted(built.env), cwd, stderrLog }));
   });
-  if (!i.console) return [...out, `# --no-console: then print the status table (swarm status --team ${i.team})`];
+  if (!i.console) {
+    if (i.backend.sessions !== undefined) print(i.backend.sessions.planDropConsolePane(i.team));
+    return [...out, note(`--no-console: then print the status table (swarm status --team ${i.team})`)];
+  }
   const lead = leadArgv(i.team);
   if (i.backend.sessions !== undefined) {
     print(i.backend.sessions.planConsole(i.team, { argv: lead, cwd: i.cwd, env: redacted(forwardedEnv(i.env)) }));
   } else {
-    out.push(`# the leader console runs here: ${quote(lead)}`);
+    out.push(note(`the leader console runs here: ${quote(lead)}`));
   }
   return out;
 }

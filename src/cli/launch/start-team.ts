@@ -8,7 +8,6 @@
 // spawn lock, and the readiness handshakes run concurrently. Every member's spawn inputs are
 // checked first (as spawn checks them), and a failure before the first spawn (the backend cannot be
 // had) removes the new team again: a bad team file never leaves a half-made team.
-import { quote } from 'shell-quote';
 import type { Backend, SessionConsole, TeamSessions } from '../../backends/backend.js';
 import type { InProcessHost } from '../../backends/in-process/host.js';
 import { paneLabel, selectBackend, type BackendChoice } from '../../backends/registry.js';
@@ -41,8 +40,10 @@ export interface StartedTeam {
   team: Team;
   backend: Backend;
   host: InProcessHost | undefined;
+  /** The team file's name when it was taken and another was picked. */
+  renamedFrom: string | undefined;
   spawned: string[];
-  failed: string[];
+  failed: { name: string; error: string }[];
 }
 
 async function chooseBackend(o: StartTeamOptions, team: Team): Promise<{ backend: Backend; host: InProcessHost | undefined }> {
@@ -97,7 +98,7 @@ export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
   else o.print(`created team ${chalk.bold(team.name)}`);
   o.print(chalk.dim(backend.describe()));
   const spawned: string[] = [];
-  const failed: string[] = [];
+  const failed: StartedTeam['failed'] = [];
   // Panes are created one at a time (spawn.lock); the readiness handshakes overlap.
   const results = await spawnTeammates(
     o.file.members.map((m) => ({
@@ -122,11 +123,11 @@ export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
       spawned.push(t.name);
       o.print(`spawned ${paint(t.color, t.name)}${paneLabel(t)}: ready`);
     } else {
-      failed.push(r.name);
+      failed.push({ name: r.name, error: r.error.message });
       o.print(`${chalk.red('failed:')} ${r.error.message}`);
     }
   }
-  return { team, backend, host, spawned, failed };
+  return { team, backend, host, renamedFrom, spawned, failed };
 }
 
 /** The `swarm lead` argv for a team. */
@@ -148,9 +149,12 @@ export function consoleInSession(
   return sessions.runConsole(team, { argv: leadArgv(team), cwd, env: { ...forwardedEnv(env), ...extraEnv } });
 }
 
-/** Attach to the session when stdout is a terminal (resolves when the user detaches), else print how. */
+/**
+ * Attach to the session when stdout is a terminal (resolves when the user detaches), else say where
+ * the console is; the attach command itself was printed once already, by startTeam (backend.describe()).
+ */
 export async function attachOrSay(inSession: SessionConsole, print: (line: string) => void): Promise<void> {
-  print(`the leader console is in the first pane: ${chalk.bold(quote(inSession.attach))}`);
+  print(`the leader console is in the session's first pane (${inSession.paneId}); attach with the tmux line above`);
   if (!process.stdout.isTTY || !process.stdin.isTTY) return;
   await inSession.attachHere();
 }

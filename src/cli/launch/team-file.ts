@@ -23,6 +23,7 @@ import { z } from 'zod';
 import { PermissionModeSchema } from '../../protocol/config.js';
 import { errnoCode, SwarmError } from '../../protocol/errors.js';
 import { assertMemberName, assertTeamName } from '../../protocol/names.js';
+import { nearest } from '../../protocol/spelling.js';
 import { isDirectory } from '../../storage/atomic.js';
 import { resolveClaude, type Env } from '../../teammates/command-line.js';
 
@@ -128,21 +129,10 @@ const KNOWN_KEYS: Record<'team' | 'member', readonly string[]> = {
   member: Object.keys(TeamFileMemberSchema.shape),
 };
 
-function distance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1]!.toLowerCase() === b[j - 1]!.toLowerCase() ? 0 : 1));
-    }
-  }
-  return d[a.length]![b.length]!;
-}
-
 /** "did you mean `planModeRequired`?" for a near-miss key, else the list of known keys. */
 function unknownKeyHint(key: string, known: readonly string[]): string {
-  const best = [...known].sort((x, y) => distance(key, x) - distance(key, y))[0];
-  if (best !== undefined && distance(key, best) <= Math.max(2, Math.floor(key.length / 4))) return `did you mean "${best}"?`;
+  const best = nearest(key, known);
+  if (best !== undefined) return `did you mean "${best}"?`;
   return `expected one of: ${known.join(', ')}`;
 }
 

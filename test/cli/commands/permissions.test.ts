@@ -116,10 +116,19 @@ describe('swarm permissions rules / allow / deny / remove', () => {
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr.split('\n')).toEqual(['swarm: bad permission rule "Bash(rm *)": Bash patterns take `*` only as a trailing `:*` prefix marker, e.g. Bash(npm run:*)']);
     expect(await fs.readFile(h.paths.config, 'utf8')).toBe(before);
+    // A tool name that cannot match anything is refused too, with the rule as probably meant
+    // (the cases are in test/permissions/rules.test.ts; here, the command's exit and output).
+    const mistyped = await run(['permissions', 'deny', 'bash(rm:*)']);
+    expect([mistyped.exitCode, mistyped.stderr.split('\n')]).toEqual([2, ['swarm: bad permission rule "bash(rm:*)": unknown tool "bash" (tool names are case-sensitive); did you mean "Bash(rm:*)"?']]);
+    const unknown = await run(['permissions', 'allow', 'Frobnicate']);
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr).toMatch(/^swarm: bad permission rule "Frobnicate": unknown tool "Frobnicate"; use one of Read, Write, .*, or mcp__<server>\[__<tool>\]$/);
+    expect(await fs.readFile(h.paths.config, 'utf8')).toBe(before);
+    expect((await run(['permissions', 'allow', 'mcp__github__create_issue'])).exitCode).toBe(0);
     const absent = await run(['permissions', 'remove', 'Bash(ls:*)']);
     expect(absent.exitCode).toBe(1);
     expect(absent.stderr).toBe(`swarm: no rule "Bash(ls:*)"; see 'swarm permissions rules'`);
-  });
+  }, 60_000);
 });
 
 describe('swarm permissions clear', () => {

@@ -26,6 +26,7 @@ const READS = new Set(['has-session', 'list-panes', 'display-message']);
 function recordingTmux(): { exec: Exec; calls: string[][] } {
   const calls: string[][] = [];
   let session = false;
+  let split = false;
   const exec: Exec = async (file, args) => {
     calls.push([file, ...args]);
     const a = args[0] === '-L' ? args.slice(2) : [...args];
@@ -40,9 +41,10 @@ function recordingTmux(): { exec: Exec; calls: string[][] } {
         if (a.includes('#{socket_path}')) return ok('/tmp/tmux-0/swarm-test-pin\n');
         return ok('$0 @0 %0 swarm-sq\n');
       case 'list-panes':
-        if (a.includes('-s')) return ok('%0 100 50\n');
+        if (a.includes('-s')) return ok(split ? '%0 100 50\n%1 100 50\n' : '%0 100 50\n');
         return ok('%0 100 0 @0 200 50 200 50\n'); // a wide window: the split goes side by side (-h)
       case 'split-window':
+        split = true;
         return ok('%1 101 @0\n');
       default:
         return ok();
@@ -111,6 +113,24 @@ describe('launch --dry-run is what launch runs (tmux, outside tmux)', () => {
     envDirs.push(fifoDir);
     expect(lines.join('\n')).not.toContain(SECRET);
     expect(lines.filter((l) => l.includes('export ANTHROPIC_API_KEY=\\<redacted\\>;'))).toHaveLength(2);
+  });
+
+  it('--no-console: the first pane is closed, as dropConsolePane closes it, so the session ends with its last teammate', async () => {
+    const rec = recordingTmux();
+    const backend = backendForType('tmux', new Team('/tmp/root', 'sq'), { env: ENV, exec: rec.exec });
+    const lines = dryRunLines({ file: { name: 'sq', members: [{ name: 'ann', prompt: 'review it' }] }, team: 'sq', taken: false, root: '/tmp/pin-root', env: ENV, cwd: CWD, backend, console: false });
+    const built = buildTeammateCommand({ runtime: 'swarm', team: 'sq', name: 'ann', color: colorForIndex(1), leadSessionId: 'sess-1', leadVerifyKey: 'key-1', cwd: CWD, env: ENV });
+    await backend.createPane({ team: 'sq', name: 'ann', color: colorForIndex(1), argv: built.argv, env: built.env, cwd: CWD, stderrLog: teamPaths('/tmp/pin-root', 'sq').stderrLog('ann') });
+    await backend.sessions!.dropConsolePane('sq');
+    for (const c of rec.calls) if (c.includes(ENV_LOADER)) envDirs.push(path.dirname(c[c.indexOf(ENV_LOADER) + 1]!));
+    for (const c of rec.calls) if (c.includes(STDERR_TEE)) envDirs.push(c[c.indexOf(STDERR_TEE) + 1]!);
+
+    const ran = rec.calls.filter((c) => !READS.has(c[c[1] === '-L' ? 3 : 1]!));
+    const planned = lines.filter((l) => l.startsWith('tmux ')).map((l) => parse(l).map(String));
+    expect(planned.map((p) => p[3])).toEqual(['new-session', 'set-option', 'split-window', 'set-option', 'kill-pane']);
+    expect(ran).toHaveLength(planned.length);
+    planned.forEach((p, i) => expectSameCommand(p, ran[i]!));
+    expect(ran.at(-1)).toEqual(['tmux', '-L', 'swarm-test-pin', 'kill-pane', '-t', '%0']);
   });
 });
 

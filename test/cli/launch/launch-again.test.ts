@@ -60,7 +60,7 @@ describe('swarm launch of a team that exists', () => {
       expect((await new TmuxServer({ socketPath: m![1] }).run(['display-message', '-p', '-t', m![2]!, '#{pane_pid}'])).trim()).toBe(String(w1.pid));
     }
     expect(await teamNames()).toEqual(['again']);
-    expect((await listAllPanes(new TmuxServer({ socket }))).filter((p) => !p.dead)).toHaveLength(2); // the session's first pane and w1
+    expect((await listAllPanes(new TmuxServer({ socket }))).filter((p) => !p.dead)).toHaveLength(1); // w1 alone: --no-console closed the session's first pane
 
     const dry = await launch(['--dry-run']);
     expect(dry.exitCode, dry.stderr).toBe(0);
