@@ -3,6 +3,7 @@
 export * from './colors.js';
 export * from './config.js';
 export * from './control.js';
+export * from './demo.js';
 export * from './errors.js';
 export * from './hosted.js';
 export * from './ids.js';

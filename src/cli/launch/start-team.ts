@@ -33,6 +33,8 @@ export interface StartTeamOptions {
   cwd: string;
   print(line: string): void;
   readyTimeoutMs?: number;
+  /** Ctrl-C: members not started yet are skipped, and pending spawns are undone (spawn's `signal`). */
+  signal?: AbortSignal;
 }
 
 export interface StartedTeam {
@@ -112,6 +114,7 @@ export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
       env: o.env,
       onNotice: (text: string) => o.print(chalk.yellow(text)),
       ...(o.readyTimeoutMs !== undefined ? { readyTimeoutMs: o.readyTimeoutMs } : {}),
+      ...(o.signal ? { signal: o.signal } : {}),
     })),
   );
   for (const r of results) {
