@@ -3,6 +3,7 @@
 //   - `/shutdown --all` in its console: once the last teammate has left, the demo cleans up and exits 0;
 //   - SIGHUP (the terminal closed) to a demo whose console is in a `swarm-demo` session: the
 //     teammates, the session and the root are gone, exit 129;
+//   - a closed stdout (`| head -3`): the same cleanup, exit 141;
 //   - SIGKILL (no cleanup possible): `swarm doctor` reports the orphaned demo and `--fix` removes
 //     its teammates, its session and its root.
 import { promises as fs } from 'node:fs';
@@ -43,10 +44,11 @@ const DEMO_ENV = (): Record<string, string> => ({ SWARM_TMUX_SOCKET: socket, TMP
  * `swarm demo` in the first pane of a private server. `outsideTmux`: TMUX unset and stdin not a
  * terminal, so its console goes to a `swarm-demo` session and nothing attaches.
  */
-async function startDemo(outsideTmux: boolean): Promise<{ pane: string; screen: () => Promise<string> }> {
+async function startDemo(outsideTmux: boolean, pipe?: string): Promise<{ pane: string; screen: () => Promise<string> }> {
   const flags = Object.entries(DEMO_ENV()).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
   const demo = quote([process.execPath, SWARM_BIN, 'demo']);
-  const cmd = outsideTmux ? `env -u TMUX ${demo} </dev/null; echo DEMO-EXIT=$?` : `${demo}; echo DEMO-EXIT=$?`;
+  const run = outsideTmux ? `env -u TMUX ${demo} </dev/null` : demo;
+  const cmd = pipe === undefined ? `${run}; echo DEMO-EXIT=$?` : quote(['bash', '-c', `${run} | ${pipe}; echo DEMO-EXIT=\${PIPESTATUS[0]}`]);
   await execa('tmux', ['-L', socket, 'new-session', '-d', '-s', 'main', '-x', '200', '-y', '50', ...flags, '-c', tmp, cmd], {
     env: { ...process.env, TMUX: '', SWARM_TEAM: '', ANTHROPIC_API_KEY: '', CLAUDE_CONFIG_DIR: path.join(tmp, 'never-used') },
   });
@@ -101,6 +103,13 @@ describe('swarm demo ends', () => {
     expect(await sessionNames()).toEqual(['main']);
     expect(teammatePids.filter((p) => isProcessAlive(p))).toEqual([]);
     await expect(fs.access(root)).rejects.toThrow(/ENOENT/);
+  }, 90_000);
+
+  it('when its stdout is closed (| head -3): what it started is stopped, its root removed, exit 141', async () => {
+    const { screen } = await startDemo(true, 'head -3');
+    await waitFor(async () => (await screen()).includes('DEMO-EXIT=141'), 40_000, 'the demo to exit 141');
+    expect(await sessionNames()).toEqual(['main']);
+    expect(await listDemoRoots(tmp)).toEqual([]);
   }, 90_000);
 
   it('on SIGKILL: swarm doctor reports the orphaned demo, and --fix kills its teammates and session and removes its root', async () => {
