@@ -10,5 +10,6 @@ export * from './ids.js';
 export * from './message.js';
 export * from './names.js';
 export * from './permission.js';
+export * from './shutdown-timing.js';
 export * from './status.js';
 export * from './text.js';
