@@ -2,7 +2,9 @@
 // from a team file, spawn every member, then run the leader console — in this pane inside tmux (or
 // iTerm2, or in-process), else in the first pane of the `swarm-<team>` session, attached when this
 // is a terminal. `--dry-run` prints the commands and writes nothing; `--no-console` spawns, prints
-// the status table and exits (1 if any member failed to start).
+// the status table and exits (1 if any member failed to start). Ctrl-C (or SIGTERM/SIGHUP) while
+// the members start stops what launch started, removes the team, says so, and exits 130 (129, 143).
+import os from 'node:os';
 import type { CommandModule } from 'yargs';
 import type { Backend } from '../../backends/backend.js';
 import { BACKEND_CHOICES, backendForType, selectBackend, type BackendChoice } from '../../backends/registry.js';
@@ -12,7 +14,7 @@ import { Team } from '../../team/team.js';
 import { runConsole } from '../console/console.js';
 import { println, rootDir, type GlobalArgs } from '../context.js';
 import { dryRunLines } from '../launch/dry-run.js';
-import { attachOrSay, consoleInSession, startTeam } from '../launch/start-team.js';
+import { attachOrSay, consoleInSession, startTeam, undoStart, type StartTeamOptions, type StartedTeam } from '../launch/start-team.js';
 import { chalk } from '../output/render.js';
 import { renderStatus } from '../output/status.js';
 import { collectStatus } from '../../teammates/status-report.js';
@@ -23,6 +25,28 @@ interface LaunchArgs extends GlobalArgs {
   console: boolean;
   'dry-run': boolean;
   backend?: string;
+}
+
+const INTERRUPTS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** startTeam, with Ctrl-C undoing everything it started; exits 128 + the signal after saying so. */
+async function startInterruptibly(o: Omit<StartTeamOptions, 'signal'>): Promise<StartedTeam> {
+  const ac = new AbortController();
+  let caught: NodeJS.Signals | undefined;
+  const onSignal = (sig: NodeJS.Signals): void => {
+    caught ??= sig;
+    ac.abort();
+  };
+  for (const sig of INTERRUPTS) process.on(sig, onSignal);
+  try {
+    const started = await startTeam({ ...o, signal: ac.signal });
+    if (caught === undefined) return started;
+    o.print(chalk.yellow(`${caught === 'SIGINT' ? 'Ctrl-C' : caught}: stopping what launch started…`));
+    o.print(await undoStart(started, o.env));
+    return process.exit(128 + (os.constants.signals[caught] ?? 0));
+  } finally {
+    for (const sig of INTERRUPTS) process.removeListener(sig, onSignal);
+  }
 }
 
 /** The backend launch would choose; only its plan() is used. */
@@ -62,7 +86,7 @@ export const launchCommand: CommandModule<GlobalArgs, LaunchArgs> = {
       for (const l of lines) println(l);
       return;
     }
-    const started = await startTeam({ root, env, file, requested, withConsole: args.console, cwd, print: println });
+    const started = await startInterruptibly({ root, env, file, requested, withConsole: args.console, cwd, print: println });
     const { team, backend } = started;
     if (!args.console) {
       const now = Date.now();
