@@ -46,10 +46,12 @@ function demoEnv(root: string, server: MessagesServer): NodeJS.ProcessEnv {
   return env;
 }
 
-/** `demo`, unless a `swarm-demo` session exists (another demo running): then `demo-<hex>`. */
+/** `demo`, unless a `swarm-demo` session exists (another demo running, or one killed): then `demo-<hex>`, and says why. */
 async function teamName(env: NodeJS.ProcessEnv): Promise<string> {
-  const taken = await teamSessions({ env }).exists(DEMO_TEAM).catch(() => false);
-  return taken ? `${DEMO_TEAM}-${randomBytes(2).toString('hex')}` : DEMO_TEAM;
+  const sessions = teamSessions({ env });
+  if (!(await sessions.exists(DEMO_TEAM).catch(() => false))) return DEMO_TEAM;
+  println(chalk.yellow(`note: tmux session ${sessions.nameOf(DEMO_TEAM)} exists: another demo is running, or one was killed without cleaning up ('swarm doctor --fix' removes those)`));
+  return `${DEMO_TEAM}-${randomBytes(2).toString('hex')}`;
 }
 
 /** Stop the teammates still on the roster: gracefully after a normal end, at once when interrupted. */

@@ -1,8 +1,8 @@
 // How `swarm demo` ends, each with a real demo in a pane of a private tmux server (reaped
 // afterwards; TMPDIR points into the test's temp dir, so the demo's root is ours):
 //   - `/shutdown --all` in its console: once the last teammate has left, the demo cleans up and exits 0;
-//   - SIGHUP (the terminal closed) to a demo whose console is in a `swarm-demo` session: the
-//     teammates, the session and the root are gone, exit 129;
+//   - SIGHUP (the terminal closed), with the console in a `swarm-demo` session or in the demo's own
+//     pane: the teammates, their panes, the session and the root are gone, exit 129;
 //   - a closed stdout (`| head -3`): the same cleanup, exit 141;
 //   - SIGKILL (no cleanup possible): `swarm doctor` reports the orphaned demo and `--fix` removes
 //     its teammates, its session and its root.
@@ -91,16 +91,25 @@ describe('swarm demo ends', () => {
     await expect(fs.access(root)).rejects.toThrow(/ENOENT/);
   }, 90_000);
 
-  it('on SIGHUP: its teammates, its swarm-demo session and its root are gone, exit 129', async () => {
-    const { screen } = await startDemo(true);
+  it.each([
+    ['its console in a swarm-demo session', true],
+    ['its console in its own pane, teammates split beside it', false],
+  ])('on SIGHUP (%s): its teammates, panes, session and root are gone, exit 129', async (_label, outsideTmux) => {
+    const { pane, screen } = await startDemo(outsideTmux);
     const { root, pid, teammatePids } = await demoState();
-    await waitFor(async () => (await screen()).includes('the demo runs until its console exits'), 30_000, 'the demo waiting on its console');
-    expect(await sessionNames()).toEqual(['main', 'swarm-demo']);
+    if (outsideTmux) {
+      await waitFor(async () => (await screen()).includes('the demo runs until its console exits'), 30_000, 'the demo waiting on its console');
+      expect(await sessionNames()).toEqual(['main', 'swarm-demo']);
+    } else {
+      await waitFor(async () => (await screen()).includes('swarm lead · team demo'), 30_000, 'the console');
+      expect(await listAllPanes(tmux)).toHaveLength(4);
+    }
 
     process.kill(pid, 'SIGHUP');
     await waitFor(async () => (await screen()).includes('DEMO-EXIT=129'), 30_000, 'the demo to exit 129');
     expect(await screen()).toContain('demo cleaned up');
     expect(await sessionNames()).toEqual(['main']);
+    expect((await listAllPanes(tmux)).map((p) => p.paneId)).toEqual([pane]);
     expect(teammatePids.filter((p) => isProcessAlive(p))).toEqual([]);
     await expect(fs.access(root)).rejects.toThrow(/ENOENT/);
   }, 90_000);
