@@ -3,11 +3,19 @@
 // (`done`). It is first written a second after every request is out (a prompt answer prints
 // nothing); then, on a terminal, it is one line rewritten in place every second and erased at the
 // end; otherwise (a log, a pipe) a new line every 10 s, so a long wait leaves a few lines, not a flood.
+/** Where the line goes: stderr, or the console's print. */
+export interface LineSink {
+  write(text: string): unknown;
+  isTTY?: boolean;
+}
+
 export interface WaitingOptions {
-  stream?: NodeJS.WritableStream & { isTTY?: boolean };
+  stream?: LineSink;
   now?: () => number;
   /** How often a line is written when the stream is not a terminal. Default 10 s. */
   logEveryMs?: number;
+  /** How long after the last request the first line is written. Default 1 s. */
+  firstAfterMs?: number;
 }
 
 const MAX_NAMES = 4;
@@ -23,10 +31,11 @@ export class WaitingLine {
   /** Not asked yet and not done, in the order given. */
   private readonly unasked: string[];
   private readonly asked_: string[] = [];
-  private readonly stream: NodeJS.WritableStream & { isTTY?: boolean };
+  private readonly stream: LineSink;
   private readonly now: () => number;
   private readonly startedAt: number;
   private readonly every: number;
+  private readonly firstAfter: number;
   private timer: NodeJS.Timeout | undefined;
   private first: NodeJS.Timeout | undefined;
   private shown = false;
@@ -38,6 +47,7 @@ export class WaitingLine {
     this.now = o.now ?? Date.now;
     this.startedAt = this.now();
     this.every = this.stream.isTTY === true ? 1000 : (o.logEveryMs ?? 10_000);
+    this.firstAfter = o.firstAfterMs ?? FIRST_AFTER_MS;
   }
 
   /** Asked and not answered yet. */
@@ -85,7 +95,7 @@ export class WaitingLine {
       this.timer = setInterval(() => this.draw(), this.every);
       this.timer.unref();
       this.draw();
-    }, FIRST_AFTER_MS);
+    }, this.firstAfter);
     this.first.unref();
   }
 

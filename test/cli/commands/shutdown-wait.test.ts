@@ -3,6 +3,7 @@
 // shutdown_approved marked graceExpired). Through the built executable, tmux on a private socket.
 //   - the default wait is the grace plus a margin, so the exit is seen and reported as what it was
 //     (`grace_exit`, not an approval), and stderr says whom it waits for;
+//   - the console's /shutdown does the same, its waiting line above the prompt;
 //   - Ctrl-C stops the waiting, says the requests stay and who stops on their own within how long,
 //     exits 130; the teammates then do stop by themselves.
 import { execa } from 'execa';
@@ -60,6 +61,25 @@ describe('swarm shutdown and the grace period', () => {
     const help = await swarm(root, ['shutdown', '--help'], { SWARM_SHUTDOWN_GRACE_MS: '2000' });
     expect(help.stdout).toMatch(/--timeout .*plus 10 s\)\s+\[number\] \[default: 12\]/s);
   }, 40_000);
+
+  it("the console's /shutdown says whom it waits for once a wait lasts 5 s, and reports the grace exit", async () => {
+    await spawnSilentModel('alice', 6000);
+    const lead = execa(process.execPath, [SWARM_BIN, 'lead'], {
+      env: { CLAUDE_CONFIG_DIR: root, NO_COLOR: '1', ...env, SWARM_SHUTDOWN_GRACE_MS: '6000' },
+      stdin: 'pipe',
+      reject: false,
+      timeout: 40_000,
+    });
+    let out = '';
+    lead.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+    await waitFor(() => out.includes('alice'), 10_000, 'the status line');
+    lead.stdin!.write('/shutdown alice\n');
+    await waitFor(() => out.includes('waiting for alice (5 s)…'), 15_000, 'the waiting line');
+    await waitFor(() => out.includes('alice: did not answer; exited by itself when its 6 s grace period ended'), 20_000, 'the outcome');
+    expect(out).not.toContain('approved shutdown');
+    lead.stdin!.end('/quit\n');
+    expect((await lead).exitCode).toBe(0);
+  }, 60_000);
 
   it('Ctrl-C says the requests stay and who stops on their own within how long; they then do', async () => {
     const alice = await spawnSilentModel('alice', 4000);

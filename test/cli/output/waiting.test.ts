@@ -2,12 +2,11 @@
 // place on a terminal, a line every 10 s in a log, nothing for a prompt answer; and what Ctrl-C says.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { interruptedLine } from '../../../src/cli/commands/stop.js';
-import { WaitingLine, nameList } from '../../../src/cli/output/waiting.js';
+import { WaitingLine, nameList, type LineSink } from '../../../src/cli/output/waiting.js';
 
-function recorder(isTTY: boolean): { stream: NodeJS.WritableStream & { isTTY: boolean }; writes: string[] } {
+function recorder(isTTY: boolean): { stream: LineSink; writes: string[] } {
   const writes: string[] = [];
-  const stream = { isTTY, write: (s: string) => (writes.push(s), true) } as unknown as NodeJS.WritableStream & { isTTY: boolean };
-  return { stream, writes };
+  return { stream: { isTTY, write: (s: string) => writes.push(s) }, writes };
 }
 
 beforeEach(() => vi.useFakeTimers());
