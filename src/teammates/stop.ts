@@ -126,7 +126,14 @@ export async function handleShutdownApproved(
   await forget(team, member.name);
   const grace = Math.round((ctx.exitGraceMs ?? 5000) / 1000);
   if (frame.graceExpired === true) {
-    const reason = `exited by itself when its ${Math.round(shutdownGraceMs(ctx.env) / 1000)} s grace period ended`;
+    const graceMs = (() => {
+      try {
+        return shutdownGraceMs(ctx.env);
+      } catch {
+        return undefined; // a bad SWARM_SHUTDOWN_GRACE_MS here: the teammate's own was fine
+      }
+    })();
+    const reason = `exited by itself when its ${graceMs === undefined ? '' : `${Math.round(graceMs / 1000)} s `}grace period ended`;
     return { name: member.name, outcome: 'grace_exit', verified: true, reason: exited ? reason : `${reason}, and was killed ${grace} s later` };
   }
   return { name: member.name, outcome: 'approved', verified: true, ...(exited ? {} : { reason: `still running ${grace} s after approving; killed` }) };

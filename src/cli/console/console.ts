@@ -27,6 +27,7 @@ import type { Team } from '../../team/team.js';
 import { describeOutcome } from '../commands/stop.js';
 import { openMailbox } from '../context.js';
 import { oneLine } from '../../protocol/text.js';
+import { onClosedOutput } from '../output/closed-output.js';
 import { chalk, describeToolInput, paint, renderMessage } from '../output/render.js';
 import { runCommand, stopContext, type ActionContext } from './actions.js';
 import { openConsoleHost } from './host.js';
@@ -120,6 +121,9 @@ export class LeaderConsole implements ActionContext {
     this.screen.onInterrupt(() => this.onInterrupt());
     this.screen.onClose(() => void this.quit(false)); // Ctrl-D / end of piped input: leave
     for (const sig of ['SIGTERM', 'SIGHUP'] as const) process.once(sig, () => void this.quit(false));
+    // Its terminal or pipe went away (EPIPE/EIO): leave as /quit does, so hosted teammates are stopped.
+    const offClosed = onClosedOutput(() => void this.quit(false));
+    void this.done.then(offClosed);
     if (this.o.signal?.aborted) void this.quit(false);
     this.o.signal?.addEventListener('abort', () => void this.quit(false), { once: true });
     this.setMode({ kind: 'command' });

@@ -2,6 +2,8 @@
 // watchers, the status tick) keeps node alive, so no process.exit is needed to hide a leak. Once
 // its last teammate is gone it says how to leave (the demo's console leaves by itself instead:
 // test/cli/demo/demo-end.test.ts).
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { addMember, updateMember } from '../../../src/team/team-store.js';
@@ -49,5 +51,24 @@ describe('swarm lead', () => {
     lead.stdin!.end('/quit\n');
     const r = await lead;
     expect([r.timedOut, r.exitCode]).toEqual([false, 0]);
+  });
+
+  it('leaves like /quit, quietly, when its output is closed (a terminal or pipe gone)', { timeout: 45_000 }, async () => {
+    expect((await swarm(root, ['team', 'create', 'gone'])).exitCode).toBe(0);
+    const lead = execa(process.execPath, [SWARM_BIN, 'lead', '--team', 'gone'], {
+      env: { CLAUDE_CONFIG_DIR: root, NO_COLOR: '1', SWARM_TEAM: '' },
+      stdin: 'pipe',
+      reject: false,
+      timeout: 20_000,
+    });
+    let out = '';
+    lead.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+    await waitFor(() => out.includes('swarm lead · team gone'), 10_000, 'the banner');
+    lead.stdout!.destroy();
+    lead.stdin!.write('/status\n'); // something to print into the closed pipe
+    const r = await lead;
+    expect([r.timedOut, r.exitCode, String(r.stderr)]).toEqual([false, 0, '']);
+    const config = JSON.parse(await readFile(path.join(root, 'teams/gone/config.json'), 'utf8')) as { leadProcess?: unknown };
+    expect(config.leadProcess).toBeUndefined(); // released, as /quit does
   });
 });
