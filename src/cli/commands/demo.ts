@@ -22,6 +22,7 @@ import type { CommandModule } from 'yargs';
 import type { TeamSessions } from '../../backends/backend.js';
 import { teamSessions } from '../../backends/registry.js';
 import { LEAD_NAME } from '../../protocol/names.js';
+import { SHUTDOWN_GRACE_ENV } from '../../protocol/shutdown-timing.js';
 import { killTeammate, shutdownAll } from '../../teammates/stop.js';
 import { startMessagesServer, type MessagesServer } from '../../standin/messages-server.js';
 import { readTeam } from '../../team/team-store.js';
@@ -41,7 +42,7 @@ export const DEMO_IDLE_HINT = 'the demo is done: type /shutdown --all, or press 
 const INTERRUPTS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 function demoEnv(root: string, server: MessagesServer): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, CLAUDE_CONFIG_DIR: root, ANTHROPIC_BASE_URL: server.url, SWARM_SHUTDOWN_GRACE_MS: '10000' };
+  const env: NodeJS.ProcessEnv = { ...process.env, CLAUDE_CONFIG_DIR: root, ANTHROPIC_BASE_URL: server.url, [SHUTDOWN_GRACE_ENV]: '10000' };
   for (const k of ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_MODEL', 'SWARM_TEAMMATE_COMMAND', 'SWARM_TEAM']) delete env[k];
   return env;
 }
