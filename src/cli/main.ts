@@ -20,6 +20,7 @@ import { teammateCommand } from './commands/teammate.js';
 import { fail, failWith } from './fail.js';
 import { applyColorFlag } from './output/render.js';
 import { nearest } from '../protocol/spelling.js';
+import { handleClosedOutput } from './output/closed-output.js';
 
 /** This package's version, from its package.json (yargs cannot find it from an ES module). */
 const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
@@ -51,6 +52,7 @@ export function unknownFlagMessage(msg: string | undefined, argv: readonly strin
 }
 
 export async function main(argv: string[] = hideBin(process.argv)): Promise<void> {
+  handleClosedOutput(); // `swarm status | head -1`: exit quietly, no EPIPE stack trace
   const cli = yargs(argv)
     .scriptName('swarm')
     .usage('$0 <command> [options]\n\nRun a team of Claude agents in tmux panes, coordinated through plain files.')

@@ -52,6 +52,12 @@ export const ShutdownApprovedSchema = z.looseObject({
   timestamp: z.string(),
   paneId: z.string().optional(),
   backendType: z.string().optional(),
+  /**
+   * swarm's: true when the model never answered and the teammate exited at the end of its grace
+   * period (`note` says so in words); absent when the model approved.
+   */
+  graceExpired: z.boolean().optional(),
+  note: z.string().optional(),
 });
 
 export const ShutdownRejectedSchema = z.looseObject({

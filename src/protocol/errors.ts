@@ -15,6 +15,7 @@ export type ErrorKind =
   | 'bad_signature' // a record claiming to be from the leader whose signature does not verify
   | 'backend' // tmux / it2 / process failure
   | 'timeout' // a wait that ran out
+  | 'interrupted' // stopped by the user (Ctrl-C) before it finished; what it started was undone
   | 'io'; // any other file-system failure
 
 export class SwarmError extends Error {

@@ -47,8 +47,8 @@ export type ResolvedRequest = z.infer<typeof ResolvedRequestSchema>;
  * acted on), `acted` the worker's own line once it acts on a verified answer (`status` allow|deny).
  * Around requests: `rule` (id = the rule, `status` added|removed, `list` allow|deny), `plan` (id =
  * the plan request, `status` approved|rejected, `mode`), `shutdown` (id = the shutdown request,
- * `status` requested|approved|rejected|timeout|killed|already_gone), `mode` (id = the msg_id of a
- * mode_set_request a teammate obeyed, `mode`). `prev` chains the lines (permissions/audit.ts).
+ * `status` requested|approved|grace_exit|rejected|timeout|killed|already_gone), `mode` (id = the
+ * msg_id of a mode_set_request a teammate obeyed, `mode`). `prev` chains the lines (permissions/audit.ts).
  */
 export const AuditEventSchema = z.looseObject({
   event: z.enum(['request', 'decision', 'timeout', 'cleared', 'cancelled', 'forged', 'acted', 'rule', 'plan', 'shutdown', 'mode']),

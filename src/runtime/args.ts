@@ -14,6 +14,7 @@ import { isPermissionMode, parsePermissionMode, type Member, type PermissionMode
 import { SwarmError } from '../protocol/errors.js';
 import { agentId, assertMemberName, assertTeamName, LEAD_NAME, sameName } from '../protocol/names.js';
 import { TEAMMATE_FLAG_ENTRIES, TeammateFlagsSchema, type TeammateFlags } from '../protocol/teammate-flags.js';
+import { shutdownGraceMs } from '../protocol/shutdown-timing.js';
 import { parseVerifyKey, type ParsedVerifyKey } from '../permissions/signing.js';
 import { requireMember } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
@@ -63,7 +64,7 @@ export function readTuning(env: NodeJS.ProcessEnv): RuntimeTuning {
   return {
     retryBaseMs: intEnv(env, 'SWARM_RETRY_BASE_MS', 1000),
     maxRetries: intEnv(env, 'SWARM_MAX_RETRIES', 8),
-    shutdownGraceMs: intEnv(env, 'SWARM_SHUTDOWN_GRACE_MS', 30_000),
+    shutdownGraceMs: shutdownGraceMs(env),
     heartbeatMs: intEnv(env, 'SWARM_HEARTBEAT_MS', 5000, 100),
     pollMs: intEnv(env, 'SWARM_POLL_MS', 1000),
     maxTokens: intEnv(env, 'SWARM_MAX_TOKENS', 8192, 1),

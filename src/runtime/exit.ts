@@ -68,7 +68,7 @@ export async function finishTeammate(reason: ExitReason, d: ExitDeps): Promise<n
   if (reason.kind === 'approved' || reason.kind === 'grace') {
     await step('shutdown_approved', async () => {
       const member = findMember(await readTeam(d.team), d.name);
-      const note = reason.kind === 'grace' ? { note: `the model did not answer within ${Math.round(reason.graceMs / 1000)}s; exited anyway` } : {};
+      const note = reason.kind === 'grace' ? { graceExpired: true, note: `the model did not answer within ${Math.round(reason.graceMs / 1000)}s; exited anyway` } : {};
       const text = encodeControl({
         type: 'shutdown_approved',
         requestId: reason.request.requestId,

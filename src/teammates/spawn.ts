@@ -58,6 +58,11 @@ export interface SpawnOptions {
   onNotice?: (text: string) => void;
   /** The leader's environment (forwarded variables, SWARM_TEAMMATE_COMMAND, PATH). */
   env: Env;
+  /**
+   * Aborted (Ctrl-C): a spawn not started yet is refused, and one waiting for readiness is undone
+   * like a failed one (pane killed, member removed), with `interrupted` as its error.
+   */
+  signal?: AbortSignal;
   /** Tests: the swarm executable and the PATH lookup of `claude`. */
   swarmExecutable?: readonly string[];
   which?: (command: string, env: Env) => string | undefined;
@@ -112,6 +117,10 @@ export type SpawnResult =
 export async function spawnTeammates(list: readonly SpawnOptions[]): Promise<SpawnResult[]> {
   const pending: Promise<SpawnResult>[] = [];
   for (const o of list) {
+    if (o.signal?.aborted) {
+      pending.push(Promise.resolve({ ok: false, name: o.name, error: new SwarmError('interrupted', `${o.name} was not started (interrupted)`) }));
+      continue;
+    }
     const started = await startSpawn(o).then(
       (p) => ({ ok: true as const, p }),
       (e: unknown) => ({ ok: false as const, error: asSwarmError(e) }),
@@ -272,7 +281,13 @@ async function handshake(
   let outcome: 'ready' | 'died' | undefined;
   // A dialog moves the deadline while a wait runs: wait again until the latest one has passed.
   while (outcome === undefined && Date.now() < deadline) {
-    outcome = await awaitFiles([paths.inboxes, paths.statusDir], check, { timeoutMs: deadline - Date.now(), tickMs: 200 });
+    outcome = await awaitFiles([paths.inboxes, paths.statusDir], check, {
+      timeoutMs: deadline - Date.now(),
+      tickMs: 200,
+      ...(o.signal ? { signal: o.signal } : {}),
+    }).catch((e: unknown) => {
+      throw o.signal?.aborted ? new SwarmError('interrupted', `interrupted before ${name} was ready`, { cause: e }) : e;
+    });
   }
   if (outcome === 'ready') return;
   const showing = dialogs?.showing;

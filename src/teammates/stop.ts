@@ -4,10 +4,14 @@
 //   shutdownTeammate  cooperative: a signed `shutdown_request` to its inbox, then wait for that
 //                     request's `shutdown_approved` / `shutdown_rejected` from that member in
 //                     team-lead's inbox (only that frame is consumed: other leader messages stay
-//                     unread for the console), escalating to a kill on --force;
+//                     unread for the console), escalating to a kill on --force. By default it
+//                     waits the teammate's grace period plus a margin (protocol/shutdown-timing.ts),
+//                     so a teammate that exits at the end of its grace is seen exiting;
 //   handleShutdownApproved  the one leader-side handler of an approval (wait for the process to
 //                     exit, kill the leftover pane — remain-on-exit keeps it — and update the
 //                     roster). The console reuses it: a real `claude` teammate never removes itself.
+//                     A frame marked `graceExpired` (the model never answered; the runtime exited at
+//                     the end of its grace period) is reported as `grace_exit`, not as an approval.
 import { promises as fs } from 'node:fs';
 import type { Member, TeamConfig } from '../protocol/config.js';
 import { encodeControl, parseControl, type ShutdownApproved, type ShutdownRejected } from '../protocol/control.js';
@@ -15,6 +19,7 @@ import { SwarmError } from '../protocol/errors.js';
 import { newShutdownId } from '../protocol/ids.js';
 import type { InboxMessage } from '../protocol/message.js';
 import { LEAD_NAME, sameName } from '../protocol/names.js';
+import { shutdownGraceMs, shutdownWaitMs } from '../protocol/shutdown-timing.js';
 import type { Mailbox } from '../mailbox/mailbox.js';
 import { appendAudit } from '../permissions/audit.js';
 import { openLeadMailbox } from '../permissions/lead-mailbox.js';
@@ -26,7 +31,8 @@ import { pollUntil, terminateProcess } from '../backends/process.js';
 import { backendForMember, paneRefOf, type BackendContext } from '../backends/registry.js';
 import { releaseTasksOf, type Departure } from './release.js';
 
-export type StopOutcomeKind = 'approved' | 'rejected' | 'killed' | 'timeout' | 'already_gone' | 'failed';
+/** `grace_exit`: the model never answered; the teammate exited by itself when its grace period ended. */
+export type StopOutcomeKind = 'approved' | 'grace_exit' | 'rejected' | 'killed' | 'timeout' | 'already_gone' | 'failed';
 
 export interface StopOutcome {
   name: string;
@@ -52,13 +58,15 @@ function memberBackend(member: Member, team: Team, ctx: StopContext): Backend {
 
 export interface ShutdownOptions extends StopContext {
   reason?: string | undefined;
-  /** How long to wait for an answer. Default 30 s. */
+  /** How long to wait for an answer or the exit. Default: the grace period plus a margin (shutdownWaitMs). */
   timeoutMs?: number;
   /** Kill when the teammate rejects or does not answer in time. */
   force?: boolean;
+  /** Told each teammate's outcome as soon as it is known (shutdownAll: in the order they settle). */
+  onOutcome?: (outcome: StopOutcome) => void;
+  /** Told once a teammate's shutdown_request is in its inbox. */
+  onRequested?: (name: string) => void;
 }
-
-export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 30_000;
 
 function requireTeammate(config: TeamConfig, name: string): Member {
   const member = requireMember(config, name);
@@ -101,7 +109,7 @@ export async function killTeammate(team: Team, name: string, ctx: StopContext): 
  */
 export async function handleShutdownApproved(
   team: Team,
-  frame: Pick<ShutdownApproved, 'from'>,
+  frame: Pick<ShutdownApproved, 'from' | 'graceExpired'>,
   ctx: StopContext,
 ): Promise<StopOutcome> {
   const member = findMember(await readTeam(team), frame.from);
@@ -119,6 +127,17 @@ export async function handleShutdownApproved(
   }
   await forget(team, member.name, 'shut down');
   const grace = Math.round((ctx.exitGraceMs ?? 5000) / 1000);
+  if (frame.graceExpired === true) {
+    const graceMs = (() => {
+      try {
+        return shutdownGraceMs(ctx.env);
+      } catch {
+        return undefined; // a bad SWARM_SHUTDOWN_GRACE_MS here: the teammate's own was fine
+      }
+    })();
+    const reason = `exited by itself when its ${graceMs === undefined ? '' : `${Math.round(graceMs / 1000)} s `}grace period ended`;
+    return { name: member.name, outcome: 'grace_exit', verified: true, reason: exited ? reason : `${reason}, and was killed ${grace} s later` };
+  }
   return { name: member.name, outcome: 'approved', verified: true, ...(exited ? {} : { reason: `still running ${grace} s after approving; killed` }) };
 }
 
@@ -187,7 +206,8 @@ async function askToShutDown(team: Team, name: string, opts: ShutdownOptions, as
   });
   asked(requestId);
   await appendAudit(team.paths, { event: 'shutdown', id: requestId, at: Date.now(), worker: member.name, status: 'requested', by: LEAD_NAME, ...(opts.reason ? { reason: opts.reason } : {}) });
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+  opts.onRequested?.(member.name);
+  const timeoutMs = opts.timeoutMs ?? shutdownWaitMs(opts.env);
   const result = await awaitFiles(
     [team.paths.inboxes],
     async (): Promise<Answer | 'exited' | undefined> => {
@@ -206,7 +226,11 @@ async function askToShutDown(team: Team, name: string, opts: ShutdownOptions, as
   };
   if (result === undefined) {
     const reason = `no answer within ${Math.round(timeoutMs / 100) / 10} s`;
-    return opts.force ? kill(`--force after ${reason}`) : { name: member.name, outcome: 'timeout', reason, verified: false };
+    if (opts.force) return kill(`--force after ${reason}`);
+    // A swarm teammate still holds the request: it exits by itself when its grace period ends.
+    const grace = member.runtime === 'claude' ? undefined : shutdownGraceMs(opts.env);
+    const pending = grace !== undefined && grace > timeoutMs ? `; the request stands: it exits by itself when its ${Math.round(grace / 1000)} s grace period ends` : '';
+    return { name: member.name, outcome: 'timeout', reason: `${reason}${pending}`, verified: false };
   }
   if (result === 'exited') return gone('it exited without answering the shutdown request');
   if (result.type === 'shutdown_rejected') {
@@ -215,8 +239,11 @@ async function askToShutDown(team: Team, name: string, opts: ShutdownOptions, as
       : { name: member.name, outcome: 'rejected', reason: result.reason, verified: false };
   }
   const handled = await handleShutdownApproved(team, result, opts);
-  // Another reader (the console) may have finished the cleanup first: still an approval.
-  return handled.outcome === 'already_gone' ? { name: member.name, outcome: 'approved', verified: true } : handled;
+  // Another reader (the console) may have finished the cleanup first: still an approval (or a grace exit).
+  if (handled.outcome !== 'already_gone') return handled;
+  return result.graceExpired === true
+    ? { name: member.name, outcome: 'grace_exit', verified: true, reason: 'exited by itself when its grace period ended' }
+    : { name: member.name, outcome: 'approved', verified: true };
 }
 
 /** Shut down every teammate at once; a failure for one is reported as its `failed` outcome. */
@@ -232,9 +259,9 @@ export async function shutdownAll(team: Team, opts: ShutdownOptions): Promise<St
   // Every request is sent at once and every wait runs concurrently (one shutdownTeammate each).
   return Promise.all(
     names.map((name) =>
-      shutdownTeammate(team, name, { ...opts, backendFor }).catch(
-        (e: unknown): StopOutcome => ({ name, outcome: 'failed', reason: e instanceof Error ? e.message.split('\n')[0]! : String(e), verified: false }),
-      ),
+      shutdownTeammate(team, name, { ...opts, backendFor, onOutcome: undefined })
+        .catch((e: unknown): StopOutcome => ({ name, outcome: 'failed', reason: e instanceof Error ? e.message.split('\n')[0]! : String(e), verified: false }))
+        .then((o) => (opts.onOutcome?.(o), o)),
     ),
   );
 }

@@ -114,6 +114,7 @@ describe('shutdown', () => {
     const [approved] = await controls(env, 'team-lead', 'shutdown_approved');
     expect(approved!.message).toMatchObject({ requestId: 'shutdown-1@w1', from: 'w1' });
     expect(approved!.message).not.toHaveProperty('note');
+    expect(approved!.message).not.toHaveProperty('graceExpired'); // the model approved
     expect((await readStatus(env))?.state).toBe('exiting');
     expect((await readTeam(new Team(env.root, 't'))).members.find((m) => m.name === 'w1')?.isActive).toBe(false);
     expect(env.server.requests).toHaveLength(2); // no model call after approving
@@ -150,7 +151,7 @@ describe('shutdown', () => {
     await env.lead.append('w1', { from: 'team-lead', text: shutdownRequest('shutdown-3@w1') });
     expect(await t.exited).toEqual({ code: 0, signal: null });
     const [approved] = await controls(env, 'team-lead', 'shutdown_approved');
-    expect(approved!.message).toMatchObject({ requestId: 'shutdown-3@w1', from: 'w1', note: expect.stringContaining('did not answer') });
+    expect(approved!.message).toMatchObject({ requestId: 'shutdown-3@w1', from: 'w1', graceExpired: true, note: expect.stringContaining('did not answer') });
     expect(t.output()).toContain('exiting anyway');
   });
 });

@@ -8,7 +8,9 @@
 //    tests can check what arrived), consumes its inbox (marks entries read), printing each message;
 //  - on a shutdown_request whose lead_sig verifies with --lead-verify-key: replies
 //    shutdown_approved to team-lead and exits 0 — or, with FAKE_REJECT=1, replies
-//    shutdown_rejected with a reason; with FAKE_IGNORE=1 ignores it.
+//    shutdown_rejected with a reason; with FAKE_IGNORE=1 ignores it; with FAKE_GRACE=1 behaves like
+//    the runtime whose model never answers: after SWARM_SHUTDOWN_GRACE_MS (default 30000) it
+//    replies shutdown_approved with graceExpired: true and exits 0.
 // FAKE_CRASH=1: prints an error and exits 3 at once. FAKE_SILENT=1: writes its status but never
 // reads its inbox (a teammate that never becomes ready). FAKE_GATE=<file>: writes its status, then
 // reads its inbox only once that file exists (a teammate whose readiness the test releases).
@@ -113,7 +115,15 @@ if (process.env.FAKE_SILENT === '1') {
       continue;
     }
     const timestamp = new Date().toISOString();
-    if (process.env.FAKE_IGNORE === '1') {
+    if (process.env.FAKE_GRACE === '1') {
+      const graceMs = Number(process.env.SWARM_SHUTDOWN_GRACE_MS ?? 30_000);
+      console.log(`fake-teammate: not answering ${req.requestId}; exiting in ${graceMs} ms (FAKE_GRACE=1)`);
+      setTimeout(async () => {
+        const note = `the model did not answer within ${Math.round(graceMs / 1000)}s; exited anyway`;
+        await reply({ type: 'shutdown_approved', requestId: req.requestId, from: name, timestamp: new Date().toISOString(), graceExpired: true, note });
+        process.exit(0);
+      }, graceMs);
+    } else if (process.env.FAKE_IGNORE === '1') {
       console.log(`fake-teammate: ignoring shutdown_request ${req.requestId} (FAKE_IGNORE=1)`);
     } else if (process.env.FAKE_REJECT === '1') {
       await reply({ type: 'shutdown_rejected', requestId: req.requestId, from: name, reason: 'busy: still writing tests (FAKE_REJECT=1)', timestamp });

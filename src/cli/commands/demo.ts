@@ -3,54 +3,85 @@
 // answered by the stand-in Messages API (in this process, on 127.0.0.1) replaying a scripted
 // scenario (demo/scenario.ts). No API key is used or needed.
 //
-// Everything lives under a private root in the OS temp dir (never the user's ~/.claude), printed
-// at start and removed on exit, with the teammates stopped, the stand-in closed, and the demo's team
-// session killed (when the demo created one). Backend: auto — this pane inside tmux; outside tmux
-// a `swarm-demo` session whose first pane is the console (attached when this is a terminal);
-// in-process without tmux.
+// Everything lives under a private root in the OS temp dir (never the user's ~/.claude; demo/root.ts),
+// printed at start and removed on exit, with the teammates stopped, the stand-in closed, and the
+// demo's team session killed (when the demo created one). Backend: auto — this pane inside tmux;
+// outside tmux a `swarm-demo` session whose first pane is the console (attached when this is a
+// terminal); in-process without tmux.
+//
+// The demo ends when its console does — which it does by itself once the last teammate has left
+// (`/shutdown --all`) — or when it is interrupted: SIGINT, SIGTERM, SIGHUP (the terminal closed) or
+// a closed stdout. An interrupted demo kills its teammates at once, cleans up the same way, and exits
+// 128 + the signal (141 for a closed output). Only SIGKILL or a crash leave the root behind; its
+// marker names this process, so `swarm doctor` can tell it is orphaned and `--fix` removes it.
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { CommandModule } from 'yargs';
 import type { TeamSessions } from '../../backends/backend.js';
 import { teamSessions } from '../../backends/registry.js';
-import { shutdownAll } from '../../teammates/stop.js';
+import { LEAD_NAME } from '../../protocol/names.js';
+import { SHUTDOWN_GRACE_ENV } from '../../protocol/shutdown-timing.js';
+import { killTeammate, shutdownAll } from '../../teammates/stop.js';
 import { startMessagesServer, type MessagesServer } from '../../standin/messages-server.js';
 import { readTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
 import { runConsole } from '../console/console.js';
 import { println, refuseGlobals, type GlobalArgs } from '../context.js';
 import { writeDemoProject } from '../demo/project.js';
+import { makeDemoRoot } from '../demo/root.js';
 import { DEMO_TEAM, demoScript, demoTeamFile } from '../demo/scenario.js';
 import { attachOrSay, consoleInSession, startTeam } from '../launch/start-team.js';
+import { CLOSED_OUTPUT_EXIT, onClosedOutput } from '../output/closed-output.js';
 import { chalk } from '../output/render.js';
 
-export const DEMO_IDLE_HINT = 'the demo is done: type /shutdown --all, or press Ctrl-C and answer y, to shut the team down';
+export const DEMO_IDLE_HINT = 'the demo is done: type /shutdown --all, or press Ctrl-C and answer y, to shut the team down and end the demo';
+
+/** Signals that end the demo (with cleanup) instead of killing it. */
+const INTERRUPTS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 function demoEnv(root: string, server: MessagesServer): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, CLAUDE_CONFIG_DIR: root, ANTHROPIC_BASE_URL: server.url, SWARM_SHUTDOWN_GRACE_MS: '10000' };
+  const env: NodeJS.ProcessEnv = { ...process.env, CLAUDE_CONFIG_DIR: root, ANTHROPIC_BASE_URL: server.url, [SHUTDOWN_GRACE_ENV]: '10000' };
   for (const k of ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_MODEL', 'SWARM_TEAMMATE_COMMAND', 'SWARM_TEAM']) delete env[k];
   return env;
 }
 
-/** `demo`, unless a `swarm-demo` session exists (another demo running): then `demo-<hex>`. */
+/** `demo`, unless a `swarm-demo` session exists (another demo running, or one killed): then `demo-<hex>`, and says why. */
 async function teamName(env: NodeJS.ProcessEnv): Promise<string> {
-  const taken = await teamSessions({ env }).exists(DEMO_TEAM).catch(() => false);
-  return taken ? `${DEMO_TEAM}-${randomBytes(2).toString('hex')}` : DEMO_TEAM;
+  const sessions = teamSessions({ env });
+  if (!(await sessions.exists(DEMO_TEAM).catch(() => false))) return DEMO_TEAM;
+  println(chalk.yellow(`note: tmux session ${sessions.nameOf(DEMO_TEAM)} exists: another demo is running, or one was killed without cleaning up ('swarm doctor --fix' removes those)`));
+  return `${DEMO_TEAM}-${randomBytes(2).toString('hex')}`;
 }
 
-/** `sessions`: the backend's team sessions when the demo's console went to one (killed here). */
-async function cleanUp(root: string, team: Team | undefined, env: NodeJS.ProcessEnv, server: MessagesServer, sessions: TeamSessions | undefined): Promise<void> {
-  if (team !== undefined) {
-    const left = await readTeam(team).then((c) => c.members.length - 1, () => 0);
-    if (left > 0) {
-      println(chalk.dim(`stopping ${left} teammate${left === 1 ? '' : 's'}…`));
-      await shutdownAll(team, { env, force: true, timeoutMs: 5000 });
-    }
-    await sessions?.kill(team.name).catch((e: unknown) => println(chalk.yellow(`could not kill the demo's session: ${e instanceof Error ? e.message : String(e)}`)));
+/** Stop the teammates still on the roster: gracefully after a normal end, at once when interrupted. */
+async function stopTeammates(team: Team, env: NodeJS.ProcessEnv, interrupted: boolean): Promise<void> {
+  const left = await readTeam(team).then((c) => c.members.filter((m) => m.name !== LEAD_NAME).map((m) => m.name), () => []);
+  if (left.length === 0) return;
+  println(chalk.dim(`${interrupted ? 'killing' : 'stopping'} ${left.length} teammate${left.length === 1 ? '' : 's'}…`));
+  if (!interrupted) {
+    await shutdownAll(team, { env, force: true, timeoutMs: 5000 });
+    return;
   }
-  await server.close();
+  const failed = await Promise.all(left.map((name) => killTeammate(team, name, { env }).then(() => undefined, (e: unknown) => `${name}: ${e instanceof Error ? e.message : String(e)}`)));
+  for (const f of failed) if (f !== undefined) println(chalk.yellow(`could not stop ${f}`));
+}
+
+interface Started {
+  team?: Team;
+  sessions?: TeamSessions;
+  server?: MessagesServer;
+  env?: NodeJS.ProcessEnv;
+}
+
+async function cleanUp(root: string, s: Started, interrupted: boolean): Promise<void> {
+  if (s.team !== undefined && s.env !== undefined) {
+    const { team, env } = s;
+    await stopTeammates(team, env, interrupted).catch((e: unknown) => println(chalk.yellow(`could not stop the teammates: ${e instanceof Error ? e.message : String(e)}`)));
+    await s.sessions?.kill(team.name).catch((e: unknown) => println(chalk.yellow(`could not kill the demo's session: ${e instanceof Error ? e.message : String(e)}`)));
+  }
+  await s.server?.close();
   await rm(root, { recursive: true, force: true });
   println(chalk.dim(`demo cleaned up (removed ${root})`));
 }
@@ -58,41 +89,58 @@ async function cleanUp(root: string, team: Team | undefined, env: NodeJS.Process
 export const demoCommand: CommandModule<GlobalArgs, GlobalArgs> = {
   command: 'demo',
   describe: 'a three-teammate demo with a scripted stand-in model: no API key needed',
-  builder: (y) => refuseGlobals(y, 'demo', { team: 'the demo always makes its own team, in a temporary root', json: '' }).example('$0 demo', 'run it; approve the Bash request with y; Ctrl-C then y to finish'),
+  builder: (y) => refuseGlobals(y, 'demo', { team: 'the demo always makes its own team, in a temporary root', json: '' }).example('$0 demo', 'run it; approve the Bash request with y; then /shutdown --all ends it'),
   handler: async () => {
-    const root = await mkdtemp(path.join(os.tmpdir(), 'swarm-demo-'));
-    const project = await writeDemoProject(path.join(root, 'project'));
-    const server = await startMessagesServer({ script: demoScript() });
-    const env = demoEnv(root, server);
-    const banner = [
-      chalk.bold('swarm demo'),
-      chalk.yellow('The teammates here talk to a scripted stand-in model (a local server replaying a script), not Claude. No API key is used.'),
-      chalk.dim(`demo root ${root} (removed on exit) · stand-in model at ${server.url}`),
-      chalk.dim('watch the teammates read files and message each other; approve the Bash request with y.'),
-    ];
-    for (const l of banner) println(l);
-    let team: Team | undefined;
-    let inSessions: TeamSessions | undefined;
+    // Interruptions are caught before anything exists, so whatever gets made is also cleaned up.
     const interrupted = new AbortController();
-    const onSignal = (): void => interrupted.abort();
+    let exitCode: number | undefined;
+    const onSignal = (sig: NodeJS.Signals): void => {
+      exitCode ??= 128 + (os.constants.signals[sig] ?? 0);
+      interrupted.abort(new Error(`interrupted by ${sig}`));
+    };
+    for (const sig of INTERRUPTS) process.on(sig, onSignal);
+    const offClosed = onClosedOutput(() => {
+      exitCode ??= CLOSED_OUTPUT_EXIT;
+      interrupted.abort(new Error('the output was closed'));
+    });
+    const root = await makeDemoRoot(os.tmpdir(), { pid: process.pid, startedAt: Date.now() });
+    const s: Started = {};
     try {
-      const started = await startTeam({ root, env, file: demoTeamFile(project, await teamName(env)), requested: 'auto', withConsole: true, cwd: project, print: println });
-      team = started.team;
-      inSessions = started.backend.sessions;
-      if (inSessions !== undefined) {
-        process.once('SIGINT', onSignal);
-        process.once('SIGTERM', onSignal);
-        const inSession = await consoleInSession(inSessions, team.name, env, project, { SWARM_LEAD_BANNER: banner.slice(1, 2).join('\n'), SWARM_LEAD_IDLE_HINT: DEMO_IDLE_HINT });
+      const project = await writeDemoProject(path.join(root, 'project'));
+      const server = (s.server = await startMessagesServer({ script: demoScript() }));
+      const env = (s.env = demoEnv(root, server));
+      const banner = [
+        chalk.bold('swarm demo'),
+        chalk.yellow('The teammates here talk to a scripted stand-in model (a local server replaying a script), not Claude. No API key is used.'),
+        chalk.dim(`demo root ${root} (removed on exit) · stand-in model at ${server.url}`),
+        chalk.dim('watch the teammates read files and message each other; approve the Bash request with y.'),
+      ];
+      for (const l of banner) println(l);
+      const name = await teamName(env);
+      if (interrupted.signal.aborted) return;
+      const started = await startTeam({ root, env, file: demoTeamFile(project, name), requested: 'auto', withConsole: true, cwd: project, print: println, signal: interrupted.signal });
+      s.team = started.team;
+      s.sessions = started.backend.sessions;
+      if (interrupted.signal.aborted) return;
+      if (s.sessions !== undefined) {
+        const inSession = await consoleInSession(s.sessions, started.team.name, env, project, {
+          SWARM_LEAD_BANNER: banner.slice(1, 2).join('\n'),
+          SWARM_LEAD_IDLE_HINT: DEMO_IDLE_HINT,
+          SWARM_LEAD_END_WITH_TEAM: '1',
+        });
         await attachOrSay(inSession, println);
+        if (interrupted.signal.aborted) return;
         println(chalk.dim('the demo runs until its console exits; Ctrl-C here stops it and cleans up'));
         await inSession.ended(interrupted.signal);
       } else {
-        await runConsole({ team, env, banner: [], allIdleHint: DEMO_IDLE_HINT, ...(started.host ? { host: started.host } : {}) });
+        await runConsole({ team: started.team, env, banner: [], allIdleHint: DEMO_IDLE_HINT, endWithLastTeammate: true, signal: interrupted.signal, ...(started.host ? { host: started.host } : {}) });
       }
     } finally {
-      process.removeListener('SIGINT', onSignal);
-      process.removeListener('SIGTERM', onSignal);
-      await cleanUp(root, team, env, server, inSessions);
+      await cleanUp(root, s, interrupted.signal.aborted);
+      for (const sig of INTERRUPTS) process.removeListener(sig, onSignal);
+      offClosed();
+      // Interrupted: end now (a tmux client or a timer must not keep alive a demo told to stop).
+      if (exitCode !== undefined) process.exit(exitCode);
     }
   },
 };

@@ -1,11 +1,13 @@
 // `swarm doctor [--fix] [--json]`: check the machine and every team under the root, print each
 // finding as a one-line problem and a one-line fix; `--fix` applies the safe fixes (chmod, remove
-// stale locks, mark dead members inactive, clear orphaned requests, kill orphaned swarm sessions)
-// and never deletes a member or a kept-aside file. Exit 0 when healthy, 1 while problems remain
-// (warnings alone do not fail).
+// stale locks, mark dead members inactive, clear orphaned requests, kill orphaned swarm sessions,
+// remove what a killed `swarm demo` left) and never deletes a member or a kept-aside file. Exit 0
+// when healthy, 1 while problems remain (warnings alone do not fail).
+import os from 'node:os';
 import type { CommandModule } from 'yargs';
 import { execaExec, isProcessAlive } from '../../backends/process.js';
 import { checkIt2, checkPermissions, checkTmux, type CheckResult, type DoctorContext, type Finding, type Severity } from '../doctor/machine-checks.js';
+import { checkDemos } from '../doctor/demos.js';
 import { checkTmuxSessions } from '../doctor/sessions.js';
 import { checkTeamFiles, checkTeamMembers } from '../doctor/team-checks.js';
 import { Team } from '../../team/team.js';
@@ -48,6 +50,7 @@ const CHECKS: ((ctx: DoctorContext) => Promise<CheckResult>)[] = [
   checkTeamFiles,
   checkTeamMembers,
   checkTmuxSessions,
+  checkDemos,
 ];
 
 /** Run every check, then (with `fix`) every safe fix, in order. */
@@ -108,7 +111,7 @@ export const doctorCommand: CommandModule<GlobalArgs, DoctorArgs> = {
     y
       .option('fix', { type: 'boolean', default: false, describe: 'apply the safe fixes (never deletes members or kept-aside files)' })
       .example('$0 doctor', 'what is wrong, and how to fix each thing')
-      .example('$0 doctor --fix', 'chmod, remove stale locks, mark dead members inactive, clear orphaned requests, kill orphaned sessions')
+      .example('$0 doctor --fix', 'chmod, remove stale locks, mark dead members inactive, clear orphaned requests, kill orphaned sessions and demos')
       .example('$0 doctor --team review-squad --json', 'one team, machine-readable'),
   handler: async (args) => {
     const root = rootDir();
@@ -122,6 +125,7 @@ export const doctorCommand: CommandModule<GlobalArgs, DoctorArgs> = {
       exec: execaExec,
       now: Date.now(),
       isAlive: isProcessAlive,
+      tmpDir: os.tmpdir(),
       teams: args.team === undefined ? undefined : [args.team],
     };
     const report = await runDoctor(ctx, args.fix);

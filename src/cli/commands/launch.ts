@@ -6,6 +6,9 @@
 // launched twice (launch/existing-team.ts: attach, or say how); `--rename` launches a second team
 // under a free name. `--json` (with --no-console or --dry-run) prints one JSON document instead: the
 // launch result with the status report, or the dry run's steps.
+// Ctrl-C (or SIGTERM/SIGHUP) while the members start stops what launch started, removes the team,
+// says so, and exits 130 (129, 143).
+import os from 'node:os';
 import type { CommandModule } from 'yargs';
 import type { Backend } from '../../backends/backend.js';
 import { BACKEND_CHOICES, backendForType, selectBackend, type BackendChoice } from '../../backends/registry.js';
@@ -16,7 +19,7 @@ import { runConsole } from '../console/console.js';
 import { printJson, println, rootDir, type GlobalArgs } from '../context.js';
 import { dryRunJson, dryRunLines } from '../launch/dry-run.js';
 import { launchExisting } from '../launch/existing-team.js';
-import { attachOrSay, consoleInSession, startTeam } from '../launch/start-team.js';
+import { attachOrSay, consoleInSession, startTeam, undoStart, type StartTeamOptions, type StartedTeam } from '../launch/start-team.js';
 import { chalk } from '../output/render.js';
 import { renderStatus } from '../output/status.js';
 import { collectStatus } from '../../teammates/status-report.js';
@@ -28,6 +31,28 @@ interface LaunchArgs extends GlobalArgs {
   'dry-run': boolean;
   rename: boolean;
   backend?: string;
+}
+
+const INTERRUPTS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** startTeam, with Ctrl-C undoing everything it started; exits 128 + the signal after saying so. */
+async function startInterruptibly(o: Omit<StartTeamOptions, 'signal'>): Promise<StartedTeam> {
+  const ac = new AbortController();
+  let caught: NodeJS.Signals | undefined;
+  const onSignal = (sig: NodeJS.Signals): void => {
+    caught ??= sig;
+    ac.abort();
+  };
+  for (const sig of INTERRUPTS) process.on(sig, onSignal);
+  try {
+    const started = await startTeam({ ...o, signal: ac.signal });
+    if (caught === undefined) return started;
+    o.print(chalk.yellow(`${caught === 'SIGINT' ? 'Ctrl-C' : caught}: stopping what launch started…`));
+    o.print(await undoStart(started, o.env));
+    return process.exit(128 + (os.constants.signals[caught] ?? 0));
+  } finally {
+    for (const sig of INTERRUPTS) process.removeListener(sig, onSignal);
+  }
 }
 
 /** The backend launch would choose; only its plan() is used. */
@@ -81,7 +106,7 @@ export const launchCommand: CommandModule<GlobalArgs, LaunchArgs> = {
     }
     // With --json, stdout is the JSON document alone: the progress lines go to stderr.
     const progress = args.json ? (line: string): void => void process.stderr.write(`${line}\n`) : println;
-    const started = await startTeam({ root, env, file, requested, withConsole: args.console, cwd, rename: args.rename, print: progress });
+    const started = await startInterruptibly({ root, env, file, requested, withConsole: args.console, cwd, rename: args.rename, print: progress });
     const { team, backend } = started;
     if (!args.console) {
       if (backend.sessions !== undefined) await backend.sessions.dropConsolePane(team.name);

@@ -21,6 +21,7 @@ export const leadCommand: CommandModule<GlobalArgs, GlobalArgs> = {
     // Set by `swarm demo` / `swarm launch` for the console they start in a tmux session.
     const banner = process.env.SWARM_LEAD_BANNER?.split('\n') ?? [];
     const hint = process.env.SWARM_LEAD_IDLE_HINT;
-    await runConsole({ team: requireTeam(args), env: process.env, banner, ...(hint ? { allIdleHint: hint } : {}) });
+    const endWithLastTeammate = process.env.SWARM_LEAD_END_WITH_TEAM === '1';
+    await runConsole({ team: requireTeam(args), env: process.env, banner, endWithLastTeammate, ...(hint ? { allIdleHint: hint } : {}) });
   },
 };

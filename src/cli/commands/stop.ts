@@ -1,11 +1,20 @@
 // `swarm kill <name>` (hard stop now, verified) and `swarm shutdown <name|--all>` (cooperative
 // shutdown_request, verified exit, optional --force escalation). Each prints exactly what happened
 // per teammate; `shutdown` exits 1 when any teammate is still running afterwards.
+//
+// While `shutdown` waits, stderr says for whom (output/waiting.ts). By default it waits the
+// teammates' grace period plus a margin (protocol/shutdown-timing.ts). Ctrl-C stops the waiting,
+// not the shutdown: the requests stay in the inboxes, so it says who will still stop on their own,
+// and within how long, and exits 130.
 import type { CommandModule } from 'yargs';
-import { DEFAULT_SHUTDOWN_TIMEOUT_MS, killTeammate, shutdownAll, shutdownTeammate, type StopOutcome } from '../../teammates/stop.js';
+import { killTeammate, shutdownAll, shutdownTeammate, type StopOutcome } from '../../teammates/stop.js';
 import { SwarmError } from '../../protocol/errors.js';
+import { LEAD_NAME, sameName } from '../../protocol/names.js';
+import { SHUTDOWN_GRACE_ENV, shutdownGraceMs, shutdownWaitMs } from '../../protocol/shutdown-timing.js';
+import { readTeam, requireMember } from '../../team/team-store.js';
 import { printJson, println, requireTeam, type GlobalArgs } from '../context.js';
 import { chalk } from '../output/render.js';
+import { nameList, WaitingLine } from '../output/waiting.js';
 
 /** One human line per outcome. */
 export function describeOutcome(o: StopOutcome): string {
@@ -13,6 +22,8 @@ export function describeOutcome(o: StopOutcome): string {
   switch (o.outcome) {
     case 'approved':
       return `${name}: approved the shutdown; process exited, pane closed, removed from the team${o.reason ? ` (${o.reason})` : ''}`;
+    case 'grace_exit':
+      return `${name}: ${chalk.yellow('did not answer')}; ${o.reason ?? 'exited by itself when its grace period ended'}; pane closed, removed from the team`;
     case 'rejected':
       return `${name}: ${chalk.yellow('rejected')} the shutdown: ${o.reason ?? '(no reason)'}; still running (use --force to kill)`;
     case 'killed':
@@ -24,6 +35,28 @@ export function describeOutcome(o: StopOutcome): string {
     case 'failed':
       return `${name}: ${chalk.red('failed')}: ${o.reason ?? 'unknown error'}`;
   }
+}
+
+/** What Ctrl-C during a shutdown leaves: the requests stand; swarm teammates still stop when their grace ends. */
+export function interruptedLine(
+  team: string,
+  left: readonly { name: string; runtime?: string | undefined }[],
+  notAsked: readonly string[],
+  graceLeftMs: number,
+): string {
+  const unsent = notAsked.length > 0 ? `; no request was sent to ${nameList(notAsked)}` : '';
+  if (left.length === 0) return `interrupted: no shutdown request is waiting for an answer${unsent}`;
+  const swarmOnes = left.filter((m) => m.runtime !== 'claude').map((m) => m.name);
+  const claudeOnes = left.filter((m) => m.runtime === 'claude').map((m) => m.name);
+  const parts: string[] = [];
+  if (swarmOnes.length > 0) {
+    const their = swarmOnes.length === 1 ? 'its' : 'their';
+    const within = graceLeftMs > 0 ? `within ${Math.ceil(graceLeftMs / 1000)} s` : 'any moment now';
+    parts.push(`${nameList(swarmOnes)} will stop on ${their} own ${within}, when ${their} grace period ends`);
+  }
+  if (claudeOnes.length > 0) parts.push(`${nameList(claudeOnes)} (Claude Code) will stop only if ${claudeOnes.length === 1 ? 'it approves' : 'they approve'}`);
+  const s = left.length === 1 ? '' : 's';
+  return `interrupted: the shutdown request${s} stay${left.length === 1 ? 's' : ''}; ${parts.join('; ')}${unsent}. To stop now: swarm kill <name> --team ${team}`;
 }
 
 interface KillArgs extends GlobalArgs {
@@ -60,7 +93,11 @@ export const shutdownCommand: CommandModule<GlobalArgs, ShutdownArgs> = {
       .positional('name', { type: 'string', describe: 'member name (or --all)' })
       .option('all', { type: 'boolean', default: false, describe: 'every teammate, in parallel' })
       .option('reason', { type: 'string', describe: 'shown to the teammate' })
-      .option('timeout', { type: 'number', default: DEFAULT_SHUTDOWN_TIMEOUT_MS / 1000, describe: 'seconds to wait for an answer' })
+      .option('timeout', {
+        type: 'number',
+        default: shutdownWaitMs(process.env) / 1000,
+        describe: `seconds to wait for an answer or the exit (default: the teammates' grace period, ${SHUTDOWN_GRACE_ENV}, plus 10 s)`,
+      })
       .option('force', { type: 'boolean', default: false, describe: 'kill when it rejects or does not answer in time' })
       .example('$0 shutdown alice --reason "done for today"', 'cooperative stop')
       .example('$0 shutdown --all --timeout 10 --force', 'stop everyone, killing the stubborn')
@@ -71,8 +108,28 @@ export const shutdownCommand: CommandModule<GlobalArgs, ShutdownArgs> = {
     }
     if (!(args.timeout > 0)) throw new SwarmError('invalid_input', `expected --timeout > 0 seconds, got ${args.timeout}`);
     const team = requireTeam(args);
-    const opts = { env: process.env, timeoutMs: args.timeout * 1000, force: args.force, reason: args.reason };
-    const outcomes = args.all ? await shutdownAll(team, opts) : [await shutdownTeammate(team, args.name!, opts)];
+    const config = await readTeam(team);
+    const members = args.all ? config.members.filter((m) => !sameName(m.name, LEAD_NAME)) : [requireMember(config, args.name!)];
+    const waiting = new WaitingLine(members.map((m) => m.name));
+    const onInterrupt = (): void => {
+      waiting.stop();
+      const left = members.filter((m) => waiting.waitingFor.includes(m.name));
+      process.stderr.write(`${interruptedLine(team.name, left, waiting.notAsked, shutdownGraceMs(process.env) - waiting.elapsedMs)}\n`);
+      process.exit(130);
+    };
+    process.once('SIGINT', onInterrupt);
+    const opts = {
+      env: process.env,
+      timeoutMs: args.timeout * 1000,
+      force: args.force,
+      reason: args.reason,
+      onRequested: (name: string) => waiting.asked(name),
+      onOutcome: (o: StopOutcome) => waiting.done(o.name),
+    };
+    const outcomes = await (args.all ? shutdownAll(team, opts) : shutdownTeammate(team, args.name!, opts).then((o) => [o])).finally(() => {
+      process.removeListener('SIGINT', onInterrupt);
+      waiting.stop();
+    });
     if (args.json) printJson(outcomes);
     else if (outcomes.length === 0) println(chalk.dim('no teammates to shut down'));
     else for (const o of outcomes) println(describeOutcome(o));

@@ -3,7 +3,8 @@
 import type { InProcessHost } from '../../backends/in-process/host.js';
 import { BACKEND_CHOICES, paneLabel, selectBackend, type BackendChoice } from '../../backends/registry.js';
 import { spawnTeammate } from '../../teammates/spawn.js';
-import { killTeammate, shutdownAll, shutdownTeammate, type StopContext } from '../../teammates/stop.js';
+import { killTeammate, shutdownAll, shutdownTeammate, type StopContext, type StopOutcome } from '../../teammates/stop.js';
+import { LEAD_NAME } from '../../protocol/names.js';
 import { sendMessage } from '../../mailbox/send.js';
 import { listPending } from '../../permissions/pending-list.js';
 import { answerPlan } from '../../permissions/plan-answer.js';
@@ -17,6 +18,7 @@ import { renderPending } from '../output/permission.js';
 import { renderStatus } from '../output/status.js';
 import { renderTaskTable } from '../output/tasks.js';
 import { TaskList } from '../../tasks/index.js';
+import { WaitingLine } from '../output/waiting.js';
 import { collectStatus } from '../../teammates/status-report.js';
 import { HELP, type SlashCommand } from './slash.js';
 
@@ -73,7 +75,14 @@ export async function runCommand(cmd: SlashCommand, c: ActionContext): Promise<'
       else c.print(chalk.dim(`asking ${cmd.target.name} to shut down…`));
       const names = cmd.target.all ? (await readTeam(c.team)).members.map((m) => m.name) : [cmd.target.name];
       for (const n of names) c.stopping.add(n.toLowerCase());
-      const outcomes = await (cmd.target.all ? shutdownAll(c.team, opts) : shutdownTeammate(c.team, names[0]!, opts).then((o) => [o])).finally(() => {
+      // Above the prompt, a line every 10 s once a wait lasts 5 s: "waiting for alice, bob (15 s)…".
+      const waiting = new WaitingLine(cmd.target.all ? names.filter((n) => n !== LEAD_NAME) : names, {
+        stream: { write: (text: string) => c.print(chalk.dim(text.trimEnd())) },
+        firstAfterMs: 5000,
+      });
+      const waitOpts = { ...opts, onRequested: (n: string) => waiting.asked(n), onOutcome: (o: StopOutcome) => waiting.done(o.name) };
+      const outcomes = await (cmd.target.all ? shutdownAll(c.team, waitOpts) : shutdownTeammate(c.team, names[0]!, waitOpts).then((o) => [o])).finally(() => {
+        waiting.stop();
         for (const n of names) c.stopping.delete(n.toLowerCase());
       });
       if (outcomes.length === 0) c.print(chalk.dim('no teammates to shut down'));

@@ -27,6 +27,7 @@ import type { Team } from '../../team/team.js';
 import { describeOutcome } from '../commands/stop.js';
 import { openMailbox } from '../context.js';
 import { oneLine } from '../../protocol/text.js';
+import { onClosedOutput } from '../output/closed-output.js';
 import { chalk, describeToolInput, paint, renderMessage } from '../output/render.js';
 import { runCommand, stopContext, type ActionContext } from './actions.js';
 import { openConsoleHost } from './host.js';
@@ -47,6 +48,13 @@ export interface ConsoleOptions {
   banner?: readonly string[];
   /** Printed (once per episode) when every teammate is idle and nothing is pending. */
   allIdleHint?: string;
+  /**
+   * Leave the console once the last teammate is gone (the demo, which then cleans up). Otherwise the
+   * console only says how to leave.
+   */
+  endWithLastTeammate?: boolean;
+  /** Leave the console (without shutting the team down) when this aborts. */
+  signal?: AbortSignal;
   /** How long `shutdown --all` on exit waits for answers before killing. Default 20 s. */
   exitShutdownTimeoutMs?: number;
 }
@@ -70,6 +78,9 @@ export class LeaderConsole implements ActionContext {
   private rowsSinceQuestion = 0;
   private readonly answering = new Set<string>();
   private members: string[] = [];
+  /** Some teammate was on the roster since the console started (so "none left" is news). */
+  private hadTeammates = false;
+  private saidNoneLeft = false;
   /** Teammates this console is shutting down (lower-case names). */
   readonly stopping = new Set<string>();
   private exiting: Promise<void> | undefined;
@@ -113,6 +124,11 @@ export class LeaderConsole implements ActionContext {
     this.screen.onInterrupt(() => this.onInterrupt());
     this.screen.onClose(() => void this.quit(false)); // Ctrl-D / end of piped input: leave
     for (const sig of ['SIGTERM', 'SIGHUP'] as const) process.once(sig, () => void this.quit(false));
+    // Its terminal or pipe went away (EPIPE/EIO): leave as /quit does, so hosted teammates are stopped.
+    const offClosed = onClosedOutput(() => void this.quit(false));
+    void this.done.then(offClosed);
+    if (this.o.signal?.aborted) void this.quit(false);
+    this.o.signal?.addEventListener('abort', () => void this.quit(false), { once: true });
     this.setMode({ kind: 'command' });
     this.screen.listen();
     this.track(this.followInbox());
@@ -191,9 +207,28 @@ export class LeaderConsole implements ActionContext {
       if (names === undefined) return;
       this.members = names;
       this.queue.keepPlansOf(names);
+      this.noteRoster(names);
     },
     { gapMs: STATUS_MIN_GAP_MS, signal: this.stop.signal },
   );
+
+  /** Once no teammate is left: end (the demo) or say how to leave, once per time it empties. */
+  private noteRoster(names: readonly string[]): void {
+    if (names.length > 0) {
+      this.hadTeammates = true;
+      this.saidNoneLeft = false;
+      return;
+    }
+    // A shutdown still reporting its outcomes here finishes first (the command refreshes after).
+    if (!this.hadTeammates || this.saidNoneLeft || this.exiting !== undefined || this.stopping.size > 0) return;
+    this.saidNoneLeft = true;
+    if (this.o.endWithLastTeammate) {
+      this.print(chalk.dim('the last teammate has left: the demo ends'));
+      void this.quit(false);
+      return;
+    }
+    this.print(chalk.dim('no teammate is left: /quit leaves the console (or /spawn <name> <prompt> adds one)'));
+  }
 
   // ---- questions -------------------------------------------------------------------------------
 
@@ -314,7 +349,8 @@ export class LeaderConsole implements ActionContext {
     if (parsed.kind === 'text') return this.print(chalk.dim('plain text goes nowhere: /send <name> <text>, /broadcast <text>, or /help'));
     this.track(
       runCommand(parsed.command, this).then((r) => {
-        if (r === 'quit') void this.quit(false);
+        if (r === 'quit') return void this.quit(false);
+        return this.refreshStatus.trigger(); // a /shutdown or /kill may have emptied the roster
       }),
     );
   }
@@ -376,7 +412,8 @@ export class LeaderConsole implements ActionContext {
       if (c.leadProcess?.pid === process.pid) delete c.leadProcess;
     }).catch(() => undefined); // the team may be gone (demo cleanup)
     const left = await readTeam(this.team).then((c) => c.members.filter((m) => m.name !== LEAD_NAME).length, () => 0);
-    if (left > 0) this.print(chalk.dim(`${left} teammate${left === 1 ? '' : 's'} still running; come back with: swarm lead --team ${this.team.name}`));
+    // The demo (endWithLastTeammate) stops its teammates itself once the console has gone.
+    if (left > 0 && !this.o.endWithLastTeammate) this.print(chalk.dim(`${left} teammate${left === 1 ? '' : 's'} still running; come back with: swarm lead --team ${this.team.name}`));
     this.screen.close();
   }
 

@@ -40,6 +40,8 @@ export interface DoctorContext {
   exec: Exec;
   now: number;
   isAlive: (pid: number) => boolean;
+  /** The OS temp dir, where `swarm demo` keeps its roots (os.tmpdir()). */
+  tmpDir: string;
   /** Only these teams (default: every team under the root). */
   teams?: string[] | undefined;
 }

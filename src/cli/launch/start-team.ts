@@ -7,11 +7,15 @@
 // Members are spawned with spawnTeammates: panes are created one after another under the team's
 // spawn lock, and the readiness handshakes run concurrently. Every member's spawn inputs are
 // checked first (as spawn checks them), and a failure before the first spawn (the backend cannot be
-// had) removes the new team again: a bad team file never leaves a half-made team.
+// had) removes the new team again: a bad team file never leaves a half-made team. An interruption
+// (`signal`, Ctrl-C) skips the members not started yet and undoes the spawns still waiting for
+// readiness; `undoStart` then stops the ones already ready and removes the team, so nothing is left.
+import { quote } from 'shell-quote';
 import type { Backend, SessionConsole, TeamSessions } from '../../backends/backend.js';
 import type { InProcessHost } from '../../backends/in-process/host.js';
 import { paneLabel, selectBackend, type BackendChoice } from '../../backends/registry.js';
 import { spawnTeammates, validateSpawn } from '../../teammates/spawn.js';
+import { killTeammate } from '../../teammates/stop.js';
 import { SWARM_BIN, forwardedEnv } from '../../teammates/command-line.js';
 import { ensureLeadKey } from '../../permissions/keys.js';
 import { SwarmError, isSwarmError } from '../../protocol/errors.js';
@@ -34,6 +38,8 @@ export interface StartTeamOptions {
   rename?: boolean;
   print(line: string): void;
   readyTimeoutMs?: number;
+  /** Ctrl-C: members not started yet are skipped, and pending spawns are undone (spawn's `signal`). */
+  signal?: AbortSignal;
 }
 
 export interface StartedTeam {
@@ -44,6 +50,8 @@ export interface StartedTeam {
   renamedFrom: string | undefined;
   spawned: string[];
   failed: { name: string; error: string }[];
+  /** Members not started, or undone, because `signal` aborted. */
+  interrupted: string[];
 }
 
 async function chooseBackend(o: StartTeamOptions, team: Team): Promise<{ backend: Backend; host: InProcessHost | undefined }> {
@@ -99,6 +107,7 @@ export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
   o.print(chalk.dim(backend.describe()));
   const spawned: string[] = [];
   const failed: StartedTeam['failed'] = [];
+  const interrupted: string[] = [];
   // Panes are created one at a time (spawn.lock); the readiness handshakes overlap.
   const results = await spawnTeammates(
     o.file.members.map((m) => ({
@@ -115,6 +124,7 @@ export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
       env: o.env,
       onNotice: (text: string) => o.print(chalk.yellow(text)),
       ...(o.readyTimeoutMs !== undefined ? { readyTimeoutMs: o.readyTimeoutMs } : {}),
+      ...(o.signal ? { signal: o.signal } : {}),
     })),
   );
   for (const r of results) {
@@ -122,12 +132,30 @@ export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
       const t = r.teammate;
       spawned.push(t.name);
       o.print(`spawned ${paint(t.color, t.name)}${paneLabel(t)}: ready`);
+    } else if (r.error.kind === 'interrupted') {
+      interrupted.push(r.name); // the caller reports the interruption as a whole
     } else {
       failed.push({ name: r.name, error: r.error.message });
       o.print(`${chalk.red('failed:')} ${r.error.message}`);
     }
   }
-  return { team, backend, host, renamedFrom, spawned, failed };
+  return { team, backend, host, renamedFrom, spawned, failed, interrupted };
+}
+
+/**
+ * Undo a start that was interrupted: kill the members that did start (verified), the team's
+ * session (if the backend made one), the in-process host, and remove the team. Returns one line
+ * saying what was stopped; throws if a teammate could not be stopped (the team is then kept).
+ */
+export async function undoStart(s: StartedTeam, env: NodeJS.ProcessEnv): Promise<string> {
+  const ctx = { env, inProcessHost: s.host };
+  for (const name of s.spawned) await killTeammate(s.team, name, ctx);
+  await s.backend.sessions?.kill(s.team.name);
+  await s.host?.close();
+  await deleteTeam(s.team);
+  const stopped = s.spawned.length > 0 ? `stopped ${s.spawned.join(', ')}` : 'no teammate had started';
+  const undone = s.interrupted.length > 0 ? `; not started or undone: ${s.interrupted.join(', ')}` : '';
+  return `interrupted: ${stopped}${undone}; removed team ${s.team.name}. Nothing is left.`;
 }
 
 /** The `swarm lead` argv for a team. */

@@ -49,7 +49,9 @@ export function describeControl(m: ControlMessage, from: string): string {
     case 'shutdown_request':
       return `${m.from} asks to shut down${m.reason ? `: ${oneLine(m.reason)}` : ''} [${m.requestId}]`;
     case 'shutdown_approved':
-      return `${m.from} approved shutdown [${m.requestId}]`;
+      return m.graceExpired === true
+        ? `${m.from} did not answer the shutdown request; it exited when its grace period ended [${m.requestId}]`
+        : `${m.from} approved shutdown [${m.requestId}]`;
     case 'shutdown_rejected':
       return `${m.from} rejected shutdown: ${oneLine(m.reason)} [${m.requestId}]`;
     case 'plan_approval_request':

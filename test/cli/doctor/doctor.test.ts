@@ -41,7 +41,8 @@ afterEach(async (ctx) => {
 });
 
 async function doctor(...args: string[]): Promise<CliResult & { report: DoctorReport }> {
-  const r = await swarm(root, ['doctor', '--json', ...args], { SWARM_TMUX_SOCKET: socket, TMUX: '', TERM_PROGRAM: '', ITERM_SESSION_ID: '' });
+  // TMPDIR: the demo check looks for demo roots there, never in the machine's /tmp.
+  const r = await swarm(root, ['doctor', '--json', ...args], { SWARM_TMUX_SOCKET: socket, TMUX: '', TERM_PROGRAM: '', ITERM_SESSION_ID: '', TMPDIR: root });
   try {
     return { ...r, report: JSON.parse(r.stdout) as DoctorReport };
   } catch {
@@ -59,7 +60,7 @@ describe('swarm doctor', () => {
     expect(r.report.passed).toEqual(
       expect.arrayContaining([expect.stringMatching(/^tmux \d/), expect.stringMatching(/^permissions: /), 'no stale locks', 'no corrupt files kept aside']),
     );
-    const human = await swarm(root, ['doctor'], { SWARM_TMUX_SOCKET: socket });
+    const human = await swarm(root, ['doctor'], { SWARM_TMUX_SOCKET: socket, TMPDIR: root });
     expect(human.stdout.split('\n').at(-1)).toBe('healthy');
   });
 
@@ -202,7 +203,7 @@ describe('swarm doctor', () => {
       ]);
       expect(await fs.readFile(kept, 'utf8')).toBe('[{"from": ');
     }
-    const human = await swarm(root, ['doctor'], { SWARM_TMUX_SOCKET: socket });
+    const human = await swarm(root, ['doctor'], { SWARM_TMUX_SOCKET: socket, TMPDIR: root });
     expect(human.stdout).toMatch(/^! kept aside: teams\/t\/inboxes\/alice\.json\.corrupt-1733140000000 \(10 B, .*\n {4}fix: inspect it .* swarm never does$/m);
   });
 
@@ -326,6 +327,7 @@ describe('doctor checks with a scripted exec', () => {
     exec,
     now: 0,
     isAlive: () => false,
+    tmpDir: '/nonexistent',
   });
   const answer = (map: Record<string, { exitCode: number; stdout?: string; stderr?: string }>): Exec =>
     async (file, args) => {

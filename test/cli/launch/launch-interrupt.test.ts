@@ -1,0 +1,76 @@
+// Ctrl-C while `swarm launch` starts its members (a real child process, tmux on a private socket,
+// the fake teammate): w1 is ready, w2 is still waiting for readiness (FAKE_GATE never opens). SIGINT
+// stops w1 (verified), undoes w2's spawn, removes the team and the session, says so, exits 130: no
+// phantom member, no pane, no process left.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { quote } from 'shell-quote';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isProcessAlive } from '../../../src/backends/process.js';
+import { TmuxServer, listAllPanes } from '../../../src/backends/tmux/commands.js';
+import { readTeam } from '../../../src/team/team-store.js';
+import { Team } from '../../../src/team/team.js';
+import { SWARM_BIN } from '../../support/cli.js';
+import { useTempRoot } from '../../support/tmp-root.js';
+import { privateSocket, reapServer } from '../../support/tmux.js';
+import { waitFor } from '../../support/wait.js';
+
+const FAKE = fileURLToPath(new URL('../../support/fake-teammate.mjs', import.meta.url));
+let root: string;
+let socket: string;
+const pids = new Set<number>();
+
+useTempRoot((dir) => (root = dir), 'swarm-launch-int-');
+beforeEach(() => {
+  socket = privateSocket();
+});
+afterEach(async (ctx) => {
+  const errors: unknown[] = [];
+  await reapServer(socket).catch((e: unknown) => errors.push(e));
+  for (const pid of pids) if (isProcessAlive(pid)) process.kill(pid, 'SIGKILL');
+  pids.clear();
+  if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
+});
+
+/** Every unread-or-not entry of w1's inbox is read (the fake consumed its prompt): w1 is ready. */
+async function promptTaken(file: string): Promise<boolean> {
+  const raw = await fs.readFile(file, 'utf8').catch(() => '');
+  return raw !== '' && (JSON.parse(raw) as { read: boolean }[]).every((m) => m.read);
+}
+
+describe('swarm launch, interrupted', () => {
+  it('Ctrl-C while members start: the ready one is stopped, the pending spawn undone, the team removed; exit 130', async () => {
+    const file = path.join(root, 'team.yaml');
+    await fs.writeFile(file, ['name: int', 'backend: tmux', 'members:', '  - name: w1', '    prompt: hi', '  - name: w2', '    prompt: hi', ''].join('\n'));
+    // w2 waits for a gate that never opens, so its spawn is still waiting for readiness.
+    const gated = `case " $* " in *" w2 "*) export FAKE_GATE=${quote([path.join(root, 'never')])};; esac; exec ${quote([process.execPath, FAKE])} "$@"`;
+    const child = execa(process.execPath, [SWARM_BIN, 'launch', file, '--no-console'], {
+      cwd: root,
+      env: { CLAUDE_CONFIG_DIR: root, NO_COLOR: '1', SWARM_TEAM: '', TMUX: '', TMUX_PANE: '', SWARM_TMUX_SOCKET: socket, SWARM_TEAMMATE_COMMAND: quote(['sh', '-c', gated, 'fake']) },
+      reject: false,
+      stdin: 'ignore',
+    });
+    const team = new Team(root, 'int');
+    const started = await waitFor(async () => {
+      const members = (await readTeam(team).catch(() => undefined))?.members ?? [];
+      const w2 = members.find((m) => m.name === 'w2');
+      return w2?.pid !== undefined && (await promptTaken(team.paths.inbox('w1'))) ? members.flatMap((m) => (m.pid === undefined ? [] : [m.pid])) : undefined;
+    }, 20_000, 'w1 ready and w2 started');
+    for (const p of started) pids.add(p);
+    expect(started).toHaveLength(2);
+
+    child.kill('SIGINT');
+    const r = await child;
+    expect(r.exitCode, String(r.stderr)).toBe(130);
+    expect(String(r.stdout).split('\n').slice(-2)).toEqual([
+      'Ctrl-C: stopping what launch started…',
+      'interrupted: stopped w1; not started or undone: w2; removed team int. Nothing is left.',
+    ]);
+    await expect(fs.access(team.paths.dir)).rejects.toThrow(/ENOENT/);
+    expect(started.filter((p) => isProcessAlive(p))).toEqual([]);
+    const panes = await listAllPanes(new TmuxServer({ socket })).catch(() => []); // no server left is fine
+    expect(panes).toEqual([]);
+  }, 60_000);
+});
