@@ -7,7 +7,9 @@
 // Members are spawned with spawnTeammates: panes are created one after another under the team's
 // spawn lock, and the readiness handshakes run concurrently. Every member's spawn inputs are
 // checked first (as spawn checks them), and a failure before the first spawn (the backend cannot be
-// had) removes the new team again: a bad team file never leaves a half-made team.
+// had) removes the new team again: a bad team file never leaves a half-made team. The file's
+// `tasks:` are created before the first spawn; their owners get task_assignment frames once spawned.
+import { rm } from 'node:fs/promises';
 import { quote } from 'shell-quote';
 import type { Backend, SessionConsole, TeamSessions } from '../../backends/backend.js';
 import type { InProcessHost } from '../../backends/in-process/host.js';
@@ -20,6 +22,9 @@ import { createTeam, deleteTeam, updateTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
 import { chalk, paint } from '../output/render.js';
 import type { TeamFile } from './team-file.js';
+import { announceOwners, createFileTasks } from './team-tasks.js';
+import type { Task } from '../../protocol/task.js';
+import { isDirectory } from '../../storage/atomic.js';
 import { openConsoleHost } from '../console/host.js';
 
 export interface StartTeamOptions {
@@ -80,19 +85,24 @@ export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
   const { team, renamedFrom } = await createTeam(o.root, { name: o.file.name, ...(o.file.description ? { description: o.file.description } : {}), cwd: o.cwd });
   let backend: Backend;
   let host: InProcessHost | undefined;
+  let tasks: Task[] = [];
+  const hadTaskList = isDirectory(team.paths.tasks.dir);
   try {
     await updateTeam(team, (c) => {
       c.swarm = { ...c.swarm, ...(o.requested !== 'auto' ? { backend: o.requested } : {}), ...(o.file.permissionMode ? { permissionMode: o.file.permissionMode } : {}) };
     });
+    tasks = await createFileTasks(team, o.file.tasks ?? []);
     ({ backend, host } = await chooseBackend(o, team));
     await ensureLeadKey(team); // last: a key outlives `deleteTeam`
   } catch (e) {
     // No member exists yet: leave no half-made team behind (its directory goes, and nothing else was made).
     await deleteTeam(team).catch(() => undefined);
+    if (!hadTaskList) await rm(team.paths.tasks.dir, { recursive: true, force: true }).catch(() => undefined);
     throw e;
   }
   if (renamedFrom) o.print(chalk.yellow(`team "${renamedFrom}" exists; created "${team.name}" instead`));
   else o.print(`created team ${chalk.bold(team.name)}`);
+  if (tasks.length > 0) o.print(`created ${tasks.length} task${tasks.length === 1 ? '' : 's'} (swarm tasks --team ${team.name})`);
   o.print(chalk.dim(backend.describe()));
   const spawned: string[] = [];
   const failed: string[] = [];
@@ -124,6 +134,7 @@ export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
       o.print(`${chalk.red('failed:')} ${r.error.message}`);
     }
   }
+  await announceOwners(team, tasks, spawned);
   return { team, backend, host, spawned, failed };
 }
 
