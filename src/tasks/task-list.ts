@@ -240,6 +240,9 @@ export class TaskList {
     const { tasks } = await this.list();
     for (const t of tasks) {
       if (t.status !== 'pending' || t.owner || this.openBlockers(t).length > 0) continue;
+      // Look again without the lock first: under contention most candidates of the snapshot are taken by now.
+      const fresh = peekTask(this.paths.task(t.id));
+      if (fresh && (fresh.status !== 'pending' || fresh.owner)) continue;
       try {
         return await this.claim(t.id, owner);
       } catch (e) {
