@@ -91,7 +91,7 @@ export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
     await updateTeam(team, (c) => {
       c.swarm = { ...c.swarm, ...(o.requested !== 'auto' ? { backend: o.requested } : {}), ...(o.file.permissionMode ? { permissionMode: o.file.permissionMode } : {}) };
     });
-    tasks = await createFileTasks(team, o.file.tasks ?? []);
+    tasks = await createFileTasks(team, o.file.tasks ?? [], o.file.members.map((m) => m.name));
     ({ backend, host } = await chooseBackend(o, team));
     await ensureLeadKey(team); // last: a key outlives `deleteTeam`
   } catch (e) {

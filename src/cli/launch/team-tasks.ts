@@ -11,8 +11,8 @@ import { TaskList } from '../../tasks/index.js';
 import type { Team } from '../../team/team.js';
 import { taskBlockers, type TeamFileTask } from './team-file.js';
 
-/** Create the file's tasks (no frames yet); returns them in file order. */
-export async function createFileTasks(team: Team, tasks: readonly TeamFileTask[]): Promise<Task[]> {
+/** Create the file's tasks (no frames yet); owners spelled as in `members`; returns them in file order. */
+export async function createFileTasks(team: Team, tasks: readonly TeamFileTask[], members: readonly string[]): Promise<Task[]> {
   const list = new TaskList(team);
   const blockers = taskBlockers(tasks);
   const created: Task[] = [];
@@ -23,7 +23,7 @@ export async function createFileTasks(team: Team, tasks: readonly TeamFileTask[]
           subject: t.subject,
           description: t.description ?? '',
           ...(t.activeForm !== undefined ? { activeForm: t.activeForm } : {}),
-          ...(t.owner !== undefined ? { owner: t.owner } : {}),
+          ...(t.owner !== undefined ? { owner: members.find((m) => sameName(m, t.owner!)) ?? t.owner } : {}),
         },
         LEAD_NAME,
       ),

@@ -128,8 +128,8 @@ describe('swarm tasks', { timeout: 60_000 }, () => {
     ]);
   });
 
-  it('an owner set by the CLI gets a task_assignment frame signed as team-lead; a deleted id is never reused', async () => {
-    await run('add', 'design', '--owner', 'alice', '-d', 'the API');
+  it('an owner set by the CLI (any case) gets a task_assignment frame signed as team-lead; a deleted id is never reused', async () => {
+    expect(TaskSchema.parse(JSON.parse((await run('add', 'design', '--owner', 'ALICE', '-d', 'the API', '--json')).stdout)).owner).toBe('alice'); // the roster's spelling
     await run('update', '1', '--owner', 'bob');
     expect(await inboxFrames('alice')).toEqual([
       expect.objectContaining({ kind: 'control', from: 'team-lead', signed: true, message: expect.objectContaining({ type: 'task_assignment', taskId: '1', subject: 'design', description: 'the API', assignedBy: 'team-lead' }) as unknown }),

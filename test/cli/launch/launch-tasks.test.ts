@@ -51,7 +51,7 @@ describe('swarm launch with tasks:', { timeout: 90_000 }, () => {
       '    blockedBy: ["Write the parser"]',
       '  - subject: Write the parser',
       '    description: src/parse.ts',
-      '    owner: alice',
+      '    owner: Alice', // names are case-insensitive; the task records the roster's spelling
     ]);
     const r = await swarm(root, ['launch', file, '--no-console', '--backend', 'tmux'], env);
     expect(r.exitCode, r.stderr).toBe(0);
