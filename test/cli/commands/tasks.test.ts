@@ -135,6 +135,8 @@ describe('swarm tasks', { timeout: 60_000 }, () => {
       expect.objectContaining({ kind: 'control', from: 'team-lead', signed: true, message: expect.objectContaining({ type: 'task_assignment', taskId: '1', subject: 'design', description: 'the API', assignedBy: 'team-lead' }) as unknown }),
     ]);
     expect(await inboxFrames('bob')).toHaveLength(1);
+    const shown = await swarm(root, ['inbox', 'alice', '--team', 'crew']);
+    expect(shown.stdout).toMatch(/team-lead assigned task #1: design$/m);
     const del = await run('update', '1', '--status', 'deleted', '--json');
     expect(JSON.parse(del.stdout)).toEqual({ id: '1', deleted: true });
     expect((await run('add', 'again')).stdout.trim()).toBe('2');
