@@ -142,6 +142,15 @@ describe('claim', () => {
     expect(await list.claimNext('dave')).toBeUndefined();
   });
 
+  it("Claude Code's internal tasks (metadata._internal) are neither claimed next nor counted in the progress", async () => {
+    await list.create({ subject: 'bookkeeping', description: '', metadata: { _internal: true } }, 'team-lead');
+    await add('real work');
+    expect((await list.claimNext('bob'))?.id).toBe('2');
+    expect(await list.claimNext('carol')).toBeUndefined();
+    expect(await list.progress()).toEqual({ done: 0, total: 1 });
+    expect((await list.list()).tasks.map((t) => t.id)).toEqual(['1', '2']);
+  });
+
   it('one winner among concurrent claims', async () => {
     await add('only');
     const results = await Promise.allSettled(['a', 'b', 'c', 'd', 'e', 'f'].map((n) => list.claim('1', n)));
@@ -149,7 +158,7 @@ describe('claim', () => {
     for (const r of results) if (r.status === 'rejected') expect((r.reason as TaskError).kind).toBe('already_claimed');
   });
 
-  it("release puts a member's unfinished tasks back to pending, unowned", async () => {
+  it("release puts a member's unfinished tasks back to pending, unowned (owned by name or by agentId)", async () => {
     await add('a');
     await add('b');
     await add('c');
@@ -157,8 +166,10 @@ describe('claim', () => {
     await list.claim('2', 'alice');
     await list.update('2', { status: 'completed' }, 'alice');
     await list.claim('3', 'bob');
+    await add('d');
+    await writeFile(path.join(dir(), '4.json'), JSON.stringify({ ...(await onDisk('4')), owner: 'alice@crew', status: 'in_progress' }, null, 2)); // Claude Code may write the agentId
     const released = await list.release('alice');
-    expect(released.map((t) => t.id)).toEqual(['1']);
+    expect(released.map((t) => t.id)).toEqual(['1', '4']);
     expect(await onDisk('1')).not.toHaveProperty('owner');
     expect(await onDisk('1')).toMatchObject({ status: 'pending' });
     expect(await onDisk('2')).toMatchObject({ owner: 'alice', status: 'completed' });

@@ -8,6 +8,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { parseControl } from '../../../src/protocol/control.js';
 import { InboxSchema } from '../../../src/protocol/message.js';
 import { TaskSchema, type Task } from '../../../src/protocol/task.js';
+import { TaskList } from '../../../src/tasks/index.js';
 import { queueDirFor, withFileLock } from '../../../src/storage/lock.js';
 import { addMember, createTeam } from '../../../src/team/team-store.js';
 import { Team } from '../../../src/team/team.js';
@@ -112,11 +113,12 @@ describe('swarm tasks', { timeout: 60_000 }, () => {
     expect(after).toEqual(before);
   }, 60_000);
 
-  it('the table shows id, status, owner, subject, open blockers, and the progress', async () => {
+  it("the table shows id, status, owner, subject, open blockers, and the progress; Claude Code's internal tasks only in --json", async () => {
     await run('add', 'design', '--owner', 'alice');
     await run('add', 'build', '--blocked-by', '1');
     await run('add', 'ship', '--blocked-by', '1,2');
     await run('update', '1', '--status', 'completed');
+    await new TaskList(new Team(root, 'crew')).create({ subject: 'bookkeeping', description: '', metadata: { _internal: true } }, 'team-lead');
     const r = await run();
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout.split('\n')).toEqual([
@@ -125,7 +127,9 @@ describe('swarm tasks', { timeout: 60_000 }, () => {
       '2   pending    -      build    -',
       '3   pending    -      ship     2',
       '1/3 done',
+      '1 internal task of Claude Code not shown (swarm tasks --json has them)',
     ]);
+    expect((await tasksJson()).map((t) => t.id)).toEqual(['1', '2', '3', '4']);
   });
 
   it('an owner set by the CLI (any case) gets a task_assignment frame signed as team-lead; a deleted id is never reused', async () => {
