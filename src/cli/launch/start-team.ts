@@ -9,7 +9,6 @@
 // checked first (as spawn checks them), and a failure before the first spawn (the backend cannot be
 // had) removes the new team again: a bad team file never leaves a half-made team. The file's
 // `tasks:` are created before the first spawn; their owners get task_assignment frames once spawned.
-import { rm } from 'node:fs/promises';
 import { quote } from 'shell-quote';
 import type { Backend, SessionConsole, TeamSessions } from '../../backends/backend.js';
 import type { InProcessHost } from '../../backends/in-process/host.js';
@@ -24,7 +23,6 @@ import { chalk, paint } from '../output/render.js';
 import type { TeamFile } from './team-file.js';
 import { announceOwners, createFileTasks } from './team-tasks.js';
 import type { Task } from '../../protocol/task.js';
-import { isDirectory } from '../../storage/atomic.js';
 import { openConsoleHost } from '../console/host.js';
 
 export interface StartTeamOptions {
@@ -86,7 +84,6 @@ export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
   let backend: Backend;
   let host: InProcessHost | undefined;
   let tasks: Task[] = [];
-  const hadTaskList = isDirectory(team.paths.tasks.dir);
   try {
     await updateTeam(team, (c) => {
       c.swarm = { ...c.swarm, ...(o.requested !== 'auto' ? { backend: o.requested } : {}), ...(o.file.permissionMode ? { permissionMode: o.file.permissionMode } : {}) };
@@ -95,9 +92,8 @@ export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
     ({ backend, host } = await chooseBackend(o, team));
     await ensureLeadKey(team); // last: a key outlives `deleteTeam`
   } catch (e) {
-    // No member exists yet: leave no half-made team behind (its directory goes, and nothing else was made).
+    // No member exists yet: leave no half-made team behind (its directory and task list go, and nothing else was made).
     await deleteTeam(team).catch(() => undefined);
-    if (!hadTaskList) await rm(team.paths.tasks.dir, { recursive: true, force: true }).catch(() => undefined);
     throw e;
   }
   if (renamedFrom) o.print(chalk.yellow(`team "${renamedFrom}" exists; created "${team.name}" instead`));
