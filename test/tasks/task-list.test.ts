@@ -5,6 +5,8 @@ import { chmod, copyFile, mkdir, readdir, readFile, stat, writeFile } from 'node
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { TaskAssignment } from '../../src/protocol/control.js';
+import lockfile from 'proper-lockfile';
+import { isSwarmError } from '../../src/protocol/errors.js';
 import { TaskList, TaskError } from '../../src/tasks/index.js';
 import { Team } from '../../src/team/team.js';
 import { REPO } from '../support/cli.js';
@@ -229,5 +231,22 @@ describe('files written by others', () => {
     const e = await refusal(list.claim('4', 'alice'));
     expect(e.kind).toBe('not_found');
     expect(e.message).toMatch(/^task 4 was corrupt \(invalid JSON/);
+  });
+});
+
+describe("Claude Code's locks", () => {
+  it('are the same lock directories: a task or list lock Claude Code holds (proper-lockfile, its way) makes swarm wait', async () => {
+    await add('a');
+    const patient = new TaskList(team, { lock: { budgetMs: 300 } });
+    // Claude Code: proper-lockfile on the task file (lock dir <id>.json.lock), and on tasks/<team>/.lock for the list.
+    const releaseTask = await lockfile.lock(path.join(dir(), '1.json'), { retries: 0 });
+    const timedOut = await patient.claim('1', 'alice').catch((e: unknown) => e);
+    expect(isSwarmError(timedOut, 'lock_timeout'), String(timedOut)).toBe(true);
+    await releaseTask();
+    const releaseList = await lockfile.lock(path.join(dir(), '.lock'), { retries: 0 });
+    expect(isSwarmError(await patient.create({ subject: 'b', description: '' }, 'team-lead').catch((e: unknown) => e), 'lock_timeout')).toBe(true);
+    await releaseList();
+    expect(await patient.claim('1', 'alice')).toMatchObject({ owner: 'alice' });
+    expect((await patient.create({ subject: 'b', description: '' }, 'team-lead')).id).toBe('2');
   });
 });
