@@ -4,6 +4,7 @@ import { mailboxBench } from './mailbox.js';
 import { permissionsBench } from './permissions.js';
 import { spawnBench } from './spawn.js';
 import { runtimeBench } from './runtime.js';
+import { tasksBench } from './tasks.js';
 
 const benches: Record<string, () => Promise<void>> = {
   mailbox: mailboxBench,
@@ -11,6 +12,7 @@ const benches: Record<string, () => Promise<void>> = {
   spawn: spawnBench,
   runtime: runtimeBench,
   launch: launchBench,
+  tasks: tasksBench,
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -5,7 +5,7 @@
 // `notify` with a task_assignment frame; how it is sent (as the signed leader, as a teammate) is
 // the caller's business.
 import { existsSync } from 'node:fs';
-import { MEMBER_NAME_RE, LEAD_NAME } from '../protocol/names.js';
+import { agentId, LEAD_NAME, MEMBER_NAME_RE } from '../protocol/names.js';
 import type { TaskAssignment } from '../protocol/control.js';
 import { isTaskId, TaskSchema, TaskUpdateStatusSchema, type Task, type TaskStatus, type TaskUpdateStatus } from '../protocol/task.js';
 import { mutateJsonFile, type CorruptReport } from '../storage/json-file.js';
@@ -100,6 +100,11 @@ function withOwner(task: Task, owner: string | undefined): Task {
   if (owner === undefined) delete next.owner;
   else next.owner = owner;
   return next;
+}
+
+/** A task Claude Code keeps for itself (`metadata._internal`): its TaskList hides it, and nobody claims it. */
+export function isInternalTask(t: Task): boolean {
+  return Boolean(t.metadata?._internal);
 }
 
 function describeBlocker(t: Task): string {
@@ -221,7 +226,7 @@ export class TaskList {
     checkId(id);
     checkOwner(owner);
     const [before, after] = await this.mutate(id, (t) => {
-      if (t.owner && t.owner !== owner) throw new TaskError('already_claimed', `task ${id} is already claimed by ${t.owner}; pick another task (swarm tasks list)`);
+      if (t.owner && !this.isOwner(t, owner)) throw new TaskError('already_claimed', `task ${id} is already claimed by ${t.owner}; pick another task (swarm tasks list)`);
       if (t.status === 'completed') throw new TaskError('already_resolved', `task ${id} is already completed; pick another task (swarm tasks list)`);
       const open = this.openBlockers(t);
       if (open.length > 0) {
@@ -239,7 +244,10 @@ export class TaskList {
     checkOwner(owner);
     const { tasks } = await this.list();
     for (const t of tasks) {
-      if (t.status !== 'pending' || t.owner || this.openBlockers(t).length > 0) continue;
+      if (t.status !== 'pending' || t.owner || isInternalTask(t) || this.openBlockers(t).length > 0) continue;
+      // Look again without the lock first: under contention most candidates of the snapshot are taken by now.
+      const fresh = peekTask(this.paths.task(t.id));
+      if (fresh && (fresh.status !== 'pending' || fresh.owner)) continue;
       try {
         return await this.claim(t.id, owner);
       } catch (e) {
@@ -250,15 +258,18 @@ export class TaskList {
     return undefined;
   }
 
-  /** Put the member's unfinished tasks back: `pending`, no owner. Returns them as they are now. */
+  /**
+   * Put the member's unfinished tasks back: `pending`, no owner. Returns them as they are now. Like
+   * Claude Code, a task owned by the member's agentId (`alice@team`) counts as the member's too.
+   */
   async release(owner: string): Promise<Task[]> {
     const { tasks } = await this.list();
     const released: Task[] = [];
     for (const t of tasks) {
-      if (t.owner !== owner || t.status === 'completed') continue;
+      if (!this.isOwner(t, owner) || t.status === 'completed') continue;
       try {
         const r = await this.mutate(t.id, (cur) => {
-          if (cur.owner !== owner || cur.status === 'completed') return { result: undefined };
+          if (!this.isOwner(cur, owner) || cur.status === 'completed') return { result: undefined };
           const back = withOwner({ ...cur, status: 'pending' }, undefined);
           return { write: back, result: back };
         });
@@ -270,9 +281,15 @@ export class TaskList {
     return released;
   }
 
+  /** Completed and all tasks, Claude Code's internal ones left out (as its TaskList leaves them out). */
   async progress(): Promise<{ done: number; total: number }> {
-    const { tasks } = await this.list();
+    const tasks = (await this.list()).tasks.filter((t) => !isInternalTask(t));
     return { done: tasks.filter((t) => t.status === 'completed').length, total: tasks.length };
+  }
+
+  /** True when `t` is owned by `name`, written as the name or as its agentId (`name@team`, what Claude Code may write). */
+  private isOwner(t: Task, name: string): boolean {
+    return t.owner === name || t.owner === agentId(name, this.team.name);
   }
 
   /** Blockers of `t` that exist and are not completed (a deleted or unreadable blocker no longer blocks: Claude Code's rule). */

@@ -205,6 +205,9 @@ export async function deleteTeam(team: Team): Promise<void> {
     throw notFound(team.name);
   }
   await fs.rm(team.paths.dir, { recursive: true, force: true });
+  // Its task list goes with it, as Claude Code's team cleanup removes tasks/<team>/ (a new team of
+  // the same name then starts from task 1, not from the old one's leftovers).
+  await fs.rm(team.paths.tasks.dir, { recursive: true, force: true });
 }
 
 export function findMember(config: TeamConfig, name: string): Member | undefined {

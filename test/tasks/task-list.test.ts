@@ -5,6 +5,8 @@ import { chmod, copyFile, mkdir, readdir, readFile, stat, writeFile } from 'node
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { TaskAssignment } from '../../src/protocol/control.js';
+import lockfile from 'proper-lockfile';
+import { isSwarmError } from '../../src/protocol/errors.js';
 import { TaskList, TaskError } from '../../src/tasks/index.js';
 import { Team } from '../../src/team/team.js';
 import { REPO } from '../support/cli.js';
@@ -142,6 +144,15 @@ describe('claim', () => {
     expect(await list.claimNext('dave')).toBeUndefined();
   });
 
+  it("Claude Code's internal tasks (metadata._internal) are neither claimed next nor counted in the progress", async () => {
+    await list.create({ subject: 'bookkeeping', description: '', metadata: { _internal: true } }, 'team-lead');
+    await add('real work');
+    expect((await list.claimNext('bob'))?.id).toBe('2');
+    expect(await list.claimNext('carol')).toBeUndefined();
+    expect(await list.progress()).toEqual({ done: 0, total: 1 });
+    expect((await list.list()).tasks.map((t) => t.id)).toEqual(['1', '2']);
+  });
+
   it('one winner among concurrent claims', async () => {
     await add('only');
     const results = await Promise.allSettled(['a', 'b', 'c', 'd', 'e', 'f'].map((n) => list.claim('1', n)));
@@ -149,7 +160,7 @@ describe('claim', () => {
     for (const r of results) if (r.status === 'rejected') expect((r.reason as TaskError).kind).toBe('already_claimed');
   });
 
-  it("release puts a member's unfinished tasks back to pending, unowned", async () => {
+  it("release puts a member's unfinished tasks back to pending, unowned (owned by name or by agentId)", async () => {
     await add('a');
     await add('b');
     await add('c');
@@ -157,8 +168,10 @@ describe('claim', () => {
     await list.claim('2', 'alice');
     await list.update('2', { status: 'completed' }, 'alice');
     await list.claim('3', 'bob');
+    await add('d');
+    await writeFile(path.join(dir(), '4.json'), JSON.stringify({ ...(await onDisk('4')), owner: 'alice@crew', status: 'in_progress' }, null, 2)); // Claude Code may write the agentId
     const released = await list.release('alice');
-    expect(released.map((t) => t.id)).toEqual(['1']);
+    expect(released.map((t) => t.id)).toEqual(['1', '4']);
     expect(await onDisk('1')).not.toHaveProperty('owner');
     expect(await onDisk('1')).toMatchObject({ status: 'pending' });
     expect(await onDisk('2')).toMatchObject({ owner: 'alice', status: 'completed' });
@@ -218,5 +231,22 @@ describe('files written by others', () => {
     const e = await refusal(list.claim('4', 'alice'));
     expect(e.kind).toBe('not_found');
     expect(e.message).toMatch(/^task 4 was corrupt \(invalid JSON/);
+  });
+});
+
+describe("Claude Code's locks", () => {
+  it('are the same lock directories: a task or list lock Claude Code holds (proper-lockfile, its way) makes swarm wait', async () => {
+    await add('a');
+    const patient = new TaskList(team, { lock: { budgetMs: 300 } });
+    // Claude Code: proper-lockfile on the task file (lock dir <id>.json.lock), and on tasks/<team>/.lock for the list.
+    const releaseTask = await lockfile.lock(path.join(dir(), '1.json'), { retries: 0 });
+    const timedOut = await patient.claim('1', 'alice').catch((e: unknown) => e);
+    expect(isSwarmError(timedOut, 'lock_timeout'), String(timedOut)).toBe(true);
+    await releaseTask();
+    const releaseList = await lockfile.lock(path.join(dir(), '.lock'), { retries: 0 });
+    expect(isSwarmError(await patient.create({ subject: 'b', description: '' }, 'team-lead').catch((e: unknown) => e), 'lock_timeout')).toBe(true);
+    await releaseList();
+    expect(await patient.claim('1', 'alice')).toMatchObject({ owner: 'alice' });
+    expect((await patient.create({ subject: 'b', description: '' }, 'team-lead')).id).toBe('2');
   });
 });

@@ -127,12 +127,18 @@ describe('list, show, delete', () => {
     expect(await teamExists(new Team(root, 'nope'))).toBe(false);
   });
 
-  it('deleteTeam removes the directory; a missing team is not_found', async () => {
+  it('deleteTeam removes the directory and its task list; a missing team is not_found', async () => {
     await createTeam(root, { name: 'gone' });
     await createTeam(root, { name: 'kept' });
+    for (const t of ['gone', 'kept']) {
+      await fs.mkdir(teamPaths(root, t).tasks.dir, { recursive: true });
+      await fs.writeFile(teamPaths(root, t).tasks.task('1'), '{}');
+    }
     await deleteTeam(new Team(root, 'gone'));
     expect(await teamExists(new Team(root, 'gone'))).toBe(false);
     await expect(fs.access(teamPaths(root, 'gone').dir)).rejects.toThrow();
+    await expect(fs.access(teamPaths(root, 'gone').tasks.dir)).rejects.toThrow();
+    await fs.access(teamPaths(root, 'kept').tasks.task('1'));
     expect(await teamExists(new Team(root, 'kept'))).toBe(true);
     expect(await errorKind(deleteTeam(new Team(root, 'gone')))).toBe('not_found');
     expect(await errorKind((async () => deleteTeam(new Team(root, '../kept')))())).toBe('invalid_name');

@@ -32,11 +32,11 @@ async function openList(args: GlobalArgs): Promise<{ team: Team; list: TaskList 
   return { team, list };
 }
 
-/** An owner must be on the roster (or team-lead), checked before anything is written. */
-async function checkOwner(team: Team, owner: string | undefined): Promise<void> {
-  if (owner === undefined || owner === '' || owner === LEAD_NAME) return;
+/** An owner must be on the roster (or team-lead), checked before anything is written; its name as the roster spells it. */
+async function rosterName(team: Team, owner: string): Promise<string> {
+  if (owner === LEAD_NAME) return owner;
   try {
-    requireMember(await readTeam(team), owner);
+    return requireMember(await readTeam(team), owner).name;
   } catch (e) {
     if (isSwarmError(e, 'not_found')) throw new SwarmError('invalid_input', `--owner: ${e.message}`);
     throw e;
@@ -95,13 +95,13 @@ const add: CommandModule<GlobalArgs, AddArgs> = {
       .example('$0 tasks add "Review the parser" --blocked-by 1 --owner bob', 'claimable once task 1 is completed'),
   handler: guarded(async (args) => {
     const { team, list } = await openList(args);
-    await checkOwner(team, args.owner);
+    const owner = args.owner ? await rosterName(team, args.owner) : undefined;
     const task = await list.create(
       {
         subject: String(args.subject),
         description: args.description ?? '',
         ...(args['active-form'] !== undefined ? { activeForm: args['active-form'] } : {}),
-        ...(args.owner ? { owner: args.owner } : {}),
+        ...(owner !== undefined ? { owner } : {}),
         blockedBy: idList(args['blocked-by']),
       },
       LEAD_NAME,
@@ -156,8 +156,7 @@ const update: CommandModule<GlobalArgs, UpdateArgs> = {
       .example('$0 tasks update 3 --status deleted', 'remove it (its id is never reused)'),
   handler: guarded(async (args) => {
     const { team, list } = await openList(args);
-    const owner = args.owner === undefined ? undefined : args.owner === false || args.owner === '' ? null : String(args.owner);
-    if (typeof owner === 'string') await checkOwner(team, owner);
+    const owner = args.owner === undefined ? undefined : args.owner === false || args.owner === '' ? null : await rosterName(team, String(args.owner));
     const patch = {
       ...(args.status !== undefined ? { status: args.status } : {}),
       ...(owner !== undefined ? { owner } : {}),
@@ -187,8 +186,7 @@ const claim: CommandModule<GlobalArgs, ClaimArgs> = {
       .example('$0 tasks claim 3 --owner alice', 'exit 1 with the reason if someone else has it'),
   handler: guarded(async (args) => {
     const { team, list } = await openList(args);
-    await checkOwner(team, args.owner);
-    const task = await list.claim(String(args.id), args.owner, LEAD_NAME);
+    const task = await list.claim(String(args.id), await rosterName(team, args.owner), LEAD_NAME);
     if (args.json) return printJson(task);
     println(`${task.owner} claimed task ${task.id}: ${task.subject}`);
   }),

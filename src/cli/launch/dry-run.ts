@@ -68,6 +68,10 @@ export function dryRunPlan(i: DryRunInput): PlanLine[] {
     note(`create team "${i.team}"${i.taken ? ' (taken: a free name would be picked and announced)' : ''} with ${i.file.members.length} member${i.file.members.length === 1 ? '' : 's'}`),
     note(i.backend.describe()),
   );
+  const tasks = i.file.tasks ?? [];
+  if (tasks.length > 0) {
+    out.push(note(`create ${tasks.length} task${tasks.length === 1 ? '' : 's'} in ${teamPaths(i.root, i.team).tasks.dir} before spawning (owners get a task_assignment once spawned)`));
+  }
   const printedOnce = new Set<string>();
   const print = (lines: readonly PlanLine[]): void => {
     for (const l of lines) {

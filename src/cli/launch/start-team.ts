@@ -10,6 +10,8 @@
 // had) removes the new team again: a bad team file never leaves a half-made team. An interruption
 // (`signal`, Ctrl-C) skips the members not started yet and undoes the spawns still waiting for
 // readiness; `undoStart` then stops the ones already ready and removes the team, so nothing is left.
+// The file's `tasks:` are created before the first spawn; their owners get task_assignment frames
+// once spawned.
 import { quote } from 'shell-quote';
 import type { Backend, SessionConsole, TeamSessions } from '../../backends/backend.js';
 import type { InProcessHost } from '../../backends/in-process/host.js';
@@ -23,6 +25,8 @@ import { createTeam, deleteTeam, updateTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
 import { chalk, paint } from '../output/render.js';
 import type { TeamFile } from './team-file.js';
+import { announceOwners, createFileTasks } from './team-tasks.js';
+import type { Task } from '../../protocol/task.js';
 import { openConsoleHost } from '../console/host.js';
 
 export interface StartTeamOptions {
@@ -91,19 +95,22 @@ export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
   const { team, renamedFrom } = await createTeam(o.root, { name: o.file.name, ...(o.file.description ? { description: o.file.description } : {}), cwd: o.cwd, rename: o.rename ?? false });
   let backend: Backend;
   let host: InProcessHost | undefined;
+  let tasks: Task[] = [];
   try {
     await updateTeam(team, (c) => {
       c.swarm = { ...c.swarm, ...(o.requested !== 'auto' ? { backend: o.requested } : {}), ...(o.file.permissionMode ? { permissionMode: o.file.permissionMode } : {}) };
     });
+    tasks = await createFileTasks(team, o.file.tasks ?? [], o.file.members.map((m) => m.name));
     ({ backend, host } = await chooseBackend(o, team));
     await ensureLeadKey(team); // last: a key outlives `deleteTeam`
   } catch (e) {
-    // No member exists yet: leave no half-made team behind (its directory goes, and nothing else was made).
+    // No member exists yet: leave no half-made team behind (its directory and task list go, and nothing else was made).
     await deleteTeam(team).catch(() => undefined);
     throw e;
   }
   if (renamedFrom) o.print(chalk.yellow(`team "${renamedFrom}" exists; created "${team.name}" instead`));
   else o.print(`created team ${chalk.bold(team.name)}`);
+  if (tasks.length > 0) o.print(`created ${tasks.length} task${tasks.length === 1 ? '' : 's'} (swarm tasks --team ${team.name})`);
   o.print(chalk.dim(backend.describe()));
   const spawned: string[] = [];
   const failed: StartedTeam['failed'] = [];
@@ -139,6 +146,7 @@ export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
       o.print(`${chalk.red('failed:')} ${r.error.message}`);
     }
   }
+  await announceOwners(team, tasks, spawned);
   return { team, backend, host, renamedFrom, spawned, failed, interrupted };
 }
 

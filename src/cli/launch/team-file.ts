@@ -14,6 +14,12 @@
 //       model, agentType, planModeRequired, permissionMode, runtime: swarm|claude   optional
 //       cwd: ../app                    optional; relative paths are resolved against the YAML file's
 //                                      directory (`~` is not expanded)
+//   tasks:                             optional: the shared task list, created before anyone is spawned
+//     - subject: Write the parser      required
+//       description: ...               optional
+//       owner: alice                   optional: a member of this file (told with a task_assignment)
+//       blockedBy: [1, "Write the parser"]   optional: other tasks of this list, by 1-based position
+//                                      or by subject (a subject must name exactly one task); no cycles
 // `parseTeamFile(file, machine)` also checks what the members need from this machine (each cwd is a
 // directory, `claude` is on PATH for runtime: claude), so that launch fails before creating anything.
 import { promises as fs } from 'node:fs';
@@ -22,7 +28,7 @@ import { LineCounter, isMap, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
 import { PermissionModeSchema } from '../../protocol/config.js';
 import { errnoCode, SwarmError } from '../../protocol/errors.js';
-import { assertMemberName, assertTeamName } from '../../protocol/names.js';
+import { assertMemberName, assertTeamName, LEAD_NAME } from '../../protocol/names.js';
 import { nearest } from '../../protocol/spelling.js';
 import { isDirectory } from '../../storage/atomic.js';
 import { resolveClaude, type Env } from '../../teammates/command-line.js';
@@ -52,6 +58,15 @@ export const TeamFileMemberSchema = z.strictObject({
 });
 export type TeamFileMember = z.infer<typeof TeamFileMemberSchema>;
 
+export const TeamFileTaskSchema = z.strictObject({
+  subject: nonEmpty,
+  description: z.string().optional(),
+  activeForm: nonEmpty.optional(),
+  owner: nonEmpty.optional(),
+  blockedBy: z.array(z.union([z.int().min(1, 'expected a 1-based position in tasks'), nonEmpty])).optional(),
+});
+export type TeamFileTask = z.infer<typeof TeamFileTaskSchema>;
+
 const TeamFileObjectSchema = z.strictObject({
   name: z.string().superRefine(nameRule(assertTeamName)),
   description: z.string().optional(),
@@ -59,6 +74,7 @@ const TeamFileObjectSchema = z.strictObject({
   permissionMode: PermissionModeSchema.optional(),
   model: nonEmpty.optional(),
   members: z.array(TeamFileMemberSchema).min(1, 'expected at least one member'),
+  tasks: z.array(TeamFileTaskSchema).optional(),
 });
 
 // Runs even when other fields have issues (`when`), so every problem is reported in one go; the
@@ -81,9 +97,77 @@ export const TeamFileSchema = TeamFileObjectSchema.superRefine(
         });
       }
     });
+    taskProblems(team, ctx);
   },
   { when: () => true },
 );
+
+/** The 0-based positions a task's `blockedBy` names (a position or a unique subject), or the problem. */
+function blockerIndex(ref: number | string, tasks: readonly { subject?: unknown }[]): number | string {
+  if (typeof ref === 'number') return ref <= tasks.length ? ref - 1 : `no task ${ref}: tasks has ${tasks.length} entr${tasks.length === 1 ? 'y' : 'ies'}`;
+  const found = tasks.flatMap((t, i) => (t.subject === ref ? [i] : []));
+  if (found.length === 1) return found[0]!;
+  return found.length === 0 ? `no task with subject "${ref}"` : `subject "${ref}" names ${found.length} tasks; use its 1-based position`;
+}
+
+/** Owners on the roster, blockers that exist, and no cycle among the file's tasks. */
+function taskProblems(team: { members?: unknown; tasks?: unknown }, ctx: z.RefinementCtx): void {
+  if (!Array.isArray(team.tasks)) return;
+  const tasks = team.tasks as { subject?: unknown; owner?: unknown; blockedBy?: unknown }[];
+  const members = Array.isArray(team.members) ? (team.members as { name?: unknown }[]).map((m) => String(m?.name ?? '').toLowerCase()) : [];
+  const edges = new Map<number, number[]>();
+  tasks.forEach((t, i) => {
+    if (t === null || typeof t !== 'object') return;
+    if (typeof t.owner === 'string' && t.owner !== LEAD_NAME && !members.includes(t.owner.toLowerCase())) {
+      ctx.addIssue({ code: 'custom', path: ['tasks', i, 'owner'], message: `"${t.owner}" is not a member of this team file (members: ${members.join(', ')})` });
+    }
+    if (!Array.isArray(t.blockedBy)) return;
+    (t.blockedBy as unknown[]).forEach((ref, j) => {
+      if (typeof ref !== 'number' && typeof ref !== 'string') return;
+      const at = blockerIndex(ref, tasks);
+      if (typeof at === 'string') ctx.addIssue({ code: 'custom', path: ['tasks', i, 'blockedBy', j], message: at });
+      else if (at === i) ctx.addIssue({ code: 'custom', path: ['tasks', i, 'blockedBy', j], message: 'a task cannot be blocked by itself' });
+      else edges.set(i, [...(edges.get(i) ?? []), at]);
+    });
+  });
+  const cycle = firstCycle(edges);
+  if (cycle) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['tasks', cycle[0]!, 'blockedBy'],
+      message: `the tasks wait for each other in a circle (${cycle.map((i) => i + 1).join(' → ')}): none could ever start`,
+    });
+  }
+}
+
+/** A cycle in "waits for" edges (positions, the first repeated at the end), or undefined. */
+function firstCycle(edges: ReadonlyMap<number, number[]>): number[] | undefined {
+  const state = new Map<number, 'open' | 'done'>();
+  const stack: number[] = [];
+  const visit = (n: number): number[] | undefined => {
+    if (state.get(n) === 'done') return undefined;
+    if (state.get(n) === 'open') return [...stack.slice(stack.indexOf(n)), n];
+    state.set(n, 'open');
+    stack.push(n);
+    for (const m of edges.get(n) ?? []) {
+      const c = visit(m);
+      if (c) return c;
+    }
+    stack.pop();
+    state.set(n, 'done');
+    return undefined;
+  };
+  for (const n of edges.keys()) {
+    const c = visit(n);
+    if (c) return c;
+  }
+  return undefined;
+}
+
+/** Each task's blockers as 0-based positions in `tasks` (the file is valid: every reference resolves). */
+export function taskBlockers(tasks: readonly TeamFileTask[]): number[][] {
+  return tasks.map((t) => [...new Set((t.blockedBy ?? []).map((ref) => blockerIndex(ref, tasks) as number))]);
+}
 /** A parsed team file; member `cwd`s are absolute. */
 export type TeamFile = z.infer<typeof TeamFileSchema>;
 
@@ -124,9 +208,10 @@ function valueAt(data: unknown, p: readonly PathKey[]): unknown {
   return v;
 }
 
-const KNOWN_KEYS: Record<'team' | 'member', readonly string[]> = {
+const KNOWN_KEYS: Record<'team' | 'member' | 'task', readonly string[]> = {
   team: Object.keys(TeamFileObjectSchema.shape),
   member: Object.keys(TeamFileMemberSchema.shape),
+  task: Object.keys(TeamFileTaskSchema.shape),
 };
 
 /** "did you mean `planModeRequired`?" for a near-miss key, else the list of known keys. */
@@ -138,7 +223,7 @@ function unknownKeyHint(key: string, known: readonly string[]): string {
 
 function issueLines(issue: z.core.$ZodIssue, data: unknown, doc: Document, lc: LineCounter, source: string): string[] {
   if (issue.code === 'unrecognized_keys') {
-    const known = issue.path.length === 0 ? KNOWN_KEYS.team : KNOWN_KEYS.member;
+    const known = issue.path.length === 0 ? KNOWN_KEYS.team : issue.path[0] === 'tasks' ? KNOWN_KEYS.task : KNOWN_KEYS.member;
     return issue.keys.map((key) => {
       const p = [...issue.path, key];
       return `${source}:${lineOf(doc, lc, p)}: ${formatPath(p)}: unknown field (${unknownKeyHint(key, known)})`;

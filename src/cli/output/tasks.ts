@@ -1,6 +1,7 @@
 // `swarm tasks` as a table (id, status, owner, subject, blocked by: the blockers still open) with
-// the list's progress below, and one task in full for `swarm tasks show`. Pure: tasks in, lines out.
+// the list's progress below (Claude Code's internal tasks left out, as its TaskList leaves them out), and one task in full for `swarm tasks show`. Pure: tasks in, lines out.
 import type { Task, TaskStatus } from '../../protocol/task.js';
+import { isInternalTask } from '../../tasks/index.js';
 import { oneLine } from '../../protocol/text.js';
 import { chalk } from './render.js';
 import { renderTable, type Cell } from './table.js';
@@ -21,9 +22,13 @@ export function openBlockers(t: Task, byId: ReadonlyMap<string, Task>): string[]
   });
 }
 
-export function renderTaskTable(tasks: readonly Task[]): string[] {
-  if (tasks.length === 0) return [chalk.dim('no tasks; add one with: swarm tasks add "<subject>"')];
-  const byId = new Map(tasks.map((t) => [t.id, t]));
+/** The table of every task but Claude Code's internal ones (`metadata._internal`, hidden by its TaskList too). */
+export function renderTaskTable(all: readonly Task[]): string[] {
+  const tasks = all.filter((t) => !isInternalTask(t));
+  const hidden = all.length - tasks.length;
+  const note = hidden > 0 ? [chalk.dim(`${hidden} internal task${hidden === 1 ? '' : 's'} of Claude Code not shown (swarm tasks --json has them)`)] : [];
+  if (tasks.length === 0) return [chalk.dim('no tasks; add one with: swarm tasks add "<subject>"'), ...note];
+  const byId = new Map(all.map((t) => [t.id, t]));
   const rows: Cell[][] = tasks.map((t) => [
     { text: t.id },
     { text: t.status, style: statusStyle(t.status) },
@@ -33,7 +38,7 @@ export function renderTaskTable(tasks: readonly Task[]): string[] {
   ]);
   const [header, ...body] = renderTable([HEADERS.map((h) => ({ text: h })), ...rows]);
   const done = tasks.filter((t) => t.status === 'completed').length;
-  return [chalk.bold(header!), ...body, chalk.dim(`${done}/${tasks.length} done`)];
+  return [chalk.bold(header!), ...body, chalk.dim(`${done}/${tasks.length} done`), ...note];
 }
 
 export function renderTask(t: Task): string[] {

@@ -8,6 +8,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { parseControl } from '../../../src/protocol/control.js';
 import { InboxSchema } from '../../../src/protocol/message.js';
 import { TaskSchema, type Task } from '../../../src/protocol/task.js';
+import { TaskList } from '../../../src/tasks/index.js';
 import { queueDirFor, withFileLock } from '../../../src/storage/lock.js';
 import { addMember, createTeam } from '../../../src/team/team-store.js';
 import { Team } from '../../../src/team/team.js';
@@ -112,11 +113,12 @@ describe('swarm tasks', { timeout: 60_000 }, () => {
     expect(after).toEqual(before);
   }, 60_000);
 
-  it('the table shows id, status, owner, subject, open blockers, and the progress', async () => {
+  it("the table shows id, status, owner, subject, open blockers, and the progress; Claude Code's internal tasks only in --json", async () => {
     await run('add', 'design', '--owner', 'alice');
     await run('add', 'build', '--blocked-by', '1');
     await run('add', 'ship', '--blocked-by', '1,2');
     await run('update', '1', '--status', 'completed');
+    await new TaskList(new Team(root, 'crew')).create({ subject: 'bookkeeping', description: '', metadata: { _internal: true } }, 'team-lead');
     const r = await run();
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout.split('\n')).toEqual([
@@ -125,16 +127,20 @@ describe('swarm tasks', { timeout: 60_000 }, () => {
       '2   pending    -      build    -',
       '3   pending    -      ship     2',
       '1/3 done',
+      '1 internal task of Claude Code not shown (swarm tasks --json has them)',
     ]);
+    expect((await tasksJson()).map((t) => t.id)).toEqual(['1', '2', '3', '4']);
   });
 
-  it('an owner set by the CLI gets a task_assignment frame signed as team-lead; a deleted id is never reused', async () => {
-    await run('add', 'design', '--owner', 'alice', '-d', 'the API');
+  it('an owner set by the CLI (any case) gets a task_assignment frame signed as team-lead; a deleted id is never reused', async () => {
+    expect(TaskSchema.parse(JSON.parse((await run('add', 'design', '--owner', 'ALICE', '-d', 'the API', '--json')).stdout)).owner).toBe('alice'); // the roster's spelling
     await run('update', '1', '--owner', 'bob');
     expect(await inboxFrames('alice')).toEqual([
       expect.objectContaining({ kind: 'control', from: 'team-lead', signed: true, message: expect.objectContaining({ type: 'task_assignment', taskId: '1', subject: 'design', description: 'the API', assignedBy: 'team-lead' }) as unknown }),
     ]);
     expect(await inboxFrames('bob')).toHaveLength(1);
+    const shown = await swarm(root, ['inbox', 'alice', '--team', 'crew']);
+    expect(shown.stdout).toMatch(/team-lead assigned task #1: design$/m);
     const del = await run('update', '1', '--status', 'deleted', '--json');
     expect(JSON.parse(del.stdout)).toEqual({ id: '1', deleted: true });
     expect((await run('add', 'again')).stdout.trim()).toBe('2');

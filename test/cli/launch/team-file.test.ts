@@ -3,7 +3,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseTeamFile, parseTeamFileText, type TeamFile } from '../../../src/cli/launch/team-file.js';
+import { parseTeamFile, parseTeamFileText, taskBlockers, type TeamFile } from '../../../src/cli/launch/team-file.js';
 import { isSwarmError } from '../../../src/protocol/errors.js';
 import { REPO } from '../../support/cli.js';
 import { useTempRoot } from '../../support/tmp-root.js';
@@ -122,6 +122,37 @@ describe('parseTeamFileText', () => {
     expect(errorOf(['name: t', 'members:', '  - name: a', '    prompt: p', '    cwd: ~/src'].join('\n'))).toBe(
       'team.yaml:5: members[0].cwd: "~/src": ~ is not expanded; use an absolute path or one relative to the team file',
     );
+  });
+});
+
+describe('team file tasks:', () => {
+  const head = ['name: t', 'members:', '  - name: alice', '    prompt: p'];
+
+  it('parses tasks; blockers by 1-based position or by subject resolve to positions', () => {
+    const team = parseTeamFileText(
+      [...head, 'tasks:', '  - subject: a', '    description: the first', '    owner: Alice', '  - subject: b', '    activeForm: doing b', '    blockedBy: [1]', '  - subject: c', '    blockedBy: [b, 1]'].join('\n'),
+      'team.yaml',
+      '/base',
+    );
+    expect(team.tasks).toEqual([
+      { subject: 'a', description: 'the first', owner: 'Alice' },
+      { subject: 'b', activeForm: 'doing b', blockedBy: [1] },
+      { subject: 'c', blockedBy: ['b', 1] },
+    ]);
+    expect(taskBlockers(team.tasks!)).toEqual([[], [0], [1, 0]]);
+  });
+
+  it('every bad reference at its line: out of range, unknown or ambiguous subject, itself, an unknown key', () => {
+    const msg = errorOf(
+      [...head, 'tasks:', '  - subject: a', '    blockedBy: [4]', '  - subject: a', '    blockedBy: [nope, a]', '  - subject: c', '    blockedBy: [3]', '    owners: alice'].join('\n'),
+    );
+    expect(msg.split('\n')).toEqual([
+      'team.yaml:7: tasks[0].blockedBy[0]: no task 4: tasks has 3 entries (+4 more)',
+      'team.yaml:9: tasks[1].blockedBy[0]: no task with subject "nope"',
+      'team.yaml:9: tasks[1].blockedBy[1]: subject "a" names 2 tasks; use its 1-based position',
+      'team.yaml:11: tasks[2].blockedBy[0]: a task cannot be blocked by itself',
+      'team.yaml:12: tasks[2].owners: unknown field (did you mean "owner"?)',
+    ]);
   });
 });
 
