@@ -27,7 +27,7 @@ import { killTeammate, shutdownAll } from '../../teammates/stop.js';
 import { startMessagesServer, type MessagesServer } from '../../standin/messages-server.js';
 import { readTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
-import { runConsole } from '../console/console.js';
+import { runConsole } from '../console/run.js';
 import { println, refuseGlobals, type GlobalArgs } from '../context.js';
 import { writeDemoProject } from '../demo/project.js';
 import { makeDemoRoot } from '../demo/root.js';

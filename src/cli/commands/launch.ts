@@ -15,7 +15,7 @@ import { BACKEND_CHOICES, backendForType, selectBackend, type BackendChoice } fr
 import { SwarmError, isSwarmError } from '../../protocol/errors.js';
 import { teamExists } from '../../team/team-store.js';
 import { Team } from '../../team/team.js';
-import { runConsole } from '../console/console.js';
+import { runConsole } from '../console/run.js';
 import { printJson, println, rootDir, type GlobalArgs } from '../context.js';
 import { dryRunJson, dryRunLines } from '../launch/dry-run.js';
 import { launchExisting } from '../launch/existing-team.js';

@@ -3,7 +3,7 @@
 import { fstatSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { SwarmError } from '../../protocol/errors.js';
-import { runConsole } from '../console/console.js';
+import { runConsole } from '../console/run.js';
 import { refuseGlobals, requireTeam, type GlobalArgs } from '../context.js';
 
 export const leadCommand: CommandModule<GlobalArgs, GlobalArgs> = {

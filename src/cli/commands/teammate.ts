@@ -5,7 +5,6 @@
 // (0 after a shutdown or a signal, 1 after a failure).
 import type { CommandModule } from 'yargs';
 import { TEAMMATE_FLAG_ENTRIES } from '../../protocol/teammate-flags.js';
-import { runTeammate } from '../../runtime/teammate.js';
 import { refuseGlobals, type GlobalArgs } from '../context.js';
 import { chalk } from '../output/render.js';
 
@@ -41,6 +40,7 @@ export async function runTeammateProcess(flags: unknown): Promise<never> {
     const who = typeof name === 'string' ? name : 'this teammate';
     process.stdout.write(`\n^C again within ${INTERRUPT_CONFIRM_MS / 1000} s stops ${who} now; to stop it cleanly: swarm shutdown ${who}\n`);
   });
+  const { runTeammate } = await import('../../runtime/teammate.js'); // only this command needs the runtime
   const code = await runTeammate({
     flags,
     env: process.env,

@@ -5,20 +5,23 @@
 import { InProcessHost } from '../../backends/in-process/host.js';
 import type { TeammateLaunch } from '../../backends/in-process/context.js';
 import { flagsFromArgv } from '../../runtime/args.js';
-import { runTeammate } from '../../runtime/teammate.js';
 import type { Team } from '../../team/team.js';
 import { chalk } from '../output/render.js';
 
 /** Runs a teammate argv (`... teammate --agent-id ...`) in this process with the leader's env plus the pane's. */
 export function teammateLauncher(baseEnv: NodeJS.ProcessEnv): TeammateLaunch {
-  return (argv, paneEnv, ctx) =>
-    runTeammate({
+  return async (argv, paneEnv, ctx) => {
+    // Loaded on first use: the runtime (the Messages API SDK, the tools) costs every other command
+    // ~0.1 s of start-up, and most consoles never host a teammate.
+    const { runTeammate } = await import('../../runtime/teammate.js');
+    return runTeammate({
       flags: flagsFromArgv(argv),
       env: { ...baseEnv, ...paneEnv },
       write: (text) => ctx.print(text),
       colorLevel: chalk.level,
       signal: ctx.stopSignal,
     });
+  };
 }
 
 /** Register this process as the team's in-process host. */

@@ -13,7 +13,7 @@ import { LEAD_NAME } from '../../protocol/names.js';
 import { readTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
 import { collectStatus } from '../../teammates/status-report.js';
-import { runConsole } from '../console/console.js';
+import { runConsole } from '../console/run.js';
 import { chalk } from '../output/render.js';
 
 export interface LaunchExistingOptions {
