@@ -112,9 +112,9 @@ export type SpawnResult =
  * Spawn several teammates of one team: panes are created one after another (each under the spawn
  * lock, in list order), and each readiness handshake starts as soon as its pane exists, so they
  * overlap. One result per entry, in order; a failed teammate is cleaned up and does not stop the
- * others.
+ * others. `onSettled` hears each result as it comes (a ready teammate before the slower ones).
  */
-export async function spawnTeammates(list: readonly SpawnOptions[]): Promise<SpawnResult[]> {
+export async function spawnTeammates(list: readonly SpawnOptions[], onSettled: (r: SpawnResult) => void = () => undefined): Promise<SpawnResult[]> {
   const pending: Promise<SpawnResult>[] = [];
   for (const o of list) {
     if (o.signal?.aborted) {
@@ -136,7 +136,14 @@ export async function spawnTeammates(list: readonly SpawnOptions[]): Promise<Spa
       ),
     );
   }
-  return Promise.all(pending);
+  return Promise.all(
+    pending.map((p) =>
+      p.then((r) => {
+        onSettled(r);
+        return r;
+      }),
+    ),
+  );
 }
 
 function asSwarmError(e: unknown): SwarmError {

@@ -16,7 +16,7 @@ import { quote } from 'shell-quote';
 import type { Backend, SessionConsole, TeamSessions } from '../../backends/backend.js';
 import type { InProcessHost } from '../../backends/in-process/host.js';
 import { paneLabel, selectBackend, type BackendChoice } from '../../backends/registry.js';
-import { spawnTeammates, validateSpawn } from '../../teammates/spawn.js';
+import { spawnTeammates, validateSpawn, type SpawnResult } from '../../teammates/spawn.js';
 import { killTeammate } from '../../teammates/stop.js';
 import { SWARM_BIN, forwardedEnv } from '../../teammates/command-line.js';
 import { ensureLeadKey } from '../../permissions/keys.js';
@@ -116,6 +116,11 @@ export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
   const failed: StartedTeam['failed'] = [];
   const interrupted: string[] = [];
   // Panes are created one at a time (spawn.lock); the readiness handshakes overlap.
+  // Each result is printed as it comes: a ready teammate shows before a slower one's handshake ends.
+  const report = (r: SpawnResult): void => {
+    if (r.ok) o.print(`spawned ${paint(r.teammate.color, r.name)}${paneLabel(r.teammate)}: ready`);
+    else if (r.error.kind !== 'interrupted') o.print(`${chalk.red('failed:')} ${r.error.message}`); // an interruption is reported as a whole
+  };
   const results = await spawnTeammates(
     o.file.members.map((m) => ({
       team,
@@ -133,18 +138,12 @@ export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
       ...(o.readyTimeoutMs !== undefined ? { readyTimeoutMs: o.readyTimeoutMs } : {}),
       ...(o.signal ? { signal: o.signal } : {}),
     })),
+    report,
   );
   for (const r of results) {
-    if (r.ok) {
-      const t = r.teammate;
-      spawned.push(t.name);
-      o.print(`spawned ${paint(t.color, t.name)}${paneLabel(t)}: ready`);
-    } else if (r.error.kind === 'interrupted') {
-      interrupted.push(r.name); // the caller reports the interruption as a whole
-    } else {
-      failed.push({ name: r.name, error: r.error.message });
-      o.print(`${chalk.red('failed:')} ${r.error.message}`);
-    }
+    if (r.ok) spawned.push(r.name);
+    else if (r.error.kind === 'interrupted') interrupted.push(r.name);
+    else failed.push({ name: r.name, error: r.error.message });
   }
   await announceOwners(team, tasks, spawned);
   return { team, backend, host, renamedFrom, spawned, failed, interrupted };

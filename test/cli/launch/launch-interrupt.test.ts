@@ -52,6 +52,8 @@ describe('swarm launch, interrupted', () => {
       reject: false,
       stdin: 'ignore',
     });
+    let out = '';
+    child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
     const team = new Team(root, 'int');
     const started = await waitFor(async () => {
       const members = (await readTeam(team).catch(() => undefined))?.members ?? [];
@@ -60,6 +62,8 @@ describe('swarm launch, interrupted', () => {
     }, 20_000, 'w1 ready and w2 started');
     for (const p of started) pids.add(p);
     expect(started).toHaveLength(2);
+    // w1's prompt is taken; launch counts it as started once its own handshake says so (its line).
+    await waitFor(() => /spawned w1\b.*: ready/.test(out), 20_000, "launch's line: spawned w1 … ready");
 
     child.kill('SIGINT');
     const r = await child;
