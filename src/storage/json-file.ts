@@ -168,6 +168,21 @@ export async function mutateJsonFile<T, R>(
   }
 }
 
+/**
+ * A locked read-modify-write that never queues: one look at the lock, and the cycle runs only if the
+ * lock is free (and nobody is in line for it); otherwise STOPPED_WAITING at once. For a caller with
+ * other work to try first (a claimer passing over a task somebody is claiming right now).
+ */
+export async function mutateJsonFileIfFree<T, R>(file: string, opts: JsonFileOptions<T>, fn: Mutation<T, R>): Promise<R | typeof STOPPED_WAITING> {
+  let looked = false;
+  // withFileLock asks stopWaiting before each look: false the first time, true from then on.
+  return mutateJsonFile(file, opts, fn, () => {
+    const stop = looked;
+    looked = true;
+    return stop;
+  });
+}
+
 /** What a mutation returns: the value to write (if any), its result, and work to do right after the write, still under the lock. */
 export interface MutationOutcome<T, R> {
   write?: T;

@@ -8,8 +8,8 @@ import { existsSync } from 'node:fs';
 import { agentId, LEAD_NAME, MEMBER_NAME_RE } from '../protocol/names.js';
 import type { TaskAssignment } from '../protocol/control.js';
 import { isTaskId, TaskSchema, TaskUpdateStatusSchema, type Task, type TaskStatus, type TaskUpdateStatus } from '../protocol/task.js';
-import { mutateJsonFile, type CorruptReport } from '../storage/json-file.js';
-import type { LockOptions } from '../storage/lock.js';
+import { mutateJsonFile, mutateJsonFileIfFree, type CorruptReport, type JsonFileOptions, type MutationOutcome } from '../storage/json-file.js';
+import { STOPPED_WAITING, type LockOptions } from '../storage/lock.js';
 import type { TaskListPaths } from '../team/paths.js';
 import type { Team } from '../team/team.js';
 import { TaskError, isTaskError } from './errors.js';
@@ -225,37 +225,60 @@ export class TaskList {
   async claim(id: string, owner: string, by: string = owner): Promise<Task> {
     checkId(id);
     checkOwner(owner);
-    const [before, after] = await this.mutate(id, (t) => {
-      if (t.owner && !this.isOwner(t, owner)) throw new TaskError('already_claimed', `task ${id} is already claimed by ${t.owner}; pick another task (swarm tasks list)`);
-      if (t.status === 'completed') throw new TaskError('already_resolved', `task ${id} is already completed; pick another task (swarm tasks list)`);
-      const open = this.openBlockers(t);
-      if (open.length > 0) {
-        throw new TaskError('blocked', `task ${id} is blocked by ${open.map(describeBlocker).join(', ')}; claim it once ${open.length === 1 ? 'that is' : 'those are'} completed`);
-      }
-      const claimed: Task = { ...t, owner, status: 'in_progress' };
-      return { write: claimed, result: [t, claimed] as [Task, Task] };
-    });
+    const [before, after] = await this.mutate(id, (t) => this.claimStep(id, t, owner));
     if (before.owner !== owner) await this.notifyOwner(after, owner, by);
     return after;
   }
 
-  /** Claim the lowest-id pending, unowned, unblocked task; undefined when there is none. */
+  /**
+   * Claim the lowest-id pending, unowned, unblocked task; undefined when there is none. A task whose
+   * lock is busy (another claimer is at it right now) is passed over for the next one first, so a
+   * crowd of idle teammates spreads over the list instead of queueing for the same task; only when
+   * every candidate was busy does it wait for them, in id order.
+   */
   async claimNext(owner: string): Promise<Task | undefined> {
     checkOwner(owner);
     const { tasks } = await this.list();
-    for (const t of tasks) {
-      if (t.status !== 'pending' || t.owner || isInternalTask(t) || this.openBlockers(t).length > 0) continue;
-      // Look again without the lock first: under contention most candidates of the snapshot are taken by now.
-      const fresh = peekTask(this.paths.task(t.id));
-      if (fresh && (fresh.status !== 'pending' || fresh.owner)) continue;
-      try {
-        return await this.claim(t.id, owner);
-      } catch (e) {
-        if (isTaskError(e) && e.kind !== 'invalid') continue; // taken or changed meanwhile: the next one
-        throw e;
+    const candidates = tasks.filter((t) => t.status === 'pending' && !t.owner && !isInternalTask(t) && this.openBlockers(t).length === 0);
+    const busy: string[] = [];
+    for (const wait of [false, true]) {
+      for (const t of wait ? candidates.filter((c) => busy.includes(c.id)) : candidates) {
+        // Look again without the lock first: under contention most candidates of the snapshot are taken by now.
+        const fresh = peekTask(this.paths.task(t.id));
+        if (fresh && (fresh.status !== 'pending' || fresh.owner)) continue;
+        try {
+          const got = wait ? await this.claim(t.id, owner) : await this.claimIfFree(t.id, owner);
+          if (got !== STOPPED_WAITING) return got;
+          busy.push(t.id);
+        } catch (e) {
+          if (isTaskError(e) && e.kind !== 'invalid') continue; // taken or changed meanwhile: the next one
+          throw e;
+        }
       }
     }
     return undefined;
+  }
+
+  /** `claim` when the task's lock is free right now; STOPPED_WAITING when somebody holds it. */
+  private async claimIfFree(id: string, owner: string): Promise<Task | typeof STOPPED_WAITING> {
+    const { file, opts, step } = this.taskCycle(id, (t) => this.claimStep(id, t, owner));
+    const got = await mutateJsonFileIfFree(file, opts, step);
+    if (got === STOPPED_WAITING) return got;
+    const [before, after] = got;
+    if (before.owner !== owner) await this.notifyOwner(after, owner, owner);
+    return after;
+  }
+
+  /** The claim rules on the task as it is under its lock: the claimed task, or a TaskError saying why not. */
+  private claimStep(id: string, t: Task, owner: string): { write: Task; result: [Task, Task] } {
+    if (t.owner && !this.isOwner(t, owner)) throw new TaskError('already_claimed', `task ${id} is already claimed by ${t.owner}; pick another task (swarm tasks list)`);
+    if (t.status === 'completed') throw new TaskError('already_resolved', `task ${id} is already completed; pick another task (swarm tasks list)`);
+    const open = this.openBlockers(t);
+    if (open.length > 0) {
+      throw new TaskError('blocked', `task ${id} is blocked by ${open.map(describeBlocker).join(', ')}; claim it once ${open.length === 1 ? 'that is' : 'those are'} completed`);
+    }
+    const claimed: Task = { ...t, owner, status: 'in_progress' };
+    return { write: claimed, result: [t, claimed] };
   }
 
   /**
@@ -303,23 +326,36 @@ export class TaskList {
 
   /** One task's locked read-modify-write (storage/json-file); `fn` may run more than once. */
   private async mutate<R>(id: string, fn: (t: Task) => { write?: Task; result: R }): Promise<R> {
+    const { file, opts, step } = this.taskCycle(id, fn);
+    return mutateJsonFile(file, opts, step);
+  }
+
+  /**
+   * One locked cycle on task `id`: its file, how it is read (a corrupt one is kept aside and named
+   * in the error) and the step, which refuses a task that is gone under the lock.
+   */
+  private taskCycle<R>(id: string, fn: (t: Task) => { write?: Task; result: R }): {
+    file: string;
+    opts: JsonFileOptions<Task | undefined>;
+    step: (t: Task | undefined) => MutationOutcome<Task | undefined, R>;
+  } {
     const file = this.paths.task(id);
     if (!existsSync(file)) throw notFound(id);
     let corrupt: CorruptReport | undefined;
-    return mutateJsonFile(
+    return {
       file,
-      {
+      opts: {
         schema: TaskSchema.optional(),
         init: () => undefined,
         onCorrupt: (r) => (corrupt = r),
         ...(this.opts.lock ? { lock: this.opts.lock } : {}),
       },
-      (current) => {
+      step: (current) => {
         if (current === undefined) throw notFound(id, corrupt && { file, keptAt: corrupt.keptAs, error: corrupt.problem });
         const { write, result } = fn(current);
         return { result, ...(write ? { write } : {}) };
       },
-    );
+    };
   }
 
   /** A patch that adds dependencies: list lock, then every task involved, validated before anything is written. */

@@ -11,6 +11,7 @@ import { TaskList, TaskError } from '../../src/tasks/index.js';
 import { Team } from '../../src/team/team.js';
 import { REPO } from '../support/cli.js';
 import { useTempRoot } from '../support/tmp-root.js';
+import { waitFor } from '../support/wait.js';
 
 let root: string;
 let team: Team;
@@ -142,6 +143,22 @@ describe('claim', () => {
     expect((await list.claimNext('bob'))?.id).toBe('2');
     expect((await list.claimNext('carol'))?.id).toBe('4');
     expect(await list.claimNext('dave')).toBeUndefined();
+  });
+
+  it('claimNext passes over a task somebody holds the lock of, and waits for it only when nothing else is free', async () => {
+    await add('a');
+    await add('b');
+    // Another claimer (Claude Code's way: proper-lockfile on the task file) is at task 1 right now.
+    const releaseOne = await lockfile.lock(path.join(dir(), '1.json'), { retries: 0 });
+    expect((await list.claimNext('bob'))?.id).toBe('2'); // at once: no wait for task 1's lock
+    let carol: string | undefined = 'not yet';
+    const waiting = list.claimNext('carol').then((t) => (carol = t?.id));
+    // Only task 1 is left: carol takes a place in its lock's waiting line.
+    await waitFor(async () => (await readdir(path.join(dir(), '1.json.lock.queue')).catch(() => [])).length > 0, 10_000);
+    expect(carol).toBe('not yet');
+    await releaseOne();
+    await waiting;
+    expect(carol).toBe('1');
   });
 
   it("Claude Code's internal tasks (metadata._internal) are neither claimed next nor counted in the progress", async () => {
