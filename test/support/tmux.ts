@@ -1,10 +1,13 @@
 // Private tmux servers for tests: one socket name per test (`swarm-test-<random>`), reaped
 // afterwards (kill-server on that socket only, then its socket file removed: tmux 3.3a leaves it).
-// The default server and every other socket are never touched.
+// The default server and every other socket are never touched. `tmuxForThisTest` does both for the
+// current test, and also ends the processes a test started in it.
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import { isProcessAlive } from '../../src/backends/process.js';
 import { TmuxServer } from '../../src/backends/tmux/commands.js';
+import { afterThisTest } from './tmp-root.js';
 
 export function privateSocket(): string {
   return `swarm-test-${randomBytes(6).toString('hex')}`;
@@ -23,4 +26,22 @@ export async function reapServer(socket: string): Promise<void> {
     throw new Error(`tmux kill-server on ${socket} failed: ${killed.stderr}`);
   }
   for (const p of paths) await rm(p, { force: true });
+}
+
+/**
+ * A private tmux server for the current test (call it in a beforeEach or the test), reaped when the
+ * test finishes, after its afterEach hooks; the processes in `pids` (teammates it started) are
+ * killed then too. A cleanup error fails only a test that passed, never hides a failure.
+ */
+export function tmuxForThisTest(pids?: Set<number>): string {
+  const socket = privateSocket();
+  afterThisTest(async () => {
+    try {
+      await reapServer(socket);
+    } finally {
+      for (const pid of pids ?? []) if (isProcessAlive(pid)) process.kill(pid, 'SIGKILL');
+      pids?.clear();
+    }
+  });
+  return socket;
 }

@@ -5,8 +5,7 @@
 // nothing owned, nothing sent. Run `npm run build` first.
 import { fileURLToPath } from 'node:url';
 import { quote } from 'shell-quote';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isProcessAlive } from '../../src/backends/process.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Mailbox } from '../../src/mailbox/mailbox.js';
 import { TaskList } from '../../src/tasks/index.js';
 import { addMember, createTeam, updateMember } from '../../src/team/index.js';
@@ -15,7 +14,7 @@ import { releaseNotice } from '../../src/teammates/release.js';
 import { swarm } from '../support/cli.js';
 import { deadPid } from '../support/team-fixture.js';
 import { useTempRoot } from '../support/tmp-root.js';
-import { privateSocket, reapServer } from '../support/tmux.js';
+import { tmuxForThisTest } from '../support/tmux.js';
 
 const FAKE = fileURLToPath(new URL('../support/fake-teammate.mjs', import.meta.url));
 const TEAM = 'rel';
@@ -28,16 +27,8 @@ const pids = new Set<number>();
 useTempRoot((dir) => (root = dir));
 beforeEach(async () => {
   await createTeam(root, { name: TEAM });
-  socket = privateSocket();
+  socket = tmuxForThisTest(pids);
   env = { SWARM_TEAM: TEAM, SWARM_TMUX_SOCKET: socket, SWARM_TEAMMATE_COMMAND: quote([process.execPath, FAKE]), TMUX: '', TMUX_PANE: '' };
-});
-
-afterEach(async (ctx) => {
-  const errors: unknown[] = [];
-  await reapServer(socket).catch((e: unknown) => errors.push(e));
-  for (const pid of pids) if (isProcessAlive(pid)) process.kill(pid, 'SIGKILL');
-  pids.clear();
-  if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
 });
 
 const team = (): Team => new Team(root, TEAM);

@@ -6,7 +6,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { quote } from 'shell-quote';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Backend } from '../../src/backends/backend.js';
 import { isProcessAlive } from '../../src/backends/process.js';
 import { selectBackend } from '../../src/backends/registry.js';
@@ -20,7 +20,7 @@ import { verifyEntry } from '../../src/permissions/signing.js';
 import { isSwarmError, parseControl } from '../../src/protocol/index.js';
 import { createTeam, readTeam, teamPaths } from '../../src/team/index.js';
 import { useTempRoot } from '../support/tmp-root.js';
-import { privateSocket, reapServer } from '../support/tmux.js';
+import { tmuxForThisTest } from '../support/tmux.js';
 import { waitFor } from '../support/wait.js';
 import { Team } from '../../src/team/team.js';
 
@@ -43,7 +43,7 @@ function fakeCommand(fakeEnv: Record<string, string> = {}): string {
 useTempRoot((dir) => (root = dir));
 beforeEach(async () => {
   await createTeam(root, { name: TEAM });
-  socket = privateSocket();
+  socket = tmuxForThisTest(pids);
   server = new TmuxServer({ socket });
   env = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -55,14 +55,6 @@ beforeEach(async () => {
     NOT_FORWARDED: 'must not arrive',
   };
   ({ backend } = await selectBackend({ requested: 'tmux', env, team: new Team(root, TEAM), killTimeoutMs: 1500 }));
-});
-
-afterEach(async (ctx) => {
-  const errors: unknown[] = [];
-  await reapServer(socket).catch((e: unknown) => errors.push(e));
-  for (const pid of pids) if (isProcessAlive(pid)) process.kill(pid, 'SIGKILL');
-  pids.clear();
-  if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
 });
 
 async function spawn(name: string, extra: Partial<SpawnOptions> = {}) {

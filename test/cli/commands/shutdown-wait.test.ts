@@ -9,13 +9,13 @@
 import { execa } from 'execa';
 import { quote } from 'shell-quote';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../../src/backends/process.js';
 import { createTeam, readTeam } from '../../../src/team/index.js';
 import { Team } from '../../../src/team/team.js';
 import { SWARM_BIN, swarm } from '../../support/cli.js';
 import { useTempRoot } from '../../support/tmp-root.js';
-import { privateSocket, reapServer } from '../../support/tmux.js';
+import { tmuxForThisTest } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
 
 const FAKE = fileURLToPath(new URL('../../support/fake-teammate.mjs', import.meta.url));
@@ -29,16 +29,8 @@ const pids = new Set<number>();
 useTempRoot((dir) => (root = dir));
 beforeEach(async () => {
   await createTeam(root, { name: TEAM });
-  socket = privateSocket();
+  socket = tmuxForThisTest(pids);
   env = { SWARM_TEAM: TEAM, SWARM_TMUX_SOCKET: socket, SWARM_TEAMMATE_COMMAND: quote(['env', 'FAKE_GRACE=1', process.execPath, FAKE]), TMUX: '', TMUX_PANE: '' };
-});
-
-afterEach(async (ctx) => {
-  const errors: unknown[] = [];
-  await reapServer(socket).catch((e: unknown) => errors.push(e));
-  for (const pid of pids) if (isProcessAlive(pid)) process.kill(pid, 'SIGKILL');
-  pids.clear();
-  if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
 });
 
 async function spawnSilentModel(name: string, graceMs: number): Promise<number> {

@@ -4,13 +4,13 @@
 // (execa strips the final newline of stdout/stderr.)
 import { fileURLToPath } from 'node:url';
 import { quote } from 'shell-quote';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../../src/backends/process.js';
 import { TmuxServer, listAllPanes } from '../../../src/backends/tmux/commands.js';
 import { createTeam, readTeam } from '../../../src/team/index.js';
 import { swarm } from '../../support/cli.js';
 import { afterThisTest, useTempRoot } from '../../support/tmp-root.js';
-import { privateSocket, reapServer } from '../../support/tmux.js';
+import { privateSocket, reapServer, tmuxForThisTest } from '../../support/tmux.js';
 import { Team } from '../../../src/team/team.js';
 
 const FAKE = fileURLToPath(new URL('../../support/fake-teammate.mjs', import.meta.url));
@@ -24,17 +24,9 @@ const pids = new Set<number>();
 useTempRoot((dir) => (root = dir));
 beforeEach(async () => {
   await createTeam(root, { name: TEAM });
-  socket = privateSocket();
+  socket = tmuxForThisTest(pids);
   // TMUX/TMUX_PANE emptied: a developer running the tests inside tmux must not get panes split there.
   env = { SWARM_TEAM: TEAM, SWARM_TMUX_SOCKET: socket, SWARM_TEAMMATE_COMMAND: quote([process.execPath, FAKE]), TMUX: '', TMUX_PANE: '' };
-});
-
-afterEach(async (ctx) => {
-  const errors: unknown[] = [];
-  await reapServer(socket).catch((e: unknown) => errors.push(e));
-  for (const pid of pids) if (isProcessAlive(pid)) process.kill(pid, 'SIGKILL');
-  pids.clear();
-  if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
 });
 
 const run = (args: string[], extra: Record<string, string> = {}) => swarm(root, args, { ...env, ...extra });

@@ -7,14 +7,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { quote } from 'shell-quote';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../../src/backends/process.js';
 import { TmuxServer, listAllPanes } from '../../../src/backends/tmux/commands.js';
 import { readTeam } from '../../../src/team/team-store.js';
 import { Team } from '../../../src/team/team.js';
 import { SWARM_BIN } from '../../support/cli.js';
 import { useTempRoot } from '../../support/tmp-root.js';
-import { privateSocket, reapServer } from '../../support/tmux.js';
+import { tmuxForThisTest } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
 
 const FAKE = fileURLToPath(new URL('../../support/fake-teammate.mjs', import.meta.url));
@@ -24,14 +24,7 @@ const pids = new Set<number>();
 
 useTempRoot((dir) => (root = dir), 'swarm-launch-int-');
 beforeEach(() => {
-  socket = privateSocket();
-});
-afterEach(async (ctx) => {
-  const errors: unknown[] = [];
-  await reapServer(socket).catch((e: unknown) => errors.push(e));
-  for (const pid of pids) if (isProcessAlive(pid)) process.kill(pid, 'SIGKILL');
-  pids.clear();
-  if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
+  socket = tmuxForThisTest(pids);
 });
 
 /** Every unread-or-not entry of w1's inbox is read (the fake consumed its prompt): w1 is ready. */
