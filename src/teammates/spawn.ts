@@ -29,7 +29,7 @@ import { StatusFileSchema } from '../protocol/status.js';
 import type { Mailbox } from '../mailbox/mailbox.js';
 import { openLeadMailbox } from '../permissions/lead-mailbox.js';
 import { parseText } from '../storage/json-file.js';
-import { ensureDir, isDirectory } from '../storage/atomic.js';
+import { ensureDir, isDirectory, writeFileAtomic } from '../storage/atomic.js';
 import { withFileLock } from '../storage/lock.js';
 import { addMember, readTeam, removeMember, updateMember } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
@@ -226,7 +226,9 @@ async function startLocked(
     await fs.rm(paths.status(name), { force: true }); // a previous teammate's heartbeat must not count
     const stderrLog = paths.stderrLog(name);
     await ensureDir(paths.logsDir);
-    await fs.rm(stderrLog, { force: true }); // nor a previous teammate's errors
+    // Started empty (nor a previous teammate's errors) and 0600 like every file under the root:
+    // the pane's `tee -a` and the in-process host only append, so they keep this mode.
+    await writeFileAtomic(stderrLog, '');
     await mailbox.clear(name);
     const lead = config.members[0];
     const prompt = await mailbox.append(name, { from: 'team-lead', text: o.prompt, ...(lead?.color ? { color: lead.color } : {}) });

@@ -86,6 +86,14 @@ describe('--help', () => {
     expectOneLineError(leadJson, 2, /^swarm: --json is not an option of swarm lead: .*swarm inbox team-lead --follow --json$/);
     expectOneLineError(teammateTeam, 2, /^swarm: --team is not an option of swarm teammate: use --team-name$/);
   }, 60_000);
+
+  it('team list and team create name no team with --team: not in their --help, refused (exit 2), nothing created', async () => {
+    for (const cmd of [['team', 'list'], ['team', 'create']]) expect((await swarm(root, [...cmd, '--help'])).stdout).not.toMatch(/--team\b/);
+    const [list, create] = await Promise.all([swarm(root, ['team', 'list', '--team', 'x']), swarm(root, ['team', 'create', 'y', '--team', 'x'])]);
+    expectOneLineError(list, 2, /^swarm: --team is not an option of swarm team list: it lists every team under the root$/);
+    expectOneLineError(create, 2, /^swarm: --team is not an option of swarm team create: the new team is named by the argument: swarm team create <name>$/);
+    expect((await swarm(root, ['team', 'list', '--json'])).stdout.trim()).toBe('[]');
+  }, 60_000);
 });
 
 describe('usage errors', () => {

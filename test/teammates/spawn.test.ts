@@ -134,6 +134,7 @@ describe('spawnTeammate (tmux, fake teammate)', () => {
     const log = teamPaths(root, TEAM).stderrLog('crashy');
     expect(message.split('\n').at(-1)).toBe(`its stderr is kept in ${log}`);
     expect(await fs.readFile(log, 'utf8')).toBe('fake-teammate: crashing at once (FAKE_CRASH=1)\n');
+    expect((await fs.stat(log)).mode & 0o777).toBe(0o600); // like every file under the root, whatever tee's umask
     expect((await readTeam(new Team(root, TEAM))).members.map((m) => m.name)).toEqual(['team-lead']);
     const panes = await listAllPanes(server);
     expect(panes).toHaveLength(1); // only the session's leader pane

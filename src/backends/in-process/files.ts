@@ -8,7 +8,7 @@ import { SwarmError, errnoCode } from '../../protocol/errors.js';
 import { InProcessHostRegistrationSchema, type InProcessHostRegistration } from '../../protocol/hosted.js';
 import { assertMemberName } from '../../protocol/names.js';
 import { parseText } from '../../storage/json-file.js';
-import { readTeam } from '../../team/team-store.js';
+import { readTeam, teamExists } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
 import { isProcessAlive } from '../process.js';
 
@@ -48,8 +48,9 @@ export async function readHostRegistration(team: Team): Promise<InProcessHostReg
   return parsed.success ? parsed.data : undefined;
 }
 
-/** The registered host if its process is alive. */
+/** The registered host if its process is alive; a team not created yet (a launch's dry run) has none. */
 export async function liveHost(team: Team): Promise<InProcessHostRegistration | undefined> {
+  if (!(await teamExists(team))) return undefined;
   const reg = await readHostRegistration(team);
   return reg !== undefined && isProcessAlive(reg.pid) ? reg : undefined;
 }

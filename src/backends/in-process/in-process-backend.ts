@@ -46,7 +46,7 @@ export class InProcessBackend implements Backend {
   constructor(private readonly opts: InProcessBackendOptions) {}
 
   describe(): string {
-    return 'in-process: teammates run inside the leader console (swarm lead); their output shows there';
+    return 'in-process: teammates run inside the leader console (swarm lead), which shows their messages, not their own output (swarm status has their state)';
   }
 
   howToReach(): string {

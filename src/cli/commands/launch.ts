@@ -7,7 +7,7 @@
 // under a free name. `--json` (with --no-console or --dry-run) prints one JSON document instead: the
 // launch result with the status report, or the dry run's steps.
 // Ctrl-C (or SIGTERM/SIGHUP) while the members start stops what launch started, removes the team,
-// says so, and exits 130 (129, 143).
+// says so, and exits 130 (143 for SIGTERM, 129 for SIGHUP).
 import os from 'node:os';
 import type { CommandModule } from 'yargs';
 import type { Backend } from '../../backends/backend.js';

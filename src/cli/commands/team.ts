@@ -7,7 +7,7 @@ import { deleteLeadKey, ensureLeadKey } from '../../permissions/keys.js';
 import { createTeam, deleteTeam, listTeams, readTeam } from '../../team/team-store.js';
 import { renderTable, type Cell } from '../output/table.js';
 import { chalk, paint } from '../output/render.js';
-import { printJson, println, requireTeam, rootDir, type GlobalArgs } from '../context.js';
+import { printJson, println, refuseGlobals, requireTeam, rootDir, type GlobalArgs } from '../context.js';
 
 interface CreateArgs extends GlobalArgs {
   name: string;
@@ -19,7 +19,7 @@ const create: CommandModule<GlobalArgs, CreateArgs> = {
   command: 'create <name>',
   describe: 'create a team (teams/<name>/config.json and its directories)',
   builder: (y) =>
-    y
+    refuseGlobals(y, 'team create', { team: 'the new team is named by the argument: swarm team create <name>' })
       .positional('name', { type: 'string', demandOption: true, describe: 'team name: lowercase letters, digits, -' })
       .option('description', { type: 'string', describe: 'what the team is for' })
       .option('rename', { type: 'boolean', default: false, describe: 'if the name is taken, create the team under a free name instead of failing (--no-rename, the default, is still accepted)' })
@@ -42,6 +42,7 @@ const create: CommandModule<GlobalArgs, CreateArgs> = {
 const list: CommandModule<GlobalArgs, GlobalArgs> = {
   command: 'list',
   describe: 'list teams under the root',
+  builder: (y) => refuseGlobals(y, 'team list', { team: 'it lists every team under the root' }),
   handler: async (args) => {
     const teams = await listTeams(rootDir());
     if (args.json) return printJson(teams);

@@ -32,7 +32,7 @@ export function statusLine(s: CollectedStatus, pending: number): string {
     const task = m.task === null ? '' : ` ${chalk.dim(taskLabel(m.task))}`;
     parts.push(`${paint(s.details[i]?.color, m.name)} ${style(word)}${task}`);
   });
-  const who = parts.length > 0 ? parts.join(chalk.dim(' · ')) : chalk.dim('no teammates yet (/spawn <name> <prompt>)');
+  const who = parts.length > 0 ? parts.join(chalk.dim(' · ')) : chalk.dim('no teammates (/spawn <name> <prompt> adds one)');
   const tasks = s.report.tasks.total > 0 ? chalk.dim(` · tasks ${progressLabel(s.report.tasks)}`) : '';
   const waiting = pending > 0 ? chalk.yellow.bold(` · ${pending} pending`) : '';
   return `${chalk.dim('──')} ${who}${tasks}${waiting}`;

@@ -67,6 +67,12 @@ describe('in-process backend without a host', () => {
 
   const spec = { team: 'solo', name: 'ann', color: 'blue', argv: ['x'], env: {}, cwd: '/' };
 
+  it('says where teammates run, and that the console does not show their own output', () => {
+    expect(new InProcessBackend({ team: new Team(root, 'solo') }).describe()).toBe(
+      'in-process: teammates run inside the leader console (swarm lead), which shows their messages, not their own output (swarm status has their state)',
+    );
+  });
+
   it('createPane fails at once with a one-line error saying to start swarm lead', async () => {
     const err = await new InProcessBackend({ team: new Team(root, 'solo') }).createPane(spec).catch((e: unknown) => e);
     expect(isSwarmError(err, 'not_found')).toBe(true);

@@ -47,6 +47,9 @@ describe('swarm lead', () => {
     lead.stdin!.write('/kill w1\n');
     await waitFor(() => out.includes('no teammate is left: /quit leaves the console'), 10_000, 'the hint');
     expect(out.indexOf('w1: killed')).toBeLessThan(out.indexOf('no teammate is left'));
+    // The status line of the emptied team does not say "yet" right under "no teammate is left".
+    await waitFor(() => out.includes('── no teammates'), 10_000, 'the status line with nobody');
+    expect(out).toContain('── no teammates (/spawn <name> <prompt> adds one)');
     expect(lead.exitCode).toBeNull(); // a plain console stays
     lead.stdin!.end('/quit\n');
     const r = await lead;

@@ -66,6 +66,16 @@ describe('swarm launch validates every member before creating anything', () => {
     await expectNothingMade('lc');
   });
 
+  it('in-process teammates without a console: no host to run them in, and the dry run says the same', async () => {
+    const file = await teamFile(['name: li', 'members:', '  - name: w1', '    prompt: hi']);
+    for (const extra of [['--dry-run'], []]) {
+      const r = await swarm(root, ['launch', file, '--no-console', '--backend', 'in-process', ...extra], env);
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stderr).toBe('swarm: no in-process host is running for team "li": start the leader console first (swarm lead --team li), or use --backend tmux');
+      await expectNothingMade('li');
+    }
+  });
+
   it('a backend that cannot be had once the team exists: the team is removed again', async () => {
     const file = await teamFile(['name: lb', 'members:', '  - name: w1', '    prompt: hi']);
     // No it2 on this PATH: --backend iterm2 fails after createTeam.
