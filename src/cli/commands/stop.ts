@@ -56,7 +56,8 @@ export function interruptedLine(
   }
   if (claudeOnes.length > 0) parts.push(`${nameList(claudeOnes)} (Claude Code) will stop only if ${claudeOnes.length === 1 ? 'it approves' : 'they approve'}`);
   const s = left.length === 1 ? '' : 's';
-  return `interrupted: the shutdown request${s} stay${left.length === 1 ? 's' : ''}; ${parts.join('; ')}${unsent}. To stop now: swarm kill <name> --team ${team}`;
+  const kill = left.length === 1 ? `swarm kill ${left[0]!.name} --team ${team}` : `swarm kill <name> --team ${team}`;
+  return `interrupted: the shutdown request${s} stay${left.length === 1 ? 's' : ''}; ${parts.join('; ')}${unsent}. To stop now: ${kill}`;
 }
 
 interface KillArgs extends GlobalArgs {

@@ -56,7 +56,7 @@ describe('what Ctrl-C during a shutdown says', () => {
       'interrupted: the shutdown requests stay; alice, bob will stop on their own within 28 s, when their grace period ends; carol (Claude Code) will stop only if it approves; no request was sent to dave. To stop now: swarm kill <name> --team t',
     );
     expect(interruptedLine('t', [{ name: 'alice' }], [], -5)).toBe(
-      'interrupted: the shutdown request stays; alice will stop on its own any moment now, when its grace period ends. To stop now: swarm kill <name> --team t',
+      'interrupted: the shutdown request stays; alice will stop on its own any moment now, when its grace period ends. To stop now: swarm kill alice --team t',
     );
     expect(interruptedLine('t', [], ['alice'], 1000)).toBe('interrupted: no shutdown request is waiting for an answer; no request was sent to alice');
   });
