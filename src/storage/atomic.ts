@@ -6,7 +6,7 @@
 // place, so it never replaces a file that is already there. Files are 0600, directories 0700 (SPEC §3).
 import { randomBytes } from 'node:crypto';
 import * as nodeFs from 'node:fs';
-import { closeSync, constants as fsConstants, fsyncSync, lstatSync, openSync, promises as fs, statSync, writeSync } from 'node:fs';
+import { closeSync, constants as fsConstants, fchmodSync, fstatSync, fsyncSync, lstatSync, openSync, promises as fs, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { errnoCode, SwarmError } from '../protocol/errors.js';
 
@@ -178,6 +178,9 @@ function refuseLink(file: string, e: unknown): never {
   throw e;
 }
 
+/** Permission bits a log may not keep: any access for group or others (a log found wider is narrowed to 0600). */
+const NOT_PRIVATE = 0o077;
+
 /** Synchronous appendFileDurable (for use inside a lock). */
 export function appendFileDurableSync(file: string, data: string): void {
   let fd: number;
@@ -187,6 +190,7 @@ export function appendFileDurableSync(file: string, data: string): void {
     refuseLink(file, e);
   }
   try {
+    if ((fstatSync(fd).mode & NOT_PRIVATE) !== 0) fchmodSync(fd, FILE_MODE);
     writeSync(fd, data);
     fsyncSync(fd);
   } finally {
@@ -194,10 +198,14 @@ export function appendFileDurableSync(file: string, data: string): void {
   }
 }
 
-/** Append `data` to `file` (created 0600) and fsync it; for append-only logs such as audit.jsonl. */
+/**
+ * Append `data` to `file` (created 0600; an existing file readable by others, e.g. left 0644 by
+ * hand, is narrowed to 0600 first) and fsync it; for append-only logs such as audit.jsonl.
+ */
 export async function appendFileDurable(file: string, data: string): Promise<void> {
   const handle = await fs.open(file, APPEND_NOFOLLOW, FILE_MODE).catch((e: unknown) => refuseLink(file, e));
   try {
+    if (((await handle.stat()).mode & NOT_PRIVATE) !== 0) await handle.chmod(FILE_MODE);
     await handle.appendFile(data);
     await handle.sync();
   } finally {
