@@ -208,3 +208,71 @@ describe('protected reads', () => {
     expect(await controls(e, 'team-lead', 'permission_request')).toEqual([]);
   });
 });
+
+describe('team deny rules bind the calls that run without asking', () => {
+  const denied = (tool: string, rule: string) => ({ content: `Permission to use ${tool} was denied by the team rule ${rule}.`, is_error: true });
+
+  it('bypassPermissions: a denied Bash command and a denied Write are refused; an undenied command runs', async () => {
+    const e = await setupRuntime({
+      turns: [
+        {
+          match: { agent: 'w1', lastUser: 'clean up' },
+          reply: {
+            content: [
+              { type: 'tool_use', name: 'Bash', input: { command: 'rm keep.txt' } },
+              { type: 'tool_use', name: 'Write', input: { file_path: 'secret/plan.md', content: 'x' } },
+              { type: 'tool_use', name: 'Bash', input: { command: 'echo ran > ran.txt' } },
+            ],
+          },
+        },
+        { match: { agent: 'w1', toolResult: 'Bash' }, reply: 'Done.' },
+      ],
+    });
+    const team = new Team(e.root, 't');
+    await addRule(team, 'deny', 'Bash(rm:*)');
+    await addRule(team, 'deny', 'Write(secret/**)');
+    await fs.writeFile(path.join(e.work, 'keep.txt'), 'keep');
+    await e.lead.append('w1', { from: 'team-lead', text: 'Please clean up' });
+    e.start(['--permission-mode', 'bypassPermissions']);
+    await waitForControl(e, 'team-lead', 'idle_notification');
+
+    const results = toolResults(e.server.requests.filter((r) => r.agent === 'w1')[1]!);
+    expect(results[0], 'rm under a Bash(rm:*) deny rule').toEqual(denied('Bash', 'Bash(rm:*)'));
+    expect(results[1], 'Write under a Write(secret/**) deny rule').toEqual(denied('Write', 'Write(secret/**)'));
+    expect(results[2]!.is_error, 'an undenied command').toBeUndefined();
+    expect(existsSync(path.join(e.work, 'keep.txt')), 'keep.txt still there').toBe(true);
+    expect(existsSync(path.join(e.work, 'secret/plan.md')), 'secret/plan.md not written').toBe(false);
+    expect(existsSync(path.join(e.work, 'ran.txt')), 'the undenied command ran').toBe(true);
+    expect(await controls(e, 'team-lead', 'permission_request')).toEqual([]);
+  });
+
+  it('acceptEdits: an in-cwd Edit a deny rule covers is refused; another in-cwd Write runs without asking', async () => {
+    const e = await setupRuntime({
+      turns: [
+        {
+          match: { agent: 'w1', lastUser: 'edit the files' },
+          reply: {
+            content: [
+              { type: 'tool_use', name: 'Edit', input: { file_path: 'ci/deploy.yml', old_string: 'prod', new_string: 'dev' } },
+              { type: 'tool_use', name: 'Write', input: { file_path: 'notes.md', content: 'notes' } },
+            ],
+          },
+        },
+        { match: { agent: 'w1', toolResult: 'Edit' }, reply: 'Done.' },
+      ],
+    });
+    await addRule(new Team(e.root, 't'), 'deny', 'Edit(ci/**)');
+    await fs.mkdir(path.join(e.work, 'ci'));
+    await fs.writeFile(path.join(e.work, 'ci/deploy.yml'), 'target: prod\n');
+    await e.lead.append('w1', { from: 'team-lead', text: 'Please edit the files' });
+    e.start(['--permission-mode', 'acceptEdits']);
+    await waitForControl(e, 'team-lead', 'idle_notification');
+
+    const results = toolResults(e.server.requests.filter((r) => r.agent === 'w1')[1]!);
+    expect(results[0], 'Edit under an Edit(ci/**) deny rule').toEqual(denied('Edit', 'Edit(ci/**)'));
+    expect(results[1]!.is_error, 'an in-cwd Write no rule denies').toBeUndefined();
+    expect(await fs.readFile(path.join(e.work, 'ci/deploy.yml'), 'utf8')).toBe('target: prod\n');
+    expect(await fs.readFile(path.join(e.work, 'notes.md'), 'utf8')).toBe('notes');
+    expect(await controls(e, 'team-lead', 'permission_request')).toEqual([]);
+  });
+});
