@@ -111,6 +111,28 @@ describe('inbox delivery', () => {
     expect(await fs.readFile(file, 'utf8')).toBe(`${JSON.stringify(entry.msg_id)}\n`);
   });
 
+  for (const gone of ['archived', 'cleared'] as const) {
+    it(`a signed control replayed after the original entry was ${gone} is shown unverified as a replay, not obeyed again`, async () => {
+      const s = await setup();
+      const entry = await s.lead.append('w1', { from: 'team-lead', text: encodeControl({ type: 'mode_set_request', mode: 'acceptEdits', from: 'team-lead', to: 'w1' }) });
+      expect(await s.delivery.take()).toEqual([]);
+      expect(s.modes).toEqual(['acceptEdits']);
+      await expect.poll(async () => (await readAudit(teamPaths(root, 't'))).filter((e) => e.event === 'mode').length).toBe(1);
+      // The original leaves the inbox, so the mailbox no longer knows its msg_id.
+      if (gone === 'cleared') await s.plain.clear('w1');
+      else await new Mailbox({ team: new Team(root, 't'), compactThreshold: 0 }).consume('w1');
+      expect(await s.plain.read('w1'), 'the inbox once the original is gone').toEqual([]);
+
+      await s.plain.append('w1', { ...entry, read: false }); // the same signed entry, replayed
+      const shown = (await s.delivery.take()).map((block) => block.text);
+      expect(shown, 'what the model is shown for the replay (nothing: it was obeyed again)').toEqual([expect.stringContaining('a replay of a message already acted on')]);
+      expect(shown[0]).toContain('verified="false"');
+      expect(s.modes, 'modes set').toEqual(['acceptEdits']);
+      const modeLines = (await readAudit(teamPaths(root, 't'))).filter((e) => e.event === 'mode');
+      expect(modeLines, 'mode changes audited').toHaveLength(1);
+    });
+  }
+
   it('an acted-on log with a bad line keeps the good ids and reports the bad one', async () => {
     const file = teamPaths(root, 't').acted('w1');
     await fs.writeFile(file, '"m-1"\n{"oops"\n"m-2"\n');
