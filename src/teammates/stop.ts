@@ -27,7 +27,7 @@ import { findMember, readTeam, removeMember, requireMember } from '../team/team-
 import type { Team } from '../team/team.js';
 import { awaitFiles } from '../storage/await-files.js';
 import type { Backend } from '../backends/backend.js';
-import { pollUntil, terminateProcess } from '../backends/process.js';
+import { isProcessAlive, pollUntil, terminateProcess } from '../backends/process.js';
 import { backendForMember, paneRefOf, type BackendContext } from '../backends/registry.js';
 import { releaseTasksOf, type Departure } from './release.js';
 
@@ -182,7 +182,9 @@ async function askToShutDown(team: Team, name: string, opts: ShutdownOptions, as
   const member = requireTeammate(config, name);
   const backend: Backend | undefined = member.tmuxPaneId === '' ? undefined : memberBackend(member, team, opts);
   const pane = paneRefOf(member);
-  const alive = async (): Promise<boolean> => backend !== undefined && (await backend.isAlive(pane));
+  // No pane: the recorded pid is all there is to go by (a live one is asked, not killed unasked).
+  const alive = async (): Promise<boolean> =>
+    backend !== undefined ? await backend.isAlive(pane) : member.pid !== undefined && isProcessAlive(member.pid);
   const gone = async (reason: string): Promise<StopOutcome> => {
     await stopPane(team, member, opts);
     await forget(team, member.name, 'shut down');
