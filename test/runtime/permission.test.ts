@@ -62,8 +62,10 @@ describe('permission gate', () => {
     await decide(new Team(e.root, 't'), id2!, 'deny', { feedback: 'keep the marker, we need it' });
     await waitForControl(e, 'team-lead', 'idle_notification', 2);
     expect(existsSync(path.join(e.work, 'ran.txt'))).toBe(true);
-    const [denied] = requestsWith(e.server, 'keep the marker, we need it');
-    expect(toolResults(denied!)).toEqual([{ content: 'Permission to use Bash was denied by team-lead: keep the marker, we need it', is_error: true }]);
+    // What the model got back for the denied `rm ran.txt`: the last tool_result it was sent.
+    const answers = e.server.requests.filter((r) => r.agent === 'w1').map(toolResults).filter((rs) => rs.length > 0);
+    expect(answers.at(-1), 'the tool_result of the denied Bash call').toEqual([{ content: 'Permission to use Bash was denied by team-lead: keep the marker, we need it', is_error: true }]);
+    expect(requestsWith(e.server, 'keep the marker, we need it'), 'requests carrying the denial feedback').toHaveLength(1);
   });
 
   it("refuses file tools under the root's teams/ and swarm/ (symlinks too) as is_error, without asking", async () => {
@@ -237,9 +239,10 @@ describe('team deny rules bind the calls that run without asking', () => {
     await waitForControl(e, 'team-lead', 'idle_notification');
 
     const results = toolResults(e.server.requests.filter((r) => r.agent === 'w1')[1]!);
+    expect(results, 'one tool_result per call').toHaveLength(3);
     expect(results[0], 'rm under a Bash(rm:*) deny rule').toEqual(denied('Bash', 'Bash(rm:*)'));
     expect(results[1], 'Write under a Write(secret/**) deny rule').toEqual(denied('Write', 'Write(secret/**)'));
-    expect(results[2]!.is_error, 'an undenied command').toBeUndefined();
+    expect(results[2], 'an undenied command').toEqual({ content: '(no output)' });
     expect(existsSync(path.join(e.work, 'keep.txt')), 'keep.txt still there').toBe(true);
     expect(existsSync(path.join(e.work, 'secret/plan.md')), 'secret/plan.md not written').toBe(false);
     expect(existsSync(path.join(e.work, 'ran.txt')), 'the undenied command ran').toBe(true);
@@ -269,8 +272,9 @@ describe('team deny rules bind the calls that run without asking', () => {
     await waitForControl(e, 'team-lead', 'idle_notification');
 
     const results = toolResults(e.server.requests.filter((r) => r.agent === 'w1')[1]!);
+    expect(results, 'one tool_result per call').toHaveLength(2);
     expect(results[0], 'Edit under an Edit(ci/**) deny rule').toEqual(denied('Edit', 'Edit(ci/**)'));
-    expect(results[1]!.is_error, 'an in-cwd Write no rule denies').toBeUndefined();
+    expect(results[1]?.is_error, 'an in-cwd Write no rule denies').toBeUndefined();
     expect(await fs.readFile(path.join(e.work, 'ci/deploy.yml'), 'utf8')).toBe('target: prod\n');
     expect(await fs.readFile(path.join(e.work, 'notes.md'), 'utf8')).toBe('notes');
     expect(await controls(e, 'team-lead', 'permission_request')).toEqual([]);
