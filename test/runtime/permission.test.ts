@@ -96,7 +96,8 @@ describe('permission gate', () => {
     const results = toolResults(e.server.requests[1]!);
     expect(results.slice(0, 3).map((r) => r.is_error)).toEqual([true, true, true]);
     for (const r of results.slice(0, 3)) expect(r.content).toMatch(/inside the team's own files/);
-    expect(results[3]!.content).toBe('No matches found'); // the walk skips teams/ and swarm/
+    expect(results, 'one tool_result per call').toHaveLength(4);
+    expect(results[3]?.content).toBe('No matches found'); // the walk skips teams/ and swarm/
     expect(await pendingIds(e)).toEqual([]);
     expect((await fs.readFile(path.join(e.root, 'swarm/keys/t.key'), 'utf8')).startsWith('{')).toBe(true);
     expect((await e.plain.read('team-lead')).length).toBeGreaterThan(0);
@@ -186,10 +187,11 @@ describe('protected reads', () => {
       await waitForControl(e, 'team-lead', 'idle_notification');
 
       const results = toolResults(e.server.requests.filter((r) => r.agent === 'w1')[1]!);
-      expect(results[0]!.is_error).toBeUndefined();
-      expect(results[0]!.content).toContain(TOKEN);
+      expect(results, 'one tool_result per Read').toHaveLength(2);
+      expect(results[0]?.is_error).toBeUndefined();
+      expect(results[0]?.content).toContain(TOKEN);
       expect(results[1]).toEqual({ content: 'Permission to use Read was denied by team-lead: not the .env', is_error: true });
-      expect(results[1]!.content).not.toContain(TOKEN);
+      expect(results[1]?.content).not.toContain(TOKEN);
     });
   }
 
@@ -205,7 +207,8 @@ describe('protected reads', () => {
     await waitForControl(e, 'team-lead', 'idle_notification');
 
     const results = toolResults(e.server.requests.filter((r) => r.agent === 'w1')[1]!);
-    expect(results[0]!.content).toBe(`     1\tAPI_TOKEN=${TOKEN}`);
+    expect(results, 'one tool_result per Read').toHaveLength(2);
+    expect(results[0]?.content).toBe(`     1\tAPI_TOKEN=${TOKEN}`);
     expect(results[1]).toEqual({ content: `Permission to use Read was denied by rule: denied by team rule Read(${path.join(e.root, '.credentials.json')})`, is_error: true });
     expect(await controls(e, 'team-lead', 'permission_request')).toEqual([]);
   });
