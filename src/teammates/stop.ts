@@ -50,6 +50,8 @@ export interface StopContext extends BackendContext {
    * backend per kind, so the stops of many teammates share its (coalesced) pane listings.
    */
   backendFor?: (member: Member, team: Team) => Backend;
+  /** Stops a paneless member's process; true once it is verified gone. Default `terminateProcess`. */
+  terminate?: (pid: number) => Promise<boolean>;
 }
 
 function memberBackend(member: Member, team: Team, ctx: StopContext): Backend {
@@ -79,7 +81,7 @@ function requireTeammate(config: TeamConfig, name: string): Member {
 /** Kill the member's pane and process (verified), or just its process when no pane was recorded. */
 async function stopPane(team: Team, member: Member, ctx: StopContext): Promise<void> {
   if (member.tmuxPaneId === '') {
-    if (member.pid !== undefined && !(await terminateProcess(member.pid))) {
+    if (member.pid !== undefined && !(await (ctx.terminate ?? terminateProcess)(member.pid))) {
       throw new SwarmError('backend', `could not verify that process ${member.pid} of ${member.name} is gone`);
     }
     return;

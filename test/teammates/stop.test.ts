@@ -1,6 +1,6 @@
 // Stopping a member that has a pid but no pane (a process recorded without a pane: a hand-started
 // teammate, or one whose pane was never recorded): kill and shutdown must terminate that process
-// and see it gone before the member leaves the roster.
+// and see it gone before the member leaves the roster; a stop that cannot see it gone keeps it.
 import { existsSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../src/backends/process.js';
@@ -37,6 +37,15 @@ describe('a member with a pid and no pane', () => {
     expect((await readTeam(team)).members.find((m) => m.name === 'w1')).toMatchObject({ tmuxPaneId: '', pid });
     expect(await killTeammate(team, 'w1', { env: {} })).toEqual({ name: 'w1', outcome: 'killed', verified: true });
     await expectStoppedAndGone();
+  });
+
+  it('kill that cannot verify the process gone fails with one line and keeps the member and its status file', async () => {
+    const asked: number[] = [];
+    const refusing = async (p: number): Promise<boolean> => (asked.push(p), false);
+    await expect(killTeammate(team, 'w1', { env: {}, terminate: refusing })).rejects.toThrow(`could not verify that process ${pid} of w1 is gone`);
+    expect(asked, 'pids the stop tried to terminate').toEqual([pid]);
+    expect((await readTeam(team)).members.map((m) => m.name), 'the roster after a failed stop').toEqual(['team-lead', 'w1']);
+    expect(existsSync(team.paths.status('w1')), 'w1 status file kept').toBe(true);
   });
 
   it('shutdown asks it first: no answer keeps it running and in the roster; --force then terminates it (verified) and removes it', async () => {
