@@ -5,12 +5,18 @@
 // either the old bytes or the new bytes, never a mix. createFileExclusive: the same, but linked into
 // place, so it never replaces a file that is already there. Files are 0600, directories 0700 (SPEC §3).
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants as fsConstants, fsyncSync, lstatSync, openSync, promises as fs, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import * as nodeFs from 'node:fs';
+import { closeSync, constants as fsConstants, fchmodSync, fstatSync, fsyncSync, lstatSync, openSync, promises as fs, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { errnoCode, SwarmError } from '../protocol/errors.js';
 
 export const FILE_MODE = 0o600;
 export const DIR_MODE = 0o700;
+
+/** The file-system calls of the async writers: node's `fs.promises` by default (a test passes a recording wrapper). */
+export type AtomicFs = Pick<typeof fs, 'open' | 'rename' | 'link' | 'rm'>;
+/** The file-system calls of writeFileAtomicSync: node's `fs` by default. */
+export type AtomicFsSync = Pick<typeof nodeFs, 'openSync' | 'writeSync' | 'fsyncSync' | 'closeSync' | 'renameSync' | 'rmSync'>;
 
 /** True when `file` exists (any kind; a dangling symlink counts as missing). */
 export async function fileExists(file: string): Promise<boolean> {
@@ -55,10 +61,10 @@ export function tempPathFor(file: string): string {
 }
 
 /** fsync a directory so a rename/link inside it is durable (best effort where refused). */
-export async function fsyncDir(dir: string): Promise<void> {
+export async function fsyncDir(dir: string, io: AtomicFs = fs): Promise<void> {
   let handle: fs.FileHandle | undefined;
   try {
-    handle = await fs.open(dir, 'r');
+    handle = await io.open(dir, 'r');
     await handle.sync();
   } catch {
     // Some file systems refuse fsync on a directory; the rename is still atomic there.
@@ -68,32 +74,32 @@ export async function fsyncDir(dir: string): Promise<void> {
 }
 
 /** Replace `file` with `data` atomically (temp + fsync + rename + fsync dir). */
-export async function writeFileAtomic(file: string, data: string | Uint8Array, mode = FILE_MODE): Promise<void> {
+export async function writeFileAtomic(file: string, data: string | Uint8Array, mode = FILE_MODE, io: AtomicFs = fs): Promise<void> {
   const tmp = tempPathFor(file);
   let handle: fs.FileHandle | undefined;
   try {
-    handle = await fs.open(tmp, 'wx', mode);
+    handle = await io.open(tmp, 'wx', mode);
     await handle.writeFile(data);
     await handle.sync();
     await handle.close();
     handle = undefined;
-    await fs.rename(tmp, file);
+    await io.rename(tmp, file);
   } catch (e) {
     await handle?.close().catch(() => undefined);
-    await fs.rm(tmp, { force: true }).catch(() => undefined);
+    await io.rm(tmp, { force: true }).catch(() => undefined);
     throw e;
   }
-  await fsyncDir(path.dirname(file));
+  await fsyncDir(path.dirname(file), io);
 }
 
 /**
  * Create `file` with `data` only if it does not exist yet, never overwriting (temp + fsync + link,
  * which fails with EEXIST, + fsync dir). Returns false, writing nothing, when the file was there.
  */
-export async function createFileExclusive(file: string, data: string | Uint8Array, mode = FILE_MODE): Promise<boolean> {
+export async function createFileExclusive(file: string, data: string | Uint8Array, mode = FILE_MODE, io: AtomicFs = fs): Promise<boolean> {
   const tmp = tempPathFor(file);
   try {
-    const handle = await fs.open(tmp, 'wx', mode);
+    const handle = await io.open(tmp, 'wx', mode);
     try {
       await handle.writeFile(data);
       await handle.sync();
@@ -101,15 +107,15 @@ export async function createFileExclusive(file: string, data: string | Uint8Arra
       await handle.close();
     }
     try {
-      await fs.link(tmp, file);
+      await io.link(tmp, file);
     } catch (e) {
       if (errnoCode(e) === 'EEXIST') return false;
       throw e;
     }
   } finally {
-    await fs.rm(tmp, { force: true });
+    await io.rm(tmp, { force: true });
   }
-  await fsyncDir(path.dirname(file));
+  await fsyncDir(path.dirname(file), io);
   return true;
 }
 
@@ -132,33 +138,33 @@ export async function keepAside(file: string, label: string, now = Date.now(), f
  * Synchronous twin of writeFileAtomic, for short critical sections under a lock: no await means the
  * holder is not descheduled between steps while other processes wait for the lock.
  */
-export function writeFileAtomicSync(file: string, data: string | Uint8Array, mode = FILE_MODE): void {
+export function writeFileAtomicSync(file: string, data: string | Uint8Array, mode = FILE_MODE, io: AtomicFsSync = nodeFs): void {
   const tmp = tempPathFor(file);
   let fd: number | undefined;
   try {
-    fd = openSync(tmp, 'wx', mode);
-    writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
-    fsyncSync(fd);
-    closeSync(fd);
+    fd = io.openSync(tmp, 'wx', mode);
+    io.writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
+    io.fsyncSync(fd);
+    io.closeSync(fd);
     fd = undefined;
-    renameSync(tmp, file);
+    io.renameSync(tmp, file);
   } catch (e) {
-    if (fd !== undefined) closeSync(fd);
-    rmSync(tmp, { force: true });
+    if (fd !== undefined) io.closeSync(fd);
+    io.rmSync(tmp, { force: true });
     throw e;
   }
-  fsyncDirSync(path.dirname(file));
+  fsyncDirSync(path.dirname(file), io);
 }
 
-function fsyncDirSync(dir: string): void {
+function fsyncDirSync(dir: string, io: AtomicFsSync): void {
   let fd: number | undefined;
   try {
-    fd = openSync(dir, 'r');
-    fsyncSync(fd);
+    fd = io.openSync(dir, 'r');
+    io.fsyncSync(fd);
   } catch {
     // see fsyncDir
   } finally {
-    if (fd !== undefined) closeSync(fd);
+    if (fd !== undefined) io.closeSync(fd);
   }
 }
 
@@ -172,6 +178,9 @@ function refuseLink(file: string, e: unknown): never {
   throw e;
 }
 
+/** Permission bits a log may not keep: any access for group or others (a log found wider is narrowed to 0600). */
+const NOT_PRIVATE = 0o077;
+
 /** Synchronous appendFileDurable (for use inside a lock). */
 export function appendFileDurableSync(file: string, data: string): void {
   let fd: number;
@@ -181,6 +190,7 @@ export function appendFileDurableSync(file: string, data: string): void {
     refuseLink(file, e);
   }
   try {
+    if ((fstatSync(fd).mode & NOT_PRIVATE) !== 0) fchmodSync(fd, FILE_MODE);
     writeSync(fd, data);
     fsyncSync(fd);
   } finally {
@@ -188,10 +198,14 @@ export function appendFileDurableSync(file: string, data: string): void {
   }
 }
 
-/** Append `data` to `file` (created 0600) and fsync it; for append-only logs such as audit.jsonl. */
+/**
+ * Append `data` to `file` (created 0600; an existing file readable by others, e.g. left 0644 by
+ * hand, is narrowed to 0600 first) and fsync it; for append-only logs such as audit.jsonl.
+ */
 export async function appendFileDurable(file: string, data: string): Promise<void> {
   const handle = await fs.open(file, APPEND_NOFOLLOW, FILE_MODE).catch((e: unknown) => refuseLink(file, e));
   try {
+    if (((await handle.stat()).mode & NOT_PRIVATE) !== 0) await handle.chmod(FILE_MODE);
     await handle.appendFile(data);
     await handle.sync();
   } finally {

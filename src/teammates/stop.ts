@@ -27,7 +27,7 @@ import { findMember, readTeam, removeMember, requireMember } from '../team/team-
 import type { Team } from '../team/team.js';
 import { awaitFiles } from '../storage/await-files.js';
 import type { Backend } from '../backends/backend.js';
-import { pollUntil, terminateProcess } from '../backends/process.js';
+import { isProcessAlive, pollUntil, terminateProcess } from '../backends/process.js';
 import { backendForMember, paneRefOf, type BackendContext } from '../backends/registry.js';
 import { releaseTasksOf, type Departure } from './release.js';
 
@@ -50,6 +50,8 @@ export interface StopContext extends BackendContext {
    * backend per kind, so the stops of many teammates share its (coalesced) pane listings.
    */
   backendFor?: (member: Member, team: Team) => Backend;
+  /** Stops a paneless member's process; true once it is verified gone. Default `terminateProcess`. */
+  terminate?: (pid: number) => Promise<boolean>;
 }
 
 function memberBackend(member: Member, team: Team, ctx: StopContext): Backend {
@@ -79,7 +81,7 @@ function requireTeammate(config: TeamConfig, name: string): Member {
 /** Kill the member's pane and process (verified), or just its process when no pane was recorded. */
 async function stopPane(team: Team, member: Member, ctx: StopContext): Promise<void> {
   if (member.tmuxPaneId === '') {
-    if (member.pid !== undefined && !(await terminateProcess(member.pid))) {
+    if (member.pid !== undefined && !(await (ctx.terminate ?? terminateProcess)(member.pid))) {
       throw new SwarmError('backend', `could not verify that process ${member.pid} of ${member.name} is gone`);
     }
     return;
@@ -182,7 +184,9 @@ async function askToShutDown(team: Team, name: string, opts: ShutdownOptions, as
   const member = requireTeammate(config, name);
   const backend: Backend | undefined = member.tmuxPaneId === '' ? undefined : memberBackend(member, team, opts);
   const pane = paneRefOf(member);
-  const alive = async (): Promise<boolean> => backend !== undefined && (await backend.isAlive(pane));
+  // No pane: the recorded pid is all there is to go by (a live one is asked, not killed unasked).
+  const alive = async (): Promise<boolean> =>
+    backend !== undefined ? await backend.isAlive(pane) : member.pid !== undefined && isProcessAlive(member.pid);
   const gone = async (reason: string): Promise<StopOutcome> => {
     await stopPane(team, member, opts);
     await forget(team, member.name, 'shut down');

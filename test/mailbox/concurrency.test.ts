@@ -2,7 +2,7 @@
 // file valid JSON at every moment a reader looks; a writer SIGKILLed while holding the lock does not
 // block the others beyond stale detection and loses nothing already written.
 import { execa, type ResultPromise } from 'execa';
-import { readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Mailbox } from '../../src/mailbox/mailbox.js';
@@ -17,6 +17,7 @@ import { Team } from '../../src/team/team.js';
 const WORKER = path.join(REPO, 'test/support/append-worker.mjs');
 const READER = path.join(REPO, 'test/support/inbox-reader.mjs');
 const HOLDER = path.join(REPO, 'test/support/lock-holder.mjs');
+const HALF_WRITER = path.join(REPO, 'test/support/half-writer.mjs');
 
 interface WorkerReport {
   writer: string;
@@ -105,4 +106,28 @@ describe('inbox under concurrent writer processes', () => {
     checkPerWriterOrder(texts.slice(5), 4, 10);
     await expect(readFile(lockPathFor(file))).rejects.toThrow(); // lock released by the last writer
   }, 60_000);
+
+  it('a reader that catches a non-atomic writer mid-write re-reads under the lock: every entry comes back, nothing is quarantined', async () => {
+    const team = new Team(root, 'load');
+    const reports: unknown[] = [];
+    const mb = new Mailbox({ team, onCorrupt: (r) => reports.push(r) });
+    for (const text of ['one', 'two', 'three']) await mb.append('sink', { from: 'team-lead', text });
+    const file = mb.paths.inbox('sink');
+    const full = path.join(root, 'full.json');
+    await writeFile(full, await readFile(file, 'utf8'));
+
+    const writer = execa('node', [HALF_WRITER, file, full]);
+    children.push(writer);
+    await printedLine(writer, 'half'); // the inbox now holds a cut-off prefix, and its lock is held
+    const read = await mb.read('sink').then(
+      (ms) => ms.map((m) => m.text),
+      (e: unknown) => `read failed: ${String(e)}`,
+    );
+    expect(read, 'what a read during the non-atomic write returned').toEqual(['one', 'two', 'three']);
+    await writer;
+    const kept = (await readdir(path.dirname(file))).filter((n) => n.includes('.corrupt-'));
+    expect(kept, 'files set aside as corrupt').toEqual([]);
+    expect(reports, 'corrupt reports').toEqual([]);
+    expect(await inboxTexts()).toEqual(['one', 'two', 'three']);
+  });
 });

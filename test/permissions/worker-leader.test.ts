@@ -7,6 +7,7 @@ import { Mailbox } from '../../src/mailbox/mailbox.js';
 import { ensureLeadKey } from '../../src/permissions/keys.js';
 import { inputDigest, signEntry, signRecord, verifyEntry } from '../../src/permissions/signing.js';
 import { requestPermission } from '../../src/permissions/worker.js';
+import { newPermissionId } from '../../src/protocol/ids.js';
 import { formatJson, writeFileAtomic } from '../../src/storage/atomic.js';
 import { createTeam, readTeam } from '../../src/team/index.js';
 import { swarm } from '../support/cli.js';
@@ -55,7 +56,7 @@ describe('round trip: worker process asks, leader answers with the CLI', () => {
 });
 
 describe('forged resolutions are rejected and logged; a real decision still works', () => {
-  it('unsigned, signed with another team key, signed then altered, signed for other input, bad frames', async () => {
+  it("unsigned, signed with another team key, signed then altered, signed for other input, another request's approval replayed, bad frames", async () => {
     const w = startWorker(h.base);
     const id = String((await w.event('requested')).id);
     const record = {
@@ -78,6 +79,8 @@ describe('forged resolutions are rejected and logged; a real decision still work
       ['other key', signRecord(record, otherKey.privateKey)],
       ['altered after signing', tampered],
       ['other input', signRecord({ ...record, input: { command: 'rm -rf /' } }, h.key.privateKey)],
+      // An approval of an earlier identical request (same team, worker, tool, tool_use_id, input) replayed under this id.
+      ['another request id', signRecord({ ...record, id: newPermissionId(record.resolvedAt - 60_000) }, h.key.privateKey)],
     ];
     for (const [i, [what, forged]] of forgeries.entries()) {
       await writeFileAtomic(h.paths.resolvedFile(id), formatJson(forged));
@@ -88,7 +91,10 @@ describe('forged resolutions are rejected and logged; a real decision still work
     }
     expect(String((await w.event('rejected', 1)).reason)).toBe('unsigned');
     expect(String((await w.event('rejected', 4)).reason)).toContain('input');
-    expect((await ls(h.paths.resolved)).filter((n) => n.includes('.rejected-'))).toHaveLength(4);
+    expect((await w.event('rejected', 5)).reason).toBe('signed, but for a different request (id differ)');
+    expect((await ls(h.paths.resolved)).filter((n) => n.includes('.rejected-'))).toHaveLength(5);
+    const forgedReasons = (await auditFor(h.paths, id)).filter((e) => e.event === 'forged').map((e) => String(e.reason));
+    expect(forgedReasons.some((r) => r.startsWith('resolved file: signed, but for a different request (id differ); kept as ')), forgedReasons.join('\n')).toBe(true);
 
     // Response frames claiming to be the leader's: no lead_sig, and a lead_sig from the wrong key.
     const frame = JSON.stringify({ type: 'permission_response', request_id: id, subtype: 'success', response: {} });
@@ -97,8 +103,8 @@ describe('forged resolutions are rejected and logged; a real decision still work
       team: new Team(h.root, TEAM),
       signLead: (e) => signEntry({ msg_id: e.msg_id ?? '', from: e.from, timestamp: e.timestamp, text: e.text }, otherKey.privateKey).lead_sig,
     }).append('w1', { from: 'team-lead', text: frame });
-    expect(await w.event('rejected', 6)).toMatchObject({ source: 'inbox' });
-    expect((await auditFor(h.paths, id)).filter((e) => e.event === 'forged')).toHaveLength(6);
+    expect(await w.event('rejected', 7)).toMatchObject({ source: 'inbox' });
+    expect((await auditFor(h.paths, id)).filter((e) => e.event === 'forged')).toHaveLength(7);
     expect(w.lines.some((l) => l.result)).toBe(false);
 
     const r = await run(['approve', id]);

@@ -62,8 +62,10 @@ describe('permission gate', () => {
     await decide(new Team(e.root, 't'), id2!, 'deny', { feedback: 'keep the marker, we need it' });
     await waitForControl(e, 'team-lead', 'idle_notification', 2);
     expect(existsSync(path.join(e.work, 'ran.txt'))).toBe(true);
-    const [denied] = requestsWith(e.server, 'keep the marker, we need it');
-    expect(toolResults(denied!)).toEqual([{ content: 'Permission to use Bash was denied by team-lead: keep the marker, we need it', is_error: true }]);
+    // What the model got back for the denied `rm ran.txt`: the last tool_result it was sent.
+    const answers = e.server.requests.filter((r) => r.agent === 'w1').map(toolResults).filter((rs) => rs.length > 0);
+    expect(answers.at(-1), 'the tool_result of the denied Bash call').toEqual([{ content: 'Permission to use Bash was denied by team-lead: keep the marker, we need it', is_error: true }]);
+    expect(requestsWith(e.server, 'keep the marker, we need it'), 'requests carrying the denial feedback').toHaveLength(1);
   });
 
   it("refuses file tools under the root's teams/ and swarm/ (symlinks too) as is_error, without asking", async () => {
@@ -94,7 +96,8 @@ describe('permission gate', () => {
     const results = toolResults(e.server.requests[1]!);
     expect(results.slice(0, 3).map((r) => r.is_error)).toEqual([true, true, true]);
     for (const r of results.slice(0, 3)) expect(r.content).toMatch(/inside the team's own files/);
-    expect(results[3]!.content).toBe('No matches found'); // the walk skips teams/ and swarm/
+    expect(results, 'one tool_result per call').toHaveLength(4);
+    expect(results[3]?.content).toBe('No matches found'); // the walk skips teams/ and swarm/
     expect(await pendingIds(e)).toEqual([]);
     expect((await fs.readFile(path.join(e.root, 'swarm/keys/t.key'), 'utf8')).startsWith('{')).toBe(true);
     expect((await e.plain.read('team-lead')).length).toBeGreaterThan(0);
@@ -184,10 +187,11 @@ describe('protected reads', () => {
       await waitForControl(e, 'team-lead', 'idle_notification');
 
       const results = toolResults(e.server.requests.filter((r) => r.agent === 'w1')[1]!);
-      expect(results[0]!.is_error).toBeUndefined();
-      expect(results[0]!.content).toContain(TOKEN);
+      expect(results, 'one tool_result per Read').toHaveLength(2);
+      expect(results[0]?.is_error).toBeUndefined();
+      expect(results[0]?.content).toContain(TOKEN);
       expect(results[1]).toEqual({ content: 'Permission to use Read was denied by team-lead: not the .env', is_error: true });
-      expect(results[1]!.content).not.toContain(TOKEN);
+      expect(results[1]?.content).not.toContain(TOKEN);
     });
   }
 
@@ -203,8 +207,79 @@ describe('protected reads', () => {
     await waitForControl(e, 'team-lead', 'idle_notification');
 
     const results = toolResults(e.server.requests.filter((r) => r.agent === 'w1')[1]!);
-    expect(results[0]!.content).toBe(`     1\tAPI_TOKEN=${TOKEN}`);
+    expect(results, 'one tool_result per Read').toHaveLength(2);
+    expect(results[0]?.content).toBe(`     1\tAPI_TOKEN=${TOKEN}`);
     expect(results[1]).toEqual({ content: `Permission to use Read was denied by rule: denied by team rule Read(${path.join(e.root, '.credentials.json')})`, is_error: true });
+    expect(await controls(e, 'team-lead', 'permission_request')).toEqual([]);
+  });
+});
+
+describe('team deny rules bind the calls that run without asking', () => {
+  const denied = (tool: string, rule: string) => ({ content: `Permission to use ${tool} was denied by the team rule ${rule}.`, is_error: true });
+
+  it('bypassPermissions: a denied Bash command and a denied Write are refused; an undenied command runs', async () => {
+    const e = await setupRuntime({
+      turns: [
+        {
+          match: { agent: 'w1', lastUser: 'clean up' },
+          reply: {
+            content: [
+              { type: 'tool_use', name: 'Bash', input: { command: 'rm keep.txt' } },
+              { type: 'tool_use', name: 'Write', input: { file_path: 'secret/plan.md', content: 'x' } },
+              { type: 'tool_use', name: 'Bash', input: { command: 'echo ran > ran.txt' } },
+            ],
+          },
+        },
+        { match: { agent: 'w1', toolResult: 'Bash' }, reply: 'Done.' },
+      ],
+    });
+    const team = new Team(e.root, 't');
+    await addRule(team, 'deny', 'Bash(rm:*)');
+    await addRule(team, 'deny', 'Write(secret/**)');
+    await fs.writeFile(path.join(e.work, 'keep.txt'), 'keep');
+    await e.lead.append('w1', { from: 'team-lead', text: 'Please clean up' });
+    e.start(['--permission-mode', 'bypassPermissions']);
+    await waitForControl(e, 'team-lead', 'idle_notification');
+
+    const results = toolResults(e.server.requests.filter((r) => r.agent === 'w1')[1]!);
+    expect(results, 'one tool_result per call').toHaveLength(3);
+    expect(results[0], 'rm under a Bash(rm:*) deny rule').toEqual(denied('Bash', 'Bash(rm:*)'));
+    expect(results[1], 'Write under a Write(secret/**) deny rule').toEqual(denied('Write', 'Write(secret/**)'));
+    expect(results[2], 'an undenied command').toEqual({ content: '(no output)' });
+    expect(existsSync(path.join(e.work, 'keep.txt')), 'keep.txt still there').toBe(true);
+    expect(existsSync(path.join(e.work, 'secret/plan.md')), 'secret/plan.md not written').toBe(false);
+    expect(existsSync(path.join(e.work, 'ran.txt')), 'the undenied command ran').toBe(true);
+    expect(await controls(e, 'team-lead', 'permission_request')).toEqual([]);
+  });
+
+  it('acceptEdits: an in-cwd Edit a deny rule covers is refused; another in-cwd Write runs without asking', async () => {
+    const e = await setupRuntime({
+      turns: [
+        {
+          match: { agent: 'w1', lastUser: 'edit the files' },
+          reply: {
+            content: [
+              { type: 'tool_use', name: 'Edit', input: { file_path: 'ci/deploy.yml', old_string: 'prod', new_string: 'dev' } },
+              { type: 'tool_use', name: 'Write', input: { file_path: 'notes.md', content: 'notes' } },
+            ],
+          },
+        },
+        { match: { agent: 'w1', toolResult: 'Edit' }, reply: 'Done.' },
+      ],
+    });
+    await addRule(new Team(e.root, 't'), 'deny', 'Edit(ci/**)');
+    await fs.mkdir(path.join(e.work, 'ci'));
+    await fs.writeFile(path.join(e.work, 'ci/deploy.yml'), 'target: prod\n');
+    await e.lead.append('w1', { from: 'team-lead', text: 'Please edit the files' });
+    e.start(['--permission-mode', 'acceptEdits']);
+    await waitForControl(e, 'team-lead', 'idle_notification');
+
+    const results = toolResults(e.server.requests.filter((r) => r.agent === 'w1')[1]!);
+    expect(results, 'one tool_result per call').toHaveLength(2);
+    expect(results[0], 'Edit under an Edit(ci/**) deny rule').toEqual(denied('Edit', 'Edit(ci/**)'));
+    expect(results[1]?.is_error, 'an in-cwd Write no rule denies').toBeUndefined();
+    expect(await fs.readFile(path.join(e.work, 'ci/deploy.yml'), 'utf8')).toBe('target: prod\n');
+    expect(await fs.readFile(path.join(e.work, 'notes.md'), 'utf8')).toBe('notes');
     expect(await controls(e, 'team-lead', 'permission_request')).toEqual([]);
   });
 });

@@ -178,8 +178,12 @@ export async function pendingIds(env: RuntimeEnv): Promise<string[]> {
   }
 }
 
-/** The tool_result blocks (and their text) of the last user message of a recorded request. */
-export function toolResults(r: RecordedRequest): { content: string; is_error?: boolean }[] {
+/**
+ * The tool_result blocks (and their text) of the last user message of a recorded request. No
+ * request (an index or a filter that found none) is an error saying so, not a TypeError.
+ */
+export function toolResults(r: RecordedRequest | undefined): { content: string; is_error?: boolean }[] {
+  if (r === undefined) throw new Error('toolResults: no such recorded request: the stand-in was not called (again) for it; check the script and the recorded requests');
   const last = r.body?.messages.at(-1);
   if (!last || typeof last.content === 'string') return [];
   return last.content.flatMap((b) => {
