@@ -74,10 +74,10 @@ describe('swarm shutdown and the grace period', () => {
   }, 60_000);
 
   it('Ctrl-C says the requests stay and who stops on their own within how long; they then do', async () => {
-    const alice = await spawnSilentModel('alice', 4000);
-    const bob = await spawnSilentModel('bob', 4000);
+    const alice = await spawnSilentModel('alice', 8000);
+    const bob = await spawnSilentModel('bob', 8000);
     const child = execa(process.execPath, [SWARM_BIN, 'shutdown', '--all'], {
-      env: { CLAUDE_CONFIG_DIR: root, NO_COLOR: '1', ...env, SWARM_SHUTDOWN_GRACE_MS: '4000' },
+      env: { CLAUDE_CONFIG_DIR: root, NO_COLOR: '1', ...env, SWARM_SHUTDOWN_GRACE_MS: '8000' }, // long enough that, even under load, both are asked well before either stops
       reject: false,
       stdin: 'ignore',
     });
@@ -88,7 +88,7 @@ describe('swarm shutdown and the grace period', () => {
     const r = await child;
     expect(r.exitCode).toBe(130);
     expect(String(r.stderr).split('\n').at(-1)).toMatch(
-      /^interrupted: the shutdown requests stay; alice, bob will stop on their own (within [1-4] s|any moment now), when their grace period ends\. To stop now: swarm kill <name> --team cli$/,
+      /^interrupted: the shutdown requests stay; alice, bob will stop on their own (within [1-8] s|any moment now), when their grace period ends\. To stop now: swarm kill <name> --team cli$/,
     );
     await waitFor(() => !isProcessAlive(alice) && !isProcessAlive(bob), 15_000, 'both to exit by themselves');
   }, 40_000);
