@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { isProcessAlive } from '../../src/backends/process.js';
+import { quote } from 'shell-quote';
 import { TmuxServer } from '../../src/backends/tmux/commands.js';
 import { afterThisTest } from './tmp-root.js';
 
@@ -44,4 +45,13 @@ export function tmuxForThisTest(pids?: Set<number>): string {
     }
   });
   return socket;
+}
+
+/**
+ * The env that sends every pane of the CLI under test to the private server `socket`, with
+ * `teammate` as the teammate command. TMUX/TMUX_PANE are emptied: a developer running the tests
+ * inside tmux must not get panes split there.
+ */
+export function tmuxEnv(socket: string, teammate: readonly string[]): Record<string, string> {
+  return { SWARM_TMUX_SOCKET: socket, SWARM_TEAMMATE_COMMAND: quote([...teammate]), TMUX: '', TMUX_PANE: '' };
 }

@@ -14,7 +14,7 @@ import { releaseNotice } from '../../src/teammates/release.js';
 import { swarm } from '../support/cli.js';
 import { deadPid } from '../support/team-fixture.js';
 import { useTempRoot } from '../support/tmp-root.js';
-import { tmuxForThisTest } from '../support/tmux.js';
+import { tmuxForThisTest, tmuxEnv } from '../support/tmux.js';
 
 const FAKE = fileURLToPath(new URL('../support/fake-teammate.mjs', import.meta.url));
 const TEAM = 'rel';
@@ -28,7 +28,7 @@ useTempRoot((dir) => (root = dir));
 beforeEach(async () => {
   await createTeam(root, { name: TEAM });
   socket = tmuxForThisTest(pids);
-  env = { SWARM_TEAM: TEAM, SWARM_TMUX_SOCKET: socket, SWARM_TEAMMATE_COMMAND: quote([process.execPath, FAKE]), TMUX: '', TMUX_PANE: '' };
+  env = { SWARM_TEAM: TEAM, ...tmuxEnv(socket, [process.execPath, FAKE]) };
 });
 
 const team = (): Team => new Team(root, TEAM);

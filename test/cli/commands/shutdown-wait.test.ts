@@ -15,7 +15,7 @@ import { createTeam, readTeam } from '../../../src/team/index.js';
 import { Team } from '../../../src/team/team.js';
 import { SWARM_BIN, swarm } from '../../support/cli.js';
 import { useTempRoot } from '../../support/tmp-root.js';
-import { tmuxForThisTest } from '../../support/tmux.js';
+import { tmuxForThisTest, tmuxEnv } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
 
 const FAKE = fileURLToPath(new URL('../../support/fake-teammate.mjs', import.meta.url));
@@ -30,7 +30,7 @@ useTempRoot((dir) => (root = dir));
 beforeEach(async () => {
   await createTeam(root, { name: TEAM });
   socket = tmuxForThisTest(pids);
-  env = { SWARM_TEAM: TEAM, SWARM_TMUX_SOCKET: socket, SWARM_TEAMMATE_COMMAND: quote(['env', 'FAKE_GRACE=1', process.execPath, FAKE]), TMUX: '', TMUX_PANE: '' };
+  env = { SWARM_TEAM: TEAM, ...tmuxEnv(socket, ['env', 'FAKE_GRACE=1', process.execPath, FAKE]) };
 });
 
 async function spawnSilentModel(name: string, graceMs: number): Promise<number> {

@@ -10,7 +10,7 @@ import { TmuxServer, listAllPanes } from '../../../src/backends/tmux/commands.js
 import { createTeam, readTeam } from '../../../src/team/index.js';
 import { swarm } from '../../support/cli.js';
 import { afterThisTest, useTempRoot } from '../../support/tmp-root.js';
-import { privateSocket, reapServer, tmuxForThisTest } from '../../support/tmux.js';
+import { privateSocket, reapServer, tmuxForThisTest, tmuxEnv } from '../../support/tmux.js';
 import { Team } from '../../../src/team/team.js';
 
 const FAKE = fileURLToPath(new URL('../../support/fake-teammate.mjs', import.meta.url));
@@ -25,8 +25,7 @@ useTempRoot((dir) => (root = dir));
 beforeEach(async () => {
   await createTeam(root, { name: TEAM });
   socket = tmuxForThisTest(pids);
-  // TMUX/TMUX_PANE emptied: a developer running the tests inside tmux must not get panes split there.
-  env = { SWARM_TEAM: TEAM, SWARM_TMUX_SOCKET: socket, SWARM_TEAMMATE_COMMAND: quote([process.execPath, FAKE]), TMUX: '', TMUX_PANE: '' };
+  env = { SWARM_TEAM: TEAM, ...tmuxEnv(socket, [process.execPath, FAKE]) };
 });
 
 const run = (args: string[], extra: Record<string, string> = {}) => swarm(root, args, { ...env, ...extra });

@@ -6,13 +6,13 @@ import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { quote } from 'shell-quote';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { parseControl } from '../../../src/protocol/control.js';
 import { InboxSchema } from '../../../src/protocol/message.js';
 import { TaskSchema } from '../../../src/protocol/task.js';
 import { swarm } from '../../support/cli.js';
 import { useTempRoot } from '../../support/tmp-root.js';
-import { privateSocket, reapServer } from '../../support/tmux.js';
+import { tmuxForThisTest, tmuxEnv } from '../../support/tmux.js';
 
 const FAKE = fileURLToPath(new URL('../../support/fake-teammate.mjs', import.meta.url));
 
@@ -22,13 +22,8 @@ let env: Record<string, string>;
 
 useTempRoot((dir) => (root = dir), 'swarm-launch-tasks-');
 beforeEach(() => {
-  socket = privateSocket();
-  env = { SWARM_TMUX_SOCKET: socket, SWARM_TEAMMATE_COMMAND: quote([process.execPath, FAKE]), TMUX: '', TMUX_PANE: '' };
-});
-afterEach(async (ctx) => {
-  const errors: unknown[] = [];
-  await reapServer(socket).catch((e: unknown) => errors.push(e));
-  if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
+  socket = tmuxForThisTest();
+  env = tmuxEnv(socket, [process.execPath, FAKE]);
 });
 
 async function teamFile(lines: string[]): Promise<string> {
