@@ -119,17 +119,35 @@ export async function createFileExclusive(file: string, data: string | Uint8Arra
   return true;
 }
 
-/** Move `from` (default `file`) to `<file>.<label>-<epochMs>`, never over an earlier one; the new name. */
-export async function keepAside(file: string, label: string, now = Date.now(), from = file): Promise<string> {
+/**
+ * Move `file` to `<file>.<label>-<epochMs>`, never over an earlier one; the new name. Durable: the
+ * kept name is on disk (directory fsynced) before the original name goes.
+ */
+export async function keepAside(file: string, label: string, now = Date.now(), io: AtomicFs = fs): Promise<string> {
+  const dir = path.dirname(file);
   for (let t = now; ; t++) {
     const keptAs = `${file}.${label}-${t}`;
     try {
-      await fs.link(from, keptAs);
-      await fs.rm(from, { force: true });
-      return keptAs;
+      await io.link(file, keptAs);
     } catch (e) {
       if (errnoCode(e) === 'EEXIST') continue;
       throw new SwarmError('io', `cannot keep ${file} aside: ${(e as Error).message}`, { cause: e });
+    }
+    await fsyncDir(dir, io);
+    await io.rm(file, { force: true });
+    await fsyncDir(dir, io);
+    return keptAs;
+  }
+}
+
+/** Write `content` as `<file>.<label>-<epochMs>` (never over an earlier one), durably; the new name. */
+export async function keepAsideContent(file: string, label: string, content: string, now = Date.now(), io: AtomicFs = fs): Promise<string> {
+  for (let t = now; ; t++) {
+    const keptAs = `${file}.${label}-${t}`;
+    try {
+      if (await createFileExclusive(keptAs, content, FILE_MODE, io)) return keptAs;
+    } catch (e) {
+      throw new SwarmError('io', `cannot keep entries of ${file} aside: ${(e as Error).message}`, { cause: e });
     }
   }
 }

@@ -9,7 +9,7 @@ import { promises as fs, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import { errnoCode, firstIssue, isSwarmError, SwarmError } from '../protocol/errors.js';
-import { ensureDir, FILE_MODE, formatJson, keepAside, tempPathFor, writeFileAtomicSync } from './atomic.js';
+import { formatJson, keepAside, keepAsideContent, writeFileAtomicSync } from './atomic.js';
 import { STOPPED_WAITING, withFileLock, type HeldLock, type LockOptions } from './lock.js';
 
 export interface CorruptReport {
@@ -90,14 +90,7 @@ export function parseText<T>(raw: string, schema: z.ZodType<T>): { ok: true; val
  * of a file whose other entries stay (the caller rewrites it).
  */
 export async function quarantine(file: string, now = Date.now(), content?: string): Promise<string> {
-  if (content === undefined) return keepAside(file, 'corrupt', now);
-  const source = tempPathFor(file);
-  await fs.writeFile(source, content, { flag: 'wx', mode: FILE_MODE });
-  try {
-    return await keepAside(file, 'corrupt', now, source);
-  } finally {
-    await fs.rm(source, { force: true });
-  }
+  return content === undefined ? keepAside(file, 'corrupt', now) : keepAsideContent(file, 'corrupt', content, now);
 }
 
 /**

@@ -5,7 +5,7 @@ import * as nodeFs from 'node:fs';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createFileExclusive, writeFileAtomic, writeFileAtomicSync, type AtomicFs, type AtomicFsSync } from '../../src/storage/atomic.js';
+import { createFileExclusive, keepAside, keepAsideContent, writeFileAtomic, writeFileAtomicSync, type AtomicFs, type AtomicFsSync } from '../../src/storage/atomic.js';
 import { useTempRoot } from '../support/tmp-root.js';
 
 let dir: string;
@@ -17,6 +17,7 @@ function namer(file: string): (p: unknown) => string {
     const s = String(p);
     if (s === file) return 'file';
     if (s.startsWith(`${file}.tmp-`)) return 'temp';
+    if (s.startsWith(`${file}.corrupt-`)) return s.includes('.tmp-') ? 'kept temp' : 'kept';
     if (s === path.dirname(file)) return 'dir';
     return s;
   };
@@ -114,5 +115,28 @@ describe('atomic writers are durable: fsync(temp) before the rename, fsync(dir) 
     expect(await createFileExclusive(file, '{}', undefined, recordingFs(file, calls))).toBe(true);
     expect(calls).toEqual(['open temp', 'write temp', 'fsync temp', 'close temp', 'link temp -> file', 'rm temp', 'open dir', 'fsync dir', 'close dir']);
     expect(await fs.readFile(file, 'utf8')).toBe('{}');
+  });
+});
+
+describe('keeping a corrupt file aside is durable: the kept name is on disk before the original goes', () => {
+  it('keepAside: link → fsync(dir) → rm → fsync(dir)', async () => {
+    const file = path.join(dir, 'd.json');
+    await fs.writeFile(file, 'not json');
+    const calls: string[] = [];
+    const keptAs = await keepAside(file, 'corrupt', 1000, recordingFs(file, calls));
+    expect(calls).toEqual(['link file -> kept', 'open dir', 'fsync dir', 'close dir', 'rm file', 'open dir', 'fsync dir', 'close dir']);
+    expect(await fs.readFile(keptAs, 'utf8')).toBe('not json');
+    await expect(fs.access(file)).rejects.toThrow();
+  });
+
+  it('keepAsideContent: the kept entries are written and fsynced like createFileExclusive, never over an earlier file', async () => {
+    const file = path.join(dir, 'e.json');
+    await fs.writeFile(`${file}.corrupt-1000`, 'earlier');
+    const calls: string[] = [];
+    const keptAs = await keepAsideContent(file, 'corrupt', '["bad"]', 1000, recordingFs(file, calls));
+    expect(keptAs).toBe(`${file}.corrupt-1001`);
+    expect(calls.slice(-9)).toEqual(['open kept temp', 'write kept temp', 'fsync kept temp', 'close kept temp', 'link kept temp -> kept', 'rm kept temp', 'open dir', 'fsync dir', 'close dir']);
+    expect(await fs.readFile(`${file}.corrupt-1000`, 'utf8')).toBe('earlier');
+    expect(await fs.readFile(keptAs, 'utf8')).toBe('["bad"]');
   });
 });
