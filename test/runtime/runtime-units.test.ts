@@ -32,6 +32,7 @@ describe('permission gate table', () => {
     ['edit', 'acceptEdits', inside, 'run'],
     ['edit', 'acceptEdits', outside, 'ask'],
     ['exec', 'acceptEdits', undefined, 'ask'],
+    ['exec', 'acceptEdits', inside, 'ask'],
     ['edit', 'bypassPermissions', outside, 'run'],
     ['exec', 'bypassPermissions', undefined, 'run'],
     ['edit', 'plan', inside, 'refuse'],
