@@ -55,7 +55,7 @@ function sourceFingerprint(root) {
 }
 
 export default defineConfig(
-  { ignores: ['dist/', 'node_modules/', '.bench-out/'] },
+  { ignores: ['dist/', 'node_modules/', '.bench-out/', '.stryker-tmp/', 'reports/'] },
   { settings: { 'swarm/source-fingerprint': sourceFingerprint(import.meta.dirname) } },
   {
     files: typeAware,

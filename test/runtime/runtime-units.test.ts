@@ -32,6 +32,7 @@ describe('permission gate table', () => {
     ['edit', 'acceptEdits', inside, 'run'],
     ['edit', 'acceptEdits', outside, 'ask'],
     ['exec', 'acceptEdits', undefined, 'ask'],
+    ['exec', 'acceptEdits', inside, 'ask'],
     ['edit', 'bypassPermissions', outside, 'run'],
     ['exec', 'bypassPermissions', undefined, 'run'],
     ['edit', 'plan', inside, 'refuse'],
@@ -47,6 +48,9 @@ describe('permission gate table', () => {
   it.each(['acceptEdits', 'bypassPermissions'] as const)('an Edit of a protected file inside the cwd asks in %s mode', (mode) => {
     expect(gate('edit', mode, inside, '**/.env').action).toBe('ask');
     expect(gate('edit', 'plan', inside, '**/.env').action).toBe('refuse');
+  });
+  it('the plan mode refusal tells the model what it may do and how to leave plan mode', () => {
+    expect(PLAN_MODE_REFUSAL).toMatch(/^You are in plan mode: only read-only tools .* call ExitPlanMode with your plan\.$/);
   });
   it('a sibling directory with the cwd as prefix is not inside it', () => {
     expect(gate('edit', 'acceptEdits', { path: '/w-other/a', cwd: '/w' }).action).toBe('ask');

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { isSwarmError } from '../../src/protocol/errors.js';
-import { createFileExclusive, ensureDir, keepAside, writeFileAtomic } from '../../src/storage/atomic.js';
+import { createFileExclusive, ensureDir, fileExists, keepAside, refuseLinkedDir, writeFileAtomic } from '../../src/storage/atomic.js';
 import { mutateJsonFile, readJsonFile, updateJsonFile, type CorruptReport } from '../../src/storage/json-file.js';
 import { lockPathFor, queueDirFor, STOPPED_WAITING, withFileLock } from '../../src/storage/lock.js';
 import { DirWakeup } from '../../src/storage/dir-wakeup.js';
@@ -343,6 +343,16 @@ describe('locks and logs under hostile settings', () => {
     }
   });
 
+  it('a directory that is a symlink is refused; a real or missing one is fine; a missing file does not exist', async () => {
+    const { symlink } = await import('node:fs/promises');
+    await mkdir(path.join(dir, 'real'));
+    await symlink(path.join(dir, 'real'), path.join(dir, 'linked'));
+    expect(() => refuseLinkedDir(path.join(dir, 'linked'))).toThrow(/linked is a symlink; swarm does not use files through links/);
+    expect(() => refuseLinkedDir(path.join(dir, 'real'))).not.toThrow();
+    expect(() => refuseLinkedDir(path.join(dir, 'missing'))).not.toThrow();
+    expect(await fileExists(path.join(dir, 'real'))).toBe(true);
+    expect(await fileExists(path.join(dir, 'missing'))).toBe(false);
+  });
   it('an append to a log that is a symlink is refused and the target is untouched', async () => {
     const { appendFileDurable, appendFileDurableSync } = await import('../../src/storage/atomic.js');
     const target = path.join(dir, 'elsewhere.txt');

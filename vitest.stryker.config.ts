@@ -1,0 +1,30 @@
+// Test runner settings for `npm run mutate` (stryker.config.mjs): only the unit tests of the modules
+// Stryker mutates, so a mutant run starts no tmux and no whole-CLI scenario. Their child processes
+// (lock holders, concurrent writers) run the unmutated code; only in-process calls can kill a mutant.
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  plugins: [
+    {
+      // Stryker's vitest runner asks for worker threads, where process.umask() cannot be set (the
+      // umask-0 file mode tests need it); a forked process works the same for Stryker (it reads
+      // coverage and hit counts from the test files' metadata). One fork at a time: concurrency 1.
+      name: 'swarm-mutate-forks',
+      configureVitest({ vitest }) {
+        vitest.config.pool = 'forks';
+      },
+    },
+  ],
+  test: {
+    include: [
+      'test/storage/**/*.test.ts',
+      'test/mailbox/**/*.test.ts',
+      'test/permissions/**/*.test.ts',
+      'test/tasks/**/*.test.ts',
+      'test/runtime/tools/**/*.test.ts',
+      'test/runtime/runtime-units.test.ts',
+    ],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+  },
+});
