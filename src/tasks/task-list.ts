@@ -107,6 +107,12 @@ export function isInternalTask(t: Task): boolean {
   return Boolean(t.metadata?._internal);
 }
 
+/** Completed and all tasks of a listing, Claude Code's internal ones left out (as its TaskList leaves them out). */
+export function progressOf(tasks: readonly Task[]): { done: number; total: number } {
+  const counted = tasks.filter((t) => !isInternalTask(t));
+  return { done: counted.filter((t) => t.status === 'completed').length, total: counted.length };
+}
+
 function describeBlocker(t: Task): string {
   return `task ${t.id} "${t.subject}" (${t.status}${t.owner ? `, ${t.owner}` : ''})`;
 }
@@ -304,10 +310,9 @@ export class TaskList {
     return released;
   }
 
-  /** Completed and all tasks, Claude Code's internal ones left out (as its TaskList leaves them out). */
+  /** The list's progress (progressOf): one read of every task. */
   async progress(): Promise<{ done: number; total: number }> {
-    const tasks = (await this.list()).tasks.filter((t) => !isInternalTask(t));
-    return { done: tasks.filter((t) => t.status === 'completed').length, total: tasks.length };
+    return progressOf((await this.list()).tasks);
   }
 
   /** True when `t` is owned by `name`, written as the name or as its agentId (`name@team`, what Claude Code may write). */

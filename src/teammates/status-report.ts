@@ -24,7 +24,7 @@ import type { TeamPaths } from '../team/paths.js';
 import { readTeam } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
 import type { Task } from '../protocol/task.js';
-import { TaskList } from '../tasks/index.js';
+import { progressOf, TaskList } from '../tasks/index.js';
 import { releaseTasksOf } from './release.js';
 
 /** A heartbeat older than this, from a process not known dead, shows as `stale`. */
@@ -149,7 +149,7 @@ async function readTasks(team: Team, warnings: string[]): Promise<{ tasks: Task[
   try {
     const { tasks, corrupt } = await list.list();
     for (const c of corrupt) warnings.push(`task file ${c.file}: ${c.error} (kept at ${c.keptAt})`);
-    return { tasks, progress: await list.progress() };
+    return { tasks, progress: progressOf(tasks) }; // from the same read: the list is not read twice
   } catch (e) {
     warnings.push(`task list: ${message(e)}`);
     return { tasks: [], progress: { done: 0, total: 0 } };
