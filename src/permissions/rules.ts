@@ -38,7 +38,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { SwarmError } from '../protocol/errors.js';
 import { compileGlob, globError } from '../protocol/glob.js';
-import { ENV_NAME_RE } from '../protocol/names.js';
+import { ENV_NAME_RE, sameName } from '../protocol/names.js';
 import { nearest } from '../protocol/spelling.js';
 import { KNOWN_TOOL_NAMES, isKnownToolName } from '../protocol/tool-names.js';
 
@@ -122,7 +122,7 @@ export function parseRule(s: string): Rule {
 export function checkRule(s: string): string {
   const tool = /^([^()\s]+)/.exec(s.trim())?.[1];
   if (tool !== undefined && !isKnownToolName(tool)) {
-    const sameLetters = KNOWN_TOOL_NAMES.find((k) => k.toLowerCase() === tool.toLowerCase());
+    const sameLetters = KNOWN_TOOL_NAMES.find((k) => sameName(k, tool));
     const meant = sameLetters ?? nearest(tool, KNOWN_TOOL_NAMES);
     if (meant === undefined) {
       throw invalid(s, `unknown tool ${JSON.stringify(tool)}; use one of ${KNOWN_TOOL_NAMES.join(', ')}, or mcp__<server>[__<tool>]`);

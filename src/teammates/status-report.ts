@@ -17,7 +17,7 @@ import { Mailbox } from '../mailbox/mailbox.js';
 import { pendingIds, readPending } from '../permissions/pending.js';
 import type { Member, TeamConfig } from '../protocol/config.js';
 import { systemClock, type Clock } from '../protocol/ids.js';
-import { LEAD_NAME } from '../protocol/names.js';
+import { LEAD_NAME, sameName } from '../protocol/names.js';
 import { StatusFileSchema, type StatusFile, type TeammateState } from '../protocol/status.js';
 import { readJsonFile } from '../storage/json-file.js';
 import type { TeamPaths } from '../team/paths.js';
@@ -158,7 +158,7 @@ async function readTasks(team: Team, warnings: string[]): Promise<{ tasks: Task[
 
 /** The member's current task: its in_progress task with the lowest id. */
 export function currentTask(tasks: readonly Task[], name: string): { id: string; subject: string } | null {
-  const t = tasks.find((x) => x.status === 'in_progress' && x.owner !== undefined && x.owner.toLowerCase() === name.toLowerCase());
+  const t = tasks.find((x) => x.status === 'in_progress' && x.owner !== undefined && sameName(x.owner, name));
   return t === undefined ? null : { id: t.id, subject: t.subject };
 }
 

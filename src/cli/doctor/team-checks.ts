@@ -22,7 +22,7 @@ import { pendingIds, readPending } from '../../permissions/pending.js';
 import { loadLeadKey } from '../../permissions/keys.js';
 import { verifyAuditChain } from '../../permissions/audit.js';
 import type { Member, TeamConfig } from '../../protocol/config.js';
-import { LEAD_NAME } from '../../protocol/names.js';
+import { LEAD_NAME, sameName } from '../../protocol/names.js';
 import { findMember, readTeam, updateMember } from '../../team/team-store.js';
 import { isSwarmError } from '../../protocol/errors.js';
 import type { Team } from '../../team/team.js';
@@ -264,7 +264,7 @@ async function taskFindings(handle: Team, dead: readonly string[]): Promise<Find
   const { tasks } = await new TaskList(handle).list();
   const out: Finding[] = [];
   for (const name of dead) {
-    const owned = tasks.filter((t) => t.status !== 'completed' && t.owner !== undefined && t.owner.toLowerCase() === name.toLowerCase());
+    const owned = tasks.filter((t) => t.status !== 'completed' && t.owner !== undefined && sameName(t.owner, name));
     if (owned.length === 0) continue;
     const ids = owned.map((t) => `#${t.id}`).join(', ');
     out.push({
