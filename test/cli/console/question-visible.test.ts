@@ -73,6 +73,8 @@ describe('the open question stays in sight', () => {
     const visible = async (): Promise<string> => tmux.run(['capture-pane', '-p', '-t', pane]);
 
     await waitFor(async () => (await visible()).includes('$ npm run first'), 15_000, 'the first question');
+    // The prompt line is drawn just after the question: wait for it rather than catch the screen between the two.
+    await waitFor(async () => (await visible()).includes('w1 Bash: npm run first [y/a/n]>'), 10_000, 'the prompt naming the first question');
     expect(await visible()).toContain('w1 Bash: npm run first [y/a/n]>');
     await tmux.run(['send-keys', '-t', pane, 'y']);
     await waitFor(async () => (await visible()).includes('w1 Bash: npm run second [y/a/n]>'), 10_000, 'the second question');
