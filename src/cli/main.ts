@@ -10,6 +10,7 @@ import { launchCommand } from './commands/launch.js';
 import { leadCommand } from './commands/lead.js';
 import { approveCommand, denyCommand, permissionsCommand } from './commands/permissions.js';
 import { planCommand } from './commands/plan.js';
+import { runCommand } from './commands/run.js';
 import { sendCommand } from './commands/send.js';
 import { spawnCommand } from './commands/spawn.js';
 import { statusCommand } from './commands/status.js';
@@ -63,6 +64,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
     .middleware((args) => void applyColorFlag(typeof args.color === 'boolean' ? args.color : undefined), true)
     .command(launchCommand)
     .command(leadCommand)
+    .command(runCommand)
     .command(demoCommand)
     .command(teamCommand)
     .command(sendCommand)

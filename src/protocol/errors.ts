@@ -16,6 +16,7 @@ export type ErrorKind =
   | 'backend' // tmux / it2 / process failure
   | 'timeout' // a wait that ran out
   | 'interrupted' // stopped by the user (Ctrl-C) before it finished; what it started was undone
+  | 'limit' // the agent lead reached a budget or --max-turns and was told to stop
   | 'io'; // any other file-system failure
 
 export class SwarmError extends Error {

@@ -14,6 +14,8 @@ export const StatusFileSchema = z.looseObject({
   toolUses: z.number().int().default(0),
   inputTokens: z.number().int().default(0),
   outputTokens: z.number().int().default(0),
+  /** Every step's whole prompt plus its output, summed: what a token budget counts (SPEC §9). */
+  totalTokens: z.number().int().default(0),
   costUsd: z.number().optional(),
   activities: z.array(z.looseObject({ at: z.number(), text: z.string() })).max(5).default([]),
 });

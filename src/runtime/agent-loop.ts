@@ -6,21 +6,40 @@
 //           delivery (messages that arrived meanwhile go after the tool results, in the same user
 //           turn) → next step ... until a step calls no tool.
 // Messages are delivered only between rounds, never during one. While idle the loop blocks on the
-// inbox watcher (no CPU, no tokens). run() returns when the model approved a shutdown; it throws
+// inbox watcher (no CPU, no tokens). The same loop runs the agent lead (lead/lead.ts) with its own
+// turn source, end and presence. run() returns when the loop ends (a teammate's approved shutdown,
+// the lead's finished run); it throws
 // when the model call fails for good or the stop signal fires (teammate.ts decides the exit).
 import type { ContentBlock, ContentBlockParam, Message, MessageParam, TextBlockParam, Tool, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
-import type { InboxDelivery } from './inbox-delivery.js';
-import type { InboxMonitor } from './inbox-monitor.js';
 import type { ModelClient } from './model-client.js';
-import type { Presence } from './presence.js';
-import type { ShutdownCoordinator } from './shutdown.js';
 import type { StatusReporter } from './status.js';
-import type { TeamTasks } from './team-tasks.js';
+import type { TeamTasks, TurnCompletion } from './team-tasks.js';
 import type { ToolRunner } from './tool-runner.js';
-import { oneLine } from '../protocol/text.js';
 import type { Transcript } from './transcript.js';
 import { stepUsage } from './usage.js';
 import type { PaneView } from './view.js';
+
+/** Where the loop's user turns come from: a teammate's inbox (inbox-delivery.ts), the lead's queue (lead/). */
+export interface TurnSource {
+  /** Everything delivered since the last call, as user blocks (empty: nothing new). */
+  take(): Promise<TextBlockParam[]>;
+  /** Resolves when something may have arrived; rejects with the signal's reason. */
+  changed(signal: AbortSignal): Promise<void>;
+}
+
+/** What ends the loop: a teammate's approved shutdown, the lead's finished run. */
+export interface LoopEnd {
+  readonly ended: boolean;
+  /** Aborted when a wait on the leader (permission, plan) must give way (a shutdown request). */
+  interruptSignal(): AbortSignal;
+}
+
+/** How the member's presence follows the loop (presence.ts for a teammate). */
+export interface LoopPresence {
+  working(): Promise<void>;
+  /** A turn ended: `summary` is its last text (or what it did), `completed` the task it completed. */
+  idle(summary: string, completed?: TurnCompletion): Promise<void>;
+}
 
 export interface AgentLoopDeps {
   model: ModelClient;
@@ -28,11 +47,12 @@ export interface AgentLoopDeps {
   /** The system prompt for a new turn (rebuilt per turn, stable within one). */
   systemPrompt: () => Promise<string>;
   runner: ToolRunner;
-  delivery: InboxDelivery;
-  monitor: InboxMonitor;
-  shutdown: ShutdownCoordinator;
-  presence: Presence;
+  inbox: TurnSource;
+  end: LoopEnd;
+  presence: LoopPresence;
   status: StatusReporter;
+  /** Called before every model step; throws to end the loop (the lead's limits). */
+  beforeStep?: () => Promise<void>;
   /** The team's task list: completions reported when idle, the next task claimed. */
   tasks: Pick<TeamTasks, 'beginTurn' | 'completedInTurn' | 'claimNext'>;
   view: PaneView;
@@ -40,7 +60,8 @@ export interface AgentLoopDeps {
   stop: AbortSignal;
 }
 
-const SUMMARY_CHARS = 200;
+/** The idle summary carries the turn's last text up to this many characters (the lead's copy of a result). */
+export const SUMMARY_CHARS = 4000;
 
 /** Response blocks as request params (text and tool_use; empty text dropped; thinking kept verbatim). */
 export function toParams(content: readonly ContentBlock[]): ContentBlockParam[] {
@@ -69,11 +90,11 @@ export class AgentLoop {
   constructor(private readonly d: AgentLoopDeps) {}
 
   private get exitRequested(): boolean {
-    return this.d.shutdown.approved !== undefined;
+    return this.d.end.ended;
   }
 
   async run(): Promise<void> {
-    let pending: TextBlockParam[] = await this.d.delivery.take();
+    let pending: TextBlockParam[] = await this.d.inbox.take();
     for (;;) {
       if (this.exitRequested) return;
       if (pending.length === 0) {
@@ -85,7 +106,7 @@ export class AgentLoop {
       if (this.exitRequested) return;
       await this.d.presence.idle(summary, this.d.tasks.completedInTurn());
       this.d.view.idle();
-      pending = await this.d.delivery.take(); // anything that landed while we were reporting
+      pending = await this.d.inbox.take(); // anything that landed while we were reporting
       if (pending.length === 0 && !this.exitRequested) pending = await this.claimNext();
     }
   }
@@ -103,8 +124,8 @@ export class AgentLoop {
   /** Idle: block on the inbox until something needs the model (or a stop). */
   private async waitForWork(): Promise<TextBlockParam[]> {
     for (;;) {
-      await this.d.monitor.changed(this.d.stop);
-      const blocks = await this.d.delivery.take();
+      await this.d.inbox.changed(this.d.stop);
+      const blocks = await this.d.inbox.take();
       if (blocks.length > 0 || this.exitRequested) return blocks;
     }
   }
@@ -120,6 +141,7 @@ export class AgentLoop {
     let toolCalls = 0;
     for (;;) {
       this.messages.push({ role: 'user', content: user });
+      await d.beforeStep?.();
       const message = await d.model.step(
         { system, tools: d.tools, messages: this.messages },
         {
@@ -147,10 +169,10 @@ export class AgentLoop {
         this.messages.push({ role: 'user', content: results });
         break;
       }
-      user = [...results, ...(await d.delivery.take())];
+      user = [...results, ...(await d.inbox.take())];
     }
     const trimmed = lastText.trim();
-    if (trimmed !== '') return oneLine(trimmed, SUMMARY_CHARS);
+    if (trimmed !== '') return trimmed.length > SUMMARY_CHARS ? `${trimmed.slice(0, SUMMARY_CHARS - 1)}…` : trimmed;
     return toolCalls > 0 ? `finished a turn (${toolCalls} tool call${toolCalls === 1 ? '' : 's'})` : 'finished a turn';
   }
 
@@ -162,7 +184,7 @@ export class AgentLoop {
         results.push({ type: 'tool_result', tool_use_id: block.id, content: 'Not run: the teammate is shutting down.', is_error: true });
         continue;
       }
-      const wait = AbortSignal.any([d.stop, d.shutdown.interruptSignal()]);
+      const wait = AbortSignal.any([d.stop, d.end.interruptSignal()]);
       results.push(await d.runner.run(block, { stop: d.stop, wait }));
     }
     return results;

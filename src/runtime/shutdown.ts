@@ -26,6 +26,11 @@ export class ShutdownCoordinator {
   /** Set once the model approved a request. */
   approved: ShutdownRequest | undefined;
 
+  /** The loop ends once the model approved a request (agent-loop's LoopEnd). */
+  get ended(): boolean {
+    return this.approved !== undefined;
+  }
+
   constructor(private readonly opts: ShutdownCoordinatorOptions) {}
 
   /** A verified request was seen; starts its grace timer. True if it is new. */

@@ -47,6 +47,7 @@ export class StatusReporter {
       toolUses: 0,
       inputTokens: 0,
       outputTokens: 0,
+      totalTokens: 0,
       costUsd: 0,
       activities: [],
     });
@@ -90,6 +91,7 @@ export class StatusReporter {
   usage(promptTokens: number, outputTokens: number, costUsd: number): void {
     this.record.inputTokens = promptTokens;
     this.record.outputTokens += outputTokens;
+    this.record.totalTokens += promptTokens + outputTokens;
     this.record.costUsd = Math.round(((this.record.costUsd ?? 0) + costUsd) * 1e6) / 1e6;
     void this.write();
   }

@@ -213,9 +213,8 @@ class Teammate {
         return buildSystemPrompt({ name: s.name, team: s.team.name, ...(s.agentType ? { agentType: s.agentType } : {}), cwd: s.cwd, root: s.team.root, mode: modes.mode, config });
       },
       runner,
-      delivery,
-      monitor,
-      shutdown,
+      inbox: { take: () => delivery.take(), changed: (signal) => monitor.changed(signal) },
+      end: shutdown,
       presence: this.presence,
       status: this.status,
       tasks,

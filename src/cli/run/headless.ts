@@ -1,0 +1,180 @@
+// `swarm run -p "<goal>"` (SPEC §9): the agent lead with no console. This process is team-lead's
+// inbox consumer: each entry goes to the lead (runtime/lead/queue.ts) except the questions for the
+// person, which are printed with the exact command that answers them from another shell
+// (`waiting for approval: … swarm approve <id> --team <team>`). Progress (spawned, claimed, done,
+// messages, the lead's own lines) goes to stderr; the final answer to stdout. At the end every
+// teammate is shut down (verified; one that does not answer is killed) and the team's files stay
+// for inspection. Exit 0 when the lead finished, 1 when it failed or stopped at a limit.
+import { openConsoleHost } from '../console/host.js';
+import { followInbox } from '../../mailbox/follow.js';
+import { parseControl } from '../../protocol/control.js';
+import type { InboxMessage } from '../../protocol/message.js';
+import { LEAD_NAME } from '../../protocol/names.js';
+import { oneLine } from '../../protocol/text.js';
+import type { Task } from '../../protocol/task.js';
+import { runLead, type LeadOutcome } from '../../runtime/lead/lead.js';
+import type { LeadLimitSettings } from '../../runtime/lead/limits.js';
+import { LeadQueue } from '../../runtime/lead/queue.js';
+import { describeStop } from '../../runtime/lead/tools.js';
+import { ensureDir } from '../../storage/atomic.js';
+import { DirWatcher } from '../../storage/watch.js';
+import { TaskList } from '../../tasks/index.js';
+import type { TeammateRuntime } from '../../teammates/command-line.js';
+import { handleShutdownApproved, shutdownAll } from '../../teammates/stop.js';
+import type { Team } from '../../team/team.js';
+import { openMailbox } from '../context.js';
+import { describeControl, describeToolInput } from '../output/render.js';
+import { prefixedLines } from './lead-lines.js';
+import { leadPowers } from './lead-powers.js';
+
+export interface HeadlessRunOptions {
+  team: Team;
+  goal: string;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  leadModel: string;
+  readTools: boolean;
+  limits: LeadLimitSettings;
+  backend?: string | undefined;
+  model?: string | undefined;
+  permissionMode?: string | undefined;
+  runtime?: TeammateRuntime | undefined;
+  /** Progress lines (stderr). */
+  progress: (line: string) => void;
+  /** The final answer (stdout). */
+  answer: (text: string) => void;
+  /** Ctrl-C / SIGTERM: the run stops, the team is shut down. */
+  signal?: AbortSignal;
+  /** How long the end-of-run shutdown waits for answers before killing. Default 20 s. */
+  shutdownTimeoutMs?: number;
+}
+
+/** The progress line for one entry of team-lead's inbox. */
+export function progressLine(m: InboxMessage, team: string): string {
+  const parsed = parseControl(m.text);
+  if (parsed.kind !== 'control') return `${m.from} › ${oneLine(m.summary ? `${m.summary}: ${m.text}` : m.text, 200)}`;
+  const c = parsed.message;
+  if (c.type === 'permission_request') {
+    const what = oneLine(describeToolInput(c.tool_name, c.input), 80);
+    return `waiting for approval: ${m.from} ${c.tool_name}${what ? ` ${what}` : ''} → swarm approve ${c.request_id} --team ${team}`;
+  }
+  if (c.type === 'plan_approval_request') return `waiting for plan approval: ${m.from} → swarm plan ${m.from} --approve --team ${team}`;
+  return describeControl(c, m.from);
+}
+
+/** "task #1 claimed by alice" / "task #1 done (alice)" for each change between two listings. */
+function taskChanges(before: Map<string, Task>, now: readonly Task[]): string[] {
+  const out: string[] = [];
+  for (const t of now) {
+    const b = before.get(t.id);
+    if (b === undefined) out.push(`task #${t.id} created: ${oneLine(t.subject, 80)}`);
+    if (t.status === 'in_progress' && (b?.status !== 'in_progress' || b.owner !== t.owner)) out.push(`task #${t.id} claimed by ${t.owner ?? 'nobody'}`);
+    if (t.status === 'completed' && b?.status !== 'completed') out.push(`task #${t.id} done${t.owner ? ` (${t.owner})` : ''}`);
+  }
+  return out;
+}
+
+export async function runHeadless(o: HeadlessRunOptions): Promise<number> {
+  const stop = new AbortController();
+  const host = await openConsoleHost(o.team, o.env);
+  const mailbox = await openMailbox(o.team);
+  const queue = new LeadQueue();
+  const ctx = { env: o.env, inProcessHost: host };
+  const background: Promise<unknown>[] = [];
+  const fail = (what: string) => (e: unknown) => {
+    if (!stop.signal.aborted) o.progress(`error: ${what}: ${e instanceof Error ? e.message : String(e)}`);
+  };
+
+  background.push(
+    (async () => {
+      for await (const m of followInbox(mailbox, LEAD_NAME, { consume: true, signal: stop.signal })) {
+        o.progress(progressLine(m, o.team.name));
+        queue.offer(m);
+        const parsed = parseControl(m.text);
+        if (parsed.kind === 'control' && parsed.message.type === 'shutdown_approved') {
+          background.push(handleShutdownApproved(o.team, parsed.message, ctx).catch(fail(`removing ${m.from}`)));
+        }
+      }
+    })().catch(fail('reading the inbox')),
+  );
+  background.push(
+    (async () => {
+      const list = new TaskList(o.team);
+      await ensureDir(o.team.paths.tasks.dir);
+      const watcher = await DirWatcher.open(o.team.paths.tasks.dir);
+      let known = new Map<string, Task>();
+      try {
+        for (;;) {
+          const { tasks } = await list.list();
+          for (const line of taskChanges(known, tasks)) o.progress(line);
+          known = new Map(tasks.map((t) => [t.id, t]));
+          await watcher.changed(stop.signal);
+        }
+      } finally {
+        await watcher.close();
+      }
+    })().catch(fail('watching the task list')),
+  );
+
+  const lines = prefixedLines('lead › ', o.progress);
+  const abort = (): void => stop.abort(new Error('stopped'));
+  o.signal?.addEventListener('abort', abort, { once: true });
+  let outcome: LeadOutcome;
+  try {
+    outcome = await runLead({
+      team: o.team,
+      goal: o.goal,
+      queue,
+      model: o.leadModel,
+      cwd: o.cwd,
+      readTools: o.readTools,
+      limits: o.limits,
+      ...leadPowers({
+        team: o.team,
+        env: o.env,
+        backend: o.backend,
+        host,
+        model: o.model,
+        permissionMode: o.permissionMode,
+        runtime: o.runtime,
+        cwd: o.cwd,
+        print: (line) => o.progress(line),
+        signal: stop.signal,
+      }),
+      onLimit: () => Promise.resolve('stop'),
+      onFinished: () => true,
+      env: o.env,
+      write: lines.write,
+      signal: stop.signal,
+    });
+  } finally {
+    lines.flush();
+    o.signal?.removeEventListener('abort', abort);
+  }
+
+  o.progress('shutting the team down…');
+  const outcomes = await shutdownAll(o.team, { ...ctx, force: true, reason: 'the run is over', timeoutMs: o.shutdownTimeoutMs ?? 20_000 }).catch((e: unknown) => {
+    o.progress(`error: shutting the team down: ${e instanceof Error ? e.message : String(e)}`);
+    return [];
+  });
+  for (const s of outcomes) o.progress(describeStop(s));
+  stop.abort();
+  await Promise.allSettled(background);
+  await host.close().catch(fail('closing the in-process host'));
+  o.progress(`team files kept: swarm status --team ${o.team.name}`);
+
+  switch (outcome.kind) {
+    case 'finished':
+      o.answer(outcome.answer);
+      return 0;
+    case 'limit':
+      o.progress(`stopped: over a limit: ${outcome.hit.why}`);
+      return 1;
+    case 'failed':
+      o.progress(`failed: ${outcome.why}`);
+      return 1;
+    case 'stopped':
+      o.progress('stopped before the lead finished');
+      return 1;
+  }
+}

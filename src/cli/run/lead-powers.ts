@@ -1,0 +1,84 @@
+// What the agent lead's Agent and SendMessage tools do, as the command line decided (SPEC §9):
+// spawning goes through the normal spawn path (the team's backend unless --backend, readiness, the
+// flags the run passes down: --model, --permission-mode, --runtime); a shutdown_request goes
+// through the verified stop (teammates/stop.ts): an approval or a rejection is reported as is, a
+// teammate that does not answer in time is killed.
+import type { InProcessHost } from '../../backends/in-process/host.js';
+import { BACKEND_CHOICES, selectBackend, type BackendChoice, type SelectedBackend } from '../../backends/registry.js';
+import { SwarmError } from '../../protocol/errors.js';
+import type { LeadOptions } from '../../runtime/lead/lead.js';
+import type { StopReport } from '../../runtime/lead/tools.js';
+import type { TeammateRuntime } from '../../teammates/command-line.js';
+import { spawnTeammate } from '../../teammates/spawn.js';
+import { killTeammate, shutdownAll, shutdownTeammate, type StopContext, type StopOutcome } from '../../teammates/stop.js';
+import { readTeam } from '../../team/team-store.js';
+import type { Team } from '../../team/team.js';
+
+export interface LeadPowerOptions {
+  team: Team;
+  env: NodeJS.ProcessEnv;
+  /** --backend; default the team's `swarm.backend`, else detection. */
+  backend?: string | undefined;
+  /** The console's in-process host, when there is one. */
+  host?: InProcessHost | undefined;
+  /** Passed down to every teammate unless the lead's Agent call says otherwise. */
+  model?: string | undefined;
+  permissionMode?: string | undefined;
+  runtime?: TeammateRuntime | undefined;
+  cwd?: string | undefined;
+  /** Progress: notes, notices. */
+  print: (line: string) => void;
+  /** Told before a shutdown request goes out (the console reports those outcomes itself). */
+  onStopping?: (name: string) => void;
+  signal?: AbortSignal;
+}
+
+/** A teammate that did not answer is killed; anything else is reported as it happened. */
+async function settle(team: Team, o: StopOutcome, ctx: StopContext): Promise<StopReport> {
+  if (o.outcome !== 'timeout') return o;
+  const killed = await killTeammate(team, o.name, ctx).catch((e: unknown) => ({ name: o.name, outcome: 'failed' as const, reason: e instanceof Error ? e.message : String(e), verified: false }));
+  return killed.outcome === 'killed' ? { ...killed, reason: o.reason ?? 'no answer in time' } : killed;
+}
+
+export function leadPowers(o: LeadPowerOptions): Pick<LeadOptions, 'spawn' | 'stop' | 'stopAll'> {
+  let selected: Promise<SelectedBackend> | undefined;
+  const backend = async (): Promise<SelectedBackend> => {
+    const requested = o.backend ?? (await readTeam(o.team)).swarm?.backend ?? 'auto';
+    if (!(BACKEND_CHOICES as readonly string[]).includes(requested)) {
+      throw new SwarmError('invalid_input', `expected a backend ${BACKEND_CHOICES.join('|')}, got ${JSON.stringify(requested)}`);
+    }
+    const s = await selectBackend({ requested: requested as BackendChoice, env: o.env, team: o.team, inProcessHost: o.host });
+    for (const n of s.notes) o.print(`note: ${n}`);
+    return s;
+  };
+  const ctx: StopContext = { env: o.env, inProcessHost: o.host };
+  return {
+    spawn: async (req) => {
+      selected ??= backend();
+      const r = await spawnTeammate({
+        team: o.team,
+        name: req.name,
+        prompt: req.prompt,
+        model: req.model ?? o.model,
+        agentType: req.agentType,
+        permissionMode: req.mode ?? o.permissionMode,
+        runtime: o.runtime,
+        cwd: o.cwd,
+        backend: (await selected).backend,
+        env: o.env,
+        onNotice: (text) => o.print(text),
+        ...(o.signal ? { signal: o.signal } : {}),
+      });
+      return { agentId: r.agentId, name: r.name, where: `${r.backendType} pane ${r.paneId}${r.pid === undefined ? '' : ` (pid ${r.pid})`}` };
+    },
+    stop: async (name, reason) => {
+      o.onStopping?.(name);
+      return settle(o.team, await shutdownTeammate(o.team, name, { ...ctx, reason }), ctx);
+    },
+    stopAll: async (reason) => {
+      for (const m of (await readTeam(o.team)).members) o.onStopping?.(m.name);
+      const outcomes = await shutdownAll(o.team, { ...ctx, reason });
+      return Promise.all(outcomes.map((x) => settle(o.team, x, ctx)));
+    },
+  };
+}

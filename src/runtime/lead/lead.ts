@@ -1,0 +1,270 @@
+// The agent lead (SPEC §9): the same agent loop as a teammate (agent-loop.ts), as member team-lead,
+// in the leader's process (the console's pane, or `swarm run -p`), with its own tools (tools.ts plus
+// the task tools; Read/Glob/Grep only with `readTools`), its own system prompt (prompt.ts), and its
+// own turn source: a queue the caller fills from team-lead's inbox and the person's lines
+// (queue.ts). Its status file (status/team-lead.json) carries its tokens and cost like a member's.
+//
+// After each turn the lead's team is looked at (team-state.ts):
+//   no teammate working and no task open      → the run is finished: the turn's text is the answer
+//                                               (`onFinished`; a headless run ends there);
+//   nothing queued and no teammate working,
+//   but tasks open                            → nothing will happen by itself: the lead is told so
+//                                               (a nudge), at most MAX_NUDGES times in a row;
+//   otherwise                                 → it waits for the next message.
+// Before each step and each spawn the limits are checked (limits.ts); when one is reached the
+// person decides (`onLimit`), and a stop ends the run with LimitReached.
+import type { ColorSupportLevel } from 'chalk';
+import type { TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import { openLeadMailbox } from '../../permissions/lead-mailbox.js';
+import { sendMessage } from '../../mailbox/send.js';
+import { LEAD_NAME, sameName } from '../../protocol/names.js';
+import { findMember, readTeam } from '../../team/team-store.js';
+import type { Team } from '../../team/team.js';
+import { homeDir } from '../../team/paths.js';
+import { AgentLoop, type LoopEnd } from '../agent-loop.js';
+import { readTuning } from '../args.js';
+import { ModelClient } from '../model-client.js';
+import { ModelCallError } from '../retry.js';
+import { StatusReporter } from '../status.js';
+import { TeamTasks } from '../team-tasks.js';
+import { ToolRunner } from '../tool-runner.js';
+import { apiTools } from '../tools/index.js';
+import { globTool } from '../tools/glob.js';
+import { grepTool } from '../tools/grep.js';
+import { PathGuard } from '../tools/paths.js';
+import { ProcessGroups } from '../tools/process-groups.js';
+import { readTool } from '../tools/read.js';
+import { SecretPaths } from '../tools/secrets.js';
+import { TASK_TOOLS } from '../tools/tasks.js';
+import type { AnyTool, ToolContext } from '../tools/types.js';
+import { Transcript } from '../transcript.js';
+import { PaneView, type Writer } from '../view.js';
+import { LeadLimits, LimitReached, type LeadLimitSettings, type LimitHit } from './limits.js';
+import { buildLeadPrompt } from './prompt.js';
+import type { LeadQueue } from './queue.js';
+import { readTeamState, TeamSpend, type TeamState } from './team-state.js';
+import { agentTool, leadSendTool, type AgentRequest, type LeadPowers, type SpawnReport, type StopReport } from './tools.js';
+
+/** Consecutive nudges (turns ended with tasks open and nobody working) before the run fails. */
+export const MAX_NUDGES = 3;
+
+export interface LeadOptions {
+  team: Team;
+  /** The first user turn (the goal); without it the lead waits for the person's first line. */
+  goal?: string;
+  /** Answers for the lead's requests go through this queue; the caller fills it (queue.ts). */
+  queue: LeadQueue;
+  model: string;
+  cwd: string;
+  /** Offer Read/Glob/Grep (`--lead-tools read`). */
+  readTools?: boolean;
+  limits: LeadLimitSettings;
+  /** Spawning and stopping, as the caller's backend does them. */
+  spawn(req: AgentRequest): Promise<SpawnReport>;
+  stop(name: string, reason: string | undefined): Promise<StopReport>;
+  stopAll(reason: string | undefined): Promise<StopReport[]>;
+  /** A limit was reached: go on (the limit grows) or stop the run. */
+  onLimit(hit: LimitHit): Promise<'continue' | 'stop'>;
+  /** The lead ended a turn with its team at rest; `true` ends the run (headless), else it waits for the person. */
+  onFinished(answer: string): boolean;
+  env: NodeJS.ProcessEnv;
+  write: Writer;
+  colorLevel?: ColorSupportLevel;
+  signal?: AbortSignal;
+  fetch?: typeof fetch;
+  pid?: number;
+}
+
+export type LeadOutcome =
+  | { kind: 'finished'; answer: string }
+  | { kind: 'limit'; hit: LimitHit }
+  | { kind: 'failed'; why: string }
+  | { kind: 'stopped' };
+
+function lastAssistantText(loop: AgentLoop): string {
+  for (let i = loop.messages.length - 1; i >= 0; i--) {
+    const m = loop.messages[i]!;
+    if (m.role !== 'assistant' || typeof m.content === 'string') continue;
+    const text = m.content.map((b) => (b.type === 'text' ? b.text : '')).join('').trim();
+    if (text !== '') return text;
+  }
+  return '';
+}
+
+function nudgeText(state: TeamState): string {
+  const open = state.open.map((t) => `#${t.id} ${t.status}${t.owner ? ` (${t.owner})` : ''}: ${t.subject}`).join('; ');
+  const who = state.teammates.length === 0 ? 'There are no teammates.' : `Teammates, all idle: ${state.teammates.join(', ')}.`;
+  return (
+    `[swarm] The run is not finished: ${state.open.length} task${state.open.length === 1 ? ' is' : 's are'} still open (${open}) and no teammate is working, so nothing will happen by itself. ${who} ` +
+    'Spawn a teammate (Agent), give an idle teammate the work (SendMessage, or TaskUpdate with owner), or complete/delete tasks that are no longer needed.'
+  );
+}
+
+/** Runs the lead until its run ends; the outcome says how. Throws only on bad setup. */
+export async function runLead(o: LeadOptions): Promise<LeadOutcome> {
+  const config = await readTeam(o.team);
+  const me = findMember(config, LEAD_NAME);
+  const agentId = me?.agentId ?? `${LEAD_NAME}@${o.team.name}`;
+  const tuning = readTuning(o.env);
+  const paths = o.team.paths;
+  const view = new PaneView(o.write, me?.color, o.colorLevel);
+  const transcript = new Transcript(paths.log(LEAD_NAME), Date.now, (e) => view.warn(`transcript: ${String(e)}`));
+  const status = new StatusReporter({
+    file: paths.status(LEAD_NAME),
+    name: LEAD_NAME,
+    agentId,
+    pid: o.pid ?? process.pid,
+    heartbeatMs: tuning.heartbeatMs,
+    onError: (e) => view.warn(`status file: ${String(e)}`),
+  });
+  const model = new ModelClient({
+    model: o.model,
+    maxTokens: tuning.maxTokens,
+    agentName: LEAD_NAME,
+    env: o.env,
+    retry: { baseMs: tuning.retryBaseMs, maxRetries: tuning.maxRetries },
+    ...(o.fetch ? { fetch: o.fetch } : {}),
+  });
+  const { mailbox } = await openLeadMailbox({ team: o.team });
+  const limits = new LeadLimits(o.limits);
+  const spend = new TeamSpend(o.team);
+  const stop = new AbortController();
+  const onAbort = (): void => stop.abort(o.signal?.reason);
+  o.signal?.addEventListener('abort', onAbort, { once: true });
+  if (o.signal?.aborted) onAbort();
+
+  /** A limit reached: the person decides; a stop throws LimitReached out of the loop. */
+  const checkLimits = async (): Promise<void> => {
+    for (let hit = limits.reached(await spend.read()); hit !== undefined; hit = limits.reached(await spend.read())) {
+      view.warn(`limit reached: ${hit.why}`);
+      transcript.append({ kind: 'limit', what: hit.kind, why: hit.why });
+      if ((await o.onLimit(hit)) === 'stop') throw new LimitReached(hit);
+      limits.extend(hit.kind);
+    }
+  };
+
+  const powers: LeadPowers = {
+    mayAddTeammate: async () => {
+      const teammates = (await readTeam(o.team)).members.filter((m) => !sameName(m.name, LEAD_NAME));
+      if (teammates.length >= limits.maxTeammates) {
+        throw new Error(
+          `the team already has ${teammates.length} teammates (--max-teammates ${limits.maxTeammates}): give one of them the work (SendMessage) or stop one whose work is done (shutdown_request) first`,
+        );
+      }
+      const hit = limits.reached(await spend.read());
+      if (hit !== undefined && hit.kind !== 'max-turns') throw new Error(`no new teammates: ${hit.why}`);
+    },
+    spawn: (req) => o.spawn(req),
+    stop: (name, reason) => o.stop(name, reason),
+    stopAll: (reason) => o.stopAll(reason),
+    send: async (to, text, summary) => (await sendMessage(mailbox, { to, text, ...(summary ? { summary } : {}) })).recipients,
+  };
+  const tools: AnyTool[] = [agentTool(powers), leadSendTool(powers), ...TASK_TOOLS, ...(o.readTools ? [readTool, globTool, grepTool] : [])];
+  const tasks = new TeamTasks({ team: o.team, name: LEAD_NAME, mailbox, view, transcript });
+  const processes = new ProcessGroups();
+  const ctx: ToolContext = {
+    cwd: o.cwd,
+    guard: await PathGuard.create(o.team.root, o.cwd),
+    secrets: await SecretPaths.create(o.team.root, homeDir(o.env)),
+    teamRules: async () => (await readTeam(o.team)).swarm?.rules ?? { allow: [], deny: [] },
+    processes,
+    shellEnv: {},
+    messaging: {
+      self: LEAD_NAME,
+      send: (to, text, summary) => powers.send(to, text, summary),
+      answerShutdown: () => Promise.reject(new Error('the lead answers no shutdown requests')),
+    },
+    plan: { mode: 'default', submit: () => Promise.reject(new Error('the lead has no plan mode')) },
+    tasks,
+  };
+  const runner = new ToolRunner({
+    tools,
+    ctx,
+    mode: () => 'default',
+    teamRules: ctx.teamRules,
+    // Only a protected read asks (secrets.ts): the lead does not read credentials.
+    ask: (req) => Promise.resolve({ id: req.toolUseId, source: 'rule', decision: 'deny', by: 'swarm', feedback: 'the lead does not read protected files (credentials); a teammate can ask the person for one' }),
+    view,
+    transcript,
+    status,
+  });
+
+  let finished: string | undefined;
+  const end: LoopEnd = {
+    get ended() {
+      return finished !== undefined;
+    },
+    interruptSignal: () => new AbortController().signal,
+  };
+  let nudges = 0;
+  let heard = o.queue.count;
+  let failed: string | undefined;
+  const loop: AgentLoop = new AgentLoop({
+    model,
+    tools: apiTools(tools),
+    systemPrompt: async () => {
+      const config = await readTeam(o.team);
+      view.setRoster(config.members);
+      return buildLeadPrompt({ team: o.team.name, cwd: o.cwd, config, maxTeammates: limits.maxTeammates, limits: limits.describe(await spend.read()), readTools: o.readTools === true });
+    },
+    runner,
+    inbox: o.queue,
+    end,
+    presence: {
+      working: () => Promise.resolve(status.setState('working')),
+      idle: async () => {
+        status.setState('idle');
+        if (o.queue.size > 0) return; // more to hear first
+        const state = await readTeamState(o.team);
+        if (state.working.length > 0) return; // their messages will wake the lead
+        if (state.open.length === 0) {
+          nudges = 0;
+          const answer = lastAssistantText(loop);
+          transcript.append({ kind: 'finished', answer });
+          if (o.onFinished(answer)) finished = answer;
+          return;
+        }
+        // Tasks are open and nobody works on them: tell the lead (unless news came meanwhile).
+        nudges = o.queue.count > heard ? 1 : nudges + 1;
+        heard = o.queue.count;
+        if (nudges > MAX_NUDGES) {
+          failed = `the lead stopped ${MAX_NUDGES} times with ${state.open.length} task${state.open.length === 1 ? '' : 's'} open and no teammate working`;
+          finished = '';
+          return;
+        }
+        o.queue.say(nudgeText(state));
+        heard = o.queue.count;
+      },
+    },
+    status,
+    beforeStep: async () => {
+      await checkLimits();
+      limits.step();
+    },
+    tasks: { beginTurn: () => undefined, completedInTurn: () => undefined, claimNext: () => Promise.resolve<TextBlockParam[]>([]) },
+    view,
+    transcript,
+    stop: stop.signal,
+  });
+
+  view.banner(LEAD_NAME, o.team.name, `agent lead · ${model.model} · ${o.cwd}`);
+  transcript.append({ kind: 'start', pid: o.pid ?? process.pid, model: o.model, lead: true, cwd: o.cwd });
+  await status.start();
+  if (o.goal !== undefined) o.queue.say(o.goal);
+  let outcome: LeadOutcome;
+  try {
+    await loop.run();
+    outcome = failed !== undefined ? { kind: 'failed', why: failed } : { kind: 'finished', answer: finished ?? '' };
+  } catch (e) {
+    if (e instanceof LimitReached) outcome = { kind: 'limit', hit: e.hit };
+    else if (stop.signal.aborted) outcome = { kind: 'stopped' };
+    else outcome = { kind: 'failed', why: e instanceof ModelCallError ? `model call failed: ${e.message}` : e instanceof Error ? e.message : String(e) };
+  } finally {
+    o.signal?.removeEventListener('abort', onAbort);
+    await processes.killAll();
+  }
+  transcript.append({ kind: 'exit', outcome: outcome.kind });
+  await status.stop(outcome.kind === 'finished' ? 'idle' : 'exiting');
+  await transcript.flush();
+  return outcome;
+}

@@ -1,0 +1,45 @@
+// The agent lead's system prompt (SPEC §9): a coordinator that does not code itself but runs a
+// four-phase method (research, synthesis, implementation, verification), with the team's limits and
+// the member list as they are at the start of each turn.
+import type { TeamConfig } from '../../protocol/config.js';
+import { LEAD_NAME, sameName } from '../../protocol/names.js';
+
+export interface LeadPromptInput {
+  team: string;
+  cwd: string;
+  config: TeamConfig;
+  maxTeammates: number;
+  /** Lines naming the budgets in force, e.g. "budget: $2.00 (spent $0.31)". */
+  limits: readonly string[];
+  readTools: boolean;
+}
+
+export function buildLeadPrompt(i: LeadPromptInput): string {
+  const teammates = i.config.members.filter((m) => !sameName(m.name, LEAD_NAME));
+  const roster = teammates.length === 0 ? '(none yet)' : teammates.map((m) => `${m.name}${m.agentType ? ` (${m.agentType})` : ''}`).join(', ');
+  return [
+    `You are ${LEAD_NAME}, the coordinator of the agent team "${i.team}", working in ${i.cwd}.`,
+    'You turn the goal you are given into tasks and teammates, keep them moving, and have the result verified. You do not write code or run commands yourself' +
+      (i.readTools ? ' (you may read files with Read, Glob and Grep to plan well).' : ': your teammates do that.'),
+    '',
+    'Work in four phases:',
+    '1. Research: when the problem is not clear, spawn one or two teammates (Agent) to explore it and report back.',
+    '2. Synthesis: write the plan as tasks (TaskCreate), small enough for one teammate each, with dependencies (TaskUpdate addBlockedBy) where order matters.',
+    '3. Implementation: spawn teammates (Agent) whose prompts name the tasks they should claim. A teammate claims the next open task by itself when it finishes one.',
+    '4. Verification: when the tasks are completed, spawn a teammate with subagent_type "verification" to check the result independently; its last line must be "VERDICT: PASS", "VERDICT: FAIL" or "VERDICT: PARTIAL". On FAIL or PARTIAL, create tasks for what is missing and go on.',
+    '',
+    'How the team works:',
+    '- Teammates see only their prompt and what you send them (SendMessage); write prompts that stand on their own.',
+    '- Their messages and idle notifications arrive between your tool calls as <teammate-message teammate_id=".." ...>. An idle notification\'s summary is the teammate\'s last words: often its result.',
+    '- After you call tools, end your turn (reply without a tool call) to wait for teammates: you are woken when a message arrives.',
+    '- Permission questions of teammates go to the person, not to you; a teammate waiting for one is not stuck.',
+    '- When a teammate\'s work is done and verified, stop it with SendMessage {"type":"shutdown_request"}.',
+    '- The run ends when you end a turn with no teammate working and no task open: that reply is the final answer for the person, so make it a complete summary of the outcome.',
+    '',
+    'Limits:',
+    `- at most ${i.maxTeammates} teammates at a time`,
+    ...i.limits.map((l) => `- ${l}`),
+    '',
+    `Teammates now: ${roster}`,
+  ].join('\n');
+}

@@ -1,0 +1,70 @@
+// What the agent lead hears (SPEC §9): every entry of team-lead's inbox except the questions that
+// stay with the person (permission requests and plan approvals), each wrapped as
+// <teammate-message teammate_id=".." color=".." summary="..">text</teammate-message> (idle
+// notifications included, so the lead knows who is done), and the lines the person types.
+// A queue in memory: the console or the headless run is the inbox's one consumer and offers each
+// entry here; the agent loop takes everything queued at once, between tool rounds.
+import type { TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import { parseControl } from '../../protocol/control.js';
+import type { InboxMessage } from '../../protocol/message.js';
+import type { TurnSource } from '../agent-loop.js';
+import { wrapForModel } from '../incoming.js';
+
+/** True for the entries the person answers (console question, rules, `swarm approve`), not the model. */
+export function staysWithPerson(m: InboxMessage): boolean {
+  const parsed = parseControl(m.text);
+  return parsed.kind === 'control' && (parsed.message.type === 'permission_request' || parsed.message.type === 'plan_approval_request');
+}
+
+export class LeadQueue implements TurnSource {
+  private blocks: TextBlockParam[] = [];
+  private wake: (() => void) | undefined;
+  private arrivals = 0;
+
+  /** Offer one inbox entry; true when it went to the lead. */
+  offer(m: InboxMessage): boolean {
+    if (staysWithPerson(m)) return false;
+    this.push(wrapForModel(m));
+    return true;
+  }
+
+  /** A line the person typed (console) or the goal. */
+  say(text: string): void {
+    this.push(text);
+  }
+
+  /** Entries offered so far (the end check asks whether any arrived since). */
+  get count(): number {
+    return this.arrivals;
+  }
+
+  get size(): number {
+    return this.blocks.length;
+  }
+
+  private push(text: string): void {
+    this.blocks.push({ type: 'text', text });
+    this.arrivals += 1;
+    this.wake?.();
+    this.wake = undefined;
+  }
+
+  take(): Promise<TextBlockParam[]> {
+    const out = this.blocks;
+    this.blocks = [];
+    return Promise.resolve(out);
+  }
+
+  changed(signal: AbortSignal): Promise<void> {
+    if (this.blocks.length > 0) return Promise.resolve();
+    signal.throwIfAborted();
+    return new Promise((resolve, reject) => {
+      const onAbort = (): void => reject(signal.reason as Error);
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.wake = () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      };
+    });
+  }
+}

@@ -1,0 +1,171 @@
+// The agent lead's own tools (SPEC §9), beside the task tools every member has (tools/tasks.ts):
+//   Agent {name, prompt, description?, subagent_type?, model?, isolation?, mode?} spawns a teammate
+//     through the normal spawn path (readiness included) and returns its agentId; a refusal (the
+//     team's --max-teammates, a budget, a bad name, a pane that never came up) is an is_error result.
+//   SendMessage {to, message, summary?}: plain text to a teammate or "*", signed like every leader
+//     entry; {type: "shutdown_request", reason?} stops a teammate (or "*": all of them), verified,
+//     and the result says what really happened (approved / rejected with the reason / killed).
+// Both are kind `message`: no permission is asked. What they do is injected (LeadPowers): the
+// command line chose the backend, the inherited flags and the stop context.
+import { z } from 'zod';
+import { parseControl } from '../../protocol/control.js';
+import { SwarmError } from '../../protocol/errors.js';
+import { LEAD_NAME, sameName } from '../../protocol/names.js';
+import { defineTool, type AnyTool } from '../tools/types.js';
+
+export interface AgentRequest {
+  name: string;
+  prompt: string;
+  agentType?: string;
+  model?: string;
+  mode?: string;
+}
+
+export interface SpawnReport {
+  agentId: string;
+  name: string;
+  /** Where it runs, e.g. "tmux pane %3". */
+  where: string;
+}
+
+/** How a teammate's stop ended (teammates/stop.ts's StopOutcome, as the lead needs it). */
+export interface StopReport {
+  name: string;
+  outcome: 'approved' | 'grace_exit' | 'rejected' | 'killed' | 'timeout' | 'already_gone' | 'failed';
+  reason?: string;
+  verified: boolean;
+}
+
+export interface LeadPowers {
+  /** Throws (a one-line reason the model can act on) when no teammate may be added now. */
+  mayAddTeammate(): Promise<void>;
+  spawn(req: AgentRequest): Promise<SpawnReport>;
+  /** Ask one teammate to shut down and wait for the verified outcome. */
+  stop(name: string, reason: string | undefined): Promise<StopReport>;
+  /** The same for every teammate at once. */
+  stopAll(reason: string | undefined): Promise<StopReport[]>;
+  /** A plain message from team-lead (signed); the recipients. */
+  send(to: string, text: string, summary: string | undefined): Promise<string[]>;
+}
+
+const AgentInput = z.object({
+  name: z.string().min(1).describe('The teammate\'s name (letters, digits, _ and -), e.g. "researcher" or "tests"'),
+  prompt: z.string().min(1).describe('Its complete instructions: it knows nothing else about the goal'),
+  description: z.string().optional().describe('A 3-5 word description of its job'),
+  subagent_type: z.string().optional().describe('An agent type, e.g. "verification" for the teammate that checks the result'),
+  model: z.string().optional().describe('A model id for this teammate (default: the team\'s)'),
+  isolation: z.literal('worktree').optional().describe('Run it in its own git worktree'),
+  mode: z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan']).optional().describe('Its permission mode (default: the team\'s)'),
+});
+
+export function agentTool(powers: LeadPowers): AnyTool {
+  return defineTool({
+    name: 'Agent',
+    kind: 'message',
+    description:
+      'Start a new teammate: a separate agent in its own pane with the coding tools (Read, Write, Edit, Bash, Glob, Grep), ' +
+      'the team\'s task list and SendMessage. It starts working on `prompt` at once and claims open tasks when it is done. ' +
+      'Its messages and idle notifications reach you as <teammate-message>. Returns its agentId.',
+    schema: AgentInput,
+    prepare: async (input) => {
+      if (input.isolation === 'worktree') {
+        throw new SwarmError('invalid_input', 'isolation "worktree" is not available in this version of swarm: spawn without it, and give teammates separate files to work on');
+      }
+      if (sameName(input.name, LEAD_NAME)) throw new SwarmError('invalid_input', `"${LEAD_NAME}" is you; pick another name`);
+      await powers.mayAddTeammate();
+      return {
+        summary: `${input.name}${input.description ? `: ${input.description}` : ''}`,
+        execute: async () => {
+          const r = await powers.spawn({
+            name: input.name,
+            prompt: input.prompt,
+            ...(input.subagent_type ? { agentType: input.subagent_type } : {}),
+            ...(input.model ? { model: input.model } : {}),
+            ...(input.mode ? { mode: input.mode } : {}),
+          });
+          return { content: `Spawned ${r.name} (agentId ${r.agentId}) in ${r.where}: it has its prompt and is working. Its messages reach you as they arrive.` };
+        },
+      };
+    },
+  });
+}
+
+const ShutdownRequestInput = z.object({
+  type: z.literal('shutdown_request'),
+  reason: z.string().optional().describe('Why; the teammate sees it'),
+});
+
+const LeadSendInput = z.object({
+  to: z.string().min(1).describe('A teammate name, or "*" for every teammate'),
+  message: z.union([z.string().min(1), ShutdownRequestInput]).describe('Plain text, or {"type":"shutdown_request","reason":"..."} to stop the teammate'),
+  summary: z.string().optional().describe('A 5-10 word preview shown to the recipient'),
+});
+
+type LeadMessage = z.infer<typeof LeadSendInput>['message'];
+
+/** A JSON string that is a shutdown request becomes one; any other protocol frame as text is refused. */
+function normalise(message: LeadMessage): LeadMessage {
+  if (typeof message !== 'string' || !message.trimStart().startsWith('{')) return message;
+  let json: unknown;
+  try {
+    json = JSON.parse(message);
+  } catch {
+    return message;
+  }
+  const request = ShutdownRequestInput.safeParse(json);
+  if (request.success) return request.data;
+  if (parseControl(message).kind !== 'text') {
+    throw new SwarmError('invalid_input', 'message looks like a protocol control frame; send plain text, or {"type":"shutdown_request"} to stop a teammate (permission and plan answers are the person\'s)');
+  }
+  return message;
+}
+
+/** What a stop really did, in a sentence the model can act on. */
+export function describeStop(r: StopReport): string {
+  switch (r.outcome) {
+    case 'approved':
+      return `${r.name} approved the shutdown and is gone (verified).`;
+    case 'grace_exit':
+      return `${r.name} did not answer; it exited when its grace period ended (verified gone).`;
+    case 'rejected':
+      return `${r.name} rejected the shutdown: ${r.reason ?? '(no reason)'}. It is still working.`;
+    case 'killed':
+      return `${r.name} did not answer in time and was killed${r.reason ? ` (${r.reason})` : ''}; it is gone (verified).`;
+    case 'timeout':
+      return `${r.name} did not answer in time${r.reason ? `: ${r.reason}` : ''}; it may still be running.`;
+    case 'already_gone':
+      return `${r.name} was already gone.`;
+    case 'failed':
+      return `stopping ${r.name} failed: ${r.reason ?? 'unknown error'}.`;
+  }
+}
+
+export function leadSendTool(powers: LeadPowers): AnyTool {
+  return defineTool({
+    name: 'SendMessage',
+    kind: 'message',
+    description:
+      'Send a message to a teammate or to every teammate ("*"). Teammates see only what you send them. ' +
+      'To stop a teammate whose work is done send {"type":"shutdown_request","reason":"..."}: the result says whether it approved, rejected (and why) or was killed.',
+    schema: LeadSendInput,
+    prepare: async (input) => {
+      const message = normalise(input.message);
+      if (sameName(input.to, LEAD_NAME)) throw new SwarmError('invalid_input', 'that is you; send to a teammate or "*"');
+      if (typeof message === 'string') {
+        return {
+          summary: `to ${input.to}: ${message}`,
+          execute: async () => ({ content: `Message sent to ${(await powers.send(input.to, message, input.summary)).join(', ')}` }),
+        };
+      }
+      return {
+        summary: `shutdown_request to ${input.to}${message.reason ? `: ${message.reason}` : ''}`,
+        execute: async () => {
+          const reports = input.to === '*' ? await powers.stopAll(message.reason) : [await powers.stop(input.to, message.reason)];
+          if (reports.length === 0) return { content: 'No teammate to stop.' };
+          const failed = reports.some((r) => r.outcome === 'failed' || r.outcome === 'timeout');
+          return { content: reports.map(describeStop).join('\n'), ...(failed ? { isError: true } : {}) };
+        },
+      };
+    },
+  });
+}
