@@ -7,10 +7,13 @@
 // <name>` so one stand-in server can script several teammates.
 // Prompt caching: the stable prefix (tools + system) ends in a cache breakpoint on the system block,
 // and the newest user block carries a second one, so each step re-reads the conversation from cache.
+// Team backoff (optional, `teamBackoff`): every attempt first waits out the team's rate limit, and a
+// 429 is recorded for the whole team (rate-limit.ts); without it the client retries on its own.
 import Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, Message, MessageParam, TextBlockParam, Tool } from '@anthropic-ai/sdk/resources/messages';
 import { SwarmError } from '../protocol/errors.js';
-import { withRetries, type RetryInfo, type RetryPolicy } from './retry.js';
+import type { TeamBackoff } from './rate-limit.js';
+import { withRetries, type RetryHooks, type RetryInfo, type RetryPolicy } from './retry.js';
 
 export const AGENT_HEADER = 'x-swarm-agent';
 const EPHEMERAL = { type: 'ephemeral' as const };
@@ -23,6 +26,8 @@ export interface ModelClientOptions {
   retry: RetryPolicy;
   /** Custom fetch (tests, proxies). */
   fetch?: typeof fetch;
+  /** The team's shared rate-limit backoff (createTeamBackoff); absent, 429s are waited out alone. */
+  teamBackoff?: TeamBackoff;
 }
 
 export interface StepRequest {
@@ -96,7 +101,23 @@ export class ModelClient {
         return stream.finalMessage();
       },
       this.opts.retry,
-      { ...(hooks.signal ? { signal: hooks.signal } : {}), ...(hooks.onRetry ? { onRetry: hooks.onRetry } : {}) },
+      this.retryHooks(hooks),
     );
+  }
+
+  /** The step's hooks, with the team's backoff (when given) before every attempt and after every failure. */
+  private retryHooks(hooks: StepHooks): RetryHooks {
+    const out: RetryHooks = hooks.signal ? { signal: hooks.signal } : {};
+    const team = this.opts.teamBackoff;
+    if (team) {
+      out.beforeAttempt = () => team.beforeAttempt(hooks.signal);
+      out.onRetry = async (info) => {
+        hooks.onRetry?.(info);
+        await team.failed(info);
+      };
+    } else if (hooks.onRetry) {
+      out.onRetry = hooks.onRetry;
+    }
+    return out;
   }
 }

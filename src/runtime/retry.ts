@@ -6,6 +6,8 @@
 // Delay: the server's `retry-after-ms` / `retry-after` (seconds or an HTTP date) when present, capped
 // at MAX_SERVER_DELAY_MS; otherwise base * 2^(attempt-1) with ±25 % jitter, capped at MAX_BACKOFF_MS.
 // The SDK's own retries are off (maxRetries: 0) so every attempt is ours: logged, shown, testable.
+// Hooks: `beforeAttempt` runs before every attempt and `onRetry` is awaited before each delay, so a
+// caller can share its waits with the team (runtime/rate-limit.ts).
 import { setTimeout as delay } from 'node:timers/promises';
 import { APIConnectionError, APIError, APIUserAbortError, AnthropicError } from '@anthropic-ai/sdk';
 
@@ -93,13 +95,25 @@ export class ModelCallError extends Error {
   }
 }
 
+export interface RetryHooks {
+  signal?: AbortSignal;
+  /** A retryable failure, before its delay; a promise it returns is awaited (e.g. telling the team about a 429). */
+  onRetry?: (info: RetryInfo) => unknown;
+  /** Awaited before every attempt, the first included (e.g. to wait out the team's rate limit). Only an abort may end it with an error. */
+  beforeAttempt?: (attempt: number) => Promise<void>;
+}
+
 /** Run `call` until it succeeds, a fatal error, `maxRetries` retries, or an abort. */
-export async function withRetries<T>(
-  call: (attempt: number) => Promise<T>,
-  policy: RetryPolicy,
-  opts: { signal?: AbortSignal; onRetry?: (info: RetryInfo) => void } = {},
-): Promise<T> {
+export async function withRetries<T>(call: (attempt: number) => Promise<T>, policy: RetryPolicy, opts: RetryHooks = {}): Promise<T> {
   for (let attempt = 1; ; attempt++) {
+    if (opts.beforeAttempt) {
+      try {
+        await opts.beforeAttempt(attempt);
+      } catch (e) {
+        if (opts.signal?.aborted) throw new ModelCallError('aborted', undefined, true, { cause: e });
+        throw e;
+      }
+    }
     try {
       return await call(attempt);
     } catch (e) {
@@ -110,7 +124,7 @@ export async function withRetries<T>(
         throw new ModelCallError(`${cls.why} (gave up after ${policy.maxRetries} retries)`, cls.status, false, { cause: e });
       }
       const delayMs = retryDelayMs(attempt, cls, policy);
-      opts.onRetry?.({ attempt, delayMs, why: cls.why, ...(cls.status !== undefined ? { status: cls.status } : {}) });
+      await opts.onRetry?.({ attempt, delayMs, why: cls.why, ...(cls.status !== undefined ? { status: cls.status } : {}) });
       try {
         await delay(delayMs, undefined, opts.signal ? { signal: opts.signal } : {});
       } catch (abortError) {

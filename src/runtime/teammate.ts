@@ -23,10 +23,11 @@ import type { LeadTrust } from './incoming.js';
 import { InboxMonitor } from './inbox-monitor.js';
 import { createLeaderAsk } from './leader-ask.js';
 import { TeamMessaging } from './messaging.js';
-import { ModelClient } from './model-client.js';
+import { ModelClient, type ModelClientOptions } from './model-client.js';
 import { ModeState, PlanApproval } from './plan-approval.js';
 import { Presence } from './presence.js';
 import { ModelCallError } from './retry.js';
+import { createTeamBackoff } from './rate-limit.js';
 import { ShutdownCoordinator } from './shutdown.js';
 import { StatusReporter } from './status.js';
 import { buildSystemPrompt } from './system-prompt.js';
@@ -69,14 +70,14 @@ export async function runTeammate(opts: RunTeammateOptions): Promise<number> {
   const config = await readTeam(team);
   const s = await resolveSettings(team, opts.flags, config, opts.env);
   const tuning = readTuning(opts.env);
-  const model = new ModelClient({
+  const model: ModelClientOptions = {
     model: s.model,
     maxTokens: tuning.maxTokens,
     agentName: s.name,
     env: opts.env,
     retry: { baseMs: tuning.retryBaseMs, maxRetries: tuning.maxRetries },
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
-  });
+  };
   const guard = await PathGuard.create(team.root, s.cwd);
   const secrets = await SecretPaths.create(team.root, homeDir(opts.env));
   return new Teammate(s, opts, model, guard, secrets, tuning.shutdownGraceMs, tuning.heartbeatMs, tuning.pollMs).run();
@@ -89,6 +90,7 @@ class Teammate {
   private readonly transcript;
   private readonly status;
   private readonly presence;
+  private readonly model: ModelClient;
   private readonly processes = new ProcessGroups();
   private readonly stop = new AbortController();
   private stopReason: ExitReason | undefined;
@@ -98,7 +100,7 @@ class Teammate {
   constructor(
     private readonly s: TeammateSettings,
     private readonly opts: RunTeammateOptions,
-    private readonly model: ModelClient,
+    modelOptions: ModelClientOptions,
     private readonly guard: PathGuard,
     private readonly secrets: SecretPaths,
     private readonly graceMs: number,
@@ -109,6 +111,8 @@ class Teammate {
     this.mailbox = new Mailbox({ team: s.team });
     this.view = new PaneView(opts.write, s.color, opts.colorLevel);
     this.transcript = new Transcript(this.paths.log(s.name), Date.now, (e) => this.view.warn(`transcript: ${String(e)}`));
+    const teamBackoff = createTeamBackoff(s.team, s.name, { view: this.view, transcript: this.transcript });
+    this.model = new ModelClient({ ...modelOptions, teamBackoff });
     const pid = opts.pid ?? process.pid;
     this.status = new StatusReporter({
       file: this.paths.status(s.name),

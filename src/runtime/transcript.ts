@@ -2,7 +2,8 @@
 // this process only (no lock), in order (appends are chained). Kinds:
 //   start, model_step {stopReason, text, toolUses, usage}, tool_call {id, name, input},
 //   tool_result {id, name, isError, chars, preview}, permission {tool, decision, feedback?, id?},
-//   message_in {from, msgId, kind, verified?, text}, message_out {to, kind, text}, retry, state,
+//   message_in {from, msgId, kind, verified?, text}, message_out {to, kind, text}, retry,
+//   team_rate_limit {by, status, until, waitMs} (rate-limit.ts), state,
 //   control {what, ...}, error, exit {code, reason}.
 // Lines are plain appends (no fsync per line): it is a log for people, not a record others act on.
 import { promises as fs } from 'node:fs';

@@ -35,6 +35,8 @@ export interface TeamPaths {
   pendingFile(id: string): string;
   resolvedFile(id: string): string;
   audit: string;
+  /** `ratelimit.json`: the team-wide rate-limit backoff every swarm-runtime member honours (runtime/rate-limit.ts). */
+  rateLimit: string;
   statusDir: string;
   status(name: string): string;
   /** The leader's control messages a teammate acted on (runtime/acted.ts). */
@@ -122,6 +124,7 @@ export function teamPaths(root: string, team: string): TeamPaths {
     pendingFile: (id) => inside([permissions, pending], `${requestId(id)}.json`),
     resolvedFile: (id) => inside([permissions, resolved], `${requestId(id)}.json`),
     audit: path.join(permissions, 'audit.jsonl'),
+    rateLimit: path.join(dir, 'ratelimit.json'),
     statusDir,
     status: (name) => inside([statusDir], `${assertInboxName(name)}.json`),
     acted: (name) => inside([statusDir], `${assertInboxName(name)}.acted.jsonl`),

@@ -1,4 +1,4 @@
-// Pure parts of the runtime: the permission gate table, retry classification and delays, inbox
+// Pure parts of the runtime: the permission gate table, retry classification, delays and hooks, inbox
 // entry classification (signed / unsigned / replayed), the glob matcher, SendMessage's structured
 // answers, the shutdown coordinator, and the flags of `swarm teammate`.
 import { APIConnectionError, APIError, APIUserAbortError, AnthropicError } from '@anthropic-ai/sdk';
@@ -96,6 +96,37 @@ describe('retries', () => {
     calls = 0;
     await expect(withRetries(async () => { calls++; throw apiError(401); }, { baseMs: 1, maxRetries: 5 })).rejects.toMatchObject({ status: 401, aborted: false });
     expect(calls).toBe(1);
+  });
+
+  it('runs beforeAttempt before every attempt and awaits onRetry before the delay; an abort in beforeAttempt is an aborted ModelCallError', async () => {
+    const order: string[] = [];
+    const result = await withRetries(
+      async (attempt) => {
+        order.push(`call ${attempt}`);
+        if (attempt < 3) throw apiError(429, { 'retry-after-ms': '1' });
+        return 'ok';
+      },
+      { baseMs: 1, maxRetries: 5 },
+      {
+        beforeAttempt: async (attempt) => void order.push(`before ${attempt}`),
+        onRetry: async (i) => {
+          await new Promise((r) => setTimeout(r, 20)); // a hook slower than the 1 ms retry delay
+          order.push(`retry ${i.attempt} ${i.status} ${i.delayMs}`);
+        },
+      },
+    );
+    expect(result).toBe('ok');
+    expect(order).toEqual(['before 1', 'call 1', 'retry 1 429 1', 'before 2', 'call 2', 'retry 2 429 1', 'before 3', 'call 3']);
+
+    const stop = new AbortController();
+    const call = vi.fn(async () => 'never');
+    const waiting = withRetries(call, { baseMs: 1, maxRetries: 5 }, {
+      signal: stop.signal,
+      beforeAttempt: () => new Promise((_, reject) => stop.signal.addEventListener('abort', () => reject(new Error('wait aborted')))),
+    });
+    stop.abort();
+    await expect(waiting).rejects.toMatchObject({ name: 'ModelCallError', aborted: true });
+    expect(call).not.toHaveBeenCalled();
   });
 });
 

@@ -40,6 +40,8 @@ export interface RuntimeEnv {
   plain: Mailbox;
   server: MessagesServer;
   start(extraArgs?: string[], env?: Record<string, string>): TeammateProc;
+  /** Start member `name`'s teammate process (start() is w1's). */
+  startAs(name: string, extraArgs?: string[], env?: Record<string, string>): TeammateProc;
   /** Flags of `swarm teammate` for w1. */
   args(name?: string): string[];
   cleanup(): Promise<void>;
@@ -82,6 +84,7 @@ export async function setupRuntime(script: ScriptInput, opts: { members?: { name
       key.verifyKey,
     ],
     start: (extraArgs = [], extraEnv = {}) => startTeammate(env, [...env.args(), ...extraArgs], extraEnv),
+    startAs: (name, extraArgs = [], extraEnv = {}) => startTeammate(env, [...env.args(name), ...extraArgs], extraEnv),
     cleanup: async () => {
       await reapTeammates();
       await server.close();
