@@ -139,6 +139,7 @@ export async function runHeadless(o: HeadlessRunOptions): Promise<number> {
         runtime: o.runtime,
         cwd: o.cwd,
         print: (line) => o.progress(line),
+        noConsole: true,
         signal: stop.signal,
       }),
       onLimit: () => Promise.resolve('stop'),

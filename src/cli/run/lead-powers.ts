@@ -28,6 +28,11 @@ export interface LeadPowerOptions {
   cwd?: string | undefined;
   /** Progress: notes, notices. */
   print: (line: string) => void;
+  /**
+   * No console runs (headless): a team session this run creates (tmux outside tmux) loses its
+   * first pane after the first spawn, so the session ends with its last teammate.
+   */
+  noConsole?: boolean;
   /** Told before a shutdown request goes out (the console reports those outcomes itself). */
   onStopping?: (name: string) => void;
   signal?: AbortSignal;
@@ -41,20 +46,22 @@ async function settle(team: Team, o: StopOutcome, ctx: StopContext): Promise<Sto
 }
 
 export function leadPowers(o: LeadPowerOptions): Pick<LeadOptions, 'spawn' | 'stop' | 'stopAll'> {
-  let selected: Promise<SelectedBackend> | undefined;
-  const backend = async (): Promise<SelectedBackend> => {
+  let selected: Promise<SelectedBackend & { sessionExisted: boolean }> | undefined;
+  let consolePaneDropped = false;
+  const backend = async (): Promise<SelectedBackend & { sessionExisted: boolean }> => {
     const requested = o.backend ?? (await readTeam(o.team)).swarm?.backend ?? 'auto';
     if (!(BACKEND_CHOICES as readonly string[]).includes(requested)) {
       throw new SwarmError('invalid_input', `expected a backend ${BACKEND_CHOICES.join('|')}, got ${JSON.stringify(requested)}`);
     }
     const s = await selectBackend({ requested: requested as BackendChoice, env: o.env, team: o.team, inProcessHost: o.host });
     for (const n of s.notes) o.print(`note: ${n}`);
-    return s;
+    return { ...s, sessionExisted: (await s.backend.sessions?.exists(o.team.name)) ?? true };
   };
   const ctx: StopContext = { env: o.env, inProcessHost: o.host };
   return {
     spawn: async (req) => {
       selected ??= backend();
+      const { backend: chosen, sessionExisted } = await selected;
       const r = await spawnTeammate({
         team: o.team,
         name: req.name,
@@ -64,11 +71,15 @@ export function leadPowers(o: LeadPowerOptions): Pick<LeadOptions, 'spawn' | 'st
         permissionMode: req.mode ?? o.permissionMode,
         runtime: o.runtime,
         cwd: o.cwd,
-        backend: (await selected).backend,
+        backend: chosen,
         env: o.env,
         onNotice: (text) => o.print(text),
         ...(o.signal ? { signal: o.signal } : {}),
       });
+      if (o.noConsole === true && !sessionExisted && !consolePaneDropped) {
+        consolePaneDropped = true;
+        await chosen.sessions?.dropConsolePane(o.team.name);
+      }
       return { agentId: r.agentId, name: r.name, where: `${r.backendType} pane ${r.paneId}${r.pid === undefined ? '' : ` (pid ${r.pid})`}` };
     },
     stop: async (name, reason) => {

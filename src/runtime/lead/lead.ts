@@ -24,6 +24,7 @@ import { homeDir } from '../../team/paths.js';
 import { AgentLoop, type LoopEnd } from '../agent-loop.js';
 import { readTuning } from '../args.js';
 import { ModelClient } from '../model-client.js';
+import { createTeamBackoff } from '../rate-limit.js';
 import { ModelCallError } from '../retry.js';
 import { StatusReporter } from '../status.js';
 import { TeamTasks } from '../team-tasks.js';
@@ -123,6 +124,7 @@ export async function runLead(o: LeadOptions): Promise<LeadOutcome> {
     agentName: LEAD_NAME,
     env: o.env,
     retry: { baseMs: tuning.retryBaseMs, maxRetries: tuning.maxRetries },
+    teamBackoff: createTeamBackoff(o.team, LEAD_NAME, { view, transcript }),
     ...(o.fetch ? { fetch: o.fetch } : {}),
   });
   const { mailbox } = await openLeadMailbox({ team: o.team });

@@ -1,0 +1,104 @@
+// `swarm run -p` end to end (SPEC §9): the real CLI process runs the agent lead against the
+// stand-in Messages API; teammates are real `swarm teammate` processes in a private tmux server.
+import { execa } from 'execa';
+import { existsSync, promises as fs } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startMessagesServer, type MessagesServer, type ScriptInput } from '../../../src/standin/messages-server.js';
+import { lastUserText } from '../../../src/standin/request.js';
+import { TmuxServer } from '../../../src/backends/tmux/commands.js';
+import { SWARM_BIN, swarm } from '../../support/cli.js';
+import { tmuxEnv, tmuxForThisTest } from '../../support/tmux.js';
+import { useTempRoot } from '../../support/tmp-root.js';
+import { waitFor } from '../../support/wait.js';
+
+let root = '';
+useTempRoot((r) => (root = r), 'swarm-run-');
+let server: MessagesServer | undefined;
+let socket = '';
+
+beforeEach(() => {
+  socket = tmuxForThisTest();
+});
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function serve(script: ScriptInput): Promise<string> {
+  server = await startMessagesServer({ script });
+  return server.url;
+}
+
+function env(url: string): Record<string, string> {
+  return {
+    ...tmuxEnv(socket, [process.execPath, SWARM_BIN, 'teammate']),
+    ANTHROPIC_BASE_URL: url,
+    ANTHROPIC_API_KEY: 'sk-test',
+    SWARM_RETRY_BASE_MS: '10',
+    SWARM_POLL_MS: '250',
+    SWARM_HEARTBEAT_MS: '500',
+  };
+}
+
+/** `swarm run -p`, its stderr collected line by line as it comes. */
+function run(args: string[], e: Record<string, string>, cwd: string) {
+  const child = execa(process.execPath, [SWARM_BIN, 'run', '-p', ...args], {
+    env: { CLAUDE_CONFIG_DIR: root, NO_COLOR: '1', SWARM_TEAM: '', ...e },
+    cwd,
+    reject: false,
+    stdin: 'ignore',
+  });
+  let err = '';
+  child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  return { child, stderr: () => err };
+}
+
+const GOAL = 'Write out.txt saying checked.';
+
+describe('swarm run -p', () => {
+  it('plans a task, spawns a teammate whose Bash is approved from another shell, hears its result, completes, shuts it down and prints the answer', async () => {
+    const work = path.join(root, 'work');
+    await fs.mkdir(work);
+    const url = await serve({
+      shutdown: 'approve',
+      turns: [
+        { match: { agent: 'team-lead', lastUser: GOAL }, reply: { content: [{ type: 'tool_use', name: 'TaskCreate', input: { subject: 'Write out.txt', description: 'echo checked > out.txt' } }] } },
+        { match: { agent: 'team-lead', toolResult: 'TaskCreate' }, reply: { content: [{ type: 'tool_use', name: 'Agent', input: { name: 'worker', prompt: 'Write out.txt saying checked, then tell team-lead.' } }] } },
+        { match: { agent: 'team-lead', toolResult: 'Agent' }, reply: 'Waiting for worker.' },
+        { match: { agent: 'team-lead', lastUser: 'out.txt written' }, reply: { content: [{ type: 'tool_use', name: 'TaskUpdate', input: { taskId: '1', status: 'completed' } }] } },
+        { match: { agent: 'team-lead', toolResult: 'TaskUpdate' }, reply: { content: [{ type: 'tool_use', name: 'SendMessage', input: { to: 'worker', message: { type: 'shutdown_request', reason: 'done' } } }] } },
+        { match: { agent: 'team-lead', toolResult: 'SendMessage' }, reply: 'FINAL: out.txt says checked.' },
+        { match: { agent: 'worker' }, reply: { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'echo checked > out.txt', description: 'write the check file' } }] } },
+        { match: { agent: 'worker', toolResult: 'Bash' }, reply: { content: [{ type: 'tool_use', name: 'SendMessage', input: { to: 'team-lead', message: 'out.txt written', summary: 'check done' } }] } },
+        { match: { agent: 'worker', toolResult: 'SendMessage' }, reply: 'Finished the check.' },
+      ],
+    });
+    const r = run([GOAL, '--team', 'goal', '--backend', 'tmux'], env(url), work);
+    // The question for the person, with the command that answers it from any shell.
+    const line = await waitFor(() => /waiting for approval: worker Bash .*→ (swarm approve \S+ --team goal)/.exec(r.stderr())?.[1], 30_000, 'the approval line').catch((e: Error) => {
+      throw new Error(`${e.message}; stderr:\n${r.stderr()}`);
+    });
+    const approve = await swarm(root, line.split(' ').slice(1));
+    expect(approve.exitCode, approve.stderr).toBe(0);
+    const done = await r.child;
+    expect(done.exitCode, r.stderr()).toBe(0);
+    expect(String(done.stdout).trim()).toBe('FINAL: out.txt says checked.');
+    expect(await fs.readFile(path.join(work, 'out.txt'), 'utf8')).toBe('checked\n');
+    // The teammate's message reached the lead wrapped, with its colour and summary.
+    const heard = server!.requests.filter((q) => q.agent === 'team-lead').map((q) => lastUserText(q.body!));
+    expect(heard.some((t) => /<teammate-message teammate_id="worker" color="\w+" summary="check done">\nout\.txt written\n<\/teammate-message>/.test(t))).toBe(true);
+    // The lead was offered its own tools only.
+    const tools = (server!.requests.find((q) => q.agent === 'team-lead')!.body!.tools ?? []).map((t) => t.name);
+    expect(tools).toEqual(['Agent', 'SendMessage', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate']);
+    // Progress on stderr; nothing left running: no pane, no teammate on the roster.
+    expect(r.stderr()).toMatch(/task #1 created: Write out.txt/);
+    expect(r.stderr()).toMatch(/worker approved shutdown/);
+    const status = await swarm(root, ['status', '--team', 'goal', '--json']);
+    const members = (JSON.parse(status.stdout) as { members: { name: string }[] }).members.map((m) => m.name);
+    expect(members).toEqual(['team-lead']);
+    const panes = await new TmuxServer({ socket }).tryRun(['list-panes', '-a', '-F', '#{pane_id} #{session_name} #{pane_current_command} #{pane_title}']);
+    expect(panes.stdout.trim()).toBe('');
+    expect(existsSync(path.join(root, 'teams', 'goal', 'config.json'))).toBe(true); // the team's files stay
+  }, 60_000);
+});
