@@ -10,6 +10,7 @@ export * from './ids.js';
 export * from './message.js';
 export * from './names.js';
 export * from './permission.js';
+export * from './prices.js';
 export * from './rate-limit.js';
 export * from './shutdown-timing.js';
 export * from './status.js';

@@ -1,5 +1,7 @@
 // The teammate's heartbeat file, teams/<team>/status/<name>.json (SPEC §5): pid, state, heartbeat
 // time, tool uses, input tokens (latest), output tokens (summed), cost estimate, last 5 activities.
+// A model without a list price (protocol/prices) has no cost estimate: `costUsd` is left out of the
+// file, not written as 0, so a reader can tell "unpriced" from "free".
 //
 // Written whole and atomically (storage/atomic) by this process only, so no lock: on every state
 // change and every `heartbeatMs` (an unref'd timer: it never keeps the process alive). Writes are
@@ -17,6 +19,8 @@ export interface StatusReporterOptions {
   agentId: string;
   pid: number;
   heartbeatMs: number;
+  /** false: the model has no list price, so `costUsd` is never written. Default true. */
+  priced?: boolean;
   now?: () => number;
   /** Called when a write fails (the heartbeat keeps going). */
   onError?: (e: unknown) => void;
@@ -34,8 +38,10 @@ export class StatusReporter {
     }
   });
   private stopped = false;
+  private unpriced: boolean;
 
   constructor(private readonly opts: StatusReporterOptions) {
+    this.unpriced = opts.priced === false;
     const now = this.now();
     this.record = StatusFileSchema.parse({
       name: opts.name,
@@ -48,7 +54,7 @@ export class StatusReporter {
       inputTokens: 0,
       outputTokens: 0,
       totalTokens: 0,
-      costUsd: 0,
+      ...(this.unpriced ? {} : { costUsd: 0 }),
       activities: [],
     });
   }
@@ -88,11 +94,14 @@ export class StatusReporter {
     this.record.toolUses += 1;
   }
 
-  usage(promptTokens: number, outputTokens: number, costUsd: number): void {
+  /** One model step: its whole prompt, its output, its cost (undefined: unpriced, and from then on no cost is written). */
+  usage(promptTokens: number, outputTokens: number, costUsd: number | undefined): void {
     this.record.inputTokens = promptTokens;
     this.record.outputTokens += outputTokens;
     this.record.totalTokens += promptTokens + outputTokens;
-    this.record.costUsd = Math.round(((this.record.costUsd ?? 0) + costUsd) * 1e6) / 1e6;
+    this.unpriced ||= costUsd === undefined;
+    if (this.unpriced || costUsd === undefined) delete this.record.costUsd;
+    else this.record.costUsd = Math.round(((this.record.costUsd ?? 0) + costUsd) * 1e6) / 1e6;
     void this.write();
   }
 

@@ -24,6 +24,7 @@ import { InboxMonitor } from './inbox-monitor.js';
 import { createLeaderAsk } from './leader-ask.js';
 import { TeamMessaging } from './messaging.js';
 import { ModelClient, type ModelClientOptions } from './model-client.js';
+import { priceOf } from './usage.js';
 import { ModeState, PlanApproval } from './plan-approval.js';
 import { Presence } from './presence.js';
 import { ModelCallError } from './retry.js';
@@ -120,6 +121,7 @@ class Teammate {
       agentId: s.agentId,
       pid,
       heartbeatMs,
+      priced: priceOf(s.model) !== undefined,
       onError: (e) => this.view.warn(`status file: ${String(e)}`),
     });
     this.acted = new ActedLog(this.paths.acted(s.name), (m) => this.view.warn(m));

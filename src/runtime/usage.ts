@@ -1,38 +1,26 @@
 // Token counts and a cost estimate per model step. "Input tokens" is the latest step's whole prompt
 // (uncached + cache reads + cache writes: how full the context is); output tokens are summed.
-// Prices are list prices per million tokens by model family, an estimate only (unknown models are
-// priced as Sonnet); cache reads cost 10 % of input, cache writes 125 %.
+// The cost is the step's tokens × the model's list price (protocol/prices: one table, with the date
+// it was checked); a model the table does not name has no cost (`costUsd` undefined): its tokens
+// are counted, never priced by a guess.
 import type { Usage } from '@anthropic-ai/sdk/resources/messages';
+import { priceOf, requestCostUsd } from '../protocol/prices.js';
 
-interface Price {
-  input: number;
-  output: number;
-}
-
-const PRICES: readonly [RegExp, Price][] = [
-  [/opus-4-[01]|opus-3/, { input: 15, output: 75 }],
-  [/opus/, { input: 5, output: 25 }],
-  [/haiku-3/, { input: 0.25, output: 1.25 }],
-  [/haiku/, { input: 1, output: 5 }],
-  [/sonnet/, { input: 3, output: 15 }],
-];
-const DEFAULT_PRICE: Price = { input: 3, output: 15 };
-
-export function priceOf(model: string): Price {
-  return PRICES.find(([re]) => re.test(model))?.[1] ?? DEFAULT_PRICE;
-}
+// The agent lead's budget prices its model from here too.
+export { PRICES_CHECKED, priceOf, type Price } from '../protocol/prices.js';
 
 export interface StepUsage {
   /** The whole prompt of this step. */
   promptTokens: number;
   outputTokens: number;
-  costUsd: number;
+  /** undefined: the model has no list price in the table. */
+  costUsd: number | undefined;
 }
 
 export function stepUsage(model: string, u: Pick<Usage, 'input_tokens' | 'output_tokens'> & Partial<Usage>): StepUsage {
-  const read = u.cache_read_input_tokens ?? 0;
-  const write = u.cache_creation_input_tokens ?? 0;
-  const p = priceOf(model);
-  const costUsd = (u.input_tokens * p.input + read * p.input * 0.1 + write * p.input * 1.25 + u.output_tokens * p.output) / 1e6;
-  return { promptTokens: u.input_tokens + read + write, outputTokens: u.output_tokens, costUsd };
+  const cacheRead = u.cache_read_input_tokens ?? 0;
+  const cacheWrite = u.cache_creation_input_tokens ?? 0;
+  const price = priceOf(model);
+  const costUsd = price === undefined ? undefined : requestCostUsd(price, { input: u.input_tokens, cacheRead, cacheWrite, output: u.output_tokens });
+  return { promptTokens: u.input_tokens + cacheRead + cacheWrite, outputTokens: u.output_tokens, costUsd };
 }

@@ -10,9 +10,15 @@
 // State rules: a dead pane or a dead pid is `dead`, whatever config.json's `isActive` says; a
 // heartbeat older than STALE_HEARTBEAT_MS from a process that is not known dead is `stale`; a
 // member with no status file (e.g. a real `claude` teammate) is `working`/`idle` from `isActive`,
-// else `unknown`. The leader is `leading` while its console process (`leadProcess.pid`) lives, else
-// `away`.
-import { judgeLiveness, gatherLivenessFacts, recordedPaneOf, type PaneState, type ProbeOptions, type RecordedPane } from './liveness.js';
+// else `unknown`. The leader: an agent lead writes status/team-lead.json like a teammate; while
+// that file's pid lives, its state (or `stale`) is the leader's; otherwise the leader is `leading`
+// while its console process (`leadProcess.pid`) lives, else `away`.
+//
+// Tokens and cost come from the status files (the leader's too); `total` sums what is there:
+// input tokens are each member's latest whole prompt (its context now, not its billed input),
+// output tokens and cost are summed; a member whose file has tokens but no cost (a model without
+// a list price, protocol/prices) is counted in `unpricedMembers`, its tokens in the sums.
+import { judgeLiveness, gatherLivenessFacts, recordedPaneOf, type Liveness, type PaneState, type ProbeOptions, type RecordedPane } from './liveness.js';
 import { Mailbox } from '../mailbox/mailbox.js';
 import { pendingIds, readPending } from '../permissions/pending.js';
 import type { Member, TeamConfig } from '../protocol/config.js';
@@ -47,8 +53,21 @@ export interface MemberStatus {
   toolUses: number | null;
   inputTokens: number | null;
   outputTokens: number | null;
+  /** Its cost estimate in USD; null when its status file has none (no file, or a model without a list price). */
+  costUsd: number | null;
   /** The member's current task (its in_progress task; the lowest id if several), SPEC §8. */
   task: { id: string; subject: string } | null;
+}
+
+/** The team's tokens and cost: sums over the members whose status file reports them. */
+export interface StatusTotal {
+  /** The sum of each member's latest whole prompt: the team's context now, not billed input. */
+  inputTokens: number;
+  outputTokens: number;
+  /** The sum of the known costs; the unpriced members' tokens are not in it. */
+  costUsd: number;
+  /** Members whose status file reports tokens but no cost. */
+  unpricedMembers: number;
 }
 
 /** `swarm status --json` (SPEC §6). */
@@ -58,6 +77,7 @@ export interface StatusReport {
   /** The task list's progress: completed tasks of all tasks. */
   tasks: { done: number; total: number };
   members: MemberStatus[];
+  total: StatusTotal;
 }
 
 /** What the table shows beyond the JSON, one per member, same order. */
@@ -88,6 +108,27 @@ export function teammateState(o: { alive: boolean | null; status: StatusFile | u
   if (o.isActive === true) return 'working';
   if (o.isActive === false) return 'idle';
   return 'unknown';
+}
+
+/** Pure: the leader's displayed state. An agent lead's status file decides while its pid lives; else the console's liveness. */
+export function leadState(o: { live: Liveness; status: StatusFile | undefined; statusPidAlive: boolean; now: number }): MemberState {
+  if (o.status !== undefined && o.statusPidAlive) return teammateState({ alive: true, status: o.status, isActive: undefined, now: o.now });
+  return o.live.alive === true ? 'leading' : 'away';
+}
+
+/** Pure: the team total of the members' tokens and costs. */
+export function teamTotal(members: readonly Pick<MemberStatus, 'inputTokens' | 'outputTokens' | 'costUsd'>[]): StatusTotal {
+  let inputTokens = 0;
+  let outputTokens = 0;
+  let costUsd = 0;
+  let unpricedMembers = 0;
+  for (const m of members) {
+    inputTokens += m.inputTokens ?? 0;
+    outputTokens += m.outputTokens ?? 0;
+    if (m.costUsd !== null) costUsd += m.costUsd;
+    else if (m.inputTokens !== null || m.outputTokens !== null) unpricedMembers += 1;
+  }
+  return { inputTokens, outputTokens, costUsd: Math.round(costUsd * 1e6) / 1e6, unpricedMembers };
 }
 
 /** The team's backend: the configured one, else the one its teammates use (`mixed` if several). */
@@ -172,8 +213,8 @@ export async function collectStatus(team: Team, opts: CollectOptions = {}): Prom
   const leader = config.members.find((m) => m.name === LEAD_NAME);
   const teammates = config.members.filter((m) => m.name !== LEAD_NAME);
 
-  const statuses = await Promise.all(teammates.map((m) => readStatus(paths, m.name, warnings)));
-  const leaderPid = config.leadProcess?.pid ?? leader?.pid;
+  const [leadStatus, ...statuses] = await Promise.all([LEAD_NAME, ...teammates.map((m) => m.name)].map((n) => readStatus(paths, n, warnings)));
+  const leaderPid = config.leadProcess?.pid ?? leader?.pid ?? leadStatus?.pid;
   const panes: RecordedPane[] = [
     leader ? recordedPaneOf(leader, leaderPid) : { paneId: '', pid: leaderPid },
     ...teammates.map((m, i) => recordedPaneOf(m, m.pid ?? statuses[i]?.pid)),
@@ -198,13 +239,14 @@ export async function collectStatus(team: Team, opts: CollectOptions = {}): Prom
       paneId: leader?.tmuxPaneId || null,
       pid: leaderPid ?? null,
       alive: leadLive.alive,
-      state: leadLive.alive === true ? 'leading' : 'away',
-      heartbeatAt: null,
+      state: leadState({ live: leadLive, status: leadStatus, statusPidAlive: leadStatus !== undefined && facts.isAlive(leadStatus.pid), now }),
+      heartbeatAt: leadStatus?.heartbeatAt ?? null,
       unread: unread[0] ?? null,
       pendingPermissions: [...pending.values()].reduce((a, b) => a + b, 0),
-      toolUses: null,
-      inputTokens: null,
-      outputTokens: null,
+      toolUses: leadStatus?.toolUses ?? null,
+      inputTokens: leadStatus?.inputTokens ?? null,
+      outputTokens: leadStatus?.outputTokens ?? null,
+      costUsd: leadStatus?.costUsd ?? null,
       task: currentTask(tasks, LEAD_NAME),
     },
   ];
@@ -227,9 +269,10 @@ export async function collectStatus(team: Team, opts: CollectOptions = {}): Prom
       toolUses: status?.toolUses ?? null,
       inputTokens: status?.inputTokens ?? null,
       outputTokens: status?.outputTokens ?? null,
+      costUsd: status?.costUsd ?? null,
       task: currentTask(tasks, m.name),
     });
     details.push({ color: m.color, pane: l.pane, pidAlive: l.pidAlive, isActive: m.isActive });
   });
-  return { report: { team: config.name, backend: teamBackend(config), tasks: progress, members }, details, warnings };
+  return { report: { team: config.name, backend: teamBackend(config), tasks: progress, members, total: teamTotal(members) }, details, warnings };
 }

@@ -258,7 +258,13 @@ describe('teammate flags and request shape', () => {
     expect(req.messages[2]!.content).toEqual([{ type: 'text', text: 'c' }, { type: 'text', text: 'd', cache_control: { type: 'ephemeral' } }]);
   });
   it('estimates cost from usage', () => {
-    expect(stepUsage('claude-sonnet-5-5', { input_tokens: 1_000_000, output_tokens: 0 })).toEqual({ promptTokens: 1_000_000, outputTokens: 0, costUsd: 3 });
+    expect(stepUsage('claude-sonnet-4-5', { input_tokens: 1_000_000, output_tokens: 0 })).toEqual({ promptTokens: 1_000_000, outputTokens: 0, costUsd: 3 });
     expect(stepUsage('claude-sonnet-5-5', { input_tokens: 0, output_tokens: 10, cache_read_input_tokens: 1_000_000, cache_creation_input_tokens: 0 }).promptTokens).toBe(1_000_000);
+    const opus = stepUsage('claude-opus-4-5', { input_tokens: 1000, output_tokens: 2000, cache_read_input_tokens: 10_000, cache_creation_input_tokens: 4000 });
+    expect(opus.promptTokens).toBe(15_000);
+    expect(opus.costUsd).toBeCloseTo((1000 * 5 + 10_000 * 0.5 + 4000 * 6.25 + 2000 * 25) / 1e6, 12);
+  });
+  it('an unpriced model counts its tokens and has no cost', () => {
+    expect(stepUsage('claude-x', { input_tokens: 100, output_tokens: 7, cache_read_input_tokens: 50 })).toEqual({ promptTokens: 150, outputTokens: 7, costUsd: undefined });
   });
 });

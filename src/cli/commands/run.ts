@@ -10,6 +10,7 @@ import { PermissionModeSchema } from '../../protocol/config.js';
 import { SwarmError } from '../../protocol/errors.js';
 import { DEFAULT_MODEL } from '../../runtime/args.js';
 import type { LeadLimitSettings } from '../../runtime/lead/limits.js';
+import { PRICES_CHECKED, priceOf } from '../../runtime/usage.js';
 import { TEAMMATE_RUNTIMES, type TeammateRuntime } from '../../teammates/command-line.js';
 import { wordSlug } from '../../team/slug.js';
 import { createTeam, teamExists } from '../../team/team-store.js';
@@ -84,6 +85,9 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
     const limits = limitsOf(args);
     if (args['permission-mode'] !== undefined) PermissionModeSchema.parse(args['permission-mode']);
     const leadModel = args['lead-model'] ?? (process.env.ANTHROPIC_MODEL?.trim() || DEFAULT_MODEL);
+    if (limits.budgetUsd !== undefined && limits.budgetTokens === undefined && priceOf(leadModel) === undefined) {
+      throw new SwarmError('invalid_input', `--budget-usd needs a list price, and the price table (checked ${PRICES_CHECKED}) has none for ${leadModel}: give --budget-tokens instead (or as well)`);
+    }
     const team = await teamFor(args);
     await ensureLeadKey(team);
     const common = {

@@ -84,7 +84,7 @@ async function watchStatus(team: Team, json: boolean): Promise<void> {
 
 export const statusCommand: CommandModule<GlobalArgs, StatusArgs> = {
   command: 'status',
-  describe: "one table of the team: liveness (checked for real), state, current task, heartbeat, unread, pending permissions, tokens; a dead member's tasks go back to the list",
+  describe: "one table of the team: liveness (checked for real), state, current task, heartbeat, unread, pending permissions, tokens, cost and the team total; a dead member's tasks go back to the list",
   builder: (y) =>
     y
       .option('watch', { alias: 'w', type: 'boolean', default: false, describe: 'redraw every second and on changes, until Ctrl-C' })

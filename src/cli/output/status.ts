@@ -1,18 +1,31 @@
 // `swarm status` as a table: member (in its colour), backend, pane, pid (✓ alive / ✗ dead), state,
 // current task (`#3 subject`), last heartbeat (age), unread, pending permissions, tool uses,
-// tokens in/out; the task list's progress (`3/7 done`) in the title line. Pure: report in, lines
-// out; widths are measured on the plain text, so colours never break the alignment.
+// tokens in/out, cost; the task list's progress (`3/7 done`) in the title line; the team total
+// under the table. Pure: report in, lines out; widths are measured on the plain text, so colours
+// never break the alignment.
 import { oneLine } from '../../protocol/text.js';
 import { formatAge } from './age.js';
 import { chalk, paint } from './render.js';
 import { renderTable, type Cell } from './table.js';
-import type { CollectedStatus, MemberState } from '../../teammates/status-report.js';
+import type { CollectedStatus, MemberState, StatusTotal } from '../../teammates/status-report.js';
 
 /** 950 → "950", 12_345 → "12.3k", 2_500_000 → "2.5M". */
 export function formatCount(n: number): string {
   if (n < 1000) return String(n);
   if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0).replace(/\.0$/, '')}k`;
   return `${(n / 1_000_000).toFixed(1).replace(/\.0$/, '')}M`;
+}
+
+/** 0 → "$0", 0.0042 → "$0.0042", 0.4123 → "$0.41", 12.5 → "$12.50". */
+export function formatUsd(n: number): string {
+  if (n === 0) return '$0';
+  return `$${n.toFixed(n < 0.01 ? 4 : 2)}`;
+}
+
+/** `tokens 41k/6.2k · $0.41 + tokens of 1 unpriced member`. */
+export function totalLabel(t: StatusTotal): string {
+  const unpriced = t.unpricedMembers === 0 ? '' : ` + tokens of ${t.unpricedMembers} unpriced member${t.unpricedMembers === 1 ? '' : 's'}`;
+  return `tokens ${formatCount(t.inputTokens)}/${formatCount(t.outputTokens)} · ${formatUsd(t.costUsd)}${unpriced}`;
 }
 
 function stateStyle(state: MemberState): (s: string) => string {
@@ -33,7 +46,7 @@ function stateStyle(state: MemberState): (s: string) => string {
   }
 }
 
-const HEADERS = ['MEMBER', 'BACKEND', 'PANE', 'PID', 'STATE', 'TASK', 'HEARTBEAT', 'UNREAD', 'PERMS', 'TOOLS', 'TOKENS in/out'];
+const HEADERS = ['MEMBER', 'BACKEND', 'PANE', 'PID', 'STATE', 'TASK', 'HEARTBEAT', 'UNREAD', 'PERMS', 'TOOLS', 'TOKENS in/out', 'COST'];
 
 const TASK_CHARS = 32;
 
@@ -65,6 +78,7 @@ function rows(s: CollectedStatus, now: number): Cell[][] {
       { text: String(m.pendingPermissions), ...(m.pendingPermissions > 0 ? { style: chalk.yellow.bold } : {}) },
       { text: m.toolUses === null ? '-' : String(m.toolUses) },
       { text: tokens },
+      { text: m.costUsd !== null ? formatUsd(m.costUsd) : tokens === '-' ? '-' : 'unpriced', ...(m.costUsd === null && tokens !== '-' ? { style: chalk.dim } : {}) },
     ];
   });
 }
@@ -77,6 +91,7 @@ export function renderStatus(s: CollectedStatus, now: number): string[] {
     `${chalk.bold(`team ${s.report.team}`)}  ${chalk.dim(`backend ${s.report.backend ?? '-'} · ${teammates} teammate${teammates === 1 ? '' : 's'} · tasks ${progressLabel(s.report.tasks)}`)}`,
     chalk.dim(header!),
     ...body,
+    `${chalk.bold('total')}  ${totalLabel(s.report.total)}`,
   ];
   const dead = s.report.members.filter((m) => m.state === 'dead').map((m) => m.name);
   if (dead.length > 0) {

@@ -39,6 +39,7 @@ import { SecretPaths } from '../tools/secrets.js';
 import { TASK_TOOLS } from '../tools/tasks.js';
 import type { AnyTool, ToolContext } from '../tools/types.js';
 import { Transcript } from '../transcript.js';
+import { priceOf } from '../usage.js';
 import { PaneView, type Writer } from '../view.js';
 import { LeadLimits, LimitReached, type LeadLimitSettings, type LimitHit } from './limits.js';
 import { buildLeadPrompt } from './prompt.js';
@@ -116,6 +117,7 @@ export async function runLead(o: LeadOptions): Promise<LeadOutcome> {
     agentId,
     pid: o.pid ?? process.pid,
     heartbeatMs: tuning.heartbeatMs,
+    priced: priceOf(o.model) !== undefined,
     onError: (e) => view.warn(`status file: ${String(e)}`),
   });
   const model = new ModelClient({

@@ -1,13 +1,14 @@
 // `swarm status` (SPEC §6) as a real child process against real processes and a real tmux server on
 // a private socket: liveness comes from reality (a dead pid or a pane killed behind swarm's back
 // shows as `dead` although config.json still says isActive), stale heartbeats, unread counts, pending
-// permission counts, the exact --json shape, and --watch redrawing on a change until Ctrl-C.
+// permission counts, the exact --json shape, each member's cost and the team total, the leader's row
+// from an agent lead's status file, and --watch redrawing on a change until Ctrl-C.
 import { execa, type ResultPromise } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../../src/backends/process.js';
 import { TmuxServer, listAllPanes, newSession, setWindowOption, splitWindow } from '../../../src/backends/tmux/commands.js';
 import { Mailbox } from '../../../src/mailbox/mailbox.js';
-import { addMember, createTeam, readTeam, updateMember } from '../../../src/team/index.js';
+import { addMember, createTeam, readTeam, updateMember, updateTeam } from '../../../src/team/index.js';
 import { SWARM_BIN, swarm } from '../../support/cli.js';
 import { privateSocket, reapServer } from '../../support/tmux.js';
 import { deadPid, reapChildren, startSleeper, writePendingFor, writeStatus } from '../../support/team-fixture.js';
@@ -60,7 +61,7 @@ async function statusJson(env: Record<string, string> = {}): Promise<Record<stri
 
 const MEMBER_KEYS = [
   'name', 'agentId', 'backendType', 'paneId', 'pid', 'alive', 'state', 'heartbeatAt',
-  'unread', 'pendingPermissions', 'toolUses', 'inputTokens', 'outputTokens', 'task',
+  'unread', 'pendingPermissions', 'toolUses', 'inputTokens', 'outputTokens', 'costUsd', 'task',
 ].sort();
 
 describe('swarm status', () => {
@@ -74,7 +75,7 @@ describe('swarm status', () => {
     await member('sleepy', { ...inProc, pid: stalePid });
     await member('newbie', {});
     const hb = Date.now() - 1000;
-    await writeStatus(root, TEAM, 'alive', { pid: livePid, heartbeatAt: hb, toolUses: 3, inputTokens: 1200, outputTokens: 345 });
+    await writeStatus(root, TEAM, 'alive', { pid: livePid, heartbeatAt: hb, toolUses: 3, inputTokens: 1200, outputTokens: 345, costUsd: 0.0042 });
     await writeStatus(root, TEAM, 'ghost', { pid: gonePid, heartbeatAt: Date.now() });
     await writeStatus(root, TEAM, 'sleepy', { pid: stalePid, state: 'idle', heartbeatAt: Date.now() - 60_000 });
 
@@ -89,9 +90,9 @@ describe('swarm status', () => {
     await writePendingFor(root, TEAM, 'ghost');
 
     const report = await statusJson();
-    expect(Object.keys(report).sort()).toEqual(['backend', 'members', 'tasks', 'team']);
+    expect(Object.keys(report).sort()).toEqual(['backend', 'members', 'tasks', 'team', 'total']);
     for (const m of report.members) expect(Object.keys(m).sort()).toEqual(MEMBER_KEYS);
-    const none = { heartbeatAt: null, toolUses: null, inputTokens: null, outputTokens: null, task: null };
+    const none = { heartbeatAt: null, toolUses: null, inputTokens: null, outputTokens: null, costUsd: null, task: null };
     expect(report).toEqual({
       team: TEAM,
       backend: 'in-process',
@@ -100,18 +101,20 @@ describe('swarm status', () => {
         { name: 'team-lead', agentId: 'team-lead@t', backendType: null, paneId: null, pid: null, alive: null, state: 'away', unread: 1, pendingPermissions: 3, ...none },
         {
           name: 'alive', agentId: 'alive@t', backendType: 'in-process', paneId: 'in-process', pid: livePid, alive: true, state: 'working',
-          heartbeatAt: hb, unread: 2, pendingPermissions: 2, toolUses: 3, inputTokens: 1200, outputTokens: 345, task: null,
+          heartbeatAt: hb, unread: 2, pendingPermissions: 2, toolUses: 3, inputTokens: 1200, outputTokens: 345, costUsd: 0.0042, task: null,
         },
         {
           name: 'ghost', agentId: 'ghost@t', backendType: 'in-process', paneId: 'in-process', pid: gonePid, alive: false, state: 'dead',
-          heartbeatAt: expect.any(Number), unread: 0, pendingPermissions: 1, toolUses: 0, inputTokens: 0, outputTokens: 0, task: null,
+          heartbeatAt: expect.any(Number), unread: 0, pendingPermissions: 1, toolUses: 0, inputTokens: 0, outputTokens: 0, costUsd: null, task: null,
         },
         {
           name: 'sleepy', agentId: 'sleepy@t', backendType: 'in-process', paneId: 'in-process', pid: stalePid, alive: true, state: 'stale',
-          heartbeatAt: expect.any(Number), unread: 0, pendingPermissions: 0, toolUses: 0, inputTokens: 0, outputTokens: 0, task: null,
+          heartbeatAt: expect.any(Number), unread: 0, pendingPermissions: 0, toolUses: 0, inputTokens: 0, outputTokens: 0, costUsd: null, task: null,
         },
         { name: 'newbie', agentId: 'newbie@t', backendType: null, paneId: null, pid: null, alive: null, state: 'unknown', unread: 0, pendingPermissions: 0, ...none },
       ],
+      // ghost and sleepy have status files without a cost: unpriced; newbie has no file: not counted.
+      total: { inputTokens: 1200, outputTokens: 345, costUsd: 0.0042, unpricedMembers: 2 },
     });
     // config.json was not touched: the dead member is still recorded as active.
     expect((await readTeam(new Team(root, TEAM))).members.find((m) => m.name === 'ghost')?.isActive).toBe(true);
@@ -120,11 +123,52 @@ describe('swarm status', () => {
     expect(human.exitCode, human.stderr).toBe(0);
     const lines = human.stdout.split('\n');
     expect(lines[0]).toBe('team t  backend in-process · 4 teammates · tasks 0/0 done');
-    expect(lines[1]).toMatch(/^MEMBER\s+BACKEND\s+PANE\s+PID\s+STATE\s+TASK\s+HEARTBEAT\s+UNREAD\s+PERMS\s+TOOLS\s+TOKENS in\/out$/);
-    expect(lines.find((l) => l.startsWith('alive '))).toMatch(new RegExp(`^alive\\s+in-process\\s+in-process\\s+${livePid} ✓\\s+working\\s+-\\s+\\d+s ago\\s+2\\s+2\\s+3\\s+1\\.2k/345$`));
+    expect(lines[1]).toMatch(/^MEMBER\s+BACKEND\s+PANE\s+PID\s+STATE\s+TASK\s+HEARTBEAT\s+UNREAD\s+PERMS\s+TOOLS\s+TOKENS in\/out\s+COST$/);
+    expect(lines.find((l) => l.startsWith('alive '))).toMatch(new RegExp(`^alive\\s+in-process\\s+in-process\\s+${livePid} ✓\\s+working\\s+-\\s+\\d+s ago\\s+2\\s+2\\s+3\\s+1\\.2k/345\\s+\\$0\\.0042$`));
+    expect(lines.find((l) => l.startsWith('ghost '))).toMatch(/\s0\/0\s+unpriced$/);
+    expect(lines.find((l) => l.startsWith('newbie '))).toMatch(/\s-\s+-$/);
+    expect(lines).toContain('total  tokens 1.2k/345 · $0.0042 + tokens of 2 unpriced members');
     expect(lines.find((l) => l.startsWith('ghost '))).toMatch(new RegExp(`${gonePid} ✗\\s+dead\\s`));
     expect(lines.find((l) => l.startsWith('sleepy '))).toMatch(/\sstale\s+-\s+1m ago\s/);
     expect(human.stdout).toContain("dead: ghost — remove with 'swarm kill <name>'");
+  });
+
+  it("the leader's row from an agent lead's status file (its state while that pid lives), each cost, the team total", async () => {
+    const leadPid = await startSleeper();
+    const w1Pid = await startSleeper();
+    const w2Pid = await startSleeper();
+    const inProc = { backendType: 'in-process', tmuxPaneId: 'in-process', isActive: true };
+    await member('w1', { ...inProc, pid: w1Pid });
+    await member('w2', { ...inProc, pid: w2Pid });
+    await member('w3', {});
+    await writeStatus(root, TEAM, 'team-lead', { pid: leadPid, state: 'idle', toolUses: 9, inputTokens: 40_000, outputTokens: 6000, costUsd: 0.25 });
+    await writeStatus(root, TEAM, 'w1', { pid: w1Pid, inputTokens: 20_000, outputTokens: 3000, costUsd: 0.5 });
+    await writeStatus(root, TEAM, 'w2', { pid: w2Pid, inputTokens: 5000, outputTokens: 700 }); // a model without a list price
+
+    const report = await statusJson();
+    expect(report.members[0]).toMatchObject({
+      name: 'team-lead', pid: leadPid, alive: true, state: 'idle', heartbeatAt: expect.any(Number), toolUses: 9, inputTokens: 40_000, outputTokens: 6000, costUsd: 0.25,
+    });
+    expect(report.members.slice(1).map((m) => [m.name, m.costUsd])).toEqual([['w1', 0.5], ['w2', null], ['w3', null]]);
+    expect(report.total).toEqual({ inputTokens: 65_000, outputTokens: 9700, costUsd: 0.75, unpricedMembers: 1 });
+
+    const human = await swarm(root, ['status', '--team', TEAM]);
+    expect(human.exitCode, human.stderr).toBe(0);
+    const lines = human.stdout.split('\n');
+    expect(lines.find((l) => l.startsWith('team-lead '))).toMatch(new RegExp(`^team-lead\\s+-\\s+-\\s+${leadPid} ✓\\s+idle\\s+-\\s+\\d+s ago\\s+0\\s+0\\s+9\\s+40k/6k\\s+\\$0\\.25$`));
+    expect(lines.find((l) => l.startsWith('w1 '))).toMatch(/\s20k\/3k\s+\$0\.50$/);
+    expect(lines.find((l) => l.startsWith('w2 '))).toMatch(/\s5k\/700\s+unpriced$/);
+    expect(lines.find((l) => l.startsWith('w3 '))).toMatch(/\s-\s+-$/);
+    expect(lines).toContain('total  tokens 65k/9.7k · $0.75 + tokens of 1 unpriced member');
+
+    // The lead's process is gone: today's rule decides (away without a console, leading with one);
+    // the tokens it spent stay in the row and the total.
+    await writeStatus(root, TEAM, 'team-lead', { pid: await deadPid(), state: 'working', inputTokens: 40_000, outputTokens: 6000, costUsd: 0.25 });
+    const gone = await statusJson();
+    expect(gone.members[0]).toMatchObject({ state: 'away', alive: false, costUsd: 0.25 });
+    expect(gone.total).toEqual({ inputTokens: 65_000, outputTokens: 9700, costUsd: 0.75, unpricedMembers: 1 });
+    await updateTeam(new Team(root, TEAM), (c) => void (c.leadProcess = { pid: leadPid, claimedAt: Date.now() }));
+    expect((await statusJson()).members[0]).toMatchObject({ pid: leadPid, alive: true, state: 'leading', costUsd: 0.25 });
   });
 
   it("each member's current task (its in_progress task) and the list's progress, in --json and the table", async () => {
