@@ -7,6 +7,10 @@
 // decided elsewhere), status/ and config.json (teammate states), and a slow tick for liveness that
 // no file shows (a pane killed behind swarm's back). Long actions (shutdown waits, spawns) run as
 // tracked tasks, so the prompt stays live; every task's error is printed, and exit waits for them.
+//
+// With an agent lead (`swarm run`, `swarm lead --agent`, SPEC §9) the lead runs in this process
+// (lead-in-console.ts): every inbox entry but the person's questions also goes to it, a plain line
+// is said to it, its lines are printed as `lead › …`, and its limits are questions like the others.
 import { setTimeout as delay } from 'node:timers/promises';
 import type { InProcessHost } from '../../backends/in-process/host.js';
 import { isProcessAlive } from '../../backends/process.js';
@@ -36,6 +40,8 @@ import { Screen } from './screen.js';
 import { complete, parseLine } from './slash.js';
 import { StatusTracker } from './status-tracker.js';
 import { eventLine, promptText, questionLines, type PromptMode } from './view.js';
+import { LeadInConsole, type ConsoleLeadOptions } from './lead-in-console.js';
+import type { LimitHit } from '../../runtime/lead/limits.js';
 
 export interface ConsoleOptions {
   team: Team;
@@ -57,6 +63,8 @@ export interface ConsoleOptions {
   signal?: AbortSignal;
   /** How long `shutdown --all` on exit waits for answers before killing. Default 20 s. */
   exitShutdownTimeoutMs?: number;
+  /** Run an agent lead in the console (SPEC §9). */
+  lead?: ConsoleLeadOptions;
 }
 
 const STATUS_TICK_MS = 5000;
@@ -84,6 +92,7 @@ export class LeaderConsole implements ActionContext {
   /** Teammates this console is shutting down (lower-case names). */
   readonly stopping = new Set<string>();
   private exiting: Promise<void> | undefined;
+  private lead: LeadInConsole | undefined;
   private resolveDone: () => void = () => undefined;
   readonly done = new Promise<void>((r) => (this.resolveDone = r));
 
@@ -119,6 +128,10 @@ export class LeaderConsole implements ActionContext {
     }
     await updateTeam(this.team, (c) => void (c.leadProcess = { pid: process.pid, claimedAt: Date.now() }));
     this.print(`${chalk.bold(`swarm lead · team ${this.team.name}`)}  ${chalk.dim('/help for commands · Tab completes · Ctrl-C to leave')}`);
+    if (this.o.lead) {
+      this.lead = new LeadInConsole(this.o.lead, this);
+      this.print(chalk.dim(`agent lead: ${this.o.lead.leadModel} · what you type (not a /command) goes to the lead`));
+    }
     this.screen.onLine((line) => this.onLine(line));
     this.screen.onKey((key) => this.onKey(key));
     this.screen.onInterrupt(() => this.onInterrupt());
@@ -146,6 +159,21 @@ export class LeaderConsole implements ActionContext {
     this.track(this.tick());
     await this.refreshQuestions.trigger();
     await this.refreshStatus.trigger();
+    if (this.lead) this.track(this.lead.run(this.stop.signal));
+  }
+
+  /** Ask the person (the agent lead's limit); resolves with the answer, `stop` if the console closes first. */
+  askLimit(hit: LimitHit): Promise<'continue' | 'stop'> {
+    return new Promise((resolve) => {
+      const id = `limit-${Date.now()}`;
+      const onStop = (): void => resolve('stop');
+      this.stop.signal.addEventListener('abort', onStop, { once: true });
+      this.queue.addLimit(id, hit, (go) => {
+        this.stop.signal.removeEventListener('abort', onStop);
+        resolve(go);
+      });
+      this.showQuestion();
+    });
   }
 
   // ---- sources ---------------------------------------------------------------------------------
@@ -177,6 +205,7 @@ export class LeaderConsole implements ActionContext {
   }
 
   private onEntry(m: InboxMessage): void {
+    this.lead?.queue.offer(m);
     const parsed = parseControl(m.text);
     if (parsed.kind !== 'control') return this.print(renderMessage({ ...m, read: true }));
     const c = parsed.message;
@@ -220,6 +249,8 @@ export class LeaderConsole implements ActionContext {
       return;
     }
     // A shutdown still reporting its outcomes here finishes first (the command refreshes after).
+    // With an agent lead, the roster is the lead's business.
+    if (this.lead !== undefined) return;
     if (!this.hadTeammates || this.saidNoneLeft || this.exiting !== undefined || this.stopping.size > 0) return;
     this.saidNoneLeft = true;
     if (this.o.endWithLastTeammate) {
@@ -294,6 +325,11 @@ export class LeaderConsole implements ActionContext {
   }
 
   private async sendAnswer(q: Question, verdict: 'allow' | 'always' | 'deny', feedback?: string): Promise<void> {
+    if (q.kind === 'limit') {
+      this.print(verdict === 'deny' ? chalk.red(`stopping the lead: ${q.hit.why}`) : chalk.green(`the lead goes on (--${q.hit.kind} raised)`));
+      q.answer(verdict === 'deny' ? 'stop' : 'continue');
+      return;
+    }
     if (q.kind === 'plan') {
       const r = await answerPlan(this.team, q.from, { approve: verdict !== 'deny', ...(feedback ? { feedback } : {}) });
       this.print(`${r.approved ? chalk.green('approved') : chalk.red('rejected')} ${r.to}'s plan${feedback ? `: ${oneLine(feedback, 80)}` : ''}`);
@@ -322,7 +358,7 @@ export class LeaderConsole implements ActionContext {
     const q = mode.question;
     if (k === 'y') return () => this.answer(q, 'allow');
     if (k === 'a' && q.kind === 'permission') return () => this.answer(q, 'always');
-    if (k === 'n') return () => this.setMode({ kind: 'feedback', question: q });
+    if (k === 'n') return () => (q.kind === 'limit' ? this.answer(q, 'deny') : this.setMode({ kind: 'feedback', question: q }));
     return undefined;
   }
 
@@ -340,13 +376,16 @@ export class LeaderConsole implements ActionContext {
         const v = m[1]!.toLowerCase();
         if (v === 'y') return this.answer(mode.question, 'allow');
         if (v === 'a' && mode.question.kind === 'permission') return this.answer(mode.question, 'always');
-        if (v === 'n') return m[2] ? this.answer(mode.question, 'deny', m[2].trim()) : this.setMode({ kind: 'feedback', question: mode.question });
+        if (v === 'n') return m[2] || mode.question.kind === 'limit' ? this.answer(mode.question, 'deny', m[2]?.trim()) : this.setMode({ kind: 'feedback', question: mode.question });
       }
     }
     const parsed = parseLine(line);
     if (parsed.kind === 'empty') return this.screen.prompt();
     if (parsed.kind === 'error') return this.print(chalk.red(parsed.message));
-    if (parsed.kind === 'text') return this.print(chalk.dim('plain text goes nowhere: /send <name> <text>, /broadcast <text>, or /help'));
+    if (parsed.kind === 'text') {
+      if (this.lead) return this.lead.say(t);
+      return this.print(chalk.dim('plain text goes nowhere: /send <name> <text>, /broadcast <text>, or /help'));
+    }
     this.track(
       runCommand(parsed.command, this).then((r) => {
         if (r === 'quit') return void this.quit(false);

@@ -1,18 +1,22 @@
-// The leader console's questions, pure: permission requests (kept in step with `listPending`) and
-// plan approval requests (from team-lead's inbox), shown one at a time, oldest first. The question
+// The leader console's questions, pure: permission requests (kept in step with `listPending`),
+// plan approval requests (from team-lead's inbox) and the agent lead's limits (go on or stop, SPEC
+// §9), shown one at a time, oldest first. The question
 // on screen stays current until it is answered or disappears (decided elsewhere, e.g. by
 // `swarm approve` in another terminal), so an older request arriving late never swaps the question
 // under the user's finger.
 import type { PendingView } from '../../permissions/pending-list.js';
 import type { PlanApprovalRequest } from '../../protocol/control.js';
+import type { LimitHit } from '../../runtime/lead/limits.js';
 
 export type Question =
   | { kind: 'permission'; id: string; at: number; request: PendingView }
-  | { kind: 'plan'; id: string; at: number; from: string; request: PlanApprovalRequest };
+  | { kind: 'plan'; id: string; at: number; from: string; request: PlanApprovalRequest }
+  | { kind: 'limit'; id: string; at: number; hit: LimitHit; answer: (go: 'continue' | 'stop') => void };
 
 export class PromptQueue {
   private readonly permissions = new Map<string, Question & { kind: 'permission' }>();
   private readonly plans = new Map<string, Question & { kind: 'plan' }>();
+  private readonly limits = new Map<string, Question & { kind: 'limit' }>();
   private shown: string | undefined;
 
   /** Replace the permission questions with the pending list (what is not listed was decided elsewhere). */
@@ -29,6 +33,11 @@ export class PromptQueue {
     this.plans.set(request.requestId, { kind: 'plan', id: request.requestId, at: Number.isNaN(at) ? 0 : at, from, request });
   }
 
+  /** The agent lead reached a limit; `answer` is called once with the person's choice. */
+  addLimit(id: string, hit: LimitHit, answer: (go: 'continue' | 'stop') => void, at = Date.now()): void {
+    this.limits.set(id, { kind: 'limit', id, at, hit, answer });
+  }
+
   /** Drop plan questions whose teammate is no longer in `members` (case-insensitive). */
   keepPlansOf(members: readonly string[]): void {
     const names = new Set(members.map((m) => m.toLowerCase()));
@@ -38,15 +47,16 @@ export class PromptQueue {
   remove(id: string): void {
     this.permissions.delete(id);
     this.plans.delete(id);
+    this.limits.delete(id);
   }
 
   /** Every open question, oldest first (ties by id). */
   all(): Question[] {
-    return [...this.permissions.values(), ...this.plans.values()].sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return [...this.permissions.values(), ...this.plans.values(), ...this.limits.values()].sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   get size(): number {
-    return this.permissions.size + this.plans.size;
+    return this.permissions.size + this.plans.size + this.limits.size;
   }
 
   /** The question to show: the one already shown while it is open, else the oldest. */

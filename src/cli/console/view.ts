@@ -65,6 +65,9 @@ export function questionLines(q: Question, more: number): string[] {
       `  ${chalk.bold('[y]')} allow once  ${chalk.bold('[a]')} always  ${chalk.bold('[n]')} deny (feedback)`,
     ];
   }
+  if (q.kind === 'limit') {
+    return [`${chalk.yellow.bold('? limit reached')}: ${q.hit.why}${queued}`, `  ${chalk.bold('[y]')} go on (the limit grows by as much again)  ${chalk.bold('[n]')} stop the run`];
+  }
   const plan = q.request.planContent.split('\n');
   const shown = plan.slice(0, PLAN_LINES).map((l) => `    ${l}`);
   if (plan.length > PLAN_LINES) shown.push(chalk.dim(`    … ${plan.length - PLAN_LINES} more lines${q.request.planFilePath ? ` in ${q.request.planFilePath}` : ''}`));
@@ -88,6 +91,7 @@ export function promptText(mode: PromptMode): string {
       return `${chalk.bold('lead')}> `;
     case 'question':
       // The prompt says what is asked, so the question stays readable at the bottom of the screen.
+      if (mode.question.kind === 'limit') return `${chalk.yellow(`lead over --${mode.question.hit.kind}`)} [y/n]> `;
       return mode.question.kind === 'permission'
         ? `${chalk.yellow(`${oneLine(mode.question.request.workerName, 20)} ${mode.question.request.toolName}${promptInput(mode.question.request.toolName, mode.question.request.input)}`)} [y/a/n]> `
         : `${chalk.yellow(`plan of ${oneLine(mode.question.from, 20)}`)} [y/n]> `;

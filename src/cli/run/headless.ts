@@ -13,32 +13,23 @@ import { LEAD_NAME } from '../../protocol/names.js';
 import { oneLine } from '../../protocol/text.js';
 import type { Task } from '../../protocol/task.js';
 import { runLead, type LeadOutcome } from '../../runtime/lead/lead.js';
-import type { LeadLimitSettings } from '../../runtime/lead/limits.js';
 import { LeadQueue } from '../../runtime/lead/queue.js';
 import { describeStop } from '../../runtime/lead/tools.js';
 import { ensureDir } from '../../storage/atomic.js';
 import { DirWatcher } from '../../storage/watch.js';
 import { TaskList } from '../../tasks/index.js';
-import type { TeammateRuntime } from '../../teammates/command-line.js';
 import { handleShutdownApproved, shutdownAll } from '../../teammates/stop.js';
 import type { Team } from '../../team/team.js';
 import { openMailbox } from '../context.js';
 import { describeControl, describeToolInput } from '../output/render.js';
 import { prefixedLines } from './lead-lines.js';
 import { leadPowers } from './lead-powers.js';
+import type { LeadSettings } from './options.js';
 
-export interface HeadlessRunOptions {
+export interface HeadlessRunOptions extends LeadSettings {
   team: Team;
   goal: string;
   env: NodeJS.ProcessEnv;
-  cwd: string;
-  leadModel: string;
-  readTools: boolean;
-  limits: LeadLimitSettings;
-  backend?: string | undefined;
-  model?: string | undefined;
-  permissionMode?: string | undefined;
-  runtime?: TeammateRuntime | undefined;
   /** Progress lines (stderr). */
   progress: (line: string) => void;
   /** The final answer (stdout). */

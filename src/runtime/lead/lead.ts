@@ -83,6 +83,11 @@ export type LeadOutcome =
   | { kind: 'failed'; why: string }
   | { kind: 'stopped' };
 
+/** The lead's pane: a teammate's, without the idle line (the lead waiting is its normal state). */
+class LeadView extends PaneView {
+  override idle(): void {}
+}
+
 function lastAssistantText(loop: AgentLoop): string {
   for (let i = loop.messages.length - 1; i >= 0; i--) {
     const m = loop.messages[i]!;
@@ -109,7 +114,7 @@ export async function runLead(o: LeadOptions): Promise<LeadOutcome> {
   const agentId = me?.agentId ?? `${LEAD_NAME}@${o.team.name}`;
   const tuning = readTuning(o.env);
   const paths = o.team.paths;
-  const view = new PaneView(o.write, me?.color, o.colorLevel);
+  const view = new LeadView(o.write, me?.color, o.colorLevel);
   const transcript = new Transcript(paths.log(LEAD_NAME), Date.now, (e) => view.warn(`transcript: ${String(e)}`));
   const status = new StatusReporter({
     file: paths.status(LEAD_NAME),

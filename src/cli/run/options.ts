@@ -1,0 +1,77 @@
+// The agent lead's flags, declared once for `swarm run` and `swarm lead --agent` (SPEC §9), and
+// what they become: the lead's model, its limits (checked: a one-line error for a bad one, before
+// anything is created) and what teammates inherit.
+import type { Argv } from 'yargs';
+import { BACKEND_CHOICES } from '../../backends/registry.js';
+import { PermissionModeSchema, parsePermissionMode } from '../../protocol/config.js';
+import { SwarmError } from '../../protocol/errors.js';
+import { DEFAULT_MODEL } from '../../runtime/args.js';
+import type { LeadLimitSettings } from '../../runtime/lead/limits.js';
+import { PRICES_CHECKED, priceOf } from '../../runtime/usage.js';
+import { TEAMMATE_RUNTIMES, type TeammateRuntime } from '../../teammates/command-line.js';
+
+export interface LeadArgs {
+  'lead-model'?: string | undefined;
+  model?: string | undefined;
+  'max-teammates': number;
+  'max-turns'?: number | undefined;
+  'budget-usd'?: number | undefined;
+  'budget-tokens'?: number | undefined;
+  backend?: string | undefined;
+  'permission-mode'?: string | undefined;
+  runtime: string;
+  'lead-tools'?: string | undefined;
+}
+
+export function leadOptions<T>(y: Argv<T>): Argv<T & LeadArgs> {
+  return y
+    .option('lead-model', { type: 'string', describe: `the lead's model (default: $ANTHROPIC_MODEL, else ${DEFAULT_MODEL})` })
+    .option('model', { type: 'string', describe: "teammates' model (default: the same rule)" })
+    .option('max-teammates', { type: 'number', default: 4, describe: 'teammates at once' })
+    .option('max-turns', { type: 'number', describe: "the lead's model steps" })
+    .option('budget-usd', { type: 'number', describe: "the team's spend: tokens × list price" })
+    .option('budget-tokens', { type: 'number', describe: "the team's tokens (for models without a list price)" })
+    .option('backend', { type: 'string', choices: BACKEND_CHOICES, describe: 'where teammates open (default: the team setting, else auto-detect)' })
+    .option('permission-mode', { type: 'string', describe: `${PermissionModeSchema.options.join(' | ')} for teammates` })
+    .option('runtime', { type: 'string', choices: TEAMMATE_RUNTIMES, default: 'swarm', describe: 'swarm teammates, or the real claude CLI' })
+    .option('lead-tools', { type: 'string', choices: ['read'], describe: 'read: the lead may also use Read, Glob and Grep' }) as Argv<T & LeadArgs>;
+}
+
+function positive(name: string, v: number | undefined, integer: boolean): void {
+  if (v === undefined) return;
+  if (!(v > 0) || (integer && !Number.isInteger(v))) throw new SwarmError('invalid_input', `expected --${name} to be a positive ${integer ? 'whole number' : 'number'}, got ${v}`);
+}
+
+export interface LeadSettings {
+  leadModel: string;
+  readTools: boolean;
+  limits: LeadLimitSettings;
+  backend: string | undefined;
+  model: string | undefined;
+  permissionMode: string | undefined;
+  runtime: TeammateRuntime;
+  cwd: string;
+}
+
+/** The flags as settings; throws a one-line SwarmError for a bad one. */
+export function leadSettings(args: LeadArgs, env: NodeJS.ProcessEnv, cwd: string): LeadSettings {
+  positive('max-teammates', args['max-teammates'], true);
+  positive('max-turns', args['max-turns'], true);
+  positive('budget-usd', args['budget-usd'], false);
+  positive('budget-tokens', args['budget-tokens'], true);
+  if (args['permission-mode'] !== undefined) parsePermissionMode(args['permission-mode'], '--permission-mode');
+  const leadModel = args['lead-model'] ?? (env.ANTHROPIC_MODEL?.trim() || DEFAULT_MODEL);
+  if (args['budget-usd'] !== undefined && args['budget-tokens'] === undefined && priceOf(leadModel) === undefined) {
+    throw new SwarmError('invalid_input', `--budget-usd needs a list price, and the price table (checked ${PRICES_CHECKED}) has none for ${leadModel}: give --budget-tokens instead (or as well)`);
+  }
+  return {
+    leadModel,
+    readTools: args['lead-tools'] === 'read',
+    limits: { maxTeammates: args['max-teammates'], maxTurns: args['max-turns'], budgetUsd: args['budget-usd'], budgetTokens: args['budget-tokens'] },
+    backend: args.backend,
+    model: args.model,
+    permissionMode: args['permission-mode'],
+    runtime: args.runtime as TeammateRuntime,
+    cwd,
+  };
+}
