@@ -15,7 +15,7 @@ export function sizeOf(text: string): string {
 }
 
 export class PaneView {
-  private readonly chalk: ChalkInstance;
+  protected readonly chalk: ChalkInstance;
   private readonly paint: (s: string) => string;
   private atLineStart = true;
   private colors = new Map<string, string | undefined>();
@@ -35,9 +35,16 @@ export class PaneView {
     this.colors = new Map(members.map((m) => [m.name, m.color]));
   }
 
-  private line(text: string): void {
+  protected line(text: string): void {
     if (!this.atLineStart) this.write('\n');
     this.write(`${text}\n`);
+    this.atLineStart = true;
+  }
+
+  /** Finish a streamed line (nothing when at the start of one). */
+  endLine(): void {
+    if (this.atLineStart) return;
+    this.write('\n');
     this.atLineStart = true;
   }
 

@@ -18,6 +18,7 @@ import type { TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { openLeadMailbox } from '../../permissions/lead-mailbox.js';
 import { sendMessage } from '../../mailbox/send.js';
 import { LEAD_NAME, sameName } from '../../protocol/names.js';
+import { oneLine } from '../../protocol/text.js';
 import { findMember, readTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
 import { homeDir } from '../../team/paths.js';
@@ -83,9 +84,20 @@ export type LeadOutcome =
   | { kind: 'failed'; why: string }
   | { kind: 'stopped' };
 
-/** The lead's pane: a teammate's, without the idle line (the lead waiting is its normal state). */
+/**
+ * The lead's pane: a teammate's, except that a tool result shows its first line (the lead's results
+ * are short sentences a person wants: who was spawned where, how a stop ended), and no idle line
+ * (waiting is the lead's normal state; its last line ends with the turn).
+ */
 class LeadView extends PaneView {
-  override idle(): void {}
+  override toolResult(text: string, isError: boolean): void {
+    const first = oneLine(text, 160);
+    this.line(`  ⎿ ${isError ? this.chalk.red(`error: ${first}`) : this.chalk.dim(first)}`);
+  }
+
+  override idle(): void {
+    this.endLine();
+  }
 }
 
 function lastAssistantText(loop: AgentLoop): string {
