@@ -7,6 +7,7 @@ import type { CommandModule } from 'yargs';
 import { SwarmError } from '../../protocol/errors.js';
 import { runConsole } from '../console/run.js';
 import { refuseGlobals, requireTeam, type GlobalArgs } from '../context.js';
+import { refuseOtherLeader } from '../run/lead-process.js';
 import { leadOptions, leadSettings, type LeadArgs } from '../run/options.js';
 
 interface LeadCommandArgs extends GlobalArgs, LeadArgs {
@@ -34,6 +35,7 @@ export const leadCommand: CommandModule<GlobalArgs, LeadCommandArgs> = {
     }
     const team = requireTeam(args);
     const lead = args.agent ? leadSettings(args, process.env, process.cwd()) : undefined;
+    if (lead) await refuseOtherLeader(team);
     // Set by `swarm demo` / `swarm launch` for the console they start in a tmux session.
     const banner = process.env.SWARM_LEAD_BANNER?.split('\n') ?? [];
     const hint = process.env.SWARM_LEAD_IDLE_HINT;

@@ -15,6 +15,7 @@ import { runConsole } from '../console/run.js';
 import { refuseGlobals, rootDir, type GlobalArgs } from '../context.js';
 import { chalk } from '../output/render.js';
 import { runHeadless } from '../run/headless.js';
+import { refuseOtherLeader } from '../run/lead-process.js';
 import { leadOptions, leadSettings, type LeadArgs } from '../run/options.js';
 
 interface RunArgs extends GlobalArgs, LeadArgs {
@@ -28,7 +29,10 @@ async function teamFor(args: RunArgs): Promise<Team> {
   const name = args.team ?? process.env.SWARM_TEAM;
   if (name !== undefined && name !== '') {
     const team = new Team(rootDir(), name);
-    if (await teamExists(team)) return team;
+    if (await teamExists(team)) {
+      await refuseOtherLeader(team);
+      return team;
+    }
     return (await createTeam(rootDir(), { name, description, cwd: process.cwd() })).team;
   }
   return (await createTeam(rootDir(), { name: wordSlug(), description, cwd: process.cwd(), rename: true })).team;

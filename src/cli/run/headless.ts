@@ -24,6 +24,7 @@ import { openMailbox } from '../context.js';
 import { describeControl, describeToolInput } from '../output/render.js';
 import { prefixedLines } from './lead-lines.js';
 import { leadPowers } from './lead-powers.js';
+import { claimLeadProcess } from './lead-process.js';
 import type { LeadSettings } from './options.js';
 
 export interface HeadlessRunOptions extends LeadSettings {
@@ -66,6 +67,15 @@ function taskChanges(before: Map<string, Task>, now: readonly Task[]): string[] 
 }
 
 export async function runHeadless(o: HeadlessRunOptions): Promise<number> {
+  const release = await claimLeadProcess(o.team);
+  try {
+    return await leadHeadless(o);
+  } finally {
+    await release();
+  }
+}
+
+async function leadHeadless(o: HeadlessRunOptions): Promise<number> {
   const stop = new AbortController();
   const host = await openConsoleHost(o.team, o.env);
   const mailbox = await openMailbox(o.team);
