@@ -40,6 +40,7 @@ import {
   capturePaneWithExit,
   displayPaneContext,
   isDeadPaneNotice,
+  isNoServerMessage,
   isNoSpaceError,
   killPane,
   listAllPanes,
@@ -293,7 +294,8 @@ export class TmuxBackend implements Backend {
       try {
         await killPane(this.serverOf(pane), pane.paneId);
       } catch (e) {
-        if (!/can't find pane/i.test(String(e))) throw e; // gone meanwhile is fine
+        // Gone meanwhile is fine, and so is its server: a session's last pane closing ends it.
+        if (!/can't find pane/i.test(String(e)) && !isNoServerMessage(String(e))) throw e;
       }
     }
     const paneGone = await pollUntil(
