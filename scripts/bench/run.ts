@@ -1,5 +1,6 @@
 // `npm run bench -- <name...>`: runs the named benchmarks (default: all) and prints their tables.
 import { launchBench } from './launch.js';
+import { leadBench } from './lead.js';
 import { mailboxBench } from './mailbox.js';
 import { permissionsBench } from './permissions.js';
 import { spawnBench } from './spawn.js';
@@ -13,6 +14,7 @@ const benches: Record<string, () => Promise<void>> = {
   runtime: runtimeBench,
   launch: launchBench,
   tasks: tasksBench,
+  lead: leadBench,
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));

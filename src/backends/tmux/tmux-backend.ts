@@ -294,8 +294,9 @@ export class TmuxBackend implements Backend {
       try {
         await killPane(this.serverOf(pane), pane.paneId);
       } catch (e) {
-        // Gone meanwhile is fine: the pane, or the whole server (its last session ended with it).
-        if (!/can't find pane/i.test(String(e)) && !isNoServerMessage(String(e))) throw e;
+        // Gone meanwhile is fine, and so is its server: a session's last pane closing ends it (a
+        // server on its way out says "no current target"). Gone is verified below either way.
+        if (!/can't find pane|no current target/i.test(String(e)) && !isNoServerMessage(String(e))) throw e;
       }
     }
     const paneGone = await pollUntil(

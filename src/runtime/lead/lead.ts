@@ -156,6 +156,7 @@ export async function runLead(o: LeadOptions): Promise<LeadOutcome> {
 
   /** A limit reached: the person decides; a stop throws LimitReached out of the loop. */
   const checkLimits = async (): Promise<void> => {
+    await status.flush(); // the lead's own last step is in the spend read below (usage() writes in the background)
     for (let hit = limits.reached(await spend.read()); hit !== undefined; hit = limits.reached(await spend.read())) {
       view.warn(`limit reached: ${hit.why}`);
       transcript.append({ kind: 'limit', what: hit.kind, why: hit.why });

@@ -57,7 +57,7 @@ export class LeadQueue implements TurnSource {
 
   changed(signal: AbortSignal): Promise<void> {
     if (this.blocks.length > 0) return Promise.resolve();
-    signal.throwIfAborted();
+    if (signal.aborted) return Promise.reject(signal.reason as Error); // a rejection, as promised: never a throw
     return new Promise((resolve, reject) => {
       const onAbort = (): void => reject(signal.reason as Error);
       signal.addEventListener('abort', onAbort, { once: true });

@@ -1,0 +1,128 @@
+// Units of the agent lead (SPEC §9): what its queue passes on and how it wakes (queue.ts), its
+// limits (limits.ts), and the team's spend from the status files (team-state.ts).
+import { rm } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { encodeControl } from '../../../src/protocol/control.js';
+import { InboxMessageSchema, type InboxMessage } from '../../../src/protocol/message.js';
+import { LeadLimits } from '../../../src/runtime/lead/limits.js';
+import { LeadQueue, staysWithPerson } from '../../../src/runtime/lead/queue.js';
+import { TeamSpend } from '../../../src/runtime/lead/team-state.js';
+import { addMember, createTeam, removeMember } from '../../../src/team/team-store.js';
+import { writeStatus } from '../../support/team-fixture.js';
+import { useTempRoot } from '../../support/tmp-root.js';
+
+let root = '';
+useTempRoot((r) => (root = r), 'swarm-lead-');
+
+const at = new Date().toISOString();
+function entry(from: string, text: string, extra: Partial<InboxMessage> = {}): InboxMessage {
+  return InboxMessageSchema.parse({ from, text, timestamp: at, ...extra });
+}
+const permission = entry('w1', encodeControl({ type: 'permission_request', request_id: 'perm-1', agent_id: 'w1@t', tool_name: 'Bash', tool_use_id: 'toolu_1', description: 'run it', input: { command: 'ls' }, permission_suggestions: [] }));
+const plan = entry('w1', encodeControl({ type: 'plan_approval_request', from: 'w1', timestamp: at, planFilePath: '', planContent: '1. do it', requestId: 'plan-1' }));
+const idle = entry('w1', encodeControl({ type: 'idle_notification', from: 'w1', timestamp: at, summary: 'wrote out.txt' }), { color: 'blue' });
+const shutdownRejected = entry('w1', encodeControl({ type: 'shutdown_rejected', requestId: 'shutdown-1@w1', from: 'w1', reason: 'busy', timestamp: at }));
+
+describe('LeadQueue', () => {
+  it('keeps permission requests and plan approvals for the person; everything else goes to the lead, wrapped', async () => {
+    expect([permission, plan].map(staysWithPerson)).toEqual([true, true]);
+    expect([idle, shutdownRejected, entry('w1', 'hello')].map(staysWithPerson)).toEqual([false, false, false]);
+    const q = new LeadQueue();
+    expect(q.offer(permission)).toBe(false);
+    expect(q.offer(plan)).toBe(false);
+    expect(q.size).toBe(0);
+    expect(q.offer(entry('w1', 'out.txt written', { color: 'blue', summary: 'check "done"' }))).toBe(true);
+    expect(q.offer(idle)).toBe(true);
+    q.say('a line from the person');
+    expect([q.size, q.count]).toEqual([3, 3]);
+    const blocks = await q.take();
+    expect(blocks.map((b) => b.text)).toEqual([
+      '<teammate-message teammate_id="w1" color="blue" summary="check &quot;done&quot;">\nout.txt written\n</teammate-message>',
+      `<teammate-message teammate_id="w1" color="blue">\n${idle.text}\n</teammate-message>`,
+      'a line from the person',
+    ]);
+    expect(await q.take()).toEqual([]);
+    expect([q.size, q.count]).toEqual([0, 3]); // count is arrivals so far, not what is queued
+  });
+
+  it('changed() resolves at once when something is queued, else on the next arrival; an abort rejects it', async () => {
+    const q = new LeadQueue();
+    const stop = new AbortController();
+    let woke = false;
+    const waiting = q.changed(stop.signal).then(() => (woke = true));
+    await Promise.resolve();
+    expect(woke).toBe(false);
+    expect(q.offer(permission)).toBe(false); // stays with the person: does not wake the lead
+    await Promise.resolve();
+    expect(woke).toBe(false);
+    q.offer(idle);
+    await waiting;
+    expect(woke).toBe(true);
+    await q.changed(stop.signal); // still queued: resolves at once
+    await q.take();
+    const aborted = q.changed(stop.signal);
+    stop.abort(new Error('run stopped'));
+    await expect(aborted).rejects.toThrow('run stopped');
+    await expect(q.changed(stop.signal)).rejects.toThrow('run stopped');
+  });
+});
+
+const spent = (costUsd: number, tokens: number) => ({ costUsd, tokens, unpriced: [] });
+
+describe('LeadLimits', () => {
+  it('reaches --max-turns after that many steps; continuing grows it by its first size', () => {
+    const l = new LeadLimits({ maxTeammates: 2, maxTurns: 2 });
+    expect(l.reached(spent(0, 0))).toBeUndefined();
+    l.step();
+    expect(l.reached(spent(0, 0))).toBeUndefined();
+    l.step();
+    expect(l.reached(spent(0, 0))).toEqual({ kind: 'max-turns', why: 'the lead took 2 model steps (--max-turns 2)' });
+    l.extend('max-turns');
+    expect(l.reached(spent(0, 0))).toBeUndefined();
+    expect(l.describe(spent(0, 0))).toEqual(['model steps: 2 of 4']);
+    l.step();
+    l.step();
+    expect(l.reached(spent(0, 0))?.why).toBe('the lead took 4 model steps (--max-turns 4)');
+    expect(l.maxTeammates).toBe(2);
+  });
+
+  it('reaches --budget-usd and --budget-tokens at the budget; extend grows only the one reached', () => {
+    const l = new LeadLimits({ maxTeammates: 4, budgetUsd: 0.5, budgetTokens: 1000 });
+    expect(l.reached(spent(0.49, 999))).toBeUndefined();
+    expect(l.reached(spent(0.5, 10))).toEqual({ kind: 'budget-usd', why: '$0.50 spent of --budget-usd 0.5' });
+    expect(l.reached(spent(0.1, 1000))).toEqual({ kind: 'budget-tokens', why: '1000 tokens used of --budget-tokens 1000' });
+    l.extend('budget-usd');
+    expect(l.reached(spent(0.99, 10))).toBeUndefined();
+    expect(l.reached(spent(0.99, 1500))?.kind).toBe('budget-tokens');
+    l.extend('budget-tokens');
+    expect(l.reached(spent(0.99, 1500))).toBeUndefined();
+    expect(l.describe(spent(0.99, 1500))).toEqual(['budget: $1.00 (the team has spent $0.99)', 'token budget: 2000 (the team has used 1500)']);
+    expect(new LeadLimits({ maxTeammates: 4 }).describe(spent(3, 3))).toEqual([]);
+  });
+});
+
+describe('TeamSpend', () => {
+  it("sums every member's status file, keeps each one's highest figure, and still counts a teammate that left", async () => {
+    const { team } = await createTeam(root, { name: 't' });
+    await addMember(team, { name: 'w1' });
+    await addMember(team, { name: 'w2', model: 'some-unknown-model' });
+    const spend = new TeamSpend(team);
+    expect(await spend.read()).toEqual({ costUsd: 0, tokens: 0, unpriced: [] });
+    await writeStatus(root, 't', 'team-lead', { pid: process.pid, agentId: 'team-lead@t', totalTokens: 100, costUsd: 0.25 });
+    await writeStatus(root, 't', 'w1', { pid: process.pid, agentId: 'w1@t', totalTokens: 1000, costUsd: 1 });
+    await writeStatus(root, 't', 'w2', { pid: process.pid, agentId: 'w2@t', totalTokens: 50 });
+    expect(await spend.read()).toEqual({ costUsd: 1.25, tokens: 1150, unpriced: ['w2'] });
+    // A lower figure (a rewritten file) does not lower what was seen.
+    await writeStatus(root, 't', 'w1', { pid: process.pid, agentId: 'w1@t', totalTokens: 10, costUsd: 0.01 });
+    expect(await spend.read()).toEqual({ costUsd: 1.25, tokens: 1150, unpriced: ['w2'] });
+    // w1 leaves: its file and its roster entry go; what it spent still counts.
+    await rm(team.paths.status('w1'));
+    await removeMember(team, 'w1');
+    expect(await spend.read()).toEqual({ costUsd: 1.25, tokens: 1150, unpriced: ['w2'] });
+    // A new w1 (another agent id) adds its own spend.
+    await addMember(team, { name: 'w1' });
+    await writeStatus(root, 't', 'w1', { pid: process.pid, agentId: 'w1@t', startedAt: 2, totalTokens: 5, costUsd: 0.5 });
+    const again = await spend.read();
+    expect(again.tokens).toBe(1150); // same agentId w1@t: the highest figure stays
+  });
+});

@@ -1,0 +1,109 @@
+// The agent lead's end condition (SPEC §9), in process: runLead against the stand-in Messages API
+// on a real team in a temp root. A turn that ends while a teammate is still working does not end
+// the run; the teammate's idle notification wakes the lead, and the run ends when it ends a turn
+// with nobody working and no task open. A turn that ends with a task open and nobody working gets
+// the nudge.
+import { afterEach, describe, expect, it } from 'vitest';
+import { encodeControl } from '../../../src/protocol/control.js';
+import { InboxMessageSchema } from '../../../src/protocol/message.js';
+import { MAX_NUDGES, runLead, type LeadOptions, type LeadOutcome } from '../../../src/runtime/lead/lead.js';
+import { LeadQueue } from '../../../src/runtime/lead/queue.js';
+import { lastUserText } from '../../../src/standin/request.js';
+import { startMessagesServer, type MessagesServer, type ScriptInput } from '../../../src/standin/messages-server.js';
+import { addMember, createTeam } from '../../../src/team/team-store.js';
+import type { Team } from '../../../src/team/team.js';
+import { writeStatus } from '../../support/team-fixture.js';
+import { useTempRoot } from '../../support/tmp-root.js';
+import { waitFor } from '../../support/wait.js';
+
+let root = '';
+useTempRoot((r) => (root = r), 'swarm-lead-');
+let server: MessagesServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** The lead's queue, telling when the loop waits on it (idle with nothing to hear). */
+class WatchedQueue extends LeadQueue {
+  waits = 0;
+  override changed(signal: AbortSignal): Promise<void> {
+    this.waits += 1;
+    return super.changed(signal);
+  }
+}
+
+async function lead(team: Team, script: ScriptInput, queue: LeadQueue, onFinished: (answer: string) => boolean): Promise<{ outcome: Promise<LeadOutcome> }> {
+  server = await startMessagesServer({ script });
+  const fail = (): Promise<never> => Promise.reject(new Error('not in this test'));
+  const o: LeadOptions = {
+    team,
+    goal: 'Get w1 to finish.',
+    queue,
+    model: 'claude-sonnet-4-5',
+    cwd: root,
+    limits: { maxTeammates: 4 },
+    spawn: fail,
+    stop: fail,
+    stopAll: fail,
+    onLimit: () => Promise.resolve('stop'),
+    onFinished,
+    env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'sk-test', HOME: root, CLAUDE_CONFIG_DIR: root, SWARM_RETRY_BASE_MS: '10' },
+    write: () => undefined,
+  };
+  return { outcome: runLead(o) }; // not awaited: the test acts while the lead runs
+}
+
+const leadTexts = () => server!.requests.filter((q) => q.agent === 'team-lead').map((q) => lastUserText(q.body!));
+
+describe('the agent lead', () => {
+  it('does not end the run while a teammate is working; its idle notification wakes the lead, which then finishes', async () => {
+    const { team } = await createTeam(root, { name: 't', cwd: root });
+    await addMember(team, { name: 'w1', cwd: root });
+    await writeStatus(root, 't', 'w1', { pid: process.pid, agentId: 'w1@t', state: 'working' });
+    const queue = new WatchedQueue();
+    const answers: string[] = [];
+    const { outcome } = await lead(
+      team,
+      {
+        turns: [
+          { match: { agent: 'team-lead', lastUser: 'Get w1 to finish.' }, reply: 'Waiting for w1.' },
+          { match: { agent: 'team-lead', lastUser: 'w1 is done' }, reply: 'FINAL: w1 finished.' },
+        ],
+      },
+      queue,
+      (a) => (answers.push(a), true),
+    );
+    // The turn ended and the lead waits for news: w1 is working, so nothing is finished.
+    await waitFor(() => queue.waits > 0 && server!.requests.length === 1, 10_000, 'the lead waiting after its first turn');
+    expect(answers).toEqual([]);
+    // w1 finishes: its status says idle, and its idle notification reaches the lead.
+    await writeStatus(root, 't', 'w1', { pid: process.pid, agentId: 'w1@t', state: 'idle' });
+    const at = new Date().toISOString();
+    queue.offer(InboxMessageSchema.parse({ from: 'w1', timestamp: at, text: encodeControl({ type: 'idle_notification', from: 'w1', timestamp: at, summary: 'w1 is done' }) }));
+    expect(await outcome).toEqual({ kind: 'finished', answer: 'FINAL: w1 finished.' });
+    expect(answers).toEqual(['FINAL: w1 finished.']);
+    expect(server!.requests).toHaveLength(2);
+  });
+
+  it(`nudges a lead that ends its turn with a task open and nobody working, and fails after ${MAX_NUDGES} nudges in a row`, async () => {
+    const { team } = await createTeam(root, { name: 't', cwd: root });
+    const queue = new LeadQueue();
+    const { outcome } = await lead(
+      team,
+      {
+        exhaustedReply: 'I will wait.',
+        turns: [{ match: { agent: 'team-lead', lastUser: 'Get w1 to finish.' }, reply: { content: [{ type: 'tool_use', name: 'TaskCreate', input: { subject: 'Write it', description: 'write it' } }] } }],
+      },
+      queue,
+      () => true,
+    );
+    expect(await outcome).toEqual({ kind: 'failed', why: `the lead stopped ${MAX_NUDGES} times with 1 task open and no teammate working` });
+    const texts = leadTexts();
+    // the goal, the TaskCreate result, then one request per nudge
+    expect(texts).toHaveLength(2 + MAX_NUDGES);
+    for (const t of texts.slice(2)) {
+      expect(t).toMatch(/^\[swarm\] The run is not finished: 1 task is still open \(#1 pending: Write it\) and no teammate is working, so nothing will happen by itself\. There are no teammates\./);
+    }
+  });
+});
