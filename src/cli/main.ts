@@ -3,6 +3,7 @@
 import { createRequire } from 'node:module';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
+import { agentsCommand } from './commands/agents.js';
 import { demoCommand } from './commands/demo.js';
 import { doctorCommand } from './commands/doctor.js';
 import { inboxCommand } from './commands/inbox.js';
@@ -70,6 +71,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
     .command(sendCommand)
     .command(inboxCommand)
     .command(spawnCommand)
+    .command(agentsCommand)
     .command(killCommand)
     .command(shutdownCommand)
     .command(permissionsCommand)

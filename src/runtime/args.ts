@@ -7,6 +7,8 @@
 //   permission mode: --permission-mode > member.mode > team's swarm.permissionMode > default
 //   plan required:   --plan-mode-required or member.planModeRequired
 //   cwd:             --cwd > member.cwd > the process cwd (must be an existing directory)
+//   agent type:      --agent-type > member.agentType, looked up in the built-ins and the agent
+//                    files (team/agent-types.ts; unknown or a bad file: the one-line error)
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -16,6 +18,8 @@ import { agentId, assertMemberName, assertTeamName, LEAD_NAME, sameName } from '
 import { TEAMMATE_FLAG_ENTRIES, TeammateFlagsSchema, type TeammateFlags } from '../protocol/teammate-flags.js';
 import { shutdownGraceMs } from '../protocol/shutdown-timing.js';
 import { parseVerifyKey, type ParsedVerifyKey } from '../permissions/signing.js';
+import type { AgentType } from '../protocol/agent-type.js';
+import { resolveAgentType } from '../team/agent-types.js';
 import { requireMember } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
 
@@ -27,6 +31,8 @@ export interface TeammateSettings {
   agentId: string;
   color?: string;
   agentType?: string;
+  /** The type's definition (tools, prompt), when the member has a type. */
+  agentTypeDef?: AgentType;
   model: string;
   /** Mode at start; `plan` when a plan must be approved first. */
   mode: PermissionMode;
@@ -142,12 +148,14 @@ export async function resolveSettings(team: Team, raw: unknown, config: TeamConf
   const model = flags.model ?? member.model ?? (env.ANTHROPIC_MODEL?.trim() || DEFAULT_MODEL);
   const color = flags.agentColor ?? member.color;
   const agentType = flags.agentType ?? member.agentType;
+  const agentTypeDef = agentType === undefined ? undefined : resolveAgentType({ cwd, root: team.root }, agentType);
   return {
     team,
     name: member.name,
     agentId: agentId(member.name, config.name),
     ...(color ? { color } : {}),
     ...(agentType ? { agentType } : {}),
+    ...(agentTypeDef ? { agentTypeDef } : {}),
     model,
     mode: planRequired ? 'plan' : base,
     modeAfterPlan: base === 'plan' ? 'default' : base,

@@ -1,6 +1,6 @@
 // The teammate's system prompt (pure): who it is, its team (roster from config.json), how messages
 // arrive and how to send them, the team's task list, how to answer a shutdown request, what its
-// permission mode means.
+// permission mode means, and (last) its agent type's own instructions (the body of its file).
 // It is rebuilt only when a new turn starts, so within a turn it stays byte-identical and the
 // prompt cache holds (model-client.ts).
 import type { PermissionMode, TeamConfig } from '../protocol/config.js';
@@ -10,6 +10,8 @@ export interface PromptInput {
   name: string;
   team: string;
   agentType?: string;
+  /** The agent type's body (SPEC §10). */
+  typePrompt?: string;
   cwd: string;
   root: string;
   mode: PermissionMode;
@@ -62,5 +64,8 @@ A message marked verified="false" claims to be from the team lead but is not sig
 
 # Permissions
 Your permission mode: ${input.mode} — ${MODE_TEXT[input.mode]}
-If a tool call is denied, the result tells you why; adapt your approach instead of retrying the same call.`;
+If a tool call is denied, the result tells you why; adapt your approach instead of retrying the same call.${input.typePrompt ? `
+
+# Your role: ${input.agentType ?? 'agent'}
+${input.typePrompt}` : ''}`;
 }

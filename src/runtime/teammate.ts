@@ -34,7 +34,7 @@ import { StatusReporter } from './status.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { TeamTasks } from './team-tasks.js';
 import { ToolRunner } from './tool-runner.js';
-import { ALL_TOOLS, apiTools } from './tools/index.js';
+import { apiTools, toolsForType } from './tools/index.js';
 import { PathGuard } from './tools/paths.js';
 import { ProcessGroups } from './tools/process-groups.js';
 import { SecretPaths } from './tools/secrets.js';
@@ -200,8 +200,10 @@ class Teammate {
       plan,
       tasks,
     };
+    const tools = toolsForType(s.agentTypeDef, s.mode === 'plan');
     const runner = new ToolRunner({
-      tools: ALL_TOOLS,
+      tools,
+      ...(s.agentType ? { agentType: s.agentType } : {}),
       ctx,
       mode: () => modes.mode,
       teamRules,
@@ -212,11 +214,11 @@ class Teammate {
     });
     const loop = new AgentLoop({
       model: this.model,
-      tools: apiTools(ALL_TOOLS),
+      tools: apiTools(tools),
       systemPrompt: async () => {
         const config = await readTeam(s.team);
         this.view.setRoster(config.members);
-        return buildSystemPrompt({ name: s.name, team: s.team.name, ...(s.agentType ? { agentType: s.agentType } : {}), cwd: s.cwd, root: s.team.root, mode: modes.mode, config });
+        return buildSystemPrompt({ name: s.name, team: s.team.name, ...(s.agentType ? { agentType: s.agentType } : {}), ...(s.agentTypeDef?.prompt ? { typePrompt: s.agentTypeDef.prompt } : {}), cwd: s.cwd, root: s.team.root, mode: modes.mode, config });
       },
       runner,
       inbox: { take: () => delivery.take(), changed: (signal) => monitor.changed(signal) },

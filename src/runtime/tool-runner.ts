@@ -8,13 +8,16 @@ import type { RuleSet } from '../permissions/rules.js';
 import type { Ask } from './leader-ask.js';
 import { deniedByRule, gate } from './permission-gate.js';
 import type { StatusReporter } from './status.js';
+import { findTool } from './tools/index.js';
 import type { AnyTool, Invocation, ToolContext, ToolOutput } from './tools/types.js';
 import { oneLine } from '../protocol/text.js';
 import type { Transcript } from './transcript.js';
 import type { PaneView } from './view.js';
 
 export interface ToolRunnerDeps {
+  /** The tools this teammate is offered (its agent type's); any other call is refused. */
   tools: readonly AnyTool[];
+  agentType?: string;
   ctx: ToolContext;
   mode: () => PermissionMode;
   teamRules: () => Promise<RuleSet>;
@@ -64,7 +67,11 @@ export class ToolRunner {
     const tool = d.tools.find((t) => t.name === block.name);
     if (!tool) {
       d.view.toolCall(block.name, inputSummary(block.input));
-      return { content: `unknown tool ${block.name}; available: ${d.tools.map((t) => t.name).join(', ')}`, isError: true };
+      const available = d.tools.map((t) => t.name).join(', ');
+      if (d.agentType !== undefined && findTool(block.name)) {
+        return { content: `${block.name} is not allowed for the agent type ${d.agentType}; use one of: ${available}`, isError: true };
+      }
+      return { content: `unknown tool ${block.name}; available: ${available}`, isError: true };
     }
     let invocation: Invocation;
     try {

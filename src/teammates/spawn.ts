@@ -1,5 +1,7 @@
 // Spawning one teammate (SPEC §4.2), through whichever Backend the caller chose:
-//   1. under the config lock: validate and reserve the member (tmuxPaneId "", colour);
+//   1. under the config lock: validate and reserve the member (tmuxPaneId "", colour); the agent
+//      type (team/agent-types.ts) is checked before that and supplies the model and permission
+//      mode the spawn does not give;
 //   2. clear its inbox and write the initial prompt as its first message from team-lead (signed);
 //   3. create the pane with the teammate as its command (teammate-command.ts);
 //   4. record tmuxPaneId / backendType / pid / paneServer / runtime in config.json;
@@ -22,6 +24,7 @@
 import { promises as fs } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import path from 'node:path';
+import { agentTypeModel, type AgentType } from '../protocol/agent-type.js';
 import { parsePermissionMode, type PermissionMode } from '../protocol/config.js';
 import { SwarmError, isSwarmError } from '../protocol/errors.js';
 import { assertMemberName } from '../protocol/names.js';
@@ -31,6 +34,7 @@ import { openLeadMailbox } from '../permissions/lead-mailbox.js';
 import { parseText } from '../storage/json-file.js';
 import { ensureDir, isDirectory, writeFileAtomic } from '../storage/atomic.js';
 import { withFileLock } from '../storage/lock.js';
+import { resolveAgentType } from '../team/agent-types.js';
 import { addMember, readTeam, removeMember, updateMember } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
 import { awaitFiles } from '../storage/await-files.js';
@@ -44,9 +48,14 @@ export interface SpawnOptions {
   name: string;
   prompt: string;
   model?: string | undefined;
+  /** A type of team/agent-types.ts; its model and permission mode apply unless `model`/`permissionMode` are given. */
   agentType?: string | undefined;
   planModeRequired?: boolean | undefined;
   permissionMode?: string | undefined;
+  /** Used when neither `model` nor the agent type names one (a team file's or a run's default). */
+  defaultModel?: string | undefined;
+  /** The same for the permission mode (else the team's `swarm.permissionMode`). */
+  defaultPermissionMode?: string | undefined;
   cwd?: string | undefined;
   runtime?: TeammateRuntime | undefined;
   backend: Backend;
@@ -82,10 +91,20 @@ export const DEFAULT_DIALOG_TIMEOUT_MS = 10 * 60_000;
 const OUTPUT_LINES = 15;
 
 /** The spawn inputs checked before anything is written (also by launch, for every member first). */
-export type SpawnInput = Pick<SpawnOptions, 'name' | 'prompt' | 'runtime' | 'permissionMode' | 'cwd' | 'env' | 'which'>;
+export type SpawnInput = Pick<SpawnOptions, 'name' | 'prompt' | 'runtime' | 'permissionMode' | 'agentType' | 'cwd' | 'env' | 'which'> & {
+  /** The root whose `agents/` holds the user's agent files (the team's root). */
+  root: string;
+};
+
+export interface ValidSpawn {
+  runtime: TeammateRuntime;
+  mode: PermissionMode | undefined;
+  cwd: string;
+  agentType?: AgentType;
+}
 
 /** Check a spawn's inputs without touching anything; throws SwarmError('invalid_input' | 'not_found'). */
-export function validateSpawn(o: SpawnInput): { runtime: TeammateRuntime; mode: PermissionMode | undefined; cwd: string } {
+export function validateSpawn(o: SpawnInput): ValidSpawn {
   assertMemberName(o.name);
   if (o.prompt.trim() === '') throw new SwarmError('invalid_input', 'the initial prompt is empty; pass --prompt <text>');
   const runtime = o.runtime ?? 'swarm';
@@ -96,7 +115,26 @@ export function validateSpawn(o: SpawnInput): { runtime: TeammateRuntime; mode: 
   const mode = o.permissionMode === undefined ? undefined : parsePermissionMode(o.permissionMode, '--permission-mode');
   const cwd = path.resolve(o.cwd ?? process.cwd());
   if (!isDirectory(cwd)) throw new SwarmError('invalid_input', `--cwd ${cwd} is not a directory`);
-  return { runtime, mode, cwd };
+  const agentType = o.agentType === undefined ? undefined : resolveAgentType({ cwd, root: o.root }, o.agentType);
+  return { runtime, mode, cwd, ...(agentType ? { agentType } : {}) };
+}
+
+/**
+ * The model and permission mode a teammate gets: the spawn's own > its agent type's (model
+ * `inherit` = none) > the caller's default (a team file's, a run's) > the team's mode.
+ * Also what `launch --dry-run` shows.
+ */
+export function typedSettings(
+  o: Pick<SpawnOptions, 'model' | 'permissionMode' | 'defaultModel' | 'defaultPermissionMode'>,
+  type: AgentType | undefined,
+): { model: string | undefined; mode: PermissionMode | undefined } {
+  const parse = (m: string | undefined): PermissionMode | undefined => (m === undefined ? undefined : parsePermissionMode(m, '--permission-mode'));
+  const ownMode = parse(o.permissionMode);
+  const defaultMode = parse(o.defaultPermissionMode);
+  return {
+    model: o.model ?? (type ? agentTypeModel(type) : undefined) ?? o.defaultModel,
+    mode: ownMode ?? type?.permissionMode ?? defaultMode,
+  };
 }
 
 /** Add one teammate and wait until it is ready (SPEC §4.2); throws SwarmError, leaving nothing behind. */
@@ -164,13 +202,17 @@ interface StartedSpawn {
 
 /** Steps 1-4 under the team's spawn lock; on failure everything is undone and the error thrown. */
 async function startSpawn(o: SpawnOptions): Promise<StartedSpawn> {
-  const { runtime, mode, cwd } = validateSpawn(o);
+  const { runtime, mode, cwd, agentType } = validateSpawn({ ...o, root: o.team.root });
   const paths = o.team.paths;
   const config = await readTeam(o.team); // not_found before anything is written
   const lockFile = path.join(paths.dir, 'spawn');
   const readyTimeoutMs = o.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
+  const chosen = typedSettings(
+    { model: o.model, defaultModel: o.defaultModel, permissionMode: mode, defaultPermissionMode: o.defaultPermissionMode ?? config.swarm?.permissionMode },
+    agentType,
+  );
   // Waiters give up only after a long time without progress.
-  return withFileLock(lockFile, () => startLocked(o, { runtime, mode: mode ?? config.swarm?.permissionMode, cwd }), {
+  return withFileLock(lockFile, () => startLocked(o, { runtime, mode: chosen.mode, model: chosen.model, cwd }), {
     budgetMs: readyTimeoutMs + 60_000,
   });
 }
@@ -187,7 +229,7 @@ async function awaitReady(s: StartedSpawn): Promise<SpawnedTeammate> {
 
 async function startLocked(
   o: SpawnOptions,
-  v: { runtime: TeammateRuntime; mode: PermissionMode | undefined; cwd: string },
+  v: { runtime: TeammateRuntime; mode: PermissionMode | undefined; model: string | undefined; cwd: string },
 ): Promise<StartedSpawn> {
   const paths = o.team.paths;
   const { mailbox, key } = await openLeadMailbox({ team: o.team });
@@ -198,7 +240,7 @@ async function startLocked(
     cwd: v.cwd,
     backendType: o.backend.type,
     runtime: v.runtime,
-    ...(o.model ? { model: o.model } : {}),
+    ...(v.model ? { model: v.model } : {}),
     ...(o.agentType ? { agentType: o.agentType } : {}),
     ...(o.planModeRequired ? { planModeRequired: true } : {}),
     ...(v.mode ? { mode: v.mode } : {}),
@@ -215,7 +257,7 @@ async function startLocked(
       leadSessionId: config.leadSessionId,
       leadVerifyKey: key.verifyKey,
       agentType: o.agentType,
-      model: o.model,
+      model: v.model,
       planModeRequired: o.planModeRequired,
       permissionMode: v.mode,
       cwd: v.cwd,

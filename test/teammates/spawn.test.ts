@@ -87,6 +87,9 @@ describe('spawnTeammate (tmux, fake teammate)', () => {
   it('3 teammates: titled panes, config matches tmux, prompts picked up, every flag and the forwarded env arrive', async () => {
     const cwd = await fs.realpath(root);
     const key = await ensureLeadKey(new Team(root, TEAM));
+    // reviewer is a project agent type of bob's cwd (spawn refuses an unknown type).
+    await fs.mkdir(path.join(cwd, '.claude', 'agents'), { recursive: true });
+    await fs.writeFile(path.join(cwd, '.claude', 'agents', 'reviewer.md'), '---\nname: reviewer\ndescription: reviews\nmodel: haiku\npermissionMode: plan\n---\nReview.\n');
     const ann = await spawn('ann');
     const bob = await spawn('bob', { model: 'claude-x', agentType: 'reviewer', planModeRequired: true, permissionMode: 'acceptEdits', cwd });
     const cy = await spawn('cy');

@@ -31,7 +31,7 @@ export const spawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
       .positional('name', { type: 'string', demandOption: true, describe: 'member name (letters, digits, _ -)' })
       .option('prompt', { alias: 'p', type: 'string', demandOption: true, describe: 'the initial prompt (its first inbox message)' })
       .option('model', { type: 'string', describe: 'model id for this teammate' })
-      .option('agent-type', { type: 'string', describe: 'agent type label (e.g. reviewer)' })
+      .option('agent-type', { type: 'string', describe: 'agent type: its tools, prompt, model and mode (swarm agents lists them)' })
       .option('plan-mode-required', { type: 'boolean', default: false, describe: 'must get a plan approved before editing' })
       .option('permission-mode', { type: 'string', describe: `${PermissionModeSchema.options.join(' | ')} (default: the leader's mode)` })
       .option('backend', { type: 'string', choices: BACKEND_CHOICES, describe: 'where the pane opens (default: auto-detect)' })

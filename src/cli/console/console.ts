@@ -39,6 +39,7 @@ import { PromptQueue, type Question } from './prompt-queue.js';
 import { Screen } from './screen.js';
 import { complete, parseLine } from './slash.js';
 import { StatusTracker } from './status-tracker.js';
+import { VerdictTracker, verdictLine } from '../output/verdict.js';
 import { eventLine, promptText, questionLines, type PromptMode } from './view.js';
 import { LeadInConsole, type ConsoleLeadOptions } from './lead-in-console.js';
 import type { LimitHit } from '../../runtime/lead/limits.js';
@@ -79,6 +80,7 @@ export class LeaderConsole implements ActionContext {
   private readonly queue = new PromptQueue();
   private readonly stop = new AbortController();
   private readonly tasks = new Set<Promise<unknown>>();
+  private readonly verdicts = new VerdictTracker();
   private mode: PromptMode = { kind: 'command' };
   private shownQuestion: string | undefined;
   /** Screen rows the shown question took, and rows printed below it since. */
@@ -207,10 +209,16 @@ export class LeaderConsole implements ActionContext {
   private onEntry(m: InboxMessage): void {
     this.lead?.queue.offer(m);
     const parsed = parseControl(m.text);
-    if (parsed.kind !== 'control') return this.print(renderMessage({ ...m, read: true }));
+    const verdict = this.verdicts.next(m);
+    if (parsed.kind !== 'control') {
+      this.print(renderMessage({ ...m, read: true }));
+      if (verdict !== undefined) this.print(verdictLine(verdict, m.from, true));
+      return;
+    }
     const c = parsed.message;
     // A permission request is shown as the question itself (from the pending list).
     if (c.type !== 'permission_request') this.print(eventLine(m, c));
+    if (verdict !== undefined) this.print(verdictLine(verdict, m.from, true));
     if (c.type === 'permission_request') this.track(this.refreshQuestions.trigger());
     if (c.type === 'plan_approval_request') {
       this.queue.addPlan(m.from, c);

@@ -9,7 +9,9 @@ import type { Backend, PlanLine } from '../../backends/backend.js';
 import { colorForIndex } from '../../protocol/colors.js';
 import { agentId } from '../../protocol/names.js';
 import { teamPaths } from '../../team/paths.js';
+import { resolveAgentType } from '../../team/agent-types.js';
 import { buildTeammateCommand, forwardedEnv, type Env } from '../../teammates/command-line.js';
+import { typedSettings } from '../../teammates/spawn.js';
 import { leadArgv } from './start-team.js';
 import type { TeamFile } from './team-file.js';
 
@@ -85,6 +87,8 @@ export function dryRunPlan(i: DryRunInput): PlanLine[] {
   };
   i.file.members.forEach((m, index) => {
     const cwd = m.cwd ?? i.cwd;
+    const type = m.agentType === undefined ? undefined : resolveAgentType({ cwd, root: i.root }, m.agentType);
+    const chosen = typedSettings({ model: m.model, defaultModel: i.file.model, permissionMode: m.permissionMode, defaultPermissionMode: i.file.permissionMode }, type);
     const built = buildTeammateCommand({
       runtime: m.runtime ?? 'swarm',
       team: i.team,
@@ -93,9 +97,9 @@ export function dryRunPlan(i: DryRunInput): PlanLine[] {
       leadSessionId: '<lead-session-id>',
       leadVerifyKey: '<lead-verify-key>',
       agentType: m.agentType,
-      model: m.model ?? i.file.model,
+      model: chosen.model,
       planModeRequired: m.planModeRequired,
-      permissionMode: m.permissionMode ?? i.file.permissionMode,
+      permissionMode: chosen.mode,
       cwd,
       env: i.env,
       ...(i.which ? { which: i.which } : {}),

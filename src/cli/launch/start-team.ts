@@ -82,7 +82,7 @@ async function chooseBackend(o: StartTeamOptions, team: Team): Promise<{ backend
 function validateMembers(o: StartTeamOptions): void {
   for (const m of o.file.members) {
     try {
-      validateSpawn({ name: m.name, prompt: m.prompt, runtime: m.runtime, permissionMode: m.permissionMode, cwd: m.cwd ?? o.cwd, env: o.env });
+      validateSpawn({ name: m.name, prompt: m.prompt, runtime: m.runtime, permissionMode: m.permissionMode, agentType: m.agentType, cwd: m.cwd ?? o.cwd, env: o.env, root: o.root });
     } catch (e) {
       if (!isSwarmError(e)) throw e;
       throw new SwarmError(e.kind, `member "${m.name}": ${e.message}; nothing was created`, { cause: e });
@@ -126,7 +126,8 @@ export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
       team,
       name: m.name,
       prompt: m.prompt,
-      model: m.model ?? o.file.model,
+      model: m.model,
+      defaultModel: o.file.model,
       agentType: m.agentType,
       planModeRequired: m.planModeRequired,
       permissionMode: m.permissionMode,

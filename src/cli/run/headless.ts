@@ -2,7 +2,7 @@
 // inbox consumer: each entry goes to the lead (runtime/lead/queue.ts) except the questions for the
 // person, which are printed with the exact command that answers them from another shell
 // (`waiting for approval: … swarm approve <id> --team <team>`). Progress (spawned, claimed, done,
-// messages, the lead's own lines) goes to stderr; the final answer to stdout. At the end every
+// messages, a verifier's `verdict: PASS (verifier)`, the lead's own lines) goes to stderr; the final answer to stdout. At the end every
 // teammate is shut down (verified; one that does not answer is killed) and the team's files stay
 // for inspection. Exit 0 when the lead finished, 1 when it failed or stopped at a limit.
 import { openConsoleHost } from '../console/host.js';
@@ -22,6 +22,7 @@ import { handleShutdownApproved, shutdownAll } from '../../teammates/stop.js';
 import type { Team } from '../../team/team.js';
 import { openMailbox } from '../context.js';
 import { describeControl, describeToolInput } from '../output/render.js';
+import { VerdictTracker, verdictLine } from '../output/verdict.js';
 import { prefixedLines } from './lead-lines.js';
 import { leadPowers } from './lead-powers.js';
 import { claimLeadProcess } from './lead-process.js';
@@ -80,6 +81,7 @@ async function leadHeadless(o: HeadlessRunOptions): Promise<number> {
   const host = await openConsoleHost(o.team, o.env);
   const mailbox = await openMailbox(o.team);
   const queue = new LeadQueue();
+  const verdicts = new VerdictTracker();
   const ctx = { env: o.env, inProcessHost: host };
   const background: Promise<unknown>[] = [];
   const fail = (what: string) => (e: unknown) => {
@@ -90,6 +92,8 @@ async function leadHeadless(o: HeadlessRunOptions): Promise<number> {
     (async () => {
       for await (const m of followInbox(mailbox, LEAD_NAME, { consume: true, signal: stop.signal })) {
         o.progress(progressLine(m, o.team.name));
+        const verdict = verdicts.next(m);
+        if (verdict !== undefined) o.progress(verdictLine(verdict, m.from));
         queue.offer(m);
         const parsed = parseControl(m.text);
         if (parsed.kind === 'control' && parsed.message.type === 'shutdown_approved') {

@@ -21,7 +21,7 @@ export interface LeadPowerOptions {
   backend?: string | undefined;
   /** The console's in-process host, when there is one. */
   host?: InProcessHost | undefined;
-  /** Passed down to every teammate unless the lead's Agent call says otherwise. */
+  /** Passed down to every teammate unless the lead's Agent call or its agent type says otherwise. */
   model?: string | undefined;
   permissionMode?: string | undefined;
   runtime?: TeammateRuntime | undefined;
@@ -66,9 +66,11 @@ export function leadPowers(o: LeadPowerOptions): Pick<LeadOptions, 'spawn' | 'st
         team: o.team,
         name: req.name,
         prompt: req.prompt,
-        model: req.model ?? o.model,
+        model: req.model,
+        defaultModel: o.model,
         agentType: req.agentType,
-        permissionMode: req.mode ?? o.permissionMode,
+        permissionMode: req.mode,
+        defaultPermissionMode: o.permissionMode,
         runtime: o.runtime,
         cwd: o.cwd,
         backend: chosen,

@@ -1,13 +1,17 @@
 // The teammate's tools, in the order the model sees them, and their API definitions (JSON Schema
-// generated from the same zod schemas that validate the input).
+// generated from the same zod schemas that validate the input). An agent type (SPEC §10) narrows
+// them: its `tools` (all when absent) minus its `disallowedTools`, plus the team tools every
+// teammate keeps; a read-only type's Bash is the read-only one.
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 import { z } from 'zod';
+import { TEAM_TOOL_NAMES, type AgentType } from '../../protocol/agent-type.js';
 import { bashTool } from './bash.js';
 import { editTool } from './edit.js';
 import { exitPlanModeTool } from './exit-plan-mode.js';
 import { globTool } from './glob.js';
 import { grepTool } from './grep.js';
 import { readTool } from './read.js';
+import { readOnlyBashTool } from './read-only-bash.js';
 import { sendMessageTool } from './send-message.js';
 import { TASK_TOOLS } from './tasks.js';
 import type { AnyTool } from './types.js';
@@ -17,6 +21,17 @@ export const ALL_TOOLS: readonly AnyTool[] = [readTool, writeTool, editTool, bas
 
 export function findTool(name: string): AnyTool | undefined {
   return ALL_TOOLS.find((t) => t.name === name);
+}
+
+/**
+ * The tools a teammate of `type` is offered (all without a type). `keepPlanExit`: a teammate that
+ * must get a plan approved keeps ExitPlanMode, or it could never leave plan mode.
+ */
+export function toolsForType(type: Pick<AgentType, 'tools' | 'disallowedTools' | 'readOnlyBash'> | undefined, keepPlanExit = false): AnyTool[] {
+  if (type === undefined) return [...ALL_TOOLS];
+  const always = (name: string): boolean => TEAM_TOOL_NAMES.includes(name) || (keepPlanExit && name === exitPlanModeTool.name);
+  const allowed = (name: string): boolean => always(name) || ((type.tools === undefined || type.tools.includes(name)) && !type.disallowedTools.includes(name));
+  return ALL_TOOLS.filter((t) => allowed(t.name)).map((t) => (t === bashTool && type.readOnlyBash === true ? readOnlyBashTool : t));
 }
 
 export function apiTools(tools: readonly AnyTool[] = ALL_TOOLS): Tool[] {
