@@ -19,6 +19,7 @@ import { openLeadMailbox } from '../../permissions/lead-mailbox.js';
 import { sendMessage } from '../../mailbox/send.js';
 import { LEAD_NAME, sameName } from '../../protocol/names.js';
 import { oneLine } from '../../protocol/text.js';
+import { loadAgentTypes } from '../../team/agent-types.js';
 import { findMember, readTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
 import { homeDir } from '../../team/paths.js';
@@ -227,7 +228,8 @@ export async function runLead(o: LeadOptions): Promise<LeadOutcome> {
     systemPrompt: async () => {
       const config = await readTeam(o.team);
       view.setRoster(config.members);
-      return buildLeadPrompt({ team: o.team.name, cwd: o.cwd, config, maxTeammates: limits.maxTeammates, limits: limits.describe(await spend.read()), readTools: o.readTools === true });
+      const agentTypes = loadAgentTypes({ cwd: o.cwd, root: o.team.root }).types;
+      return buildLeadPrompt({ team: o.team.name, cwd: o.cwd, config, maxTeammates: limits.maxTeammates, limits: limits.describe(await spend.read()), readTools: o.readTools === true, agentTypes });
     },
     runner,
     inbox: o.queue,

@@ -1,8 +1,10 @@
 // The agent lead's system prompt (SPEC §9): a coordinator that does not code itself but runs a
-// four-phase method (research, synthesis, implementation, verification), with the team's limits and
-// the member list as they are at the start of each turn.
+// four-phase method (research, synthesis, implementation, verification), with the team's limits, the
+// agent types it can spawn (built-ins and the project's/user's .claude/agents files) and the member
+// list as they are at the start of each turn.
 import type { TeamConfig } from '../../protocol/config.js';
 import { LEAD_NAME, sameName } from '../../protocol/names.js';
+import { oneLine } from '../../protocol/text.js';
 
 export interface LeadPromptInput {
   team: string;
@@ -12,6 +14,8 @@ export interface LeadPromptInput {
   /** Lines naming the budgets in force, e.g. "budget: $2.00 (spent $0.31)". */
   limits: readonly string[];
   readTools: boolean;
+  /** The agent types a teammate can be given (Agent's subagent_type): name and description. */
+  agentTypes: readonly { name: string; description: string }[];
 }
 
 export function buildLeadPrompt(i: LeadPromptInput): string {
@@ -39,6 +43,9 @@ export function buildLeadPrompt(i: LeadPromptInput): string {
     'Limits:',
     `- at most ${i.maxTeammates} teammates at a time`,
     ...i.limits.map((l) => `- ${l}`),
+    '',
+    'Agent types for Agent\'s subagent_type (default general-purpose, every tool):',
+    ...i.agentTypes.map((t) => `- ${t.name}: ${oneLine(t.description, 160)}`),
     '',
     `Teammates now: ${roster}`,
   ].join('\n');

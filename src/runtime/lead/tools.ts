@@ -52,7 +52,7 @@ const AgentInput = z.object({
   name: z.string().min(1).describe('The teammate\'s name (letters, digits, _ and -), e.g. "researcher" or "tests"'),
   prompt: z.string().min(1).describe('Its complete instructions: it knows nothing else about the goal'),
   description: z.string().optional().describe('A 3-5 word description of its job'),
-  subagent_type: z.string().optional().describe('An agent type, e.g. "verification" for the teammate that checks the result'),
+  subagent_type: z.string().optional().describe('One of the agent types listed in your instructions, e.g. "verification" for the teammate that checks the result'),
   model: z.string().optional().describe('A model id for this teammate (default: the team\'s)'),
   isolation: z.literal('worktree').optional().describe('Run it in its own git worktree'),
   mode: z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan']).optional().describe('Its permission mode (default: the team\'s)'),

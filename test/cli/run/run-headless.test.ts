@@ -91,6 +91,10 @@ describe('swarm run -p', () => {
     // The lead was offered its own tools only.
     const tools = (server!.requests.find((q) => q.agent === 'team-lead')!.body!.tools ?? []).map((t) => t.name);
     expect(tools).toEqual(['Agent', 'SendMessage', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate']);
+    // Its instructions: the four phases and the agent types it can spawn.
+    const system = JSON.stringify(server!.requests.find((q) => q.agent === 'team-lead')!.body!.system);
+    expect(system).toContain('4. Verification');
+    expect(system).toMatch(/- verification: /);
     // Progress on stderr; nothing left running: no pane, no teammate on the roster.
     expect(r.stderr()).toMatch(/task #1 created: Write out.txt/);
     expect(r.stderr()).toMatch(/worker approved shutdown/);
