@@ -35,6 +35,12 @@ export class PaneView {
     this.colors = new Map(members.map((m) => [m.name, m.color]));
   }
 
+  /** End a partly written line (streamed text without its newline). */
+  protected finishLine(): void {
+    if (!this.atLineStart) this.write('\n');
+    this.atLineStart = true;
+  }
+
   private line(text: string): void {
     if (!this.atLineStart) this.write('\n');
     this.write(`${text}\n`);

@@ -55,8 +55,8 @@ export interface ConsoleOptions {
   /** Printed (once per episode) when every teammate is idle and nothing is pending. */
   allIdleHint?: string;
   /**
-   * Leave the console once the last teammate is gone (the demo, which then cleans up). Otherwise the
-   * console only says how to leave.
+   * Leave the console once the last teammate is gone (the demo, which then cleans up); with an agent
+   * lead, once the lead has finished with no teammate left. Otherwise the console only says how to leave.
    */
   endWithLastTeammate?: boolean;
   /** Leave the console (without shutting the team down) when this aborts. */
@@ -160,6 +160,18 @@ export class LeaderConsole implements ActionContext {
     await this.refreshQuestions.trigger();
     await this.refreshStatus.trigger();
     if (this.lead) this.track(this.lead.run(this.stop.signal));
+  }
+
+  /** The agent lead finished: the demo ends when no teammate is left (the lead stopped them). */
+  leadFinished(): void {
+    if (!this.o.endWithLastTeammate || this.exiting !== undefined) return;
+    this.track(
+      readTeam(this.team).then((c) => {
+        if (c.members.some((m) => m.name !== LEAD_NAME) || this.exiting !== undefined) return;
+        this.print(chalk.dim('the lead has finished and no teammate is left: the demo ends'));
+        void this.quit(false);
+      }),
+    );
   }
 
   /** Ask the person (the agent lead's limit); resolves with the answer, `stop` if the console closes first. */

@@ -83,9 +83,11 @@ export type LeadOutcome =
   | { kind: 'failed'; why: string }
   | { kind: 'stopped' };
 
-/** The lead's pane: a teammate's, without the idle line (the lead waiting is its normal state). */
+/** The lead's pane: a teammate's, without the idle line (the lead waiting is its normal state); its last text ends its line. */
 class LeadView extends PaneView {
-  override idle(): void {}
+  override idle(): void {
+    this.finishLine();
+  }
 }
 
 function lastAssistantText(loop: AgentLoop): string {

@@ -1,4 +1,4 @@
-// How `swarm demo` ends, each with a real demo in a pane of a private tmux server (reaped
+// How `swarm demo --manual` ends, each with a real demo in a pane of a private tmux server (reaped
 // afterwards; TMPDIR points into the test's temp dir, so the demo's root is ours):
 //   - `/shutdown --all` in its console: once the last teammate has left, the demo cleans up and exits 0;
 //   - SIGHUP (the terminal closed), with the console in a `swarm-demo` session or in the demo's own
@@ -41,12 +41,12 @@ afterEach(async (ctx) => {
 const DEMO_ENV = (): Record<string, string> => ({ SWARM_TMUX_SOCKET: socket, TMPDIR: tmp, SWARM_POLL_MS: '250', SWARM_HEARTBEAT_MS: '500' });
 
 /**
- * `swarm demo` in the first pane of a private server. `outsideTmux`: TMUX unset and stdin not a
+ * `swarm demo --manual` in the first pane of a private server. `outsideTmux`: TMUX unset and stdin not a
  * terminal, so its console goes to a `swarm-demo` session and nothing attaches.
  */
 async function startDemo(outsideTmux: boolean, pipe?: string): Promise<{ pane: string; screen: () => Promise<string> }> {
   const flags = Object.entries(DEMO_ENV()).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-  const demo = quote([process.execPath, SWARM_BIN, 'demo']);
+  const demo = quote([process.execPath, SWARM_BIN, 'demo', '--manual']);
   const run = outsideTmux ? `env -u TMUX ${demo} </dev/null` : demo;
   const cmd = pipe === undefined ? `${run}; echo DEMO-EXIT=$?` : quote(['bash', '-c', `${run} | ${pipe}; echo DEMO-EXIT=\${PIPESTATUS[0]}`]);
   await execa('tmux', ['-L', socket, 'new-session', '-d', '-s', 'main', '-x', '200', '-y', '50', ...flags, '-c', tmp, cmd], {
@@ -71,7 +71,7 @@ async function demoState(): Promise<{ root: string; pid: number; teammatePids: n
 
 const sessionNames = async (): Promise<string[]> => [...new Set((await listAllPanes(tmux)).map((p) => p.sessionName))].sort();
 
-describe('swarm demo ends', () => {
+describe('swarm demo --manual ends', () => {
   it('by itself once /shutdown --all has stopped the last teammate: cleaned up, exit 0', async () => {
     const { pane, screen } = await startDemo(false);
     const { root } = await demoState();
