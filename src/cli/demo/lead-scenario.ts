@@ -6,7 +6,9 @@
 //              spawns coder and gives it the fix, then tester and gives it the test (Agent, TaskUpdate
 //              owner: owned tasks are never claimed by the wrong teammate), says go; once tester
 //              reports, spawns a `verification` teammate; on its verdict shuts everyone down
-//              (SendMessage shutdown_request) and gives its final answer;
+//              (SendMessage shutdown_request) and gives its final answer (when the tests did not
+//              pass, e.g. the person said n: no verifier, it shuts the team down, removes the test
+//              task and says what is not done);
 //   coder      on the go claims the fix, reads and rewrites src/greet.js, completes the task and
 //              tells tester and team-lead;
 //   tester     once coder is done claims the test, rewrites test/greet.test.js, runs it with Bash (the
@@ -39,7 +41,8 @@ function taskId(c: Conversation, subject: string): string | undefined {
   return new RegExp(`Task #(\\d+) created successfully: ${subject.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`).exec(c.results)?.[1];
 }
 
-const fromPrompt = (c: Conversation, re: RegExp): string => re.exec(c.heard)?.[1] ?? '?';
+/** The first group of `re` in what the agent heard (its prompt, its messages), else '?'. */
+const fromHeard = (c: Conversation, re: RegExp): string => re.exec(c.heard)?.[1] ?? '?';
 
 function lead(c: Conversation): StepInput {
   if (!c.used.includes('TaskCreate')) {
@@ -72,16 +75,13 @@ function lead(c: Conversation): StepInput {
   if (!c.used.includes('SendMessage')) {
     return reply(say('*', `${GO} #${fix} now. tester, task #${test} is yours once #${fix} is completed: coder will tell you.`, 'go'));
   }
-  const tested = c.heard.includes(PASSED) || c.heard.includes(NOT_PASSED);
-  if (!tested) return reply(text('Waiting for coder and tester.'));
+  if (c.heard.includes(NOT_PASSED)) return notPassed(c, fix, test);
+  if (!c.heard.includes(PASSED)) return reply(text('Waiting for coder and tester.'));
   if (agents === 2) {
     const prompt =
       `You are verifier. Check independently that greet("") returns "Hello, world!" in ${GREET} and that ${TEST} tests it. ` +
       'Report to team-lead; your last line must be VERDICT: PASS, VERDICT: FAIL or VERDICT: PARTIAL.';
-    return reply(
-      text(c.heard.includes(PASSED) ? 'Both tasks are done. Now an independent check.' : 'tester says the tests did not pass; a verifier will say what is missing.'),
-      tool('Agent', { name: 'verifier', subagent_type: 'verification', description: 'checks the result', prompt }),
-    );
+    return reply(text('Both tasks are done. Now an independent check.'), tool('Agent', { name: 'verifier', subagent_type: 'verification', description: 'checks the result', prompt }));
   }
   const verdict = /VERDICT: (PASS|FAIL|PARTIAL)/.exec(c.heard)?.[1];
   if (verdict === undefined) return reply(text('Waiting for the verifier.'));
@@ -97,8 +97,17 @@ function lead(c: Conversation): StepInput {
   );
 }
 
+/** tester could not run the tests (the person said n) or they failed: stop the team, drop the test task, say what is done. */
+function notPassed(c: Conversation, fix: string, test: string): StepInput {
+  if (uses(c, 'SendMessage') === 1) {
+    return reply(text('The tests did not pass, so there is nothing to verify. Stopping the team.'), tool('SendMessage', { to: '*', message: { type: 'shutdown_request', reason: 'the tests could not pass' } }));
+  }
+  if (uses(c, 'TaskUpdate') === 3) return reply(tool('TaskUpdate', { taskId: test, status: 'deleted' }));
+  return reply(text(`Not done: greet() is fixed (task #${fix} by coder), but the new test did not pass (${fromHeard(c, /the tests did not pass \(([^)]*)\)/)}). I removed task #${test}; run node ${TEST} yourself.`));
+}
+
 function coder(c: Conversation): StepInput {
-  const mine = fromPrompt(c, /Your task is #(\d+)/);
+  const mine = fromHeard(c, /Your task is #(\d+)/);
   if (!c.heard.includes(GO)) return reply(text(`Task #${mine} is mine; I start when team-lead says go.`));
   const updates = uses(c, 'TaskUpdate');
   if (updates === 0) return reply(text(`Claiming task #${mine}.`), tool('TaskUpdate', { taskId: mine, status: 'in_progress' }));
@@ -106,7 +115,7 @@ function coder(c: Conversation): StepInput {
   if (!c.used.includes('Write')) return reply(text('An empty or missing name should greet the world.'), tool('Write', { file_path: GREET, content: DEMO_FILES[GREET] }));
   if (updates === 1) return reply(tool('TaskUpdate', { taskId: mine, status: 'completed' }));
   if (!c.used.includes('SendMessage')) {
-    const next = fromPrompt(c, /task #(\d+) waits for yours/);
+    const next = fromHeard(c, /task #(\d+) waits for yours/);
     return reply(
       say('tester', `Task #${mine} is done: ${FIX_DONE}. Task #${next} can start.`, `#${mine} done`),
       say('team-lead', `Task #${mine} is done: ${FIX_DONE} (${GREET}).`, `#${mine} done`),
@@ -116,8 +125,8 @@ function coder(c: Conversation): StepInput {
 }
 
 function tester(c: Conversation): StepInput {
-  const mine = fromPrompt(c, /Your task is #(\d+)/);
-  if (!c.heard.includes(FIX_DONE)) return reply(text(`Task #${mine} waits for #${fromPrompt(c, /blocked by #(\d+)/)}; I start when coder says it is done.`));
+  const mine = fromHeard(c, /Your task is #(\d+)/);
+  if (!c.heard.includes(FIX_DONE)) return reply(text(`Task #${mine} waits for #${fromHeard(c, /blocked by #(\d+)/)}; I start when coder says it is done.`));
   const updates = uses(c, 'TaskUpdate');
   if (updates === 0) return reply(text(`coder is done: claiming task #${mine}.`), tool('TaskUpdate', { taskId: mine, status: 'in_progress' }));
   if (!c.used.includes('Read')) return reply(tool('Read', { file_path: TEST }));

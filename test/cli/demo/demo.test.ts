@@ -4,17 +4,21 @@
 //     the fix, and spawns coder and tester beside the console; the one permission question comes,
 //     `y` answers it; the verifier's VERDICT: PASS and the lead's final answer are on the screen; the
 //     demo ends by itself, exit 0, with only its own pane left and its root removed;
-//   - Ctrl-C → y at the permission question shuts the team down and cleans up the same way.
+//   - Ctrl-C → y at the permission question shuts the team down and cleans up the same way;
+//   - SIGHUP with its console (and so the lead, which spawned the teammates) in a `swarm-demo`
+//     session: the teammates, the session and the root are gone, exit 129.
 // The --manual demo's ends are in demo-end.test.ts.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { quote } from 'shell-quote';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isProcessAlive } from '../../../src/backends/process.js';
 import { TmuxServer, capturePane, listAllPanes } from '../../../src/backends/tmux/commands.js';
 import { LEAD_DEMO_DONE } from '../../../src/cli/demo/lead-scenario.js';
 import { listDemoRoots } from '../../../src/cli/demo/root.js';
 import { TaskList } from '../../../src/tasks/index.js';
+import { readTeam } from '../../../src/team/team-store.js';
 import { Team } from '../../../src/team/team.js';
 import { SWARM_BIN } from '../../support/cli.js';
 import { useTempRoot } from '../../support/tmp-root.js';
@@ -37,11 +41,16 @@ afterEach(async (ctx) => {
   if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
 });
 
-/** `swarm demo` in the first pane of the private server; the screen's lines joined again (the console's pane is narrow once teammates split beside it). */
-async function startDemo(): Promise<{ pane: string; screen: () => Promise<string> }> {
+/**
+ * `swarm demo` in the first pane of the private server; the screen's lines joined again (the
+ * console's pane is narrow once teammates split beside it). `outsideTmux`: TMUX unset and stdin
+ * not a terminal, so its console goes to a `swarm-demo` session and nothing attaches.
+ */
+async function startDemo(outsideTmux = false): Promise<{ pane: string; screen: () => Promise<string> }> {
   const env = { SWARM_TMUX_SOCKET: socket, TMPDIR: tmp, SWARM_POLL_MS: '250', SWARM_HEARTBEAT_MS: '500' };
   const flags = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-  const cmd = `${quote([process.execPath, SWARM_BIN, 'demo'])}; echo DEMO-EXIT=$?`;
+  const demo = quote([process.execPath, SWARM_BIN, 'demo']);
+  const cmd = `${outsideTmux ? `env -u TMUX ${demo} </dev/null` : demo}; echo DEMO-EXIT=$?`;
   await execa('tmux', ['-L', socket, 'new-session', '-d', '-s', 'main', '-x', '200', '-y', '50', ...flags, '-c', tmp, cmd], {
     env: { ...process.env, TMUX: '', SWARM_TEAM: '', ANTHROPIC_API_KEY: '', CLAUDE_CONFIG_DIR: path.join(tmp, 'never-used') },
   });
@@ -52,6 +61,8 @@ async function startDemo(): Promise<{ pane: string; screen: () => Promise<string
 
 /** The running demo's root (from its marker). */
 const demoRoot = (): Promise<string> => waitFor(async () => (await listDemoRoots(tmp))[0]?.root, 10_000, 'the demo root');
+
+const sessionNames = async (): Promise<string[]> => [...new Set((await listAllPanes(tmux)).map((p) => p.sessionName))].sort();
 
 describe('swarm demo (the agent lead)', () => {
   it('plans, spawns, asks once (y), is verified, answers, and ends by itself: cleaned up, exit 0', async () => {
@@ -94,6 +105,30 @@ describe('swarm demo (the agent lead)', () => {
     await waitFor(async () => (await screen()).includes('DEMO-EXIT=0'), 30_000, 'the demo to exit 0');
     expect(await screen()).toContain('demo cleaned up');
     expect((await listAllPanes(tmux)).map((p) => p.paneId)).toEqual([pane]);
+    await expect(fs.access(root)).rejects.toThrow(/ENOENT/);
+  }, 60_000);
+
+  it('on SIGHUP with its console and lead in a swarm-demo session: the teammates, the session and the root are gone, exit 129', async () => {
+    const { pane, screen } = await startDemo(true);
+    const { root, pid, teammatePids } = await waitFor(
+      async () => {
+        const [d] = await listDemoRoots(tmp);
+        if (d?.marker === undefined) return undefined;
+        const config = await readTeam(new Team(d.root, 'demo')).catch(() => undefined);
+        const pids = config?.members.flatMap((m) => (m.name !== 'team-lead' && m.pid !== undefined ? [m.pid] : [])) ?? [];
+        return pids.length === 2 ? { root: d.root, pid: d.marker.pid, teammatePids: pids } : undefined;
+      },
+      30_000,
+      'coder and tester spawned by the lead',
+    );
+    expect(await sessionNames()).toEqual(['main', 'swarm-demo']);
+
+    process.kill(pid, 'SIGHUP');
+    await waitFor(async () => (await screen()).includes('DEMO-EXIT=129'), 30_000, 'the demo to exit 129');
+    expect(await screen()).toContain('demo cleaned up');
+    expect(await sessionNames()).toEqual(['main']);
+    expect((await listAllPanes(tmux)).map((p) => p.paneId)).toEqual([pane]);
+    expect(teammatePids.filter((p) => isProcessAlive(p))).toEqual([]);
     await expect(fs.access(root)).rejects.toThrow(/ENOENT/);
   }, 60_000);
 });
