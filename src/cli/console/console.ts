@@ -11,6 +11,8 @@
 // With an agent lead (`swarm run`, `swarm lead --agent`, SPEC §9) the lead runs in this process
 // (lead-in-console.ts): every inbox entry but the person's questions also goes to it, a plain line
 // is said to it, its lines are printed as `lead › …`, and its limits are questions like the others.
+// The demo's console (`endWithLastTeammate`, `swarm demo`) ends once the lead has finished with no
+// teammate left.
 import { setTimeout as delay } from 'node:timers/promises';
 import type { InProcessHost } from '../../backends/in-process/host.js';
 import { isProcessAlive } from '../../backends/process.js';

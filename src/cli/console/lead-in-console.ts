@@ -27,7 +27,7 @@ export interface LeadHostConsole {
   print(text: string): void;
   askLimit(hit: LimitHit): Promise<'continue' | 'stop'>;
   /** The lead ended a turn with its team at rest; its answer is on screen. */
-  leadFinished(): void;
+  leadFinished?(): void;
 }
 
 export class LeadInConsole {
@@ -94,7 +94,7 @@ export class LeadInConsole {
         onFinished: () => {
           lines.flush();
           c.print(chalk.green('the lead is done: its last reply above is the answer; type to give it more, or /quit'));
-          c.leadFinished();
+          c.leadFinished?.();
           return false;
         },
         env: c.env,
