@@ -87,6 +87,7 @@ describe('swarm demo (the agent lead)', () => {
     await waitFor(async () => (await screen()).includes('VERDICT: PASS'), 20_000, "the verifier's verdict");
     await waitFor(async () => (await screen()).includes('DEMO-EXIT=0'), 40_000, 'the demo to end by itself, exit 0');
     const out = await screen();
+    expect(out).toContain('lead › The verifier says PASS'); // each turn's text on its own line, not run on after "Waiting…"
     expect(out).toContain(`lead › ${LEAD_DEMO_DONE}`);
     expect(out).toContain('verifier: approved the shutdown');
     expect(out).toContain('the lead has finished and no teammate is left: the demo ends');
