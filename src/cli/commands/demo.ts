@@ -164,7 +164,9 @@ export const demoCommand: CommandModule<GlobalArgs, DemoArgs> = {
         println(chalk.dim('the demo runs until its console exits; Ctrl-C here stops it and cleans up'));
         await inSession.ended(interrupted.signal);
       } else {
-        const scenario = manual ? { allIdleHint: DEMO_IDLE_HINT } : { lead: { ...defaultLeadSettings(env, project), goal: LEAD_DEMO_GOAL } };
+        // The lead spawns on the backend chosen above (not detected a second time).
+        const lead = { ...defaultLeadSettings(env, project), backend: started.backend.type, goal: LEAD_DEMO_GOAL };
+        const scenario = manual ? { allIdleHint: DEMO_IDLE_HINT } : { lead };
         await runConsole({ team: started.team, env, banner: [], endWithLastTeammate: true, signal: interrupted.signal, ...scenario, ...(started.host ? { host: started.host } : {}) });
       }
     } finally {
