@@ -4,6 +4,7 @@
 //     the fix, and spawns coder and tester beside the console; the one permission question comes,
 //     `y` answers it; the verifier's VERDICT: PASS and the lead's final answer are on the screen; the
 //     demo ends by itself, exit 0, with only its own pane left and its root removed;
+//   - without tmux (no tmux on PATH) the same run goes in-process, in the demo's own console;
 //   - Ctrl-C → y at the permission question shuts the team down and cleans up the same way;
 //   - SIGHUP with its console (and so the lead, which spawned the teammates) in a `swarm-demo`
 //     session: the teammates, the session and the root are gone, exit 129.
@@ -45,12 +46,14 @@ afterEach(async (ctx) => {
  * `swarm demo` in the first pane of the private server; the screen's lines joined again (the
  * console's pane is narrow once teammates split beside it). `outsideTmux`: TMUX unset and stdin
  * not a terminal, so its console goes to a `swarm-demo` session and nothing attaches.
+ * `pathWithoutTmux`: TMUX unset and PATH only that directory, so the demo finds no tmux.
  */
-async function startDemo(outsideTmux = false): Promise<{ pane: string; screen: () => Promise<string> }> {
+async function startDemo(outsideTmux = false, pathWithoutTmux?: string): Promise<{ pane: string; screen: () => Promise<string> }> {
   const env = { SWARM_TMUX_SOCKET: socket, TMPDIR: tmp, SWARM_POLL_MS: '250', SWARM_HEARTBEAT_MS: '500' };
   const flags = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
   const demo = quote([process.execPath, SWARM_BIN, 'demo']);
-  const cmd = `${outsideTmux ? `env -u TMUX ${demo} </dev/null` : demo}; echo DEMO-EXIT=$?`;
+  const run = pathWithoutTmux !== undefined ? `env -u TMUX PATH=${quote([pathWithoutTmux])} ${demo}` : outsideTmux ? `env -u TMUX ${demo} </dev/null` : demo;
+  const cmd = `${run}; echo DEMO-EXIT=$?`;
   await execa('tmux', ['-L', socket, 'new-session', '-d', '-s', 'main', '-x', '200', '-y', '50', ...flags, '-c', tmp, cmd], {
     env: { ...process.env, TMUX: '', SWARM_TEAM: '', ANTHROPIC_API_KEY: '', CLAUDE_CONFIG_DIR: path.join(tmp, 'never-used') },
   });
@@ -95,6 +98,23 @@ describe('swarm demo (the agent lead)', () => {
     expect((await listAllPanes(tmux)).map((p) => p.paneId)).toEqual([pane]);
     await expect(fs.access(root)).rejects.toThrow(/ENOENT/);
   }, 90_000);
+
+  it('without tmux: the lead and its teammates run in-process in the console, and it ends the same way', async () => {
+    const bin = path.join(tmp, 'bin-without-tmux');
+    await fs.mkdir(bin);
+    await fs.symlink(process.execPath, path.join(bin, 'node')); // tester's Bash runs `node test/greet.test.js`
+    const { pane, screen } = await startDemo(false, bin);
+    await waitFor(async () => (await screen()).includes('[y] allow once'), 30_000, 'the approval question');
+    expect(await screen()).toContain('using the in-process backend');
+    expect(await listAllPanes(tmux)).toHaveLength(1);
+    await tmux.run(['send-keys', '-t', pane, 'y']);
+    await waitFor(async () => (await screen()).includes('DEMO-EXIT=0'), 40_000, 'the demo to end by itself, exit 0');
+    const out = await screen();
+    expect(out).toContain('VERDICT: PASS');
+    expect(out).toContain(`lead › ${LEAD_DEMO_DONE}`);
+    expect(out).toContain('demo cleaned up');
+    expect(await listDemoRoots(tmp)).toEqual([]);
+  }, 60_000);
 
   it('Ctrl-C → y at the permission question shuts the team down and cleans up', async () => {
     const { pane, screen } = await startDemo();
