@@ -75,7 +75,8 @@ function lastUserMessage(body: MessagesRequest): RequestMessage | undefined {
   return body.messages.findLast((m) => m.role === 'user');
 }
 
-function blockText(block: z.infer<typeof RequestBlock>): string {
+/** A request block's text: a text block's, or a tool_result's contents ('' for anything else). */
+export function blockText(block: z.infer<typeof RequestBlock>): string {
   if (block.type === 'text' && 'text' in block && typeof block.text === 'string') return block.text;
   if (block.type !== 'tool_result' || !('content' in block)) return '';
   const content = block.content;

@@ -1,7 +1,13 @@
 // `swarm demo` (SPEC §7): the whole system for real — panes, processes, inboxes, a permission
-// request approved from the leader console, a graceful shutdown — with the teammates' model calls
-// answered by the stand-in Messages API (in this process, on 127.0.0.1) replaying a scripted
-// scenario (demo/scenario.ts). No API key is used or needed.
+// request approved from the leader console, a graceful shutdown — with every model call answered by
+// the stand-in Messages API (in this process, on 127.0.0.1) replaying a scripted scenario. No API
+// key is used or needed. Two scenarios:
+//   default   an agent lead (SPEC §9) in the console gets a small goal for the demo project
+//             (demo/lead-scenario.ts): it makes tasks with a dependency, spawns two workers and a
+//             verification teammate, the person answers one permission question (y), and once the
+//             verdict is in the lead shuts the team down and gives its final answer;
+//   --manual  three teammates from a team file (demo/scenario.ts); the person approves the Bash
+//             request and ends the demo with /shutdown --all.
 //
 // Everything lives under a private root in the OS temp dir (never the user's ~/.claude; demo/root.ts),
 // printed at start and removed on exit, with the teammates stopped, the stand-in closed, and the
@@ -10,10 +16,11 @@
 // terminal); in-process without tmux.
 //
 // The demo ends when its console does — which it does by itself once the last teammate has left
-// (`/shutdown --all`) — or when it is interrupted: SIGINT, SIGTERM, SIGHUP (the terminal closed) or
-// a closed stdout. An interrupted demo kills its teammates at once, cleans up the same way, and exits
-// 128 + the signal (141 for a closed output). Only SIGKILL or a crash leave the root behind; its
-// marker names this process, so `swarm doctor` can tell it is orphaned and `--fix` removes it.
+// (--manual: `/shutdown --all`; default: the lead has finished and stopped its teammates) — or when
+// it is interrupted: SIGINT, SIGTERM, SIGHUP (the terminal closed) or a closed stdout. An
+// interrupted demo kills its teammates at once, cleans up the same way, and exits 128 + the signal
+// (141 for a closed output). Only SIGKILL or a crash leave the root behind; its marker names this
+// process, so `swarm doctor` can tell it is orphaned and `--fix` removes it.
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -29,12 +36,19 @@ import { readTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
 import { runConsole } from '../console/run.js';
 import { println, refuseGlobals, type GlobalArgs } from '../context.js';
-import { writeDemoProject } from '../demo/project.js';
+import { LEAD_DEMO_GOAL, leadDemoScript, leadDemoTeamFile } from '../demo/lead-scenario.js';
+import { DEMO_FILES, LEAD_DEMO_FILES, writeDemoProject } from '../demo/project.js';
 import { makeDemoRoot } from '../demo/root.js';
 import { DEMO_TEAM, demoScript, demoTeamFile } from '../demo/scenario.js';
 import { attachOrSay, consoleInSession, startTeam } from '../launch/start-team.js';
 import { CLOSED_OUTPUT_EXIT, onClosedOutput } from '../output/closed-output.js';
 import { chalk } from '../output/render.js';
+import { defaultLeadSettings } from '../run/options.js';
+import { sessionConsoleEnv } from './lead.js';
+
+interface DemoArgs extends GlobalArgs {
+  manual: boolean;
+}
 
 export const DEMO_IDLE_HINT = 'the demo is done: type /shutdown --all, or press Ctrl-C and answer y, to shut the team down and end the demo';
 
@@ -86,11 +100,34 @@ async function cleanUp(root: string, s: Started, interrupted: boolean): Promise<
   println(chalk.dim(`demo cleaned up (removed ${root})`));
 }
 
-export const demoCommand: CommandModule<GlobalArgs, GlobalArgs> = {
+/** What the person reads first: what the demo is, where it lives, what will happen and what to press. */
+function bannerLines(manual: boolean, root: string, server: MessagesServer): string[] {
+  const who = manual ? 'The teammates here talk' : 'The agent lead and its teammates here talk';
+  const plan = manual
+    ? ['watch the teammates read files and message each other; approve the Bash request with y.']
+    : [
+        `the lead's goal: ${LEAD_DEMO_GOAL}`,
+        'it plans two tasks (the test waits for the fix), spawns coder and tester, then a verifier, and shuts them down when the verdict is in.',
+        'press y when tester asks to run node test/greet.test.js (your one question); the demo ends by itself after the lead\'s final answer.',
+      ];
+  return [
+    chalk.bold(manual ? 'swarm demo --manual' : 'swarm demo'),
+    chalk.yellow(`${who} to a scripted stand-in model (a local server replaying a script), not Claude. No API key is used.`),
+    chalk.dim(`demo root ${root} (removed on exit) · stand-in model at ${server.url}`),
+    ...plan.map((l) => chalk.dim(l)),
+  ];
+}
+
+export const demoCommand: CommandModule<GlobalArgs, DemoArgs> = {
   command: 'demo',
-  describe: 'a three-teammate demo with a scripted stand-in model: no API key needed',
-  builder: (y) => refuseGlobals(y, 'demo', { team: 'the demo always makes its own team, in a temporary root', json: '' }).example('$0 demo', 'run it; approve the Bash request with y; then /shutdown --all ends it'),
-  handler: async () => {
+  describe: 'an agent lead and its team on a small goal, with a scripted stand-in model: no API key needed',
+  builder: (y) =>
+    refuseGlobals(y, 'demo', { team: 'the demo always makes its own team, in a temporary root', json: '' })
+      .option('manual', { type: 'boolean', default: false, describe: 'three scripted teammates and no agent lead: you approve and end it yourself' })
+      .example('$0 demo', 'run it; answer the one permission question with y; it ends by itself')
+      .example('$0 demo --manual', 'approve the Bash request with y; then /shutdown --all ends it'),
+  handler: async (args) => {
+    const manual = args.manual;
     // Interruptions are caught before anything exists, so whatever gets made is also cleaned up.
     const interrupted = new AbortController();
     let exitCode: number | undefined;
@@ -106,34 +143,31 @@ export const demoCommand: CommandModule<GlobalArgs, GlobalArgs> = {
     const root = await makeDemoRoot(os.tmpdir(), { pid: process.pid, startedAt: Date.now() });
     const s: Started = {};
     try {
-      const project = await writeDemoProject(path.join(root, 'project'));
-      const server = (s.server = await startMessagesServer({ script: demoScript() }));
+      const project = await writeDemoProject(path.join(root, 'project'), manual ? DEMO_FILES : LEAD_DEMO_FILES);
+      const server = (s.server = await startMessagesServer({ script: manual ? demoScript() : leadDemoScript() }));
       const env = (s.env = demoEnv(root, server));
-      const banner = [
-        chalk.bold('swarm demo'),
-        chalk.yellow('The teammates here talk to a scripted stand-in model (a local server replaying a script), not Claude. No API key is used.'),
-        chalk.dim(`demo root ${root} (removed on exit) · stand-in model at ${server.url}`),
-        chalk.dim('watch the teammates read files and message each other; approve the Bash request with y.'),
-      ];
+      const banner = bannerLines(manual, root, server);
       for (const l of banner) println(l);
       const name = await teamName(env);
       if (interrupted.signal.aborted) return;
-      const started = await startTeam({ root, env, file: demoTeamFile(project, name), requested: 'auto', withConsole: true, cwd: project, print: println, signal: interrupted.signal });
+      const file = manual ? demoTeamFile(project, name) : leadDemoTeamFile(name);
+      const started = await startTeam({ root, env, file, requested: 'auto', withConsole: true, cwd: project, print: println, signal: interrupted.signal });
       s.team = started.team;
       s.sessions = started.backend.sessions;
       if (interrupted.signal.aborted) return;
       if (s.sessions !== undefined) {
-        const inSession = await consoleInSession(s.sessions, started.team.name, env, project, {
-          SWARM_LEAD_BANNER: banner.slice(1, 2).join('\n'),
-          SWARM_LEAD_IDLE_HINT: DEMO_IDLE_HINT,
-          SWARM_LEAD_END_WITH_TEAM: '1',
-        });
+        // The console's own banner: the notice and, with the lead, what will happen (the person sees only that pane).
+        const told = manual ? { banner: banner[1]!, idleHint: DEMO_IDLE_HINT } : { banner: [banner[1], ...banner.slice(3)].join('\n'), goal: LEAD_DEMO_GOAL };
+        const inSession = await consoleInSession(s.sessions, started.team.name, env, project, sessionConsoleEnv({ ...told, endWithTeam: true }), !manual);
         await attachOrSay(inSession, println);
         if (interrupted.signal.aborted) return;
         println(chalk.dim('the demo runs until its console exits; Ctrl-C here stops it and cleans up'));
         await inSession.ended(interrupted.signal);
       } else {
-        await runConsole({ team: started.team, env, banner: [], allIdleHint: DEMO_IDLE_HINT, endWithLastTeammate: true, signal: interrupted.signal, ...(started.host ? { host: started.host } : {}) });
+        // The lead spawns on the backend chosen above (not detected a second time).
+        const lead = { ...defaultLeadSettings(env, project), backend: started.backend.type, goal: LEAD_DEMO_GOAL };
+        const scenario = manual ? { allIdleHint: DEMO_IDLE_HINT } : { lead };
+        await runConsole({ team: started.team, env, banner: [], endWithLastTeammate: true, signal: interrupted.signal, ...scenario, ...(started.host ? { host: started.host } : {}) });
       }
     } finally {
       await cleanUp(root, s, interrupted.signal.aborted);

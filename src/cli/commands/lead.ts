@@ -2,6 +2,10 @@
 // in-process host: teammates spawned with `--backend in-process` run inside this process.
 // `swarm lead --agent` puts an agent lead (SPEC §9) in the console of an existing team: what you
 // type goes to it.
+//
+// `swarm demo` runs this command in the first pane of its team's tmux session and tells it, through
+// the environment (sessionConsoleEnv), what to show first, the hint for an all-idle team, to end
+// with the team, and the agent lead's goal.
 import { fstatSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { SwarmError } from '../../protocol/errors.js';
@@ -9,6 +13,27 @@ import { runConsole } from '../console/run.js';
 import { refuseGlobals, requireTeam, type GlobalArgs } from '../context.js';
 import { refuseOtherLeader } from '../run/lead-process.js';
 import { leadOptions, leadSettings, type LeadArgs } from '../run/options.js';
+
+/** What `swarm demo` tells the console it starts in a tmux session. */
+export interface SessionConsoleSettings {
+  banner?: string;
+  idleHint?: string;
+  endWithTeam?: boolean;
+  /** With --agent: the lead's first user turn. */
+  goal?: string;
+}
+
+const SESSION_ENV = { banner: 'SWARM_LEAD_BANNER', idleHint: 'SWARM_LEAD_IDLE_HINT', endWithTeam: 'SWARM_LEAD_END_WITH_TEAM', goal: 'SWARM_LEAD_GOAL' } as const;
+
+/** The settings as environment variables for the console's pane. */
+export function sessionConsoleEnv(s: SessionConsoleSettings): Record<string, string> {
+  return {
+    ...(s.banner !== undefined ? { [SESSION_ENV.banner]: s.banner } : {}),
+    ...(s.idleHint !== undefined ? { [SESSION_ENV.idleHint]: s.idleHint } : {}),
+    ...(s.endWithTeam === true ? { [SESSION_ENV.endWithTeam]: '1' } : {}),
+    ...(s.goal !== undefined ? { [SESSION_ENV.goal]: s.goal } : {}),
+  };
+}
 
 interface LeadCommandArgs extends GlobalArgs, LeadArgs {
   agent: boolean;
@@ -34,12 +59,13 @@ export const leadCommand: CommandModule<GlobalArgs, LeadCommandArgs> = {
       throw new SwarmError('invalid_input', "swarm lead needs a terminal (it reads your keys): run it in a terminal or a tmux pane; from a script, use 'swarm inbox team-lead --follow' and 'swarm approve <id>'");
     }
     const team = requireTeam(args);
-    const lead = args.agent ? leadSettings(args, process.env, process.cwd()) : undefined;
+    const env = process.env;
+    const goal = env[SESSION_ENV.goal];
+    const lead = args.agent ? { ...leadSettings(args, env, process.cwd()), ...(goal ? { goal } : {}) } : undefined;
     if (lead) await refuseOtherLeader(team);
-    // Set by `swarm demo` / `swarm launch` for the console they start in a tmux session.
-    const banner = process.env.SWARM_LEAD_BANNER?.split('\n') ?? [];
-    const hint = process.env.SWARM_LEAD_IDLE_HINT;
-    const endWithLastTeammate = process.env.SWARM_LEAD_END_WITH_TEAM === '1';
-    await runConsole({ team, env: process.env, banner, endWithLastTeammate, ...(hint ? { allIdleHint: hint } : {}), ...(lead ? { lead } : {}) });
+    const banner = env[SESSION_ENV.banner]?.split('\n') ?? [];
+    const hint = env[SESSION_ENV.idleHint];
+    const endWithLastTeammate = env[SESSION_ENV.endWithTeam] === '1';
+    await runConsole({ team, env, banner, endWithLastTeammate, ...(hint ? { allIdleHint: hint } : {}), ...(lead ? { lead } : {}) });
   },
 };

@@ -11,6 +11,8 @@
 // With an agent lead (`swarm run`, `swarm lead --agent`, SPEC §9) the lead runs in this process
 // (lead-in-console.ts): every inbox entry but the person's questions also goes to it, a plain line
 // is said to it, its lines are printed as `lead › …`, and its limits are questions like the others.
+// The demo's console (`endWithLastTeammate`, `swarm demo`) ends once the lead has finished with no
+// teammate left.
 import { setTimeout as delay } from 'node:timers/promises';
 import type { InProcessHost } from '../../backends/in-process/host.js';
 import { isProcessAlive } from '../../backends/process.js';
@@ -56,8 +58,8 @@ export interface ConsoleOptions {
   /** Printed (once per episode) when every teammate is idle and nothing is pending. */
   allIdleHint?: string;
   /**
-   * Leave the console once the last teammate is gone (the demo, which then cleans up). Otherwise the
-   * console only says how to leave.
+   * Leave the console once the last teammate is gone (the demo, which then cleans up); with an agent
+   * lead, once the lead has finished with no teammate left. Otherwise the console only says how to leave.
    */
   endWithLastTeammate?: boolean;
   /** Leave the console (without shutting the team down) when this aborts. */
@@ -162,6 +164,18 @@ export class LeaderConsole implements ActionContext {
     await this.refreshQuestions.trigger();
     await this.refreshStatus.trigger();
     if (this.lead) this.track(this.lead.run(this.stop.signal));
+  }
+
+  /** The agent lead finished: the demo ends when no teammate is left (the lead stopped them). */
+  leadFinished(): void {
+    if (!this.o.endWithLastTeammate || this.exiting !== undefined) return;
+    this.track(
+      readTeam(this.team).then((c) => {
+        if (c.members.some((m) => m.name !== LEAD_NAME) || this.exiting !== undefined) return;
+        this.print(chalk.dim('the lead has finished and no teammate is left: the demo ends'));
+        void this.quit(false);
+      }),
+    );
   }
 
   /** Ask the person (the agent lead's limit); resolves with the answer, `stop` if the console closes first. */

@@ -26,6 +26,8 @@ export interface LeadHostConsole {
   readonly stopping: Set<string>;
   print(text: string): void;
   askLimit(hit: LimitHit): Promise<'continue' | 'stop'>;
+  /** The lead ended a turn with its team at rest; its answer is on screen. */
+  leadFinished?(): void;
 }
 
 export class LeadInConsole {
@@ -92,6 +94,7 @@ export class LeadInConsole {
         onFinished: () => {
           lines.flush();
           c.print(chalk.green('the lead is done: its last reply above is the answer; type to give it more, or /quit'));
+          c.leadFinished?.();
           return false;
         },
         env: c.env,

@@ -1,5 +1,8 @@
-// The small project `swarm demo` works on: a greeting library with a README, a style note and a
-// test the tester runs (with the leader's approval). Written into a fresh temp directory.
+// The small project the demos work on: a greeting library with a README, a style note and a test
+// a teammate runs (with the person's approval). Written into a fresh temp directory.
+// `swarm demo --manual` gets it finished (DEMO_FILES); `swarm demo` (the agent lead's goal: an empty
+// name greets the world, with a test) starts from LEAD_DEMO_FILES, where greet() and its test do not
+// handle an empty name yet, and its teammates write DEMO_FILES's versions of those two files.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 
@@ -37,9 +40,23 @@ export const DEMO_FILES: Readonly<Record<string, string>> = {
   'docs/STYLE.md': ['# Style', '', '- Short sentences.', '- Every function has a one-line comment.', '- Examples in the README must run.', ''].join('\n'),
 };
 
-/** Write the demo project under `dir` (created); returns `dir`. */
-export async function writeDemoProject(dir: string): Promise<string> {
-  for (const [rel, text] of Object.entries(DEMO_FILES)) {
+/** The lead demo's starting point: greet() without the empty-name case, and a test without it. */
+export const LEAD_DEMO_FILES: Readonly<Record<string, string>> = {
+  ...DEMO_FILES,
+  'src/greet.js': ['// Greets someone by name.', 'export function greet(name) {', '  return `Hello, ${name}!`;', '}', ''].join('\n'),
+  'test/greet.test.js': [
+    "import assert from 'node:assert/strict';",
+    "import { greet } from '../src/greet.js';",
+    '',
+    "assert.equal(greet('Ada'), 'Hello, Ada!');",
+    "console.log('ok 1 - greets by name');",
+    '',
+  ].join('\n'),
+};
+
+/** Write a demo project (`files`, default the finished one) under `dir` (created); returns `dir`. */
+export async function writeDemoProject(dir: string, files: Readonly<Record<string, string>> = DEMO_FILES): Promise<string> {
+  for (const [rel, text] of Object.entries(files)) {
     const file = path.join(dir, rel);
     await fs.mkdir(path.dirname(file), { recursive: true });
     await fs.writeFile(file, text);

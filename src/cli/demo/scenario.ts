@@ -6,46 +6,14 @@
 //   writer  reads docs/STYLE.md, waits for reader's notes, then sends team-lead a README blurb;
 //   tester  reads the test, asks to run `node test/greet.test.js` with Bash (the leader approves
 //           with `y`), and reports the result to team-lead and writer.
-// Every brain approves a shutdown_request (SendMessage shutdown_response), so `/shutdown --all`
-// and Ctrl-C → y end the demo gracefully.
-import type { IncomingRequest, ScriptInput, StepInput } from '../../standin/messages-server.js';
-import { lastUserText, shutdownRequestId } from '../../standin/request.js';
-import { shutdownApproval } from '../../standin/script.js';
+// Every brain approves a shutdown_request (brain.ts), so `/shutdown --all` and Ctrl-C → y end the
+// demo gracefully. This is `swarm demo --manual`; the default demo is lead-scenario.ts.
+import type { ScriptInput, StepInput } from '../../standin/messages-server.js';
 import type { TeamFile } from '../launch/team-file.js';
+import { brainScript, reply, say, text, tool, type Brain, type Conversation } from './brain.js';
 
 export const DEMO_TEAM = 'demo';
 const TURNS_PER_AGENT = 16;
-
-type Block = { type: 'text'; text: string } | { type: 'tool_use'; name: string; input: Record<string, unknown> };
-
-interface Conversation {
-  /** Tool names the agent has called so far, in order. */
-  used: string[];
-  /** Every user-side text (prompts, teammate messages, tool results), joined. */
-  heard: string;
-  last: string;
-}
-
-function conversation(req: IncomingRequest): Conversation {
-  const used: string[] = [];
-  const heard: string[] = [];
-  for (const m of req.body.messages) {
-    if (typeof m.content === 'string') {
-      if (m.role === 'user') heard.push(m.content);
-      continue;
-    }
-    for (const b of m.content) {
-      if (m.role === 'assistant' && b.type === 'tool_use' && 'name' in b && typeof b.name === 'string') used.push(b.name);
-      if (m.role === 'user' && b.type === 'text' && 'text' in b && typeof b.text === 'string') heard.push(b.text);
-    }
-  }
-  return { used, heard: heard.join('\n'), last: lastUserText(req.body) };
-}
-
-const text = (t: string): Block => ({ type: 'text', text: t });
-const tool = (name: string, input: Record<string, unknown>): Block => ({ type: 'tool_use', name, input });
-const say = (to: string, message: string, summary: string): Block => tool('SendMessage', { to, message, summary });
-const reply = (...content: Block[]): StepInput => ({ reply: { content } });
 
 function reader(c: Conversation): StepInput {
   if (!c.used.includes('Read')) {
@@ -87,20 +55,11 @@ function tester(c: Conversation): StepInput {
   return reply(text('Results reported.'));
 }
 
-const BRAINS: Record<string, (c: Conversation) => StepInput> = { reader, writer, tester };
+const BRAINS: Record<string, Brain> = { reader, writer, tester };
 
 /** The stand-in script: each agent's turns all ask its brain. */
 export function demoScript(): ScriptInput {
-  const turns = Object.entries(BRAINS).flatMap(([agent, brain]) =>
-    Array.from({ length: TURNS_PER_AGENT }, () => ({
-      match: { agent },
-      respond: (req: IncomingRequest): StepInput => {
-        const id = shutdownRequestId(req.body);
-        return id !== undefined ? { reply: shutdownApproval(id) } : brain(conversation(req));
-      },
-    })),
-  );
-  return { exhaustedReply: '(the demo script has nothing more to say)', turns };
+  return brainScript(BRAINS, TURNS_PER_AGENT);
 }
 
 /** The demo team, as if read from a team file; `cwd` is the demo project. */
@@ -109,9 +68,9 @@ export function demoTeamFile(cwd: string, name: string = DEMO_TEAM): TeamFile {
     name,
     description: 'swarm demo: three scripted teammates',
     members: [
-      { name: 'reader', cwd, agentType: 'reader', prompt: 'You are reader. Read README.md and src/greet.js, then send your notes to writer and a summary to team-lead.' },
-      { name: 'writer', cwd, agentType: 'writer', prompt: "You are writer. Read docs/STYLE.md; when reader's notes arrive, send team-lead a one-line README blurb." },
-      { name: 'tester', cwd, agentType: 'tester', prompt: 'You are tester. Read test/greet.test.js, run it with Bash (node test/greet.test.js), and report to team-lead and writer.' },
+      { name: 'reader', cwd, prompt: 'You are reader. Read README.md and src/greet.js, then send your notes to writer and a summary to team-lead.' },
+      { name: 'writer', cwd, prompt: "You are writer. Read docs/STYLE.md; when reader's notes arrive, send team-lead a one-line README blurb." },
+      { name: 'tester', cwd, prompt: 'You are tester. Read test/greet.test.js, run it with Bash (node test/greet.test.js), and report to team-lead and writer.' },
     ],
   };
 }

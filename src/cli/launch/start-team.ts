@@ -166,14 +166,15 @@ export async function undoStart(s: StartedTeam, env: NodeJS.ProcessEnv): Promise
   return `interrupted: ${stopped}${undone}; removed team ${s.team.name}. Nothing is left.`;
 }
 
-/** The `swarm lead` argv for a team. */
-export function leadArgv(team: string): string[] {
-  return [process.execPath, SWARM_BIN, 'lead', '--team', team];
+/** The `swarm lead` argv for a team; `agent`: with an agent lead (`--agent`). */
+export function leadArgv(team: string, agent = false): string[] {
+  return [process.execPath, SWARM_BIN, 'lead', '--team', team, ...(agent ? ['--agent'] : [])];
 }
 
 /**
- * Run `swarm lead` in the first pane of the team's session, for a backend with team sessions
- * (`backend.sessions`: tmux outside tmux). The pane closes when the console exits.
+ * Run `swarm lead` (with `agent`: `swarm lead --agent`) in the first pane of the team's session, for
+ * a backend with team sessions (`backend.sessions`: tmux outside tmux). The pane closes when the
+ * console exits.
  */
 export function consoleInSession(
   sessions: TeamSessions,
@@ -181,8 +182,9 @@ export function consoleInSession(
   env: NodeJS.ProcessEnv,
   cwd: string,
   extraEnv: Record<string, string> = {},
+  agent = false,
 ): Promise<SessionConsole> {
-  return sessions.runConsole(team, { argv: leadArgv(team), cwd, env: { ...forwardedEnv(env), ...extraEnv } });
+  return sessions.runConsole(team, { argv: leadArgv(team, agent), cwd, env: { ...forwardedEnv(env), ...extraEnv } });
 }
 
 /**

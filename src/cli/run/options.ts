@@ -23,17 +23,20 @@ export interface LeadArgs {
   'lead-tools'?: string | undefined;
 }
 
+/** The flags' defaults (what `swarm demo` runs its lead with). */
+const DEFAULTS = { 'max-teammates': 4, runtime: 'swarm' } as const satisfies Partial<LeadArgs>;
+
 export function leadOptions<T>(y: Argv<T>): Argv<T & LeadArgs> {
   return y
     .option('lead-model', { type: 'string', describe: `the lead's model (default: $ANTHROPIC_MODEL, else ${DEFAULT_MODEL})` })
     .option('model', { type: 'string', describe: "teammates' model (default: the same rule)" })
-    .option('max-teammates', { type: 'number', default: 4, describe: 'teammates at once' })
+    .option('max-teammates', { type: 'number', default: DEFAULTS['max-teammates'], describe: 'teammates at once' })
     .option('max-turns', { type: 'number', describe: "the lead's model steps" })
     .option('budget-usd', { type: 'number', describe: "the team's spend: tokens × list price" })
     .option('budget-tokens', { type: 'number', describe: "the team's tokens (for models without a list price)" })
     .option('backend', { type: 'string', choices: BACKEND_CHOICES, describe: 'where teammates open (default: the team setting, else auto-detect)' })
     .option('permission-mode', { type: 'string', describe: `${PermissionModeSchema.options.join(' | ')} for teammates` })
-    .option('runtime', { type: 'string', choices: TEAMMATE_RUNTIMES, default: 'swarm', describe: 'swarm teammates, or the real claude CLI' })
+    .option('runtime', { type: 'string', choices: TEAMMATE_RUNTIMES, default: DEFAULTS.runtime, describe: 'swarm teammates, or the real claude CLI' })
     .option('lead-tools', { type: 'string', choices: ['read'], describe: 'read: the lead may also use Read, Glob and Grep' }) as Argv<T & LeadArgs>;
 }
 
@@ -74,4 +77,9 @@ export function leadSettings(args: LeadArgs, env: NodeJS.ProcessEnv, cwd: string
     runtime: args.runtime as TeammateRuntime,
     cwd,
   };
+}
+
+/** The settings with every flag at its default. */
+export function defaultLeadSettings(env: NodeJS.ProcessEnv, cwd: string): LeadSettings {
+  return leadSettings(DEFAULTS, env, cwd);
 }

@@ -1,9 +1,13 @@
 // What the agent lead needs to know about its team between turns (SPEC §9): who is still working
 // (a live process whose status file says starting, working or waiting for a permission; a member
-// without a status file, e.g. a real `claude` teammate, by config.json's isActive), which tasks are
-// still open (pending or in_progress; Claude Code's internal ones left out), and the team's spend
+// without a status file, e.g. a real `claude` teammate, by config.json's isActive; a live teammate
+// with unread messages it will take up as a turn: it is about to work), which tasks are still
+// open (pending or in_progress; Claude Code's internal ones left out), and the team's spend
 // for the budgets: every member's cost and tokens from its status file, the highest figure seen
 // per member kept, so what a teammate spent still counts after it left and took its file with it.
+import { Mailbox } from '../../mailbox/mailbox.js';
+import { parseControl } from '../../protocol/control.js';
+import type { InboxMessage } from '../../protocol/message.js';
 import { isProcessAlive } from '../../storage/pid.js';
 import { LEAD_NAME, sameName } from '../../protocol/names.js';
 import { StatusFileSchema, type StatusFile } from '../../protocol/status.js';
@@ -24,6 +28,12 @@ export interface TeamState {
   open: Task[];
 }
 
+/** An unread entry its teammate takes up as a turn: anything but a permission answer (those wait for the permission waiter). */
+function wakes(m: InboxMessage): boolean {
+  const parsed = parseControl(m.text);
+  return parsed.kind !== 'control' || parsed.message.type !== 'permission_response';
+}
+
 async function statusOf(team: Team, name: string): Promise<StatusFile | undefined> {
   return readJsonFile(team.paths.status(name), { schema: StatusFileSchema }).catch(() => undefined);
 }
@@ -32,10 +42,12 @@ export async function readTeamState(team: Team): Promise<TeamState> {
   const config = await readTeam(team);
   const teammates = config.members.filter((m) => !sameName(m.name, LEAD_NAME));
   const working: string[] = [];
+  const mailbox = new Mailbox({ team });
   for (const m of teammates) {
     const s = await statusOf(team, m.name);
     const active = s === undefined ? m.isActive === true : ACTIVE_STATES.has(s.state) && isProcessAlive(s.pid);
-    if (active) working.push(m.name);
+    const woken = !active && s !== undefined && s.state !== 'exiting' && isProcessAlive(s.pid) && (await mailbox.unread(m.name).catch(() => [])).some(wakes);
+    if (active || woken) working.push(m.name);
   }
   const { tasks } = await new TaskList(team).list();
   const open = tasks.filter((t) => t.status !== 'completed' && !isInternalTask(t));

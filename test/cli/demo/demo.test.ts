@@ -1,13 +1,26 @@
-// `swarm demo` in a real tmux pane (private server, reaped afterwards; TMPDIR points into the
-// test's temp dir so the demo's private root is ours): it says the model is scripted, reaches the
-// permission question, completes after `y` (every teammate idle), and Ctrl-C → y shuts the team
-// down, leaves only its own pane, and removes its root.
+// `swarm demo` (the agent lead's demo) in a real tmux pane (private server, reaped afterwards;
+// TMPDIR points into the test's temp dir so the demo's private root is ours):
+//   - it says the model is scripted and what to press; the lead makes two tasks, the test blocked by
+//     the fix, and spawns coder and tester beside the console; the one permission question comes,
+//     `y` answers it; the verifier's VERDICT: PASS and the lead's final answer are on the screen; the
+//     demo ends by itself, exit 0, with only its own pane left and its root removed;
+//   - without tmux (no tmux on PATH) the same run goes in-process, in the demo's own console;
+//   - Ctrl-C → y at the permission question shuts the team down and cleans up the same way;
+//   - SIGHUP with its console (and so the lead, which spawned the teammates) in a `swarm-demo`
+//     session: the teammates, the session and the root are gone, exit 129.
+// The --manual demo's ends are in demo-end.test.ts.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { quote } from 'shell-quote';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isProcessAlive } from '../../../src/backends/process.js';
 import { TmuxServer, capturePane, listAllPanes } from '../../../src/backends/tmux/commands.js';
+import { LEAD_DEMO_DONE } from '../../../src/cli/demo/lead-scenario.js';
+import { listDemoRoots } from '../../../src/cli/demo/root.js';
+import { TaskList } from '../../../src/tasks/index.js';
+import { readTeam } from '../../../src/team/team-store.js';
+import { Team } from '../../../src/team/team.js';
 import { SWARM_BIN } from '../../support/cli.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 import { privateSocket, reapServer } from '../../support/tmux.js';
@@ -29,35 +42,114 @@ afterEach(async (ctx) => {
   if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
 });
 
-describe('swarm demo', () => {
-  it('reaches the approval question, completes after y, and shuts down cleanly on Ctrl-C → y', async () => {
-    const env = { SWARM_TMUX_SOCKET: socket, TMPDIR: tmp, SWARM_POLL_MS: '250', SWARM_HEARTBEAT_MS: '500' };
-    const flags = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-    const cmd = `${quote([process.execPath, SWARM_BIN, 'demo'])}; echo DEMO-EXIT=$?`;
-    await execa('tmux', ['-L', socket, 'new-session', '-d', '-s', 'main', '-x', '200', '-y', '50', ...flags, '-c', tmp, cmd], {
-      env: { ...process.env, TMUX: '', SWARM_TEAM: '', ANTHROPIC_API_KEY: '', CLAUDE_CONFIG_DIR: path.join(tmp, 'never-used') },
-    });
-    const pane = (await listAllPanes(tmux))[0]!.paneId;
-    const screen = (): Promise<string> => capturePane(tmux, pane, 300);
+/**
+ * `swarm demo` in the first pane of the private server; the screen's lines joined again (the
+ * console's pane is narrow once teammates split beside it). `outsideTmux`: TMUX unset and stdin
+ * not a terminal, so its console goes to a `swarm-demo` session and nothing attaches.
+ * `pathWithoutTmux`: TMUX unset and PATH only that directory, so the demo finds no tmux.
+ */
+async function startDemo(outsideTmux = false, pathWithoutTmux?: string): Promise<{ pane: string; screen: () => Promise<string> }> {
+  const env = { SWARM_TMUX_SOCKET: socket, TMPDIR: tmp, SWARM_POLL_MS: '250', SWARM_HEARTBEAT_MS: '500' };
+  const flags = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+  const demo = quote([process.execPath, SWARM_BIN, 'demo']);
+  const run = pathWithoutTmux !== undefined ? `env -u TMUX PATH=${quote([pathWithoutTmux])} ${demo}` : outsideTmux ? `env -u TMUX ${demo} </dev/null` : demo;
+  const cmd = `${run}; echo DEMO-EXIT=$?`;
+  await execa('tmux', ['-L', socket, 'new-session', '-d', '-s', 'main', '-x', '200', '-y', '50', ...flags, '-c', tmp, cmd], {
+    env: { ...process.env, TMUX: '', SWARM_TEAM: '', ANTHROPIC_API_KEY: '', CLAUDE_CONFIG_DIR: path.join(tmp, 'never-used') },
+  });
+  const pane = (await listAllPanes(tmux))[0]!.paneId;
+  await tmux.run(['set-option', '-w', '-t', pane, 'remain-on-exit', 'on']); // the exit status stays readable
+  return { pane, screen: async () => (await capturePane(tmux, pane, 400)).replaceAll('\n', '') };
+}
 
+/** The running demo's root (from its marker). */
+const demoRoot = (): Promise<string> => waitFor(async () => (await listDemoRoots(tmp))[0]?.root, 10_000, 'the demo root');
+
+const sessionNames = async (): Promise<string[]> => [...new Set((await listAllPanes(tmux)).map((p) => p.sessionName))].sort();
+
+describe('swarm demo (the agent lead)', () => {
+  it('plans, spawns, asks once (y), is verified, answers, and ends by itself: cleaned up, exit 0', async () => {
+    const { pane, screen } = await startDemo();
     await waitFor(async () => (await screen()).includes('scripted stand-in model'), 10_000, 'the scripted-model notice');
+    expect(await screen()).toContain('press y when tester asks to run node test/greet.test.js');
+    const root = await demoRoot();
+    expect(root.startsWith(tmp)).toBe(true);
+
     await waitFor(async () => (await screen()).includes('[y] allow once  [a] always  [n] deny'), 30_000, 'the approval question');
     expect(await screen()).toContain('$ node test/greet.test.js');
-    expect((await listAllPanes(tmux)).length).toBe(4); // the console and three teammates
-    const demoRoot = /demo root (\S+)/.exec(await screen())?.[1];
-    expect(demoRoot?.startsWith(tmp)).toBe(true);
+    expect((await listAllPanes(tmux)).length).toBe(3); // the console, coder and tester
+    // The lead's plan, as the task list has it: the fix done by coder, the test (tester's) blocked by it.
+    const { tasks } = await new TaskList(new Team(root, 'demo')).list();
+    expect(tasks.map((t) => ({ id: t.id, owner: t.owner, status: t.status, blockedBy: t.blockedBy }))).toEqual([
+      { id: '1', owner: 'coder', status: 'completed', blockedBy: [] },
+      { id: '2', owner: 'tester', status: 'in_progress', blockedBy: ['1'] },
+    ]);
 
     await tmux.run(['send-keys', '-t', pane, 'y']);
-    await waitFor(async () => (await screen()).includes('both tests pass'), 15_000, "tester's report");
-    await waitFor(async () => (await screen()).includes('all 3 teammates are idle'), 15_000, 'every teammate idle');
-    expect(await screen()).toContain('type /shutdown --all, or press Ctrl-C');
+    await waitFor(async () => (await screen()).includes('both tests pass (ok 1, ok 2)'), 20_000, "tester's real test run");
+    await waitFor(async () => (await screen()).includes('VERDICT: PASS'), 20_000, "the verifier's verdict");
+    await waitFor(async () => (await screen()).includes('DEMO-EXIT=0'), 40_000, 'the demo to end by itself, exit 0');
+    const out = await screen();
+    expect(out).toContain('lead › The verifier says PASS'); // each turn's text on its own line, not run on after "Waiting…"
+    expect(out).toContain(`lead › ${LEAD_DEMO_DONE}`);
+    expect(out).toContain('verifier: approved the shutdown');
+    expect(out).toContain('the lead has finished and no teammate is left: the demo ends');
+    expect(out).toContain('demo cleaned up');
+    expect((await listAllPanes(tmux)).map((p) => p.paneId)).toEqual([pane]);
+    await expect(fs.access(root)).rejects.toThrow(/ENOENT/);
+  }, 90_000);
 
+  it('without tmux: the lead and its teammates run in-process in the console, and it ends the same way', async () => {
+    const bin = path.join(tmp, 'bin-without-tmux');
+    await fs.mkdir(bin);
+    await fs.symlink(process.execPath, path.join(bin, 'node')); // tester's Bash runs `node test/greet.test.js`
+    const { pane, screen } = await startDemo(false, bin);
+    await waitFor(async () => (await screen()).includes('[y] allow once'), 30_000, 'the approval question');
+    expect(await screen()).toContain('using the in-process backend');
+    expect(await listAllPanes(tmux)).toHaveLength(1);
+    await tmux.run(['send-keys', '-t', pane, 'y']);
+    await waitFor(async () => (await screen()).includes('DEMO-EXIT=0'), 40_000, 'the demo to end by itself, exit 0');
+    const out = await screen();
+    expect(out).toContain('VERDICT: PASS');
+    expect(out).toContain(`lead › ${LEAD_DEMO_DONE}`);
+    expect(out).toContain('demo cleaned up');
+    expect(await listDemoRoots(tmp)).toEqual([]);
+  }, 60_000);
+
+  it('Ctrl-C → y at the permission question shuts the team down and cleans up', async () => {
+    const { pane, screen } = await startDemo();
+    const root = await demoRoot();
+    await waitFor(async () => (await screen()).includes('[y] allow once'), 30_000, 'the approval question');
     await tmux.run(['send-keys', '-t', pane, 'C-c']);
     await waitFor(async () => (await screen()).includes('shut the team down?'), 5000, 'the Ctrl-C question');
     await tmux.run(['send-keys', '-t', pane, 'y']);
     await waitFor(async () => (await screen()).includes('DEMO-EXIT=0'), 30_000, 'the demo to exit 0');
     expect(await screen()).toContain('demo cleaned up');
     expect((await listAllPanes(tmux)).map((p) => p.paneId)).toEqual([pane]);
-    await expect(fs.access(demoRoot!)).rejects.toThrow(/ENOENT/);
+    await expect(fs.access(root)).rejects.toThrow(/ENOENT/);
+  }, 60_000);
+
+  it('on SIGHUP with its console and lead in a swarm-demo session: the teammates, the session and the root are gone, exit 129', async () => {
+    const { pane, screen } = await startDemo(true);
+    const { root, pid, teammatePids } = await waitFor(
+      async () => {
+        const [d] = await listDemoRoots(tmp);
+        if (d?.marker === undefined) return undefined;
+        const config = await readTeam(new Team(d.root, 'demo')).catch(() => undefined);
+        const pids = config?.members.flatMap((m) => (m.name !== 'team-lead' && m.pid !== undefined ? [m.pid] : [])) ?? [];
+        return pids.length === 2 ? { root: d.root, pid: d.marker.pid, teammatePids: pids } : undefined;
+      },
+      30_000,
+      'coder and tester spawned by the lead',
+    );
+    expect(await sessionNames()).toEqual(['main', 'swarm-demo']);
+
+    process.kill(pid, 'SIGHUP');
+    await waitFor(async () => (await screen()).includes('DEMO-EXIT=129'), 30_000, 'the demo to exit 129');
+    expect(await screen()).toContain('demo cleaned up');
+    expect(await sessionNames()).toEqual(['main']);
+    expect((await listAllPanes(tmux)).map((p) => p.paneId)).toEqual([pane]);
+    expect(teammatePids.filter((p) => isProcessAlive(p))).toEqual([]);
+    await expect(fs.access(root)).rejects.toThrow(/ENOENT/);
   }, 60_000);
 });
