@@ -34,6 +34,7 @@ import { killTeammate, shutdownAll } from '../../teammates/stop.js';
 import { startMessagesServer, type MessagesServer } from '../../standin/messages-server.js';
 import { readTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
+import { lastLeadAnswer } from '../../runtime/lead/answer.js';
 import { runConsole } from '../console/run.js';
 import { println, refuseGlobals, type GlobalArgs } from '../context.js';
 import { LEAD_DEMO_GOAL, leadDemoScript, leadDemoTeamFile } from '../demo/lead-scenario.js';
@@ -163,6 +164,9 @@ export const demoCommand: CommandModule<GlobalArgs, DemoArgs> = {
         if (interrupted.signal.aborted) return;
         println(chalk.dim('the demo runs until its console exits; Ctrl-C here stops it and cleans up'));
         await inSession.ended(interrupted.signal);
+        // The console (and the session with it) is gone: the lead's answer stays in this terminal.
+        const answer = manual || interrupted.signal.aborted ? undefined : await lastLeadAnswer(started.team);
+        if (answer !== undefined) println(`${chalk.bold("the lead's answer:")}\n${answer}`);
       } else {
         // The lead spawns on the backend chosen above (not detected a second time).
         const lead = { ...defaultLeadSettings(env, project), backend: started.backend.type, goal: LEAD_DEMO_GOAL };

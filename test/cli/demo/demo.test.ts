@@ -129,6 +129,26 @@ describe('swarm demo (the agent lead)', () => {
     await expect(fs.access(root)).rejects.toThrow(/ENOENT/);
   }, 60_000);
 
+  it('outside tmux: the console and lead run in a swarm-demo session; after it ends the lead\'s answer stays in this terminal', async () => {
+    const { screen } = await startDemo(true);
+    const consolePane = async (): Promise<string | undefined> => (await listAllPanes(tmux)).find((p) => p.sessionName === 'swarm-demo')?.paneId;
+    const question = await waitFor(
+      async () => {
+        const p = await consolePane();
+        return p !== undefined && (await capturePane(tmux, p, 400)).includes('[y] allow once') ? p : undefined;
+      },
+      30_000,
+      'the approval question in the session console',
+    );
+    await tmux.run(['send-keys', '-t', question, 'y']);
+    await waitFor(async () => (await screen()).includes('DEMO-EXIT=0'), 60_000, 'the demo to end by itself, exit 0');
+    const out = await screen();
+    expect(out).toContain("the lead's answer:");
+    expect(out).toContain(LEAD_DEMO_DONE);
+    expect(out.indexOf("the lead's answer:")).toBeLessThan(out.indexOf('demo cleaned up'));
+    expect(await sessionNames()).toEqual(['main']);
+  }, 90_000);
+
   it('on SIGHUP with its console and lead in a swarm-demo session: the teammates, the session and the root are gone, exit 129', async () => {
     const { pane, screen } = await startDemo(true);
     const { root, pid, teammatePids } = await waitFor(
