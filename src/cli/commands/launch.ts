@@ -86,10 +86,10 @@ export const launchCommand: CommandModule<GlobalArgs, LaunchArgs> = {
     }
     const root = rootDir();
     const env = process.env;
-    // The machine checks (each cwd, claude on PATH) run before anything is created, dry run too.
-    const file = await parseTeamFile(args.file, { env });
-    const requested = (args.backend ?? file.backend ?? 'auto') as BackendChoice;
+    // The machine checks (each cwd, claude on PATH, worktrees) run before anything is created, dry run too.
     const cwd = process.cwd();
+    const file = await parseTeamFile(args.file, { env, cwd });
+    const requested = (args.backend ?? file.backend ?? 'auto') as BackendChoice;
     if (args['dry-run']) {
       const named = new Team(root, file.name);
       const backend = await dryRunBackend(requested, named, args.console);

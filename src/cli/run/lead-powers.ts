@@ -70,6 +70,7 @@ export function leadPowers(o: LeadPowerOptions): Pick<LeadOptions, 'spawn' | 'st
         agentType: req.agentType,
         permissionMode: req.mode ?? o.permissionMode,
         runtime: o.runtime,
+        isolation: req.isolation,
         cwd: o.cwd,
         backend: chosen,
         env: o.env,
