@@ -2,7 +2,7 @@
 // in a real git repository (temp dir), real `swarm teammate` processes in a private tmux server
 // (reaped afterwards) answered by the stand-in Messages API, then `swarm worktrees --json`, the stop
 // report (a changed worktree kept, a clean one removed with its branch), `swarm doctor` on the kept
-// one and its printed cleanup run as printed. The failures (outside a repository, `git worktree add`
+// one and its printed cleanup run as printed, and the README's review-and-merge commands, as printed. The failures (outside a repository, `git worktree add`
 // blocked by a held ref lock, a clashing branch, a teammate that dies at once) use the fake teammate.
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -13,7 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMessagesServer, type MessagesServer } from '../../../src/standin/messages-server.js';
 import { createTeam, readTeam } from '../../../src/team/index.js';
 import { Team } from '../../../src/team/team.js';
-import { SWARM_BIN, swarm } from '../../support/cli.js';
+import { REPO, SWARM_BIN, swarm } from '../../support/cli.js';
 import { git, makeRepo } from '../../support/git-repo.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 import { tmuxEnv, tmuxForThisTest } from '../../support/tmux.js';
@@ -151,6 +151,33 @@ describe('swarm spawn --isolation worktree', () => {
       `carol: killed; pane and process gone, removed from the team; worktree kept: ${tree} on branch swarm/${TEAM}/carol (1 commit ahead, 2 files changed); review: git -C ${repo} log ${base.slice(0, 12)}..swarm/${TEAM}/carol`,
     );
     expect(await git(repo, 'log', '--format=%s', `${base}..swarm/${TEAM}/carol`)).toBe('carol was here');
+  });
+
+  it("the README's review-and-merge commands work as printed on a kept branch", async () => {
+    const readme = await fs.readFile(path.join(REPO, 'README.md'), 'utf8');
+    const block = /To review and merge a kept branch[^]*?```sh\n([^]*?)```/.exec(readme)?.[1];
+    expect(block).toBeDefined();
+    await createTeam(root, { name: 'review' });
+    const env = { ...tmuxEnv(socket, [process.execPath, FAKE]) };
+    const r = await swarm(root, ['spawn', 'alice', '-p', 'hi', '--team', 'review', '--backend', 'tmux', '--isolation', 'worktree', '--cwd', repo, '--json'], env);
+    expect(r.exitCode, r.stderr).toBe(0);
+    pids.add((JSON.parse(r.stdout) as { pid: number }).pid);
+    const tree = path.join(repo, '.claude', 'worktrees', 'review-alice');
+    await fs.writeFile(path.join(tree, 'feature.txt'), 'committed\n');
+    await git(tree, 'add', '-A');
+    await git(tree, 'commit', '-q', '-m', 'alice: feature');
+    await fs.writeFile(path.join(tree, 'later.txt'), 'left uncommitted\n');
+    const stopped = await swarm(root, ['kill', 'alice', '--team', 'review', '--json'], env);
+    expect(JSON.parse(stopped.stdout)).toMatchObject({ worktree: { fate: 'kept', ahead: 1, filesChanged: 2, dirty: true } });
+
+    for (const line of block!.split('\n').filter((l) => l.trim() !== '')) {
+      const done = await execa('sh', ['-c', line], { cwd: repo, reject: false, stdin: 'ignore' });
+      expect(done.exitCode, `${line}\n${done.stderr}`).toBe(0);
+    }
+    expect((await fs.readFile(path.join(repo, 'later.txt'), 'utf8'))).toBe('left uncommitted\n');
+    expect(await git(repo, 'log', '--format=%s', '-2')).toBe('alice: uncommitted work\nalice: feature');
+    expect(existsSync(tree)).toBe(false);
+    expect(await swarmBranches()).toBe('');
   });
 
   it('outside a repository, with git worktree add blocked, on a branch clash, or when the teammate dies at once: exit non-zero, no member, no worktree, no branch', async () => {
