@@ -133,9 +133,15 @@ export async function planWorktree(team: string, name: string, cwd: string, exec
   return { repo, path: dir, branch, base: base.out, cwd: rel === '' ? dir : path.join(dir, rel) };
 }
 
+/** The `git worktree add` that addWorktree runs (also shown by `swarm launch --dry-run`). */
+export function worktreeAddArgv(plan: WorktreePlan): string[] {
+  return ['git', '-C', plan.repo, 'worktree', 'add', '--quiet', '-b', plan.branch, '--', plan.path, plan.base];
+}
+
 /** Create the planned worktree; on failure nothing of it is left and a one-line SwarmError is thrown. */
 export async function addWorktree(plan: WorktreePlan, exec: Exec = execaExec): Promise<void> {
-  const r = await git(exec, plan.repo, ['worktree', 'add', '--quiet', '-b', plan.branch, '--', plan.path, plan.base]);
+  const [, , , ...args] = worktreeAddArgv(plan);
+  const r = await git(exec, plan.repo, args);
   if (!r.ok) {
     // Only what this call made: the branch was checked absent under the spawn lock.
     await dropWorktree(plan, exec, { onlyAt: plan.base }).catch(() => undefined);

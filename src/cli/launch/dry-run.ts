@@ -10,6 +10,7 @@ import { colorForIndex } from '../../protocol/colors.js';
 import { agentId } from '../../protocol/names.js';
 import { teamPaths } from '../../team/paths.js';
 import { buildTeammateCommand, forwardedEnv, type Env } from '../../teammates/command-line.js';
+import { worktreeAddArgv, type WorktreePlan } from '../../teammates/worktree.js';
 import { leadArgv } from './start-team.js';
 import type { TeamFile } from './team-file.js';
 
@@ -26,6 +27,8 @@ export interface DryRunInput {
   /** The backend launch would use (nothing is run on it: only plan()). */
   backend: Backend;
   console: boolean;
+  /** The worktrees of `isolation: worktree` members, by member name (planWorktree). */
+  worktrees?: ReadonlyMap<string, WorktreePlan>;
   /** Tests: the `claude` lookup. */
   which?: (command: string, env: Env) => string | undefined;
 }
@@ -84,7 +87,11 @@ export function dryRunPlan(i: DryRunInput): PlanLine[] {
     }
   };
   i.file.members.forEach((m, index) => {
-    const cwd = m.cwd ?? i.cwd;
+    const worktree = i.worktrees?.get(m.name);
+    const cwd = worktree?.cwd ?? m.cwd ?? i.cwd;
+    if (worktree !== undefined) {
+      out.push(note(`${m.name} works in its own git worktree on branch ${worktree.branch}, from ${worktree.base.slice(0, 12)}`), { run: worktreeAddArgv(worktree) });
+    }
     const built = buildTeammateCommand({
       runtime: m.runtime ?? 'swarm',
       team: i.team,

@@ -180,6 +180,31 @@ describe('swarm spawn --isolation worktree', () => {
     expect(await swarmBranches()).toBe('');
   });
 
+  it('a team file member with isolation: worktree: the dry run shows the git command and makes nothing; launch makes it', async () => {
+    const env = { ...tmuxEnv(socket, [process.execPath, FAKE]) };
+    const file = path.join(root, 'team.yaml');
+    await fs.writeFile(file, ['name: tf', 'members:', '  - name: w1', '    prompt: hi', '    isolation: worktree', `    cwd: ${path.join(repo, 'sub')}`, ''].join('\n'));
+    const tree = path.join(repo, '.claude', 'worktrees', 'tf-w1');
+    const base = await git(repo, 'rev-parse', 'HEAD');
+    const dry = await swarm(root, ['launch', file, '--dry-run', '--no-console', '--backend', 'tmux'], env);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    const lines = dry.stdout.split('\n');
+    const at = lines.indexOf(`# w1 works in its own git worktree on branch swarm/tf/w1, from ${base.slice(0, 12)}`);
+    expect(at).toBeGreaterThan(0);
+    expect(lines[at + 1]).toBe(`git -C ${repo} worktree add --quiet -b swarm/tf/w1 -- ${tree} ${base}`);
+    expect(dry.stdout).toContain(`-c ${path.join(tree, 'sub')} `); // the pane starts inside the worktree
+    expect(existsSync(tree)).toBe(false);
+
+    const launched = await swarm(root, ['launch', file, '--no-console', '--backend', 'tmux', '--json'], env);
+    expect(launched.exitCode, launched.stderr).toBe(0);
+    const member = (await readTeam(new Team(root, 'tf'))).members[1]!;
+    if (member.pid !== undefined) pids.add(member.pid);
+    expect(member).toMatchObject({ name: 'w1', worktreePath: tree, cwd: path.join(tree, 'sub') });
+    const stopped = await swarm(root, ['shutdown', '--all', '--team', 'tf', '--json'], env);
+    expect(JSON.parse(stopped.stdout)).toMatchObject([{ name: 'w1', outcome: 'approved', worktree: { fate: 'removed' } }]);
+    expect(existsSync(tree)).toBe(false);
+  });
+
   it('outside a repository, with git worktree add blocked, on a branch clash, or when the teammate dies at once: exit non-zero, no member, no worktree, no branch', async () => {
     const env = { ...tmuxEnv(socket, [process.execPath, FAKE]) };
     const spawn = (name: string, cwd: string) => run(['spawn', name, '-p', 'hi', '--backend', 'tmux', '--isolation', 'worktree', '--cwd', cwd], env);
