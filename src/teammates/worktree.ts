@@ -16,11 +16,16 @@
 //   teamWorktrees   the worktrees (and leftover branches) of a team, in the repositories its config
 //                   remembers (`swarm.worktreeRepos`) and those of its members' worktrees, each
 //                   marked active or not (its member still in the team): `swarm worktrees`, doctor.
+// add, drop and settle change the repository under the lock `<git dir>/swarm-worktrees.lock`: git's
+// own config and ref locks fail at once instead of waiting, so two teammates stopping together
+// would otherwise break each other's `git branch -D`.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { quote } from 'shell-quote';
 import type { TeamConfig } from '../protocol/config.js';
 import { SwarmError } from '../protocol/errors.js';
 import { sameName } from '../protocol/names.js';
+import { withFileLock } from '../storage/lock.js';
 import { execaExec, type Exec } from '../backends/process.js';
 
 /** Where a teammate's worktree goes, and the cwd it gets inside it. */
@@ -122,12 +127,12 @@ export async function planWorktree(team: string, name: string, cwd: string, exec
   if ((await git(exec, repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])).ok) {
     throw new SwarmError(
       'exists',
-      `--isolation worktree: branch ${branch} already exists in ${repo} (an earlier ${name}'s kept work?); review and delete it (git -C ${repo} branch -D ${branch}) or pick another name`,
+      `--isolation worktree: branch ${branch} already exists in ${repo} (an earlier ${name}'s kept work?); review and delete it (${quote(['git', '-C', repo, 'branch', '-D', branch])}) or pick another name`,
     );
   }
   const dir = worktreeDir(repo, team, name);
   if (await exists(dir)) {
-    throw new SwarmError('exists', `--isolation worktree: ${dir} already exists; remove it (git -C ${repo} worktree remove ${dir}) or pick another name`);
+    throw new SwarmError('exists', `--isolation worktree: ${dir} already exists; remove it (${quote(['git', '-C', repo, 'worktree', 'remove', dir])}) or pick another name`);
   }
   const rel = path.relative(repo, await fs.realpath(cwd));
   return { repo, path: dir, branch, base: base.out, cwd: rel === '' ? dir : path.join(dir, rel) };
@@ -138,51 +143,56 @@ export function worktreeAddArgv(plan: WorktreePlan): string[] {
   return ['git', '-C', plan.repo, 'worktree', 'add', '--quiet', '-b', plan.branch, '--', plan.path, plan.base];
 }
 
+/** `fn(gitDir)` under the repository's swarm lock (see the header). */
+async function withRepoLock<R>(exec: Exec, repo: string, fn: (gitDir: string) => Promise<R>): Promise<R> {
+  const gitDir = await gitOrThrow(exec, repo, ['rev-parse', '--path-format=absolute', '--git-common-dir'], 'finding the git directory');
+  return withFileLock(path.join(gitDir, 'swarm-worktrees'), () => fn(gitDir));
+}
+
 /** Create the planned worktree; on failure nothing of it is left and a one-line SwarmError is thrown. */
 export async function addWorktree(plan: WorktreePlan, exec: Exec = execaExec): Promise<void> {
-  const [, , , ...args] = worktreeAddArgv(plan);
-  const r = await git(exec, plan.repo, args);
-  if (!r.ok) {
-    // Only what this call made: the branch was checked absent under the spawn lock.
-    await dropWorktree(plan, exec, { onlyAt: plan.base }).catch(() => undefined);
-    throw new SwarmError('backend', `--isolation worktree: git worktree add ${plan.path} failed: ${r.err || 'no message'}`);
-  }
-  try {
-    await gitOrThrow(exec, plan.repo, ['config', '--local', baseKey(plan.branch), plan.base], 'recording the base');
-    await excludeWorktrees(plan.repo, exec);
-    if (!(await exists(plan.cwd))) await fs.mkdir(plan.cwd, { recursive: true }); // an untracked cwd
-  } catch (e) {
-    await dropWorktree(plan, exec).catch(() => undefined);
-    throw e;
-  }
+  await withRepoLock(exec, plan.repo, async (gitDir) => {
+    const [, , , ...args] = worktreeAddArgv(plan);
+    const r = await git(exec, plan.repo, args);
+    if (!r.ok) {
+      // Only what this call made: the branch was checked absent under the spawn lock.
+      await dropUnlocked(plan, exec, plan.base).catch(() => undefined);
+      throw new SwarmError('backend', `--isolation worktree: git worktree add ${plan.path} failed: ${r.err || 'no message'}`);
+    }
+    try {
+      await gitOrThrow(exec, plan.repo, ['config', '--local', baseKey(plan.branch), plan.base], 'recording the base');
+      await excludeWorktrees(gitDir);
+      if (!(await exists(plan.cwd))) await fs.mkdir(plan.cwd, { recursive: true }); // an untracked cwd
+    } catch (e) {
+      await dropUnlocked(plan, exec).catch(() => undefined);
+      throw e;
+    }
+  });
 }
 
 /** `/.claude/worktrees/` in the repository's local exclude file (never a tracked .gitignore). */
-async function excludeWorktrees(repo: string, exec: Exec): Promise<void> {
-  const common = await gitOrThrow(exec, repo, ['rev-parse', '--path-format=absolute', '--git-common-dir'], 'finding the git directory');
-  const file = path.join(common, 'info', 'exclude');
+async function excludeWorktrees(gitDir: string): Promise<void> {
+  const file = path.join(gitDir, 'info', 'exclude');
   const text = await fs.readFile(file, 'utf8').catch(() => '');
   if (text.split('\n').includes(EXCLUDE_LINE)) return;
   await fs.mkdir(path.dirname(file), { recursive: true });
   await fs.appendFile(file, `${text === '' || text.endsWith('\n') ? '' : '\n'}${EXCLUDE_LINE}\n`);
 }
 
-/**
- * Remove a worktree and its branch whatever they hold (undo of a spawn that made them). `onlyAt`:
- * delete the branch only while it still points at that commit.
- */
-export async function dropWorktree(
-  plan: Pick<WorktreePlan, 'repo' | 'path' | 'branch'>,
-  exec: Exec = execaExec,
-  opts: { onlyAt?: string } = {},
-): Promise<void> {
+/** Remove a worktree and its branch whatever they hold (undo of a spawn that made them). */
+export async function dropWorktree(plan: Pick<WorktreePlan, 'repo' | 'path' | 'branch'>, exec: Exec = execaExec): Promise<void> {
+  await withRepoLock(exec, plan.repo, () => dropUnlocked(plan, exec));
+}
+
+/** dropWorktree's work, the lock held; with `onlyAt`, the branch goes only while it points at that commit. */
+async function dropUnlocked(plan: Pick<WorktreePlan, 'repo' | 'path' | 'branch'>, exec: Exec, onlyAt?: string): Promise<void> {
   const listed = await git(exec, plan.repo, ['worktree', 'list', '--porcelain']);
   if (listed.ok && parseWorktreeList(listed.out).some((w) => w.path === plan.path)) {
     await gitOrThrow(exec, plan.repo, ['worktree', 'remove', '--force', '--force', plan.path], 'removing the worktree');
   }
   await git(exec, plan.repo, ['worktree', 'prune']);
   const head = await git(exec, plan.repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${plan.branch}`]);
-  if (head.ok && (opts.onlyAt === undefined || head.out === opts.onlyAt)) {
+  if (head.ok && (onlyAt === undefined || head.out === onlyAt)) {
     await gitOrThrow(exec, plan.repo, ['branch', '-D', plan.branch], 'deleting the branch');
   }
 }
@@ -226,20 +236,22 @@ export async function settleWorktree(worktreePath: string, team: string, name: s
   const branch = worktreeBranch(team, name);
   const kept = { fate: 'kept' as const, path: worktreePath, branch, repo, base: undefined, ahead: undefined, filesChanged: undefined, dirty: undefined };
   try {
-    const base = await baseOf(exec, repo, branch);
-    const head = await git(exec, repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]);
-    if (!head.ok) return { ...kept, base, reason: `its branch ${branch} is gone` };
-    const present = await exists(worktreePath);
-    const dirty = present ? await dirtyOf(exec, worktreePath) : false;
-    const ahead = await aheadOf(exec, repo, base, branch);
-    if (base !== undefined && head.out === base && dirty === false) {
-      if (present) await gitOrThrow(exec, repo, ['worktree', 'remove', worktreePath], 'removing the clean worktree');
-      await git(exec, repo, ['worktree', 'prune']);
-      await gitOrThrow(exec, repo, ['branch', '-D', branch], 'deleting its branch');
-      return { fate: 'removed', path: worktreePath, branch };
-    }
-    const filesChanged = present ? await filesChangedOf(exec, worktreePath, base) : undefined;
-    return { ...kept, base, ahead, dirty, filesChanged, ...(present ? {} : { reason: 'its directory is gone' }) };
+    return await withRepoLock(exec, repo, async (): Promise<WorktreeFate> => {
+      const base = await baseOf(exec, repo, branch);
+      const head = await git(exec, repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]);
+      if (!head.ok) return { ...kept, base, reason: `its branch ${branch} is gone` };
+      const present = await exists(worktreePath);
+      const dirty = present ? await dirtyOf(exec, worktreePath) : false;
+      const ahead = await aheadOf(exec, repo, base, branch);
+      if (base !== undefined && head.out === base && dirty === false) {
+        if (present) await gitOrThrow(exec, repo, ['worktree', 'remove', worktreePath], 'removing the clean worktree');
+        await git(exec, repo, ['worktree', 'prune']);
+        await gitOrThrow(exec, repo, ['branch', '-D', branch], 'deleting its branch');
+        return { fate: 'removed', path: worktreePath, branch };
+      }
+      const filesChanged = present ? await filesChangedOf(exec, worktreePath, base) : undefined;
+      return { ...kept, base, ahead, dirty, filesChanged, ...(present ? {} : { reason: 'its directory is gone' }) };
+    });
   } catch (e) {
     return { ...kept, reason: e instanceof Error ? e.message.split('\n')[0]! : String(e) };
   }
@@ -257,7 +269,7 @@ export function describeWorktreeFate(f: WorktreeFate): string {
     f.reason,
   ].filter((x) => x !== undefined);
   const range = f.base === undefined ? f.branch : `${f.base.slice(0, 12)}..${f.branch}`;
-  return `worktree kept: ${f.path} on branch ${f.branch} (${facts.join(', ')}); review: git -C ${f.repo} log ${range}`;
+  return `worktree kept: ${f.path} on branch ${f.branch} (${facts.join(', ')}); review: ${quote(['git', '-C', f.repo, 'log', range])}`;
 }
 
 /** `git worktree list --porcelain` as records (pure). */

@@ -70,6 +70,20 @@ describe('worktrees', () => {
     expect(describeWorktreeFate(fate)).toBe('worktree removed (no changes), with branch swarm/tm/ann');
   });
 
+  it('settling many at once (a shutdown --all): every clean one goes, with its branch and base', async () => {
+    const { repo, plan } = await repoWithWorktree('w0');
+    const plans = [plan];
+    for (let i = 1; i < 16; i++) {
+      const p = await planWorktree('tm', `w${i}`, repo);
+      await addWorktree(p);
+      plans.push(p);
+    }
+    const fates = await Promise.all(plans.map((p, i) => settleWorktree(p.path, 'tm', `w${i}`)));
+    expect(fates.map((f) => (f.fate === 'kept' ? f.reason : f.fate))).toEqual(plans.map(() => 'removed'));
+    expect(await git(repo, 'for-each-ref', 'refs/heads/swarm/')).toBe('');
+    expect(await git(repo, 'config', '--get-regexp', 'swarmbase').catch(() => '')).toBe('');
+  });
+
   it('settling: a commit keeps it (commits ahead, files changed); once the branch is back at the base and clean it goes', async () => {
     const { repo, plan } = await repoWithWorktree();
     await fs.writeFile(path.join(plan.cwd, 'b.ts'), 'export const b = 1;\n');
