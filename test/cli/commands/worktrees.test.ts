@@ -118,6 +118,8 @@ describe('swarm spawn --isolation worktree', () => {
     // Kept work is still listed, as no longer a member's; doctor offers the exact cleanup.
     const after = JSON.parse((await run(['worktrees', '--json'], env)).stdout) as Row[];
     expect(after.map((w) => [w.member, w.dirty, w.active])).toEqual([['alice', true, false]]);
+    const human = await run(['worktrees'], env);
+    expect(human.stdout).toBe(`alice  ${aliceTree}  swarm/${TEAM}/alice  base ${base.slice(0, 12)}  0 ahead  dirty  member gone: kept for review`);
     const doctor = await run(['doctor', '--json'], env);
     const found = (JSON.parse(doctor.stdout) as { findings: { check: string; severity: string; problem: string; fix: string; fixable: boolean }[] }).findings.filter(
       (f) => f.check === 'orphaned_worktree',
