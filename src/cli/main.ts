@@ -19,6 +19,7 @@ import { killCommand, shutdownCommand } from './commands/stop.js';
 import { tasksCommand } from './commands/tasks.js';
 import { teamCommand } from './commands/team.js';
 import { teammateCommand } from './commands/teammate.js';
+import { worktreesCommand } from './commands/worktrees.js';
 import { fail, failWith } from './fail.js';
 import { applyColorFlag } from './output/render.js';
 import { nearest } from '../protocol/spelling.js';
@@ -81,6 +82,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
     .command(tasksCommand)
     .command(teammateCommand)
     .command(statusCommand)
+    .command(worktreesCommand)
     .command(doctorCommand)
     .example('$0 team create review-squad', 'create a team (prints the SWARM_TEAM to export)')
     .example('$0 send alice "please review src/app.ts" --team review-squad', 'message a teammate')

@@ -58,6 +58,8 @@ export const SwarmSectionSchema = z.looseObject({
   backend: z.string().optional(),
   tmuxSession: z.string().optional(),
   permissionMode: PermissionModeSchema.optional(),
+  // Repositories where teammates got a git worktree (SPEC §10): where `swarm worktrees` and doctor look.
+  worktreeRepos: z.array(z.string()).optional(),
 });
 export type SwarmSection = z.infer<typeof SwarmSectionSchema>;
 

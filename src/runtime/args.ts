@@ -20,6 +20,7 @@ import { shutdownGraceMs } from '../protocol/shutdown-timing.js';
 import { parseVerifyKey, type ParsedVerifyKey } from '../permissions/signing.js';
 import type { AgentType } from '../protocol/agent-type.js';
 import { resolveAgentType } from '../team/agent-types.js';
+import { repoOfWorktree } from '../teammates/worktree.js';
 import { requireMember } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
 
@@ -148,7 +149,10 @@ export async function resolveSettings(team: Team, raw: unknown, config: TeamConf
   const model = flags.model ?? member.model ?? (env.ANTHROPIC_MODEL?.trim() || DEFAULT_MODEL);
   const color = flags.agentColor ?? member.color;
   const agentType = flags.agentType ?? member.agentType;
-  const agentTypeDef = agentType === undefined ? undefined : resolveAgentType({ cwd, root: team.root }, agentType);
+  // A worktree teammate's types are the ones its spawn checked, in the main checkout: a project
+  // agent file need not be committed to be there, and only committed files are in the worktree.
+  const typesCwd = member.worktreePath ? path.join(repoOfWorktree(member.worktreePath), path.relative(member.worktreePath, cwd)) : cwd;
+  const agentTypeDef = agentType === undefined ? undefined : resolveAgentType({ cwd: typesCwd, root: team.root }, agentType);
   return {
     team,
     name: member.name,

@@ -13,6 +13,10 @@
 //      to reach the pane, the one-time fix) and waits up to `dialogTimeoutMs` for an answer; once
 //      the dialog is gone the ready deadline starts again.
 // The pane's stderr is also kept in logs/<name>.stderr (PaneSpec.stderrLog), also after a failure.
+// With `isolation: 'worktree'` step 1 also makes the teammate's git worktree (worktree.ts) and
+// records `worktreePath` and the cwd inside it; the repository is remembered in `swarm.worktreeRepos`
+// (for `swarm worktrees` and doctor once the member is gone). A failed spawn removes the worktree
+// and its branch too.
 // On any failure after step 1: capture the pane's last non-blank lines and how its process ended,
 // kill the pane (verified), remove the member, its status and inbox files, and throw a SwarmError
 // carrying that output.
@@ -35,13 +39,18 @@ import { parseText } from '../storage/json-file.js';
 import { ensureDir, isDirectory, writeFileAtomic } from '../storage/atomic.js';
 import { withFileLock } from '../storage/lock.js';
 import { resolveAgentType } from '../team/agent-types.js';
-import { addMember, readTeam, removeMember, updateMember } from '../team/team-store.js';
+import { addMember, readTeam, removeMember, updateMember, updateTeam } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
 import { awaitFiles } from '../storage/await-files.js';
 import type { Backend, BackendType, PaneExit, PaneOutput, PaneRef } from '../backends/backend.js';
 import { isProcessAlive, tailLines } from '../backends/process.js';
 import { DialogWatch } from './dialog-watch.js';
 import { TEAMMATE_RUNTIMES, buildTeammateCommand, resolveClaude, type Env, type TeammateRuntime } from './command-line.js';
+import { addWorktree, dropWorktree, planWorktree, type WorktreePlan } from './worktree.js';
+
+/** `--isolation` values: `worktree` runs the teammate in its own git worktree (SPEC §10). */
+export const ISOLATIONS = ['worktree'] as const;
+export type Isolation = (typeof ISOLATIONS)[number];
 
 export interface SpawnOptions {
   team: Team;
@@ -58,6 +67,7 @@ export interface SpawnOptions {
   defaultPermissionMode?: string | undefined;
   cwd?: string | undefined;
   runtime?: TeammateRuntime | undefined;
+  isolation?: Isolation | undefined;
   backend: Backend;
   /** Default 20 s. */
   readyTimeoutMs?: number;
@@ -198,6 +208,9 @@ interface StartedSpawn {
   msgId: string;
   pane: PaneRef;
   runtime: TeammateRuntime;
+  /** Where it runs (inside its worktree, if it has one). */
+  cwd: string;
+  worktree: WorktreePlan | undefined;
 }
 
 /** Steps 1-4 under the team's spawn lock; on failure everything is undone and the error thrown. */
@@ -220,9 +233,9 @@ async function startSpawn(o: SpawnOptions): Promise<StartedSpawn> {
 /** Step 5, outside the lock; on failure the teammate is cleaned up and the error thrown. */
 async function awaitReady(s: StartedSpawn): Promise<SpawnedTeammate> {
   try {
-    await handshake(s.o, s.mailbox, s.name, s.msgId, s.pane, s.runtime);
+    await handshake(s.o, s.mailbox, s.name, s.msgId, s.pane, s.runtime, s.cwd);
   } catch (e) {
-    throw await undoSpawn(s.o, s.name, s.pane, e);
+    throw await undoSpawn(s.o, s.name, s.pane, e, s.worktree);
   }
   return { agentId: s.agentId, name: s.name, color: s.color, backendType: s.pane.backendType, paneId: s.pane.paneId, pid: s.pane.pid };
 }
@@ -248,7 +261,20 @@ async function startLocked(
   const name = member.name;
   const color = member.color ?? 'blue';
   let pane: PaneRef | undefined;
+  let worktree: WorktreePlan | undefined;
+  let cwd = v.cwd;
   try {
+    if (o.isolation === 'worktree') {
+      const plan = await planWorktree(o.team.name, name, v.cwd);
+      await addWorktree(plan);
+      worktree = plan;
+      cwd = plan.cwd;
+      await updateMember(o.team, name, { cwd, worktreePath: plan.path });
+      await updateTeam(o.team, (c) => {
+        const repos = c.swarm?.worktreeRepos ?? [];
+        if (!repos.includes(plan.repo)) c.swarm = { ...c.swarm, worktreeRepos: [...repos, plan.repo] };
+      });
+    }
     const cmd = buildTeammateCommand({
       runtime: v.runtime,
       team: o.team.name,
@@ -260,7 +286,7 @@ async function startLocked(
       model: v.model,
       planModeRequired: o.planModeRequired,
       permissionMode: v.mode,
-      cwd: v.cwd,
+      cwd,
       env: o.env,
       ...(o.swarmExecutable ? { swarmExecutable: o.swarmExecutable } : {}),
       ...(o.which ? { which: o.which } : {}),
@@ -274,7 +300,7 @@ async function startLocked(
     await mailbox.clear(name);
     const lead = config.members[0];
     const prompt = await mailbox.append(name, { from: 'team-lead', text: o.prompt, ...(lead?.color ? { color: lead.color } : {}) });
-    pane = await o.backend.createPane({ team: o.team.name, name, color, argv: cmd.argv, env: cmd.env, cwd: v.cwd, stderrLog });
+    pane = await o.backend.createPane({ team: o.team.name, name, color, argv: cmd.argv, env: cmd.env, cwd, stderrLog });
     await updateMember(o.team, name, {
       tmuxPaneId: pane.paneId,
       backendType: pane.backendType,
@@ -282,9 +308,9 @@ async function startLocked(
       ...(pane.pid !== undefined ? { pid: pane.pid } : {}),
       ...(pane.server !== undefined ? { paneServer: pane.server } : {}),
     });
-    return { o, mailbox, agentId: member.agentId, name, color, msgId: prompt.msg_id ?? '', pane, runtime: v.runtime };
+    return { o, mailbox, agentId: member.agentId, name, color, msgId: prompt.msg_id ?? '', pane, runtime: v.runtime, cwd, worktree };
   } catch (e) {
-    throw await undoSpawn(o, name, pane, e);
+    throw await undoSpawn(o, name, pane, e, worktree);
   }
 }
 
@@ -297,6 +323,7 @@ async function handshake(
   msgId: string,
   pane: PaneRef,
   runtime: TeammateRuntime,
+  cwd: string,
 ): Promise<void> {
   const paths = o.team.paths;
   const timeoutMs = o.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
@@ -306,7 +333,7 @@ async function handshake(
           backend: o.backend,
           pane,
           name,
-          cwd: path.resolve(o.cwd ?? process.cwd()),
+          cwd,
           env: o.env,
           waitMs: o.dialogTimeoutMs ?? DEFAULT_DIALOG_TIMEOUT_MS,
           ...(o.onNotice ? { onNotice: o.onNotice } : {}),
@@ -366,7 +393,7 @@ export function describeExit(exit: PaneExit): string {
 }
 
 /** Clean up a failed spawn; returns the error to throw (with the pane's last output and its stderr log). */
-async function undoSpawn(o: SpawnOptions, name: string, pane: PaneRef | undefined, cause: unknown): Promise<SwarmError> {
+async function undoSpawn(o: SpawnOptions, name: string, pane: PaneRef | undefined, cause: unknown, worktree?: WorktreePlan): Promise<SwarmError> {
   const paths = o.team.paths;
   const problems: string[] = [];
   let output: PaneOutput = { lines: [] };
@@ -375,6 +402,9 @@ async function undoSpawn(o: SpawnOptions, name: string, pane: PaneRef | undefine
     await o.backend.kill(pane).catch((e: unknown) => problems.push(`the pane could not be killed: ${String(e)}`));
   }
   await removeMember(o.team, name).catch((e: unknown) => problems.push(`the member could not be removed: ${String(e)}`));
+  if (worktree !== undefined) {
+    await dropWorktree(worktree).catch((e: unknown) => problems.push(`its worktree could not be removed: ${e instanceof Error ? e.message : String(e)}`));
+  }
   await fs.rm(paths.status(name), { force: true }).catch(() => undefined);
   await fs.rm(paths.inbox(name), { force: true }).catch(() => undefined);
   // The stderr log stays: it is the record of why.

@@ -12,6 +12,8 @@
 //                     roster). The console reuses it: a real `claude` teammate never removes itself.
 //                     A frame marked `graceExpired` (the model never answered; the runtime exited at
 //                     the end of its grace period) is reported as `grace_exit`, not as an approval.
+// Where a member is forgotten, its git worktree (if it had one) is settled (worktree.ts): removed
+// with its branch when clean, else kept; the outcome's `worktree` says which.
 import { promises as fs } from 'node:fs';
 import type { Member, TeamConfig } from '../protocol/config.js';
 import { encodeControl, parseControl, type ShutdownApproved, type ShutdownRejected } from '../protocol/control.js';
@@ -30,6 +32,7 @@ import type { Backend } from '../backends/backend.js';
 import { isProcessAlive, pollUntil, terminateProcess } from '../backends/process.js';
 import { backendForMember, paneRefOf, type BackendContext } from '../backends/registry.js';
 import { releaseTasksOf, type Departure } from './release.js';
+import { settleWorktree, type WorktreeFate } from './worktree.js';
 
 /** `grace_exit`: the model never answered; the teammate exited by itself when its grace period ended. */
 export type StopOutcomeKind = 'approved' | 'grace_exit' | 'rejected' | 'killed' | 'timeout' | 'already_gone' | 'failed';
@@ -40,6 +43,8 @@ export interface StopOutcome {
   reason?: string;
   /** True when the teammate is verified gone: no pane, no process, no member. */
   verified: boolean;
+  /** A worktree teammate's worktree: removed (it was clean) or kept (branch, commits ahead, files changed). */
+  worktree?: WorktreeFate;
 }
 
 export interface StopContext extends BackendContext {
@@ -89,19 +94,23 @@ async function stopPane(team: Team, member: Member, ctx: StopContext): Promise<v
   await memberBackend(member, team, ctx).kill(paneRefOf(member));
 }
 
-/** Remove the member from the roster, delete its status file, and release its unfinished tasks. */
-async function forget(team: Team, name: string, how: Departure): Promise<void> {
-  await removeMember(team, name);
-  await fs.rm(team.paths.status(name), { force: true });
-  await releaseTasksOf(team, name, how);
+/**
+ * Remove the member from the roster, delete its status file, release its unfinished tasks, and
+ * settle its worktree; returns `{ worktree }` to spread into the outcome (empty without one).
+ */
+async function forget(team: Team, member: Member, how: Departure): Promise<{ worktree?: WorktreeFate }> {
+  await removeMember(team, member.name);
+  await fs.rm(team.paths.status(member.name), { force: true });
+  await releaseTasksOf(team, member.name, how);
+  return member.worktreePath ? { worktree: await settleWorktree(member.worktreePath, team.name, member.name) } : {};
 }
 
 /** Hard stop now, verified; the member is removed. */
 export async function killTeammate(team: Team, name: string, ctx: StopContext): Promise<StopOutcome> {
   const member = requireTeammate(await readTeam(team), name);
   await stopPane(team, member, ctx);
-  await forget(team, member.name, 'killed');
-  return { name: member.name, outcome: 'killed', verified: true };
+  const worktree = await forget(team, member, 'killed');
+  return { name: member.name, outcome: 'killed', verified: true, ...worktree };
 }
 
 /**
@@ -127,7 +136,7 @@ export async function handleShutdownApproved(
   } else {
     await stopPane(team, member, ctx);
   }
-  await forget(team, member.name, 'shut down');
+  const worktree = await forget(team, member, 'shut down');
   const grace = Math.round((ctx.exitGraceMs ?? 5000) / 1000);
   if (frame.graceExpired === true) {
     const graceMs = (() => {
@@ -138,9 +147,9 @@ export async function handleShutdownApproved(
       }
     })();
     const reason = `exited by itself when its ${graceMs === undefined ? '' : `${Math.round(graceMs / 1000)} s `}grace period ended`;
-    return { name: member.name, outcome: 'grace_exit', verified: true, reason: exited ? reason : `${reason}, and was killed ${grace} s later` };
+    return { name: member.name, outcome: 'grace_exit', verified: true, reason: exited ? reason : `${reason}, and was killed ${grace} s later`, ...worktree };
   }
-  return { name: member.name, outcome: 'approved', verified: true, ...(exited ? {} : { reason: `still running ${grace} s after approving; killed` }) };
+  return { name: member.name, outcome: 'approved', verified: true, ...(exited ? {} : { reason: `still running ${grace} s after approving; killed` }), ...worktree };
 }
 
 type Answer = ShutdownApproved | ShutdownRejected;
@@ -189,8 +198,8 @@ async function askToShutDown(team: Team, name: string, opts: ShutdownOptions, as
     backend !== undefined ? await backend.isAlive(pane) : member.pid !== undefined && isProcessAlive(member.pid);
   const gone = async (reason: string): Promise<StopOutcome> => {
     await stopPane(team, member, opts);
-    await forget(team, member.name, 'shut down');
-    return { name: member.name, outcome: 'already_gone', reason, verified: true };
+    const worktree = await forget(team, member, 'shut down');
+    return { name: member.name, outcome: 'already_gone', reason, verified: true, ...worktree };
   };
   if (!(await alive())) return gone('it had already exited');
 
@@ -225,8 +234,8 @@ async function askToShutDown(team: Team, name: string, opts: ShutdownOptions, as
   );
   const kill = async (reason: string): Promise<StopOutcome> => {
     await stopPane(team, member, opts);
-    await forget(team, member.name, 'killed');
-    return { name: member.name, outcome: 'killed', reason, verified: true };
+    const worktree = await forget(team, member, 'killed');
+    return { name: member.name, outcome: 'killed', reason, verified: true, ...worktree };
   };
   if (result === undefined) {
     const reason = `no answer within ${Math.round(timeoutMs / 100) / 10} s`;

@@ -6,7 +6,9 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { systemText } from '../../src/standin/request.js';
-import { setupRuntime, toolResults, waitForControl, type RuntimeEnv } from '../support/runtime-harness.js';
+import { updateMember } from '../../src/team/team-store.js';
+import { Team } from '../../src/team/team.js';
+import { TEAM, setupRuntime, toolResults, waitForControl, type RuntimeEnv } from '../support/runtime-harness.js';
 
 const REVIEWER = `---
 name: reviewer
@@ -52,6 +54,19 @@ describe('agent types in the runtime', () => {
     expect(write).toEqual([{ content: expect.stringMatching(/^Write is not allowed for the agent type reviewer; use one of: Read, Grep, SendMessage/), is_error: true }]);
     expect(await exists(path.join(env.work, 'notes.txt'))).toBe(false);
     expect(grep).toEqual([{ content: expect.stringContaining('a.txt') }]);
+  });
+
+  it('a worktree teammate gets its type from the main checkout (an uncommitted agent file is not in the worktree)', async () => {
+    const env = await setupRuntime({ turns: [{ match: { agent: 'w2', lastUser: 'Review' }, reply: 'Reviewed.' }] });
+    await agentFile(env, 'reviewer', REVIEWER); // <work>/.claude/agents/reviewer.md only
+    const worktree = path.join(env.work, '.claude', 'worktrees', 't-w2');
+    await fs.mkdir(worktree, { recursive: true });
+    await updateMember(new Team(env.root, TEAM), 'w2', { cwd: worktree, worktreePath: worktree });
+    await env.lead.append('w2', { from: 'team-lead', text: 'Review the code' });
+    env.startAs('w2', ['--agent-type', 'reviewer', '--permission-mode', 'bypassPermissions']);
+    await waitForControl(env, 'team-lead', 'idle_notification');
+    const first = env.server.requests.find((r) => r.agent === 'w2' && r.body !== undefined)!.body!;
+    expect((first.tools ?? []).map((t) => t.name)).toEqual(['Read', 'Grep', 'SendMessage', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate']);
   });
 
   it("Explore's Bash refuses a write (nothing is written) and runs a read-only command", async () => {

@@ -1,7 +1,8 @@
 // `swarm doctor [--fix] [--json]`: check the machine and every team under the root, print each
 // finding as a one-line problem and a one-line fix; `--fix` applies the safe fixes (chmod, remove
 // stale locks, mark dead members inactive, clear orphaned requests, kill orphaned swarm sessions,
-// remove what a killed `swarm demo` left) and never deletes a member or a kept-aside file. Exit 0
+// remove what a killed `swarm demo` left, remove an orphaned worktree with no commits and no
+// changes) and never deletes a member, a kept-aside file or work in a worktree. Exit 0
 // when healthy, 1 while problems remain (warnings alone do not fail).
 import os from 'node:os';
 import type { CommandModule } from 'yargs';
@@ -10,6 +11,7 @@ import { checkIt2, checkPermissions, checkTmux, type CheckResult, type DoctorCon
 import { checkDemos } from '../doctor/demos.js';
 import { checkTmuxSessions } from '../doctor/sessions.js';
 import { checkTeamFiles, checkTeamMembers } from '../doctor/team-checks.js';
+import { checkWorktrees } from '../doctor/worktrees.js';
 import { Team } from '../../team/team.js';
 import { teamExists } from '../../team/team-store.js';
 import { SwarmError } from '../../protocol/errors.js';
@@ -51,6 +53,7 @@ const CHECKS: ((ctx: DoctorContext) => Promise<CheckResult>)[] = [
   checkTeamMembers,
   checkTmuxSessions,
   checkDemos,
+  checkWorktrees,
 ];
 
 /** Run every check, then (with `fix`) every safe fix, in order. */

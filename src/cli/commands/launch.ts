@@ -23,6 +23,7 @@ import { attachOrSay, consoleInSession, startTeam, undoStart, type StartTeamOpti
 import { chalk } from '../output/render.js';
 import { renderStatus } from '../output/status.js';
 import { collectStatus } from '../../teammates/status-report.js';
+import { planWorktree, type WorktreePlan } from '../../teammates/worktree.js';
 import { parseTeamFile } from '../launch/team-file.js';
 
 interface LaunchArgs extends GlobalArgs {
@@ -86,14 +87,16 @@ export const launchCommand: CommandModule<GlobalArgs, LaunchArgs> = {
     }
     const root = rootDir();
     const env = process.env;
-    // The machine checks (each cwd, claude on PATH) run before anything is created, dry run too.
-    const file = await parseTeamFile(args.file, { env });
-    const requested = (args.backend ?? file.backend ?? 'auto') as BackendChoice;
+    // The machine checks (each cwd, claude on PATH, worktrees) run before anything is created, dry run too.
     const cwd = process.cwd();
+    const file = await parseTeamFile(args.file, { env, cwd });
+    const requested = (args.backend ?? file.backend ?? 'auto') as BackendChoice;
     if (args['dry-run']) {
       const named = new Team(root, file.name);
       const backend = await dryRunBackend(requested, named, args.console);
-      const input = { file, team: file.name, taken: await teamExists(named), rename: args.rename, root, env, cwd, backend, console: args.console };
+      const worktrees = new Map<string, WorktreePlan>();
+      for (const m of file.members) if (m.isolation === 'worktree') worktrees.set(m.name, await planWorktree(file.name, m.name, m.cwd ?? cwd));
+      const input = { file, team: file.name, taken: await teamExists(named), rename: args.rename, root, env, cwd, backend, console: args.console, worktrees };
       if (args.json) return printJson(dryRunJson(input));
       for (const l of dryRunLines(input)) println(l);
       return;

@@ -2,7 +2,7 @@
 // (SPEC §4.2). The backend comes from --backend, else the team's `swarm.backend`, else detection.
 import type { CommandModule } from 'yargs';
 import { BACKEND_CHOICES, selectBackend, type BackendChoice } from '../../backends/registry.js';
-import { DEFAULT_READY_TIMEOUT_MS, spawnTeammate } from '../../teammates/spawn.js';
+import { DEFAULT_READY_TIMEOUT_MS, ISOLATIONS, spawnTeammate, type Isolation } from '../../teammates/spawn.js';
 import { TEAMMATE_RUNTIMES, type TeammateRuntime } from '../../teammates/command-line.js';
 import { PermissionModeSchema } from '../../protocol/config.js';
 import { SwarmError } from '../../protocol/errors.js';
@@ -20,6 +20,7 @@ interface SpawnArgs extends GlobalArgs {
   backend?: string;
   cwd?: string;
   runtime: string;
+  isolation?: string;
   'ready-timeout': number;
 }
 
@@ -37,10 +38,12 @@ export const spawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
       .option('backend', { type: 'string', choices: BACKEND_CHOICES, describe: 'where the pane opens (default: auto-detect)' })
       .option('cwd', { type: 'string', describe: 'working directory (default: the current one)' })
       .option('runtime', { type: 'string', choices: TEAMMATE_RUNTIMES, default: 'swarm', describe: 'swarm teammate, or the real claude CLI' })
+      .option('isolation', { type: 'string', choices: ISOLATIONS, describe: 'worktree: its own git worktree and branch swarm/<team>/<name> (see swarm worktrees)' })
       .option('ready-timeout', { type: 'number', default: DEFAULT_READY_TIMEOUT_MS / 1000, describe: 'seconds to wait for readiness' })
       .example('$0 spawn alice --prompt "review src/app.ts" --team review-squad', 'add a teammate')
       .example('$0 spawn bob -p "write tests" --runtime claude --permission-mode acceptEdits', 'a real Claude Code teammate')
-      .example('$0 spawn carol -p "triage" --json | jq .paneId', 'machine-readable result'),
+      .example('$0 spawn carol -p "triage" --json | jq .paneId', 'machine-readable result')
+      .example('$0 spawn dave -p "fix the parser" --isolation worktree', 'edits in its own git worktree'),
   handler: async (args) => {
     const team = requireTeam(args);
     const config = await readTeam(team);
@@ -61,6 +64,7 @@ export const spawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
       permissionMode: args['permission-mode'],
       cwd: args.cwd,
       runtime: args.runtime as TeammateRuntime,
+      isolation: args.isolation as Isolation | undefined,
       backend,
       readyTimeoutMs: args['ready-timeout'] * 1000,
       env: process.env,

@@ -9,6 +9,7 @@
 import type { CommandModule } from 'yargs';
 import { killTeammate, shutdownAll, shutdownTeammate, type StopOutcome } from '../../teammates/stop.js';
 import { SwarmError } from '../../protocol/errors.js';
+import { describeWorktreeFate } from '../../teammates/worktree.js';
 import { LEAD_NAME, sameName } from '../../protocol/names.js';
 import { SHUTDOWN_GRACE_ENV, shutdownGraceMs, shutdownWaitMs } from '../../protocol/shutdown-timing.js';
 import { readTeam, requireMember } from '../../team/team-store.js';
@@ -16,8 +17,12 @@ import { printJson, println, requireTeam, type GlobalArgs } from '../context.js'
 import { chalk } from '../output/render.js';
 import { nameList, WaitingLine } from '../output/waiting.js';
 
-/** One human line per outcome. */
+/** One human line per outcome; a worktree teammate's line ends with what became of its worktree. */
 export function describeOutcome(o: StopOutcome): string {
+  return o.worktree === undefined ? describeStopped(o) : `${describeStopped(o)}; ${describeWorktreeFate(o.worktree)}`;
+}
+
+function describeStopped(o: StopOutcome): string {
   const name = chalk.bold(o.name);
   switch (o.outcome) {
     case 'approved':

@@ -12,6 +12,7 @@ import { teamPaths } from '../../team/paths.js';
 import { resolveAgentType } from '../../team/agent-types.js';
 import { buildTeammateCommand, forwardedEnv, type Env } from '../../teammates/command-line.js';
 import { typedSettings } from '../../teammates/spawn.js';
+import { worktreeAddArgv, type WorktreePlan } from '../../teammates/worktree.js';
 import { leadArgv } from './start-team.js';
 import type { TeamFile } from './team-file.js';
 
@@ -28,6 +29,8 @@ export interface DryRunInput {
   /** The backend launch would use (nothing is run on it: only plan()). */
   backend: Backend;
   console: boolean;
+  /** The worktrees of `isolation: worktree` members, by member name (planWorktree). */
+  worktrees?: ReadonlyMap<string, WorktreePlan>;
   /** Tests: the `claude` lookup. */
   which?: (command: string, env: Env) => string | undefined;
 }
@@ -86,8 +89,13 @@ export function dryRunPlan(i: DryRunInput): PlanLine[] {
     }
   };
   i.file.members.forEach((m, index) => {
-    const cwd = m.cwd ?? i.cwd;
-    const type = m.agentType === undefined ? undefined : resolveAgentType({ cwd, root: i.root }, m.agentType);
+    const worktree = i.worktrees?.get(m.name);
+    const baseCwd = m.cwd ?? i.cwd;
+    const cwd = worktree?.cwd ?? baseCwd;
+    if (worktree !== undefined) {
+      out.push(note(`${m.name} works in its own git worktree on branch ${worktree.branch}, from ${worktree.base.slice(0, 12)}`), { run: worktreeAddArgv(worktree) });
+    }
+    const type = m.agentType === undefined ? undefined : resolveAgentType({ cwd: baseCwd, root: i.root }, m.agentType);
     const chosen = typedSettings({ model: m.model, defaultModel: i.file.model, permissionMode: m.permissionMode, defaultPermissionMode: i.file.permissionMode }, type);
     const built = buildTeammateCommand({
       runtime: m.runtime ?? 'swarm',

@@ -133,6 +133,7 @@ export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
       permissionMode: m.permissionMode,
       cwd: m.cwd ?? o.cwd,
       runtime: m.runtime,
+      isolation: m.isolation,
       backend,
       env: o.env,
       onNotice: (text: string) => o.print(chalk.yellow(text)),

@@ -12,6 +12,7 @@
 //     - name: alice                    member name, unique case-insensitively, not reserved
 //       prompt: ...                    the initial prompt (first message from team-lead)
 //       model, agentType, planModeRequired, permissionMode, runtime: swarm|claude   optional
+//       isolation: worktree            optional: its own git worktree of the cwd's repository
 //       cwd: ../app                    optional; relative paths are resolved against the YAML file's
 //                                      directory (`~` is not expanded)
 //   tasks:                             optional: the shared task list, created before anyone is spawned
@@ -21,7 +22,8 @@
 //       blockedBy: [1, "Write the parser"]   optional: other tasks of this list, by 1-based position
 //                                      or by subject (a subject must name exactly one task); no cycles
 // `parseTeamFile(file, machine)` also checks what the members need from this machine (each cwd is a
-// directory, `claude` is on PATH for runtime: claude), so that launch fails before creating anything.
+// directory, `claude` is on PATH for runtime: claude, an isolation: worktree member's cwd is in a git
+// repository with a commit and its branch is free), so that launch fails before creating anything.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { LineCounter, isMap, parseDocument, type Document } from 'yaml';
@@ -32,6 +34,8 @@ import { assertMemberName, assertTeamName, LEAD_NAME } from '../../protocol/name
 import { nearest } from '../../protocol/spelling.js';
 import { isDirectory } from '../../storage/atomic.js';
 import { resolveClaude, type Env } from '../../teammates/command-line.js';
+import { ISOLATIONS } from '../../teammates/spawn.js';
+import { planWorktree } from '../../teammates/worktree.js';
 
 /** A zod check that runs one of protocol/names' assertions and keeps its message. */
 function nameRule(assert: (name: string) => string): (value: string, ctx: z.RefinementCtx) => void {
@@ -55,6 +59,7 @@ export const TeamFileMemberSchema = z.strictObject({
   permissionMode: PermissionModeSchema.optional(),
   cwd: nonEmpty.optional(),
   runtime: z.enum(['swarm', 'claude']).optional(),
+  isolation: z.enum(ISOLATIONS).optional(),
 });
 export type TeamFileMember = z.infer<typeof TeamFileMemberSchema>;
 
@@ -294,14 +299,20 @@ export function parseTeamFileText(text: string, sourceName: string, baseDir: str
 export interface MachineChecks {
   /** The environment the teammates get (its PATH finds `claude`). */
   env: Env;
+  /** Where members without a cwd run (launch's cwd). */
+  cwd: string;
   /** Tests: the PATH lookup of `claude`. */
   which?: (command: string, env: Env) => string | undefined;
 }
 
-/** Each member's cwd is a directory and a `runtime: claude` member finds `claude`: one line per problem. */
-function machineProblems({ team, at }: Located, machine: MachineChecks): string[] {
+/** Each member's cwd is a directory, a `runtime: claude` member finds `claude`, a worktree member can have one: one line per problem. */
+async function machineProblems({ team, at }: Located, machine: MachineChecks): Promise<string[]> {
   const problems: string[] = [];
-  team.members.forEach((m, i) => {
+  for (const [i, m] of team.members.entries()) {
+    if (m.isolation === 'worktree' && (m.cwd === undefined || isDirectory(m.cwd))) {
+      const cwd = m.cwd ?? machine.cwd;
+      await planWorktree(team.name, m.name, cwd).catch((e: unknown) => problems.push(`${at(['members', i, 'isolation'])}: member "${m.name}": ${e instanceof Error ? e.message : String(e)}`));
+    }
     if (m.cwd !== undefined && !isDirectory(m.cwd)) {
       problems.push(`${at(['members', i, 'cwd'])}: member "${m.name}": ${m.cwd} is not a directory; create it or fix the path`);
     }
@@ -312,7 +323,7 @@ function machineProblems({ team, at }: Located, machine: MachineChecks): string[
         problems.push(`${at(['members', i, 'runtime'])}: member "${m.name}": runtime claude needs the claude CLI (Claude Code) on PATH; install it or use runtime: swarm`);
       }
     }
-  });
+  }
   return problems;
 }
 
@@ -329,7 +340,7 @@ export async function parseTeamFile(file: string, machine?: MachineChecks): Prom
     throw new SwarmError('io', `cannot read team file ${file}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }
   const located = parseLocated(text, file, path.dirname(path.resolve(file)));
-  const problems = machine === undefined ? [] : machineProblems(located, machine);
+  const problems = machine === undefined ? [] : await machineProblems(located, machine);
   if (problems.length > 0) throw invalid(problems);
   return located.team;
 }

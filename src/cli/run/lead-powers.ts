@@ -72,6 +72,7 @@ export function leadPowers(o: LeadPowerOptions): Pick<LeadOptions, 'spawn' | 'st
         permissionMode: req.mode,
         defaultPermissionMode: o.permissionMode,
         runtime: o.runtime,
+        isolation: req.isolation,
         cwd: o.cwd,
         backend: chosen,
         env: o.env,

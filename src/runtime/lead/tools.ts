@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { parseControl } from '../../protocol/control.js';
 import { SwarmError } from '../../protocol/errors.js';
 import { LEAD_NAME, sameName } from '../../protocol/names.js';
+import { describeWorktreeFate, type WorktreeFate } from '../../teammates/worktree.js';
 import { defineTool, type AnyTool } from '../tools/types.js';
 
 export interface AgentRequest {
@@ -19,6 +20,8 @@ export interface AgentRequest {
   agentType?: string;
   model?: string;
   mode?: string;
+  /** `worktree`: its own git worktree and branch (SPEC §10). */
+  isolation?: 'worktree';
 }
 
 export interface SpawnReport {
@@ -34,6 +37,7 @@ export interface StopReport {
   outcome: 'approved' | 'grace_exit' | 'rejected' | 'killed' | 'timeout' | 'already_gone' | 'failed';
   reason?: string;
   verified: boolean;
+  worktree?: WorktreeFate;
 }
 
 export interface LeadPowers {
@@ -54,7 +58,7 @@ const AgentInput = z.object({
   description: z.string().optional().describe('A 3-5 word description of its job'),
   subagent_type: z.string().optional().describe('One of the agent types listed in your instructions, e.g. "verification" for the teammate that checks the result'),
   model: z.string().optional().describe('A model id for this teammate (default: the team\'s)'),
-  isolation: z.literal('worktree').optional().describe('Run it in its own git worktree'),
+  isolation: z.literal('worktree').optional().describe('Run it in its own git worktree and branch (swarm/<team>/<name>), so its edits do not collide with others\'; kept for review if it changed anything'),
   mode: z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan']).optional().describe('Its permission mode (default: the team\'s)'),
 });
 
@@ -68,9 +72,6 @@ export function agentTool(powers: LeadPowers): AnyTool {
       'Its messages and idle notifications reach you as <teammate-message>. Returns its agentId.',
     schema: AgentInput,
     prepare: async (input) => {
-      if (input.isolation === 'worktree') {
-        throw new SwarmError('invalid_input', 'isolation "worktree" is not available in this version of swarm: spawn without it, and give teammates separate files to work on');
-      }
       if (sameName(input.name, LEAD_NAME)) throw new SwarmError('invalid_input', `"${LEAD_NAME}" is you; pick another name`);
       await powers.mayAddTeammate();
       return {
@@ -82,6 +83,7 @@ export function agentTool(powers: LeadPowers): AnyTool {
             ...(input.subagent_type ? { agentType: input.subagent_type } : {}),
             ...(input.model ? { model: input.model } : {}),
             ...(input.mode ? { mode: input.mode } : {}),
+            ...(input.isolation ? { isolation: input.isolation } : {}),
           });
           return { content: `Spawned ${r.name} (agentId ${r.agentId}) in ${r.where}: it has its prompt and is working. Its messages reach you as they arrive.` };
         },
@@ -120,8 +122,14 @@ function normalise(message: LeadMessage): LeadMessage {
   return message;
 }
 
-/** What a stop really did, in a sentence the model can act on. */
+/** What a stop really did, in a sentence the model can act on (and what became of its worktree). */
 export function describeStop(r: StopReport): string {
+  if (r.worktree === undefined) return describeStopped(r);
+  const fate = describeWorktreeFate(r.worktree);
+  return `${describeStopped(r)} ${fate.charAt(0).toUpperCase()}${fate.slice(1)}.`;
+}
+
+function describeStopped(r: StopReport): string {
   switch (r.outcome) {
     case 'approved':
       return `${r.name} approved the shutdown and is gone (verified).`;

@@ -1,6 +1,7 @@
 // `swarm launch` checks the whole team file before it creates anything (the built executable,
 // tmux on a private socket per test, reaped afterwards): a member whose cwd is missing, or a
-// runtime: claude member without claude on PATH, is a one-line error naming the file, line, field
+// runtime: claude member without claude on PATH, or an isolation: worktree member outside a git
+// repository, is a one-line error naming the file, line, field
 // and member, exit 2, with no teams/<name>/ directory and no tmux session left; a backend that
 // cannot be had after the team was created removes the team again. Run `npm run build` first.
 import { existsSync, promises as fs } from 'node:fs';
@@ -59,6 +60,18 @@ describe('swarm launch validates every member before creating anything', () => {
     expect(r.exitCode, r.stderr).toBe(2);
     expect(r.stderr).toBe(`swarm: ${file}:5: members[0].runtime: member "c1": runtime claude needs the claude CLI (Claude Code) on PATH; install it or use runtime: swarm`);
     await expectNothingMade('lc');
+  });
+
+  it('an isolation: worktree member outside a git repository is refused the same way, dry run too', async () => {
+    const file = await teamFile(['name: lw', 'members:', '  - name: w1', '    prompt: hi', '    isolation: worktree', `    cwd: ${root}`]);
+    for (const extra of [[], ['--dry-run']]) {
+      const r = await swarm(root, ['launch', file, '--no-console', '--backend', 'tmux', ...extra], env);
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr).toBe(
+        `swarm: ${file}:5: members[0].isolation: member "w1": --isolation worktree: ${root} is not inside a git repository; run it from a repository (or git init one and commit), or spawn without --isolation`,
+      );
+      await expectNothingMade('lw');
+    }
   });
 
   it('in-process teammates without a console: no host to run them in, and the dry run says the same', async () => {

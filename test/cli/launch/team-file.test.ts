@@ -69,6 +69,12 @@ describe('parseTeamFileText', () => {
     });
   });
 
+  it('isolation: worktree is the one isolation; another value names the line and the choice', () => {
+    const team = parseTeamFileText(['name: t', 'members:', '  - name: a', '    prompt: p', '    isolation: worktree'].join('\n'), 'team.yaml', '/w');
+    expect(team.members[0]).toEqual({ name: 'a', prompt: 'p', isolation: 'worktree' });
+    expect(errorOf(['name: t', 'members:', '  - name: a', '    prompt: p', '    isolation: branch'].join('\n'))).toMatch(/^team\.yaml:5: members\[0\]\.isolation: .*"worktree"/);
+  });
+
   it('an invalid member name: line and field, with the name rule', () => {
     const text = ['name: t', 'members:', '  - name: ok', '    prompt: p', '', '  # second', '  - name: a/b', '    prompt: p'].join('\n');
     expect(errorOf(text)).toBe(
@@ -99,7 +105,7 @@ describe('parseTeamFileText', () => {
     expect(msg.split('\n')).toEqual([
       'team.yaml:3: members[0].prompt: required field is missing (expected string) (+2 more)',
       'team.yaml:4: members[0].planModeRequred: unknown field (did you mean "planModeRequired"?)',
-      'team.yaml:7: members[1].colour: unknown field (expected one of: name, prompt, model, agentType, planModeRequired, permissionMode, cwd, runtime)',
+      'team.yaml:7: members[1].colour: unknown field (expected one of: name, prompt, model, agentType, planModeRequired, permissionMode, cwd, runtime, isolation)',
     ]);
   });
 

@@ -1,0 +1,339 @@
+// Git worktree isolation per teammate (SPEC §10): every git call swarm makes lives here, run through
+// an injectable `Exec` (execa, argv arrays, never a shell string).
+//
+//   planWorktree    at spawn, before anything is written: the repository containing the cwd, its
+//                   HEAD commit (the base), `<repo>/.claude/worktrees/<team>-<name>` and the branch
+//                   `swarm/<team>/<name>` (neither may exist yet), and the teammate's cwd: the same
+//                   relative directory inside the worktree. Outside a repository: a one-line error.
+//   addWorktree     `git worktree add -b <branch> <path> <base>`; the base is kept in the repo's
+//                   config as `branch.<branch>.swarmBase` (git drops it with the branch), and
+//                   `/.claude/worktrees/` is added to `.git/info/exclude` so the main checkout's
+//                   `git status` stays clean.
+//   dropWorktree    undo of a failed spawn: worktree and branch removed, whatever they hold.
+//   settleWorktree  at stop (the teammate verified gone): clean (no changes, HEAD still the base) →
+//                   worktree and branch removed; otherwise kept, with commits ahead and files
+//                   changed. Never throws: a git failure keeps the worktree and says why.
+//   teamWorktrees   the worktrees (and leftover branches) of a team, in the repositories its config
+//                   remembers (`swarm.worktreeRepos`) and those of its members' worktrees, each
+//                   marked active or not (its member still in the team): `swarm worktrees`, doctor.
+// add, drop and settle change the repository under the lock `<git dir>/swarm-worktrees.lock`: git's
+// own config and ref locks fail at once instead of waiting, so two teammates stopping together
+// would otherwise break each other's `git branch -D`.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { quote } from 'shell-quote';
+import type { TeamConfig } from '../protocol/config.js';
+import { SwarmError } from '../protocol/errors.js';
+import { sameName } from '../protocol/names.js';
+import { withFileLock } from '../storage/lock.js';
+import { execaExec, type Exec } from '../backends/process.js';
+
+/** Where a teammate's worktree goes, and the cwd it gets inside it. */
+export interface WorktreePlan {
+  repo: string;
+  path: string;
+  branch: string;
+  /** The commit the branch starts from (HEAD of `repo` at spawn). */
+  base: string;
+  /** The teammate's cwd: the spawn's cwd, relative to `repo`, inside the worktree. */
+  cwd: string;
+}
+
+/** What stopping a worktree teammate did with its worktree. */
+export type WorktreeFate =
+  | { fate: 'removed'; path: string; branch: string }
+  | {
+      fate: 'kept';
+      path: string;
+      branch: string;
+      repo: string;
+      base: string | undefined;
+      ahead: number | undefined;
+      filesChanged: number | undefined;
+      dirty: boolean | undefined;
+      /** Why it was kept although it may be clean (a git failure). */
+      reason?: string;
+    };
+
+/** One worktree (or a branch whose worktree is gone) of a team, as `swarm worktrees` shows it. */
+export interface WorktreeInfo {
+  member: string;
+  repo: string;
+  /** Undefined for a leftover branch without a worktree. */
+  path: string | undefined;
+  branch: string;
+  base: string | undefined;
+  ahead: number | undefined;
+  dirty: boolean | undefined;
+  /** Git lists it but its directory is gone (`git worktree prune` forgets it). */
+  prunable: boolean;
+  /** Its member is still in the team (else: kept work of a teammate that stopped, or an orphan). */
+  active: boolean;
+}
+
+export const WORKTREES_DIR = path.join('.claude', 'worktrees');
+const EXCLUDE_LINE = '/.claude/worktrees/';
+
+export function worktreeBranch(team: string, name: string): string {
+  return `swarm/${team}/${name}`;
+}
+
+/** `<repo>/.claude/worktrees/<team>-<name>`. */
+export function worktreeDir(repo: string, team: string, name: string): string {
+  return path.join(repo, WORKTREES_DIR, `${team}-${name}`);
+}
+
+/** The repository a worktree made by swarm belongs to (it lives at `<repo>/.claude/worktrees/<dir>`). */
+export function repoOfWorktree(worktreePath: string): string {
+  return path.resolve(worktreePath, '..', '..', '..');
+}
+
+const baseKey = (branch: string): string => `branch.${branch}.swarmBase`;
+
+async function git(exec: Exec, cwd: string, args: readonly string[]): Promise<{ ok: boolean; out: string; err: string }> {
+  const r = await exec('git', ['-C', cwd, ...args]);
+  if (r.exitCode === 127) throw new SwarmError('backend', `git could not be started (${r.stderr.trim() || 'not found on PATH'}); install git`);
+  return { ok: r.exitCode === 0, out: r.stdout.trim(), err: r.stderr.trim().split('\n')[0] ?? '' };
+}
+
+async function gitOrThrow(exec: Exec, cwd: string, args: readonly string[], what: string): Promise<string> {
+  const r = await git(exec, cwd, args);
+  if (!r.ok) throw new SwarmError('backend', `${what}: git ${args.join(' ')} failed: ${r.err || 'no message'}`);
+  return r.out;
+}
+
+async function exists(p: string): Promise<boolean> {
+  return fs.lstat(p).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Check that a worktree can be made for `name` from `cwd`; writes nothing. Throws a one-line SwarmError. */
+export async function planWorktree(team: string, name: string, cwd: string, exec: Exec = execaExec): Promise<WorktreePlan> {
+  const top = await git(exec, cwd, ['rev-parse', '--show-toplevel']);
+  if (!top.ok || top.out === '') {
+    throw new SwarmError('invalid_input', `--isolation worktree: ${cwd} is not inside a git repository; run it from a repository (or git init one and commit), or spawn without --isolation`);
+  }
+  const repo = top.out;
+  const base = await git(exec, repo, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
+  if (!base.ok || base.out === '') {
+    throw new SwarmError('invalid_input', `--isolation worktree: the repository ${repo} has no commit yet; commit once, then spawn again`);
+  }
+  const branch = worktreeBranch(team, name);
+  if (!(await git(exec, repo, ['check-ref-format', '--branch', branch])).ok) {
+    throw new SwarmError('invalid_input', `--isolation worktree: "${branch}" is not a valid git branch name; pick another member name`);
+  }
+  if ((await git(exec, repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])).ok) {
+    throw new SwarmError(
+      'exists',
+      `--isolation worktree: branch ${branch} already exists in ${repo} (an earlier ${name}'s kept work?); review and delete it (${quote(['git', '-C', repo, 'branch', '-D', branch])}) or pick another name`,
+    );
+  }
+  const dir = worktreeDir(repo, team, name);
+  if (await exists(dir)) {
+    throw new SwarmError('exists', `--isolation worktree: ${dir} already exists; remove it (${quote(['git', '-C', repo, 'worktree', 'remove', dir])}) or pick another name`);
+  }
+  const rel = path.relative(repo, await fs.realpath(cwd));
+  return { repo, path: dir, branch, base: base.out, cwd: rel === '' ? dir : path.join(dir, rel) };
+}
+
+/** The `git worktree add` that addWorktree runs (also shown by `swarm launch --dry-run`). */
+export function worktreeAddArgv(plan: WorktreePlan): string[] {
+  return ['git', '-C', plan.repo, 'worktree', 'add', '--quiet', '-b', plan.branch, '--', plan.path, plan.base];
+}
+
+/** `fn(gitDir)` under the repository's swarm lock (see the header). */
+async function withRepoLock<R>(exec: Exec, repo: string, fn: (gitDir: string) => Promise<R>): Promise<R> {
+  const gitDir = await gitOrThrow(exec, repo, ['rev-parse', '--path-format=absolute', '--git-common-dir'], 'finding the git directory');
+  return withFileLock(path.join(gitDir, 'swarm-worktrees'), () => fn(gitDir));
+}
+
+/** Create the planned worktree; on failure nothing of it is left and a one-line SwarmError is thrown. */
+export async function addWorktree(plan: WorktreePlan, exec: Exec = execaExec): Promise<void> {
+  await withRepoLock(exec, plan.repo, async (gitDir) => {
+    const [, , , ...args] = worktreeAddArgv(plan);
+    const r = await git(exec, plan.repo, args);
+    if (!r.ok) {
+      // Only what this call made: the branch was checked absent under the spawn lock.
+      await dropUnlocked(plan, exec, plan.base).catch(() => undefined);
+      throw new SwarmError('backend', `--isolation worktree: git worktree add ${plan.path} failed: ${r.err || 'no message'}`);
+    }
+    try {
+      await gitOrThrow(exec, plan.repo, ['config', '--local', baseKey(plan.branch), plan.base], 'recording the base');
+      await excludeWorktrees(gitDir);
+      if (!(await exists(plan.cwd))) await fs.mkdir(plan.cwd, { recursive: true }); // an untracked cwd
+    } catch (e) {
+      await dropUnlocked(plan, exec).catch(() => undefined);
+      throw e;
+    }
+  });
+}
+
+/** `/.claude/worktrees/` in the repository's local exclude file (never a tracked .gitignore). */
+async function excludeWorktrees(gitDir: string): Promise<void> {
+  const file = path.join(gitDir, 'info', 'exclude');
+  const text = await fs.readFile(file, 'utf8').catch(() => '');
+  if (text.split('\n').includes(EXCLUDE_LINE)) return;
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  await fs.appendFile(file, `${text === '' || text.endsWith('\n') ? '' : '\n'}${EXCLUDE_LINE}\n`);
+}
+
+/** Remove a worktree and its branch whatever they hold (undo of a spawn that made them). */
+export async function dropWorktree(plan: Pick<WorktreePlan, 'repo' | 'path' | 'branch'>, exec: Exec = execaExec): Promise<void> {
+  await withRepoLock(exec, plan.repo, () => dropUnlocked(plan, exec));
+}
+
+/** dropWorktree's work, the lock held; with `onlyAt`, the branch goes only while it points at that commit. */
+async function dropUnlocked(plan: Pick<WorktreePlan, 'repo' | 'path' | 'branch'>, exec: Exec, onlyAt?: string): Promise<void> {
+  const listed = await git(exec, plan.repo, ['worktree', 'list', '--porcelain']);
+  if (listed.ok && parseWorktreeList(listed.out).some((w) => w.path === plan.path)) {
+    await gitOrThrow(exec, plan.repo, ['worktree', 'remove', '--force', '--force', plan.path], 'removing the worktree');
+  }
+  await git(exec, plan.repo, ['worktree', 'prune']);
+  const head = await git(exec, plan.repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${plan.branch}`]);
+  if (head.ok && (onlyAt === undefined || head.out === onlyAt)) {
+    await gitOrThrow(exec, plan.repo, ['branch', '-D', plan.branch], 'deleting the branch');
+  }
+}
+
+/** The base recorded at spawn, else the merge base with the repository's HEAD. */
+async function baseOf(exec: Exec, repo: string, branch: string): Promise<string | undefined> {
+  const recorded = await git(exec, repo, ['config', '--get', baseKey(branch)]);
+  if (recorded.ok && recorded.out !== '') return recorded.out;
+  const mb = await git(exec, repo, ['merge-base', 'HEAD', branch]);
+  return mb.ok && mb.out !== '' ? mb.out : undefined;
+}
+
+/** Commits on `branch` not in `base`. */
+async function aheadOf(exec: Exec, repo: string, base: string | undefined, branch: string): Promise<number | undefined> {
+  if (base === undefined) return undefined;
+  const r = await git(exec, repo, ['rev-list', '--count', `${base}..refs/heads/${branch}`]);
+  return r.ok ? Number(r.out) : undefined;
+}
+
+/** Uncommitted changes or untracked files in the worktree (ignored files do not count). */
+async function dirtyOf(exec: Exec, worktree: string): Promise<boolean | undefined> {
+  const r = await git(exec, worktree, ['status', '--porcelain']);
+  return r.ok ? r.out !== '' : undefined;
+}
+
+/** Files that differ from `base`: committed, staged, unstaged or untracked. */
+async function filesChangedOf(exec: Exec, worktree: string, base: string | undefined): Promise<number | undefined> {
+  if (base === undefined) return undefined;
+  const diff = await git(exec, worktree, ['diff', '--name-only', base]);
+  const untracked = await git(exec, worktree, ['ls-files', '--others', '--exclude-standard']);
+  if (!diff.ok || !untracked.ok) return undefined;
+  return new Set([...diff.out.split('\n'), ...untracked.out.split('\n')].filter((l) => l !== '')).size;
+}
+
+/**
+ * At stop, once the teammate is verified gone: remove a clean worktree with its branch, or keep a
+ * changed one and say how it differs. `team`/`name` give the branch; never throws.
+ */
+export async function settleWorktree(worktreePath: string, team: string, name: string, exec: Exec = execaExec): Promise<WorktreeFate> {
+  const repo = repoOfWorktree(worktreePath);
+  const branch = worktreeBranch(team, name);
+  const kept = { fate: 'kept' as const, path: worktreePath, branch, repo, base: undefined, ahead: undefined, filesChanged: undefined, dirty: undefined };
+  try {
+    return await withRepoLock(exec, repo, async (): Promise<WorktreeFate> => {
+      const base = await baseOf(exec, repo, branch);
+      const head = await git(exec, repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]);
+      if (!head.ok) return { ...kept, base, reason: `its branch ${branch} is gone` };
+      const present = await exists(worktreePath);
+      const dirty = present ? await dirtyOf(exec, worktreePath) : false;
+      const ahead = await aheadOf(exec, repo, base, branch);
+      if (base !== undefined && head.out === base && dirty === false) {
+        if (present) await gitOrThrow(exec, repo, ['worktree', 'remove', worktreePath], 'removing the clean worktree');
+        await git(exec, repo, ['worktree', 'prune']);
+        await gitOrThrow(exec, repo, ['branch', '-D', branch], 'deleting its branch');
+        return { fate: 'removed', path: worktreePath, branch };
+      }
+      const filesChanged = present ? await filesChangedOf(exec, worktreePath, base) : undefined;
+      return { ...kept, base, ahead, dirty, filesChanged, ...(present ? {} : { reason: 'its directory is gone' }) };
+    });
+  } catch (e) {
+    return { ...kept, reason: e instanceof Error ? e.message.split('\n')[0]! : String(e) };
+  }
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** One clause for a stop report: what happened to the teammate's worktree. */
+export function describeWorktreeFate(f: WorktreeFate): string {
+  if (f.fate === 'removed') return `worktree removed (no changes), with branch ${f.branch}`;
+  const facts = [
+    f.ahead === undefined ? undefined : `${plural(f.ahead, 'commit')} ahead`,
+    f.filesChanged === undefined ? undefined : `${plural(f.filesChanged, 'file')} changed`,
+    f.dirty === true ? 'uncommitted changes' : undefined,
+    f.reason,
+  ].filter((x) => x !== undefined);
+  const range = f.base === undefined ? f.branch : `${f.base.slice(0, 12)}..${f.branch}`;
+  return `worktree kept: ${f.path} on branch ${f.branch} (${facts.join(', ')}); review: ${quote(['git', '-C', f.repo, 'log', range])}`;
+}
+
+/** `git worktree list --porcelain` as records (pure). */
+export function parseWorktreeList(text: string): { path: string; head?: string; branch?: string; prunable: boolean }[] {
+  return text
+    .split(/\n\s*\n/)
+    .map((block) => block.split('\n').filter((l) => l !== ''))
+    .filter((lines) => lines[0]?.startsWith('worktree ') === true)
+    .map((lines) => {
+      const field = (key: string): string | undefined => lines.find((l) => l === key || l.startsWith(`${key} `))?.slice(key.length + 1);
+      const branch = field('branch');
+      const head = field('HEAD');
+      return { path: field('worktree')!, ...(head ? { head } : {}), ...(branch ? { branch } : {}), prunable: lines.some((l) => l.startsWith('prunable')) };
+    });
+}
+
+/**
+ * The worktrees on branches `swarm/<team>/*` (or under `<repo>/.claude/worktrees/<team>-*`) in each
+ * repository, and leftover `swarm/<team>/*` branches without a worktree. A repository that is gone
+ * or not a repository is skipped.
+ */
+async function listWorktrees(repos: readonly string[], team: string, exec: Exec): Promise<Omit<WorktreeInfo, 'active'>[]> {
+  const prefix = `refs/heads/${worktreeBranch(team, '')}`;
+  const out: Omit<WorktreeInfo, 'active'>[] = [];
+  for (const repo of [...new Set(repos)].sort()) {
+    const list = await git(exec, repo, ['worktree', 'list', '--porcelain']).catch(() => undefined);
+    if (list === undefined || !list.ok) continue;
+    const dirPrefix = worktreeDir(repo, team, '');
+    const ours = parseWorktreeList(list.out).filter((w) => w.branch?.startsWith(prefix) === true || w.path.startsWith(dirPrefix));
+    const refs = await git(exec, repo, ['for-each-ref', '--format=%(refname)', prefix]);
+    const branches = refs.ok ? refs.out.split('\n').filter((l) => l !== '') : [];
+    const seen = new Set<string>();
+    for (const w of ours) {
+      const branchRef = w.branch ?? '';
+      const member = branchRef.startsWith(prefix) ? branchRef.slice(prefix.length) : path.basename(w.path).slice(`${team}-`.length);
+      const branch = branchRef.replace(/^refs\/heads\//, '') || worktreeBranch(team, member);
+      seen.add(branchRef);
+      const base = await baseOf(exec, repo, branch);
+      out.push({
+        member,
+        repo,
+        path: w.path,
+        branch,
+        base,
+        ahead: await aheadOf(exec, repo, base, branch),
+        dirty: w.prunable ? undefined : await dirtyOf(exec, w.path),
+        prunable: w.prunable,
+      });
+    }
+    for (const ref of branches.filter((b) => !seen.has(b))) {
+      const branch = ref.replace(/^refs\/heads\//, '');
+      const base = await baseOf(exec, repo, branch);
+      out.push({ member: ref.slice(prefix.length), repo, path: undefined, branch, base, ahead: await aheadOf(exec, repo, base, branch), dirty: undefined, prunable: false });
+    }
+  }
+  return out;
+}
+
+/** The team's worktrees and leftover branches (see listWorktrees), each marked active or not. */
+export async function teamWorktrees(config: TeamConfig, exec: Exec = execaExec): Promise<WorktreeInfo[]> {
+  const repos = [
+    ...(config.swarm?.worktreeRepos ?? []),
+    ...config.members.flatMap((m) => (m.worktreePath ? [repoOfWorktree(m.worktreePath)] : [])),
+  ];
+  const found = await listWorktrees(repos, config.name, exec);
+  return found.map((w) => ({ ...w, active: config.members.some((m) => sameName(m.name, w.member)) }));
+}

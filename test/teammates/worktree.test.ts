@@ -1,0 +1,129 @@
+// The git side of worktree isolation (src/teammates/worktree.ts) on real repositories in temp dirs:
+// planning (cwd mapped inside the worktree, a repository without a commit refused), settling at stop
+// (clean → removed with its branch; a commit, an untracked file, a branch moved back to the base),
+// the stop clause, the team listing, and the parser of `git worktree list --porcelain`.
+import { existsSync, promises as fs } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { TeamConfig } from '../../src/protocol/config.js';
+import {
+  addWorktree,
+  describeWorktreeFate,
+  parseWorktreeList,
+  planWorktree,
+  settleWorktree,
+  teamWorktrees,
+  type WorktreePlan,
+} from '../../src/teammates/worktree.js';
+import { git, makeRepo } from '../support/git-repo.js';
+import { tempRoot } from '../support/tmp-root.js';
+
+async function repoWithWorktree(name = 'ann'): Promise<{ repo: string; plan: WorktreePlan }> {
+  const repo = await makeRepo(path.join(await tempRoot('swarm-git-'), 'repo'), { 'README.md': 'x\n', 'pkg/lib/a.ts': 'export {};\n' });
+  const plan = await planWorktree('tm', name, path.join(repo, 'pkg', 'lib'));
+  await addWorktree(plan);
+  return { repo, plan };
+}
+
+const config = (repos: string[], members: string[]): TeamConfig => ({
+  name: 'tm',
+  createdAt: 0,
+  leadAgentId: 'team-lead@tm',
+  leadSessionId: '',
+  members: ['team-lead', ...members].map((name) => ({ agentId: `${name}@tm`, name, joinedAt: 0, tmuxPaneId: '', cwd: '', subscriptions: [] })),
+  swarm: { worktreeRepos: repos },
+});
+
+describe('worktrees', () => {
+  it('plans the worktree, branch and base from HEAD, with the cwd at the same relative place; add makes it and excludes it locally', async () => {
+    const { repo, plan } = await repoWithWorktree();
+    expect(plan).toEqual({
+      repo,
+      path: path.join(repo, '.claude', 'worktrees', 'tm-ann'),
+      branch: 'swarm/tm/ann',
+      base: await git(repo, 'rev-parse', 'HEAD'),
+      cwd: path.join(repo, '.claude', 'worktrees', 'tm-ann', 'pkg', 'lib'),
+    });
+    expect(existsSync(path.join(plan.cwd, 'a.ts'))).toBe(true);
+    expect(await git(plan.path, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe('swarm/tm/ann');
+    expect(await git(repo, 'config', '--get', 'branch.swarm/tm/ann.swarmBase')).toBe(plan.base);
+    expect(await fs.readFile(path.join(repo, '.git', 'info', 'exclude'), 'utf8')).toMatch(/\n\/\.claude\/worktrees\/\n$/);
+    expect(await git(repo, 'status', '--porcelain')).toBe('');
+    // Planned from the repository root, the cwd is the worktree itself.
+    expect((await planWorktree('tm', 'bo', repo)).cwd).toBe(path.join(repo, '.claude', 'worktrees', 'tm-bo'));
+  });
+
+  it('a repository without a commit is refused in one line', async () => {
+    const dir = path.join(await tempRoot('swarm-git-'), 'empty');
+    await fs.mkdir(dir);
+    await git(dir, 'init', '-q');
+    await expect(planWorktree('tm', 'ann', dir)).rejects.toThrow(`--isolation worktree: the repository ${await fs.realpath(dir)} has no commit yet; commit once, then spawn again`);
+  });
+
+  it('settling: an untouched worktree goes with its branch and its recorded base', async () => {
+    const { repo, plan } = await repoWithWorktree();
+    const fate = await settleWorktree(plan.path, 'tm', 'ann');
+    expect(fate).toEqual({ fate: 'removed', path: plan.path, branch: 'swarm/tm/ann' });
+    expect(existsSync(plan.path)).toBe(false);
+    expect(await git(repo, 'for-each-ref', 'refs/heads/swarm/')).toBe('');
+    expect(await git(repo, 'config', '--get-regexp', 'swarmbase').catch(() => '')).toBe('');
+    expect(describeWorktreeFate(fate)).toBe('worktree removed (no changes), with branch swarm/tm/ann');
+  });
+
+  it('settling many at once (a shutdown --all): every clean one goes, with its branch and base', async () => {
+    const { repo, plan } = await repoWithWorktree('w0');
+    const plans = [plan];
+    for (let i = 1; i < 16; i++) {
+      const p = await planWorktree('tm', `w${i}`, repo);
+      await addWorktree(p);
+      plans.push(p);
+    }
+    const fates = await Promise.all(plans.map((p, i) => settleWorktree(p.path, 'tm', `w${i}`)));
+    expect(fates.map((f) => (f.fate === 'kept' ? f.reason : f.fate))).toEqual(plans.map(() => 'removed'));
+    expect(await git(repo, 'for-each-ref', 'refs/heads/swarm/')).toBe('');
+    expect(await git(repo, 'config', '--get-regexp', 'swarmbase').catch(() => '')).toBe('');
+  });
+
+  it('settling: a commit keeps it (commits ahead, files changed); once the branch is back at the base and clean it goes', async () => {
+    const { repo, plan } = await repoWithWorktree();
+    await fs.writeFile(path.join(plan.cwd, 'b.ts'), 'export const b = 1;\n');
+    await git(plan.path, 'add', '-A');
+    await git(plan.path, 'commit', '-q', '-m', 'b');
+    const kept = await settleWorktree(plan.path, 'tm', 'ann');
+    expect(kept).toEqual({ fate: 'kept', path: plan.path, branch: 'swarm/tm/ann', repo, base: plan.base, ahead: 1, filesChanged: 1, dirty: false });
+    expect(describeWorktreeFate(kept)).toBe(
+      `worktree kept: ${plan.path} on branch swarm/tm/ann (1 commit ahead, 1 file changed); review: git -C ${repo} log ${plan.base.slice(0, 12)}..swarm/tm/ann`,
+    );
+    expect(existsSync(path.join(plan.cwd, 'b.ts'))).toBe(true);
+    await git(plan.path, 'reset', '-q', '--hard', plan.base);
+    expect((await settleWorktree(plan.path, 'tm', 'ann')).fate).toBe('removed');
+  });
+
+  it('settling: an untracked file alone keeps it, as dirty', async () => {
+    const { plan } = await repoWithWorktree();
+    await fs.writeFile(path.join(plan.path, 'scratch.txt'), 'x\n');
+    expect(await settleWorktree(plan.path, 'tm', 'ann')).toMatchObject({ fate: 'kept', ahead: 0, filesChanged: 1, dirty: true });
+    expect(existsSync(path.join(plan.path, 'scratch.txt'))).toBe(true);
+  });
+
+  it("teamWorktrees: the team's worktrees in its remembered repositories, active while the member is in the team, a bare branch too", async () => {
+    const { repo, plan } = await repoWithWorktree();
+    await git(repo, 'branch', 'swarm/tm/old');
+    await git(repo, 'branch', 'swarm/other/ann'); // another team's
+    const rows = await teamWorktrees(config([repo, path.join(repo, 'gone')], ['ann']));
+    expect(rows).toEqual([
+      { member: 'ann', repo, path: plan.path, branch: 'swarm/tm/ann', base: plan.base, ahead: 0, dirty: false, prunable: false, active: true },
+      { member: 'old', repo, path: undefined, branch: 'swarm/tm/old', base: plan.base, ahead: 0, dirty: undefined, prunable: false, active: false },
+    ]);
+    expect((await teamWorktrees(config([repo], []))).map((w) => w.active)).toEqual([false, false]);
+  });
+
+  it('parses git worktree list --porcelain', () => {
+    const text = ['worktree /r', 'HEAD abc', 'branch refs/heads/main', '', 'worktree /r/.claude/worktrees/t-a', 'HEAD def', 'branch refs/heads/swarm/t/a', 'prunable gitdir file points to non-existent location', '', 'worktree /d', 'HEAD 123', 'detached', ''].join('\n');
+    expect(parseWorktreeList(text)).toEqual([
+      { path: '/r', head: 'abc', branch: 'refs/heads/main', prunable: false },
+      { path: '/r/.claude/worktrees/t-a', head: 'def', branch: 'refs/heads/swarm/t/a', prunable: true },
+      { path: '/d', head: '123', prunable: false },
+    ]);
+  });
+});
