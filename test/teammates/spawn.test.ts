@@ -145,10 +145,10 @@ describe('spawnTeammate (tmux, fake teammate)', () => {
   });
 
   it('a teammate that never reads its prompt: not ready by the deadline → killed and removed', async () => {
-    const err = await spawn('mute', { env: { ...env, SWARM_TEAMMATE_COMMAND: fakeCommand({ FAKE_SILENT: '1' }) }, readyTimeoutMs: 1200 }).catch(
+    const err = await spawn('mute', { env: { ...env, SWARM_TEAMMATE_COMMAND: fakeCommand({ FAKE_SILENT: '1' }) }, readyTimeoutMs: 4000 }).catch(
       (e: unknown) => e,
     );
-    expect((err as Error).message).toMatch(/^spawn of mute failed: mute was not ready within 1 s \(it did not pick up its prompt/);
+    expect((err as Error).message).toMatch(/^spawn of mute failed: mute was not ready within 4 s \(it did not pick up its prompt/);
     expect((err as Error).message).toContain('never reading the inbox');
     expect(await listAllPanes(server)).toHaveLength(1);
     expect((await readTeam(new Team(root, TEAM))).members).toHaveLength(1);

@@ -14,7 +14,6 @@ import { Team } from '../../team/team.js';
 import { runConsole } from '../console/run.js';
 import { refuseGlobals, rootDir, type GlobalArgs } from '../context.js';
 import { chalk } from '../output/render.js';
-import { runHeadless } from '../run/headless.js';
 import { refuseOtherLeader } from '../run/lead-process.js';
 import { leadOptions, leadSettings, type LeadArgs } from '../run/options.js';
 
@@ -61,6 +60,9 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
     await ensureLeadKey(team);
     if (!args.print) return runConsole({ team, env: process.env, lead: { ...settings, goal } });
     process.stderr.write(`${chalk.bold(`team ${team.name}`)} ${chalk.dim(`· lead ${settings.leadModel} · swarm status --team ${team.name}`)}\n`);
+    // Loaded here: the lead's runtime (the Messages API SDK, the tools) would cost every other
+    // command ~0.1 s of start-up.
+    const { runHeadless } = await import('../run/headless.js');
     const stop = new AbortController();
     const onSignal = (): void => stop.abort();
     process.once('SIGINT', onSignal);
