@@ -1,7 +1,8 @@
 // The agent loop: turns of model steps and tool rounds, idle waits in between.
 //
 //   run():  deliver the inbox (initial prompt first) → turn → idle → the inbox, else the next free
-//           task (auto-claim, team-tasks.ts) → turn ... → nothing: wait for the inbox → turn ...
+//           task (auto-claim, team-tasks.ts) → turn ... → nothing: wait for the inbox or a change of
+//           the task list (a task created or freed is claimed then) → turn ...
 //   turn:   user blocks → model step (streamed) → tool round (each tool_use, in order) → inbox
 //           delivery (messages that arrived meanwhile go after the tool results, in the same user
 //           turn) → next step ... until a step calls no tool.
@@ -23,7 +24,7 @@ import type { PaneView } from './view.js';
 export interface TurnSource {
   /** Everything delivered since the last call, as user blocks (empty: nothing new). */
   take(): Promise<TextBlockParam[]>;
-  /** Resolves when something may have arrived; rejects with the signal's reason. */
+  /** Resolves when something may have arrived (or, for a teammate, the task list changed); rejects with the signal's reason. */
   changed(signal: AbortSignal): Promise<void>;
 }
 
@@ -121,12 +122,14 @@ export class AgentLoop {
     }
   }
 
-  /** Idle: block on the inbox until something needs the model (or a stop). */
+  /** Idle: block until the inbox has something or a task becomes free to claim (or a stop). */
   private async waitForWork(): Promise<TextBlockParam[]> {
     for (;;) {
       await this.d.inbox.changed(this.d.stop);
       const blocks = await this.d.inbox.take();
       if (blocks.length > 0 || this.exitRequested) return blocks;
+      const claimed = await this.claimNext(); // a task created or freed while we were idle
+      if (claimed.length > 0) return claimed;
     }
   }
 

@@ -10,7 +10,9 @@ import type { RuleSet } from '../permissions/rules.js';
 import { Mailbox } from '../mailbox/mailbox.js';
 import type { PermissionMode } from '../protocol/config.js';
 import type { ShutdownRequest } from '../protocol/control.js';
+import { ensureDir } from '../storage/atomic.js';
 import { coalesced } from '../storage/coalesce.js';
+import { DirWatcher } from '../storage/watch.js';
 import { homeDir, resolveRoot } from '../team/paths.js';
 import { findMember, readTeam, updateMember } from '../team/team-store.js';
 import { Team } from '../team/team.js';
@@ -40,6 +42,7 @@ import { ProcessGroups } from './tools/process-groups.js';
 import { SecretPaths } from './tools/secrets.js';
 import type { ToolContext } from './tools/types.js';
 import { Transcript } from './transcript.js';
+import { firstChange } from './wake.js';
 import { PaneView, type Writer } from './view.js';
 
 export interface RunTeammateOptions {
@@ -156,6 +159,8 @@ class Teammate {
       onGraceExpired: (request: ShutdownRequest) => this.halt({ kind: 'grace', request, graceMs: this.graceMs }),
     });
     const monitor = await InboxMonitor.open(this.paths, s.name, { pollMs: this.pollMs });
+    await ensureDir(this.paths.tasks.dir);
+    const taskWatch = await DirWatcher.open(this.paths.tasks.dir, { match: (b) => b.endsWith('.json'), pollMs: this.pollMs });
     const modes = new ModeState(s.mode, s.modeAfterPlan, (mode) => this.modeChanged(mode));
     const plan = new PlanApproval({
       mailbox: this.mailbox,
@@ -221,7 +226,8 @@ class Teammate {
         return buildSystemPrompt({ name: s.name, team: s.team.name, ...(s.agentType ? { agentType: s.agentType } : {}), ...(s.agentTypeDef?.prompt ? { typePrompt: s.agentTypeDef.prompt } : {}), cwd: s.cwd, root: s.team.root, mode: modes.mode, config });
       },
       runner,
-      inbox: { take: () => delivery.take(), changed: (signal) => monitor.changed(signal) },
+      // Idle, a teammate also wakes when the task list changes: a task created or freed is claimed then.
+      inbox: { take: () => delivery.take(), changed: (signal) => firstChange(signal, [(x) => monitor.changed(x), (x) => taskWatch.changed(x)]) },
       end: shutdown,
       presence: this.presence,
       status: this.status,
@@ -253,6 +259,7 @@ class Teammate {
       closeWatchers: async () => {
         this.halt(reason); // ends any wait still running
         await monitor.close();
+        await taskWatch.close();
         await peeking();
       },
     });

@@ -57,6 +57,22 @@ describe('the Task tools and auto-claim in the teammate runtime', () => {
     expect(requestsWith(env.server, 'You claimed task #3')).toEqual([]);
   });
 
+  it('an idle teammate claims a task created (or freed) while it waits, without being messaged', async () => {
+    const env = await setupRuntime({
+      turns: [
+        { match: { agent: 'w1', lastUser: 'Say ready' }, reply: 'Ready.' },
+        { match: { agent: 'w1', lastUser: 'You claimed task #1: Late work' }, reply: 'On it.' },
+      ],
+    });
+    await env.lead.append('w1', { from: 'team-lead', text: 'Say ready' });
+    env.start();
+    await waitForControl(env, 'team-lead', 'idle_notification', 1, 20_000); // idle, the list empty
+    await list(env).create({ subject: 'Late work', description: 'created after it went idle' }, 'team-lead');
+    const idle = await waitForControl(env, 'team-lead', 'idle_notification', 2, 20_000);
+    expect(idle[1]!.message).toMatchObject({ from: 'w1', summary: 'On it.' });
+    expect(await list(env).get('1')).toMatchObject({ status: 'in_progress', owner: 'w1' });
+  });
+
   it('TaskCreate, TaskList, TaskGet and TaskUpdate read like Claude Code; refused claims are is_error results saying why', async () => {
     const env = await setupRuntime({
       turns: [
