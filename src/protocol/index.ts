@@ -2,7 +2,9 @@
 // and ids. Pure: no I/O.
 export * from './colors.js';
 export * from './config.js';
+export * from './context-window.js';
 export * from './control.js';
+export * from './conversation.js';
 export * from './demo.js';
 export * from './errors.js';
 export * from './hosted.js';

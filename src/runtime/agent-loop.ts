@@ -6,13 +6,22 @@
 //   turn:   user blocks → model step (streamed) → tool round (each tool_use, in order) → inbox
 //           delivery (messages that arrived meanwhile go after the tool results, in the same user
 //           turn) → next step ... until a step calls no tool.
+//   compaction: before a step, when the previous step's prompt passed `compactAt` tokens, one extra
+//           request summarises the older messages (compaction.ts) and the summary replaces them; a
+//           failed summary is shown and logged, the conversation kept whole, and tried again before
+//           a later step.
+// Every message added to the conversation is written whole to the transcript (`user`, `assistant`,
+// `compaction` lines) so conversation.ts can rebuild exactly what the model saw.
 // Messages are delivered only between rounds, never during one. While idle the loop blocks on the
 // inbox watcher (no CPU, no tokens). The same loop runs the agent lead (lead/lead.ts) with its own
 // turn source, end and presence. run() returns when the loop ends (a teammate's approved shutdown,
 // the lead's finished run); it throws
 // when the model call fails for good or the stop signal fires (teammate.ts decides the exit).
 import type { ContentBlock, ContentBlockParam, Message, MessageParam, TextBlockParam, Tool, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
+import { splitPoint, summaryRequest } from './compaction.js';
+import { compacted } from './conversation.js';
 import type { ModelClient } from './model-client.js';
+import type { RetryInfo } from './retry.js';
 import type { StatusReporter } from './status.js';
 import type { TeamTasks, TurnCompletion } from './team-tasks.js';
 import type { ToolRunner } from './tool-runner.js';
@@ -59,6 +68,10 @@ export interface AgentLoopDeps {
   view: PaneView;
   transcript: Transcript;
   stop: AbortSignal;
+  /** Compact the conversation before a step once the previous step's prompt passed this many tokens. */
+  compactAt: number;
+  /** The conversation so far (a restored one); default empty. */
+  history?: readonly MessageParam[];
 }
 
 /** The idle summary carries the turn's last text up to this many characters (the lead's copy of a result). */
@@ -87,8 +100,18 @@ function textOf(m: Message): string {
 
 export class AgentLoop {
   readonly messages: MessageParam[] = [];
+  /** The whole prompt of the latest step (0 after a compaction, until the next step says). */
+  private promptTokens = 0;
 
-  constructor(private readonly d: AgentLoopDeps) {}
+  constructor(private readonly d: AgentLoopDeps) {
+    this.messages.push(...(d.history ?? []));
+  }
+
+  /** Adds a message to the conversation and writes it whole to the transcript. */
+  private add(message: MessageParam & { content: ContentBlockParam[] }): void {
+    this.messages.push(message);
+    this.d.transcript.append({ kind: message.role, content: message.content });
+  }
 
   private get exitRequested(): boolean {
     return this.d.end.ended;
@@ -143,24 +166,23 @@ export class AgentLoop {
     let lastText = '';
     let toolCalls = 0;
     for (;;) {
-      this.messages.push({ role: 'user', content: user });
+      this.add({ role: 'user', content: user });
       await d.beforeStep?.();
+      if (this.promptTokens > d.compactAt) await this.compact();
       const message = await d.model.step(
         { system, tools: d.tools, messages: this.messages },
         {
           signal: d.stop,
           onText: (t) => d.view.text(t),
           onRestart: () => d.view.restart(),
-          onRetry: (info) => {
-            d.view.warn(`${info.why}; retrying in ${info.delayMs < 1000 ? `${info.delayMs} ms` : `${(info.delayMs / 1000).toFixed(1)} s`} (retry ${info.attempt})`);
-            d.transcript.append({ kind: 'retry', ...info });
-          },
+          onRetry: (info) => this.retried(info),
         },
       );
       const params = toParams(message.content);
-      if (params.length > 0) this.messages.push({ role: 'assistant', content: params });
+      if (params.length > 0) this.add({ role: 'assistant', content: params });
       const usage = stepUsage(d.model.model, message.usage);
       d.status.usage(usage.promptTokens, usage.outputTokens, usage.costUsd);
+      this.promptTokens = usage.promptTokens;
       const text = textOf(message);
       if (text.trim() !== '') lastText = text;
       const toolUses = message.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
@@ -169,7 +191,7 @@ export class AgentLoop {
       toolCalls += toolUses.length;
       const results = await this.round(toolUses);
       if (this.exitRequested) {
-        this.messages.push({ role: 'user', content: results });
+        this.add({ role: 'user', content: results });
         break;
       }
       user = [...results, ...(await d.inbox.take())];
@@ -177,6 +199,39 @@ export class AgentLoop {
     const trimmed = lastText.trim();
     if (trimmed !== '') return trimmed.length > SUMMARY_CHARS ? `${trimmed.slice(0, SUMMARY_CHARS - 1)}…` : trimmed;
     return toolCalls > 0 ? `finished a turn (${toolCalls} tool call${toolCalls === 1 ? '' : 's'})` : 'finished a turn';
+  }
+
+  private retried(info: RetryInfo): void {
+    this.d.view.warn(`${info.why}; retrying in ${info.delayMs < 1000 ? `${info.delayMs} ms` : `${(info.delayMs / 1000).toFixed(1)} s`} (retry ${info.attempt})`);
+    this.d.transcript.append({ kind: 'retry', ...info });
+  }
+
+  /**
+   * Replace the older messages by the model's summary of them (compaction.ts picks which). A failed
+   * request (or an empty summary) keeps the conversation whole: shown, logged, tried before a later
+   * step. Only the stop signal ends the loop from here.
+   */
+  private async compact(): Promise<void> {
+    const d = this.d;
+    const replaced = splitPoint(this.messages);
+    if (replaced === undefined) return;
+    const before = this.promptTokens;
+    try {
+      const message = await d.model.step(summaryRequest(this.messages.slice(0, replaced)), { signal: d.stop, onRetry: (info) => this.retried(info) });
+      const usage = stepUsage(d.model.model, message.usage);
+      d.status.usage(usage.promptTokens, usage.outputTokens, usage.costUsd);
+      const summary = textOf(message).trim();
+      if (summary === '') throw new Error('the model answered with an empty summary');
+      this.messages.splice(0, this.messages.length, ...compacted(this.messages, summary, replaced));
+      this.promptTokens = 0;
+      d.transcript.append({ kind: 'compaction', summary, replaced, promptTokens: before });
+      d.view.notice(`compacted the conversation: ${replaced} older message${replaced === 1 ? '' : 's'} replaced by a summary (the prompt was ${before} tokens)`);
+    } catch (e) {
+      if (d.stop.aborted) throw e;
+      const why = e instanceof Error ? e.message : String(e);
+      d.view.warn(`compaction failed (${why}); the conversation is kept whole, tried again at a later step`);
+      d.transcript.append({ kind: 'compaction_failed', error: why, promptTokens: before });
+    }
   }
 
   private async round(toolUses: ToolUseBlock[]): Promise<ToolResultBlockParam[]> {

@@ -55,6 +55,8 @@ export interface RuntimeTuning {
   heartbeatMs: number;
   pollMs: number;
   maxTokens: number;
+  /** SWARM_COMPACT_AT: compact past this many input tokens; undefined: the model's default (protocol/context-window). */
+  compactAt: number | undefined;
 }
 
 function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
@@ -75,6 +77,7 @@ export function readTuning(env: NodeJS.ProcessEnv): RuntimeTuning {
     heartbeatMs: intEnv(env, 'SWARM_HEARTBEAT_MS', 5000, 100),
     pollMs: intEnv(env, 'SWARM_POLL_MS', 1000),
     maxTokens: intEnv(env, 'SWARM_MAX_TOKENS', 8192, 1),
+    compactAt: env.SWARM_COMPACT_AT?.trim() ? intEnv(env, 'SWARM_COMPACT_AT', 0, 1) : undefined,
   };
 }
 

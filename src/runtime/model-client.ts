@@ -54,7 +54,7 @@ function credentials(env: NodeJS.ProcessEnv): { apiKey: string } | { authToken: 
 }
 
 /** The request with cache breakpoints added (the stored conversation is not modified). */
-export function withCacheBreakpoints(req: StepRequest): { system: TextBlockParam[]; tools: Tool[]; messages: MessageParam[] } {
+export function withCacheBreakpoints(req: StepRequest): { system: TextBlockParam[]; tools?: Tool[]; messages: MessageParam[] } {
   const system: TextBlockParam[] = [{ type: 'text', text: req.system, cache_control: EPHEMERAL }];
   const messages = req.messages.slice();
   const last = messages.at(-1);
@@ -66,7 +66,7 @@ export function withCacheBreakpoints(req: StepRequest): { system: TextBlockParam
       messages[messages.length - 1] = { role: 'user', content };
     }
   }
-  return { system, tools: req.tools, messages };
+  return { system, ...(req.tools.length > 0 ? { tools: req.tools } : {}), messages }; // no tools: none sent (a summary request)
 }
 
 export class ModelClient {

@@ -9,6 +9,7 @@ import type { ColorSupportLevel } from 'chalk';
 import type { RuleSet } from '../permissions/rules.js';
 import { Mailbox } from '../mailbox/mailbox.js';
 import type { PermissionMode } from '../protocol/config.js';
+import { defaultCompactAt } from '../protocol/context-window.js';
 import type { ShutdownRequest } from '../protocol/control.js';
 import { ensureDir } from '../storage/atomic.js';
 import { coalesced } from '../storage/coalesce.js';
@@ -84,7 +85,8 @@ export async function runTeammate(opts: RunTeammateOptions): Promise<number> {
   };
   const guard = await PathGuard.create(team.root, s.cwd);
   const secrets = await SecretPaths.create(team.root, homeDir(opts.env));
-  return new Teammate(s, opts, model, guard, secrets, tuning.shutdownGraceMs, tuning.heartbeatMs, tuning.pollMs).run();
+  const compactAt = tuning.compactAt ?? defaultCompactAt(s.model);
+  return new Teammate(s, opts, model, guard, secrets, tuning.shutdownGraceMs, tuning.heartbeatMs, tuning.pollMs, compactAt).run();
 }
 
 class Teammate {
@@ -110,6 +112,7 @@ class Teammate {
     private readonly graceMs: number,
     heartbeatMs: number,
     private readonly pollMs: number,
+    private readonly compactAt: number,
   ) {
     this.paths = s.team.paths;
     this.mailbox = new Mailbox({ team: s.team });
@@ -235,6 +238,7 @@ class Teammate {
       view: this.view,
       transcript: this.transcript,
       stop: this.stop.signal,
+      compactAt: this.compactAt,
     });
 
     let reason: ExitReason;

@@ -17,6 +17,7 @@ import type { ColorSupportLevel } from 'chalk';
 import type { TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { openLeadMailbox } from '../../permissions/lead-mailbox.js';
 import { sendMessage } from '../../mailbox/send.js';
+import { defaultCompactAt } from '../../protocol/context-window.js';
 import { LEAD_NAME, sameName } from '../../protocol/names.js';
 import { oneLine } from '../../protocol/text.js';
 import { loadAgentTypes } from '../../team/agent-types.js';
@@ -269,6 +270,7 @@ export async function runLead(o: LeadOptions): Promise<LeadOutcome> {
     view,
     transcript,
     stop: stop.signal,
+    compactAt: tuning.compactAt ?? defaultCompactAt(o.model),
   });
 
   view.banner(LEAD_NAME, o.team.name, `agent lead · ${model.model} · ${o.cwd}`);

@@ -1,0 +1,90 @@
+// The conversation as the model saw it, rebuilt from a member's transcript (SPEC §11): the `user`
+// and `assistant` lines in order, with each `compaction` line applied where it stands (its summary
+// replaces the first `replaced` messages: `compacted`, the one rule the agent loop uses too).
+//
+// Every line is parsed and zod-checked. A bad last line is what a crash mid-append leaves (the
+// process died between the bytes of one line): it is skipped and said in `skipped`. A bad line with
+// lines after it is corruption: the rebuild stops before it and says where in `corrupt`, so the
+// caller decides (it never guesses what the line held). A missing file is an empty conversation.
+import { promises as fs } from 'node:fs';
+import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import { conversationSchema, TranscriptLineSchema, type CompactionEntry } from '../protocol/conversation.js';
+
+/** How the first user message after a compaction begins (a person reading the log knows it too). */
+export const SUMMARY_HEADER = '[swarm] The earlier part of this conversation was compacted to save context. Its summary:';
+
+/** The message that stands for the compacted turns. */
+export function summaryMessage(summary: string): MessageParam {
+  return { role: 'user', content: [{ type: 'text', text: `${SUMMARY_HEADER}\n<conversation-summary>\n${summary}\n</conversation-summary>` }] };
+}
+
+/** The conversation after a compaction: the summary, then every message from index `replaced` on. */
+export function compacted(messages: readonly MessageParam[], summary: string, replaced: number): MessageParam[] {
+  return [summaryMessage(summary), ...messages.slice(replaced)];
+}
+
+export interface RebuiltConversation {
+  messages: MessageParam[];
+  /** A bad last line that was skipped (a crash mid-write): its line number and why. */
+  skipped?: string;
+  /** A bad line before the last: the rebuild stopped before it. `messages` is what came before. */
+  corrupt?: string;
+}
+
+type Checked = { ok: true; value: { kind: string } & Record<string, unknown> } | { ok: false; why: string };
+
+function check(line: string): Checked {
+  let json: unknown;
+  try {
+    json = JSON.parse(line);
+  } catch {
+    return { ok: false, why: 'not JSON' };
+  }
+  const base = TranscriptLineSchema.safeParse(json);
+  if (!base.success) return { ok: false, why: 'not a transcript entry (no kind)' };
+  const schema = conversationSchema(base.data.kind);
+  if (schema === undefined) return { ok: true, value: base.data };
+  const full = schema.safeParse(json);
+  if (!full.success) return { ok: false, why: `a bad ${base.data.kind} entry: ${full.error.issues[0]?.message ?? 'invalid'}` };
+  return { ok: true, value: full.data as { kind: string } & Record<string, unknown> };
+}
+
+/** Rebuild the message list from transcript text (the contents of logs/<name>.jsonl). */
+export function conversationFromText(text: string, file = 'transcript'): RebuiltConversation {
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop(); // the newline that ends the last whole line
+  let messages: MessageParam[] = [];
+  for (const [i, line] of lines.entries()) {
+    if (line.trim() === '') continue;
+    const c = check(line);
+    const where = `${file} line ${i + 1}`;
+    if (!c.ok) {
+      if (i === lines.length - 1) return { messages, skipped: `${where}: ${c.why} (a write cut short; skipped)` };
+      return { messages, corrupt: `${where}: ${c.why}; the conversation is rebuilt up to the line before it` };
+    }
+    const e = c.value;
+    if (e.kind === 'user' || e.kind === 'assistant') {
+      // Checked against the block schemas above; extra fields (cache_control...) are kept as sent.
+      messages.push({ role: e.kind, content: e.content as ContentBlockParam[] });
+    } else if (e.kind === 'compaction') {
+      const { summary, replaced } = e as CompactionEntry;
+      if (replaced > messages.length) {
+        return { messages, corrupt: `${where}: a compaction replaces ${replaced} messages but only ${messages.length} came before it; the conversation is rebuilt up to the line before it` };
+      }
+      messages = compacted(messages, summary, replaced);
+    }
+  }
+  return { messages };
+}
+
+/** Rebuild the message list from the transcript file (missing: empty). For resume and tests. */
+export async function readConversation(file: string): Promise<RebuiltConversation> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { messages: [] };
+    throw e;
+  }
+  return conversationFromText(text, file);
+}
