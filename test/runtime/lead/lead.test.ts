@@ -8,6 +8,7 @@ import { encodeControl } from '../../../src/protocol/control.js';
 import { InboxMessageSchema } from '../../../src/protocol/message.js';
 import { MAX_NUDGES, runLead, type LeadOptions, type LeadOutcome } from '../../../src/runtime/lead/lead.js';
 import { LeadQueue } from '../../../src/runtime/lead/queue.js';
+import { SUMMARY_TAG } from '../../../src/runtime/compaction.js';
 import { lastUserText } from '../../../src/standin/request.js';
 import { startMessagesServer, type MessagesServer, type ScriptInput } from '../../../src/standin/messages-server.js';
 import { addMember, createTeam } from '../../../src/team/team-store.js';
@@ -33,7 +34,7 @@ class WatchedQueue extends LeadQueue {
   }
 }
 
-async function lead(team: Team, script: ScriptInput, queue: LeadQueue, onFinished: (answer: string) => boolean): Promise<{ outcome: Promise<LeadOutcome> }> {
+async function lead(team: Team, script: ScriptInput, queue: LeadQueue, onFinished: (answer: string) => boolean, env: Record<string, string> = {}): Promise<{ outcome: Promise<LeadOutcome> }> {
   server = await startMessagesServer({ script });
   const fail = (): Promise<never> => Promise.reject(new Error('not in this test'));
   const o: LeadOptions = {
@@ -48,7 +49,7 @@ async function lead(team: Team, script: ScriptInput, queue: LeadQueue, onFinishe
     stopAll: fail,
     onLimit: () => Promise.resolve('stop'),
     onFinished,
-    env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'sk-test', HOME: root, CLAUDE_CONFIG_DIR: root, SWARM_RETRY_BASE_MS: '10' },
+    env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'sk-test', HOME: root, CLAUDE_CONFIG_DIR: root, SWARM_RETRY_BASE_MS: '10', ...env },
     write: () => undefined,
   };
   return { outcome: runLead(o) }; // not awaited: the test acts while the lead runs
@@ -84,6 +85,29 @@ describe('the agent lead', () => {
     expect(await outcome).toEqual({ kind: 'finished', answer: 'FINAL: w1 finished.' });
     expect(answers).toEqual(['FINAL: w1 finished.']);
     expect(server!.requests).toHaveLength(2);
+  });
+
+  it('compacts its conversation past SWARM_COMPACT_AT like a teammate (the same loop)', async () => {
+    const { team } = await createTeam(root, { name: 't', cwd: root });
+    const usage = (input_tokens: number) => ({ input_tokens, output_tokens: 5 });
+    const { outcome } = await lead(
+      team,
+      {
+        turns: [
+          { match: { agent: 'team-lead', lastUser: 'Get w1 to finish.' }, reply: { content: [{ type: 'tool_use', name: 'TaskList', input: {} }], usage: usage(5000) } },
+          { match: { agent: 'team-lead', lastUser: SUMMARY_TAG }, reply: { content: [{ type: 'text', text: 'LEAD-SUMMARY' }], usage: usage(900) } },
+          { match: { agent: 'team-lead', toolResult: 'TaskList' }, reply: { content: [{ type: 'text', text: 'FINAL: nothing to do.' }], usage: usage(300) } },
+        ],
+      },
+      new LeadQueue(),
+      () => true,
+      { SWARM_COMPACT_AT: '1000' },
+    );
+    expect(await outcome).toEqual({ kind: 'finished', answer: 'FINAL: nothing to do.' });
+    const last = server!.requests.at(-1)!.body!.messages;
+    expect(last.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(JSON.stringify(last[0])).toContain('LEAD-SUMMARY');
+    expect(JSON.stringify(last)).not.toContain('Get w1 to finish.');
   });
 
   it(`nudges a lead that ends its turn with a task open and nobody working, and fails after ${MAX_NUDGES} nudges in a row`, async () => {
