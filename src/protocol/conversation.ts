@@ -33,14 +33,9 @@ export const CompactionEntrySchema = z.looseObject({
 /** Any transcript line. */
 export const TranscriptLineSchema = z.looseObject({ kind: z.string().min(1) });
 
-export type UserEntry = z.infer<typeof UserEntrySchema>;
-export type AssistantEntry = z.infer<typeof AssistantEntrySchema>;
-export type CompactionEntry = z.infer<typeof CompactionEntrySchema>;
+/** A conversation line of the transcript, by kind. */
+export const ConversationEntrySchema = z.discriminatedUnion('kind', [UserEntrySchema, AssistantEntrySchema, CompactionEntrySchema]);
+export type ConversationEntry = z.infer<typeof ConversationEntrySchema>;
 
-/** The schema of a conversation kind, or undefined for a line people read only. */
-export function conversationSchema(kind: string): z.ZodType | undefined {
-  if (kind === 'user') return UserEntrySchema;
-  if (kind === 'assistant') return AssistantEntrySchema;
-  if (kind === 'compaction') return CompactionEntrySchema;
-  return undefined;
-}
+/** The kinds ConversationEntrySchema reads; any other kind is a line for people. */
+export const CONVERSATION_KINDS: ReadonlySet<string> = new Set(['user', 'assistant', 'compaction']);

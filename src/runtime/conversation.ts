@@ -8,7 +8,7 @@
 // caller decides (it never guesses what the line held). A missing file is an empty conversation.
 import { promises as fs } from 'node:fs';
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import { conversationSchema, TranscriptLineSchema, type CompactionEntry } from '../protocol/conversation.js';
+import { CONVERSATION_KINDS, ConversationEntrySchema, TranscriptLineSchema, type ConversationEntry } from '../protocol/conversation.js';
 
 /** How the first user message after a compaction begins (a person reading the log knows it too). */
 export const SUMMARY_HEADER = '[swarm] The earlier part of this conversation was compacted to save context. Its summary:';
@@ -31,7 +31,8 @@ export interface RebuiltConversation {
   corrupt?: string;
 }
 
-type Checked = { ok: true; value: { kind: string } & Record<string, unknown> } | { ok: false; why: string };
+/** A line checked: a conversation entry, a line for people (`null`), or why it is bad. */
+type Checked = { ok: true; entry: ConversationEntry | null } | { ok: false; why: string };
 
 function check(line: string): Checked {
   let json: unknown;
@@ -42,11 +43,10 @@ function check(line: string): Checked {
   }
   const base = TranscriptLineSchema.safeParse(json);
   if (!base.success) return { ok: false, why: 'not a transcript entry (no kind)' };
-  const schema = conversationSchema(base.data.kind);
-  if (schema === undefined) return { ok: true, value: base.data };
-  const full = schema.safeParse(json);
+  if (!CONVERSATION_KINDS.has(base.data.kind)) return { ok: true, entry: null };
+  const full = ConversationEntrySchema.safeParse(json);
   if (!full.success) return { ok: false, why: `a bad ${base.data.kind} entry: ${full.error.issues[0]?.message ?? 'invalid'}` };
-  return { ok: true, value: full.data as { kind: string } & Record<string, unknown> };
+  return { ok: true, entry: full.data };
 }
 
 /** Rebuild the message list from transcript text (the contents of logs/<name>.jsonl). */
@@ -62,16 +62,16 @@ export function conversationFromText(text: string, file = 'transcript'): Rebuilt
       if (i === lines.length - 1) return { messages, skipped: `${where}: ${c.why} (a write cut short; skipped)` };
       return { messages, corrupt: `${where}: ${c.why}; the conversation is rebuilt up to the line before it` };
     }
-    const e = c.value;
-    if (e.kind === 'user' || e.kind === 'assistant') {
-      // Checked against the block schemas above; extra fields (cache_control...) are kept as sent.
-      messages.push({ role: e.kind, content: e.content as ContentBlockParam[] });
-    } else if (e.kind === 'compaction') {
-      const { summary, replaced } = e as CompactionEntry;
-      if (replaced > messages.length) {
-        return { messages, corrupt: `${where}: a compaction replaces ${replaced} messages but only ${messages.length} came before it; the conversation is rebuilt up to the line before it` };
+    const e = c.entry;
+    if (e === null) continue;
+    if (e.kind === 'compaction') {
+      if (e.replaced > messages.length) {
+        return { messages, corrupt: `${where}: a compaction replaces ${e.replaced} messages but only ${messages.length} came before it; the conversation is rebuilt up to the line before it` };
       }
-      messages = compacted(messages, summary, replaced);
+      messages = compacted(messages, e.summary, e.replaced);
+    } else {
+      // The blocks passed the protocol's block schemas; fields they do not name are kept as sent.
+      messages.push({ role: e.kind, content: e.content as ContentBlockParam[] });
     }
   }
   return { messages };

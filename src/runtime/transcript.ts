@@ -4,8 +4,11 @@
 //   tool_result {id, name, isError, chars, preview}, permission {tool, decision, feedback?, id?},
 //   message_in {from, msgId, kind, verified?, text}, message_out {to, kind, text}, retry,
 //   team_rate_limit {by, status, until, waitMs} (rate-limit.ts), state,
-//   control {what, ...}, error, exit {code, reason}.
-// Lines are plain appends (no fsync per line): it is a log for people, not a record others act on.
+//   control {what, ...}, error, exit {code, reason}; and the conversation itself (agent-loop.ts,
+//   schemas in protocol/conversation.ts): user {content}, assistant {content} (each message's blocks
+//   whole, as sent), compaction {summary, replaced, promptTokens}, compaction_failed {error}.
+// Lines are plain appends (no fsync per line): a killed process loses nothing already appended, a
+// power cut may cut the last line short, which the rebuild (conversation.ts) skips.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { ensureDir, FILE_MODE } from '../storage/atomic.js';
