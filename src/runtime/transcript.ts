@@ -7,8 +7,8 @@
 //   control {what, ...}, error, exit {code, reason}; and the conversation itself (agent-loop.ts,
 //   schemas in protocol/conversation.ts): user {content}, assistant {content} (each message's blocks
 //   whole, as sent), compaction {summary, replaced, promptTokens}, compaction_failed {error}.
-// Lines are plain appends (no fsync per line): a killed process loses nothing already appended, a
-// power cut may cut the last line short, which the rebuild (conversation.ts) skips.
+// Lines are plain appends (no fsync per line): a process killed in the middle of one (or a power
+// cut) may leave the last line cut short, which the rebuild (conversation.ts) skips.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { ensureDir, FILE_MODE } from '../storage/atomic.js';
