@@ -2,7 +2,8 @@
 // read with capture-pane): the first holds the leader lease and takes delivery of team-lead's inbox,
 // the second watches — every message is shown by both and consumed once; a permission question
 // approved from the watcher is answered once; the holder killed with SIGKILL → the watcher takes
-// the lease over within a few seconds and consumes from then on.
+// the lease over within a few seconds and consumes from then on; `swarm inbox team-lead --consume`
+// is refused while it holds it (unless --force); a third console with --take-over is handed the lease.
 import { execa } from 'execa';
 import { quote } from 'shell-quote';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -11,7 +12,7 @@ import { isProcessAlive } from '../../../src/backends/process.js';
 import { Mailbox } from '../../../src/mailbox/mailbox.js';
 import { requestPermission } from '../../../src/permissions/worker.js';
 import { readTeam } from '../../../src/team/team-store.js';
-import { SWARM_BIN } from '../../support/cli.js';
+import { SWARM_BIN, swarm } from '../../support/cli.js';
 import { responseFrames, setupTeam, TEAM, type Harness } from '../../support/perm-harness.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 import { privateSocket, reapServer } from '../../support/tmux.js';
@@ -31,10 +32,10 @@ afterEach(async () => {
 });
 
 /** `swarm lead --team t` in a new pane of the private server; returns the pane id. */
-async function openConsole(first: boolean): Promise<string> {
+async function openConsole(first: boolean, extra: string[] = []): Promise<string> {
   const env = { CLAUDE_CONFIG_DIR: root, NO_COLOR: '1', SWARM_TEAM: '', SWARM_TMUX_SOCKET: socket, TMUX: '', TMUX_PANE: '' };
   const flags = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-  const cmd = `${quote([process.execPath, SWARM_BIN, 'lead', '--team', TEAM])}; echo LEAD-EXIT=$?; sleep 300`;
+  const cmd = `${quote([process.execPath, SWARM_BIN, 'lead', '--team', TEAM, ...extra])}; echo LEAD-EXIT=$?; sleep 300`;
   const where = first ? ['new-session', '-d', '-s', 'main', '-x', '160', '-y', '50'] : ['new-window', '-d', '-t', 'main'];
   const r = await execa('tmux', ['-L', socket, ...where, '-P', '-F', '#{pane_id}', ...flags, '-c', root, cmd], { env: { ...process.env, TMUX: '' } });
   return r.stdout.trim();
@@ -82,5 +83,22 @@ describe('the leader lease: a second console watches', () => {
     await mailbox.append('team-lead', { from: 'w2', text: 'fourth report' });
     await waitFor(async () => (await mailbox.read('team-lead')).find((m) => m.text === 'fourth report')?.read, 10_000, 'the watcher consuming');
     expect((await screen(b)).split('fourth report')).toHaveLength(2); // shown once
+
+    // A plain command may not take the holder's messages without --force.
+    const refused = await swarm(root, ['inbox', 'team-lead', '--consume', '--team', TEAM]);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr.trim()).toBe(`swarm: pid ${newHolder?.pid} (a console) takes delivery of team-lead's inbox: consuming here would take its messages; read without --consume, or add --force`);
+    const forced = await swarm(root, ['inbox', 'team-lead', '--consume', '--force', '--team', TEAM]);
+    expect(forced.exitCode).toBe(0);
+    expect(forced.stderr).toContain('warning: pid');
+
+    // --take-over: the holder hands over and watches; the new console takes delivery.
+    const c = await openConsole(false, ['--take-over']);
+    await waitFor(async () => (await screen(b)).includes('handed over to pid'), 15_000, 'the hand-over');
+    await waitFor(async () => (await screen(c)).includes(`swarm lead · team ${TEAM}`), 5000, 'the new holder');
+    expect(await screen(c)).not.toContain('watching:');
+    await mailbox.append('team-lead', { from: 'w2', text: 'fifth report' });
+    for (const pane of [b, c]) await waitFor(async () => (await screen(pane)).includes('fifth report'), 10_000, `the fifth report in ${pane}`);
+    expect((await readTeam(team)).leadProcess?.pid).not.toBe(newHolder?.pid);
   }, 60_000);
 });
