@@ -63,6 +63,23 @@ export const SwarmSectionSchema = z.looseObject({
 });
 export type SwarmSection = z.infer<typeof SwarmSectionSchema>;
 
+/** Who takes delivery of team-lead's inbox (src/team/lead-lease.ts); pid and claimedAt are Claude Code's too. */
+export const LeaseKindSchema = z.enum(['console', 'agent', 'headless']);
+export type LeaseKind = z.infer<typeof LeaseKindSchema>;
+
+export const LeadLeaseSchema = z.looseObject({
+  pid: z.number(),
+  claimedAt: z.number(),
+  host: z.string().optional(),
+  // Absent when Claude Code (or an older swarm) wrote the record.
+  kind: LeaseKindSchema.optional(),
+  // The holder's heartbeat (epoch ms), renewed every few seconds while it lives.
+  renewedAt: z.number().optional(),
+  // A watcher asking the holder to hand the lease over (`swarm lead --take-over`).
+  takeOver: z.looseObject({ pid: z.number(), kind: LeaseKindSchema, host: z.string().optional(), at: z.number() }).optional(),
+});
+export type LeadLease = z.infer<typeof LeadLeaseSchema>;
+
 export const TeamConfigSchema = z.looseObject({
   name: z.string(),
   description: z.string().optional(),
@@ -72,7 +89,7 @@ export const TeamConfigSchema = z.looseObject({
   members: z.array(MemberSchema),
   hiddenPaneIds: z.array(z.string()).optional(),
   teamAllowedPaths: z.array(z.unknown()).optional(),
-  leadProcess: z.looseObject({ pid: z.number(), claimedAt: z.number() }).optional(),
+  leadProcess: LeadLeaseSchema.optional(),
   swarm: SwarmSectionSchema.optional(),
 });
 export type TeamConfig = z.infer<typeof TeamConfigSchema>;

@@ -1,6 +1,11 @@
 // `swarm inbox <name>`: show an inbox; --unread, --consume (take delivery), --follow (stream).
+// Consuming team-lead's inbox while another process holds the leader lease (team/lead-lease.ts)
+// would take messages from that leader: refused unless --force (which warns).
 import type { Argv, CommandModule } from 'yargs';
 import { followInbox } from '../../mailbox/follow.js';
+import { SwarmError } from '../../protocol/errors.js';
+import { LEAD_NAME, sameName } from '../../protocol/names.js';
+import { describeHolder, leaseSelf, liveHolder } from '../../team/lead-lease.js';
 import { readTeam, requireMember } from '../../team/team-store.js';
 import { openMailbox, printJson, println, requireTeam, type GlobalArgs } from '../context.js';
 import { chalk, renderMessage } from '../output/render.js';
@@ -10,6 +15,7 @@ interface InboxArgs extends GlobalArgs {
   unread: boolean;
   follow: boolean;
   consume: boolean;
+  force: boolean;
 }
 
 export const inboxCommand: CommandModule<GlobalArgs, InboxArgs> = {
@@ -20,6 +26,7 @@ export const inboxCommand: CommandModule<GlobalArgs, InboxArgs> = {
       .positional('name', { type: 'string', demandOption: true, describe: 'member name or team-lead' })
       .option('unread', { type: 'boolean', default: false, describe: 'only messages not yet read' })
       .option('consume', { type: 'boolean', default: false, describe: 'mark shown messages read (takes delivery)' })
+      .option('force', { type: 'boolean', default: false, describe: "with --consume on team-lead: consume even while a leader holds the lease" })
       .option('follow', { alias: 'f', type: 'boolean', default: false, describe: 'keep streaming new messages' })
       .example('$0 inbox team-lead --unread', "what the leader hasn't read")
       .example('$0 inbox alice --follow', "watch alice's inbox live")
@@ -28,6 +35,12 @@ export const inboxCommand: CommandModule<GlobalArgs, InboxArgs> = {
     const team = requireTeam(args);
     const config = await readTeam(team);
     const name = requireMember(config, args.name).name;
+    const holder = args.consume && sameName(name, LEAD_NAME) ? liveHolder(config.leadProcess, leaseSelf('console')) : undefined;
+    if (holder !== undefined) {
+      const what = `${describeHolder(holder)} takes delivery of team-lead's inbox`;
+      if (!args.force) throw new SwarmError('exists', `${what}: consuming here would take its messages; read without --consume, or add --force`);
+      process.stderr.write(`${chalk.yellow('warning:')} ${what}; messages consumed here do not reach it\n`);
+    }
     const mailbox = await openMailbox(team);
     if (args.follow) {
       const ac = new AbortController();

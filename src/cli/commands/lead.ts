@@ -1,7 +1,8 @@
 // `swarm lead`: the leader console (SPEC §6) for a team, in this terminal. Also the team's
 // in-process host: teammates spawned with `--backend in-process` run inside this process.
 // `swarm lead --agent` puts an agent lead (SPEC §9) in the console of an existing team: what you
-// type goes to it.
+// type goes to it. A console opened while another process holds the team's leader lease watches;
+// `--take-over` asks that console to hand over and waits for it.
 //
 // `swarm demo` runs this command in the first pane of its team's tmux session and tells it, through
 // the environment (sessionConsoleEnv), what to show first, the hint for an all-idle team, to end
@@ -37,6 +38,7 @@ export function sessionConsoleEnv(s: SessionConsoleSettings): Record<string, str
 
 interface LeadCommandArgs extends GlobalArgs, LeadArgs {
   agent: boolean;
+  'take-over': boolean;
 }
 
 export const leadCommand: CommandModule<GlobalArgs, LeadCommandArgs> = {
@@ -48,11 +50,17 @@ export const leadCommand: CommandModule<GlobalArgs, LeadCommandArgs> = {
         type: 'boolean',
         default: false,
         describe: 'an agent lead in the console: what you type goes to it (the lead options below apply)',
-      }),
+      })
+        .option('take-over', {
+          type: 'boolean',
+          default: false,
+          describe: "ask the console that takes delivery of team-lead's inbox to hand it over, and wait for it (a second console only watches)",
+        }),
     )
       .example('$0 lead --team review-squad', 'open the console')
       .example('SWARM_TEAM=review-squad $0 lead', 'the same, team from the environment')
-      .example('$0 lead --agent --team review-squad --budget-usd 1', 'an agent lead for an existing team'),
+      .example('$0 lead --agent --team review-squad --budget-usd 1', 'an agent lead for an existing team')
+      .example('$0 lead --take-over --team review-squad', 'take delivery from the console open in another terminal'),
   handler: async (args) => {
     // Piped /commands are a scripted console; /dev/null (or a closed terminal) would only quit at once.
     if (!process.stdin.isTTY && fstatSync(0).isCharacterDevice()) {
@@ -62,10 +70,10 @@ export const leadCommand: CommandModule<GlobalArgs, LeadCommandArgs> = {
     const env = process.env;
     const goal = env[SESSION_ENV.goal];
     const lead = args.agent ? { ...leadSettings(args, env, process.cwd()), ...(goal ? { goal } : {}) } : undefined;
-    if (lead) await refuseOtherLeader(team);
+    if (lead && !args['take-over']) await refuseOtherLeader(team);
     const banner = env[SESSION_ENV.banner]?.split('\n') ?? [];
     const hint = env[SESSION_ENV.idleHint];
     const endWithLastTeammate = env[SESSION_ENV.endWithTeam] === '1';
-    await runConsole({ team, env, banner, endWithLastTeammate, ...(hint ? { allIdleHint: hint } : {}), ...(lead ? { lead } : {}) });
+    await runConsole({ team, env, banner, endWithLastTeammate, ...(hint ? { allIdleHint: hint } : {}), ...(lead ? { lead } : {}), takeOver: args['take-over'] });
   },
 };

@@ -3,7 +3,13 @@
 // one at a time (prompt-queue.ts), runs slash commands (actions.ts), prints a compact status line
 // when it changes, and hosts in-process teammates (host.ts).
 //
-// Sources of change: the inbox (followInbox, consume mode), permissions/pending/ (a request made or
+// Only the holder of the leader lease (team/lead-lease.ts) takes delivery; a console opened while
+// another live process holds it watches: it follows the inbox without consuming it (no lead queue,
+// no shutdown handling: the holder does those), still asks the questions (decide() and answerPlan
+// are exactly-once), and takes the lease over when the holder ends or hands over (`--take-over`).
+// A console holder that is asked hands over and watches from then on.
+//
+// Sources of change: the inbox (followInbox: consume mode while holding, observe mode watching), permissions/pending/ (a request made or
 // decided elsewhere), status/ and config.json (teammate states), and a slow tick for liveness that
 // no file shows (a pane killed behind swarm's back). Long actions (shutdown waits, spawns) run as
 // tracked tasks, so the prompt stays live; every task's error is printed, and exit waits for them.
@@ -15,7 +21,6 @@
 // teammate left.
 import { setTimeout as delay } from 'node:timers/promises';
 import type { InProcessHost } from '../../backends/in-process/host.js';
-import { isProcessAlive } from '../../backends/process.js';
 import { handleShutdownApproved, killTeammate, shutdownAll } from '../../teammates/stop.js';
 import { followInbox } from '../../mailbox/follow.js';
 import { decide } from '../../permissions/leader.js';
@@ -23,12 +28,15 @@ import { listPending } from '../../permissions/pending-list.js';
 import { answerPlan } from '../../permissions/plan-answer.js';
 import { parseControl } from '../../protocol/control.js';
 import { isSwarmError } from '../../protocol/errors.js';
-import type { InboxMessage } from '../../protocol/message.js';
+import { messageKey, type InboxMessage } from '../../protocol/message.js';
 import { LEAD_NAME } from '../../protocol/names.js';
 import { coalesced } from '../../storage/coalesce.js';
 import { DirWatcher } from '../../storage/watch.js';
 import { readStateDigest } from './state-digest.js';
-import { readTeam, updateTeam } from '../../team/team-store.js';
+import { readTeam } from '../../team/team-store.js';
+import { LeaseKeeper, leaseSelf, type LeaseState } from '../../team/lead-lease.js';
+import { SwarmError } from '../../protocol/errors.js';
+import { roleChangeLine, watchingLines } from './lease-lines.js';
 import type { Team } from '../../team/team.js';
 import { describeOutcome } from '../commands/stop.js';
 import { openMailbox } from '../context.js';
@@ -68,7 +76,12 @@ export interface ConsoleOptions {
   exitShutdownTimeoutMs?: number;
   /** Run an agent lead in the console (SPEC §9). */
   lead?: ConsoleLeadOptions;
+  /** Ask the lease holder to hand over, and wait for it, before opening (`--take-over`). */
+  takeOver?: boolean;
 }
+
+/** How long `--take-over` waits for the holder to hand over. */
+const TAKE_OVER_WAIT_MS = 15_000;
 
 const STATUS_TICK_MS = 5000;
 const STATUS_MIN_GAP_MS = 300;
@@ -97,6 +110,12 @@ export class LeaderConsole implements ActionContext {
   readonly stopping = new Set<string>();
   private exiting: Promise<void> | undefined;
   private lead: LeadInConsole | undefined;
+  private lease: LeaseKeeper | undefined;
+  /** Aborted when the lease role changes: the inbox follow restarts in the other mode. */
+  private roleChange = new AbortController();
+  /** Inbox entries shown (msg keys), so a watcher that takes over does not show them again. */
+  private readonly shown = new Set<string>();
+  private readonly openedAt = Date.now();
   private resolveDone: () => void = () => undefined;
   readonly done = new Promise<void>((r) => (this.resolveDone = r));
 
@@ -119,6 +138,7 @@ export class LeaderConsole implements ActionContext {
     const config = await readTeam(this.team);
     this.members = config.members.filter((m) => m.name !== LEAD_NAME).map((m) => m.name);
     for (const line of this.o.banner ?? []) this.print(line);
+    this.lease = await this.openLease(); // first: an agent lead refused here has opened nothing
     if (this.host === undefined) {
       this.host = await openConsoleHost(this.team, this.env).catch((e: unknown) => {
         if (!isSwarmError(e, 'exists')) throw e;
@@ -126,12 +146,8 @@ export class LeaderConsole implements ActionContext {
         return undefined;
       });
     }
-    const other = config.leadProcess?.pid;
-    if (other !== undefined && other !== process.pid && isProcessAlive(other)) {
-      this.print(chalk.yellow(`note: another console (pid ${other}) is open for ${this.team.name}; each message is shown in only one of them`));
-    }
-    await updateTeam(this.team, (c) => void (c.leadProcess = { pid: process.pid, claimedAt: Date.now() }));
     this.print(`${chalk.bold(`swarm lead · team ${this.team.name}`)}  ${chalk.dim('/help for commands · Tab completes · Ctrl-C to leave')}`);
+    if (this.lease.state.role === 'watcher') for (const line of watchingLines(this.team.name, this.lease.state.holder)) this.print(line);
     if (this.o.lead) {
       this.lead = new LeadInConsole(this.o.lead, this);
       this.print(chalk.dim(`agent lead: ${this.o.lead.leadModel} · what you type (not a /command) goes to the lead`));
@@ -192,11 +208,51 @@ export class LeaderConsole implements ActionContext {
     });
   }
 
+  // ---- the lease -------------------------------------------------------------------------------
+
+  /** Hold the lease, or watch; with an agent lead, hold it or fail (the lead needs every message). */
+  private async openLease(): Promise<LeaseKeeper> {
+    const self = leaseSelf(this.o.lead ? 'agent' : 'console');
+    const keeper = await LeaseKeeper.open(this.team, self, {
+      takeOver: this.o.takeOver === true,
+      onChange: (now, before) => this.onLeaseChange(now, before),
+      onError: (e) => this.printError(e),
+    });
+    if (keeper.state.role === 'holder') return keeper;
+    if (this.o.takeOver) {
+      this.print(chalk.dim(`asked pid ${keeper.state.holder.pid} to hand team-lead's inbox over; waiting…`));
+      if (await keeper.waitHolding(TAKE_OVER_WAIT_MS)) return keeper;
+    }
+    const holder = keeper.state.role === 'watcher' ? keeper.state.holder : undefined;
+    if (!this.o.lead && !this.o.takeOver) return keeper;
+    await keeper.close();
+    throw new SwarmError(
+      this.o.takeOver ? 'timeout' : 'exists',
+      this.o.takeOver
+        ? `pid ${holder?.pid ?? '?'} did not hand over within ${TAKE_OVER_WAIT_MS / 1000} s (a leader that is not swarm's console never does): quit it, then run swarm lead again`
+        : `team ${this.team.name} is led by pid ${holder?.pid ?? '?'}: an agent lead must take delivery of every message; watch with swarm lead --team ${this.team.name}`,
+    );
+  }
+
+  private onLeaseChange(now: LeaseState, before: LeaseState): void {
+    for (const line of roleChangeLine(this.team.name, now, before)) this.print(line);
+    this.roleChange.abort();
+  }
+
   // ---- sources ---------------------------------------------------------------------------------
 
+  /** Consume team-lead's inbox while holding the lease, observe it while watching; switch on a change. */
   private async followInbox(): Promise<void> {
     const mailbox = await openMailbox(this.team);
-    for await (const m of followInbox(mailbox, LEAD_NAME, { consume: true, signal: this.stop.signal })) this.onEntry(m);
+    while (!this.stop.signal.aborted) {
+      const change = (this.roleChange = new AbortController());
+      const holding = this.lease?.holding ?? true;
+      const signal = AbortSignal.any([this.stop.signal, change.signal]);
+      // Watching, the follow starts from the inbox as it is (its watch takes a moment to open): what
+      // arrived since this console opened, or is not taken yet, is shown.
+      const fresh = (m: InboxMessage): boolean => holding || !m.read || Date.parse(m.timestamp) >= this.openedAt;
+      for await (const m of followInbox(mailbox, LEAD_NAME, { consume: holding, signal })) if (fresh(m)) this.onEntry(m, holding);
+    }
   }
 
   private async watch(dir: string, onChange: () => Promise<void>, match?: (name: string) => boolean): Promise<void> {
@@ -220,8 +276,11 @@ export class LeaderConsole implements ActionContext {
     }
   }
 
-  private onEntry(m: InboxMessage): void {
-    this.lead?.queue.offer(m);
+  private onEntry(m: InboxMessage, holding: boolean): void {
+    const key = messageKey(m);
+    if (this.shown.has(key)) return; // shown while watching, delivered now
+    this.shown.add(key);
+    if (holding) this.lead?.queue.offer(m);
     const parsed = parseControl(m.text);
     const verdict = this.verdicts.next(m);
     if (parsed.kind !== 'control') {
@@ -238,7 +297,7 @@ export class LeaderConsole implements ActionContext {
       this.queue.addPlan(m.from, c);
       this.showQuestion();
     }
-    if (c.type === 'shutdown_approved') {
+    if (c.type === 'shutdown_approved' && holding) {
       // When this console asked (/shutdown, exit), that command reports the outcome itself.
       const asked = this.stopping.has(c.from.toLowerCase());
       this.track(
@@ -469,9 +528,7 @@ export class LeaderConsole implements ActionContext {
     this.stop.abort();
     await Promise.allSettled([...this.tasks]);
     await this.stopHosted();
-    await updateTeam(this.team, (c) => {
-      if (c.leadProcess?.pid === process.pid) delete c.leadProcess;
-    }).catch(() => undefined); // the team may be gone (demo cleanup)
+    await this.lease?.close(); // the team may be gone (demo cleanup): fine
     const left = await readTeam(this.team).then((c) => c.members.filter((m) => m.name !== LEAD_NAME).length, () => 0);
     // The demo (endWithLastTeammate) stops its teammates itself once the console has gone.
     if (left > 0 && !this.o.endWithLastTeammate) this.print(chalk.dim(`${left} teammate${left === 1 ? '' : 's'} still running; come back with: swarm lead --team ${this.team.name}`));

@@ -68,7 +68,7 @@ function taskChanges(before: Map<string, Task>, now: readonly Task[]): string[] 
 }
 
 export async function runHeadless(o: HeadlessRunOptions): Promise<number> {
-  const release = await claimLeadProcess(o.team);
+  const release = await claimLeadProcess(o.team, 'headless');
   try {
     return await leadHeadless(o);
   } finally {

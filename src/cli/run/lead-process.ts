@@ -1,35 +1,31 @@
 // One leader per team while an agent lead runs (SPEC §9): the lead hears team-lead's inbox through
-// the one process that consumes it, so a second console or run on the same team would take some of
-// its messages. `config.json`'s `leadProcess` names the leader's process (the console records it;
-// a headless run does too, so `swarm status` shows the lead and a console opened meanwhile warns).
+// the one process that consumes it, the holder of the leader lease (team/lead-lease.ts). A console
+// can watch an agent lead; an agent lead cannot start while another live process holds the lease.
 import { SwarmError } from '../../protocol/errors.js';
-import { isProcessAlive } from '../../storage/pid.js';
-import { readTeam, updateTeam } from '../../team/team-store.js';
+import type { LeadLease, LeaseKind } from '../../protocol/config.js';
+import { describeHolder, LeaseKeeper, leaseSelf, otherHolder, type LeaseSelf } from '../../team/lead-lease.js';
 import type { Team } from '../../team/team.js';
 
-function busy(team: Team, pid: number): SwarmError {
+function busy(team: Team, holder: LeadLease): SwarmError {
+  const hint = holder.kind === 'agent' || holder.kind === 'headless' ? 'stop it or pick another --team' : `quit that console, or take its place with swarm lead --agent --take-over --team ${team.name}`;
   return new SwarmError(
     'exists',
-    `team ${team.name} already has a leader (pid ${pid}, a console or a run): an agent lead must be its only leader; use that console, stop it, or pick another --team`,
+    `team ${team.name} is led by ${describeHolder(holder)}: an agent lead must take delivery of every message; watch with swarm lead --team ${team.name}, or ${hint}`,
   );
 }
 
-/** Throws when another live process leads the team. */
-export async function refuseOtherLeader(team: Team, self = process.pid): Promise<void> {
-  const pid = (await readTeam(team)).leadProcess?.pid;
-  if (pid !== undefined && pid !== self && isProcessAlive(pid)) throw busy(team, pid);
+/** Throws when another live process holds the team's lease. */
+export async function refuseOtherLeader(team: Team, self: LeaseSelf = leaseSelf('agent')): Promise<void> {
+  const holder = await otherHolder(team, self);
+  if (holder !== undefined) throw busy(team, holder);
 }
 
-/** Record this process as the team's leader (refused when another live one is); returns the release. */
-export async function claimLeadProcess(team: Team, self = process.pid): Promise<() => Promise<void>> {
-  await updateTeam(team, (c) => {
-    const pid = c.leadProcess?.pid;
-    if (pid !== undefined && pid !== self && isProcessAlive(pid)) throw busy(team, pid);
-    c.leadProcess = { pid: self, claimedAt: Date.now() };
-  });
-  return async () => {
-    await updateTeam(team, (c) => {
-      if (c.leadProcess?.pid === self) delete c.leadProcess;
-    }).catch(() => undefined); // the team may be gone
-  };
+/** Hold the team's lease as an agent lead (refused when another live process holds it); returns the release. */
+export async function claimLeadProcess(team: Team, kind: LeaseKind, self: LeaseSelf = leaseSelf(kind)): Promise<() => Promise<void>> {
+  const keeper = await LeaseKeeper.open(team, self);
+  if (keeper.state.role === 'watcher') {
+    await keeper.close();
+    throw busy(team, keeper.state.holder);
+  }
+  return () => keeper.close();
 }

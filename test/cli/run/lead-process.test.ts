@@ -3,6 +3,7 @@
 // as the leader and gives the record back at the end.
 import { describe, expect, it } from 'vitest';
 import { claimLeadProcess } from '../../../src/cli/run/lead-process.js';
+import { leaseSelf } from '../../../src/team/lead-lease.js';
 import { createTeam, readTeam, updateTeam } from '../../../src/team/team-store.js';
 import { execa } from 'execa';
 import { SWARM_BIN, swarm } from '../../support/cli.js';
@@ -17,20 +18,20 @@ describe('one leader per team for an agent lead', () => {
     await updateTeam(team, (c) => void (c.leadProcess = { pid: process.pid, claimedAt: Date.now() })); // this test process: alive
     const run = await swarm(root, ['run', '-p', 'anything', '--team', 'busy'], { ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' });
     expect(run.exitCode).toBe(1);
-    expect(run.stderr).toMatch(/team busy already has a leader \(pid \d+/);
+    expect(run.stderr).toMatch(/team busy is led by pid \d+/);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     // A pipe for stdin (a scripted console): the terminal check passes, the leader check refuses.
     const lead = await execa(process.execPath, [SWARM_BIN, 'lead', '--agent', '--team', 'busy'], { env: { CLAUDE_CONFIG_DIR: root, NO_COLOR: '1' }, input: '', reject: false });
     expect(lead.exitCode).toBe(1);
-    expect(String(lead.stderr)).toMatch(/team busy already has a leader/);
+    expect(String(lead.stderr)).toMatch(/team busy is led by pid \d+/);
   });
 
   it('claims the team for this process and gives it back; a dead leader does not count', async () => {
     const { team } = await createTeam(root, { name: 'free' });
     await updateTeam(team, (c) => void (c.leadProcess = { pid: 2 ** 22 + 12345, claimedAt: 0 })); // no such process
-    const release = await claimLeadProcess(team, 4242);
-    expect((await readTeam(team)).leadProcess?.pid).toBe(4242);
-    await expect(claimLeadProcess(team, process.pid)).resolves.toBeTypeOf('function'); // 4242 is not alive
+    const release = await claimLeadProcess(team, 'headless', leaseSelf('headless', 4242));
+    expect((await readTeam(team)).leadProcess).toMatchObject({ pid: 4242, kind: 'headless' });
+    await expect(claimLeadProcess(team, 'headless')).resolves.toBeTypeOf('function'); // 4242 is not alive
     await release(); // not ours any more: left alone
     expect((await readTeam(team)).leadProcess?.pid).toBe(process.pid);
   });

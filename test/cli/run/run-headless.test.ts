@@ -1,12 +1,14 @@
 // `swarm run -p` end to end (SPEC §9): the real CLI process runs the agent lead against the
-// stand-in Messages API; teammates are real `swarm teammate` processes in a private tmux server.
+// stand-in Messages API; teammates are real `swarm teammate` processes in a private tmux server. A
+// console opened on the team meanwhile watches (the run holds the leader lease): both see the reports.
 import { execa } from 'execa';
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMessagesServer, type MessagesServer, type ScriptInput } from '../../../src/standin/messages-server.js';
 import { lastUserText } from '../../../src/standin/request.js';
-import { TmuxServer } from '../../../src/backends/tmux/commands.js';
+import { TmuxServer, capturePane } from '../../../src/backends/tmux/commands.js';
+import { quote } from 'shell-quote';
 import { SWARM_BIN, swarm } from '../../support/cli.js';
 import { tmuxEnv, tmuxForThisTest } from '../../support/tmux.js';
 import { useTempRoot } from '../../support/tmp-root.js';
@@ -79,6 +81,12 @@ describe('swarm run -p', () => {
     const line = await waitFor(() => /waiting for approval: worker Bash .*→ (swarm approve \S+ --team goal)/.exec(r.stderr())?.[1], 30_000, 'the approval line').catch((e: Error) => {
       throw new Error(`${e.message}; stderr:\n${r.stderr()}`);
     });
+    // A console opened meanwhile only watches: the run holds the leader lease, so its lead still hears everything.
+    const tmux = new TmuxServer({ socket });
+    const consoleCmd = quote([process.execPath, SWARM_BIN, 'lead', '--team', 'goal']);
+    const pane = (await tmux.run(['new-session', '-d', '-s', 'watch', '-x', '160', '-y', '50', '-P', '-F', '#{pane_id}', '-e', `CLAUDE_CONFIG_DIR=${root}`, '-e', 'NO_COLOR=1', consoleCmd])).trim();
+    const watched = (): Promise<string> => capturePane(tmux, pane, 300);
+    await waitFor(async () => /watching: pid \d+ \(a headless run\) takes delivery/.test(await watched()), 15_000, 'the watching console');
     const approve = await swarm(root, line.split(' ').slice(1));
     expect(approve.exitCode, approve.stderr).toBe(0);
     const done = await r.child;
@@ -88,6 +96,8 @@ describe('swarm run -p', () => {
     // The teammate's message reached the lead wrapped, with its colour and summary.
     const heard = server!.requests.filter((q) => q.agent === 'team-lead').map((q) => lastUserText(q.body!));
     expect(heard.some((t) => /<teammate-message teammate_id="worker" color="\w+" summary="check done">\nout\.txt written\n<\/teammate-message>/.test(t))).toBe(true);
+    expect(await watched()).toContain('out.txt written'); // and the watching console showed it
+    await tmux.run(['kill-session', '-t', 'watch']);
     // The lead was offered its own tools only.
     const tools = (server!.requests.find((q) => q.agent === 'team-lead')!.body!.tools ?? []).map((t) => t.name);
     expect(tools).toEqual(['Agent', 'SendMessage', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate']);

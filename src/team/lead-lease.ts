@@ -1,0 +1,197 @@
+// The leader lease (config.json `leadProcess`, SPEC §3.2): the one process that takes delivery of
+// team-lead's inbox and is the team's leader — a console (`swarm lead`), an agent lead in a console
+// (`swarm run`, `swarm lead --agent`) or a headless run (`swarm run -p`). Every other console
+// watches: it follows the inbox without consuming it.
+//
+// Every change is made under the config lock (updateTeam). The holder renews `renewedAt` every few
+// seconds (LeaseKeeper, an unref'd timer); a watcher's tick takes the lease over once the holder's
+// process is gone, checked with its pid on this host (on another host, whose pids we cannot check,
+// once its renewal is older than FOREIGN_STALE_MS). `swarm lead --take-over` writes `takeOver` into
+// the record; a console holder hands the lease to the asker on its next tick and watches from then
+// on. An agent lead (agent, headless) never hands over: its conversation needs every message.
+// Unknown fields (Claude Code writes `leadProcess` too) are kept by the loose schema.
+import os from 'node:os';
+import type { LeadLease, LeaseKind } from '../protocol/config.js';
+import { SwarmError } from '../protocol/errors.js';
+import { isProcessAlive } from '../storage/pid.js';
+import { readTeam, updateTeam } from './team-store.js';
+import type { Team } from './team.js';
+
+/** How often the holder looks for a take-over request and a watcher checks the holder (a read). */
+export const LEASE_TICK_MS = 2000;
+/** How often the holder writes its renewal (each write wakes every console's config.json watch). */
+export const RENEW_MS = 10_000;
+/** A holder on another host counts as gone once its renewal is this old. */
+export const FOREIGN_STALE_MS = 30_000;
+
+/** This process as a lease holder. */
+export interface LeaseSelf {
+  pid: number;
+  kind: LeaseKind;
+  host: string;
+}
+
+export function leaseSelf(kind: LeaseKind, pid = process.pid, host = os.hostname()): LeaseSelf {
+  return { pid, kind, host };
+}
+
+export type LeaseState = { role: 'holder' } | { role: 'watcher'; holder: LeadLease };
+
+function isMine(lease: LeadLease, self: LeaseSelf): boolean {
+  return lease.pid === self.pid && (lease.host ?? self.host) === self.host;
+}
+
+/** The live holder of `lease` other than `self`, if any. */
+export function liveHolder(lease: LeadLease | undefined, self: LeaseSelf, now = Date.now()): LeadLease | undefined {
+  if (lease === undefined || isMine(lease, self)) return undefined;
+  if (lease.host !== undefined && lease.host !== self.host) return now - (lease.renewedAt ?? lease.claimedAt) < FOREIGN_STALE_MS ? lease : undefined;
+  return isProcessAlive(lease.pid) ? lease : undefined;
+}
+
+/** "pid 123 (a console)" / "pid 123 (a headless run)". */
+export function describeHolder(lease: LeadLease, host = os.hostname()): string {
+  const what = { console: 'a console', agent: 'an agent lead in a console', headless: 'a headless run' }[lease.kind ?? 'console'];
+  return `pid ${lease.pid}${lease.host !== undefined && lease.host !== host ? ` on ${lease.host}` : ''} (${lease.kind === undefined ? 'a leader' : what})`;
+}
+
+/** Whether a tick must take the config lock: a renewal or hand-over due, or the holder looks gone. */
+export function needsSync(lease: LeadLease | undefined, self: LeaseSelf, now = Date.now()): boolean {
+  if (lease !== undefined && isMine(lease, self)) return lease.takeOver !== undefined || now - (lease.renewedAt ?? lease.claimedAt) >= RENEW_MS;
+  return liveHolder(lease, self, now) === undefined;
+}
+
+/** The state `lease` gives this process without changing anything (when needsSync is false). */
+function stateOf(lease: LeadLease | undefined, self: LeaseSelf, now: number): LeaseState {
+  const holder = liveHolder(lease, self, now);
+  return holder === undefined ? { role: 'holder' } : { role: 'watcher', holder };
+}
+
+/**
+ * One step, under the config lock: claim the lease when nobody live holds it, renew it when it is
+ * ours, hand it to a live asker when ours and a console's. Returns this process's role after.
+ */
+export async function syncLease(team: Team, self: LeaseSelf, now = Date.now()): Promise<LeaseState> {
+  return updateTeam(team, (c): LeaseState => {
+    const lease = c.leadProcess;
+    if (lease !== undefined && isMine(lease, self)) {
+      const ask = lease.takeOver;
+      // An asker on another host is taken at its word; here its pid must be alive.
+      const askerLives = ask !== undefined && ((ask.host !== undefined && ask.host !== self.host) || isProcessAlive(ask.pid));
+      if (ask !== undefined && askerLives && self.kind === 'console') {
+        c.leadProcess = { pid: ask.pid, claimedAt: now, renewedAt: now, kind: ask.kind, ...(ask.host !== undefined ? { host: ask.host } : {}) };
+        return { role: 'watcher', holder: c.leadProcess };
+      }
+      lease.renewedAt = now;
+      if (ask !== undefined) delete lease.takeOver; // an agent lead keeps it; a dead asker asked nothing
+      return { role: 'holder' };
+    }
+    const holder = liveHolder(lease, self, now);
+    if (holder !== undefined) return { role: 'watcher', holder };
+    c.leadProcess = { pid: self.pid, claimedAt: now, renewedAt: now, host: self.host, kind: self.kind };
+    return { role: 'holder' };
+  });
+}
+
+/**
+ * Ask the live holder to hand the lease over (`--take-over`); the lease is ours when nobody holds
+ * it. An agent lead is refused: it keeps the lease until it ends.
+ */
+export async function requestTakeOver(team: Team, self: LeaseSelf, now = Date.now()): Promise<LeaseState> {
+  const asked = await updateTeam(team, (c): LeadLease | undefined => {
+    const holder = liveHolder(c.leadProcess, self, now);
+    if (holder === undefined) return undefined;
+    if (holder.kind === 'agent' || holder.kind === 'headless') {
+      throw new SwarmError('exists', `team ${team.name} is led by ${describeHolder(holder, self.host)}, which keeps team-lead's inbox until it ends: watch it with swarm lead --team ${team.name}, or stop it first`);
+    }
+    holder.takeOver = { pid: self.pid, kind: self.kind, host: self.host, at: now };
+    return holder;
+  });
+  return asked === undefined ? syncLease(team, self, now) : { role: 'watcher', holder: asked };
+}
+
+/** Give the lease back if it is ours (exit); a team already gone is fine. */
+export async function releaseLease(team: Team, self: LeaseSelf): Promise<void> {
+  await updateTeam(team, (c) => {
+    if (c.leadProcess !== undefined && isMine(c.leadProcess, self)) delete c.leadProcess;
+  }).catch(() => undefined);
+}
+
+/** The live holder other than this process, read without the lock (for a refusal or a warning). */
+export async function otherHolder(team: Team, self: LeaseSelf): Promise<LeadLease | undefined> {
+  return liveHolder((await readTeam(team)).leadProcess, self);
+}
+
+export interface LeaseKeeperOptions {
+  /** The role changed (a watcher took over, a holder handed over). */
+  onChange?: (now: LeaseState, before: LeaseState) => void;
+  /** A tick failed (the next one tries again). */
+  onError?: (e: unknown) => void;
+  tickMs?: number;
+}
+
+/** Holds (renews) or watches the lease on a timer until closed; releases it on close. */
+export class LeaseKeeper {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+  private closed = false;
+
+  private constructor(
+    readonly team: Team,
+    readonly self: LeaseSelf,
+    public state: LeaseState,
+    private readonly o: LeaseKeeperOptions,
+  ) {}
+
+  /** Claim or watch now (with `takeOver`, ask the holder first), then keep ticking. */
+  static async open(team: Team, self: LeaseSelf, o: LeaseKeeperOptions & { takeOver?: boolean } = {}): Promise<LeaseKeeper> {
+    const state = o.takeOver ? await requestTakeOver(team, self) : await syncLease(team, self);
+    const keeper = new LeaseKeeper(team, self, state, o);
+    keeper.schedule();
+    return keeper;
+  }
+
+  get holding(): boolean {
+    return this.state.role === 'holder';
+  }
+
+  private schedule(): void {
+    if (this.closed) return;
+    this.timer = setTimeout(() => {
+      this.running = this.tick().finally(() => this.schedule());
+    }, this.o.tickMs ?? LEASE_TICK_MS);
+    this.timer.unref();
+  }
+
+  /** One sync now; resolves with the state after it. */
+  async tick(): Promise<LeaseState> {
+    try {
+      const before = this.state;
+      const now = Date.now();
+      const lease = (await readTeam(this.team)).leadProcess;
+      const next = needsSync(lease, this.self, now) ? await syncLease(this.team, this.self, now) : stateOf(lease, this.self, now);
+      if (this.closed) return this.state;
+      this.state = next;
+      if (next.role !== before.role) this.o.onChange?.(next, before);
+    } catch (e) {
+      if (!this.closed) this.o.onError?.(e);
+    }
+    return this.state;
+  }
+
+  /** Tick until this process holds the lease (after `takeOver`); false at the deadline. */
+  async waitHolding(timeoutMs: number, pollMs = 200): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while ((await this.tick()).role !== 'holder') {
+      if (Date.now() >= deadline || this.closed) return false;
+      await new Promise((r) => setTimeout(r, pollMs));
+    }
+    return true;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    await this.running;
+    await releaseLease(this.team, this.self);
+  }
+}
