@@ -8,6 +8,8 @@ import { messageKey, type InboxMessage } from '../protocol/message.js';
 import { LEAD_NAME, sameName } from '../protocol/names.js';
 import { findMember, readTeam, requireMember } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
+import path from 'node:path';
+import { withFileLock } from '../storage/lock.js';
 import { appendAudit } from './audit.js';
 import { openLeadMailbox } from './lead-mailbox.js';
 
@@ -59,26 +61,31 @@ export async function answerPlan(team: Team, name: string, answer: PlanAnswer): 
     throw new SwarmError('not_found', `no plan approval request from ${member.name} in team-lead's inbox; see 'swarm inbox team-lead'`);
   }
   const { requestId } = found.request;
-  if (answered(await mailbox.read(member.name), requestId)) {
-    throw new SwarmError('already_resolved', `${member.name}'s plan ${requestId} is already answered`);
-  }
-  const text = encodeControl({
-    type: 'plan_approval_response',
-    requestId,
-    approved: answer.approve,
-    ...(answer.feedback ? { feedback: answer.feedback } : {}),
-    timestamp: new Date((answer.now ?? Date.now)()).toISOString(),
-    ...(answer.approve && mode ? { permissionMode: mode } : {}),
+  // Check and answer under one lock: two leaders (a console and its watcher, or `swarm plan` in
+  // another shell) answering at the same instant send exactly one response.
+  const entry = await withFileLock(path.join(team.paths.dir, 'plan-answer'), async () => {
+    if (answered(await mailbox.read(member.name), requestId)) {
+      throw new SwarmError('already_resolved', `${member.name}'s plan ${requestId} is already answered`);
+    }
+    const text = encodeControl({
+      type: 'plan_approval_response',
+      requestId,
+      approved: answer.approve,
+      ...(answer.feedback ? { feedback: answer.feedback } : {}),
+      timestamp: new Date((answer.now ?? Date.now)()).toISOString(),
+      ...(answer.approve && mode ? { permissionMode: mode } : {}),
+    });
+    const lead = findMember(config, LEAD_NAME);
+    const appended = await mailbox.append(member.name, {
+      from: LEAD_NAME,
+      text,
+      summary: answer.approve ? 'plan approved' : 'plan rejected',
+      ...(lead?.color ? { color: lead.color } : {}),
+    });
+    const key = messageKey(found.entry);
+    await mailbox.consume(LEAD_NAME, (m) => messageKey(m) === key);
+    return appended;
   });
-  const lead = findMember(config, LEAD_NAME);
-  const entry = await mailbox.append(member.name, {
-    from: LEAD_NAME,
-    text,
-    summary: answer.approve ? 'plan approved' : 'plan rejected',
-    ...(lead?.color ? { color: lead.color } : {}),
-  });
-  const key = messageKey(found.entry);
-  await mailbox.consume(LEAD_NAME, (m) => messageKey(m) === key);
   await appendAudit(team.paths, {
     event: 'plan',
     id: requestId,
