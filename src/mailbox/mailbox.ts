@@ -94,6 +94,8 @@ export interface NewMessage {
   msgId?: string;
 }
 
+export type AppendUnlessResult = { appended: InboxMessage } | { found: InboxMessage };
+
 export class Mailbox {
   readonly paths: TeamPaths;
 
@@ -148,6 +150,28 @@ export class Mailbox {
     }
     if (isSpooled(spooled)) throw new SwarmError('io', `${spooled} was not merged into ${file}; it stays queued there for the next send or read`);
     return entry;
+  }
+
+  /**
+   * Append `msg` to `to`'s inbox unless `already` finds an entry that makes it redundant, checked
+   * under the inbox's own lock (the lock Claude Code takes to write there): of a writer that checks
+   * the same way and a Claude Code leader answering at the same instant, exactly one answer lands.
+   * Not spooled. Returns the entry written, or the entry `already` found.
+   */
+  async appendUnless(
+    to: string,
+    msg: NewMessage,
+    already: (entries: readonly InboxMessage[]) => InboxMessage | undefined,
+  ): Promise<AppendUnlessResult> {
+    const entry = this.makeEntry(msg);
+    const file = this.paths.inbox(to);
+    return mutateJsonFile(file, this.options(RawInboxSchema), async (raw, { held }): Promise<MutationOutcome<unknown[], AppendUnlessResult>> => {
+      const merged = await this.mergeSpool(file, raw, held);
+      const current = merged.write ?? raw;
+      const found = already(splitEntries(current).good);
+      if (found) return { ...merged, result: { found } };
+      return { write: [...current, entry], result: { appended: entry }, ...(merged.afterWrite ? { afterWrite: merged.afterWrite } : {}) };
+    });
   }
 
   /** All messages currently in the inbox (no lock). A missing inbox is empty; malformed entries are set aside. */

@@ -151,3 +151,35 @@ export function findResponseFrame(
   }
   return { rejected };
 }
+
+/** A `permission_response` to a request already in the worker's inbox, and who wrote it. */
+export interface PriorResponse {
+  entry: InboxMessage;
+  decision: 'allow' | 'deny';
+  /** `team-lead (Claude Code)` for an unsigned frame, else `team-lead`. */
+  by: string;
+}
+
+/**
+ * The response to `asked` already in the worker's inbox that the worker acts on: one from team-lead
+ * that findResponseFrame accepts (valid `lead_sig`, bound to the asked input), or, when the worker
+ * is a Claude Code teammate (`unsignedCounts`: it asked through an inbox frame only), an unsigned
+ * one, which is how a Claude Code leader answers. Without `key` only unsigned ones are looked for.
+ */
+export function priorResponse(
+  entries: readonly InboxMessage[],
+  asked: Pick<AskedRequest, 'id' | 'input'>,
+  key: ParsedVerifyKey | undefined,
+  unsignedCounts: boolean,
+): PriorResponse | undefined {
+  if (unsignedCounts) {
+    for (const entry of entries) {
+      if (entry.from !== 'team-lead' || entry.lead_sig) continue;
+      const parsed = parseControl(entry.text);
+      if (parsed.kind !== 'control' || parsed.message.type !== 'permission_response' || parsed.message.request_id !== asked.id) continue;
+      return { entry, decision: parsed.message.subtype === 'success' ? 'allow' : 'deny', by: 'team-lead (Claude Code)' };
+    }
+  }
+  const found = key ? findResponseFrame(entries, asked, key).found : undefined;
+  return found ? { entry: found.entry, decision: found.answer.decision, by: 'team-lead' } : undefined;
+}

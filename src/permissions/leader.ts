@@ -1,29 +1,35 @@
 // Leader side of permission requests (SPEC §3.5 steps 2, 5, 6): decide, expire, clear, sweep.
 //
 // decide() holds the request's lock (the lock of `pending/<id>.json`) from the moment it re-checks
-// the pending file until everything is written, in this order: signed `resolved/<id>.json`
-// (atomic), pending file removed, signed `permission_response` frame to the worker's inbox, `decision`
-// audit line. So of two racing deciders exactly one finds the pending file; the other gets
-// SwarmError('already_resolved') having written nothing. An "always" rule is added to config.json
+// the pending file until everything is written, in this order: signed `permission_response` frame
+// to the worker's inbox (unless a response is already there: checked under the inbox's lock, the one
+// a Claude Code leader takes to answer, so its answer and ours never both land), signed
+// `resolved/<id>.json` (atomic), pending file removed, `decision` audit line. So of two racing
+// deciders exactly one finds the pending file; the other gets SwarmError('already_resolved') having
+// written nothing. A request a Claude Code leader answered first is ended with its decision
+// (audited as `team-lead (Claude Code)`) and reported as already_resolved, naming that answer.
+// Directories Claude Code does not create (permissions/, resolved/) are made on demand, 0700. An "always" rule is added to config.json
 // (under the config lock) after the decision. The id is validated before anything is touched.
 import { promises as fs } from 'node:fs';
-import { encodeControl, type PermissionResponseFrame } from '../protocol/control.js';
+import { encodeControl, parseControl, type PermissionResponseFrame } from '../protocol/control.js';
 import { errnoCode, isSwarmError, SwarmError } from '../protocol/errors.js';
 import { systemClock, type Clock } from '../protocol/ids.js';
 import { LEAD_NAME } from '../protocol/names.js';
+import type { InboxMessage } from '../protocol/message.js';
 import { ResolvedRequestSchema, type PendingRequest, type ResolvedRequest } from '../protocol/permission.js';
-import { fileExists, formatJson, refuseLinkedDir, writeFileAtomic } from '../storage/atomic.js';
+import { ensureDir, fileExists, formatJson, refuseLinkedDir, writeFileAtomic } from '../storage/atomic.js';
 import { withFileLock } from '../storage/lock.js';
 import type { TeamPaths } from '../team/paths.js';
 import { findMember, readTeam, updateTeam } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
-import { DEFAULT_DENY_FEEDBACK } from './answer.js';
+import { DEFAULT_DENY_FEEDBACK, priorResponse, type PriorResponse } from './answer.js';
+import { Mailbox } from '../mailbox/mailbox.js';
 import { appendAudit, endingEvent, noAnswerWithin } from './audit.js';
 import { openLeadMailbox } from './lead-mailbox.js';
 import { endPending, readPending } from './pending.js';
-import { listPending, materialiseInboxRequests, type ListPendingOptions } from './pending-list.js';
+import { isWorkerName, listPending, materialiseInboxRequests, type ListPendingOptions } from './pending-list.js';
 import { checkRule, suggestRule } from './rules.js';
-import { inputDigest, signRecord } from './signing.js';
+import { inputDigest, signRecord, type ParsedVerifyKey } from './signing.js';
 
 export interface DecideOptions {
   /** Approve and add the suggested rule to the team's allow rules. */
@@ -47,7 +53,8 @@ export interface DecideResult {
 }
 
 /** Why `id` is not pending: already_resolved (with what happened) or not_found. */
-async function notPending(paths: TeamPaths, id: string): Promise<SwarmError> {
+async function notPending(team: Team, id: string): Promise<SwarmError> {
+  const paths = team.paths;
   try {
     const raw: unknown = JSON.parse(await fs.readFile(paths.resolvedFile(id), 'utf8'));
     const r = ResolvedRequestSchema.safeParse(raw);
@@ -61,7 +68,20 @@ async function notPending(paths: TeamPaths, id: string): Promise<SwarmError> {
     const what = ended.event === 'decision' ? `${ended.status ?? 'decided'} by ${ended.by ?? 'team-lead'}` : `${ended.event}${ended.by ? ` by ${ended.by}` : ''}${ended.reason ? `: ${ended.reason}` : ''}`;
     return new SwarmError('already_resolved', `permission request ${id} is already resolved (${what}); see 'swarm permissions'`);
   }
+  const cc = await answeredByClaudeCode(team, id);
+  if (cc) return new SwarmError('already_resolved', `permission request ${id} is already answered by ${cc.by} (${cc.decision === 'allow' ? 'approved' : 'rejected'}); nothing was sent`);
   return new SwarmError('not_found', `no pending permission request "${id}"; see 'swarm permissions' for the ids`);
+}
+
+/** A Claude Code leader's answer to `id` (asked by a frame in team-lead's inbox) in the asker's inbox. */
+async function answeredByClaudeCode(team: Team, id: string): Promise<PriorResponse | undefined> {
+  const mailbox = new Mailbox({ team });
+  for (const entry of await mailbox.read(LEAD_NAME)) {
+    const c = parseControl(entry.text);
+    if (c.kind !== 'control' || c.message.type !== 'permission_request' || c.message.request_id !== id || !isWorkerName(entry.from)) continue;
+    return priorResponse(await mailbox.read(entry.from), { id, input: c.message.input }, undefined, true);
+  }
+  return undefined;
 }
 
 export async function decide(team: Team, id: string, decision: 'allow' | 'deny', opts: DecideOptions = {}): Promise<DecideResult> {
@@ -72,13 +92,13 @@ export async function decide(team: Team, id: string, decision: 'allow' | 'deny',
   const config = await readTeam(team);
   if (!(await fileExists(pendingFile))) {
     await materialiseInboxRequests(team, config, now); // a Claude Code teammate's frame, not listed yet
-    if (!(await fileExists(pendingFile))) throw await notPending(paths, id);
+    if (!(await fileExists(pendingFile))) throw await notPending(team, id);
   }
   const { mailbox, key } = await openLeadMailbox({ team });
   const lead = findMember(config, LEAD_NAME);
   const result = await withFileLock(pendingFile, async (held): Promise<DecideResult> => {
     const request = await readPending(paths, id);
-    if (!request) throw await notPending(paths, id);
+    if (!request) throw await notPending(team, id);
     if (request.id !== id) throw new SwarmError('invalid_input', `${pendingFile} holds request "${request.id}", not "${id}"; remove it by hand`);
     const worker = findMember(config, request.workerName);
     const rule = opts.always ? alwaysRule(request, worker?.cwd) : undefined;
@@ -102,9 +122,6 @@ export async function decide(team: Team, id: string, decision: 'allow' | 'deny',
       },
       key.privateKey,
     );
-    held.assertHeld(); // a decider that stalled past the stale window may have been overtaken by another
-    await writeFileAtomic(paths.resolvedFile(id), formatJson(resolved));
-    await fs.rm(pendingFile, { force: true });
     const frame: PermissionResponseFrame =
       decision === 'allow'
         ? {
@@ -118,7 +135,20 @@ export async function decide(team: Team, id: string, decision: 'allow' | 'deny',
             },
           }
         : { type: 'permission_response', request_id: id, subtype: 'error', error: opts.feedback || DEFAULT_DENY_FEEDBACK };
-    if (worker) await mailbox.append(worker.name, { from: LEAD_NAME, text: encodeControl(frame), ...(lead?.color ? { color: lead.color } : {}) });
+    const resolvedFile = paths.resolvedFile(id); // refuses a linked directory before anything is sent
+    await ensureDir(paths.resolved);
+    held.assertHeld(); // a decider that stalled past the stale window may have been overtaken by another
+    if (worker) {
+      const sent = await mailbox.appendUnless(
+        worker.name,
+        { from: LEAD_NAME, text: encodeControl(frame), ...(lead?.color ? { color: lead.color } : {}) },
+        (entries) => priorResponse(entries, request, key, request.source === 'inbox')?.entry,
+      );
+      if ('found' in sent) throw await answeredBefore(paths, request, sent.found, key, now());
+    }
+    held.assertHeld();
+    await writeFileAtomic(resolvedFile, formatJson(resolved));
+    await fs.rm(pendingFile, { force: true });
     await appendAudit(paths, {
       event: 'decision',
       id,
@@ -134,6 +164,19 @@ export async function decide(team: Team, id: string, decision: 'allow' | 'deny',
   });
   if (result.rule) await addRule(team, 'allow', result.rule);
   return result;
+}
+
+/**
+ * The request was answered in the worker's inbox before this decision (a Claude Code leader, or
+ * another swarm leader whose frame landed without its resolved file): end it with that answer
+ * (pending file removed, `decision` audit line) and say which answer won.
+ */
+async function answeredBefore(paths: TeamPaths, request: PendingRequest, entry: InboxMessage, key: ParsedVerifyKey, at: number): Promise<SwarmError> {
+  const prior = priorResponse([entry], request, key, true)!;
+  const status = prior.decision === 'allow' ? 'approved' : 'rejected';
+  await appendAudit(paths, { event: 'decision', id: request.id, at, worker: request.workerName, toolName: request.toolName, status, by: prior.by });
+  await fs.rm(paths.pendingFile(request.id), { force: true });
+  return new SwarmError('already_resolved', `permission request ${request.id} is already answered by ${prior.by} (${status}); nothing was sent`);
 }
 
 function alwaysRule(request: PendingRequest, memberCwd: string | undefined): string {
@@ -225,14 +268,14 @@ export async function clearOrphaned(team: Team, id: string, opts: ListPendingOpt
   const paths = team.paths;
   paths.pendingFile(id); // validate first
   const view = (await listPending(team, opts)).find((p) => p.id === id);
-  if (!view) throw await notPending(paths, id);
+  if (!view) throw await notPending(team, id);
   if (!view.orphaned && !opts.force) {
     const pid = view.workerPid !== undefined ? ` (pid ${view.workerPid})` : '';
     throw new SwarmError('invalid_input', `request ${id}: worker ${view.workerName} is still alive${pid}; decide it with 'swarm approve' or 'swarm deny'`);
   }
   const at = (opts.now ?? systemClock)();
   const ended = await endPending(paths, id, { event: 'cleared', id, at, worker: view.workerName, toolName: view.toolName, by: LEAD_NAME, reason: 'worker gone' });
-  if (!ended) throw await notPending(paths, id);
+  if (!ended) throw await notPending(team, id);
   const { ageMs: _a, orphaned: _o, ...record } = view;
   return record;
 }

@@ -8,6 +8,11 @@
 // removes the pending one, and the ending audit line is written under that lock too, so a request
 // that was just decided is never resurrected and two leaders never create it twice.
 //
+// A Claude Code leader answers such a request with an unsigned `permission_response` in the
+// teammate's inbox and writes nothing else: a frame answered that way is not materialised, and a
+// pending record it answers is ended with that decision (audited `by: "team-lead (Claude Code)"`)
+// when listed, so `swarm permissions` never shows what the teammate has already been told.
+//
 // A request is `orphaned` when its worker is gone: no longer a member of the team, or its pid
 // (`workerPid` in the record, else the member's `pid` in config.json) is not a live process.
 import { parseControl } from '../protocol/control.js';
@@ -16,6 +21,7 @@ import { isSafeRequestId, systemClock, type Clock } from '../protocol/ids.js';
 import { agentId, LEAD_NAME, MEMBER_NAME_RE, RESERVED_MEMBER_NAMES } from '../protocol/names.js';
 import type { TeamConfig } from '../protocol/config.js';
 import type { PendingRequest } from '../protocol/permission.js';
+import type { InboxMessage } from '../protocol/message.js';
 import { Mailbox } from '../mailbox/mailbox.js';
 import { fileExists } from '../storage/atomic.js';
 import { withFileLock } from '../storage/lock.js';
@@ -24,7 +30,8 @@ import { findMember, readTeam } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
 import { endedRequests, readAudit } from './audit.js';
 import { isProcessAlive } from '../storage/pid.js';
-import { createPendingExclusive, pendingIds, readPending } from './pending.js';
+import { createPendingExclusive, endPending, pendingIds, readPending } from './pending.js';
+import { priorResponse } from './answer.js';
 
 export type PendingView = PendingRequest & { ageMs: number; orphaned: boolean };
 
@@ -36,7 +43,7 @@ export interface ListPendingOptions {
   onProblem?: (message: string) => void;
 }
 
-function isWorkerName(name: string): boolean {
+export function isWorkerName(name: string): boolean {
   return MEMBER_NAME_RE.test(name) && !(RESERVED_MEMBER_NAMES as readonly string[]).includes(name.toLowerCase());
 }
 
@@ -46,7 +53,8 @@ function isWorkerName(name: string): boolean {
  */
 export async function materialiseInboxRequests(team: Team, config: TeamConfig, now: Clock = systemClock): Promise<string[]> {
   const paths = team.paths;
-  const entries = await new Mailbox({ team }).read(LEAD_NAME);
+  const mailbox = new Mailbox({ team });
+  const entries = await mailbox.read(LEAD_NAME);
   const frames: PendingRequest[] = [];
   for (const entry of entries) {
     const parsed = parseControl(entry.text);
@@ -75,14 +83,22 @@ export async function materialiseInboxRequests(team: Team, config: TeamConfig, n
     });
   }
   if (frames.length === 0) return [];
-  const known = async (id: string, ended: ReadonlyMap<string, unknown>): Promise<boolean> =>
-    ended.has(id) || (await fileExists(paths.pendingFile(id))) || (await fileExists(paths.resolvedFile(id)));
+  const answered = new Map<string, readonly InboxMessage[]>();
+  const inboxOf = async (name: string): Promise<readonly InboxMessage[]> => {
+    if (!answered.has(name)) answered.set(name, await mailbox.read(name));
+    return answered.get(name)!;
+  };
+  const known = async (id: string, ended: ReadonlyMap<string, unknown>, worker: string): Promise<boolean> =>
+    ended.has(id) ||
+    (await fileExists(paths.pendingFile(id))) ||
+    (await fileExists(paths.resolvedFile(id))) ||
+    priorResponse(await inboxOf(worker), { id, input: {} }, undefined, true) !== undefined;
   const endedNow = endedRequests(await readAudit(paths));
   const created: string[] = [];
   for (const record of frames) {
-    if (await known(record.id, endedNow)) continue;
+    if (await known(record.id, endedNow, record.workerName)) continue;
     const made = await withFileLock(paths.pendingFile(record.id), async () => {
-      if (await known(record.id, endedRequests(await readAudit(paths)))) return false;
+      if (await known(record.id, endedRequests(await readAudit(paths)), record.workerName)) return false;
       return createPendingExclusive(paths, record);
     });
     if (made) created.push(record.id);
@@ -99,12 +115,23 @@ export async function listPending(team: Team, opts: ListPendingOptions = {}): Pr
   const paths = team.paths;
   const t = now();
   const out: PendingView[] = [];
+  const mailbox = new Mailbox({ team });
   for (const id of await pendingIds(paths)) {
     const record = await readRecord(paths, id, opts.onProblem);
     if (!record) continue;
+    if (record.source === 'inbox' && (await endIfClaudeCodeAnswered(paths, mailbox, record, t))) continue;
     out.push({ ...record, ageMs: Math.max(0, t - record.createdAt), orphaned: isOrphaned(config, record, isAlive) });
   }
   return out.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** End `record` when a Claude Code leader's response to it is in the worker's inbox; true if it was answered. */
+async function endIfClaudeCodeAnswered(paths: TeamPaths, mailbox: Mailbox, record: PendingRequest, at: number): Promise<boolean> {
+  const prior = priorResponse(await mailbox.read(record.workerName), record, undefined, true);
+  if (!prior) return false;
+  const status = prior.decision === 'allow' ? 'approved' : 'rejected';
+  await endPending(paths, record.id, { event: 'decision', id: record.id, at, worker: record.workerName, toolName: record.toolName, status, by: prior.by });
+  return true;
 }
 
 async function readRecord(paths: TeamPaths, id: string, onProblem?: (message: string) => void): Promise<PendingRequest | undefined> {

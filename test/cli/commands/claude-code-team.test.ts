@@ -1,0 +1,100 @@
+// swarm on a team a Claude Code leader created (issue 21): the team directory exactly as Claude Code
+// 2.1.112 leaves it (config.json and team-lead's inbox from test/fixtures/claude-code, 0755
+// directories, 0644 files, no permissions/ directory), with a teammate's `permission_request` frame
+// in team-lead's inbox. `swarm permissions`, `approve`, `deny`, `status` and `doctor` work on it, and
+// a request the Claude Code leader answered first is never answered twice.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { parseControl } from '../../../src/protocol/index.js';
+import { teamPaths } from '../../../src/team/index.js';
+import { swarm } from '../../support/cli.js';
+import { useTempRoot } from '../../support/tmp-root.js';
+
+const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/claude-code');
+const TEAM = 'review-squad';
+const ID = 'perm-1733140002000-a1b2c3'; // alice's Bash request in inbox-2.1.112.json
+
+let root: string;
+useTempRoot((dir) => (root = dir));
+
+/** What Claude Code 2.1.112 makes: teams/<team>/{config.json, inboxes/}, tasks/<team>/, umask modes. */
+beforeEach(async () => {
+  const p = teamPaths(root, TEAM);
+  for (const d of [path.join(root, 'teams'), p.dir, p.inboxes, p.tasks.dir]) {
+    await fs.mkdir(d, { recursive: true });
+    await fs.chmod(d, 0o755);
+  }
+  await fs.copyFile(path.join(FIXTURES, 'config.json'), p.config);
+  await fs.copyFile(path.join(FIXTURES, 'inbox-2.1.112.json'), p.inbox('team-lead'));
+  for (const f of [p.config, p.inbox('team-lead')]) await fs.chmod(f, 0o644);
+});
+
+const run = (args: string[]) => swarm(root, [...args, '--team', TEAM]);
+
+/** The permission_response frames to `id` in `name`'s inbox. */
+async function responses(name: string, id = ID): Promise<{ from: string; lead_sig?: string; frame: Record<string, unknown> }[]> {
+  const raw = await fs.readFile(teamPaths(root, TEAM).inbox(name), 'utf8').catch(() => '[]');
+  return (JSON.parse(raw) as { from: string; text: string; lead_sig?: string }[]).flatMap((e) => {
+    const c = parseControl(e.text);
+    return c.kind === 'control' && c.message.type === 'permission_response' && c.message.request_id === id
+      ? [{ from: e.from, ...(e.lead_sig ? { lead_sig: e.lead_sig } : {}), frame: c.message as Record<string, unknown> }]
+      : [];
+  });
+}
+
+async function modeOf(p: string): Promise<number> {
+  return (await fs.stat(p)).mode & 0o777;
+}
+
+describe('a team Claude Code made', () => {
+  it('permissions lists the teammate request (directories made on demand, 0700); approve answers it once', async () => {
+    const p = teamPaths(root, TEAM);
+    const list = await run(['permissions']);
+    expect(list.exitCode, list.stderr).toBe(0);
+    expect(list.stdout).toContain(`${ID}  alice  Bash`);
+    for (const d of [p.permissions, p.pending]) expect(await modeOf(d)).toBe(0o700);
+
+    const ok = await run(['approve', ID]);
+    expect(ok.exitCode, ok.stderr).toBe(0);
+    expect(await modeOf(p.resolved)).toBe(0o700);
+    const sent = await responses('alice');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ from: 'team-lead', frame: { subtype: 'success', response: { updated_input: { command: 'npm test' } } } });
+
+    const again = await run(['approve', ID]);
+    expect(again.exitCode).toBe(1);
+    expect(again.stderr).toContain('already resolved (approved by team-lead)');
+    expect(await responses('alice')).toHaveLength(1);
+    expect((await run(['permissions'])).stdout).toContain('no pending permission requests');
+    // Claude Code's own files and modes are left as they were.
+    expect(await modeOf(p.dir)).toBe(0o755);
+    expect(JSON.parse(await fs.readFile(p.config, 'utf8'))).toEqual(JSON.parse(await fs.readFile(path.join(FIXTURES, 'config.json'), 'utf8')));
+  });
+
+  it('a request the Claude Code leader answered first: approve says its answer won and sends nothing', async () => {
+    const p = teamPaths(root, TEAM);
+    expect((await run(['permissions'])).stdout).toContain(ID); // listed (pending file made) before the leader answers
+    const ccAnswer = { type: 'permission_response', request_id: ID, subtype: 'error', error: 'no' };
+    await fs.writeFile(p.inbox('alice'), JSON.stringify([{ from: 'team-lead', text: JSON.stringify(ccAnswer), timestamp: '2025-12-02T12:00:05.000Z', read: false }]));
+    const r = await run(['approve', ID]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toBe(`swarm: permission request ${ID} is already answered by team-lead (Claude Code) (rejected); nothing was sent`);
+    expect(await responses('alice')).toEqual([{ from: 'team-lead', frame: ccAnswer }]);
+    const audit = (await fs.readFile(p.audit, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(audit.at(-1)).toMatchObject({ event: 'decision', id: ID, status: 'rejected', by: 'team-lead (Claude Code)' });
+    expect((await run(['permissions'])).stdout).toContain('no pending permission requests');
+  });
+
+  it('a request the Claude Code leader answered before swarm looked is not listed, and deny says who answered', async () => {
+    const p = teamPaths(root, TEAM);
+    const ccAnswer = { type: 'permission_response', request_id: ID, subtype: 'success', response: { updated_input: { command: 'npm test' }, permission_updates: [] } };
+    await fs.writeFile(p.inbox('alice'), JSON.stringify([{ from: 'team-lead', text: JSON.stringify(ccAnswer), timestamp: '2025-12-02T12:00:05.000Z', read: true }]));
+    expect((await run(['permissions'])).stdout).toContain('no pending permission requests');
+    const r = await run(['deny', ID]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toBe(`swarm: permission request ${ID} is already answered by team-lead (Claude Code) (approved); nothing was sent`);
+    expect(await responses('alice')).toHaveLength(1);
+  });
+});
