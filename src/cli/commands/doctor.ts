@@ -88,7 +88,7 @@ function render(r: DoctorReport, fix: boolean): string[] {
   const out = [chalk.bold(`swarm doctor: root ${r.root}`)];
   for (const p of r.passed) out.push(`${chalk.green('✓')} ${p}`);
   for (const f of r.findings) {
-    const mark = f.fixed === true ? chalk.green('✓') : f.severity === 'problem' ? chalk.red('✗') : chalk.yellow('!');
+    const mark = f.fixed === true ? chalk.green('✓') : f.severity === 'problem' ? chalk.red('✗') : f.severity === 'warning' ? chalk.yellow('!') : chalk.cyan('i');
     out.push(`${mark} ${f.problem}`);
     if (f.fixed === true) out.push(chalk.green(`    fixed: ${f.fixResult ?? ''}`));
     else {

@@ -3,7 +3,15 @@
 //
 // A check returns findings (each a one-line problem and a one-line fix, and when a safe fix exists
 // an `apply` that `--fix` runs) and the names of what passed. A `problem` keeps doctor's exit code
-// at 1 until fixed; a `warning` is advice (swarm still works).
+// at 1 until fixed; a `warning` is advice (swarm still works); `info` says how things are, nothing to
+// fix (a team Claude Code made keeps Claude Code's own directory modes).
+//
+// A team was made by Claude Code when its directory is open to other users and its leader member
+// has no colour: swarm's `team create` makes the directory 0700 and always gives the leader a
+// colour; Claude Code's TeamCreate uses the umask's mode (0755) and gives the leader none. Then that
+// directory, its inboxes/ and teams/ are Claude Code's: their modes are reported as info and
+// `--fix` leaves them alone; the directories swarm adds there (permissions/, ...) are still 0700.
+// A team swarm made whose directory someone opened stays a problem to fix.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { quote } from 'shell-quote';
@@ -13,8 +21,10 @@ import { errnoCode } from '../../protocol/errors.js';
 import { DIR_MODE, FILE_MODE } from '../../storage/atomic.js';
 import { resolveRoot, swarmDir, teamsDir } from '../../team/paths.js';
 import { Team } from '../../team/team.js';
+import { findMember, readTeam } from '../../team/team-store.js';
+import { LEAD_NAME } from '../../protocol/names.js';
 
-export type Severity = 'problem' | 'warning';
+export type Severity = 'problem' | 'warning' | 'info';
 
 export interface Finding {
   check: string;
@@ -136,16 +146,44 @@ async function sharedWithClaudeCode(root: string): Promise<boolean> {
   return false;
 }
 
+/** The directories of teams Claude Code made (see the header): each such team's directory and inboxes/, and teams/. */
+async function claudeCodeTeamDirs(ctx: DoctorContext): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const team of await listTeamDirs(ctx)) {
+    const st = await modeOf(team.paths.dir);
+    if (st === undefined || (st.mode & 0o077) === 0) continue;
+    const lead = await readTeam(team).then((c) => findMember(c, LEAD_NAME), () => undefined);
+    if (lead === undefined || lead.color !== undefined) continue;
+    out.set(teamsDir(ctx.root), 'teams directory');
+    out.set(team.paths.dir, `team ${team.name}'s directory`);
+    out.set(team.paths.inboxes, `team ${team.name}'s inboxes directory`);
+  }
+  return out;
+}
+
 export async function checkPermissions(ctx: DoctorContext): Promise<CheckResult> {
   const { dirs, files } = await privatePaths(ctx);
   const findings: Finding[] = [];
   const shared = await sharedWithClaudeCode(ctx.root);
+  const claudeCodes = await claudeCodeTeamDirs(ctx);
   let checked = 0;
   const check = async (p: string, want: number, what: string): Promise<void> => {
     const st = await modeOf(p);
     if (st === undefined) return;
     checked++;
     if ((st.mode & 0o077) === 0) return; // no group/other bits: private enough
+    const ccWhat = claudeCodes.get(p);
+    if (ccWhat !== undefined) {
+      checked--; // not one of the private paths the passed line counts
+      findings.push({
+        check: 'permissions',
+        severity: 'info',
+        path: p,
+        problem: `${ccWhat} ${p} has mode ${octal(st.mode)}, as Claude Code made it; doctor leaves it alone`,
+        fix: `nothing to do; to make it private anyway: chmod 700 ${quote([p])}`,
+      });
+      return;
+    }
     if (shared && p === ctx.root) {
       // Claude Code owns this directory's mode: report, never change it.
       findings.push({
@@ -173,5 +211,6 @@ export async function checkPermissions(ctx: DoctorContext): Promise<CheckResult>
   };
   for (const d of dirs) await check(d, DIR_MODE, d === ctx.root ? 'the swarm root' : 'directory');
   for (const f of files) await check(f, FILE_MODE, 'leader key file');
-  return { findings, passed: findings.length === 0 ? [`permissions: the root${checked > 1 ? ` and ${checked - 1} more private path${checked === 2 ? '' : 's'}` : ''} (dirs 0700, key files 0600)`] : [] };
+  const open = findings.filter((f) => f.severity !== 'info');
+  return { findings, passed: open.length === 0 ? [`permissions: the root${checked > 1 ? ` and ${checked - 1} more private path${checked === 2 ? '' : 's'}` : ''} (dirs 0700, key files 0600)`] : [] };
 }

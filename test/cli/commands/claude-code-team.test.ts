@@ -9,7 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { parseControl } from '../../../src/protocol/index.js';
 import { teamPaths } from '../../../src/team/index.js';
+import { TmuxServer } from '../../../src/backends/tmux/commands.js';
 import { swarm } from '../../support/cli.js';
+import { tmuxForThisTest } from '../../support/tmux.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/claude-code');
@@ -96,5 +98,33 @@ describe('a team Claude Code made', () => {
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toBe(`swarm: permission request ${ID} is already answered by team-lead (Claude Code) (approved); nothing was sent`);
     expect(await responses('alice')).toHaveLength(1);
+  });
+
+  it('status shows it, and doctor reports Claude Code\'s 0755 directories as info (exit 0)', async () => {
+    const p = teamPaths(root, TEAM);
+    // The teammates' panes, live in a private tmux server, as a Claude Code leader would have them.
+    const socket = tmuxForThisTest();
+    const tmux = new TmuxServer({ socket });
+    const pane1 = (await tmux.run(['new-session', '-d', '-s', 'cc', '-P', '-F', '#{pane_id}', 'sleep 600'])).trim();
+    const pane2 = (await tmux.run(['split-window', '-t', pane1, '-P', '-F', '#{pane_id}', 'sleep 600'])).trim();
+    const config = (await fs.readFile(p.config, 'utf8')).replace('"%3"', JSON.stringify(pane1)).replace('"%4"', JSON.stringify(pane2));
+    await fs.writeFile(p.config, config);
+    const env = { SWARM_TMUX_SOCKET: socket, TMUX: '', TMUX_PANE: '' };
+    expect((await run(['permissions'])).exitCode).toBe(0);
+
+    const status = await swarm(root, ['status', '--team', TEAM], env);
+    expect(status.exitCode, status.stderr).toBe(0);
+    expect(status.stdout).toMatch(/alice\s+tmux\s+%\d+\s/);
+
+    const doctor = await swarm(root, ['doctor', '--team', TEAM], env);
+    expect(doctor.exitCode, doctor.stdout).toBe(0);
+    expect(doctor.stdout).toContain(`i teams directory ${path.join(root, 'teams')} has mode 0755, as Claude Code made it; doctor leaves it alone`);
+    expect(doctor.stdout).toContain(`i team ${TEAM}'s directory ${p.dir} has mode 0755, as Claude Code made it`);
+    expect(doctor.stdout).toContain(`i team ${TEAM}'s inboxes directory ${p.inboxes} has mode 0755, as Claude Code made it`);
+    expect(doctor.stdout).not.toContain('✗');
+    const fixed = await swarm(root, ['doctor', '--fix', '--team', TEAM], env);
+    expect(fixed.exitCode).toBe(0);
+    for (const d of [path.join(root, 'teams'), p.dir, p.inboxes]) expect(await modeOf(d)).toBe(0o755);
+    expect(await modeOf(p.permissions)).toBe(0o700);
   });
 });
