@@ -142,11 +142,11 @@ export function findResponseFrame(
       m.subtype === 'success'
         ? {
             decision: 'allow',
-            by: 'team-lead',
+            by: m.resolved_by ?? 'team-lead',
             ...(m.response.updated_input ? { updatedInput: m.response.updated_input } : {}),
             ...(m.response.permission_updates ? { permissionUpdates: m.response.permission_updates } : {}),
           }
-        : { decision: 'deny', by: 'team-lead', feedback: m.error || DEFAULT_DENY_FEEDBACK };
+        : { decision: 'deny', by: m.resolved_by ?? 'team-lead', feedback: m.error || DEFAULT_DENY_FEEDBACK };
     return { found: { entry, answer }, rejected };
   }
   return { rejected };

@@ -122,6 +122,9 @@ export async function decide(team: Team, id: string, decision: 'allow' | 'deny',
       },
       key.privateKey,
     );
+    // `resolved_by` only when it is not the leader itself (an expiry): the frame the worker may read
+    // before the resolved file must say the same.
+    const by = opts.by !== undefined && opts.by !== LEAD_NAME ? { resolved_by: opts.by } : {};
     const frame: PermissionResponseFrame =
       decision === 'allow'
         ? {
@@ -129,12 +132,13 @@ export async function decide(team: Team, id: string, decision: 'allow' | 'deny',
             request_id: id,
             subtype: 'success',
             input_sha256: inputDigest(request.input),
+            ...by,
             response: {
               updated_input: opts.updatedInput ?? request.input,
               ...(permissionUpdates ? { permission_updates: permissionUpdates } : {}),
             },
           }
-        : { type: 'permission_response', request_id: id, subtype: 'error', error: opts.feedback || DEFAULT_DENY_FEEDBACK };
+        : { type: 'permission_response', request_id: id, subtype: 'error', ...by, error: opts.feedback || DEFAULT_DENY_FEEDBACK };
     const resolvedFile = paths.resolvedFile(id); // refuses a linked directory before anything is sent
     await ensureDir(paths.resolved);
     held.assertHeld(); // a decider that stalled past the stale window may have been overtaken by another

@@ -21,6 +21,8 @@ export const PermissionResponseFrameSchema = z.union([
     subtype: z.literal('success'),
     /** inputDigest of the input the leader decided (swarm's binding; Claude Code ignores it). */
     input_sha256: z.string().optional(),
+    /** Who decided (swarm's; Claude Code ignores it): `team-lead`, or `timeout` for an expired request. */
+    resolved_by: z.string().optional(),
     response: z
       .looseObject({
         updated_input: z.record(z.string(), z.unknown()).optional(),
@@ -33,6 +35,7 @@ export const PermissionResponseFrameSchema = z.union([
     request_id: z.string(),
     subtype: z.literal('error'),
     input_sha256: z.string().optional(),
+    resolved_by: z.string().optional(),
     error: z.string(),
   }),
 ]);

@@ -188,6 +188,9 @@ describe('listPending, orphans, expiry, sweep', () => {
     const denied = await expireStale(new Team(h.root, TEAM), 2_000, { now: () => Date.now() + 5_000 });
     expect(denied).toEqual([id]);
     expect((await w.done()).result).toMatchObject({ decision: 'deny', by: 'timeout', feedback: 'no answer within 2s' });
+    // The frame says so too (the worker may read it before the resolved file).
+    const frames = (await inboxOnDisk(h.paths, 'w1')).map((m) => m.text).filter((t) => t.includes('"permission_response"'));
+    expect(frames.map((t) => JSON.parse(t) as { resolved_by?: string })).toEqual([expect.objectContaining({ request_id: id, resolved_by: 'timeout' })]);
     expect(await ls(h.paths.pending)).toEqual(['perm-4-fresh.json']);
   });
 
