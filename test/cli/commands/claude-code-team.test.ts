@@ -10,7 +10,11 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { parseControl } from '../../../src/protocol/index.js';
 import { teamPaths } from '../../../src/team/index.js';
 import { TmuxServer } from '../../../src/backends/tmux/commands.js';
-import { swarm } from '../../support/cli.js';
+import { quote } from 'shell-quote';
+import { capturePane } from '../../../src/backends/tmux/commands.js';
+import { SWARM_BIN, swarm } from '../../support/cli.js';
+import { reapChildren, startSleeper } from '../../support/team-fixture.js';
+import { waitFor } from '../../support/wait.js';
 import { tmuxForThisTest } from '../../support/tmux.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 
@@ -127,4 +131,30 @@ describe('a team Claude Code made', () => {
     for (const d of [path.join(root, 'teams'), p.dir, p.inboxes]) expect(await modeOf(d)).toBe(0o755);
     expect(await modeOf(p.permissions)).toBe(0o700);
   });
+
+  it('swarm lead as a second pane for a running Claude Code leader: it watches (consumes nothing) and the person answers the teammate from it, once', async () => {
+    const p = teamPaths(root, TEAM);
+    const leaderPid = await startSleeper(); // stands for the Claude Code leader's live process
+    const config = JSON.parse(await fs.readFile(p.config, 'utf8')) as Record<string, unknown>;
+    await fs.writeFile(p.config, JSON.stringify({ ...config, leadProcess: { pid: leaderPid, claimedAt: Date.now() } }, null, 2)); // Claude Code's shape: no kind
+    const socket = tmuxForThisTest();
+    const tmux = new TmuxServer({ socket });
+    const env = { CLAUDE_CONFIG_DIR: root, NO_COLOR: '1', SWARM_TEAM: '', SWARM_TMUX_SOCKET: socket, TMUX: '', TMUX_PANE: '' };
+    const flags = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+    const pane = (await tmux.run(['new-session', '-d', '-s', 'lead', '-x', '160', '-y', '50', '-P', '-F', '#{pane_id}', ...flags, quote([process.execPath, SWARM_BIN, 'lead', '--team', TEAM])])).trim();
+    const screen = (): Promise<string> => capturePane(tmux, pane, 300);
+    const shows = (text: string): Promise<unknown> =>
+      waitFor(async () => (await screen()).includes(text), 15_000, text).catch(async (e: Error) => {
+        throw new Error(`${e.message}:\n${await screen()}`);
+      });
+    await shows(`watching: pid ${leaderPid}`);
+    await shows('[y] allow once');
+    await tmux.run(['send-keys', '-t', pane, 'y']);
+    await waitFor(async () => (await responses('alice')).length === 1, 15_000, "alice's answer");
+    expect((await responses('alice'))[0]).toMatchObject({ from: 'team-lead', frame: { subtype: 'success' } });
+    // The Claude Code leader takes delivery of its inbox: the watcher marked nothing read.
+    const readFlags = async (file: string): Promise<boolean[]> => (JSON.parse(await fs.readFile(file, 'utf8')) as { read: boolean }[]).map((m) => m.read);
+    expect(await readFlags(p.inbox('team-lead'))).toEqual(await readFlags(path.join(FIXTURES, 'inbox-2.1.112.json')));
+    await reapChildren();
+  }, 60_000);
 });
