@@ -2,6 +2,7 @@
 // and passed down), a Mailbox that signs the leader's entries, and the output helpers for --json and
 // human modes.
 import type { Argv } from 'yargs';
+import { BACKEND_CHOICES, type BackendChoice } from '../backends/registry.js';
 import { SwarmError } from '../protocol/errors.js';
 import type { Mailbox } from '../mailbox/mailbox.js';
 import { openLeadMailbox } from '../permissions/lead-mailbox.js';
@@ -53,4 +54,13 @@ export function printJson(value: unknown): void {
 
 export function println(line = ''): void {
   process.stdout.write(`${line}\n`);
+}
+
+/** The backend asked for: the flag, else the team's `swarm.backend`, else auto; one line for an unknown one. */
+export async function requestedBackend(team: Team, flag: string | undefined): Promise<BackendChoice> {
+  const requested = flag ?? (await readTeam(team)).swarm?.backend ?? 'auto';
+  if (!(BACKEND_CHOICES as readonly string[]).includes(requested)) {
+    throw new SwarmError('invalid_input', `expected a backend ${BACKEND_CHOICES.join('|')}, got ${JSON.stringify(requested)} (team setting swarm.backend)`);
+  }
+  return requested as BackendChoice;
 }

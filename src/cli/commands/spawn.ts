@@ -1,13 +1,12 @@
 // `swarm spawn <name> --prompt <text>`: add one teammate in a new pane and wait until it is ready
 // (SPEC §4.2). The backend comes from --backend, else the team's `swarm.backend`, else detection.
 import type { CommandModule } from 'yargs';
-import { BACKEND_CHOICES, selectBackend, type BackendChoice } from '../../backends/registry.js';
+import { BACKEND_CHOICES, selectBackend } from '../../backends/registry.js';
 import { DEFAULT_READY_TIMEOUT_MS, ISOLATIONS, spawnTeammate, type Isolation } from '../../teammates/spawn.js';
 import { TEAMMATE_RUNTIMES, type TeammateRuntime } from '../../teammates/command-line.js';
 import { PermissionModeSchema } from '../../protocol/config.js';
 import { SwarmError } from '../../protocol/errors.js';
-import { readTeam } from '../../team/team-store.js';
-import { printJson, println, requireTeam, type GlobalArgs } from '../context.js';
+import { printJson, println, requestedBackend, requireTeam, type GlobalArgs } from '../context.js';
 import { chalk, paint } from '../output/render.js';
 
 interface SpawnArgs extends GlobalArgs {
@@ -46,13 +45,9 @@ export const spawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
       .example('$0 spawn dave -p "fix the parser" --isolation worktree', 'edits in its own git worktree'),
   handler: async (args) => {
     const team = requireTeam(args);
-    const config = await readTeam(team);
-    const requested = args.backend ?? config.swarm?.backend ?? 'auto';
-    if (!(BACKEND_CHOICES as readonly string[]).includes(requested)) {
-      throw new SwarmError('invalid_input', `expected a backend ${BACKEND_CHOICES.join('|')}, got ${JSON.stringify(requested)} (team setting swarm.backend)`);
-    }
+    const requested = await requestedBackend(team, args.backend);
     if (!(args['ready-timeout'] > 0)) throw new SwarmError('invalid_input', `expected --ready-timeout > 0 seconds, got ${args['ready-timeout']}`);
-    const { backend, notes } = await selectBackend({ requested: requested as BackendChoice, env: process.env, team });
+    const { backend, notes } = await selectBackend({ requested, env: process.env, team });
     for (const n of notes) process.stderr.write(`${chalk.yellow('swarm: note:')} ${n}\n`);
     const r = await spawnTeammate({
       team,

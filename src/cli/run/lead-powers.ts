@@ -4,8 +4,7 @@
 // through the verified stop (teammates/stop.ts): an approval or a rejection is reported as is, a
 // teammate that does not answer in time is killed.
 import type { InProcessHost } from '../../backends/in-process/host.js';
-import { BACKEND_CHOICES, selectBackend, type BackendChoice, type SelectedBackend } from '../../backends/registry.js';
-import { SwarmError } from '../../protocol/errors.js';
+import { selectBackend, type SelectedBackend } from '../../backends/registry.js';
 import type { LeadOptions } from '../../runtime/lead/lead.js';
 import type { StopReport } from '../../runtime/lead/tools.js';
 import type { TeammateRuntime } from '../../teammates/command-line.js';
@@ -13,6 +12,7 @@ import { spawnTeammate } from '../../teammates/spawn.js';
 import { killTeammate, shutdownAll, shutdownTeammate, type StopContext, type StopOutcome } from '../../teammates/stop.js';
 import { readTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
+import { requestedBackend } from '../context.js';
 
 export interface LeadPowerOptions {
   team: Team;
@@ -49,11 +49,7 @@ export function leadPowers(o: LeadPowerOptions): Pick<LeadOptions, 'spawn' | 'st
   let selected: Promise<SelectedBackend & { sessionExisted: boolean }> | undefined;
   let consolePaneDropped = false;
   const backend = async (): Promise<SelectedBackend & { sessionExisted: boolean }> => {
-    const requested = o.backend ?? (await readTeam(o.team)).swarm?.backend ?? 'auto';
-    if (!(BACKEND_CHOICES as readonly string[]).includes(requested)) {
-      throw new SwarmError('invalid_input', `expected a backend ${BACKEND_CHOICES.join('|')}, got ${JSON.stringify(requested)}`);
-    }
-    const s = await selectBackend({ requested: requested as BackendChoice, env: o.env, team: o.team, inProcessHost: o.host });
+    const s = await selectBackend({ requested: await requestedBackend(o.team, o.backend), env: o.env, team: o.team, inProcessHost: o.host });
     for (const n of s.notes) o.print(`note: ${n}`);
     return { ...s, sessionExisted: (await s.backend.sessions?.exists(o.team.name)) ?? true };
   };
