@@ -8,10 +8,10 @@
 // Both are kind `message`: no permission is asked. What they do is injected (LeadPowers): the
 // command line chose the backend, the inherited flags and the stop context.
 import { z } from 'zod';
-import { parseControl } from '../../protocol/control.js';
 import { SwarmError } from '../../protocol/errors.js';
 import { LEAD_NAME, sameName } from '../../protocol/names.js';
 import { describeWorktreeFate, type WorktreeFate } from '../../teammates/worktree.js';
+import { structuredOrText } from '../tools/send-message.js';
 import { defineTool, type AnyTool } from '../tools/types.js';
 
 export interface AgentRequest {
@@ -107,19 +107,12 @@ type LeadMessage = z.infer<typeof LeadSendInput>['message'];
 
 /** A JSON string that is a shutdown request becomes one; any other protocol frame as text is refused. */
 function normalise(message: LeadMessage): LeadMessage {
-  if (typeof message !== 'string' || !message.trimStart().startsWith('{')) return message;
-  let json: unknown;
-  try {
-    json = JSON.parse(message);
-  } catch {
-    return message;
-  }
-  const request = ShutdownRequestInput.safeParse(json);
-  if (request.success) return request.data;
-  if (parseControl(message).kind !== 'text') {
-    throw new SwarmError('invalid_input', 'message looks like a protocol control frame; send plain text, or {"type":"shutdown_request"} to stop a teammate (permission and plan answers are the person\'s)');
-  }
-  return message;
+  if (typeof message !== 'string') return message;
+  return structuredOrText(
+    message,
+    ShutdownRequestInput,
+    'message looks like a protocol control frame; send plain text, or {"type":"shutdown_request"} to stop a teammate (permission and plan answers are the person\'s)',
+  );
 }
 
 /** What a stop really did, in a sentence the model can act on (and what became of its worktree). */

@@ -32,25 +32,36 @@ const SendInput = z.object({
 
 type Message = z.infer<typeof SendInput>['message'];
 
-/** A JSON string that is a structured answer becomes one; other control JSON is refused. */
-export function normaliseMessage(message: Message): Message {
-  if (typeof message !== 'string' || !message.trimStart().startsWith('{')) return message;
+/**
+ * A message the model wrote as a JSON string: what `schema` makes of it (the structured message it
+ * meant), else the text itself, unless it parses as another protocol frame, which is refused with
+ * `refusal` (a model must not forge one). `invalid` sees JSON the schema rejected and may throw a
+ * more precise error first. Shared by the teammate's SendMessage and the agent lead's.
+ */
+export function structuredOrText<T>(message: string, schema: z.ZodType<T>, refusal: string, invalid?: (json: unknown) => void): T | string {
+  if (!message.trimStart().startsWith('{')) return message;
   let json: unknown;
   try {
     json = JSON.parse(message);
   } catch {
     return message;
   }
-  const structured = Structured.safeParse(json);
+  const structured = schema.safeParse(json);
   if (structured.success) return structured.data;
-  const type = typeof json === 'object' && json !== null ? (json as { type?: unknown }).type : undefined;
-  if (type === 'shutdown_response' || type === 'plan_approval_response') {
-    throw new SwarmError('invalid_input', `invalid ${String(type)}: ${describeIssues('SendMessage', Structured.safeParse(json).error!)}`);
-  }
-  if (parseControl(message).kind !== 'text') {
-    throw new SwarmError('invalid_input', 'message looks like a protocol control frame; send plain text, or a structured shutdown_response');
-  }
+  invalid?.(json);
+  if (parseControl(message).kind !== 'text') throw new SwarmError('invalid_input', refusal);
   return message;
+}
+
+/** A JSON string that is a structured answer becomes one; other control JSON is refused. */
+export function normaliseMessage(message: Message): Message {
+  if (typeof message !== 'string') return message;
+  return structuredOrText(message, Structured, 'message looks like a protocol control frame; send plain text, or a structured shutdown_response', (json) => {
+    const type = typeof json === 'object' && json !== null ? (json as { type?: unknown }).type : undefined;
+    if (type === 'shutdown_response' || type === 'plan_approval_response') {
+      throw new SwarmError('invalid_input', `invalid ${String(type)}: ${describeIssues('SendMessage', Structured.safeParse(json).error!)}`);
+    }
+  });
 }
 
 export const sendMessageTool = defineTool({
