@@ -85,9 +85,16 @@ describe('a real Claude Code teammate on the team task list', () => {
       ANTHROPIC_BASE_URL: standin.url,
       SWARM_TMUX_SOCKET: socket,
     };
-    await spawnTeammate({ team: new Team(root, TEAM), name: 'c1', prompt: PROMPT, runtime: 'claude', cwd: work, backend, env, readyTimeoutMs: 60_000 });
+    const spawned = await spawnTeammate({ team: new Team(root, TEAM), name: 'c1', prompt: PROMPT, runtime: 'claude', cwd: work, backend, env, readyTimeoutMs: 60_000 });
 
-    const created = await waitFor(async () => (await tasks.list()).tasks.find((t) => t.subject === 'Follow-up from c1'), 60_000, 'the task Claude Code creates');
+    // On a timeout, say what Claude Code showed and what it asked the model (CI cannot be watched).
+    const created = await waitFor(async () => (await tasks.list()).tasks.find((t) => t.subject === 'Follow-up from c1'), 60_000, 'the task Claude Code creates').catch(
+      async (e: Error) => {
+        const screen = (await backend.capture({ paneId: spawned.paneId, backendType: spawned.backendType }, 40).catch(() => ({ lines: ['(no capture)'] }))).lines.join('\n');
+        const asked = standin.requests.map((r) => (r.body === undefined ? '(unparsed)' : `${(r.body.tools ?? []).length} tools [${lastToolResultNames(r.body).join(',')}] ${lastUserText(r.body).slice(0, 160)}`));
+        throw new Error(`${e.message}\n--- the pane:\n${screen}\n--- requests to the stand-in:\n${asked.join('\n')}`);
+      },
+    );
     expect(created).toMatchObject({ id: '3', description: 'Made by Claude Code', status: 'pending', blocks: [], blockedBy: [] });
     expect(await tasks.get('2')).toMatchObject({ owner: 'c1', status: 'in_progress', subject: 'Free work' });
     expect((await tasks.get('1')).owner).toBeUndefined();

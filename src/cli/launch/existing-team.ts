@@ -58,6 +58,9 @@ export async function launchExisting(team: Team, o: LaunchExistingOptions): Prom
   if (o.withConsole && o.terminal && backend.attach !== undefined) {
     o.print(chalk.yellow(`${running}: attaching (${reach})`));
     await backend.attach(pane);
+    // Said again after: tmux flushes the terminal's pending output as it attaches, and its screen
+    // covers what was printed, so the line above may never be seen.
+    o.print(`detached; team "${name}" runs on (back to it: ${reach})`);
     return;
   }
   const why = !o.withConsole ? '--no-console' : !o.terminal ? 'not a terminal' : `${backend.type} cannot attach from here`;

@@ -83,7 +83,9 @@ describe('the leader lease: a second console watches', () => {
     expect(newHolder?.kind).toBe('console');
     await mailbox.append('team-lead', { from: 'w2', text: 'fourth report' });
     await waitFor(async () => (await mailbox.read('team-lead')).find((m) => m.text === 'fourth report')?.read, 10_000, 'the watcher consuming');
-    expect((await screen(b)).split('fourth report')).toHaveLength(2); // shown once
+    // Marked read before it is drawn: wait for the screen, then check it is shown once.
+    await waitFor(async () => (await screen(b)).includes('fourth report'), 10_000, 'the fourth report on the watcher-turned-holder');
+    expect((await screen(b)).split('fourth report')).toHaveLength(2);
 
     // A plain command may not take the holder's messages without --force.
     const refused = await swarm(root, ['inbox', 'team-lead', '--consume', '--team', TEAM]);
