@@ -29,9 +29,9 @@ import {
   readJsonFile,
   type CorruptReport,
   type JsonFileOptions,
+  type MutateInfo,
   type MutationOutcome,
 } from '../storage/json-file.js';
-import type { HeldLock } from '../storage/lock.js';
 import { hasSpooled, isSpooled, spoolEntry, takeSpooled } from './spool.js';
 import type { LockOptions } from '../storage/lock.js';
 import type { TeamPaths } from '../team/paths.js';
@@ -52,6 +52,12 @@ export interface MailboxOptions {
 }
 
 export const DEFAULT_COMPACT_THRESHOLD = 200;
+
+/**
+ * How long a holder goes on merging senders that spooled while it held the inbox lock. Short
+ * against Claude Code's lock retries (about 0.6 s in all), which wait through it.
+ */
+const DRAIN_MS = 25;
 
 const RawInboxSchema = z.array(z.unknown());
 
@@ -143,7 +149,7 @@ export class Mailbox {
     const file = this.paths.inbox(to);
     const spooled = spoolEntry(file, entry, this.now());
     try {
-      await mutateJsonFile(file, this.options(RawInboxSchema), (inbox, { held }) => this.mergeSpool(file, inbox, held), () => !isSpooled(spooled));
+      await mutateJsonFile(file, this.options(RawInboxSchema), (inbox, info) => this.mergeSpool(file, inbox, info), { done: () => !isSpooled(spooled), watch: spooled });
     } catch (e) {
       if (!isSwarmError(e, 'lock_timeout') || !isSpooled(spooled)) throw e;
       throw new SwarmError('lock_timeout', `${e.message}. The message is queued in ${spooled}: the next send or read of ${to}'s inbox delivers it, so do not send it again`);
@@ -165,8 +171,8 @@ export class Mailbox {
   ): Promise<AppendUnlessResult> {
     const entry = this.makeEntry(msg);
     const file = this.paths.inbox(to);
-    return mutateJsonFile(file, this.options(RawInboxSchema), async (raw, { held }): Promise<MutationOutcome<unknown[], AppendUnlessResult>> => {
-      const merged = await this.mergeSpool(file, raw, held);
+    return mutateJsonFile(file, this.options(RawInboxSchema), async (raw, info): Promise<MutationOutcome<unknown[], AppendUnlessResult>> => {
+      const merged = await this.mergeSpool(file, raw, info, false);
       const current = merged.write ?? raw;
       const found = already(splitEntries(current).good);
       if (found) return { ...merged, result: { found } };
@@ -187,18 +193,23 @@ export class Mailbox {
   /** One locked cycle that moves every spooled message of `name` into its inbox. */
   async mergeSpooled(name: string): Promise<void> {
     const file = this.paths.inbox(name);
-    await mutateJsonFile(file, this.options(RawInboxSchema), (inbox, { held }) => this.mergeSpool(file, inbox, held));
+    await mutateJsonFile(file, this.options(RawInboxSchema), (inbox, info) => this.mergeSpool(file, inbox, info));
   }
 
-  /** The mutation that merges the spool into `inbox` (raw entries, kept as they are). */
-  private async mergeSpool(file: string, inbox: unknown[], held: HeldLock): Promise<MutationOutcome<unknown[], number>> {
+  /**
+   * The mutation that merges the spool into `inbox` (raw entries, kept as they are). While messages
+   * keep arriving it asks for another round, up to DRAIN_MS after the lock was taken: the next
+   * senders are merged without a lock hand-over, and each wakes as its spool file goes.
+   */
+  private async mergeSpool(file: string, inbox: unknown[], info: MutateInfo, drain = true): Promise<MutationOutcome<unknown[], number>> {
     const take = takeSpooled(file, new Set(inbox.flatMap(rawKey)));
     if (take.bad.length > 0) {
-      held.assertHeld();
+      info.held.assertHeld();
       await this.keepBadEntries(file, take.bad);
     }
     if (take.entries.length === 0) return { result: 0, afterWrite: take.remove };
-    return { write: [...inbox, ...take.entries], result: take.entries.length, afterWrite: take.remove };
+    const again = (): boolean => drain && Date.now() - info.heldSince < DRAIN_MS && hasSpooled(file);
+    return { write: [...inbox, ...take.entries], result: take.entries.length, afterWrite: take.remove, again };
   }
 
   /** Under the lock: move the malformed entries of `name`'s inbox to a .corrupt file, keep the rest. */

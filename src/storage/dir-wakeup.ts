@@ -1,5 +1,6 @@
 // A cheap wake-up for a process waiting for a lock directory to go: sleep until the watched
-// directory is removed or touched (inotify through fs.watch) or a timeout passes, whichever is first.
+// directory is removed or touched (inotify through fs.watch), or a second path of the waiter's own
+// changes (`alsoWatch`: e.g. its spool file, removed once merged), or a timeout passes, whichever is first.
 //
 // Unlike watch.ts (chokidar, for followers that must see every change), this is only a hint for a
 // waiter that re-checks its condition on every wake. It watches the lock directory itself, not its
@@ -11,6 +12,7 @@ import { watch, type FSWatcher } from 'node:fs';
 
 export class DirWakeup {
   private watcher: FSWatcher | undefined;
+  private own: FSWatcher | undefined;
   private watched: string | undefined;
   private generation = 0;
   private wake: (() => void) | undefined;
@@ -43,6 +45,20 @@ export class DirWakeup {
     return this.generation;
   }
 
+  /**
+   * Also wake on any change to `file` (kept until close). A file that is already gone, or no
+   * inotify, leaves only the directory and the timeout: the caller re-checks on every wake anyway.
+   */
+  alsoWatch(file: string): void {
+    if (this.unavailable || this.own !== undefined) return;
+    try {
+      this.own = watch(file, { persistent: false }, () => this.changed());
+      this.own.on('error', () => this.changed());
+    } catch {
+      this.changed();
+    }
+  }
+
   /** Resolve on the first change after `since`, or after `timeoutMs`. */
   wait(since: number, timeoutMs: number): Promise<void> {
     if (this.generation !== since) return Promise.resolve();
@@ -57,6 +73,8 @@ export class DirWakeup {
   }
 
   close(): void {
+    this.own?.close();
+    this.own = undefined;
     this.stop();
     this.changed();
   }

@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { z } from 'zod';
 import { errnoCode, firstIssue, isSwarmError, SwarmError } from '../protocol/errors.js';
 import { formatJson, keepAside, keepAsideContent, writeFileAtomicSync } from './atomic.js';
-import { STOPPED_WAITING, withFileLock, type HeldLock, type LockOptions } from './lock.js';
+import { STOPPED_WAITING, withFileLock, type HeldLock, type LockOptions, type StopWaiting } from './lock.js';
 
 export interface CorruptReport {
   file: string;
@@ -121,6 +121,8 @@ export interface MutateInfo {
   existed: boolean;
   /** Check before a side effect of your own (e.g. an archive append) that the lock is still ours. */
   held: HeldLock;
+  /** When this holder's first round began (Date.now()): what bounds its further rounds. */
+  heldSince: number;
 }
 
 /** How often a read-modify-write starts over after its lock was taken over mid-cycle. */
@@ -135,21 +137,27 @@ const LOCK_LOST_RETRIES = 5;
  * discarded and run again on the current file — `fn` may run more than once and must not have side
  * effects beyond its return value (work that must follow the write goes in `afterWrite`, which runs
  * after it, still under the lock). An acknowledged write is therefore never overwritten by a stale copy.
- * With `stopWaiting`, a caller still waiting for the lock gives up once it returns true and gets
+ * With `stopWaiting`, a caller still waiting for the lock gives up once its `done()` is true and gets
  * STOPPED_WAITING (group commit: the holder did this caller's work).
+ *
+ * Rounds: while an outcome's `again()` says so (asked after its write and `afterWrite`), `fn` runs
+ * once more under the same lock on the value just written (not read back: the file is fenced as
+ * above), so a group-commit holder keeps merging what arrived meanwhile without handing the lock
+ * over. The result is the first round's; a later round whose lock was taken over writes nothing and
+ * ends the rounds (its work is left for the next holder).
  */
 export async function mutateJsonFile<T, R>(file: string, opts: JsonFileOptions<T>, fn: Mutation<T, R>): Promise<R>;
 export async function mutateJsonFile<T, R>(
   file: string,
   opts: JsonFileOptions<T>,
   fn: Mutation<T, R>,
-  stopWaiting: () => boolean,
+  stopWaiting: StopWaiting,
 ): Promise<R | typeof STOPPED_WAITING>;
 export async function mutateJsonFile<T, R>(
   file: string,
   opts: JsonFileOptions<T>,
   fn: Mutation<T, R>,
-  stopWaiting?: () => boolean,
+  stopWaiting?: StopWaiting,
 ): Promise<R | typeof STOPPED_WAITING> {
   for (let attempt = 0; ; attempt++) {
     try {
@@ -169,10 +177,12 @@ export async function mutateJsonFile<T, R>(
 export async function mutateJsonFileIfFree<T, R>(file: string, opts: JsonFileOptions<T>, fn: Mutation<T, R>): Promise<R | typeof STOPPED_WAITING> {
   let looked = false;
   // withFileLock asks stopWaiting before each look: false the first time, true from then on.
-  return mutateJsonFile(file, opts, fn, () => {
-    const stop = looked;
-    looked = true;
-    return stop;
+  return mutateJsonFile(file, opts, fn, {
+    done: () => {
+      const stop = looked;
+      looked = true;
+      return stop;
+    },
   });
 }
 
@@ -181,6 +191,8 @@ export interface MutationOutcome<T, R> {
   write?: T;
   result: R;
   afterWrite?: () => void;
+  /** Asked after the write and `afterWrite`: true runs the mutation another round under the same lock. */
+  again?: () => boolean;
 }
 
 export type Mutation<T, R> = (current: T, info: MutateInfo) => MutationOutcome<T, R> | Promise<MutationOutcome<T, R>>;
@@ -210,16 +222,32 @@ async function mutateLocked<T, R>(
     current = opts.init();
     existed = false;
   }
-  const { write, result, afterWrite } = await fn(current, { existed, held });
-  if (write !== undefined) {
-    held.assertHeld();
-    if (read.ok !== false && fileIdentity(file) !== before) {
-      throw new SwarmError('lock_lost', `${file} changed under its lock (another writer took the lock over); nothing was written, try again`);
+  const heldSince = Date.now();
+  // The file as this holder last saw it (undefined: none to compare, it was corrupt and kept aside).
+  let expected = read.ok !== false ? before : undefined;
+  let first: { result: R } | undefined;
+  for (;;) {
+    let outcome: MutationOutcome<T, R>;
+    try {
+      outcome = await fn(current, { existed, held, heldSince });
+      if (outcome.write !== undefined) {
+        held.assertHeld();
+        if (expected !== undefined && fileIdentity(file) !== expected) {
+          throw new SwarmError('lock_lost', `${file} changed under its lock (another writer took the lock over); nothing was written, try again`);
+        }
+        writeFileAtomicSync(file, formatJson(outcome.write));
+        current = outcome.write;
+        existed = true;
+        expected = fileIdentity(file);
+      }
+    } catch (e) {
+      if (first !== undefined && isSwarmError(e, 'lock_lost')) return first.result; // a later round: its work waits for the next holder
+      throw e;
     }
-    writeFileAtomicSync(file, formatJson(write));
+    first ??= { result: outcome.result };
+    outcome.afterWrite?.();
+    if (outcome.again?.() !== true) return first.result;
   }
-  afterWrite?.();
-  return result;
 }
 
 /** inode, size and mtime of `file` ("missing" when absent): what a fenced write compares. */

@@ -16,9 +16,11 @@
 //
 // Group commit (withFileLock with `stopWaiting`, the inbox spool's senders): no ticket. Such a
 // waiter takes the lock only when it is free and nobody is queued, and otherwise sleeps until the
-// holder's lock directory goes (dir-wakeup.ts: inotify on the lock directory itself, so a busy
-// directory does not wake the crowd on every change) and looks again, until `stopWaiting` says a
-// holder did its work. Every waiter wakes on every release, which is what group commit wants.
+// holder's lock directory goes, or the file it named in `stopWaiting.watch` changes (dir-wakeup.ts:
+// inotify on those two paths only, so a busy directory does not wake the crowd on every change),
+// and looks again, until `stopWaiting.done()` says a holder did its work. A holder may do several
+// rounds of work before it releases (json-file.ts `again`): the watched file tells each waiter the
+// moment its own part is done, without waiting for the release.
 //
 // Budget: a waiter gives up only after `budgetMs` *without progress* (the lock not changing hands);
 // while the lock keeps moving it is queued behind live writers, not stuck. Then the caller gets
@@ -84,6 +86,14 @@ export interface HeldLock {
 /** What `withFileLock` returns when `stopWaiting` said the lock is no longer needed. */
 export const STOPPED_WAITING: unique symbol = Symbol('stopped waiting for the lock');
 
+/** When a group-commit waiter may give up waiting for the lock: a holder did its work. */
+export interface StopWaiting {
+  /** True once the work is done (asked before every look at the lock and after every wake). */
+  done(): boolean;
+  /** A path whose change or removal may mean done: watched, so the waiter wakes at once. */
+  watch?: string;
+}
+
 /**
  * Run `fn` while holding the lock on `file`. Throws SwarmError('lock_timeout') if it cannot get it,
  * SwarmError('lock_lost') from `held.assertHeld()` once it is no longer ours. With `stopWaiting`,
@@ -95,13 +105,13 @@ export async function withFileLock<R>(
   file: string,
   fn: (held: HeldLock) => Promise<R>,
   options: LockOptions,
-  stopWaiting: () => boolean,
+  stopWaiting: StopWaiting,
 ): Promise<R | typeof STOPPED_WAITING>;
 export async function withFileLock<R>(
   file: string,
   fn: (held: HeldLock) => Promise<R>,
   options: LockOptions = {},
-  stopWaiting?: () => boolean,
+  stopWaiting?: StopWaiting,
 ): Promise<R | typeof STOPPED_WAITING> {
   const opts = { ...DEFAULT_LOCK_OPTIONS, ...options };
   const guard = new LockGuard(file);
@@ -317,18 +327,20 @@ const POLL_WAIT_MS = 8;
 
 /**
  * Group commit's way to wait: no ticket. Take the lock when it is free and nobody is queued;
- * otherwise sleep until the holder's lock directory goes (or is touched) and look again, until
- * `stopWaiting` says the work is done. Every waiter wakes on every release, which is what
- * group commit wants: the holder merged most of them, the rest race for the next cycle.
+ * otherwise sleep until the holder's lock directory goes (or is touched) or the watched path
+ * changes, and look again, until `stopWaiting.done()` says the work is done. Every waiter still
+ * here wakes on every release: the holder merged most of them, the rest race for the next cycle.
  */
 async function acquireUnlessDone(
   file: string,
   opts: Required<LockOptions>,
   guard: LockGuard,
-  stopWaiting: () => boolean,
+  stop: StopWaiting,
 ): Promise<Release | typeof STOPPED_WAITING> {
   const lockDir = lockPathFor(file);
   const wakeup = new DirWakeup();
+  const stopWaiting = (): boolean => stop.done();
+  if (stop.watch !== undefined) wakeup.alsoWatch(stop.watch);
   try {
     let deadline = Date.now() + opts.budgetMs;
     let lastHolder: string | undefined;

@@ -1,5 +1,5 @@
 // storage/: atomic writes, the lock budget, corrupt-file quarantine, directory change hints.
-import { mkdir, readdir, readFile, rmdir, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, rmdir, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -138,13 +138,13 @@ describe('the waiting line', () => {
 describe('group commit waiting (withFileLock with stopWaiting)', () => {
   it('gets a free lock at once, and stops waiting (fn never runs) once its work was done by the holder', async () => {
     const f = path.join(dir, 'g.json');
-    await expect(withFileLock(f, async () => 'mine', {}, () => false)).resolves.toBe('mine');
+    await expect(withFileLock(f, async () => 'mine', {}, { done: () => false })).resolves.toBe('mine');
     let release!: () => void;
     const held = withFileLock(f, () => new Promise<void>((r) => (release = r)));
     await expect.poll(() => stat(lockPathFor(f)).then(() => true, () => false)).toBe(true);
     let done = false;
     let ran = false;
-    const waiter = withFileLock(f, async () => void (ran = true), {}, () => done);
+    const waiter = withFileLock(f, async () => void (ran = true), {}, { done: () => done });
     done = true; // the holder merged this waiter's work
     release();
     await held;
@@ -158,7 +158,7 @@ describe('group commit waiting (withFileLock with stopWaiting)', () => {
     await writeFile(path.join(queueDirFor(f), `00000000000000000001-${process.pid}-aaaaaa`), ''); // a live process in line
     let done = false;
     let ran = false;
-    const waiter = withFileLock(f, async () => void (ran = true), {}, () => done);
+    const waiter = withFileLock(f, async () => void (ran = true), {}, { done: () => done });
     await new Promise((r) => setTimeout(r, 400)); // several wake-ups of the waiter (8-100 ms each)
     expect(await readdir(queueDirFor(f))).toHaveLength(1); // no ticket of its own
     done = true;
@@ -171,7 +171,7 @@ describe('group commit waiting (withFileLock with stopWaiting)', () => {
     await mkdir(lockPathFor(f));
     const old = (Date.now() - 60_000) / 1000;
     await utimes(lockPathFor(f), old, old);
-    await expect(withFileLock(f, async () => 'taken over', { staleMs: 2_000, budgetMs: 5_000 }, () => false)).resolves.toBe('taken over');
+    await expect(withFileLock(f, async () => 'taken over', { staleMs: 2_000, budgetMs: 5_000 }, { done: () => false })).resolves.toBe('taken over');
   });
 });
 
@@ -192,6 +192,24 @@ describe('DirWakeup', () => {
       w.close();
     }
   });
+
+  it("a wait also ends when the waiter's own file goes (alsoWatch), while the lock directory stays", async () => {
+    const lock = path.join(dir, 'y.lock');
+    const own = path.join(dir, 'spooled.json');
+    await mkdir(lock);
+    await writeFile(own, '{}');
+    const w = new DirWakeup();
+    try {
+      w.alsoWatch(own);
+      const mark = w.follow(lock, 'held');
+      const waited = w.wait(mark, 600_000);
+      await rm(own);
+      await waited;
+      expect(await stat(lock).then(() => 'still held')).toBe('still held');
+    } finally {
+      w.close();
+    }
+  });
 });
 
 describe('json files', () => {
@@ -202,6 +220,41 @@ describe('json files', () => {
     await updateJsonFile(f, counterOpts(), (c) => ({ n: c.n + 1 }));
     expect(await readJsonFile(f, { schema: Counter })).toEqual({ n: 2 });
     expect(await readFile(f, 'utf8')).toBe('{\n  "n": 2\n}\n');
+  });
+
+  it('rounds: while `again` says so the mutation runs again under the same lock, on the value it just wrote; the result is the first round\'s', async () => {
+    const f = path.join(dir, 'r.json');
+    await updateJsonFile(f, counterOpts(), () => ({ n: 1 }));
+    const seen: number[] = [];
+    const locks = new Set<string>();
+    const r = await mutateJsonFile(f, counterOpts(), async (c) => {
+      seen.push(c.n);
+      const st = await stat(lockPathFor(f));
+      locks.add(`${st.ino}:${st.birthtimeMs}`);
+      return { write: { n: c.n * 10 }, result: `round ${seen.length}`, again: () => seen.length < 3 };
+    });
+    expect(r).toBe('round 1');
+    expect(seen).toEqual([1, 10, 100]);
+    expect(locks.size).toBe(1); // never released between rounds
+    expect(await readJsonFile(f, { schema: Counter })).toEqual({ n: 1000 });
+  });
+
+  it('rounds: a later round whose lock was taken over writes nothing and ends the rounds with the first result', async () => {
+    const f = path.join(dir, 'r.json');
+    await updateJsonFile(f, counterOpts(), () => ({ n: 1 }));
+    let rounds = 0;
+    const r = await mutateJsonFile(f, counterOpts(), async (c) => {
+      rounds++;
+      if (rounds === 2) {
+        await rmdir(lockPathFor(f)); // another process took the lock over: a new lock directory
+        await mkdir(lockPathFor(f));
+      }
+      return { write: { n: c.n + 1 }, result: `round ${rounds}`, again: () => true };
+    });
+    expect(r).toBe('round 1');
+    expect(rounds).toBe(2);
+    expect(await readJsonFile(f, { schema: Counter })).toEqual({ n: 2 });
+    await rmdir(lockPathFor(f));
   });
 
   it('mutate without `write` leaves the file untouched', async () => {
