@@ -83,7 +83,9 @@ describe('swarm shutdown and the grace period', () => {
     });
     let stderr = '';
     child.stderr!.on('data', (b: Buffer) => (stderr += b.toString()));
-    await waitFor(() => /waiting for alice, bob \(\d+ s\)…/.test(stderr), 20_000, 'the waiting line'); // a full suite's load can hold up a CLI start for seconds
+    await waitFor(() => /waiting for alice, bob \(\d+ s\)…/.test(stderr), 20_000, 'the waiting line').catch((e: Error) => {
+      throw new Error(`${e.message}; shutdown printed so far: ${JSON.stringify(stderr)}`); // timed out once in CI: say how far it got
+    }); // a full suite's load can hold up a CLI start for seconds
     child.kill('SIGINT');
     const r = await child;
     expect(r.exitCode).toBe(130);

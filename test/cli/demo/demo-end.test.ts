@@ -82,7 +82,9 @@ describe('swarm demo --manual ends', () => {
 
     await tmux.run(['send-keys', '-t', pane, '-l', '/shutdown --all']);
     await tmux.run(['send-keys', '-t', pane, 'Enter']);
-    await waitFor(async () => (await screen()).includes('DEMO-EXIT=0'), 40_000, 'the demo to exit 0');
+    await waitFor(async () => (await screen()).includes('DEMO-EXIT=0'), 40_000, 'the demo to exit 0').catch(async (e: Error) => {
+      throw new Error(`${e.message}; its pane shows:\n${await capturePane(tmux, pane, 300)}`); // timed out once in CI: say where it stood
+    });
     const out = await screen();
     expect(out).toContain('reader: approved the shutdown');
     expect(out).toContain('the last teammate has left: the demo ends');
