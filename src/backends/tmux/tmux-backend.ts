@@ -21,6 +21,9 @@
 // which spawn records with the member. Probing, killing, capturing and reaching a pane use that
 // recorded server, whatever SWARM_TMUX_SOCKET the asking shell has; a pane without one (an older
 // record) is looked for on this backend's own server.
+// `kill` makes sure of the pane's process and of every process it started (listed before the kill:
+// they are reparented once it is gone). A pane Claude Code made for its teammate runs a shell with
+// the teammate typed into it, and that teammate outlives the pane by seconds.
 // tmux's main-vertical makes the window's FIRST pane the big one: that is the leader outside tmux,
 // and inside tmux whenever the leader's pane is the first of its window (the usual case).
 import { execa } from 'execa';
@@ -29,7 +32,7 @@ import { TMUX_COLORS, isColorName } from '../../protocol/colors.js';
 import { paneArgv, plannedPaneArgv } from '../pane-argv.js';
 import { SwarmError } from '../../protocol/errors.js';
 import type { Backend, PaneOutput, PaneRef, PaneSpec, PaneState, PlanLine } from '../backend.js';
-import { pollUntil, tailLines, terminateProcess } from '../process.js';
+import { descendantsOf, pollUntil, tailLines, terminateProcess } from '../process.js';
 import {
   type Exec,
   type NewPane,
@@ -290,6 +293,9 @@ export class TmuxBackend implements Backend {
     // The process to make sure of: the pane's (a dead pane's process may still be finishing its
     // exit when tmux already saw the pty close), or the recorded one if the pane is gone.
     const pid = found === undefined ? pane.pid : found.pid;
+    // And what it started, listed before the kill (they are reparented once it is gone): in a
+    // pane Claude Code made, its teammate runs under the pane's shell and may outlive it.
+    const started = found === undefined ? [] : await descendantsOf(found.pid);
     if (found !== undefined) {
       try {
         await killPane(this.serverOf(pane), pane.paneId);
@@ -303,10 +309,11 @@ export class TmuxBackend implements Backend {
       async () => (await this.findPane(pane)) === undefined,
       timeout,
     );
-    const processGone =
-      pid === undefined ? true : await terminateProcess(pid, { waitMs: timeout / 3, termMs: timeout, killMs: timeout });
-    if (!paneGone || !processGone) {
-      const what = [paneGone ? '' : `pane ${pane.paneId} still listed`, processGone ? '' : `process ${pid} still alive`]
+    const processes = pid === undefined ? [] : [pid, ...started];
+    const gone = await Promise.all(processes.map((p) => terminateProcess(p, { waitMs: timeout / 3, termMs: timeout, killMs: timeout })));
+    const alive = processes.filter((_, i) => !gone[i]);
+    if (!paneGone || alive.length > 0) {
+      const what = [paneGone ? '' : `pane ${pane.paneId} still listed`, alive.length === 0 ? '' : `process ${alive.join(', ')} still alive`]
         .filter(Boolean)
         .join(', ');
       throw new SwarmError('backend', `could not verify kill of tmux pane ${pane.paneId}: ${what}`);

@@ -150,6 +150,21 @@ describe('TmuxBackend (real tmux, private socket)', () => {
     await expect(backend.kill(pane)).resolves.toBeUndefined(); // already gone: still verified
   });
 
+  it('kill also ends what the pane\'s process started, even a child that ignores the hangup (a Claude Code teammate under its pane\'s shell)', async () => {
+    const backend = backendFor('kill-tree');
+    const pidFile = path.join(kit.dir, 'child.pid');
+    const pane = await backend.createPane(spec('shell', ['sh', '-c', `nohup sleep 600 >/dev/null 2>&1 & echo $! > ${pidFile}; wait`]));
+    const child = Number(await waitFor(async () => (await readFile(pidFile, 'utf8').catch(() => '')).trim(), 5000, 'the child pid'));
+    try {
+      expect(isProcessAlive(child)).toBe(true);
+      await backend.kill(pane);
+      expect((await listAllPanes(server)).some((p) => p.paneId === pane.paneId)).toBe(false);
+      expect(isProcessAlive(child)).toBe(false);
+    } finally {
+      if (isProcessAlive(child)) process.kill(child, 'SIGKILL'); // nohup: reaping the server would not end it
+    }
+  });
+
   it("a recorded pane id whose pid differs is someone else's pane (ids restart with a server): never killed", async () => {
     const backend = backendFor('reuse-id');
     const out = kit.outFile();
