@@ -79,22 +79,28 @@ export async function terminateProcess(pid: number, opts: TerminateOptions = {})
   return pollUntil(gone, opts.killMs ?? 2000);
 }
 
-/**
- * The processes `pid` started, children first, then theirs (one `ps` for the whole table). A pane
- * Claude Code made runs a shell and types the teammate's command into it, so the teammate is the
- * pane process's child. Empty when `ps` cannot be run: the pane's own process is still checked.
- */
-export async function descendantsOf(pid: number, exec: Exec = execaExec): Promise<number[]> {
+/** Parent pid → its children's pids, from one `ps`; undefined when `ps` cannot be run. */
+export async function processChildren(exec: Exec = execaExec): Promise<Map<number, number[]> | undefined> {
   const r = await exec('ps', ['-A', '-o', 'pid=', '-o', 'ppid=']);
-  if (r.exitCode !== 0) return [];
+  if (r.exitCode !== 0) return undefined;
   const children = new Map<number, number[]>();
   for (const line of r.stdout.split('\n')) {
     const [child, parent] = line.trim().split(/\s+/).map(Number);
     if (child === undefined || parent === undefined || !Number.isInteger(child) || !Number.isInteger(parent)) continue;
     children.set(parent, [...(children.get(parent) ?? []), child]);
   }
+  return children;
+}
+
+/**
+ * The processes `pid` started, children first, then theirs. A pane Claude Code made runs a shell
+ * and types the teammate's command into it, so the teammate is the pane process's child. Empty
+ * when `ps` cannot be run: the pane's own process is still checked.
+ */
+export async function descendantsOf(pid: number, exec: Exec = execaExec): Promise<number[]> {
+  const children = await processChildren(exec);
   const found: number[] = [];
-  for (let queue = [pid]; queue.length > 0; ) {
+  for (let queue = [pid]; children !== undefined && queue.length > 0; ) {
     const next = queue.flatMap((p) => children.get(p) ?? []).filter((p) => p !== pid && !found.includes(p));
     found.push(...next);
     queue = next;

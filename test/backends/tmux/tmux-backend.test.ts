@@ -4,7 +4,7 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PaneRef, PaneSpec } from '../../../src/backends/backend.js';
-import { isProcessAlive } from '../../../src/backends/process.js';
+import { descendantsOf, isProcessAlive } from '../../../src/backends/process.js';
 import { TmuxServer, listAllPanes, newSession, setPaneOptionArgs } from '../../../src/backends/tmux/commands.js';
 import { PANE_BORDER_FORMAT, TmuxBackend } from '../../../src/backends/tmux/tmux-backend.js';
 import { privateSocket, reapServer } from '../../support/tmux.js';
@@ -163,6 +163,23 @@ describe('TmuxBackend (real tmux, private socket)', () => {
     } finally {
       if (isProcessAlive(child)) process.kill(child, 'SIGKILL'); // nohup: reaping the server would not end it
     }
+  });
+
+  it('a pane started with no command (a shell a teammate was typed into, as Claude Code does) is alive while its shell runs something', async () => {
+    const backend = backendFor('typed');
+    const [paneId, shell] = (
+      await server.runChain([['start-server'], ['set-option', '-g', 'default-shell', '/bin/sh'], ['new-session', '-d', '-s', 'cc', '-P', '-F', '#{pane_id} #{pane_pid}']])
+    ).trim().split(' ');
+    const pane: PaneRef = { paneId: paneId!, backendType: 'tmux' };
+    expect(await backend.isAlive(pane)).toBe(false); // a shell prompt: no teammate there
+    await server.run(['send-keys', '-t', paneId!, 'sleep 600', 'Enter']);
+    const teammate = await waitFor(async () => (await descendantsOf(Number(shell)))[0], 5000, 'the typed command');
+    expect(await backend.isAlive(pane)).toBe(true);
+    expect(await backend.probe([pane])).toEqual(['alive']);
+    process.kill(teammate, 'SIGTERM'); // the teammate exits; its shell and pane stay
+    await waitFor(async () => !(await backend.isAlive(pane)), 5000, 'the pane counted as not alive');
+    expect(await backend.probe([pane])).toEqual(['dead']);
+    expect((await listAllPanes(server)).some((p) => p.paneId === paneId)).toBe(true);
   });
 
   it("a recorded pane id whose pid differs is someone else's pane (ids restart with a server): never killed", async () => {
