@@ -67,7 +67,7 @@ export interface Backend {
   isAlive(pane: PaneRef): Promise<boolean>;
   /** The state of each pane, in order, with one backend call whatever their number. Never throws. */
   probe(panes: readonly PaneRef[]): Promise<PaneState[]>;
-  /** Kill the pane and its process; resolves only after verifying both are gone. */
+  /** Kill the pane, its process and what that process started; resolves only after verifying all are gone. */
   kill(pane: PaneRef): Promise<void>;
   /** The pane's last `lines` non-blank lines (the backend's own notices left out) and how it ended. */
   capture(pane: PaneRef, lines: number): Promise<PaneOutput>;

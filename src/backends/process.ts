@@ -1,7 +1,8 @@
 // OS-process helpers shared by the pane backends: the injectable `Exec` used to run tmux / it2, a
-// liveness check that treats zombies as dead, a deadline poll (no fixed sleeps), and the verified
-// SIGTERM -> SIGKILL escalation, and `tailLines` for captured pane output. The liveness check
-// itself (zombies count as dead) lives in storage/pid.ts and is re-exported here.
+// liveness check that treats zombies as dead, a deadline poll (no fixed sleeps), the verified
+// SIGTERM -> SIGKILL escalation, a process's descendants (what a pane's shell started), and
+// `tailLines` for captured pane output. The liveness check itself (zombies count as dead) lives in
+// storage/pid.ts and is re-exported here.
 import { execa } from 'execa';
 import { errnoCode } from '../protocol/errors.js';
 import { isProcessAlive } from '../storage/pid.js';
@@ -76,6 +77,35 @@ export async function terminateProcess(pid: number, opts: TerminateOptions = {})
   if (await pollUntil(gone, opts.termMs ?? 2000)) return true;
   signal(pid, 'SIGKILL');
   return pollUntil(gone, opts.killMs ?? 2000);
+}
+
+/** Parent pid → its children's pids, from one `ps`; undefined when `ps` cannot be run. */
+export async function processChildren(exec: Exec = execaExec): Promise<Map<number, number[]> | undefined> {
+  const r = await exec('ps', ['-A', '-o', 'pid=', '-o', 'ppid=']);
+  if (r.exitCode !== 0) return undefined;
+  const children = new Map<number, number[]>();
+  for (const line of r.stdout.split('\n')) {
+    const [child, parent] = line.trim().split(/\s+/).map(Number);
+    if (child === undefined || parent === undefined || !Number.isInteger(child) || !Number.isInteger(parent)) continue;
+    children.set(parent, [...(children.get(parent) ?? []), child]);
+  }
+  return children;
+}
+
+/**
+ * The processes `pid` started, children first, then theirs. A pane Claude Code made runs a shell
+ * and types the teammate's command into it, so the teammate is the pane process's child. Empty
+ * when `ps` cannot be run: the pane's own process is still checked.
+ */
+export async function descendantsOf(pid: number, exec: Exec = execaExec): Promise<number[]> {
+  const children = await processChildren(exec);
+  const found: number[] = [];
+  for (let queue = [pid]; children !== undefined && queue.length > 0; ) {
+    const next = queue.flatMap((p) => children.get(p) ?? []).filter((p) => p !== pid && !found.includes(p));
+    found.push(...next);
+    queue = next;
+  }
+  return found;
 }
 
 /**

@@ -10,7 +10,7 @@ describe('gatherLivenessFacts + judgeLiveness', () => {
     const calls: string[][] = [];
     const exec: Exec = async (file, args) => {
       calls.push([file, ...args]);
-      if (file === 'tmux') return { exitCode: 0, stdout: '%1 11 0  @1 swarm-t\n%2 12 1 0 @1 swarm-t\n', stderr: '' };
+      if (file === 'tmux') return { exitCode: 0, stdout: '%1 11 0  @1 cmd swarm-t\n%2 12 1 0 @1 cmd swarm-t\n', stderr: '' };
       if (file === 'it2') return { exitCode: 0, stdout: '[{"id":"S1"}]', stderr: '' };
       return { exitCode: 127, stdout: '', stderr: 'not found' };
     };

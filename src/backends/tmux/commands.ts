@@ -158,9 +158,14 @@ export interface TmuxPane {
   /** Exit status of a dead pane's process (remain-on-exit), when tmux knows it. */
   deadStatus: number | undefined;
   windowId: string;
+  /**
+   * Started without a command: its process is the default shell, and what runs in it was typed in
+   * (how Claude Code starts its teammates). swarm's own panes always run a command.
+   */
+  shell: boolean;
   sessionName: string;
 }
-export const PANE_LIST_FORMAT = '#{pane_id} #{pane_pid} #{pane_dead} #{pane_dead_status} #{window_id} #{session_name}';
+export const PANE_LIST_FORMAT = '#{pane_id} #{pane_pid} #{pane_dead} #{pane_dead_status} #{window_id} #{?pane_start_command,cmd,shell} #{session_name}';
 
 export function parsePaneList(stdout: string): TmuxPane[] {
   return stdout
@@ -168,14 +173,15 @@ export function parsePaneList(stdout: string): TmuxPane[] {
     .filter((l) => l.trim() !== '')
     .map((line) => {
       const f = line.split(' ');
-      if (f.length < 6 || !/^%\d+$/.test(f[0]!) || !/^@\d+$/.test(f[4]!)) fail('list-panes', line);
+      if (f.length < 7 || !/^%\d+$/.test(f[0]!) || !/^@\d+$/.test(f[4]!) || !/^(cmd|shell)$/.test(f[5]!)) fail('list-panes', line);
       return {
         paneId: f[0]!,
         pid: Number(f[1]),
         dead: f[2] === '1',
         deadStatus: f[3] === '' ? undefined : Number(f[3]),
         windowId: f[4]!,
-        sessionName: f.slice(5).join(' '),
+        shell: f[5] === 'shell',
+        sessionName: f.slice(6).join(' '),
       };
     });
 }

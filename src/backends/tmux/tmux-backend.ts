@@ -21,6 +21,11 @@
 // which spawn records with the member. Probing, killing, capturing and reaching a pane use that
 // recorded server, whatever SWARM_TMUX_SOCKET the asking shell has; a pane without one (an older
 // record) is looked for on this backend's own server.
+// Panes made by others: a pane Claude Code made for its teammate runs the default shell with the
+// teammate typed into it (no start command). Such a pane is alive while its shell has a child (the
+// shell prompt left once the teammate exits is not a teammate), and `kill` makes sure of the pane's
+// process and of every process it started (listed before the kill: they are reparented once it is
+// gone; the teammate outlives the pane by seconds).
 // tmux's main-vertical makes the window's FIRST pane the big one: that is the leader outside tmux,
 // and inside tmux whenever the leader's pane is the first of its window (the usual case).
 import { execa } from 'execa';
@@ -29,7 +34,7 @@ import { TMUX_COLORS, isColorName } from '../../protocol/colors.js';
 import { paneArgv, plannedPaneArgv } from '../pane-argv.js';
 import { SwarmError } from '../../protocol/errors.js';
 import type { Backend, PaneOutput, PaneRef, PaneSpec, PaneState, PlanLine } from '../backend.js';
-import { pollUntil, tailLines, terminateProcess } from '../process.js';
+import { descendantsOf, pollUntil, processChildren, tailLines, terminateProcess } from '../process.js';
 import {
   type Exec,
   type NewPane,
@@ -92,6 +97,14 @@ const PLACEHOLDER_ARGV = ['sleep', '2147483647'];
  */
 function isThePane(listed: TmuxPane, pane: PaneRef): boolean {
   return listed.paneId === pane.paneId && (pane.pid === undefined || listed.pid === pane.pid);
+}
+
+/**
+ * Whether what was typed into shell pane `p` (TmuxPane.shell: a Claude Code teammate) still runs:
+ * its shell has a child. Without `ps` (no table) it is taken as running.
+ */
+function stillRunsInShell(p: TmuxPane, children: Map<number, number[]> | undefined): boolean {
+  return children === undefined || (children.get(p.pid) ?? []).length > 0;
 }
 
 /** Layout for a window holding `teammates` teammate panes (plus the leader's when `withLeader`). */
@@ -244,7 +257,8 @@ export class TmuxBackend implements Backend {
 
   async isAlive(pane: PaneRef): Promise<boolean> {
     const found = await this.findPane(pane);
-    return found !== undefined && !found.dead;
+    if (found === undefined || found.dead) return false;
+    return !found.shell || stillRunsInShell(found, await processChildren());
   }
 
   /**
@@ -256,11 +270,12 @@ export class TmuxBackend implements Backend {
     const listed = new Map(
       await Promise.all(servers.map(async (server) => [server, await this.listPanesShared(server).catch(() => undefined)] as const)),
     );
-    return panes.map((pane) => {
-      const list = listed.get(this.serverOf(pane));
-      if (list === undefined) return 'unknown';
-      const found = list.find((p) => isThePane(p, pane));
-      return found === undefined ? 'gone' : found.dead ? 'dead' : 'alive';
+    const found = panes.map((pane) => listed.get(this.serverOf(pane))?.find((p) => isThePane(p, pane)));
+    const children = found.some((p) => p?.shell === true && !p.dead) ? await processChildren() : undefined;
+    return panes.map((pane, i) => {
+      if (listed.get(this.serverOf(pane)) === undefined) return 'unknown';
+      const p = found[i];
+      return p === undefined ? 'gone' : p.dead || (p.shell && !stillRunsInShell(p, children)) ? 'dead' : 'alive';
     });
   }
 
@@ -290,6 +305,9 @@ export class TmuxBackend implements Backend {
     // The process to make sure of: the pane's (a dead pane's process may still be finishing its
     // exit when tmux already saw the pty close), or the recorded one if the pane is gone.
     const pid = found === undefined ? pane.pid : found.pid;
+    // And what it started, listed before the kill (they are reparented once it is gone): in a
+    // pane Claude Code made, its teammate runs under the pane's shell and may outlive it.
+    const started = found === undefined ? [] : await descendantsOf(found.pid);
     if (found !== undefined) {
       try {
         await killPane(this.serverOf(pane), pane.paneId);
@@ -303,10 +321,11 @@ export class TmuxBackend implements Backend {
       async () => (await this.findPane(pane)) === undefined,
       timeout,
     );
-    const processGone =
-      pid === undefined ? true : await terminateProcess(pid, { waitMs: timeout / 3, termMs: timeout, killMs: timeout });
-    if (!paneGone || !processGone) {
-      const what = [paneGone ? '' : `pane ${pane.paneId} still listed`, processGone ? '' : `process ${pid} still alive`]
+    const processes = pid === undefined ? [] : [pid, ...started];
+    const gone = await Promise.all(processes.map((p) => terminateProcess(p, { waitMs: timeout / 3, termMs: timeout, killMs: timeout })));
+    const alive = processes.filter((_, i) => !gone[i]);
+    if (!paneGone || alive.length > 0) {
+      const what = [paneGone ? '' : `pane ${pane.paneId} still listed`, alive.length === 0 ? '' : `process ${alive.join(', ')} still alive`]
         .filter(Boolean)
         .join(', ');
       throw new SwarmError('backend', `could not verify kill of tmux pane ${pane.paneId}: ${what}`);

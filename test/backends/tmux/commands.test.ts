@@ -208,11 +208,12 @@ describe('verbs build the exact argv', () => {
 });
 
 describe('parsers', () => {
-  it('parsePaneList: alive, dead with status, session names with spaces', () => {
-    const out = '%0 100 0  @0 swarm-a\n%3 103 1 7 @1 my work session\n\n';
+  it('parsePaneList: alive, dead with status, a shell pane, session names with spaces', () => {
+    const out = '%0 100 0  @0 cmd swarm-a\n%3 103 1 7 @1 cmd my work session\n%4 104 0  @1 shell cc\n\n';
     expect(parsePaneList(out)).toEqual([
-      { paneId: '%0', pid: 100, dead: false, deadStatus: undefined, windowId: '@0', sessionName: 'swarm-a' },
-      { paneId: '%3', pid: 103, dead: true, deadStatus: 7, windowId: '@1', sessionName: 'my work session' },
+      { paneId: '%0', pid: 100, dead: false, deadStatus: undefined, windowId: '@0', shell: false, sessionName: 'swarm-a' },
+      { paneId: '%3', pid: 103, dead: true, deadStatus: 7, windowId: '@1', shell: false, sessionName: 'my work session' },
+      { paneId: '%4', pid: 104, dead: false, deadStatus: undefined, windowId: '@1', shell: true, sessionName: 'cc' },
     ]);
     expect(parsePaneList('')).toEqual([]);
     expect(() => parsePaneList('garbage line')).toThrow(/unexpected tmux list-panes output/);
@@ -314,7 +315,7 @@ describe('TmuxBackend pane listings are coalesced', () => {
         replies.push((stdout) => resolve({ exitCode: 0, stdout, stderr: '' }));
       });
     const backend = new TmuxBackend({ sessionName: 'swarm-a', exec });
-    const line = (id: string, pid: number): string => `${id} ${pid} 0  @1 swarm-a\n`;
+    const line = (id: string, pid: number): string => `${id} ${pid} 0  @1 cmd swarm-a\n`;
     const a = backend.isAlive({ paneId: '%1', backendType: 'tmux', pid: 11 });
     const b = backend.isAlive({ paneId: '%2', backendType: 'tmux', pid: 12 });
     await waitFor(() => calls.length === 1, 1000, 'the first listing');
@@ -338,7 +339,7 @@ describe('TmuxBackend.probe', () => {
     const calls: string[][] = [];
     const exec: Exec = async (_file, args) => {
       calls.push([...args]);
-      return { exitCode: 0, stdout: '%1 11 0  @1 swarm-a\n%2 12 1 0 @1 swarm-a\n%3 99 0  @1 swarm-a\n', stderr: '' };
+      return { exitCode: 0, stdout: '%1 11 0  @1 cmd swarm-a\n%2 12 1 0 @1 cmd swarm-a\n%3 99 0  @1 cmd swarm-a\n', stderr: '' };
     };
     const backend = new TmuxBackend({ sessionName: 'swarm-a', socket: 'priv', exec });
     const pane = (paneId: string, pid?: number) => ({ paneId, backendType: 'tmux' as const, ...(pid === undefined ? {} : { pid }) });
@@ -350,9 +351,9 @@ describe('TmuxBackend.probe', () => {
     const calls: string[][] = [];
     const exec: Exec = async (_file, args) => {
       calls.push([...args]);
-      if (args[1] === '/tmp/tmux-1/a') return { exitCode: 0, stdout: '%1 11 0  @1 swarm-a\n', stderr: '' };
+      if (args[1] === '/tmp/tmux-1/a') return { exitCode: 0, stdout: '%1 11 0  @1 cmd swarm-a\n', stderr: '' };
       if (args[1] === '/tmp/tmux-1/gone') return { exitCode: 1, stdout: '', stderr: 'no server running on /tmp/tmux-1/gone' };
-      return { exitCode: 0, stdout: '%1 77 0  @1 other\n', stderr: '' };
+      return { exitCode: 0, stdout: '%1 77 0  @1 cmd other\n', stderr: '' };
     };
     const backend = new TmuxBackend({ sessionName: 'swarm-a', socket: 'mine', exec });
     const pane = (paneId: string, pid: number, server?: string) => ({ paneId, backendType: 'tmux' as const, pid, ...(server ? { server } : {}) });

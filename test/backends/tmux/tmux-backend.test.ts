@@ -4,7 +4,7 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PaneRef, PaneSpec } from '../../../src/backends/backend.js';
-import { isProcessAlive } from '../../../src/backends/process.js';
+import { descendantsOf, isProcessAlive } from '../../../src/backends/process.js';
 import { TmuxServer, listAllPanes, newSession, setPaneOptionArgs } from '../../../src/backends/tmux/commands.js';
 import { PANE_BORDER_FORMAT, TmuxBackend } from '../../../src/backends/tmux/tmux-backend.js';
 import { privateSocket, reapServer } from '../../support/tmux.js';
@@ -148,6 +148,38 @@ describe('TmuxBackend (real tmux, private socket)', () => {
     expect((await listAllPanes(server)).some((p) => p.paneId === pane.paneId)).toBe(false);
     expect(isProcessAlive(info.pid)).toBe(false);
     await expect(backend.kill(pane)).resolves.toBeUndefined(); // already gone: still verified
+  });
+
+  it('kill also ends what the pane\'s process started, even a child that ignores the hangup (a Claude Code teammate under its pane\'s shell)', async () => {
+    const backend = backendFor('kill-tree');
+    const pidFile = path.join(kit.dir, 'child.pid');
+    const pane = await backend.createPane(spec('shell', ['sh', '-c', `nohup sleep 600 >/dev/null 2>&1 & echo $! > ${pidFile}; wait`]));
+    const child = Number(await waitFor(async () => (await readFile(pidFile, 'utf8').catch(() => '')).trim(), 5000, 'the child pid'));
+    try {
+      expect(isProcessAlive(child)).toBe(true);
+      await backend.kill(pane);
+      expect((await listAllPanes(server)).some((p) => p.paneId === pane.paneId)).toBe(false);
+      expect(isProcessAlive(child)).toBe(false);
+    } finally {
+      if (isProcessAlive(child)) process.kill(child, 'SIGKILL'); // nohup: reaping the server would not end it
+    }
+  });
+
+  it('a pane started with no command (a shell a teammate was typed into, as Claude Code does) is alive while its shell runs something', async () => {
+    const backend = backendFor('typed');
+    const [paneId, shell] = (
+      await server.runChain([['start-server'], ['set-option', '-g', 'default-shell', '/bin/sh'], ['new-session', '-d', '-s', 'cc', '-P', '-F', '#{pane_id} #{pane_pid}']])
+    ).trim().split(' ');
+    const pane: PaneRef = { paneId: paneId!, backendType: 'tmux' };
+    expect(await backend.isAlive(pane)).toBe(false); // a shell prompt: no teammate there
+    await server.run(['send-keys', '-t', paneId!, 'sleep 600', 'Enter']);
+    const teammate = await waitFor(async () => (await descendantsOf(Number(shell)))[0], 5000, 'the typed command');
+    expect(await backend.isAlive(pane)).toBe(true);
+    expect(await backend.probe([pane])).toEqual(['alive']);
+    process.kill(teammate, 'SIGTERM'); // the teammate exits; its shell and pane stay
+    await waitFor(async () => !(await backend.isAlive(pane)), 5000, 'the pane counted as not alive');
+    expect(await backend.probe([pane])).toEqual(['dead']);
+    expect((await listAllPanes(server)).some((p) => p.paneId === paneId)).toBe(true);
   });
 
   it("a recorded pane id whose pid differs is someone else's pane (ids restart with a server): never killed", async () => {
