@@ -108,23 +108,33 @@ async function keepCorrupt(file: string, problem: string, held: HeldLock, now: n
 }
 
 /**
- * Read one task. A file that does not parse is read again under its lock (Claude Code writes in
- * place, so it may have been caught mid-write) and, still bad, kept aside and reported as corrupt.
+ * Read one task. A file that does not parse is read again under the list lock and then its own lock
+ * (Claude Code writes in place: it creates a task under the list lock, truncating the new file
+ * before it writes it, and updates one under the task's lock), so one caught mid-write is read
+ * whole; still bad with both held, it is kept aside and reported as corrupt. `listHeld`: the caller
+ * already holds the list lock.
  */
-export async function loadTask(file: string, opts: { lock?: LockOptions; now: () => number }): Promise<LoadedTask> {
+export async function loadTask(
+  paths: TaskListPaths,
+  id: string,
+  opts: { lock?: LockOptions; now: () => number; listHeld?: boolean },
+): Promise<LoadedTask> {
+  const file = paths.task(id);
   const first = parseTask(file);
   if (first.ok === 'missing') return { missing: true };
   if (first.ok) return { task: first.value };
-  return withFileLock(
-    file,
-    async (held): Promise<LoadedTask> => {
-      const again = parseTask(file);
-      if (again.ok === 'missing') return { missing: true };
-      if (again.ok) return { task: again.value };
-      return { corrupt: await keepCorrupt(file, again.problem, held, opts.now()) };
-    },
-    opts.lock,
-  );
+  const underTaskLock = (): Promise<LoadedTask> =>
+    withFileLock(
+      file,
+      async (held): Promise<LoadedTask> => {
+        const again = parseTask(file);
+        if (again.ok === 'missing') return { missing: true };
+        if (again.ok) return { task: again.value };
+        return { corrupt: await keepCorrupt(file, again.problem, held, opts.now()) };
+      },
+      opts.lock,
+    );
+  return opts.listHeld === true ? underTaskLock() : withFileLock(paths.lock, underTaskLock, opts.lock);
 }
 
 /** The error for a task that is not there (or was corrupt and is now kept aside). */

@@ -166,15 +166,20 @@ export class TaskList {
 
   async get(id: string): Promise<Task> {
     checkId(id);
-    const loaded = await loadTask(this.paths.task(id), this.fileOpts);
+    const loaded = await loadTask(this.paths, id, this.fileOpts);
     if ('task' in loaded) return loaded.task;
     throw notFound(id, 'corrupt' in loaded ? loaded.corrupt : undefined);
   }
 
   /** Every task in id order; corrupt files are kept aside and listed apart. */
   async list(): Promise<TaskListing> {
+    return this.listAll(false);
+  }
+
+  /** `list`, by a caller that may already hold the list lock (`listHeld`). */
+  private async listAll(listHeld: boolean): Promise<TaskListing> {
     const { ids } = idsOnDisk(this.paths);
-    const loaded = await Promise.all(ids.map((id) => loadTask(this.paths.task(id), this.fileOpts)));
+    const loaded = await Promise.all(ids.map((id) => loadTask(this.paths, id, { ...this.fileOpts, listHeld })));
     const tasks: Task[] = [];
     const corrupt: CorruptTask[] = [];
     for (const l of loaded) {
@@ -372,7 +377,7 @@ export class TaskList {
       const unknown = others.filter((o) => !locked.has(o));
       if (unknown.length > 0) throw unknownBlockers(unknown, corrupt);
       const edges: Edge[] = [...addBlocks.map((to) => ({ from: id, to })), ...addBlockedBy.map((from) => ({ from, to: id }))];
-      const { tasks: all } = await this.list();
+      const { tasks: all } = await this.listAll(true);
       const cycle = findCycle(
         all.map((t) => locked.get(t.id) ?? t),
         edges,

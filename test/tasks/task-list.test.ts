@@ -7,6 +7,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { TaskAssignment } from '../../src/protocol/control.js';
 import lockfile from 'proper-lockfile';
 import { isSwarmError } from '../../src/protocol/errors.js';
+import { queueDirFor } from '../../src/storage/lock.js';
 import { TaskList, TaskError } from '../../src/tasks/index.js';
 import { Team } from '../../src/team/team.js';
 import { REPO } from '../support/cli.js';
@@ -248,6 +249,27 @@ describe('files written by others', () => {
     const e = await refusal(list.claim('4', 'alice'));
     expect(e.kind).toBe('not_found');
     expect(e.message).toMatch(/^task 4 was corrupt \(invalid JSON/);
+  });
+});
+
+describe("Claude Code's task being created", () => {
+  it('a task file Claude Code has truncated but not written yet (it holds only the list lock) is waited for, never kept aside as corrupt', async () => {
+    await add('a');
+    // Claude Code's TaskCreate: the list lock (proper-lockfile on tasks/<team>/.lock), then the new
+    // file opened with truncation and written in place.
+    const releaseList = await lockfile.lock(path.join(dir(), '.lock'), { retries: 0 });
+    const file = path.join(dir(), '2.json');
+    await writeFile(file, '');
+    const listing = list.list();
+    const task = { id: '2', subject: 'made by Claude Code', description: 'x', status: 'pending', blocks: [], blockedBy: [] };
+    // The listing has read the empty file and waits in line for the list lock.
+    await waitFor(async () => (await readdir(queueDirFor(path.join(dir(), '.lock'))).catch(() => [])).length > 0, 5000, 'the listing waiting for the list lock');
+    await writeFile(file, JSON.stringify(task, null, 2));
+    await releaseList();
+    const { tasks, corrupt } = await listing;
+    expect(corrupt).toEqual([]);
+    expect(tasks.map((t) => t.subject)).toEqual(['a', 'made by Claude Code']);
+    expect((await readdir(dir())).filter((n) => n.includes('corrupt'))).toEqual([]);
   });
 });
 
