@@ -272,7 +272,7 @@ async function taskFindings(handle: Team, dead: readonly string[]): Promise<Find
       severity: 'problem',
       team,
       problem: `member ${name} (team ${team}) is dead but still owns unfinished task${owned.length === 1 ? '' : 's'} ${ids}, which nobody else can claim`,
-      fix: `swarm doctor --fix (or swarm status --team ${team}) gives them back to the list and tells team-lead`,
+      fix: `swarm resume ${name} --team ${team} brings it back with them; swarm doctor --fix gives them back to the list and tells team-lead`,
       apply: async () => {
         const released = await releaseTasksOf(handle, name, 'crashed');
         return released.length === 0 ? `${name}'s tasks were already released` : `released ${released.map((t) => `#${t.id}`).join(', ')} of ${name}; team-lead was told`;
