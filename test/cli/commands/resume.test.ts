@@ -1,0 +1,213 @@
+// Teammates that come back after a crash (SPEC §11), through the built executable: a swarm
+// teammate on a private tmux server works a turn against the stand-in Messages API, the server is
+// killed under it, `swarm status` shows it `stopped` (its task kept), `swarm send` queues a message
+// with the resume hint, `swarm resume` brings it back in a new pane, and the model's next request
+// holds the turns from before the crash and the queued message. Then what must not resume: a
+// transcript corrupt in the middle and a cwd that is gone leave the member stopped, saying why; a
+// transcript whose last line a SIGKILL cut short resumes; an old signed shutdown_request put back
+// in the inbox is not obeyed twice. Run `npm run build` first.
+import { spawn } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isProcessAlive } from '../../../src/backends/process.js';
+import { TmuxServer, listAllPanes } from '../../../src/backends/tmux/commands.js';
+import { Mailbox } from '../../../src/mailbox/mailbox.js';
+import { openLeadMailbox } from '../../../src/permissions/lead-mailbox.js';
+import { encodeControl } from '../../../src/protocol/control.js';
+import { RESUMED_NOTE } from '../../../src/runtime/agent-loop.js';
+import { lastUserText, type RecordedRequest } from '../../../src/standin/request.js';
+import { startMessagesServer, type MessagesServer } from '../../../src/standin/messages-server.js';
+import { TaskList } from '../../../src/tasks/index.js';
+import { addMember, createTeam, readTeam, updateMember } from '../../../src/team/index.js';
+import { Team } from '../../../src/team/team.js';
+import { SWARM_BIN, swarm } from '../../support/cli.js';
+import { deadPid } from '../../support/team-fixture.js';
+import { useTempRoot } from '../../support/tmp-root.js';
+import { reapServer, tmuxEnv, tmuxForThisTest } from '../../support/tmux.js';
+import { waitFor } from '../../support/wait.js';
+
+const TEAM = 'rs';
+const WRITER = path.resolve(import.meta.dirname, '../../support/transcript-writer.mjs');
+
+let root: string;
+let work: string;
+let socket: string;
+let standin: MessagesServer | undefined;
+const pids = new Set<number>();
+
+useTempRoot((dir) => (root = dir), 'swarm-resume-');
+beforeEach(async () => {
+  work = path.join(root, 'work');
+  await fs.mkdir(work);
+  await createTeam(root, { name: TEAM, cwd: work });
+  socket = tmuxForThisTest(pids);
+});
+afterEach(async () => {
+  await standin?.close();
+  standin = undefined;
+});
+
+function envFor(server: MessagesServer, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    ...tmuxEnv(socket, [process.execPath, SWARM_BIN, 'teammate']),
+    SWARM_TEAM: TEAM,
+    ANTHROPIC_BASE_URL: server.url,
+    ANTHROPIC_API_KEY: 'sk-test',
+    SWARM_RETRY_BASE_MS: '10',
+    SWARM_POLL_MS: '250',
+    SWARM_HEARTBEAT_MS: '500',
+    ...extra,
+  };
+}
+
+interface Row {
+  name: string;
+  agentId: string;
+  paneId: string | null;
+  pid: number | null;
+  state: string;
+  resumeCommand: string | null;
+  task: { id: string } | null;
+}
+
+async function member(env: Record<string, string>, name: string): Promise<Row> {
+  const r = await swarm(root, ['status', '--json'], env);
+  expect(r.exitCode, r.stderr).toBe(0);
+  return (JSON.parse(r.stdout) as { members: Row[] }).members.find((m) => m.name === name)!;
+}
+
+/** Messages without the prompt-cache marks (the runtime puts them on the latest block only). */
+const uncached = (messages: unknown): unknown => JSON.parse(JSON.stringify(messages, (k, v: unknown) => (k === 'cache_control' ? undefined : v)));
+
+const requestsOf = (server: MessagesServer, agent: string): RecordedRequest[] => server.requests.filter((r) => r.agent === agent && r.body !== undefined);
+
+describe('swarm resume', () => {
+  it('kill the tmux server under a working teammate: stopped, send queues with the hint, resume restores the turns and delivers the message', async () => {
+    await fs.writeFile(path.join(work, 'notes.txt'), 'the notes\n');
+    standin = await startMessagesServer({
+      script: {
+        turns: [
+          { match: { agent: 'w1', lastUser: 'read notes.txt' }, reply: { content: [{ type: 'tool_use', name: 'Read', input: { file_path: 'notes.txt' } }] } },
+          { match: { agent: 'w1', toolResult: 'Read' }, reply: 'BEFORE-CRASH: the notes are read.' },
+          { match: { agent: 'w1', lastUser: 'queued while stopped' }, reply: 'AFTER-RESUME: got it.' },
+        ],
+      },
+    });
+    const env = envFor(standin);
+    const spawned = await swarm(root, ['spawn', 'w1', '-p', 'read notes.txt', '--backend', 'tmux', '--cwd', work, '--json'], env);
+    expect(spawned.exitCode, spawned.stderr).toBe(0);
+    const first = JSON.parse(spawned.stdout) as { agentId: string; color: string; paneId: string; pid: number };
+    pids.add(first.pid);
+    await waitFor(async () => (await member(env, 'w1')).state === 'idle' && requestsOf(standin!, 'w1').length === 2, 20_000, 'w1 idle after its turn');
+    const before = requestsOf(standin, 'w1')[1]!.body!.messages;
+    expect(JSON.stringify(before)).toContain('the notes');
+    const pid = (await member(env, 'w1')).pid!;
+
+    await reapServer(socket); // the tmux server dies, and the teammate with it
+    await waitFor(() => !isProcessAlive(pid) && !isProcessAlive(first.pid), 10_000, 'the teammate to die with its server');
+    // The task it was on (claimed here: a live teammate would take up an owned task as work).
+    const tasks = new TaskList(new Team(root, TEAM));
+    await tasks.create({ subject: 'Read the notes', description: 'x' }, 'team-lead');
+    await tasks.claim('1', 'w1');
+    const stopped = await member(env, 'w1');
+    expect(stopped).toMatchObject({ state: 'stopped', resumeCommand: `swarm resume w1 --team ${TEAM}`, task: { id: '1' } });
+    const human = await swarm(root, ['status'], env);
+    expect(human.stdout).toContain(`stopped: w1 (its process and pane are gone; inbox, tasks and conversation kept) — resume with: swarm resume w1 --team ${TEAM}`);
+
+    const sent = await swarm(root, ['send', 'w1', 'queued while stopped'], env);
+    expect(sent.exitCode, sent.stderr).toBe(0);
+    expect(sent.stdout).toMatch(/^sent to w1 /);
+    expect(sent.stderr).toBe(`swarm: note: w1 is stopped (its process and pane are gone); the message waits in its inbox until you resume it: swarm resume w1 --team ${TEAM}`);
+
+    const notStopped = await swarm(root, ['resume', 'team-lead'], env);
+    expect(notStopped.exitCode).toBe(1);
+    expect(notStopped.stderr).toMatch(/no teammate team-lead in team rs/);
+
+    const resumed = await swarm(root, ['resume'], env);
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toMatch(/^resumed w1: ready \(4 turns restored/);
+    await waitFor(() => requestsOf(standin!, 'w1').length === 3, 20_000, "w1's first request after the resume");
+    const after = requestsOf(standin, 'w1')[2]!.body!;
+    // The whole conversation from before the crash (its last reply included), then the queued message.
+    expect(uncached(after.messages.slice(0, before.length))).toEqual(uncached(before));
+    expect(after.messages[before.length]).toMatchObject({ role: 'assistant', content: [{ type: 'text', text: 'BEFORE-CRASH: the notes are read.' }] });
+    expect(after.messages).toHaveLength(before.length + 2);
+    expect(lastUserText(after)).toContain('queued while stopped');
+
+    const back = await member(env, 'w1');
+    pids.add(back.pid!);
+    expect(back).toMatchObject({ agentId: first.agentId, task: { id: '1' }, resumeCommand: null });
+    expect(back.paneId).not.toBe(null);
+    const config = await readTeam(new Team(root, TEAM));
+    expect(config.members[1]).toMatchObject({ name: 'w1', color: first.color, tmuxPaneId: back.paneId });
+    expect((await listAllPanes(new TmuxServer({ socket }))).map((p) => p.paneId)).toContain(back.paneId);
+    expect((await swarm(root, ['resume', 'w1'], env)).stderr).toMatch(/^swarm: w1 is (idle|working), not stopped: only a stopped member \(process and pane gone\) can be resumed$/);
+  }, 90_000);
+
+  it('a corrupt transcript or a cwd that is gone leaves the member stopped and says why; a last line cut short by SIGKILL resumes; an old signed shutdown_request is not obeyed twice', async () => {
+    standin = await startMessagesServer({
+      script: {
+        turns: [
+          { match: { agent: 'w1', lastUser: 'stopped in the middle' }, reply: 'RESUMED: carrying on.' },
+          { match: { agent: 'w1', lastUser: 'ping' }, reply: 'pong' },
+        ],
+      },
+    });
+    const env = envFor(standin, { SWARM_SHUTDOWN_GRACE_MS: '200' });
+    const team = new Team(root, TEAM);
+    const gone = await deadPid();
+    const gonePane = { tmuxPaneId: '%7', backendType: 'tmux', pid: gone, isActive: true };
+    await addMember(team, { name: 'w1', cwd: work });
+    await updateMember(team, 'w1', gonePane);
+    await addMember(team, { name: 'w2', cwd: path.join(root, 'removed') });
+    await updateMember(team, 'w2', { ...gonePane, tmuxPaneId: '%8' });
+    const log = path.join(root, 'teams', TEAM, 'logs', 'w1.jsonl');
+    await fs.mkdir(path.dirname(log), { recursive: true });
+    const line = (kind: string, text: string) => JSON.stringify({ kind, content: [{ type: 'text', text }] });
+    await fs.writeFile(log, [line('user', 'one'), '{"kind":"assistant","content":[{"type":"te', line('user', 'three'), ''].join('\n'));
+
+    const failed = await swarm(root, ['resume'], env);
+    expect(failed.exitCode).toBe(1);
+    expect(failed.stderr).toContain(`swarm: resume of w1 failed: its transcript cannot be restored whole: ${log} line 2: not JSON`);
+    expect(failed.stderr).toContain(`swarm: resume of w2 failed: its cwd ${path.join(root, 'removed')} no longer exists`);
+    for (const name of ['w1', 'w2']) expect((await member(env, name)).state).toBe('stopped');
+    expect((await readTeam(team)).members.slice(1).map((m) => [m.tmuxPaneId, m.pid])).toEqual([['%7', gone], ['%8', gone]]);
+
+    // A real SIGKILL in the middle of an append: whole lines, then half of one.
+    await fs.rm(log);
+    const writer = spawn(process.execPath, [WRITER, log], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    writer.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise((resolve) => writer.once('exit', resolve));
+    await waitFor(() => out.includes('half'), 10_000, 'the writer to write half a line');
+    writer.kill('SIGKILL');
+    await exited;
+    // An old signed shutdown_request, already acted on before the crash, back in the inbox unread.
+    const { mailbox: lead } = await openLeadMailbox({ team });
+    const old = await lead.append('w1', { from: 'team-lead', text: encodeControl({ type: 'shutdown_request', requestId: `shutdown-${Date.now()}@w1`, from: 'team-lead', reason: 'old', timestamp: new Date().toISOString() }) });
+    await fs.writeFile(path.join(root, 'teams', TEAM, 'status', 'w1.acted.jsonl'), `${JSON.stringify(old.msg_id)}\n`);
+
+    const resumed = await swarm(root, ['resume', 'w1'], env);
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toMatch(/^resumed w1: ready \(3 turns restored(, 1 unread message waiting)?\)$/);
+    const back = await member(env, 'w1');
+    pids.add(back.pid!);
+    await waitFor(() => requestsOf(standin!, 'w1').length === 1, 20_000, "w1's request after the resume");
+    const body = requestsOf(standin, 'w1')[0]!.body!;
+    // Cut off mid-turn: the whole lines, then the note (and the replayed request, shown as unverified) in the same user message.
+    expect(body.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(JSON.stringify(body.messages[2])).toContain('x'.repeat(50_000));
+    expect(JSON.stringify(body.messages[2])).toContain(RESUMED_NOTE.slice(0, 40));
+    expect(await fs.readFile(log, 'utf8')).not.toContain('the half that never ends');
+
+    // Past its 200 ms grace, the replayed request has not stopped it.
+    await lead.append('w1', { from: 'team-lead', text: 'ping' });
+    await waitFor(() => requestsOf(standin!, 'w1').length === 2, 20_000, "w1's answer to ping");
+    await waitFor(async () => (await member(env, 'w1')).state === 'idle', 10_000, 'w1 idle again');
+    expect(isProcessAlive(back.pid!)).toBe(true);
+    const leadInbox = await new Mailbox({ team }).read('team-lead');
+    expect(leadInbox.some((m) => m.text.includes('shutdown_approved'))).toBe(false);
+    expect(await fs.readFile(log, 'utf8')).toMatch(/"kind":"message_in".*"type":"shutdown_request".*"unverified":"a replay of a message already acted on"/);
+  }, 90_000);
+});
