@@ -81,6 +81,12 @@ export async function membersToResume(team: Team, names: readonly string[], env:
   });
 }
 
+/** Those of `names` (e.g. a message's recipients) that are stopped, in roster spelling; none stopped: []. */
+export async function stoppedAmong(team: Team, names: readonly string[], env: Env): Promise<string[]> {
+  const { report } = await collectStatus(team, { env });
+  return report.members.filter((m) => m.state === 'stopped' && names.some((n) => sameName(n, m.name))).map((m) => m.name);
+}
+
 /** Resume each member of `names` (already checked by membersToResume); one result per name, in order. */
 export async function resumeTeammates(o: ResumeOptions & { names: readonly string[] }, onSettled: (r: ResumeResult) => void = () => undefined): Promise<ResumeResult[]> {
   const pending: Promise<ResumeResult>[] = [];

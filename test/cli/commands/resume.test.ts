@@ -5,7 +5,8 @@
 // holds the turns from before the crash and the queued message. Then what must not resume: a
 // transcript corrupt in the middle and a cwd that is gone leave the member stopped, saying why; a
 // transcript whose last line a SIGKILL cut short resumes; an old signed shutdown_request put back
-// in the inbox is not obeyed twice. Run `npm run build` first.
+// in the inbox is not obeyed twice. The console (`/send`) and the agent lead (SendMessage through
+// the run's powers) resume a stopped member they message. Run `npm run build` first.
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -16,6 +17,13 @@ import { Mailbox } from '../../../src/mailbox/mailbox.js';
 import { openLeadMailbox } from '../../../src/permissions/lead-mailbox.js';
 import { encodeControl } from '../../../src/protocol/control.js';
 import { RESUMED_NOTE } from '../../../src/runtime/agent-loop.js';
+import { execa } from 'execa';
+import { quote } from 'shell-quote';
+import { leadPowers } from '../../../src/cli/run/lead-powers.js';
+import { sendMessage } from '../../../src/mailbox/send.js';
+import { leadSendTool, type LeadPowers } from '../../../src/runtime/lead/tools.js';
+import type { ToolContext } from '../../../src/runtime/tools/types.js';
+import { capturePane } from '../../../src/backends/tmux/commands.js';
 import { lastUserText, type RecordedRequest } from '../../../src/standin/request.js';
 import { startMessagesServer, type MessagesServer } from '../../../src/standin/messages-server.js';
 import { TaskList } from '../../../src/tasks/index.js';
@@ -80,6 +88,12 @@ async function member(env: Record<string, string>, name: string): Promise<Row> {
 /** Messages without the prompt-cache marks (the runtime puts them on the latest block only). */
 const uncached = (messages: unknown): unknown => JSON.parse(JSON.stringify(messages, (k, v: unknown) => (k === 'cache_control' ? undefined : v)));
 
+/** The state in a member's status file (cheaper to poll than `swarm status`). */
+async function heartbeatState(name: string): Promise<string | undefined> {
+  const raw = await fs.readFile(path.join(root, 'teams', TEAM, 'status', `${name}.json`), 'utf8').catch(() => undefined);
+  return raw === undefined ? undefined : (JSON.parse(raw) as { state: string }).state;
+}
+
 const requestsOf = (server: MessagesServer, agent: string): RecordedRequest[] => server.requests.filter((r) => r.agent === agent && r.body !== undefined);
 
 describe('swarm resume', () => {
@@ -99,7 +113,7 @@ describe('swarm resume', () => {
     expect(spawned.exitCode, spawned.stderr).toBe(0);
     const first = JSON.parse(spawned.stdout) as { agentId: string; color: string; paneId: string; pid: number };
     pids.add(first.pid);
-    await waitFor(async () => (await member(env, 'w1')).state === 'idle' && requestsOf(standin!, 'w1').length === 2, 20_000, 'w1 idle after its turn');
+    await waitFor(async () => requestsOf(standin!, 'w1').length === 2 && (await heartbeatState('w1')) === 'idle', 20_000, 'w1 idle after its turn');
     const before = requestsOf(standin, 'w1')[1]!.body!.messages;
     expect(JSON.stringify(before)).toContain('the notes');
     const pid = (await member(env, 'w1')).pid!;
@@ -204,10 +218,63 @@ describe('swarm resume', () => {
     // Past its 200 ms grace, the replayed request has not stopped it.
     await lead.append('w1', { from: 'team-lead', text: 'ping' });
     await waitFor(() => requestsOf(standin!, 'w1').length === 2, 20_000, "w1's answer to ping");
-    await waitFor(async () => (await member(env, 'w1')).state === 'idle', 10_000, 'w1 idle again');
+    await waitFor(async () => (await heartbeatState('w1')) === 'idle', 10_000, 'w1 idle again');
     expect(isProcessAlive(back.pid!)).toBe(true);
     const leadInbox = await new Mailbox({ team }).read('team-lead');
     expect(leadInbox.some((m) => m.text.includes('shutdown_approved'))).toBe(false);
     expect(await fs.readFile(log, 'utf8')).toMatch(/"kind":"message_in".*"type":"shutdown_request".*"unverified":"a replay of a message already acted on"/);
+  }, 90_000);
+
+  it('the agent lead and the console resume a stopped member they message', async () => {
+    standin = await startMessagesServer({
+      script: {
+        turns: [
+          { match: { agent: 'w1', lastUser: 'from the lead' }, reply: 'lead heard' },
+          { match: { agent: 'w2', lastUser: 'from the console' }, reply: 'console heard' },
+        ],
+      },
+    });
+    const env = envFor(standin);
+    const team = new Team(root, TEAM);
+    const gone = await deadPid();
+    for (const [name, pane] of [['w1', '%7'], ['w2', '%8']] as const) {
+      await addMember(team, { name, cwd: work });
+      await updateMember(team, name, { tmuxPaneId: pane, backendType: 'tmux', pid: gone, isActive: false });
+      const log = path.join(root, 'teams', TEAM, 'logs', `${name}.jsonl`);
+      await fs.mkdir(path.dirname(log), { recursive: true });
+      const line = (kind: string, text: string) => JSON.stringify({ kind, content: [{ type: 'text', text }] });
+      await fs.writeFile(log, `${line('user', 'start')}\n${line('assistant', 'done')}\n`);
+    }
+
+    // The agent lead: SendMessage through the run's powers.
+    const { mailbox: lead } = await openLeadMailbox({ team });
+    const printed: string[] = [];
+    const powers: LeadPowers = {
+      ...leadPowers({ team, env: { PATH: process.env.PATH, CLAUDE_CONFIG_DIR: root, ...env }, backend: 'tmux', cwd: work, print: (l) => printed.push(l) }),
+      mayAddTeammate: async () => undefined,
+      send: async (to, text) => (await sendMessage(lead, { to, text })).recipients,
+    };
+    const send = await leadSendTool(powers).prepare({ to: 'w1', message: 'from the lead' }, {} as ToolContext);
+    const result = await send.execute(new AbortController().signal);
+    expect(result.content).toMatch(/^Message sent to w1\nresumed w1: ready \(2 turns restored(, 1 unread message waiting)?\) — it was stopped \(its process and pane were gone\) and reads the message now$/);
+    expect(printed).toEqual([result.content.split('\n')[1]]);
+    await waitFor(() => requestsOf(standin!, 'w1').length === 1, 20_000, 'w1 to answer the lead');
+    expect(lastUserText(requestsOf(standin, 'w1')[0]!.body!)).toContain('from the lead');
+    pids.add((await member(env, 'w1')).pid!);
+
+    // The console: /send.
+    const flags = Object.entries({ CLAUDE_CONFIG_DIR: root, ...env, SWARM_TEAM: '' }).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+    const cmd = `${quote([process.execPath, SWARM_BIN, 'lead', '--team', TEAM])}; sleep 300`;
+    await execa('tmux', ['-L', socket, 'new-session', '-d', '-s', 'main', '-x', '200', '-y', '50', ...flags, '-c', root, cmd], { env: { ...process.env, TMUX: '', SWARM_TEAM: '' } });
+    const server = new TmuxServer({ socket });
+    const pane = (await server.run(['list-panes', '-t', 'main', '-F', '#{pane_id}'])).trim();
+    const screen = (): Promise<string> => capturePane(server, pane, 200);
+    await waitFor(async () => (await screen()).includes('lead>'), 15_000, 'the console prompt');
+    await server.run(['send-keys', '-t', pane, '-l', '--', '/send w2 from the console']);
+    await server.run(['send-keys', '-t', pane, 'Enter']);
+    await waitFor(async () => /resumed w2: ready \(2 turns restored/.test(await screen()), 30_000, 'the console to resume w2');
+    await waitFor(() => requestsOf(standin!, 'w2').length === 1, 20_000, 'w2 to answer the console');
+    expect(lastUserText(requestsOf(standin, 'w2')[0]!.body!)).toContain('from the console');
+    pids.add((await member(env, 'w2')).pid!);
   }, 90_000);
 });
