@@ -224,7 +224,9 @@ function describeDeath(m: Member, l: Liveness): string {
 
 function memberFindings(ctx: DoctorContext, handle: Team, m: Member, l: Liveness): Finding[] {
   const team = handle.name;
-  const kill = `remove it with: swarm kill ${m.name} --team ${team}`;
+  // Its process gone too (not only its pane): stopped, so it can be resumed (SPEC §11).
+  const resumable = l.alive === false && l.pidAlive !== true;
+  const kill = `${resumable ? `resume it with: swarm resume ${m.name} --team ${team}, or ` : ''}remove it with: swarm kill ${m.name} --team ${team}`;
   if (l.alive === false && m.isActive !== false) {
     return [
       {
