@@ -6,7 +6,8 @@
 // transcript corrupt in the middle and a cwd that is gone leave the member stopped, saying why; a
 // transcript whose last line a SIGKILL cut short resumes; an old signed shutdown_request put back
 // in the inbox is not obeyed twice. The console (`/send`) and the agent lead (SendMessage through
-// the run's powers) resume a stopped member they message. Run `npm run build` first.
+// the run's powers) resume a stopped member they message. A `--runtime claude` teammate (the fake
+// teammate as `claude` on PATH) gets its original prompt again. Run `npm run build` first.
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -36,6 +37,7 @@ import { reapServer, tmuxEnv, tmuxForThisTest } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
 
 const TEAM = 'rs';
+const FAKE = path.resolve(import.meta.dirname, '../../support/fake-teammate.mjs');
 const WRITER = path.resolve(import.meta.dirname, '../../support/transcript-writer.mjs');
 
 let root: string;
@@ -277,4 +279,31 @@ describe('swarm resume', () => {
     expect(lastUserText(requestsOf(standin, 'w2')[0]!.body!)).toContain('from the console');
     pids.add((await member(env, 'w2')).pid!);
   }, 90_000);
+
+  it('a claude teammate is restarted with its original prompt, its unread message still there for it', async () => {
+    const bin = path.join(root, 'bin');
+    await fs.mkdir(bin);
+    await fs.writeFile(path.join(bin, 'claude'), `#!/bin/sh\nexec ${quote([process.execPath, FAKE])} "$@"\n`, { mode: 0o755 });
+    const env = { ...tmuxEnv(socket, []), SWARM_TEAMMATE_COMMAND: '', SWARM_TEAM: TEAM, PATH: `${bin}:${process.env.PATH ?? ''}` };
+    const spawned = await swarm(root, ['spawn', 'c1', '-p', 'ORIGINAL PROMPT', '--runtime', 'claude', '--backend', 'tmux', '--cwd', work, '--json'], env);
+    expect(spawned.exitCode, spawned.stderr).toBe(0);
+    const first = JSON.parse(spawned.stdout) as { pid: number };
+    pids.add(first.pid);
+    await reapServer(socket);
+    await waitFor(() => !isProcessAlive(first.pid), 10_000, 'c1 to die with its server');
+    expect((await member(env, 'c1')).state).toBe('stopped');
+    expect((await swarm(root, ['send', 'c1', 'QUEUED'], env)).exitCode).toBe(0);
+
+    const resumed = await swarm(root, ['resume', 'c1'], env);
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toMatch(/^resumed c1: ready \(its original prompt sent again/);
+    pids.add((await member(env, 'c1')).pid!);
+    const inbox = await new Mailbox({ team: new Team(root, TEAM) }).read('c1');
+    expect(inbox.map((m) => [m.text, m.read])).toEqual([
+      ['ORIGINAL PROMPT', true],
+      ['QUEUED', expect.any(Boolean)],
+      ['ORIGINAL PROMPT', true],
+    ]);
+    await waitFor(async () => (await new Mailbox({ team: new Team(root, TEAM) }).unread('c1')).length === 0, 10_000, 'c1 to read the queued message');
+  }, 60_000);
 });
