@@ -150,8 +150,10 @@ class Teammate {
     this.view.setRoster(config.members);
     // Controls signed before this member joined are replays (a respawn joins anew).
     const trust: LeadTrust = { key: s.parsedKey, acted: this.acted, self: s.name, since: findMember(config, s.name)?.joinedAt ?? Date.now() };
-    this.view.banner(s.name, s.team.name, `${this.model.model} · ${s.mode} mode · ${s.cwd}`);
-    this.transcript.append({ kind: 'start', pid: this.opts.pid ?? process.pid, model: s.model, mode: s.mode, cwd: s.cwd });
+    // Resumed: the mode it last ran in (a plan approved before the crash is not asked for again).
+    const mode = this.restored?.mode ?? s.mode;
+    this.view.banner(s.name, s.team.name, `${this.model.model} · ${mode} mode · ${s.cwd}`);
+    this.transcript.append({ kind: 'start', pid: this.opts.pid ?? process.pid, model: s.model, mode, cwd: s.cwd });
     if (this.restored !== undefined) {
       const n = this.restored.messages.length;
       for (const note of this.restored.notes) this.view.warn(note);
@@ -174,7 +176,7 @@ class Teammate {
     const monitor = await InboxMonitor.open(this.paths, s.name, { pollMs: this.pollMs });
     await ensureDir(this.paths.tasks.dir);
     const taskWatch = await DirWatcher.open(this.paths.tasks.dir, { match: (b) => b.endsWith('.json'), pollMs: this.pollMs });
-    const modes = new ModeState(s.mode, s.modeAfterPlan, (mode) => this.modeChanged(mode));
+    const modes = new ModeState(mode, s.modeAfterPlan, (m) => this.modeChanged(m));
     const plan = new PlanApproval({
       mailbox: this.mailbox,
       name: s.name,
@@ -218,7 +220,7 @@ class Teammate {
       plan,
       tasks,
     };
-    const tools = toolsForType(s.agentTypeDef, s.mode === 'plan');
+    const tools = toolsForType(s.agentTypeDef, s.mode === 'plan'); // as first started: the conversation may use ExitPlanMode
     const runner = new ToolRunner({
       tools,
       ...(s.agentType ? { agentType: s.agentType } : {}),

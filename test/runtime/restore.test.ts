@@ -1,7 +1,8 @@
 // `swarm teammate --resume` (runtime/restore.ts, the agent loop's restored history), the process
 // end to end against the stand-in Messages API: a conversation cut off after the model asked for
 // tools gets those calls answered `not run` and goes on at once; a compacted conversation goes on
-// from its summary; a transcript corrupt in the middle ends the process with one line, before any
+// from its summary, in the permission mode it last ran in (an approved plan is not asked for
+// again); a transcript corrupt in the middle ends the process with one line, before any
 // status file. Real processes, no tmux (the CLI resume tests cover panes).
 import { promises as fs } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -20,7 +21,7 @@ async function writeTranscript(env: RuntimeEnv, entries: Record<string, unknown>
 }
 
 describe('swarm teammate --resume', () => {
-  it('answers the tool calls a crash cut off as not run and goes on at once; a compaction is restored as its summary', async () => {
+  it('answers the tool calls a crash cut off as not run and goes on at once; a compaction is restored as its summary; the last mode holds', async () => {
     const env = await setupRuntime({ turns: [{ match: { agent: 'w1', lastUser: 'stopped in the middle' }, reply: 'carrying on' }] });
     await writeTranscript(env, [
       { kind: 'start', pid: 1 },
@@ -29,10 +30,11 @@ describe('swarm teammate --resume', () => {
       { kind: 'user', content: text('next job') },
       { kind: 'assistant', content: [{ type: 'tool_use', id: 'toolu_kept', name: 'Read', input: { file_path: 'a' } }] },
       { kind: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_kept', content: 'file a' }] },
+      { kind: 'control', what: 'mode', mode: 'acceptEdits' }, // its plan was approved before the crash
       { kind: 'compaction', summary: 'THE SUMMARY', replaced: 3, promptTokens: 9000 },
       { kind: 'assistant', content: [{ type: 'tool_use', id: 'toolu_lost', name: 'Bash', input: { command: 'make' } }] },
     ]);
-    const t = env.start(['--resume']);
+    const t = env.start(['--resume', '--plan-mode-required']);
     const [req] = await env.server.waitForRequests(1, 15_000);
     const messages = req!.body!.messages;
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
@@ -44,6 +46,7 @@ describe('swarm teammate --resume', () => {
     expect(last[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_lost', content: NOT_RUN_AFTER_CRASH, is_error: true });
     expect(last[1]).toMatchObject({ type: 'text', text: RESUMED_NOTE });
     expect(t.output()).toContain('resumed: 4 messages of the conversation restored');
+    expect(t.output()).toContain('· acceptEdits mode ·'); // not plan mode again
     // The repair is in the transcript too: the next resume rebuilds what the model saw.
     await waitFor(async () => (await fs.readFile(env.paths.log('w1'), 'utf8')).includes('carrying on'), 10_000, 'the reply in the transcript');
     const rebuilt = await readConversation(env.paths.log('w1'));
