@@ -206,6 +206,11 @@ async function finishResume(o: ResumeOptions, s: StartedResume): Promise<ResumeR
     const problems: string[] = [];
     const output = await abandonPane(o.backend, s.pane, problems);
     await takeBackPrompt(s.mailbox, name, s.msgId);
+    // The new process may have recorded itself (pid, isActive) before it failed: put back what was.
+    const { tmuxPaneId, backendType, pid, paneServer, isActive } = s.member;
+    await updateMember(o.team, name, { tmuxPaneId, backendType, pid, paneServer, isActive }).catch((e: unknown) =>
+      problems.push(`its roster entry could not be restored: ${e instanceof Error ? e.message : String(e)}`),
+    );
     const error = await startFailure(`resume of ${name} failed`, o.team.paths.stderrLog(name), output, [...problems, `${name} is still stopped`], e);
     return { ok: false, name, error };
   }

@@ -161,7 +161,7 @@ describe('swarm resume', () => {
     expect((await swarm(root, ['resume', 'w1'], env)).stderr).toMatch(/^swarm: w1 is (idle|working), not stopped: only a stopped member \(process and pane gone\) can be resumed$/);
   }, 90_000);
 
-  it('a corrupt transcript or a cwd that is gone leaves the member stopped and says why; a last line cut short by SIGKILL resumes; an old signed shutdown_request is not obeyed twice', async () => {
+  it('a corrupt transcript, a cwd that is gone or a teammate that dies at start leaves the member stopped and says why; a last line cut short by SIGKILL resumes; an old signed shutdown_request is not obeyed twice', async () => {
     standin = await startMessagesServer({
       script: {
         turns: [
@@ -203,6 +203,16 @@ describe('swarm resume', () => {
     const { mailbox: lead } = await openLeadMailbox({ team });
     const old = await lead.append('w1', { from: 'team-lead', text: encodeControl({ type: 'shutdown_request', requestId: `shutdown-${Date.now()}@w1`, from: 'team-lead', reason: 'old', timestamp: new Date().toISOString() }) });
     await fs.writeFile(path.join(root, 'teams', TEAM, 'status', 'w1.acted.jsonl'), `${JSON.stringify(old.msg_id)}\n`);
+
+    // A teammate that exits before it is ready (the fake one, crashing): its new pane is closed, the member stays stopped as it was.
+    const crashing = quote(['env', 'FAKE_CRASH=1', process.execPath, FAKE]);
+    const died = await swarm(root, ['resume', 'w1'], { ...env, SWARM_TEAMMATE_COMMAND: crashing });
+    expect(died.exitCode).toBe(1);
+    expect(died.stderr).toMatch(/^swarm: resume of w1 failed: w1 exited before it was ready( \(exit status 3\))?; w1 is still stopped\nlast output of its pane:\n/);
+    expect(died.stderr).toContain('"--cwd","' + work + '","--resume"]'); // its command line: the swarm teammate's flags, --resume added
+    expect(died.stderr).toContain('fake-teammate: crashing at once (FAKE_CRASH=1)');
+    expect((await readTeam(team)).members[1]).toMatchObject({ tmuxPaneId: '%7', pid: gone });
+    expect((await member(env, 'w1')).state).toBe('stopped');
 
     const resumed = await swarm(root, ['resume', 'w1'], env);
     expect(resumed.exitCode, resumed.stderr).toBe(0);
