@@ -58,6 +58,7 @@ export const resumeCommand: CommandModule<GlobalArgs, ResumeArgs> = {
         else process.stderr.write(`${chalk.red('swarm:')} ${r.error.message}\n`);
       },
     );
+    if (!args.json && results.some((r) => r.ok)) println(chalk.dim(`  ${backend.describe()}`));
     if (args.json) {
       printJson(results.map((r) => (r.ok ? { ok: true, ...r.teammate, restored: r.restored, unread: r.unread } : { ok: false, name: r.name, error: r.error.message })));
     }

@@ -143,6 +143,7 @@ describe('swarm resume', () => {
     const resumed = await swarm(root, ['resume'], env);
     expect(resumed.exitCode, resumed.stderr).toBe(0);
     expect(resumed.stdout).toMatch(/^resumed w1: ready \(4 turns restored/);
+    expect(resumed.stdout.split('\n')[1]).toBe(`  tmux -L ${socket} attach -t swarm-${TEAM}`);
     await waitFor(() => requestsOf(standin!, 'w1').length === 3, 20_000, "w1's first request after the resume");
     const after = requestsOf(standin, 'w1')[2]!.body!;
     // The whole conversation from before the crash (its last reply included), then the queued message.
@@ -216,7 +217,7 @@ describe('swarm resume', () => {
 
     const resumed = await swarm(root, ['resume', 'w1'], env);
     expect(resumed.exitCode, resumed.stderr).toBe(0);
-    expect(resumed.stdout).toMatch(/^resumed w1: ready \(3 turns restored(, 1 unread message waiting)?\)$/);
+    expect(resumed.stdout.split('\n')[0]).toMatch(/^resumed w1: ready \(3 turns restored(, 1 unread message waiting)?\)$/);
     const back = await member(env, 'w1');
     pids.add(back.pid!);
     await waitFor(() => requestsOf(standin!, 'w1').length === 1, 20_000, "w1's request after the resume");
