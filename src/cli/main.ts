@@ -11,6 +11,7 @@ import { launchCommand } from './commands/launch.js';
 import { leadCommand } from './commands/lead.js';
 import { approveCommand, denyCommand, permissionsCommand } from './commands/permissions.js';
 import { planCommand } from './commands/plan.js';
+import { resumeCommand } from './commands/resume.js';
 import { runCommand } from './commands/run.js';
 import { sendCommand } from './commands/send.js';
 import { spawnCommand } from './commands/spawn.js';
@@ -72,6 +73,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
     .command(sendCommand)
     .command(inboxCommand)
     .command(spawnCommand)
+    .command(resumeCommand)
     .command(agentsCommand)
     .command(killCommand)
     .command(shutdownCommand)

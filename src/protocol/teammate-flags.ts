@@ -48,6 +48,13 @@ export const TEAMMATE_FLAGS = {
   },
   permissionMode: { flag: 'permission-mode', type: 'string', required: false, describe: 'default | acceptEdits | bypassPermissions | plan', claude: true },
   cwd: { flag: 'cwd', type: 'string', required: false, describe: 'working directory (default: the member cwd)', claude: false },
+  resume: {
+    flag: 'resume',
+    type: 'boolean',
+    required: false,
+    describe: 'restore the conversation from logs/<name>.jsonl (what swarm resume runs)',
+    claude: false,
+  },
 } as const satisfies Record<string, TeammateFlagSpec>;
 
 type Flags = typeof TEAMMATE_FLAGS;

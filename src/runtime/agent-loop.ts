@@ -10,6 +10,11 @@
 //           request summarises the older messages (compaction.ts) and the summary replaces them; a
 //           failed summary is shown and logged, the conversation kept whole, and tried again before
 //           a later step.
+// resume: a restored `history` (SPEC §11, a resumed teammate) is the conversation so far. Cut off
+//           in the middle of a turn (it ends in a user message, or in tool calls that never got
+//           their results), the loop first answers those calls with `is_error` results, then
+//           starts a turn at once with RESUMED_NOTE (plus whatever the inbox holds), merged into
+//           that last user message; a history that ended a turn waits for work as usual.
 // Every message added to the conversation is written whole to the transcript (`user`, `assistant`,
 // `compaction` lines) so conversation.ts can rebuild exactly what the model saw.
 // Messages are delivered only between rounds, never during one. While idle the loop blocks on the
@@ -19,7 +24,7 @@
 // when the model call fails for good or the stop signal fires (teammate.ts decides the exit).
 import type { ContentBlock, ContentBlockParam, Message, MessageParam, TextBlockParam, Tool, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import { splitPoint, summaryRequest } from './compaction.js';
-import { compacted } from './conversation.js';
+import { appendMessage, compacted } from './conversation.js';
 import type { ModelClient } from './model-client.js';
 import type { RetryInfo } from './retry.js';
 import type { StatusReporter } from './status.js';
@@ -74,6 +79,13 @@ export interface AgentLoopDeps {
   history?: readonly MessageParam[];
 }
 
+/** The first user blocks of a teammate resumed in the middle of a turn. */
+export const RESUMED_NOTE =
+  '[swarm] You were stopped in the middle of this turn (your process or pane went away) and have just been restarted with this conversation restored. Tool calls that had not finished were not run. Check where you were (files, task list) and continue.';
+
+/** The result given to a tool call the crash left without one. */
+export const NOT_RUN_AFTER_CRASH = 'Not run: the teammate stopped before this tool ran; it has been restarted since. Run it again if it is still needed.';
+
 /** The idle summary carries the turn's last text up to this many characters (the lead's copy of a result). */
 export const SUMMARY_CHARS = 4000;
 
@@ -103,14 +115,32 @@ export class AgentLoop {
   /** The whole prompt of the latest step (0 after a compaction, until the next step says). */
   private promptTokens = 0;
 
+  /** A restored history cut off mid-turn: the tool calls left without results, and whether to go on at once. */
+  private readonly cutOff: { unanswered: string[] } | undefined;
+
   constructor(private readonly d: AgentLoopDeps) {
     this.messages.push(...(d.history ?? []));
+    const last = this.messages.at(-1);
+    if (last?.role === 'user') this.cutOff = { unanswered: [] };
+    else if (last?.role === 'assistant' && typeof last.content !== 'string') {
+      const unanswered = last.content.flatMap((b) => (b.type === 'tool_use' ? [b.id] : []));
+      if (unanswered.length > 0) this.cutOff = { unanswered };
+    }
   }
 
-  /** Adds a message to the conversation and writes it whole to the transcript. */
+  /** Adds a message to the conversation (merged into a user message the crash left unanswered) and writes it whole to the transcript. */
   private add(message: MessageParam & { content: ContentBlockParam[] }): void {
-    this.messages.push(message);
+    appendMessage(this.messages, message);
     this.d.transcript.append({ kind: message.role, content: message.content });
+  }
+
+  /** The first user blocks of a resumed turn ([] when the history ended a turn, or there is none). */
+  private resumeTurn(): TextBlockParam[] {
+    if (this.cutOff === undefined) return [];
+    if (this.cutOff.unanswered.length > 0) {
+      this.add({ role: 'user', content: this.cutOff.unanswered.map((id): ToolResultBlockParam => ({ type: 'tool_result', tool_use_id: id, content: NOT_RUN_AFTER_CRASH, is_error: true })) });
+    }
+    return [{ type: 'text', text: RESUMED_NOTE }];
   }
 
   private get exitRequested(): boolean {
@@ -118,7 +148,8 @@ export class AgentLoop {
   }
 
   async run(): Promise<void> {
-    let pending: TextBlockParam[] = await this.d.inbox.take();
+    const resumed = this.resumeTurn();
+    let pending: TextBlockParam[] = [...resumed, ...(await this.d.inbox.take())];
     for (;;) {
       if (this.exitRequested) return;
       if (pending.length === 0) {

@@ -2,6 +2,10 @@
 // and `assistant` lines in order, with each `compaction` line applied where it stands (its summary
 // replaces the first `replaced` messages: `compacted`, the one rule the agent loop uses too).
 //
+// A `user` line right after a `user` line extends that message (`appendMessage`): a resumed
+// teammate (SPEC §11) adds its next user blocks to the unanswered user message the crash left, as
+// the agent loop does in memory (the API needs alternating roles), so both count messages alike.
+//
 // Every line is parsed and zod-checked. A bad last line is what a crash mid-append leaves (the
 // process died between the bytes of one line): it is skipped and said in `skipped`. A bad line with
 // lines after it is corruption: the rebuild stops before it and says where in `corrupt`, so the
@@ -16,6 +20,21 @@ export const SUMMARY_HEADER = '[swarm] The earlier part of this conversation was
 /** The message that stands for the compacted turns. */
 export function summaryMessage(summary: string): MessageParam {
   return { role: 'user', content: [{ type: 'text', text: `${SUMMARY_HEADER}\n<conversation-summary>\n${summary}\n</conversation-summary>` }] };
+}
+
+/** Add `message` to `messages`: merged into the last one when both have the same role (see the header). */
+export function appendMessage(messages: MessageParam[], message: MessageParam): void {
+  const last = messages.at(-1);
+  if (last === undefined || last.role !== message.role) {
+    messages.push(message);
+    return;
+  }
+  const content = [...blocksOf(last), ...blocksOf(message)];
+  messages[messages.length - 1] = last.role === 'user' ? { role: 'user', content } : { role: 'assistant', content };
+}
+
+function blocksOf(m: MessageParam): ContentBlockParam[] {
+  return typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
 }
 
 /** The conversation after a compaction: the summary, then every message from index `replaced` on. */
@@ -71,7 +90,7 @@ export function conversationFromText(text: string, file = 'transcript'): Rebuilt
       messages = compacted(messages, e.summary, e.replaced);
     } else {
       // The blocks passed the protocol's block schemas; fields they do not name are kept as sent.
-      messages.push({ role: e.kind, content: e.content as ContentBlockParam[] });
+      appendMessage(messages, { role: e.kind, content: e.content as ContentBlockParam[] });
     }
   }
   return { messages };

@@ -1,7 +1,8 @@
 // `swarm teammate`: one teammate process (SPEC §5), wired from the pieces in this folder.
 //
 // Start: validate flags against config.json (args.ts; a one-line error and nothing touched when
-// they disagree) → status/<name>.json `starting` → isActive:true + pid in config.json → inbox
+// they disagree) → with --resume, the conversation from logs/<name>.jsonl (restore.ts; a corrupt
+// transcript ends the process before anything is written) → status/<name>.json `starting` → isActive:true + pid in config.json → inbox
 // watcher → deliver the inbox (the initial prompt first) → agent loop. End: exit.ts.
 // Nothing here touches process-wide state (signals, exit): the CLI command does, so a host process
 // could run a teammate in-process with its own `signal` and `write`.
@@ -42,6 +43,7 @@ import { PathGuard } from './tools/paths.js';
 import { ProcessGroups } from './tools/process-groups.js';
 import { SecretPaths } from './tools/secrets.js';
 import type { ToolContext } from './tools/types.js';
+import { restoreConversation, type Restored } from './restore.js';
 import { Transcript } from './transcript.js';
 import { firstChange } from './wake.js';
 import { PaneView, type Writer } from './view.js';
@@ -86,7 +88,8 @@ export async function runTeammate(opts: RunTeammateOptions): Promise<number> {
   const guard = await PathGuard.create(team.root, s.cwd);
   const secrets = await SecretPaths.create(team.root, homeDir(opts.env));
   const compactAt = tuning.compactAt ?? defaultCompactAt(s.model);
-  return new Teammate(s, opts, model, guard, secrets, tuning.shutdownGraceMs, tuning.heartbeatMs, tuning.pollMs, compactAt).run();
+  const restored = flags.resume === true ? await restoreConversation(team.paths.log(s.name)) : undefined;
+  return new Teammate(s, opts, model, guard, secrets, tuning.shutdownGraceMs, tuning.heartbeatMs, tuning.pollMs, compactAt, restored).run();
 }
 
 class Teammate {
@@ -113,6 +116,7 @@ class Teammate {
     heartbeatMs: number,
     private readonly pollMs: number,
     private readonly compactAt: number,
+    private readonly restored: Restored | undefined,
   ) {
     this.paths = s.team.paths;
     this.mailbox = new Mailbox({ team: s.team });
@@ -146,8 +150,16 @@ class Teammate {
     this.view.setRoster(config.members);
     // Controls signed before this member joined are replays (a respawn joins anew).
     const trust: LeadTrust = { key: s.parsedKey, acted: this.acted, self: s.name, since: findMember(config, s.name)?.joinedAt ?? Date.now() };
-    this.view.banner(s.name, s.team.name, `${this.model.model} · ${s.mode} mode · ${s.cwd}`);
-    this.transcript.append({ kind: 'start', pid: this.opts.pid ?? process.pid, model: s.model, mode: s.mode, cwd: s.cwd });
+    // Resumed: the mode it last ran in (a plan approved before the crash is not asked for again).
+    const mode = this.restored?.mode ?? s.mode;
+    this.view.banner(s.name, s.team.name, `${this.model.model} · ${mode} mode · ${s.cwd}`);
+    this.transcript.append({ kind: 'start', pid: this.opts.pid ?? process.pid, model: s.model, mode, cwd: s.cwd });
+    if (this.restored !== undefined) {
+      const n = this.restored.messages.length;
+      for (const note of this.restored.notes) this.view.warn(note);
+      this.view.notice(`resumed: ${n} message${n === 1 ? '' : 's'} of the conversation restored from ${this.paths.log(s.name)}`);
+      this.transcript.append({ kind: 'resume', messages: n, notes: this.restored.notes });
+    }
     await this.status.start();
     await this.presence.start();
     const onHostAbort = (): void => {
@@ -164,7 +176,7 @@ class Teammate {
     const monitor = await InboxMonitor.open(this.paths, s.name, { pollMs: this.pollMs });
     await ensureDir(this.paths.tasks.dir);
     const taskWatch = await DirWatcher.open(this.paths.tasks.dir, { match: (b) => b.endsWith('.json'), pollMs: this.pollMs });
-    const modes = new ModeState(s.mode, s.modeAfterPlan, (mode) => this.modeChanged(mode));
+    const modes = new ModeState(mode, s.modeAfterPlan, (m) => this.modeChanged(m));
     const plan = new PlanApproval({
       mailbox: this.mailbox,
       name: s.name,
@@ -208,7 +220,7 @@ class Teammate {
       plan,
       tasks,
     };
-    const tools = toolsForType(s.agentTypeDef, s.mode === 'plan');
+    const tools = toolsForType(s.agentTypeDef, s.mode === 'plan'); // as first started: the conversation may use ExitPlanMode
     const runner = new ToolRunner({
       tools,
       ...(s.agentType ? { agentType: s.agentType } : {}),
@@ -239,6 +251,7 @@ class Teammate {
       transcript: this.transcript,
       stop: this.stop.signal,
       compactAt: this.compactAt,
+      ...(this.restored !== undefined ? { history: this.restored.messages } : {}),
     });
 
     let reason: ExitReason;

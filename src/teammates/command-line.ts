@@ -5,7 +5,7 @@
 //   swarm runtime:  <node> [TEAMMATE_NODE_FLAGS] <abs bin/swarm.js> teammate --agent-id <name@team> --agent-name <name>
 //                   --team-name <team> --agent-color <c> --parent-session-id <id>
 //                   --lead-verify-key <key> [--agent-type t] [--model m] [--plan-mode-required]
-//                   [--permission-mode m] [--cwd dir]
+//                   [--permission-mode m] [--cwd dir] [--resume]
 //                   (SWARM_TEAMMATE_COMMAND, split with shell-quote, replaces `<node> <bin> teammate`)
 //   claude runtime: <abs path of claude on PATH> --agent-id --agent-name --team-name --agent-color
 //                   --parent-session-id [--agent-type] [--model] [--plan-mode-required]
@@ -82,6 +82,8 @@ export interface TeammateCommandInput {
   planModeRequired?: boolean | undefined;
   permissionMode?: PermissionMode | undefined;
   cwd?: string | undefined;
+  /** A swarm teammate restores its conversation from its transcript (`swarm resume`); a claude one ignores it. */
+  resume?: boolean | undefined;
   /** The leader's environment: forwarded variables, SWARM_TEAMMATE_COMMAND, PATH (for claude). */
   env: Env;
   /** Default [process.execPath, ...TEAMMATE_NODE_FLAGS, SWARM_BIN]. */
@@ -143,6 +145,7 @@ function teammateFlags(i: TeammateCommandInput): TeammateFlags {
     planModeRequired: i.planModeRequired,
     permissionMode: i.permissionMode,
     cwd: i.cwd,
+    resume: i.resume,
   };
 }
 

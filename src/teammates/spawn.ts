@@ -5,13 +5,9 @@
 //   2. clear its inbox and write the initial prompt as its first message from team-lead (signed);
 //   3. create the pane with the teammate as its command (teammate-command.ts);
 //   4. record tmuxPaneId / backendType / pid / paneServer / runtime in config.json;
-//   5. readiness handshake: the prompt is marked read or removed, and (swarm runtime) the
-//      teammate's status/<name>.json names a live pid. Re-checked on every change in the inbox and
-//      status directories and on a short tick (to notice a pane that died), with a deadline. A
-//      claude teammate's screen is also read every second: while it shows one of Claude Code's
-//      first-run dialogs (claude-dialogs.ts) spawn says so through `onNotice` (which dialog, how
-//      to reach the pane, the one-time fix) and waits up to `dialogTimeoutMs` for an answer; once
-//      the dialog is gone the ready deadline starts again.
+//   5. readiness handshake (readiness.ts, shared with resume.ts): the prompt is marked read or
+//      removed, and (swarm runtime) the teammate's status/<name>.json names a live pid; a claude
+//      teammate stuck on a first-run dialog is reported through `onNotice`.
 // The pane's stderr is also kept in logs/<name>.stderr (PaneSpec.stderrLog), also after a failure.
 // With `isolation: 'worktree'` step 1 also makes the teammate's git worktree (worktree.ts) and
 // records `worktreePath` and the cwd inside it; the repository is remembered in `swarm.worktreeRepos`
@@ -26,25 +22,20 @@
 // handshake cleans up only its own teammate. `spawnTeammates` does this for a list in one process:
 // panes are created one after another, readiness is awaited concurrently.
 import { promises as fs } from 'node:fs';
-import { constants as osConstants } from 'node:os';
 import path from 'node:path';
 import { agentTypeModel, type AgentType } from '../protocol/agent-type.js';
 import { parsePermissionMode, type PermissionMode } from '../protocol/config.js';
 import { SwarmError, isSwarmError } from '../protocol/errors.js';
 import { assertMemberName } from '../protocol/names.js';
-import { StatusFileSchema } from '../protocol/status.js';
 import type { Mailbox } from '../mailbox/mailbox.js';
 import { openLeadMailbox } from '../permissions/lead-mailbox.js';
-import { parseText } from '../storage/json-file.js';
 import { ensureDir, isDirectory, writeFileAtomic } from '../storage/atomic.js';
 import { withFileLock } from '../storage/lock.js';
 import { resolveAgentType } from '../team/agent-types.js';
 import { addMember, readTeam, removeMember, updateMember, updateTeam } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
-import { awaitFiles } from '../storage/await-files.js';
-import type { Backend, BackendType, PaneExit, PaneOutput, PaneRef } from '../backends/backend.js';
-import { isProcessAlive, tailLines } from '../backends/process.js';
-import { DialogWatch } from './dialog-watch.js';
+import type { Backend, BackendType, PaneRef } from '../backends/backend.js';
+import { abandonPane, awaitReadiness, DEFAULT_READY_TIMEOUT_MS, startFailure } from './readiness.js';
 import { TEAMMATE_RUNTIMES, buildTeammateCommand, resolveClaude, type Env, type TeammateRuntime } from './command-line.js';
 import { addWorktree, dropWorktree, planWorktree, type WorktreePlan } from './worktree.js';
 
@@ -96,9 +87,7 @@ export interface SpawnedTeammate {
   pid: number | undefined;
 }
 
-export const DEFAULT_READY_TIMEOUT_MS = 20_000;
-export const DEFAULT_DIALOG_TIMEOUT_MS = 10 * 60_000;
-const OUTPUT_LINES = 15;
+export { DEFAULT_DIALOG_TIMEOUT_MS, DEFAULT_READY_TIMEOUT_MS, describeExit } from './readiness.js';
 
 /** The spawn inputs checked before anything is written (also by launch, for every member first). */
 export type SpawnInput = Pick<SpawnOptions, 'name' | 'prompt' | 'runtime' | 'permissionMode' | 'agentType' | 'cwd' | 'env' | 'which'> & {
@@ -233,7 +222,7 @@ async function startSpawn(o: SpawnOptions): Promise<StartedSpawn> {
 /** Step 5, outside the lock; on failure the teammate is cleaned up and the error thrown. */
 async function awaitReady(s: StartedSpawn): Promise<SpawnedTeammate> {
   try {
-    await handshake(s.o, s.mailbox, s.name, s.msgId, s.pane, s.runtime, s.cwd);
+    await awaitReadiness({ ...s.o, mailbox: s.mailbox, name: s.name, msgId: s.msgId, pane: s.pane, runtime: s.runtime, cwd: s.cwd });
   } catch (e) {
     throw await undoSpawn(s.o, s.name, s.pane, e, s.worktree);
   }
@@ -314,114 +303,15 @@ async function startLocked(
   }
 }
 
-const ALIVE_CHECK_MS = 400;
-
-async function handshake(
-  o: SpawnOptions,
-  mailbox: Mailbox,
-  name: string,
-  msgId: string,
-  pane: PaneRef,
-  runtime: TeammateRuntime,
-  cwd: string,
-): Promise<void> {
-  const paths = o.team.paths;
-  const timeoutMs = o.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
-  const dialogs =
-    runtime === 'claude'
-      ? new DialogWatch({
-          backend: o.backend,
-          pane,
-          name,
-          cwd,
-          env: o.env,
-          waitMs: o.dialogTimeoutMs ?? DEFAULT_DIALOG_TIMEOUT_MS,
-          ...(o.onNotice ? { onNotice: o.onNotice } : {}),
-        })
-      : undefined;
-  let deadline = Date.now() + timeoutMs;
-  // Asking the backend whether the pane lives costs a tmux process; every file change in the team
-  // re-runs this check for every pending spawn, so ask at most every ALIVE_CHECK_MS.
-  let nextAliveCheck = 0;
-  const check = async (): Promise<'ready' | 'died' | undefined> => {
-    const entry = (await mailbox.read(name)).find((m) => m.msg_id === msgId);
-    const promptTaken = entry === undefined || entry.read;
-    const statusOk = runtime === 'claude' || (await liveStatus(paths.status(name)));
-    if (promptTaken && statusOk) return 'ready';
-    const now = Date.now();
-    if (now >= nextAliveCheck) {
-      nextAliveCheck = now + ALIVE_CHECK_MS;
-      if (!(await o.backend.isAlive(pane))) return 'died';
-    }
-    if (dialogs !== undefined) deadline = await dialogs.check(deadline, timeoutMs);
-    return undefined;
-  };
-  let outcome: 'ready' | 'died' | undefined;
-  // A dialog moves the deadline while a wait runs: wait again until the latest one has passed.
-  while (outcome === undefined && Date.now() < deadline) {
-    outcome = await awaitFiles([paths.inboxes, paths.statusDir], check, {
-      timeoutMs: deadline - Date.now(),
-      tickMs: 200,
-      ...(o.signal ? { signal: o.signal } : {}),
-    }).catch((e: unknown) => {
-      throw o.signal?.aborted ? new SwarmError('interrupted', `interrupted before ${name} was ready`, { cause: e }) : e;
-    });
-  }
-  if (outcome === 'ready') return;
-  const showing = dialogs?.showing;
-  const why =
-    outcome === 'died'
-      ? `${name} exited before it was ready`
-      : showing !== undefined
-        ? `${name} was still waiting on Claude Code's ${showing.what}: nobody answered it in time (answer it in its pane, or seed Claude Code's state file as the notice said)`
-        : `${name} was not ready within ${Math.round(timeoutMs / 1000)} s (it did not pick up its prompt${runtime === 'swarm' ? ' and write its status file' : ''})`;
-  throw new SwarmError('backend', why);
-}
-
-async function liveStatus(file: string): Promise<boolean> {
-  const raw = await fs.readFile(file, 'utf8').catch(() => undefined);
-  if (raw === undefined) return false;
-  const parsed = parseText(raw, StatusFileSchema);
-  return parsed.ok && isProcessAlive(parsed.value.pid);
-}
-
-/** "exit status 3", "killed by SIGTERM": how a pane's process ended. */
-export function describeExit(exit: PaneExit): string {
-  if ('code' in exit) return `exit status ${exit.code}`;
-  const name = Object.entries(osConstants.signals).find(([, n]) => n === exit.signal)?.[0];
-  return name === undefined ? `killed by signal ${exit.signal}` : `killed by ${name}`;
-}
-
 /** Clean up a failed spawn; returns the error to throw (with the pane's last output and its stderr log). */
 async function undoSpawn(o: SpawnOptions, name: string, pane: PaneRef | undefined, cause: unknown, worktree?: WorktreePlan): Promise<SwarmError> {
-  const paths = o.team.paths;
   const problems: string[] = [];
-  let output: PaneOutput = { lines: [] };
-  if (pane !== undefined) {
-    output = await o.backend.capture(pane, OUTPUT_LINES).catch((): PaneOutput => ({ lines: [] }));
-    await o.backend.kill(pane).catch((e: unknown) => problems.push(`the pane could not be killed: ${String(e)}`));
-  }
+  const output = await abandonPane(o.backend, pane, problems);
   await removeMember(o.team, name).catch((e: unknown) => problems.push(`the member could not be removed: ${String(e)}`));
   if (worktree !== undefined) {
     await dropWorktree(worktree).catch((e: unknown) => problems.push(`its worktree could not be removed: ${e instanceof Error ? e.message : String(e)}`));
   }
-  await fs.rm(paths.status(name), { force: true }).catch(() => undefined);
-  await fs.rm(paths.inbox(name), { force: true }).catch(() => undefined);
-  // The stderr log stays: it is the record of why.
-  const stderrLog = paths.stderrLog(name);
-  const stderr = tailLines(await fs.readFile(stderrLog, 'utf8').catch(() => ''), OUTPUT_LINES);
-  const base = cause instanceof Error ? cause.message.split('\n')[0]! : String(cause);
-  const exit = output.exit === undefined ? '' : ` (${describeExit(output.exit)})`;
-  const indent = (lines: readonly string[]): string[] => lines.map((l) => `  ${l}`);
-  const lines = [
-    `spawn of ${name} failed: ${base}${exit}${problems.length > 0 ? `; ${problems.join('; ')}` : ''}`,
-    // The pane shows stderr too; the log is shown only when the pane had nothing to show.
-    ...(output.lines.length > 0
-      ? ['last output of its pane:', ...indent(output.lines), ...(stderr.length > 0 ? [`its stderr is kept in ${stderrLog}`] : [])]
-      : stderr.length > 0
-        ? [`its stderr (${stderrLog}):`, ...indent(stderr)]
-        : []),
-  ];
-  const kind = isSwarmError(cause) ? cause.kind : 'backend';
-  return new SwarmError(kind, lines.join('\n'), { cause });
+  await fs.rm(o.team.paths.status(name), { force: true }).catch(() => undefined);
+  await fs.rm(o.team.paths.inbox(name), { force: true }).catch(() => undefined);
+  return startFailure(`spawn of ${name} failed`, o.team.paths.stderrLog(name), output, problems, cause);
 }

@@ -4,11 +4,13 @@
 // uses, zombie-aware pids), and the team's task list (each member's current task: its lowest-id
 // in_progress task; the progress `done/total`). Reads only — a corrupt file is kept aside by the
 // storage layer as everywhere else (and reported as a warning) — except that, with `releaseDead`,
-// the unfinished tasks of a member found dead go back to the list (release.ts, SPEC §8) before
-// the task columns are read.
+// the unfinished tasks of a member found `dead` go back to the list (release.ts, SPEC §8) before
+// the task columns are read. A `stopped` member keeps its tasks: `swarm resume` brings it back.
 //
-// State rules: a dead pane or a dead pid is `dead`, whatever config.json's `isActive` says; a
-// heartbeat older than STALE_HEARTBEAT_MS from a process that is not known dead is `stale`; a
+// State rules: a member whose process is dead (or unknown) and whose pane is gone or exited is
+// `stopped` (SPEC §11: not shut down, so still in the roster; `swarm resume` restarts it), whatever
+// config.json's `isActive` says; a pane gone while its pid still lives is `dead` (a process nobody
+// can reach: resuming it would run it twice); a heartbeat older than STALE_HEARTBEAT_MS from a process that is not known dead is `stale`; a
 // member with no status file (e.g. a real `claude` teammate) is `working`/`idle` from `isActive`,
 // else `unknown`. The leader: an agent lead writes status/team-lead.json like a teammate; while
 // that file's pid lives, its state (or `stale`) is the leader's; otherwise the leader is `leading`
@@ -36,7 +38,12 @@ import { releaseTasksOf } from './release.js';
 /** A heartbeat older than this, from a process not known dead, shows as `stale`. */
 export const STALE_HEARTBEAT_MS = 30_000;
 
-export type MemberState = TeammateState | 'stale' | 'dead' | 'unknown' | 'leading' | 'away';
+export type MemberState = TeammateState | 'stale' | 'stopped' | 'dead' | 'unknown' | 'leading' | 'away';
+
+/** The command that restarts a stopped member (SPEC §11), as status and send print it. */
+export function resumeCommand(name: string, team: string): string {
+  return `swarm resume ${name} --team ${team}`;
+}
 
 /** One member of `swarm status --json` (SPEC §6). `null` = not known (no pid, no status file). */
 export interface MemberStatus {
@@ -50,6 +57,8 @@ export interface MemberStatus {
   heartbeatAt: number | null;
   unread: number | null;
   pendingPermissions: number;
+  /** A stopped member's command to restart it (its pending permissions are orphaned then); else null. */
+  resumeCommand: string | null;
   toolUses: number | null;
   inputTokens: number | null;
   outputTokens: number | null;
@@ -102,8 +111,15 @@ export interface CollectOptions extends Omit<ProbeOptions, 'team'> {
 }
 
 /** Pure: a teammate's displayed state from its liveness, status file and config flag. */
-export function teammateState(o: { alive: boolean | null; status: StatusFile | undefined; isActive: boolean | undefined; now: number }): MemberState {
-  if (o.alive === false) return 'dead';
+export function teammateState(o: {
+  alive: boolean | null;
+  /** The pid's own verdict (null: none recorded); a live pid with a lost pane is `dead`, not `stopped`. */
+  pidAlive?: boolean | null;
+  status: StatusFile | undefined;
+  isActive: boolean | undefined;
+  now: number;
+}): MemberState {
+  if (o.alive === false) return o.pidAlive === true ? 'dead' : 'stopped';
   if (o.status !== undefined) return o.now - o.status.heartbeatAt > STALE_HEARTBEAT_MS ? 'stale' : o.status.state;
   if (o.isActive === true) return 'working';
   if (o.isActive === false) return 'idle';
@@ -224,7 +240,8 @@ export async function collectStatus(team: Team, opts: CollectOptions = {}): Prom
   const pending = await pendingByWorker(paths, warnings);
   const unread = await Promise.all([LEAD_NAME, ...teammates.map((m) => m.name)].map((n) => unreadCount(mailbox, n, warnings)));
 
-  const dead = teammates.filter((m, i) => live[i + 1]!.alive === false && opts.releaseDead?.(m.name) === true);
+  const states = teammates.map((m, i) => teammateState({ alive: live[i + 1]!.alive, pidAlive: live[i + 1]!.pidAlive, status: statuses[i], isActive: m.isActive, now }));
+  const dead = teammates.filter((m, i) => states[i] === 'dead' && opts.releaseDead?.(m.name) === true);
   for (const m of dead) {
     await releaseTasksOf(team, m.name, 'crashed').catch((e: unknown) => warnings.push(`releasing ${m.name}'s tasks: ${message(e)}`));
   }
@@ -243,6 +260,7 @@ export async function collectStatus(team: Team, opts: CollectOptions = {}): Prom
       heartbeatAt: leadStatus?.heartbeatAt ?? null,
       unread: unread[0] ?? null,
       pendingPermissions: [...pending.values()].reduce((a, b) => a + b, 0),
+      resumeCommand: null,
       toolUses: leadStatus?.toolUses ?? null,
       inputTokens: leadStatus?.inputTokens ?? null,
       outputTokens: leadStatus?.outputTokens ?? null,
@@ -262,10 +280,11 @@ export async function collectStatus(team: Team, opts: CollectOptions = {}): Prom
       paneId: m.tmuxPaneId || null,
       pid: pid ?? null,
       alive: l.alive,
-      state: teammateState({ alive: l.alive, status, isActive: m.isActive, now }),
+      state: states[i]!,
       heartbeatAt: status?.heartbeatAt ?? null,
       unread: unread[i + 1] ?? null,
       pendingPermissions: pending.get(m.name.toLowerCase()) ?? 0,
+      resumeCommand: states[i] === 'stopped' ? resumeCommand(m.name, config.name) : null,
       toolUses: status?.toolUses ?? null,
       inputTokens: status?.inputTokens ?? null,
       outputTokens: status?.outputTokens ?? null,

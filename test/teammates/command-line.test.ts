@@ -224,11 +224,12 @@ describe('one flag table: what the builder writes is what the runtime reads', ()
       planModeRequired: true,
       permissionMode: 'acceptEdits',
       cwd: '/tmp/w',
+      resume: true,
     });
     const flags = flagsFromArgv(argv);
     expect(Object.keys(flags).sort()).toEqual(Object.keys(TEAMMATE_FLAGS).sort());
     expect(argv.filter((w) => w.startsWith('--')).map((w) => w.slice(2))).toEqual(Object.values(TEAMMATE_FLAGS).map((f) => f.flag));
-    expect(parseFlags(flags)).toMatchObject({ agentId: 'alice@sq', planModeRequired: true, permissionMode: 'acceptEdits', mode: 'acceptEdits', cwd: '/tmp/w' });
+    expect(parseFlags(flags)).toMatchObject({ agentId: 'alice@sq', planModeRequired: true, permissionMode: 'acceptEdits', mode: 'acceptEdits', cwd: '/tmp/w', resume: true });
   });
 
   it('a missing required flag is named with its value shape', () => {

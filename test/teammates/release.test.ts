@@ -88,7 +88,7 @@ describe('release on leave', () => {
     expect(await notices()).toHaveLength(2);
   }, 60_000);
 
-  it('a crash found by swarm status releases once; the next status sends nothing', async () => {
+  it('a crash found by swarm status releases nothing: the stopped member keeps its task for swarm resume', async () => {
     const gone = await deadPid();
     await addMember(team(), { name: 'ghost', cwd: root });
     await updateMember(team(), 'ghost', { pid: gone, backendType: 'in-process', tmuxPaneId: 'in-process', isActive: true });
@@ -99,12 +99,9 @@ describe('release on leave', () => {
     const first = await swarm(root, ['status', '--team', TEAM, '--json']);
     expect(first.exitCode, first.stderr).toBe(0);
     const report = JSON.parse(first.stdout) as { tasks: unknown; members: { name: string; state: string; task: unknown }[] };
-    expect(report.members.find((m) => m.name === 'ghost')).toMatchObject({ state: 'dead', task: null });
+    expect(report.members.find((m) => m.name === 'ghost')).toMatchObject({ state: 'stopped', task: { id: '1', subject: 'Haunt' }, resumeCommand: `swarm resume ghost --team ${TEAM}` });
     expect(report.tasks).toEqual({ done: 0, total: 1 });
-    expect(await tasks.get('1')).toMatchObject({ status: 'pending' });
-    expect(await notices()).toEqual([releaseNotice('ghost', 'crashed', [{ id: '1', subject: 'Haunt' }])]);
-
-    expect((await swarm(root, ['status', '--team', TEAM])).exitCode).toBe(0);
-    expect(await notices()).toHaveLength(1);
+    expect(await tasks.get('1')).toMatchObject({ status: 'in_progress', owner: 'ghost' });
+    expect(await notices()).toEqual([]);
   });
 });

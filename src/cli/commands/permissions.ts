@@ -26,7 +26,7 @@ const list: CommandModule<GlobalArgs, GlobalArgs> = {
     if (args.json) return printJson(pending);
     if (pending.length === 0) return println(chalk.dim('no pending permission requests'));
     for (const p of pending) println(renderPending(p));
-    if (pending.some((p) => p.orphaned)) println(chalk.dim("orphaned: the worker is gone; remove with 'swarm permissions clear <id>'"));
+    if (pending.some((p) => p.orphaned)) println(chalk.dim("orphaned: the worker is gone (a stopped worker waits for no answer; once resumed it asks again if it still needs to); remove with 'swarm permissions clear <id>'"));
   },
 };
 

@@ -1,6 +1,8 @@
 // `swarm send <to> <text|->` / `--file F`: append a message to a member's inbox, the leader's, or
 // everyone's (`*`). The text comes from the argument, standard input (`-`) or a file, at most
 // MAX_MESSAGE_BYTES (an argv word tops out near 128 KB, so big texts go through - or --file).
+// A recipient that is `stopped` (SPEC §11) gets the message queued as usual, and a note on stderr
+// says how to resume it (exit 0: the message is delivered once it runs again).
 import { readFile, stat } from 'node:fs/promises';
 import type { CommandModule } from 'yargs';
 import { SwarmError } from '../../protocol/errors.js';
@@ -8,6 +10,9 @@ import { MAX_MESSAGE_BYTES, messageTooLarge } from '../../protocol/message.js';
 import { sendMessage } from '../../mailbox/send.js';
 import { openMailbox, printJson, println, requireTeam, type GlobalArgs } from '../context.js';
 import { chalk } from '../output/render.js';
+import { collectStatus } from '../../teammates/status-report.js';
+import { sameName } from '../../protocol/names.js';
+import type { Team } from '../../team/team.js';
 
 interface SendArgs extends GlobalArgs {
   to: string;
@@ -74,7 +79,16 @@ export const sendCommand: CommandModule<GlobalArgs, SendArgs> = {
       ...(args.from ? { from: args.from } : {}),
       ...(args.summary ? { summary: args.summary } : {}),
     });
-    if (args.json) return printJson(result);
-    println(`sent to ${result.recipients.join(', ')} ${chalk.dim(result.msg_id)}`);
+    if (args.json) printJson(result);
+    else println(`sent to ${result.recipients.join(', ')} ${chalk.dim(result.msg_id)}`);
+    for (const line of await stoppedNotes(team, result.recipients)) process.stderr.write(`${chalk.yellow('swarm: note:')} ${line}\n`);
   },
 };
+
+/** One note per recipient that is stopped: the message waits in its inbox until it is resumed. */
+async function stoppedNotes(team: Team, recipients: readonly string[]): Promise<string[]> {
+  const { report } = await collectStatus(team, { env: process.env }).catch(() => ({ report: { members: [] } }));
+  return report.members
+    .filter((m) => m.resumeCommand !== null && recipients.some((r) => sameName(r, m.name)))
+    .map((m) => `${m.name} is stopped (its process and pane are gone); the message waits in its inbox until you resume it: ${m.resumeCommand}`);
+}

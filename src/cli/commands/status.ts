@@ -84,13 +84,13 @@ async function watchStatus(team: Team, json: boolean): Promise<void> {
 
 export const statusCommand: CommandModule<GlobalArgs, StatusArgs> = {
   command: 'status',
-  describe: "one table of the team: liveness (checked for real), state, current task, heartbeat, unread, pending permissions, tokens, cost and the team total; a dead member's tasks go back to the list",
+  describe: "one table of the team: liveness (checked for real), state, current task, heartbeat, unread, pending permissions, tokens, cost and the team total; a stopped member (process and pane gone) keeps its tasks and shows the swarm resume command",
   builder: (y) =>
     y
       .option('watch', { alias: 'w', type: 'boolean', default: false, describe: 'redraw every second and on changes, until Ctrl-C' })
       .example('$0 status --team review-squad', 'the table once')
       .example('$0 status --watch', 'keep it on screen (SWARM_TEAM set)')
-      .example(`$0 status --json | jq -r '.members[] | select(.state == "dead") | .name'`, 'who died'),
+      .example(`$0 status --json | jq -r '.members[] | select(.state == "stopped") | .resumeCommand'`, 'how to bring back who crashed'),
   handler: async (args) => {
     const team = requireTeam(args);
     if (args.watch) return watchStatus(team, args.json === true);

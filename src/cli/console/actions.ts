@@ -1,5 +1,6 @@
 // What each slash command does: the same library calls as the plain commands (send, spawn,
 // shutdown, kill, status, tasks, permissions, plan), with the output printed above the console prompt.
+import type { Backend } from '../../backends/backend.js';
 import type { InProcessHost } from '../../backends/in-process/host.js';
 import { BACKEND_CHOICES, paneLabel, selectBackend, type BackendChoice } from '../../backends/registry.js';
 import { spawnTeammate } from '../../teammates/spawn.js';
@@ -12,6 +13,7 @@ import { readTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
 import { describeOutcome } from '../commands/stop.js';
 import { openMailbox } from '../context.js';
+import { resumeRecipients } from '../resume-members.js';
 import { oneLine } from '../../protocol/text.js';
 import { chalk, paint } from '../output/render.js';
 import { renderPending } from '../output/permission.js';
@@ -45,12 +47,18 @@ export function helpLines(): string[] {
   ];
 }
 
-async function spawnOne(c: ActionContext, name: string, prompt: string): Promise<void> {
+/** The backend new panes open on: the team's `swarm.backend`, else detection (notes printed). */
+async function consoleBackend(c: ActionContext): Promise<Backend> {
   const config = await readTeam(c.team);
   const configured = config.swarm?.backend;
   const requested: BackendChoice = configured !== undefined && (BACKEND_CHOICES as readonly string[]).includes(configured) ? (configured as BackendChoice) : 'auto';
   const { backend, notes } = await selectBackend({ requested, env: c.env, team: c.team, inProcessHost: c.host });
   for (const n of notes) c.print(chalk.yellow(`note: ${n}`));
+  return backend;
+}
+
+async function spawnOne(c: ActionContext, name: string, prompt: string): Promise<void> {
+  const backend = await consoleBackend(c);
   c.print(chalk.dim(`spawning ${name}…`));
   const r = await spawnTeammate({ team: c.team, name, prompt, backend, env: c.env, onNotice: (text) => c.print(chalk.yellow(text)) });
   c.print(`spawned ${paint(r.color, r.name)}${paneLabel(r)}: ready`);
@@ -64,6 +72,9 @@ export async function runCommand(cmd: SlashCommand, c: ActionContext): Promise<'
       const to = cmd.kind === 'send' ? cmd.to : '*';
       const r = await sendMessage(await openMailbox(c.team), { to, text: cmd.text });
       c.print(chalk.dim(`→ ${r.recipients.join(', ')}: ${oneLine(cmd.text, 100)}`));
+      // A stopped recipient is brought back, and reads the message then (SPEC §11).
+      const resumed = await resumeRecipients(c.team, r.recipients, { backend: () => consoleBackend(c), env: c.env, onNotice: (text) => c.print(chalk.yellow(text)) });
+      for (const line of resumed) c.print(line);
       return undefined;
     }
     case 'spawn':

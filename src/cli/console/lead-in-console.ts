@@ -73,6 +73,7 @@ export class LeadInConsole {
         readTools: this.o.readTools,
         limits: this.o.limits,
         spawn: (req) => powers.spawn(req),
+        resumeStopped: (recipients) => powers.resumeStopped(recipients),
         stop: async (name, reason) => {
           try {
             const r = await powers.stop(name, reason);

@@ -26,10 +26,11 @@ export class StatusTracker {
   async update(pending: number): Promise<string[]> {
     const now = Date.now();
     const stopping = this.o.stopping ?? new Set<string>();
-    // A teammate found dead gives its tasks back (one notice to team-lead); one being stopped here
-    // is released by that stop, with the right words.
+    // A teammate found dead (pane lost, process alive) gives its tasks back (one notice to
+    // team-lead); a stopped one keeps them for `swarm resume`; one being stopped here is released
+    // by that stop, with the right words.
     const collected = await collectStatus(this.o.team, { env: this.o.env, now: () => now, releaseDead: (name) => !stopping.has(name.toLowerCase()) });
-    const members = collected.report.members.map((m) => (m.state === 'dead' && stopping.has(m.name.toLowerCase()) ? { ...m, state: 'exiting' as const } : m));
+    const members = collected.report.members.map((m) => ((m.state === 'dead' || m.state === 'stopped') && stopping.has(m.name.toLowerCase()) ? { ...m, state: 'exiting' as const } : m));
     const s = { ...collected, report: { ...collected.report, members } };
     const teammates = s.report.members.filter((m) => m.name !== LEAD_NAME);
     const key = statusKey(s, pending);

@@ -16,6 +16,7 @@ const STATE_STYLE: Partial<Record<MemberState, (s: string) => string>> = {
   waiting_permission: chalk.yellow.bold,
   idle: chalk.dim,
   dead: chalk.red.bold,
+  stopped: chalk.red.bold,
   stale: chalk.yellow,
   exiting: chalk.dim,
 };

@@ -224,7 +224,9 @@ function describeDeath(m: Member, l: Liveness): string {
 
 function memberFindings(ctx: DoctorContext, handle: Team, m: Member, l: Liveness): Finding[] {
   const team = handle.name;
-  const kill = `remove it with: swarm kill ${m.name} --team ${team}`;
+  // Its process gone too (not only its pane): stopped, so it can be resumed (SPEC §11).
+  const resumable = l.alive === false && l.pidAlive !== true;
+  const kill = `${resumable ? `resume it with: swarm resume ${m.name} --team ${team}, or ` : ''}remove it with: swarm kill ${m.name} --team ${team}`;
   if (l.alive === false && m.isActive !== false) {
     return [
       {
@@ -272,7 +274,7 @@ async function taskFindings(handle: Team, dead: readonly string[]): Promise<Find
       severity: 'problem',
       team,
       problem: `member ${name} (team ${team}) is dead but still owns unfinished task${owned.length === 1 ? '' : 's'} ${ids}, which nobody else can claim`,
-      fix: `swarm doctor --fix (or swarm status --team ${team}) gives them back to the list and tells team-lead`,
+      fix: `swarm resume ${name} --team ${team} brings it back with them; swarm doctor --fix gives them back to the list and tells team-lead`,
       apply: async () => {
         const released = await releaseTasksOf(handle, name, 'crashed');
         return released.length === 0 ? `${name}'s tasks were already released` : `released ${released.map((t) => `#${t.id}`).join(', ')} of ${name}; team-lead was told`;

@@ -37,6 +37,7 @@ function stateStyle(state: MemberState): (s: string) => string {
     case 'stale':
       return chalk.yellow;
     case 'dead':
+    case 'stopped':
       return chalk.red.bold;
     case 'starting':
     case 'exiting':
@@ -93,9 +94,14 @@ export function renderStatus(s: CollectedStatus, now: number): string[] {
     ...body,
     `${chalk.bold('total')}  ${totalLabel(s.report.total)}`,
   ];
+  for (const m of s.report.members) {
+    if (m.resumeCommand === null) continue;
+    const orphaned = m.pendingPermissions === 0 ? '' : `; its ${m.pendingPermissions} pending permission request${m.pendingPermissions === 1 ? ' is' : 's are'} orphaned (see swarm permissions)`;
+    out.push(chalk.red(`stopped: ${m.name} (its process and pane are gone; inbox, tasks and conversation kept) — resume with: ${m.resumeCommand}${orphaned}`));
+  }
   const dead = s.report.members.filter((m) => m.state === 'dead').map((m) => m.name);
   if (dead.length > 0) {
-    out.push(chalk.red(`dead: ${dead.join(', ')} — remove with 'swarm kill <name>', or mark inactive with 'swarm doctor --fix'`));
+    out.push(chalk.red(`dead: ${dead.join(', ')} — its pane is gone but its process lives; remove with 'swarm kill <name>', or mark inactive with 'swarm doctor --fix'`));
   }
   if (s.report.members.some((m) => m.state === 'stale')) {
     out.push(chalk.yellow(`stale: no heartbeat for over 30 s while the process lives (hung?); look at its pane or logs/<name>.jsonl`));

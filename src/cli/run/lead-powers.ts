@@ -2,7 +2,8 @@
 // spawning goes through the normal spawn path (the team's backend unless --backend, readiness, the
 // flags the run passes down: --model, --permission-mode, --runtime); a shutdown_request goes
 // through the verified stop (teammates/stop.ts): an approval or a rejection is reported as is, a
-// teammate that does not answer in time is killed.
+// teammate that does not answer in time is killed; a stopped teammate the lead messages is resumed
+// (cli/resume-members.ts) on the same backend as its spawns.
 import type { InProcessHost } from '../../backends/in-process/host.js';
 import { selectBackend, type SelectedBackend } from '../../backends/registry.js';
 import type { LeadOptions } from '../../runtime/lead/lead.js';
@@ -13,6 +14,7 @@ import { killTeammate, shutdownAll, shutdownTeammate, type StopContext, type Sto
 import { readTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
 import { requestedBackend } from '../context.js';
+import { resumeRecipients } from '../resume-members.js';
 
 export interface LeadPowerOptions {
   team: Team;
@@ -45,7 +47,7 @@ async function settle(team: Team, o: StopOutcome, ctx: StopContext): Promise<Sto
   return killed.outcome === 'killed' ? { ...killed, reason: o.reason ?? 'no answer in time' } : killed;
 }
 
-export function leadPowers(o: LeadPowerOptions): Pick<LeadOptions, 'spawn' | 'stop' | 'stopAll'> {
+export function leadPowers(o: LeadPowerOptions): Required<Pick<LeadOptions, 'spawn' | 'stop' | 'stopAll' | 'resumeStopped'>> {
   let selected: Promise<SelectedBackend & { sessionExisted: boolean }> | undefined;
   let consolePaneDropped = false;
   const backend = async (): Promise<SelectedBackend & { sessionExisted: boolean }> => {
@@ -89,6 +91,15 @@ export function leadPowers(o: LeadPowerOptions): Pick<LeadOptions, 'spawn' | 'st
       for (const m of (await readTeam(o.team)).members) o.onStopping?.(m.name);
       const outcomes = await shutdownAll(o.team, { ...ctx, reason });
       return Promise.all(outcomes.map((x) => settle(o.team, x, ctx)));
+    },
+    resumeStopped: async (recipients) => {
+      const lines = await resumeRecipients(o.team, recipients, {
+        backend: async () => (await (selected ??= backend())).backend,
+        env: o.env,
+        onNotice: (text) => o.print(text),
+      });
+      for (const line of lines) o.print(line);
+      return lines;
     },
   };
 }

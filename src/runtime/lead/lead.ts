@@ -68,6 +68,8 @@ export interface LeadOptions {
   spawn(req: AgentRequest): Promise<SpawnReport>;
   stop(name: string, reason: string | undefined): Promise<StopReport>;
   stopAll(reason: string | undefined): Promise<StopReport[]>;
+  /** Resume the stopped ones among a message's recipients (SPEC §11); one line each for SendMessage's result. */
+  resumeStopped?(recipients: readonly string[]): Promise<string[]>;
   /** A limit was reached: go on (the limit grows) or stop the run. */
   onLimit(hit: LimitHit): Promise<'continue' | 'stop'>;
   /** The lead ended a turn with its team at rest; `true` ends the run (headless), else it waits for the person. */
@@ -182,6 +184,7 @@ export async function runLead(o: LeadOptions): Promise<LeadOutcome> {
     stop: (name, reason) => o.stop(name, reason),
     stopAll: (reason) => o.stopAll(reason),
     send: async (to, text, summary) => (await sendMessage(mailbox, { to, text, ...(summary ? { summary } : {}) })).recipients,
+    ...(o.resumeStopped ? { resumeStopped: (recipients: readonly string[]) => o.resumeStopped!(recipients) } : {}),
   };
   const tools: AnyTool[] = [agentTool(powers), leadSendTool(powers), ...TASK_TOOLS, ...(o.readTools ? [readTool, globTool, grepTool] : [])];
   const tasks = new TeamTasks({ team: o.team, name: LEAD_NAME, mailbox, view, transcript });

@@ -4,7 +4,8 @@
 //     team's --max-teammates, a budget, a bad name, a pane that never came up) is an is_error result.
 //   SendMessage {to, message, summary?}: plain text to a teammate or "*", signed like every leader
 //     entry; {type: "shutdown_request", reason?} stops a teammate (or "*": all of them), verified,
-//     and the result says what really happened (approved / rejected with the reason / killed).
+//     and the result says what really happened (approved / rejected with the reason / killed). A
+//     recipient that is stopped (crashed: SPEC §11) is resumed by the powers, and the result says so.
 // Both are kind `message`: no permission is asked. What they do is injected (LeadPowers): the
 // command line chose the backend, the inherited flags and the stop context.
 import { z } from 'zod';
@@ -50,6 +51,8 @@ export interface LeadPowers {
   stopAll(reason: string | undefined): Promise<StopReport[]>;
   /** A plain message from team-lead (signed); the recipients. */
   send(to: string, text: string, summary: string | undefined): Promise<string[]>;
+  /** Resume the stopped ones among a message's recipients; one line each for the tool result (none stopped: []). */
+  resumeStopped?(recipients: readonly string[]): Promise<string[]>;
 }
 
 const AgentInput = z.object({
@@ -155,7 +158,11 @@ export function leadSendTool(powers: LeadPowers): AnyTool {
       if (typeof message === 'string') {
         return {
           summary: `to ${input.to}: ${message}`,
-          execute: async () => ({ content: `Message sent to ${(await powers.send(input.to, message, input.summary)).join(', ')}` }),
+          execute: async () => {
+            const recipients = await powers.send(input.to, message, input.summary);
+            const resumed = (await powers.resumeStopped?.(recipients)) ?? [];
+            return { content: [`Message sent to ${recipients.join(', ')}`, ...resumed].join('\n') };
+          },
         };
       }
       return {

@@ -61,7 +61,7 @@ async function statusJson(env: Record<string, string> = {}): Promise<Record<stri
 
 const MEMBER_KEYS = [
   'name', 'agentId', 'backendType', 'paneId', 'pid', 'alive', 'state', 'heartbeatAt',
-  'unread', 'pendingPermissions', 'toolUses', 'inputTokens', 'outputTokens', 'costUsd', 'task',
+  'unread', 'pendingPermissions', 'resumeCommand', 'toolUses', 'inputTokens', 'outputTokens', 'costUsd', 'task',
 ].sort();
 
 describe('swarm status', () => {
@@ -92,7 +92,7 @@ describe('swarm status', () => {
     const report = await statusJson();
     expect(Object.keys(report).sort()).toEqual(['backend', 'members', 'tasks', 'team', 'total']);
     for (const m of report.members) expect(Object.keys(m).sort()).toEqual(MEMBER_KEYS);
-    const none = { heartbeatAt: null, toolUses: null, inputTokens: null, outputTokens: null, costUsd: null, task: null };
+    const none = { heartbeatAt: null, toolUses: null, inputTokens: null, outputTokens: null, costUsd: null, task: null, resumeCommand: null };
     expect(report).toEqual({
       team: TEAM,
       backend: 'in-process',
@@ -101,22 +101,23 @@ describe('swarm status', () => {
         { name: 'team-lead', agentId: 'team-lead@t', backendType: null, paneId: null, pid: null, alive: null, state: 'away', unread: 1, pendingPermissions: 3, ...none },
         {
           name: 'alive', agentId: 'alive@t', backendType: 'in-process', paneId: 'in-process', pid: livePid, alive: true, state: 'working',
-          heartbeatAt: hb, unread: 2, pendingPermissions: 2, toolUses: 3, inputTokens: 1200, outputTokens: 345, costUsd: 0.0042, task: null,
+          heartbeatAt: hb, unread: 2, pendingPermissions: 2, toolUses: 3, inputTokens: 1200, outputTokens: 345, costUsd: 0.0042, task: null, resumeCommand: null,
         },
         {
-          name: 'ghost', agentId: 'ghost@t', backendType: 'in-process', paneId: 'in-process', pid: gonePid, alive: false, state: 'dead',
+          name: 'ghost', agentId: 'ghost@t', backendType: 'in-process', paneId: 'in-process', pid: gonePid, alive: false, state: 'stopped',
           heartbeatAt: expect.any(Number), unread: 0, pendingPermissions: 1, toolUses: 0, inputTokens: 0, outputTokens: 0, costUsd: null, task: null,
+          resumeCommand: 'swarm resume ghost --team t',
         },
         {
           name: 'sleepy', agentId: 'sleepy@t', backendType: 'in-process', paneId: 'in-process', pid: stalePid, alive: true, state: 'stale',
-          heartbeatAt: expect.any(Number), unread: 0, pendingPermissions: 0, toolUses: 0, inputTokens: 0, outputTokens: 0, costUsd: null, task: null,
+          heartbeatAt: expect.any(Number), unread: 0, pendingPermissions: 0, toolUses: 0, inputTokens: 0, outputTokens: 0, costUsd: null, task: null, resumeCommand: null,
         },
         { name: 'newbie', agentId: 'newbie@t', backendType: null, paneId: null, pid: null, alive: null, state: 'unknown', unread: 0, pendingPermissions: 0, ...none },
       ],
       // ghost and sleepy have status files without a cost: unpriced; newbie has no file: not counted.
       total: { inputTokens: 1200, outputTokens: 345, costUsd: 0.0042, unpricedMembers: 2 },
     });
-    // config.json was not touched: the dead member is still recorded as active.
+    // config.json was not touched: the stopped member is still recorded as active.
     expect((await readTeam(new Team(root, TEAM))).members.find((m) => m.name === 'ghost')?.isActive).toBe(true);
 
     const human = await swarm(root, ['status', '--team', TEAM]);
@@ -128,9 +129,11 @@ describe('swarm status', () => {
     expect(lines.find((l) => l.startsWith('ghost '))).toMatch(/\s0\/0\s+unpriced$/);
     expect(lines.find((l) => l.startsWith('newbie '))).toMatch(/\s-\s+-$/);
     expect(lines).toContain('total  tokens 1.2k/345 · $0.0042 + tokens of 2 unpriced members');
-    expect(lines.find((l) => l.startsWith('ghost '))).toMatch(new RegExp(`${gonePid} ✗\\s+dead\\s`));
+    expect(lines.find((l) => l.startsWith('ghost '))).toMatch(new RegExp(`${gonePid} ✗\\s+stopped\\s`));
     expect(lines.find((l) => l.startsWith('sleepy '))).toMatch(/\sstale\s+-\s+1m ago\s/);
-    expect(human.stdout).toContain("dead: ghost — remove with 'swarm kill <name>'");
+    expect(human.stdout).toContain(
+      'stopped: ghost (its process and pane are gone; inbox, tasks and conversation kept) — resume with: swarm resume ghost --team t; its 1 pending permission request is orphaned (see swarm permissions)',
+    );
   });
 
   it("the leader's row from an agent lead's status file (its state while that pid lives), each cost, the team total", async () => {
@@ -233,15 +236,15 @@ describe('swarm status', () => {
     const after = await statusJson(env);
     expect(after.members.slice(1).map((m) => [m.name, m.alive, m.state])).toEqual([
       ['keeper', true, 'working'],
-      ['victim', false, 'dead'],
-      ['exited', false, 'dead'],
+      ['victim', false, 'dead'], // its pane is gone but its process lives: not resumable
+      ['exited', false, 'stopped'],
     ]);
     const config = await readTeam(new Team(root, TEAM));
     expect(config.members.filter((m) => m.isActive === true).map((m) => m.name)).toEqual(['keeper', 'victim', 'exited']);
 
     const human = await swarm(root, ['status', '--team', TEAM], env);
     expect(human.stdout).toMatch(new RegExp(`^victim\\s+tmux\\s+${victim.paneId} \\(gone\\)\\s.*\\sdead\\s`, 'm'));
-    expect(human.stdout).toMatch(new RegExp(`^exited\\s+tmux\\s+${exited.paneId} \\(exited\\)\\s.*\\sdead\\s`, 'm'));
+    expect(human.stdout).toMatch(new RegExp(`^exited\\s+tmux\\s+${exited.paneId} \\(exited\\)\\s.*\\sstopped\\s`, 'm'));
   });
 
   it('--watch redraws when a status file changes and exits 0 on Ctrl-C', async () => {

@@ -240,7 +240,7 @@ describe('swarm doctor', () => {
         severity: 'problem',
         team: TEAM,
         problem: `member ghost (team t) is marked active but its process ${dead} is dead`,
-        fix: 'remove it with: swarm kill ghost --team t  (swarm doctor --fix only marks it inactive)',
+        fix: 'resume it with: swarm resume ghost --team t, or remove it with: swarm kill ghost --team t  (swarm doctor --fix only marks it inactive)',
       }),
     ]);
     expect(of(r.report, 'orphan_permission').map((f) => f.fix)).toEqual([`swarm permissions clear ${orphan} --team t  (swarm doctor --fix does it)`]);
@@ -256,7 +256,7 @@ describe('swarm doctor', () => {
     const again = await doctor();
     expect(again.exitCode).toBe(0);
     expect(of(again.report, 'dead_member')).toEqual([
-      expect.objectContaining({ severity: 'warning', fixable: false, fix: 'remove it with: swarm kill ghost --team t' }),
+      expect.objectContaining({ severity: 'warning', fixable: false, fix: 'resume it with: swarm resume ghost --team t, or remove it with: swarm kill ghost --team t' }),
     ]);
   });
 

@@ -1,0 +1,67 @@
+// `swarm resume [<name>...]`: start stopped members again (SPEC §11) — every stopped member, or the
+// named ones (each must be stopped: a one-line error naming its state otherwise, nothing started).
+// The backend: --backend, else the team's `swarm.backend`, else the one the members ran on, else
+// auto-detection. One line per member; exit 1 when any resume failed (that member stays stopped).
+import type { CommandModule } from 'yargs';
+import { BACKEND_CHOICES, parseBackendType, selectBackend } from '../../backends/registry.js';
+import { SwarmError } from '../../protocol/errors.js';
+import { findMember, readTeam } from '../../team/team-store.js';
+import { DEFAULT_READY_TIMEOUT_MS } from '../../teammates/readiness.js';
+import { membersToResume } from '../../teammates/resume.js';
+import { printJson, println, requestedBackend, requireTeam, type GlobalArgs } from '../context.js';
+import { chalk } from '../output/render.js';
+import { resumeNamed, resumedLine } from '../resume-members.js';
+
+interface ResumeArgs extends GlobalArgs {
+  names?: string[];
+  backend?: string;
+  'ready-timeout': number;
+}
+
+export const resumeCommand: CommandModule<GlobalArgs, ResumeArgs> = {
+  command: 'resume [names..]',
+  describe: 'restart stopped teammates (process and pane gone, never shut down) with their conversation, inbox and tasks',
+  builder: (y) =>
+    y
+      .positional('names', { type: 'string', array: true, describe: 'members to resume (default: every stopped member)' })
+      .option('backend', { type: 'string', choices: BACKEND_CHOICES, describe: "where the new panes open (default: the team's, else the one they ran on)" })
+      .option('ready-timeout', { type: 'number', default: DEFAULT_READY_TIMEOUT_MS / 1000, describe: 'seconds to wait for each to be ready' })
+      .example('$0 resume --team review-squad', 'every stopped member of the team')
+      .example('$0 resume alice --team review-squad', 'just alice')
+      .example('$0 resume --json | jq -r ".[] | select(.ok | not) | .error"', 'why a resume failed'),
+  handler: async (args) => {
+    const team = requireTeam(args);
+    if (!(args['ready-timeout'] > 0)) throw new SwarmError('invalid_input', `expected --ready-timeout > 0 seconds, got ${args['ready-timeout']}`);
+    const names = await membersToResume(team, (args.names ?? []).map(String), process.env);
+    if (names.length === 0) {
+      if (args.json) return printJson([]);
+      return println(`no stopped members in team ${team.name} (swarm status shows each member's state)`);
+    }
+    const config = await readTeam(team);
+    const ran = new Set(names.map((n) => parseBackendType(findMember(config, n)?.backendType)));
+    const recorded = ran.size === 1 ? [...ran][0] : undefined;
+    const requested = await requestedBackend(team, args.backend ?? config.swarm?.backend ?? recorded);
+    const { backend, notes } = await selectBackend({ requested, env: process.env, team });
+    for (const n of notes) process.stderr.write(`${chalk.yellow('swarm: note:')} ${n}\n`);
+    const results = await resumeNamed(
+      team,
+      names,
+      {
+        backend,
+        env: process.env,
+        readyTimeoutMs: args['ready-timeout'] * 1000,
+        onNotice: (text) => process.stderr.write(`${chalk.yellow('swarm:')} ${text.split('\n').join('\n  ')}\n`),
+      },
+      (r) => {
+        if (args.json) return;
+        if (r.ok) println(resumedLine(r));
+        else process.stderr.write(`${chalk.red('swarm:')} ${r.error.message}\n`);
+      },
+    );
+    if (!args.json && results.some((r) => r.ok)) println(chalk.dim(`  ${backend.describe()}`));
+    if (args.json) {
+      printJson(results.map((r) => (r.ok ? { ok: true, ...r.teammate, restored: r.restored, unread: r.unread } : { ok: false, name: r.name, error: r.error.message })));
+    }
+    if (results.some((r) => !r.ok)) process.exitCode = 1;
+  },
+};

@@ -1,0 +1,59 @@
+// A resumed teammate's conversation (`swarm teammate --resume`, run by `swarm resume`, SPEC §11):
+// logs/<name>.jsonl rebuilt by conversation.ts. A last line cut short (a crash mid-write) is cut
+// off the file before the teammate appends to it again — else its next line would be glued to the
+// half line, turning the tail into corruption in the middle — and said in `notes`. A corrupt line
+// with lines after it refuses the resume (a SwarmError naming the line): the conversation is never
+// guessed, and the teammate starts nothing, so the member stays stopped.
+// The permission mode it last ran in (the last `control` line with `what: "mode"`: a plan approved,
+// a mode set by the leader) is restored too, so an approved plan is not asked for again.
+import { promises as fs } from 'node:fs';
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import { z } from 'zod';
+import { PermissionModeSchema, type PermissionMode } from '../protocol/config.js';
+import { errnoCode, SwarmError } from '../protocol/errors.js';
+import { conversationFromText } from './conversation.js';
+
+export interface Restored {
+  messages: MessageParam[];
+  /** For the pane and the transcript: what was repaired. */
+  notes: string[];
+  /** The permission mode it last switched to, if the transcript records one. */
+  mode?: PermissionMode;
+}
+
+const ModeLineSchema = z.looseObject({ kind: z.literal('control'), what: z.literal('mode'), mode: PermissionModeSchema });
+
+/** The mode of the last whole `control`/`mode` line of a transcript's text. */
+function lastMode(text: string): PermissionMode | undefined {
+  let mode: PermissionMode | undefined;
+  for (const line of text.split('\n')) {
+    if (!line.includes('"mode"')) continue;
+    try {
+      const parsed = ModeLineSchema.safeParse(JSON.parse(line));
+      if (parsed.success) mode = parsed.data.mode;
+    } catch {
+      // not a whole line (the rebuild reports those)
+    }
+  }
+  return mode;
+}
+
+/** Rebuild the conversation of `file`; throws SwarmError('corrupt') when it cannot be restored whole. */
+export async function restoreConversation(file: string): Promise<Restored> {
+  const text = await fs.readFile(file, 'utf8').catch((e: unknown) => {
+    if (errnoCode(e) === 'ENOENT') return '';
+    throw new SwarmError('io', `cannot resume: ${file} is unreadable (${e instanceof Error ? e.message : String(e)})`, { cause: e });
+  });
+  const rebuilt = conversationFromText(text, file);
+  if (rebuilt.corrupt !== undefined) {
+    throw new SwarmError('corrupt', `cannot resume: ${rebuilt.corrupt}; repair or move that line, then run swarm resume again`);
+  }
+  const notes: string[] = [];
+  if (rebuilt.skipped !== undefined) {
+    const end = text.lastIndexOf('\n') + 1;
+    await fs.truncate(file, Buffer.byteLength(text.slice(0, end)));
+    notes.push(`${rebuilt.skipped}; its ${text.length - end} characters were cut off the transcript`);
+  }
+  const mode = lastMode(text);
+  return { messages: rebuilt.messages, notes, ...(mode ? { mode } : {}) };
+}

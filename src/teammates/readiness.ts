@@ -1,0 +1,142 @@
+// The readiness handshake of a teammate just started in a pane (SPEC §4.2 step 5), shared by spawn
+// and resume: its prompt is marked read or removed (`msgId`; none for a resumed swarm teammate) and,
+// for the swarm runtime, its status/<name>.json names a live pid. Re-checked on every change in the
+// inbox and status directories and on a short tick (to notice a pane that died), with a deadline. A
+// claude teammate's screen is also read every second: while it shows one of Claude Code's
+// first-run dialogs (claude-dialogs.ts) the caller hears it through `onNotice` and the wait lasts up
+// to `dialogTimeoutMs`; once the dialog is gone the ready deadline starts again.
+// `abandonPane` and `startFailure` are the other half: a start that failed kills its pane and says
+// why with the pane's last lines and its stderr log.
+import { promises as fs } from 'node:fs';
+import { constants as osConstants } from 'node:os';
+import type { Backend, PaneExit, PaneOutput, PaneRef } from '../backends/backend.js';
+import { isProcessAlive, tailLines } from '../backends/process.js';
+import type { Mailbox } from '../mailbox/mailbox.js';
+import { SwarmError, isSwarmError } from '../protocol/errors.js';
+import { StatusFileSchema } from '../protocol/status.js';
+import { awaitFiles } from '../storage/await-files.js';
+import { parseText } from '../storage/json-file.js';
+import type { Team } from '../team/team.js';
+import type { Env, TeammateRuntime } from './command-line.js';
+import { DialogWatch } from './dialog-watch.js';
+
+export const DEFAULT_READY_TIMEOUT_MS = 20_000;
+export const DEFAULT_DIALOG_TIMEOUT_MS = 10 * 60_000;
+const OUTPUT_LINES = 15;
+
+export interface ReadinessOptions {
+  team: Team;
+  backend: Backend;
+  env: Env;
+  mailbox: Mailbox;
+  name: string;
+  /** The prompt that must be taken ('' for none: a resumed swarm teammate is ready on its heartbeat). */
+  msgId: string;
+  pane: PaneRef;
+  runtime: TeammateRuntime;
+  cwd: string;
+  /** Default DEFAULT_READY_TIMEOUT_MS. */
+  readyTimeoutMs?: number | undefined;
+  dialogTimeoutMs?: number | undefined;
+  onNotice?: ((text: string) => void) | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+const ALIVE_CHECK_MS = 400;
+
+/** Step 5 of a spawn (and of a resume): resolves once ready, throws SwarmError('backend' | 'interrupted') if not. */
+export async function awaitReadiness(o: ReadinessOptions): Promise<void> {
+  const { mailbox, name, msgId, pane, runtime, cwd } = o;
+  const paths = o.team.paths;
+  const timeoutMs = o.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
+  const dialogs =
+    runtime === 'claude'
+      ? new DialogWatch({
+          backend: o.backend,
+          pane,
+          name,
+          cwd,
+          env: o.env,
+          waitMs: o.dialogTimeoutMs ?? DEFAULT_DIALOG_TIMEOUT_MS,
+          ...(o.onNotice ? { onNotice: o.onNotice } : {}),
+        })
+      : undefined;
+  let deadline = Date.now() + timeoutMs;
+  // Asking the backend whether the pane lives costs a tmux process; every file change in the team
+  // re-runs this check for every pending spawn, so ask at most every ALIVE_CHECK_MS.
+  let nextAliveCheck = 0;
+  const check = async (): Promise<'ready' | 'died' | undefined> => {
+    const entry = (await mailbox.read(name)).find((m) => m.msg_id === msgId);
+    const promptTaken = entry === undefined || entry.read;
+    const statusOk = runtime === 'claude' || (await liveStatus(paths.status(name)));
+    if (promptTaken && statusOk) return 'ready';
+    const now = Date.now();
+    if (now >= nextAliveCheck) {
+      nextAliveCheck = now + ALIVE_CHECK_MS;
+      if (!(await o.backend.isAlive(pane))) return 'died';
+    }
+    if (dialogs !== undefined) deadline = await dialogs.check(deadline, timeoutMs);
+    return undefined;
+  };
+  let outcome: 'ready' | 'died' | undefined;
+  // A dialog moves the deadline while a wait runs: wait again until the latest one has passed.
+  while (outcome === undefined && Date.now() < deadline) {
+    outcome = await awaitFiles([paths.inboxes, paths.statusDir], check, {
+      timeoutMs: deadline - Date.now(),
+      tickMs: 200,
+      ...(o.signal ? { signal: o.signal } : {}),
+    }).catch((e: unknown) => {
+      throw o.signal?.aborted ? new SwarmError('interrupted', `interrupted before ${name} was ready`, { cause: e }) : e;
+    });
+  }
+  if (outcome === 'ready') return;
+  const showing = dialogs?.showing;
+  const why =
+    outcome === 'died'
+      ? `${name} exited before it was ready`
+      : showing !== undefined
+        ? `${name} was still waiting on Claude Code's ${showing.what}: nobody answered it in time (answer it in its pane, or seed Claude Code's state file as the notice said)`
+        : `${name} was not ready within ${Math.round(timeoutMs / 1000)} s (it did not pick up its prompt${runtime === 'swarm' ? ' and write its status file' : ''})`;
+  throw new SwarmError('backend', why);
+}
+
+async function liveStatus(file: string): Promise<boolean> {
+  const raw = await fs.readFile(file, 'utf8').catch(() => undefined);
+  if (raw === undefined) return false;
+  const parsed = parseText(raw, StatusFileSchema);
+  return parsed.ok && isProcessAlive(parsed.value.pid);
+}
+
+/** "exit status 3", "killed by SIGTERM": how a pane's process ended. */
+export function describeExit(exit: PaneExit): string {
+  if ('code' in exit) return `exit status ${exit.code}`;
+  const name = Object.entries(osConstants.signals).find(([, n]) => n === exit.signal)?.[0];
+  return name === undefined ? `killed by signal ${exit.signal}` : `killed by ${name}`;
+}
+
+/** Capture a failed start's pane (its last lines, how it ended), then kill it; problems are added to `problems`. */
+export async function abandonPane(backend: Backend, pane: PaneRef | undefined, problems: string[]): Promise<PaneOutput> {
+  if (pane === undefined) return { lines: [] };
+  const output = await backend.capture(pane, OUTPUT_LINES).catch((): PaneOutput => ({ lines: [] }));
+  await backend.kill(pane).catch((e: unknown) => problems.push(`the pane could not be killed: ${String(e)}`));
+  return output;
+}
+
+/** The error of a failed start: `<what>: <why>`, then the pane's last output or else the stderr log's tail. */
+export async function startFailure(what: string, stderrLog: string, output: PaneOutput, problems: readonly string[], cause: unknown): Promise<SwarmError> {
+  const stderr = tailLines(await fs.readFile(stderrLog, 'utf8').catch(() => ''), OUTPUT_LINES);
+  const base = cause instanceof Error ? cause.message.split('\n')[0]! : String(cause);
+  const exit = output.exit === undefined ? '' : ` (${describeExit(output.exit)})`;
+  const indent = (lines: readonly string[]): string[] => lines.map((l) => `  ${l}`);
+  const lines = [
+    `${what}: ${base}${exit}${problems.length > 0 ? `; ${problems.join('; ')}` : ''}`,
+    // The pane shows stderr too; the log is shown only when the pane had nothing to show.
+    ...(output.lines.length > 0
+      ? ['last output of its pane:', ...indent(output.lines), ...(stderr.length > 0 ? [`its stderr is kept in ${stderrLog}`] : [])]
+      : stderr.length > 0
+        ? [`its stderr (${stderrLog}):`, ...indent(stderr)]
+        : []),
+  ];
+  const kind = isSwarmError(cause) ? cause.kind : 'backend';
+  return new SwarmError(kind, lines.join('\n'), { cause });
+}

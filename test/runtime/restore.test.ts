@@ -1,0 +1,69 @@
+// `swarm teammate --resume` (runtime/restore.ts, the agent loop's restored history), the process
+// end to end against the stand-in Messages API: a conversation cut off after the model asked for
+// tools gets those calls answered `not run` and goes on at once; a compacted conversation goes on
+// from its summary, in the permission mode it last ran in (an approved plan is not asked for
+// again); a transcript corrupt in the middle ends the process with one line, before any
+// status file. Real processes, no tmux (the CLI resume tests cover panes).
+import { promises as fs } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { NOT_RUN_AFTER_CRASH, RESUMED_NOTE } from '../../src/runtime/agent-loop.js';
+import { readConversation, SUMMARY_HEADER } from '../../src/runtime/conversation.js';
+import { readStatus, setupRuntime, waitFor, type RuntimeEnv } from '../support/runtime-harness.js';
+
+/** Without the prompt-cache marks (the runtime puts them on the latest block only). */
+const uncached = (v: unknown): unknown => JSON.parse(JSON.stringify(v, (k, x: unknown) => (k === 'cache_control' ? undefined : x)));
+
+const text = (t: string) => [{ type: 'text', text: t }];
+
+async function writeTranscript(env: RuntimeEnv, entries: Record<string, unknown>[]): Promise<void> {
+  await fs.mkdir(env.paths.logsDir, { recursive: true });
+  await fs.writeFile(env.paths.log('w1'), entries.map((e) => `${JSON.stringify(e)}\n`).join(''));
+}
+
+describe('swarm teammate --resume', () => {
+  it('answers the tool calls a crash cut off as not run and goes on at once; a compaction is restored as its summary; the last mode holds', async () => {
+    const env = await setupRuntime({ turns: [{ match: { agent: 'w1', lastUser: 'stopped in the middle' }, reply: 'carrying on' }] });
+    await writeTranscript(env, [
+      { kind: 'start', pid: 1 },
+      { kind: 'user', content: text('old prompt') },
+      { kind: 'assistant', content: text('old answer') },
+      { kind: 'user', content: text('next job') },
+      { kind: 'assistant', content: [{ type: 'tool_use', id: 'toolu_kept', name: 'Read', input: { file_path: 'a' } }] },
+      { kind: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_kept', content: 'file a' }] },
+      { kind: 'control', what: 'mode', mode: 'acceptEdits' }, // its plan was approved before the crash
+      { kind: 'compaction', summary: 'THE SUMMARY', replaced: 3, promptTokens: 9000 },
+      { kind: 'assistant', content: [{ type: 'tool_use', id: 'toolu_lost', name: 'Bash', input: { command: 'make' } }] },
+    ]);
+    const t = env.start(['--resume', '--plan-mode-required']);
+    const [req] = await env.server.waitForRequests(1, 15_000);
+    const messages = req!.body!.messages;
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
+    expect(JSON.stringify(messages[0])).toContain(SUMMARY_HEADER);
+    expect(JSON.stringify(messages[0])).toContain('THE SUMMARY');
+    expect(JSON.stringify(messages)).not.toContain('old prompt');
+    expect(JSON.stringify(messages[2])).toContain('file a');
+    const last = messages[4]!.content as { type: string; tool_use_id?: string; content?: string; is_error?: boolean; text?: string }[];
+    expect(last[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_lost', content: NOT_RUN_AFTER_CRASH, is_error: true });
+    expect(last[1]).toMatchObject({ type: 'text', text: RESUMED_NOTE });
+    expect(t.output()).toContain('resumed: 4 messages of the conversation restored');
+    expect(t.output()).toContain('· acceptEdits mode ·'); // not plan mode again
+    // The repair is in the transcript too: the next resume rebuilds what the model saw.
+    await waitFor(async () => (await fs.readFile(env.paths.log('w1'), 'utf8')).includes('carrying on'), 10_000, 'the reply in the transcript');
+    const rebuilt = await readConversation(env.paths.log('w1'));
+    expect(uncached(rebuilt.messages)).toEqual(uncached([...messages, { role: 'assistant', content: text('carrying on') }]));
+    await waitFor(async () => (await readStatus(env))?.state === 'idle', 10_000, 'idle after the resumed turn');
+  });
+
+  it('a transcript corrupt in the middle: exit 1 with one line naming it, no status file, the transcript untouched', async () => {
+    const env = await setupRuntime({ turns: [] });
+    const bad = `${JSON.stringify({ kind: 'user', content: text('one') })}\n{"kind":"assi\n${JSON.stringify({ kind: 'user', content: text('three') })}\n`;
+    await fs.mkdir(env.paths.logsDir, { recursive: true });
+    await fs.writeFile(env.paths.log('w1'), bad);
+    const t = env.start(['--resume']);
+    expect((await t.exited).code).toBe(1);
+    expect(t.output()).toContain(`cannot resume: ${env.paths.log('w1')} line 2: not JSON; the conversation is rebuilt up to the line before it; repair or move that line, then run swarm resume again`);
+    expect(await readStatus(env)).toBeUndefined();
+    expect(await fs.readFile(env.paths.log('w1'), 'utf8')).toBe(bad);
+    expect(env.server.requests).toHaveLength(0);
+  });
+});
