@@ -29,7 +29,7 @@ import { TMUX_COLORS, isColorName } from '../../protocol/colors.js';
 import { paneArgv, plannedPaneArgv } from '../pane-argv.js';
 import { SwarmError } from '../../protocol/errors.js';
 import type { Backend, PaneOutput, PaneRef, PaneSpec, PaneState, PlanLine } from '../backend.js';
-import { pollUntil, tailLines, terminateProcess } from '../process.js';
+import { type TerminateOptions, pollUntil, tailLines, terminateProcess } from '../process.js';
 import {
   type Exec,
   type NewPane,
@@ -70,6 +70,18 @@ export interface TmuxBackendOptions {
   killTimeoutMs?: number;
   /** Smallest pane a window may be re-laid out to; default MIN_PANE (20 x 3). */
   minPaneSize?: PaneSizeLimit;
+  /**
+   * Where the panes' processes run when not on this machine (the ssh backend): how a pane's argv
+   * is prepared there (its private files written there) and how its process is made sure gone.
+   * Default: here (pane-argv.ts, terminateProcess).
+   */
+  host?: PaneHost;
+}
+
+/** A machine the panes' processes run on: see `TmuxBackendOptions.host`. */
+export interface PaneHost {
+  paneArgv(spec: PaneSpec): Promise<string[]>;
+  terminate(pid: number, opts: TerminateOptions): Promise<boolean>;
 }
 
 /** The leader's place: the pane teammates sit beside, its window and session. */
@@ -303,8 +315,8 @@ export class TmuxBackend implements Backend {
       async () => (await this.findPane(pane)) === undefined,
       timeout,
     );
-    const processGone =
-      pid === undefined ? true : await terminateProcess(pid, { waitMs: timeout / 3, termMs: timeout, killMs: timeout });
+    const terminate = this.opts.host?.terminate.bind(this.opts.host) ?? terminateProcess;
+    const processGone = pid === undefined ? true : await terminate(pid, { waitMs: timeout / 3, termMs: timeout, killMs: timeout });
     if (!paneGone || !processGone) {
       const what = [paneGone ? '' : `pane ${pane.paneId} still listed`, processGone ? '' : `process ${pid} still alive`]
         .filter(Boolean)
@@ -406,7 +418,7 @@ export class TmuxBackend implements Backend {
     const { place, panes } = await this.freshPlace();
     // Secrets stay off tmux's command line: the pane loads its environment from a private file
     // (pane-argv.ts), and tees its stderr into spec.stderrLog.
-    const cmd = { cwd: spec.cwd, env: {}, argv: await paneArgv(spec) };
+    const cmd = { cwd: spec.cwd, env: {}, argv: await (this.opts.host?.paneArgv(spec) ?? paneArgv(spec)) };
     const window = this.currentWindow ?? place.windowId;
     const inWindow = panes.filter((p) => p.windowId === window);
     let pane = await this.trySplit(inWindow, cmd, place.leaderPaneId);

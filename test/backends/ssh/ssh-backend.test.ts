@@ -1,0 +1,71 @@
+// The ssh backend against a REAL sshd on 127.0.0.1 (support/sshd.ts: its own keys and config, a
+// free port) and a private tmux server "over there" (the same machine, SWARM_TMUX_SOCKET), reaped
+// afterwards. The conformance suite, then what only ssh has: the shared root refused when the
+// host's path holds something else, the unknown host key, the attach line.
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SshBackend } from '../../../src/backends/ssh/ssh-backend.js';
+import { privateSocket, reapServer } from '../../support/tmux.js';
+import { startSshd, SSH_TEST_HOST, type TestSshd } from '../../support/sshd.js';
+import { tempRoot } from '../../support/tmp-root.js';
+import { ProbeKit, runBackendConformance } from '../conformance.js';
+import { quote } from 'shell-quote';
+
+async function sshBackend(o: { sshd?: TestSshd; remoteRoot?: string; sshCommand?: string } = {}): Promise<{ backend: SshBackend; socket: string; root: string; sshd: TestSshd }> {
+  const sshd = o.sshd ?? (await startSshd());
+  const root = await tempRoot('swarm-ssh-root-');
+  sshd.closeMastersUnder(root);
+  const socket = privateSocket();
+  const backend = new SshBackend({
+    host: SSH_TEST_HOST,
+    root,
+    remoteRoot: o.remoteRoot,
+    sessionName: 'swarm-conf',
+    socket,
+    env: { SWARM_SSH_COMMAND: o.sshCommand ?? sshd.sshCommand },
+    killTimeoutMs: 1500,
+  });
+  return { backend, socket, root, sshd };
+}
+
+runBackendConformance('ssh', async () => {
+  const { backend, socket } = await sshBackend();
+  return { backend, cleanup: () => reapServer(socket) };
+}, { exitStatus: 'sometimes' });
+
+describe('SshBackend (real sshd on 127.0.0.1)', () => {
+  it('refuses a root that is not shared: SWARM_REMOTE_ROOT naming a directory without the nonce', async () => {
+    const elsewhere = await tempRoot('swarm-ssh-elsewhere-');
+    await mkdir(path.join(elsewhere, 'swarm'));
+    const { backend, socket, root } = await sshBackend({ remoteRoot: elsewhere });
+    const kit = await ProbeKit.create();
+    const out = kit.outFile();
+    try {
+      await expect(
+        backend.createPane({ team: 'conf', name: 'alpha', color: 'blue', argv: kit.argv(out, 'wait'), env: {}, cwd: kit.dir }),
+      ).rejects.toThrow(new RegExp(`team root ${root} is not shared with ${SSH_TEST_HOST} at SWARM_REMOTE_ROOT=${elsewhere} .*mount it there \\(NFS or sshfs\\), or set SWARM_REMOTE_ROOT`));
+    } finally {
+      await reapServer(socket);
+      await kit.dispose();
+    }
+  });
+
+  it('an unknown host key fails at once with one line saying what to do', async () => {
+    const sshd = await startSshd();
+    const { backend } = await sshBackend({ sshd, sshCommand: quote(['ssh', '-F', sshd.unknownKeyConfig]) });
+    const kit = await ProbeKit.create();
+    const err = await backend
+      .createPane({ team: 'conf', name: 'alpha', color: 'blue', argv: kit.argv(kit.outFile(), 'wait'), env: {}, cwd: kit.dir })
+      .then(() => undefined, (e: unknown) => e as Error);
+    expect(err?.message).toMatch(new RegExp(`^ssh ${SSH_TEST_HOST}: its host key is not known here .*run \`ssh ${SSH_TEST_HOST}\` once to check and accept it`));
+    expect(err?.message).not.toContain('\n');
+  });
+
+  it('describe and howToReach print the exact ssh -t ... tmux attach line', async () => {
+    const { backend, socket, sshd } = await sshBackend();
+    const line = `ssh -F ${sshd.config} -t ${SSH_TEST_HOST} tmux -L ${socket} attach -t swarm-conf`;
+    expect(backend.describe()).toBe(line);
+    expect(backend.howToReach({ paneId: '%1', backendType: 'ssh', host: SSH_TEST_HOST })).toBe(line);
+  });
+});
