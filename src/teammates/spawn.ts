@@ -104,6 +104,8 @@ const OUTPUT_LINES = 15;
 export type SpawnInput = Pick<SpawnOptions, 'name' | 'prompt' | 'runtime' | 'permissionMode' | 'agentType' | 'cwd' | 'env' | 'which'> & {
   /** The root whose `agents/` holds the user's agent files (the team's root). */
   root: string;
+  /** Panes on another machine: the cwd is checked there (by the backend), not here. */
+  remote?: boolean | undefined;
 };
 
 export interface ValidSpawn {
@@ -124,7 +126,7 @@ export function validateSpawn(o: SpawnInput): ValidSpawn {
   if (runtime === 'claude') resolveClaude(o.env, o.which); // fail before anything is written
   const mode = o.permissionMode === undefined ? undefined : parsePermissionMode(o.permissionMode, '--permission-mode');
   const cwd = path.resolve(o.cwd ?? process.cwd());
-  if (!isDirectory(cwd)) throw new SwarmError('invalid_input', `--cwd ${cwd} is not a directory`);
+  if (o.remote !== true && !isDirectory(cwd)) throw new SwarmError('invalid_input', `--cwd ${cwd} is not a directory`);
   const agentType = o.agentType === undefined ? undefined : resolveAgentType({ cwd, root: o.root }, o.agentType);
   return { runtime, mode, cwd, ...(agentType ? { agentType } : {}) };
 }
@@ -215,7 +217,7 @@ interface StartedSpawn {
 
 /** Steps 1-4 under the team's spawn lock; on failure everything is undone and the error thrown. */
 async function startSpawn(o: SpawnOptions): Promise<StartedSpawn> {
-  const { runtime, mode, cwd, agentType } = validateSpawn({ ...o, root: o.team.root });
+  const { runtime, mode, cwd, agentType } = validateSpawn({ ...o, root: o.team.root, remote: o.backend.remoteProcesses });
   const paths = o.team.paths;
   const config = await readTeam(o.team); // not_found before anything is written
   const lockFile = path.join(paths.dir, 'spawn');
@@ -288,7 +290,8 @@ async function startLocked(
       permissionMode: v.mode,
       cwd,
       env: o.env,
-      ...(o.swarmExecutable ? { swarmExecutable: o.swarmExecutable } : {}),
+      // A pane on another machine runs that machine's swarm (its PATH), not this process's.
+      ...((o.swarmExecutable ?? o.backend.teammateExecutable) ? { swarmExecutable: o.swarmExecutable ?? o.backend.teammateExecutable } : {}),
       ...(o.which ? { which: o.which } : {}),
     });
     await fs.rm(paths.status(name), { force: true }); // a previous teammate's heartbeat must not count
@@ -307,6 +310,7 @@ async function startLocked(
       runtime: v.runtime,
       ...(pane.pid !== undefined ? { pid: pane.pid } : {}),
       ...(pane.server !== undefined ? { paneServer: pane.server } : {}),
+      ...(pane.host !== undefined ? { host: pane.host } : {}),
     });
     return { o, mailbox, agentId: member.agentId, name, color, msgId: prompt.msg_id ?? '', pane, runtime: v.runtime, cwd, worktree };
   } catch (e) {
@@ -346,7 +350,7 @@ async function handshake(
   const check = async (): Promise<'ready' | 'died' | undefined> => {
     const entry = (await mailbox.read(name)).find((m) => m.msg_id === msgId);
     const promptTaken = entry === undefined || entry.read;
-    const statusOk = runtime === 'claude' || (await liveStatus(paths.status(name)));
+    const statusOk = runtime === 'claude' || (await liveStatus(paths.status(name), o.backend.remoteProcesses !== true));
     if (promptTaken && statusOk) return 'ready';
     const now = Date.now();
     if (now >= nextAliveCheck) {
@@ -378,11 +382,15 @@ async function handshake(
   throw new SwarmError('backend', why);
 }
 
-async function liveStatus(file: string): Promise<boolean> {
+/**
+ * A parsed status file whose pid is alive. A pid on another machine (`checkPid` false) means
+ * nothing here: the pane's own liveness (asked of the backend meanwhile) stands for it.
+ */
+async function liveStatus(file: string, checkPid: boolean): Promise<boolean> {
   const raw = await fs.readFile(file, 'utf8').catch(() => undefined);
   if (raw === undefined) return false;
   const parsed = parseText(raw, StatusFileSchema);
-  return parsed.ok && isProcessAlive(parsed.value.pid);
+  return parsed.ok && (!checkPid || isProcessAlive(parsed.value.pid));
 }
 
 /** "exit status 3", "killed by SIGTERM": how a pane's process ended. */
