@@ -2,10 +2,12 @@
 // private sshd on 127.0.0.1 (support/sshd.ts) into a private tmux server there, the real
 // `swarm teammate` (SWARM_TEAMMATE_COMMAND: this repo's bin, as the remote side runs it) answered
 // by the stand-in Messages API; a permission round trip (`swarm approve`), `swarm status` showing
-// the host, and a verified shutdown.
+// the host, and a verified shutdown. Then `swarm launch` with a team file's hosts: pool (fake teammates).
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isProcessAlive } from '../../../src/backends/process.js';
 import { startMessagesServer, type MessagesServer } from '../../../src/standin/messages-server.js';
 import { createTeam, readTeam } from '../../../src/team/index.js';
 import { Team } from '../../../src/team/team.js';
@@ -16,6 +18,7 @@ import { tmuxEnv, tmuxForThisTest } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
 
 const TEAM = 'far';
+const FAKE = fileURLToPath(new URL('../../support/fake-teammate.mjs', import.meta.url));
 
 let root: string;
 let work: string;
@@ -86,4 +89,23 @@ describe('swarm spawn --host (ssh backend)', () => {
     expect(JSON.parse(stopped.stdout)).toEqual([{ name: 'remo', outcome: 'approved', verified: true }]);
     expect((await readTeam(new Team(root, TEAM))).members.map((m) => m.name)).toEqual(['team-lead']);
   }, 60_000);
+
+  it('swarm launch: a team file with a hosts: pool puts its members there; kill goes over ssh, verified', async () => {
+    const file = path.join(root, 'team.yaml');
+    await fs.writeFile(file, ['name: pool', 'backend: ssh', `hosts: [${SSH_TEST_HOST}]`, 'members:', '  - name: w1', '    prompt: hi', '  - name: w2', '    prompt: hi', ''].join('\n'));
+    const env = { ...tmuxEnv(socket, [process.execPath, FAKE]), SWARM_SSH_COMMAND: sshd.sshCommand };
+    const r = await swarm(root, ['launch', file, '--no-console', '--json'], env);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { backend: string; spawned: string[]; status: { members: { name: string; host: string | null; alive: boolean | null; pid: number | null }[] } };
+    expect(out).toMatchObject({ backend: 'ssh', spawned: ['w1', 'w2'] });
+    const teammates = out.status.members.slice(1);
+    expect(teammates.map((m) => [m.name, m.host, m.alive])).toEqual([['w1', SSH_TEST_HOST, true], ['w2', SSH_TEST_HOST, true]]);
+    for (const m of teammates) pids.add(m.pid!);
+    for (const m of teammates) {
+      const killed = await swarm(root, ['kill', m.name, '--team', 'pool', '--json'], env);
+      expect(killed.exitCode, killed.stderr).toBe(0);
+      expect(isProcessAlive(m.pid!)).toBe(false); // the "remote" host is this one: checkable here
+    }
+    expect((await readTeam(new Team(root, 'pool'))).members.map((m) => m.name)).toEqual(['team-lead']);
+  }, 40_000);
 });
