@@ -66,6 +66,23 @@ async function canConnect(port: number): Promise<boolean> {
   });
 }
 
+/**
+ * Mount `remoteDir` of the test host at `mountPoint` with sshfs, unmounted when the test finishes
+ * (call it after making both dirs). Resolves to undefined when mounted, else why it cannot be here
+ * (no sshfs, no FUSE, or FUSE not permitted), for the test to skip with.
+ */
+export async function mountSshfs(sshd: TestSshd, remoteDir: string, mountPoint: string): Promise<string | undefined> {
+  if (!existsSync('/dev/fuse')) return 'FUSE is not available here (/dev/fuse is missing)';
+  const r = await execa('sshfs', ['-F', sshd.config, `${SSH_TEST_HOST}:${remoteDir}`, mountPoint], { reject: false });
+  if (r.exitCode === undefined || /ENOENT/.test(r.shortMessage ?? '')) return 'sshfs is not installed (apt-get install sshfs)';
+  if (r.exitCode !== 0) return `sshfs could not mount (FUSE not permitted?): ${(r.stderr || r.stdout).trim()}`;
+  afterThisTest(async () => {
+    const u = await execa('fusermount3', ['-u', '-z', mountPoint], { reject: false });
+    if (u.exitCode !== 0) await execa('fusermount', ['-u', '-z', mountPoint]);
+  });
+  return undefined;
+}
+
 /** Start a private sshd for the current test; it is killed when the test finishes. */
 export async function startSshd(): Promise<TestSshd> {
   const dir = await tempRoot('swarm-sshd-');
@@ -97,6 +114,7 @@ export async function startSshd(): Promise<TestSshd> {
       // sshd); one that blocks (e.g. a stale pyenv lock) would stall every test. bash skips its rc
       // file when SHLVL says it is nested, so the test server sets that for its sessions.
       'SetEnv SHLVL=1',
+      'Subsystem sftp internal-sftp', // sshfs
       '',
     ].join('\n'),
   );

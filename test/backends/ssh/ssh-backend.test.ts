@@ -1,15 +1,16 @@
 // The ssh backend against a REAL sshd on 127.0.0.1 (support/sshd.ts: its own keys and config, a
 // free port) and a private tmux server "over there" (the same machine, SWARM_TMUX_SOCKET), reaped
 // afterwards. The conformance suite, then what only ssh has: the shared root refused when the
-// host's path holds something else, the unknown host key, the attach line.
+// host's path holds something else, the root mounted elsewhere with sshfs (skipped where FUSE is not
+// permitted) and every path mapped, the unknown host key, the attach line.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SshBackend } from '../../../src/backends/ssh/ssh-backend.js';
 import { privateSocket, reapServer } from '../../support/tmux.js';
-import { startSshd, SSH_TEST_HOST, type TestSshd } from '../../support/sshd.js';
+import { mountSshfs, startSshd, SSH_TEST_HOST, type TestSshd } from '../../support/sshd.js';
 import { tempRoot } from '../../support/tmp-root.js';
-import { ProbeKit, runBackendConformance } from '../conformance.js';
+import { PROBE_ENV, ProbeKit, runBackendConformance } from '../conformance.js';
 import { quote } from 'shell-quote';
 
 async function sshBackend(o: { sshd?: TestSshd; remoteRoot?: string; sshCommand?: string } = {}): Promise<{ backend: SshBackend; socket: string; root: string; sshd: TestSshd }> {
@@ -60,6 +61,36 @@ describe('SshBackend (real sshd on 127.0.0.1)', () => {
       .then(() => undefined, (e: unknown) => e as Error);
     expect(err?.message).toMatch(new RegExp(`^ssh ${SSH_TEST_HOST}: its host key is not known here .*run \`ssh ${SSH_TEST_HOST}\` once to check and accept it`));
     expect(err?.message).not.toContain('\n');
+  });
+
+  it('sshfs mounts the root at a second path: SWARM_REMOTE_ROOT maps every path handed to the pane', async (ctx) => {
+    const sshd = await startSshd();
+    const { root } = await sshBackend({ sshd });
+    const mount = await tempRoot('swarm-sshfs-');
+    const why = await mountSshfs(sshd, root, mount);
+    if (why !== undefined) {
+      process.stderr.write(`skipping the sshfs test: ${why}\n`);
+      ctx.skip(why);
+    }
+    const socket = privateSocket();
+    const backend = new SshBackend({ host: SSH_TEST_HOST, root, remoteRoot: mount, sessionName: 'swarm-conf', socket, env: { SWARM_SSH_COMMAND: sshd.sshCommand }, killTimeoutMs: 1500 });
+    const kit = await ProbeKit.create();
+    const out = kit.outFile();
+    try {
+      const pane = await backend.createPane({
+        team: 'conf', name: 'alpha', color: 'blue',
+        argv: kit.argv(out, 'wait', path.join(root, 'teams', 'conf')),
+        env: { [PROBE_ENV]: root },
+        cwd: root,
+        stderrLog: path.join(root, 'alpha.stderr'),
+      });
+      const info = await kit.read(out);
+      expect(info).toMatchObject({ argv: [out, 'wait', path.join(mount, 'teams', 'conf')], value: mount, cwd: mount });
+      await backend.kill(pane);
+    } finally {
+      await reapServer(socket);
+      await kit.dispose();
+    }
   });
 
   it('describe and howToReach print the exact ssh -t ... tmux attach line', async () => {
