@@ -1,69 +1,26 @@
-// A private sshd for tests (the ssh backend's "remote" host is 127.0.0.1): its own host key, user
-// key, authorized_keys, config and pid file in a temp dir, on a free port, and an ssh client config
-// naming it `swarm-test` (known_hosts pre-seeded, StrictHostKeyChecking yes), used through
-// `SWARM_SSH_COMMAND="ssh -F <file>"`. The machine's sshd, ~/.ssh and keys are never touched.
-// Stopped when the test finishes: ssh's shared connections on it are asked to exit (`-O exit` on
-// every ControlPath under the roots given), then the sshd is killed by its pid.
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { execa } from 'execa';
-import { quote } from 'shell-quote';
-import { isProcessAlive } from '../../src/backends/process.js';
+// A private sshd for the current test (support/sshd-server.ts: its own keys and config in a temp
+// dir, a free port on 127.0.0.1, the client config naming `swarm-test`), killed by its pid when the
+// test finishes; ssh's shared connections under the roots given are asked to exit first.
+import type { PrivateSshd } from './sshd-server.js';
+import { mountSshfsAt, startSshdIn, unmountSshfs } from './sshd-server.js';
 import { afterThisTest, tempRoot } from './tmp-root.js';
-import { waitFor } from './wait.js';
 
-export const SSH_TEST_HOST = 'swarm-test';
+export { SSH_TEST_HOST, sshdBinary } from './sshd-server.js';
 
-export interface TestSshd {
-  dir: string;
-  port: number;
-  pid: number;
-  /** The ssh client config naming `swarm-test`. */
-  config: string;
-  /** `ssh -F <config>`: the value for SWARM_SSH_COMMAND. */
-  sshCommand: string;
-  /** A client config for the same host with an empty known_hosts (the unknown-host-key case). */
-  unknownKeyConfig: string;
+export interface TestSshd extends Omit<PrivateSshd, 'closeMastersUnder' | 'stop'> {
   /** Ask ssh's shared connections under `root` to exit when the test ends; call it after making `root`. */
   closeMastersUnder(root: string): void;
 }
 
-export function sshdBinary(): string {
-  for (const p of ['/usr/sbin/sshd', '/usr/local/sbin/sshd', '/sbin/sshd']) if (existsSync(p)) return p;
-  throw new Error('sshd is not installed: apt-get install -y openssh-server (.ci/run does it)');
-}
-
-/** sshd refuses to start without its privilege separation dir (/run/sshd, made by the service unit). */
-async function ensurePrivsepDir(): Promise<void> {
-  if (existsSync('/run/sshd')) return;
-  if (process.getuid?.() !== 0) throw new Error('sshd needs /run/sshd: create it (mkdir -p -m 0755 /run/sshd as root)');
-  await mkdir('/run/sshd', { mode: 0o755, recursive: true });
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function canConnect(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const c = net.connect(port, '127.0.0.1');
-    c.once('connect', () => {
-      c.destroy();
-      resolve(true);
-    });
-    c.once('error', () => resolve(false));
-  });
+/** Start a private sshd for the current test; it is killed when the test finishes. */
+export async function startSshd(): Promise<TestSshd> {
+  const sshd = await startSshdIn(await tempRoot('swarm-sshd-'));
+  afterThisTest(() => sshd.stop());
+  return {
+    ...sshd,
+    // Registered after the root's own removal, so it runs before it (while the sockets exist).
+    closeMastersUnder: (root) => afterThisTest(() => sshd.closeMastersUnder(root)),
+  };
 }
 
 /**
@@ -72,103 +29,7 @@ async function canConnect(port: number): Promise<boolean> {
  * (no sshfs, no FUSE, or FUSE not permitted), for the test to skip with.
  */
 export async function mountSshfs(sshd: TestSshd, remoteDir: string, mountPoint: string): Promise<string | undefined> {
-  if (!existsSync('/dev/fuse')) return 'FUSE is not available here (/dev/fuse is missing)';
-  const r = await execa('sshfs', ['-F', sshd.config, `${SSH_TEST_HOST}:${remoteDir}`, mountPoint], { reject: false });
-  if (r.exitCode === undefined || /ENOENT/.test(r.shortMessage ?? '')) return 'sshfs is not installed (apt-get install sshfs)';
-  if (r.exitCode !== 0) return `sshfs could not mount (FUSE not permitted?): ${(r.stderr || r.stdout).trim()}`;
-  afterThisTest(async () => {
-    const u = await execa('fusermount3', ['-u', '-z', mountPoint], { reject: false });
-    if (u.exitCode !== 0) await execa('fusermount', ['-u', '-z', mountPoint]);
-  });
-  return undefined;
-}
-
-/** Start a private sshd for the current test; it is killed when the test finishes. */
-export async function startSshd(): Promise<TestSshd> {
-  const dir = await tempRoot('swarm-sshd-');
-  const hostKey = path.join(dir, 'host');
-  const userKey = path.join(dir, 'user');
-  await execa('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', hostKey]);
-  await execa('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', userKey]);
-  await writeFile(path.join(dir, 'authorized_keys'), await readFile(`${userKey}.pub`), { mode: 0o600 });
-  const port = await freePort();
-  const sshdConfig = path.join(dir, 'sshd_config');
-  await writeFile(
-    sshdConfig,
-    [
-      `Port ${port}`,
-      'ListenAddress 127.0.0.1',
-      `HostKey ${hostKey}`,
-      `AuthorizedKeysFile ${path.join(dir, 'authorized_keys')}`,
-      `PidFile ${path.join(dir, 'sshd.pid')}`,
-      'StrictModes no',
-      'UsePAM no',
-      'PasswordAuthentication no',
-      'KbdInteractiveAuthentication no',
-      'PermitRootLogin prohibit-password',
-      'PubkeyAuthentication yes',
-      'MaxSessions 50',
-      'MaxStartups 50',
-      'LogLevel ERROR',
-      // A login shell's rc files run for every ssh command (Debian's bash reads ~/.bashrc under
-      // sshd); one that blocks (e.g. a stale pyenv lock) would stall every test. bash skips its rc
-      // file when SHLVL says it is nested, so the test server sets that for its sessions.
-      'SetEnv SHLVL=1',
-      'Subsystem sftp internal-sftp', // sshfs
-      '',
-    ].join('\n'),
-  );
-  const user = os.userInfo().username;
-  const hostPub = (await readFile(`${hostKey}.pub`, 'utf8')).trim().split(' ').slice(0, 2).join(' ');
-  const knownHosts = path.join(dir, 'known_hosts');
-  await writeFile(knownHosts, `[127.0.0.1]:${port} ${hostPub}\n`);
-  const clientConfig = (known: string): string =>
-    [
-      `Host ${SSH_TEST_HOST}`,
-      '  HostName 127.0.0.1',
-      `  Port ${port}`,
-      `  User ${user}`,
-      `  IdentityFile ${userKey}`,
-      '  IdentitiesOnly yes',
-      `  UserKnownHostsFile ${known}`,
-      '  StrictHostKeyChecking yes',
-      '  LogLevel ERROR',
-      '',
-    ].join('\n');
-  const config = path.join(dir, 'ssh_config');
-  await writeFile(config, clientConfig(knownHosts));
-  const unknownKeyConfig = path.join(dir, 'ssh_config_unknown');
-  await writeFile(path.join(dir, 'known_hosts_empty'), '');
-  await writeFile(unknownKeyConfig, clientConfig(path.join(dir, 'known_hosts_empty')));
-
-  await ensurePrivsepDir();
-  const child = spawn(sshdBinary(), ['-D', '-e', '-f', sshdConfig], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const pid = child.pid;
-  if (pid === undefined) throw new Error('sshd did not start');
-  afterThisTest(async () => {
-    if (isProcessAlive(pid)) process.kill(pid, 'SIGTERM');
-    await waitFor(() => !isProcessAlive(pid), 5000, 'sshd to exit');
-  });
-  await waitFor(async () => {
-    if (child.exitCode !== null) throw new Error(`sshd exited at once: ${stderr.trim()}`);
-    return canConnect(port);
-  }, 10000, `sshd on port ${port}`);
-  return {
-    dir,
-    port,
-    pid,
-    config,
-    sshCommand: quote(['ssh', '-F', config]),
-    unknownKeyConfig,
-    // Registered after the root's own removal, so it runs before it (while the sockets exist).
-    closeMastersUnder: (root) =>
-      afterThisTest(async () => {
-        const dirOf = path.join(root, 'swarm', 'ssh');
-        for (const sock of await readdir(dirOf).catch(() => [])) {
-          await execa('ssh', ['-F', config, '-o', `ControlPath=${path.join(dirOf, sock)}`, '-O', 'exit', SSH_TEST_HOST], { reject: false });
-        }
-      }),
-  };
+  const why = await mountSshfsAt(sshd.config, remoteDir, mountPoint);
+  if (why === undefined) afterThisTest(() => unmountSshfs(mountPoint));
+  return why;
 }
