@@ -33,6 +33,7 @@ describe('swarm doctor --host', () => {
   it('a healthy host: reachable, tmux, the teammate command and the shared root all pass', async () => {
     const r = await doctor({ SWARM_SSH_COMMAND: sshd.sshCommand });
     expect(hostFindings(r)).toEqual([]);
+    expect(r.passed).toContainEqual(expect.stringMatching(new RegExp(`^the team root ${root} is on .*: .*changes.* reach watchers .*poll`)));
     const about = r.passed.filter((p) => p.startsWith(`host ${SSH_TEST_HOST}: `));
     expect(about).toEqual([
       `host ${SSH_TEST_HOST}: reachable over ssh (no prompt)`,
