@@ -10,6 +10,10 @@
 // Everything runs on private tmux servers (`tmux -L swarm-bench-<hex>`) and a private sshd, all
 // killed afterwards (the sshd by its pid, its shared connections with `ssh -O exit`); the machine's
 // sshd, ~/.ssh and the default tmux server are never touched. BENCH_ROUNDS=3 sets the rounds.
+//
+// Then send → seen latency: the leader appends to an inbox through the local root while a follower
+// process reads it through the root itself, or through an sshfs mount of it (default options, then
+// `-o cache=no`), as a teammate on another machine would (BENCH_MESSAGES=20 messages each).
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -21,13 +25,16 @@ import { paneRefOf, selectBackend, type BackendChoice } from '../../src/backends
 import { TmuxServer } from '../../src/backends/tmux/commands.js';
 import { spawnTeammates, type SpawnOptions } from '../../src/teammates/spawn.js';
 import { shutdownAll } from '../../src/teammates/stop.js';
-import { createTeam, readTeam } from '../../src/team/team-store.js';
+import { execa } from 'execa';
+import { Mailbox } from '../../src/mailbox/mailbox.js';
+import { addMember, createTeam, readTeam } from '../../src/team/team-store.js';
 import { Team } from '../../src/team/team.js';
-import { SSH_TEST_HOST, startSshdIn, type PrivateSshd } from '../../test/support/sshd-server.js';
+import { SSH_TEST_HOST, mountSshfsAt, startSshdIn, unmountSshfs, type PrivateSshd } from '../../test/support/sshd-server.js';
 import { summarize, table } from './stats.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const FAKE = path.join(HERE, 'fake-teammate.mjs');
+const FOLLOW = path.join(HERE, 'follow-worker.mjs');
 const TEAM = 'bench';
 const N = 4;
 
@@ -95,12 +102,43 @@ async function round(kind: 'tmux' | 'ssh', sshd: PrivateSshd, root: string): Pro
   }
 }
 
+/**
+ * Send → seen through an sshfs-mounted root: the leader appends to `sink`'s inbox through the local
+ * root; a follower process (scripts/bench/follow-worker.mjs, the watcher: inotify + 1 s poll) reads
+ * it through `followRoot` (the root itself, or its sshfs mount, as a remote teammate would).
+ */
+async function delivery(root: string, followRoot: string, messages: number): Promise<{ n: number; p50: number; p99: number; max: number }> {
+  const team = `dl-${randomBytes(3).toString('hex')}`;
+  await createTeam(root, { name: team });
+  await addMember(new Team(root, team), { name: 'sink' });
+  const mailbox = new Mailbox({ team: new Team(root, team) });
+  const follower = execa(process.execPath, [FOLLOW, followRoot, team, 'sink', 'watch', '1000', String(messages)], { reject: false, timeout: 120_000 });
+  const ready = new Promise<void>((resolve, reject) => {
+    let buf = '';
+    follower.stdout?.on('data', (d: Buffer) => {
+      buf += d.toString();
+      if (buf.split('\n').includes('ready')) resolve();
+    });
+    void follower.then(() => reject(new Error('the follower ended before it was ready')), reject);
+  });
+  await mailbox.append('sink', { from: 'bench', text: `warm:${Date.now()}` });
+  await ready;
+  for (let i = 0; i < messages; i++) {
+    await mailbox.append('sink', { from: 'bench', text: `m:${performance.timeOrigin + performance.now()}` });
+    await new Promise((r) => setTimeout(r, 200 * (0.5 + Math.random())));
+  }
+  const out = JSON.parse(String((await follower).stdout).trim().split('\n').pop()!) as { delays: number[] };
+  const s = summarize(out.delays);
+  return { n: s.n, p50: s.p50, p99: s.p99, max: s.max };
+}
+
 export async function sshBench(): Promise<void> {
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'swarm-bench-sshd-'));
   const root = await mkdtemp(path.join(os.tmpdir(), 'swarm-bench-ssh-'));
   const sshd = await startSshdIn(dir);
   const rows: (string | number)[][] = [];
+  const latency: (string | number)[][] = [];
   const notes: string[] = [];
   process.stdout.write(`\nload average at start: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; sshd on 127.0.0.1:${sshd.port}; N = ${N}, ${rounds} rounds each\n`);
   try {
@@ -114,12 +152,34 @@ export async function sshBench(): Promise<void> {
         process.stderr.write('.');
       }
     }
+    const messages = Number(process.env.BENCH_MESSAGES ?? 20);
+    const local = await delivery(root, root, messages);
+    latency.push(['locally (the same path)', local.n, local.p50, local.p99, local.max]);
+    for (const opts of [[], ['-o', 'cache=no']]) {
+      const mount = await mkdtemp(path.join(os.tmpdir(), 'swarm-bench-sshfs-'));
+      const why = await mountSshfsAt(sshd.config, root, mount, opts);
+      try {
+        if (why !== undefined) {
+          notes.push(`sshfs ${opts.join(' ')}: not measured: ${why}`);
+          continue;
+        }
+        const r = await delivery(root, mount, messages);
+        latency.push([`through sshfs${opts.length > 0 ? ` ${opts.join(' ')}` : ' (default options)'}`, r.n, r.p50, r.p99, r.max]);
+      } finally {
+        if (why === undefined) await unmountSshfs(mount);
+        await rm(mount, { recursive: true, force: true });
+      }
+    }
   } finally {
     await sshd.closeMastersUnder(root);
     await sshd.stop();
     await rm(root, { recursive: true, force: true });
     await rm(dir, { recursive: true, force: true });
   }
+  process.stdout.write(
+    `\n### Send → seen (leader appends through the local root; a follower reads it through the path given)\n\n` +
+      table(['follower reads the root', 'messages', 'p50 ms', 'p99 ms', 'max ms'], latency),
+  );
   process.stdout.write(
     `\n### ${N} teammates until ready (spawnTeammates), and stop-all (shutdownAll, verified): ssh vs local tmux\n\n` +
       table(['what', 'round', 'ready ms', 'ms / teammate', `probe ${N} panes ms (p50 of 10)`, 'stop-all ms', 'stop verified'], rows),

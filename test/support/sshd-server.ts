@@ -148,9 +148,9 @@ export async function startSshdIn(dir: string): Promise<PrivateSshd> {
 }
 
 /** Mount `remoteDir` of the test host at `mountPoint`; undefined when mounted, else why it cannot be here. */
-export async function mountSshfsAt(config: string, remoteDir: string, mountPoint: string): Promise<string | undefined> {
+export async function mountSshfsAt(config: string, remoteDir: string, mountPoint: string, options: readonly string[] = []): Promise<string | undefined> {
   if (!existsSync('/dev/fuse')) return 'FUSE is not available here (/dev/fuse is missing)';
-  const r = await execa('sshfs', ['-F', config, `${SSH_TEST_HOST}:${remoteDir}`, mountPoint], { reject: false });
+  const r = await execa('sshfs', ['-F', config, ...options, `${SSH_TEST_HOST}:${remoteDir}`, mountPoint], { reject: false });
   if (r.exitCode === undefined || /ENOENT/.test(r.shortMessage ?? '')) return 'sshfs is not installed (apt-get install sshfs)';
   if (r.exitCode !== 0) return `sshfs could not mount (FUSE not permitted?): ${(r.stderr || r.stdout).trim()}`;
   return undefined;
