@@ -1,11 +1,14 @@
 // `swarm doctor --host <h>` through the built CLI against a private sshd on 127.0.0.1
 // (support/sshd.ts): a healthy host (ssh, tmux, the teammate command, the shared root listed as
-// passed), a root the host does not share (SWARM_REMOTE_ROOT elsewhere), and an unknown host key,
-// each a problem whose fix says what to do.
+// passed), then (in process) a teammate command missing there, a root the host does not share
+// (SWARM_REMOTE_ROOT elsewhere) and an unknown host key, each a problem whose fix says what to do.
 import { mkdir } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { quote } from 'shell-quote';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { execaExec } from '../../../src/backends/process.js';
+import { checkHosts } from '../../../src/cli/doctor/hosts.js';
 import { SWARM_BIN, swarm } from '../../support/cli.js';
 import { SSH_TEST_HOST, startSshd, type TestSshd } from '../../support/sshd.js';
 import { tempRoot, useTempRoot } from '../../support/tmp-root.js';
@@ -43,25 +46,31 @@ describe('swarm doctor --host', () => {
     ]);
   });
 
-  it('a root the host does not share, and an unknown host key: problems saying what to do', async () => {
+  it('no swarm there, a root the host does not share, an unknown host key: problems saying what to do', async () => {
+    // In process (the CLI path is the test above): the same check doctor runs.
     const elsewhere = await tempRoot('swarm-doc-elsewhere-');
     await mkdir(path.join(elsewhere, 'swarm'));
-    const notShared = hostFindings(await doctor({ SWARM_SSH_COMMAND: sshd.sshCommand, SWARM_REMOTE_ROOT: elsewhere }));
+    const check = (env: Record<string, string>) => checkHosts({ root, env, exec: execaExec, now: Date.now(), isAlive: () => true, tmpDir: os.tmpdir(), hosts: [SSH_TEST_HOST] });
+    const notShared = (await check({ SWARM_SSH_COMMAND: sshd.sshCommand, SWARM_REMOTE_ROOT: elsewhere, SWARM_TEAMMATE_COMMAND: 'swarm-not-installed-here teammate' })).findings;
     expect(notShared).toEqual([
+      {
+        check: 'ssh_host_swarm',
+        severity: 'problem',
+        problem: `host ${SSH_TEST_HOST}: swarm-not-installed-here is not on its PATH`,
+        fix: 'install swarm there (npm install -g swarm-launcher), or set SWARM_TEAMMATE_COMMAND to what runs it there',
+      },
       {
         check: 'ssh_host_root',
         severity: 'problem',
-        fixable: false,
         problem: expect.stringContaining(`host ${SSH_TEST_HOST}: the team root ${root} is not shared with ${SSH_TEST_HOST} at SWARM_REMOTE_ROOT=${elsewhere}`),
         fix: `mount it there (NFS or sshfs), or set SWARM_REMOTE_ROOT to where ${SSH_TEST_HOST} mounts it`,
       },
     ]);
-    const unknown = hostFindings(await doctor({ SWARM_SSH_COMMAND: quote(['ssh', '-F', sshd.unknownKeyConfig]) }));
+    const unknown = (await check({ SWARM_SSH_COMMAND: quote(['ssh', '-F', sshd.unknownKeyConfig]) })).findings;
     expect(unknown).toEqual([
       {
         check: 'ssh_host',
         severity: 'problem',
-        fixable: false,
         problem: expect.stringMatching(new RegExp(`^ssh ${SSH_TEST_HOST}: its host key is not known here`)),
         fix: `run \`ssh ${SSH_TEST_HOST}\` once to check and accept it, then spawn again`,
       },
