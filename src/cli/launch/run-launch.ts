@@ -82,7 +82,12 @@ export async function runLaunch(args: LaunchArgs): Promise<void> {
     const backend = await dryRunBackend(requested, named, args.console, memberHosts(file)[0]);
     const worktrees = new Map<string, WorktreePlan>();
     for (const m of file.members) if (m.isolation === 'worktree') worktrees.set(m.name, await planWorktree(file.name, m.name, m.cwd ?? cwd));
-    const input = { file, team: file.name, taken: await teamExists(named), rename: args.rename, root, env, cwd, backend, console: args.console, worktrees };
+    // Members with a host plan on the ssh backend (selecting it runs nothing).
+    const hosts = memberHosts(file);
+    const onHost = new Map<string, Backend>();
+    for (const h of new Set(hosts.filter((h): h is string => h !== undefined))) onHost.set(h, (await selectBackend({ requested: 'ssh', env, team: named, host: h })).backend);
+    const backendOf = (index: number): Backend | undefined => onHost.get(hosts[index] ?? '');
+    const input = { file, team: file.name, taken: await teamExists(named), rename: args.rename, root, env, cwd, backend, backendOf, console: args.console, worktrees };
     if (args.json) return printJson(dryRunJson(input));
     for (const l of dryRunLines(input)) println(l);
     return;
