@@ -7,6 +7,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { execa } from 'execa';
 import { isProcessAlive } from '../../../src/backends/process.js';
 import { startMessagesServer, type MessagesServer } from '../../../src/standin/messages-server.js';
 import { createTeam, readTeam } from '../../../src/team/index.js';
@@ -90,10 +91,15 @@ describe('swarm spawn --host (ssh backend)', () => {
     expect((await readTeam(new Team(root, TEAM))).members.map((m) => m.name)).toEqual(['team-lead']);
   }, 60_000);
 
-  it('swarm launch: a team file with a hosts: pool puts its members there; kill goes over ssh, verified', async () => {
+  it('swarm launch: a team file with a hosts: pool puts its members there, ready without a local pid check; kill goes over ssh, verified', async () => {
     const file = path.join(root, 'team.yaml');
     await fs.writeFile(file, ['name: pool', 'backend: ssh', `hosts: [${SSH_TEST_HOST}]`, 'members:', '  - name: w1', '    prompt: hi', '  - name: w2', '    prompt: hi', ''].join('\n'));
-    const env = { ...tmuxEnv(socket, [process.execPath, FAKE]), SWARM_SSH_COMMAND: sshd.sshCommand };
+    // Their status files name a pid that is dead here, as another machine's pid would be: readiness
+    // must not hang on a local pid check (on 127.0.0.1 their real pids would pass one).
+    const exited = execa('true');
+    const dead = exited.pid!;
+    await exited;
+    const env = { ...tmuxEnv(socket, ['env', `FAKE_STATUS_PID=${dead}`, process.execPath, FAKE]), SWARM_SSH_COMMAND: sshd.sshCommand };
     const r = await swarm(root, ['launch', file, '--no-console', '--json'], env);
     expect(r.exitCode, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { backend: string; spawned: string[]; status: { members: { name: string; host: string | null; alive: boolean | null; pid: number | null }[] } };
