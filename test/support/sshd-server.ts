@@ -26,6 +26,8 @@ export interface PrivateSshd {
   sshCommand: string;
   /** A client config for the same host with an empty known_hosts (the unknown-host-key case). */
   unknownKeyConfig: string;
+  /** A client config for the same host without the user's key (a login that would need a password). */
+  noKeyConfig: string;
   /** Ask ssh's shared connections under `root` (`<root>/swarm/ssh/*`) to exit. */
   closeMastersUnder(root: string): Promise<void>;
   /** Kill this sshd (by its pid) and wait until it is gone. */
@@ -104,13 +106,13 @@ export async function startSshdIn(dir: string): Promise<PrivateSshd> {
   const hostPub = (await readFile(`${hostKey}.pub`, 'utf8')).trim().split(' ').slice(0, 2).join(' ');
   const knownHosts = path.join(dir, 'known_hosts');
   await writeFile(knownHosts, `[127.0.0.1]:${port} ${hostPub}\n`);
-  const clientConfig = (known: string): string =>
+  const clientConfig = (known: string, identity = userKey): string =>
     [
       `Host ${SSH_TEST_HOST}`,
       '  HostName 127.0.0.1',
       `  Port ${port}`,
       `  User ${user}`,
-      `  IdentityFile ${userKey}`,
+      `  IdentityFile ${identity}`,
       '  IdentitiesOnly yes',
       `  UserKnownHostsFile ${known}`,
       '  StrictHostKeyChecking yes',
@@ -122,6 +124,8 @@ export async function startSshdIn(dir: string): Promise<PrivateSshd> {
   const unknownKeyConfig = path.join(dir, 'ssh_config_unknown');
   await writeFile(path.join(dir, 'known_hosts_empty'), '');
   await writeFile(unknownKeyConfig, clientConfig(path.join(dir, 'known_hosts_empty')));
+  const noKeyConfig = path.join(dir, 'ssh_config_nokey');
+  await writeFile(noKeyConfig, clientConfig(knownHosts, path.join(dir, 'no-such-key')));
 
   await ensurePrivsepDir();
   const child = spawn(sshdBinary(), ['-D', '-e', '-f', sshdConfig], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -144,7 +148,7 @@ export async function startSshdIn(dir: string): Promise<PrivateSshd> {
       await execa('ssh', ['-F', config, '-o', `ControlPath=${path.join(dirOf, sock)}`, '-O', 'exit', SSH_TEST_HOST], { reject: false });
     }
   };
-  return { dir, port, pid, config, sshCommand: quote(['ssh', '-F', config]), unknownKeyConfig, closeMastersUnder, stop };
+  return { dir, port, pid, config, sshCommand: quote(['ssh', '-F', config]), unknownKeyConfig, noKeyConfig, closeMastersUnder, stop };
 }
 
 /** Mount `remoteDir` of the test host at `mountPoint`; undefined when mounted, else why it cannot be here. */

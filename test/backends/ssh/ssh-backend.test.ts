@@ -71,15 +71,19 @@ describe('SshBackend (real sshd on 127.0.0.1)', () => {
     }
   });
 
-  it('an unknown host key fails at once with one line saying what to do', async () => {
+  it('an unknown host key, or a login without a key (a password prompt under BatchMode): one line saying what to do', async () => {
     const sshd = await startSshd();
-    const { backend } = await sshBackend({ sshd, sshCommand: quote(['ssh', '-F', sshd.unknownKeyConfig]) });
     const kit = await ProbeKit.create();
-    const err = await backend
-      .createPane({ team: 'conf', name: 'alpha', color: 'blue', argv: kit.argv(kit.outFile(), 'wait'), env: {}, cwd: kit.dir })
-      .then(() => undefined, (e: unknown) => e as Error);
-    expect(err?.message).toMatch(new RegExp(`^ssh ${SSH_TEST_HOST}: its host key is not known here .*run \`ssh ${SSH_TEST_HOST}\` once to check and accept it`));
-    expect(err?.message).not.toContain('\n');
+    const spec = { team: 'conf', name: 'alpha', color: 'blue', argv: kit.argv(kit.outFile(), 'wait'), env: {}, cwd: kit.dir };
+    const failure = async (config: string): Promise<string | undefined> => {
+      const { backend } = await sshBackend({ sshd, sshCommand: quote(['ssh', '-F', config]) });
+      return backend.createPane(spec).then(() => undefined, (e: unknown) => (e as Error).message);
+    };
+    const unknown = await failure(sshd.unknownKeyConfig);
+    expect(unknown).toMatch(new RegExp(`^ssh ${SSH_TEST_HOST}: its host key is not known here .*run \`ssh ${SSH_TEST_HOST}\` once to check and accept it`));
+    const noKey = await failure(sshd.noKeyConfig);
+    expect(noKey).toMatch(new RegExp(`^ssh ${SSH_TEST_HOST}: login needs a password or a key ssh does not have .*Permission denied.*set up key login \\(ssh-copy-id ${SSH_TEST_HOST}\\) or add the key to ssh-agent$`));
+    for (const m of [unknown, noKey]) expect(m).not.toContain('\n');
   });
 
   it('sshfs mounts the root at a second path: SWARM_REMOTE_ROOT maps every path handed to the pane', async (ctx) => {
