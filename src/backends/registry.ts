@@ -228,9 +228,10 @@ export function paneRefOf(member: Member): PaneRef {
   };
 }
 
-/** Where a spawned teammate runs, for messages: ` in tmux pane %3`, or ` (in-process)`. */
-export function paneLabel(p: { backendType: string; paneId: string }): string {
-  return recordedBackendType(p) === 'in-process' ? ' (in-process)' : ` in ${p.backendType} pane ${p.paneId}`;
+/** Where a spawned teammate runs, for messages: ` in tmux pane %3`, ` in ssh pane %3 on build1`, or ` (in-process)`. */
+export function paneLabel(p: { backendType: string; paneId: string; host?: string | undefined }): string {
+  if (recordedBackendType(p) === 'in-process') return ' (in-process)';
+  return ` in ${p.backendType} pane ${p.paneId}${p.host === undefined ? '' : ` on ${p.host}`}`;
 }
 
 /** The team sessions of the tmux server that tmux panes go to (SWARM_TMUX_SOCKET, else the default). */

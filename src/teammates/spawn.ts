@@ -94,6 +94,8 @@ export interface SpawnedTeammate {
   backendType: BackendType;
   paneId: string;
   pid: number | undefined;
+  /** The machine it runs on (the ssh backend); absent = this one. */
+  host?: string;
 }
 
 export const DEFAULT_READY_TIMEOUT_MS = 20_000;
@@ -239,7 +241,8 @@ async function awaitReady(s: StartedSpawn): Promise<SpawnedTeammate> {
   } catch (e) {
     throw await undoSpawn(s.o, s.name, s.pane, e, s.worktree);
   }
-  return { agentId: s.agentId, name: s.name, color: s.color, backendType: s.pane.backendType, paneId: s.pane.paneId, pid: s.pane.pid };
+  const host = s.pane.host === undefined ? {} : { host: s.pane.host };
+  return { agentId: s.agentId, name: s.name, color: s.color, backendType: s.pane.backendType, paneId: s.pane.paneId, pid: s.pane.pid, ...host };
 }
 
 async function startLocked(

@@ -71,7 +71,8 @@ export const spawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
     });
     if (args.json) return printJson(r);
     const pid = r.pid === undefined ? '' : `, pid ${r.pid}`;
-    println(`spawned ${paint(r.color, r.name)} (${r.agentId}) in ${r.backendType} pane ${r.paneId}${pid}: ready`);
+    const on = r.host === undefined ? '' : ` on ${r.host}`;
+    println(`spawned ${paint(r.color, r.name)} (${r.agentId}) in ${r.backendType} pane ${r.paneId}${on}${pid}: ready`);
     println(chalk.dim(`  ${backend.describe()}`));
   },
 };

@@ -66,8 +66,8 @@ describe('swarm spawn --host (ssh backend)', () => {
     };
     const spawned = await run(['spawn', 'remo', '-p', 'write done.txt', '--host', SSH_TEST_HOST, '--cwd', work, '--json'], env);
     expect(spawned.exitCode, spawned.stderr).toBe(0);
-    const r = JSON.parse(spawned.stdout) as { backendType: string; pid: number };
-    expect(r.backendType).toBe('ssh');
+    const r = JSON.parse(spawned.stdout) as { backendType: string; host: string; pid: number };
+    expect(r).toMatchObject({ backendType: 'ssh', host: SSH_TEST_HOST });
     pids.add(r.pid);
     const member = (await readTeam(new Team(root, TEAM))).members[1];
     expect(member).toMatchObject({ name: 'remo', backendType: 'ssh', host: SSH_TEST_HOST });
@@ -104,6 +104,7 @@ describe('swarm spawn --host (ssh backend)', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { backend: string; spawned: string[]; status: { members: { name: string; host: string | null; alive: boolean | null; pid: number | null }[] } };
     expect(out).toMatchObject({ backend: 'ssh', spawned: ['w1', 'w2'] });
+    expect(r.stderr).toMatch(new RegExp(`spawned w1 in ssh pane %\\d+ on ${SSH_TEST_HOST}: ready`));
     const teammates = out.status.members.slice(1);
     expect(teammates.map((m) => [m.name, m.host, m.alive])).toEqual([['w1', SSH_TEST_HOST, true], ['w2', SSH_TEST_HOST, true]]);
     for (const m of teammates) pids.add(m.pid!);
