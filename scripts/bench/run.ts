@@ -4,6 +4,7 @@ import { leadBench } from './lead.js';
 import { mailboxBench } from './mailbox.js';
 import { permissionsBench } from './permissions.js';
 import { spawnBench } from './spawn.js';
+import { sshBench } from './ssh.js';
 import { runtimeBench } from './runtime.js';
 import { tasksBench } from './tasks.js';
 
@@ -15,6 +16,7 @@ const benches: Record<string, () => Promise<void>> = {
   launch: launchBench,
   tasks: tasksBench,
   lead: leadBench,
+  ssh: sshBench,
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -33,6 +33,8 @@ export interface PaneRef {
   server?: string | undefined;
   /** The member name. The in-process backend needs it: all its panes are `in-process`. */
   name?: string;
+  /** The machine the pane's process runs on (config.json `host`, `[user@]host[:port]`); unset = this one. */
+  host?: string | undefined;
 }
 
 /**
@@ -77,6 +79,13 @@ export interface Backend {
   describe(): string;
   /** One human line: how a person gets to this pane to type into it (the exact command when there is one). */
   howToReach(pane: PaneRef): string;
+  /**
+   * True when the panes' processes run on another machine: their pids mean nothing here (never
+   * `process.kill` them); ask `isAlive`/`probe`/`kill`, which go there.
+   */
+  readonly remoteProcesses?: boolean;
+  /** The swarm command the pane's machine runs teammates with (`swarm` on its PATH); unset = this process's own. */
+  readonly teammateExecutable?: readonly string[] | undefined;
   /** Present when the team's panes live in a named session that swarm creates (tmux outside tmux). */
   readonly sessions?: TeamSessions | undefined;
   /**

@@ -15,6 +15,8 @@ export interface ExecResult {
 export interface ExecOptions {
   /** The child's whole environment (PATH included); default: this process's environment. */
   env?: Record<string, string | undefined>;
+  /** Written to the child's stdin (then closed); default: no stdin. */
+  input?: string;
 }
 /** Runs `file args` without a shell; never rejects on a non-zero exit (127: could not start). */
 export type Exec = (file: string, args: readonly string[], opts?: ExecOptions) => Promise<ExecResult>;
@@ -22,7 +24,7 @@ export type Exec = (file: string, args: readonly string[], opts?: ExecOptions) =
 export const execaExec: Exec = async (file, args, opts = {}) => {
   const r = await execa(file, args, {
     reject: false,
-    stdin: 'ignore',
+    ...(opts.input === undefined ? { stdin: 'ignore' as const } : { input: opts.input }),
     ...(opts.env === undefined ? {} : { env: opts.env, extendEnv: false }),
   });
   const failedToStart = r.exitCode === undefined;

@@ -9,6 +9,7 @@
 //      install hint, then fall through;
 //   3. tmux installed (`tmux -V`) → tmux, a visible session `swarm-<team>` on the default server;
 //   4. otherwise → in-process (needs a running host: the leader console).
+// `--backend ssh` (or `--host`) is never detected: it needs the machine (`--host [user@]host[:port]`).
 // `SWARM_TMUX_SOCKET` (tmux -L) selects a private server; "inside tmux" then only counts when
 // $TMUX points at that same server.
 import path from 'node:path';
@@ -22,6 +23,7 @@ import { liveHost, noHostError } from './in-process/files.js';
 import { Iterm2Backend } from './iterm2/iterm2-backend.js';
 import { detectIt2 } from './iterm2/it2-commands.js';
 import { type Exec, execaExec } from './process.js';
+import { SshBackend } from './ssh/ssh-backend.js';
 import { TmuxServer } from './tmux/commands.js';
 import { TmuxTeamSessions, sessionNameFor } from './tmux/team-sessions.js';
 import { TmuxBackend } from './tmux/tmux-backend.js';
@@ -31,7 +33,7 @@ export { parseTmuxVersion, probeTmuxInstall, TMUX_MIN_VERSION, type TmuxInstall 
 
 export { detectIt2 } from './iterm2/it2-commands.js';
 
-export const BACKEND_CHOICES = ['auto', 'tmux', 'iterm2', 'in-process'] as const;
+export const BACKEND_CHOICES = ['auto', 'tmux', 'iterm2', 'in-process', 'ssh'] as const;
 export type BackendChoice = (typeof BACKEND_CHOICES)[number];
 
 export type Env = Record<string, string | undefined>;
@@ -49,6 +51,8 @@ export interface BackendContext {
 export interface SelectBackendOptions extends BackendContext {
   requested: BackendChoice;
   team: Team;
+  /** `--host [user@]host[:port]`: the ssh backend's machine (implies `ssh` when the choice is auto). */
+  host?: string | undefined;
 }
 
 export interface SelectedBackend {
@@ -101,6 +105,20 @@ function inProcessBackend(o: BackendContext & { team: Team }): InProcessBackend 
   });
 }
 
+/** The ssh backend (SWARM_TMUX_SOCKET names the hosts' tmux server, SWARM_REMOTE_ROOT where they mount the root). */
+function sshBackend(o: BackendContext & { team: Team }, host?: string): SshBackend {
+  return new SshBackend({
+    host,
+    root: o.team.root,
+    remoteRoot: o.env.SWARM_REMOTE_ROOT || undefined,
+    sessionName: sessionNameFor(o.team.name),
+    socket: o.env.SWARM_TMUX_SOCKET || undefined,
+    env: o.env,
+    ...(o.exec !== undefined ? { exec: o.exec } : {}),
+    ...(o.killTimeoutMs !== undefined ? { killTimeoutMs: o.killTimeoutMs } : {}),
+  });
+}
+
 async function tmuxInstalled(o: SelectBackendOptions, notes: string[]): Promise<boolean> {
   const install = await probeTmuxInstall(o.exec ?? execaExec);
   if (install.state !== 'ok') return false;
@@ -123,7 +141,13 @@ export async function selectBackend(o: SelectBackendOptions): Promise<SelectedBa
   if (o.env.TMUX && pane === undefined && o.env.SWARM_TMUX_SOCKET) {
     notes.push(`SWARM_TMUX_SOCKET=${o.env.SWARM_TMUX_SOCKET}: teammates go to that private tmux server, not the tmux you are in`);
   }
-  switch (o.requested) {
+  if (o.host !== undefined && o.requested !== 'ssh' && o.requested !== 'auto') {
+    throw new SwarmError('invalid_input', `--host is for --backend ssh, not --backend ${o.requested}; drop one of them`);
+  }
+  switch (o.host === undefined ? o.requested : 'ssh') {
+    case 'ssh':
+      if (o.host === undefined) throw new SwarmError('invalid_input', '--backend ssh needs --host [user@]host[:port] (the machine the teammate runs on)');
+      return { backend: sshBackend(o, o.host), notes };
     case 'tmux':
       if (pane === undefined && !(await tmuxInstalled(o, notes))) {
         throw new SwarmError('backend', `--backend tmux: tmux is not installed (tmux -V failed); install tmux ${TMUX_MIN_VERSION} or newer`);
@@ -159,6 +183,8 @@ export function backendForType(type: BackendType, team: Team, ctx: BackendContex
       return iterm2Backend(ctx);
     case 'in-process':
       return inProcessBackend({ ...ctx, team });
+    case 'ssh':
+      return sshBackend({ ...ctx, team });
   }
 }
 
@@ -197,13 +223,15 @@ export function paneRefOf(member: Member): PaneRef {
     backendType: parseBackendType(member.backendType) ?? 'tmux',
     ...(member.pid !== undefined ? { pid: member.pid } : {}),
     ...(member.paneServer ? { server: member.paneServer } : {}),
+    ...(member.host ? { host: member.host } : {}),
     name: member.name,
   };
 }
 
-/** Where a spawned teammate runs, for messages: ` in tmux pane %3`, or ` (in-process)`. */
-export function paneLabel(p: { backendType: string; paneId: string }): string {
-  return recordedBackendType(p) === 'in-process' ? ' (in-process)' : ` in ${p.backendType} pane ${p.paneId}`;
+/** Where a spawned teammate runs, for messages: ` in tmux pane %3`, ` in ssh pane %3 on build1`, or ` (in-process)`. */
+export function paneLabel(p: { backendType: string; paneId: string; host?: string | undefined }): string {
+  if (recordedBackendType(p) === 'in-process') return ' (in-process)';
+  return ` in ${p.backendType} pane ${p.paneId}${p.host === undefined ? '' : ` on ${p.host}`}`;
 }
 
 /** The team sessions of the tmux server that tmux panes go to (SWARM_TMUX_SOCKET, else the default). */

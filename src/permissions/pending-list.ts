@@ -155,6 +155,7 @@ async function readRecord(paths: TeamPaths, id: string, onProblem?: (message: st
 export function isOrphaned(config: TeamConfig, record: PendingRequest, isAlive: (pid: number) => boolean): boolean {
   const member = findMember(config, record.workerName);
   if (!member) return true;
+  if (member.host !== undefined) return false; // its pid is another machine's: not judged here
   const pid = record.workerPid ?? member.pid;
   return pid !== undefined && !isAlive(pid);
 }

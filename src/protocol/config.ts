@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { SwarmError } from './errors.js';
 
 /** The pane backends (SPEC §4.1); `backendType` in config.json names one of them. */
-export const BackendTypeSchema = z.enum(['tmux', 'iterm2', 'in-process']);
+export const BackendTypeSchema = z.enum(['tmux', 'iterm2', 'in-process', 'ssh']);
 export type BackendType = z.infer<typeof BackendTypeSchema>;
 
 export const PermissionModeSchema = z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan']);
@@ -47,6 +47,8 @@ export const MemberSchema = z.looseObject({
   pid: z.number().int().optional(),
   // swarm's own: where the pane's backend lives (tmux: its server's socket path), opaque here.
   paneServer: z.string().optional(),
+  // swarm's own: the machine an `ssh` member runs on (`[user@]host[:port]`); unset = this one.
+  host: z.string().optional(),
 });
 export type Member = z.infer<typeof MemberSchema>;
 

@@ -4,8 +4,8 @@
 // One probe per backend kind, whatever the team size: the recorded panes are grouped by backend
 // (the registry maps a record to its kind, old records by their id's shape), each backend answers
 // for its whole group in one call (`Backend.probe`: alive / dead / gone / unknown when it cannot
-// ask), and a zombie-aware pid check is added. A backend that cannot answer leaves the pid to
-// decide alone. `judgeLiveness` is pure: facts in, verdict out.
+// ask), and a zombie-aware pid check is added, except for a member on another machine (`host`):
+// its pid is not this machine's. A backend that cannot answer leaves the pid to decide alone. `judgeLiveness` is pure: facts in, verdict out.
 import type { PaneRef, PaneState as ProbedState } from '../backends/backend.js';
 import { type Exec, isProcessAlive } from '../backends/process.js';
 import { backendForType, recordedBackendType, type BackendContext, type Env } from '../backends/registry.js';
@@ -22,11 +22,13 @@ export interface RecordedPane {
   name?: string | undefined;
   /** `paneServer`: where the backend's pane lives (opaque; tmux: its server's socket path). */
   server?: string | undefined;
+  /** `host`: the machine it runs on (ssh); its pid means nothing on this one. */
+  host?: string | undefined;
 }
 
 /** What config.json records about a member's pane; `pid` when another source knows it better. */
 export function recordedPaneOf(m: Member, pid: number | undefined = m.pid): RecordedPane {
-  return { backendType: m.backendType, paneId: m.tmuxPaneId, pid, name: m.name, server: m.paneServer };
+  return { backendType: m.backendType, paneId: m.tmuxPaneId, pid, name: m.name, server: m.paneServer, host: m.host };
 }
 
 /** `none`: no pane to check (not created yet, or no known backend); else what its backend said. */
@@ -49,11 +51,15 @@ export interface LivenessFacts {
 
 /** Which recorded pane an answer is for (the pid is checked on its own). */
 export function paneKey(p: RecordedPane): string {
-  return JSON.stringify([recordedBackendType(p) ?? null, p.server ?? null, p.paneId, p.name ?? null]);
+  return JSON.stringify([recordedBackendType(p) ?? null, p.host ?? null, p.server ?? null, p.paneId, p.name ?? null]);
 }
 
+/**
+ * The verdict from the facts. A member on another machine (`host`) is never judged by a local pid
+ * check: the same number here is some other process, or none (its backend asked there instead).
+ */
 export function judgeLiveness(p: RecordedPane, facts: LivenessFacts): Liveness {
-  const pidAlive = p.pid === undefined ? null : facts.isAlive(p.pid);
+  const pidAlive = p.pid === undefined || p.host !== undefined ? null : facts.isAlive(p.pid);
   const pane: PaneState = facts.panes.get(paneKey(p)) ?? 'none';
   let alive: boolean | null = null;
   if (pane === 'dead' || pane === 'gone' || pidAlive === false) alive = false;
@@ -90,6 +96,7 @@ export async function gatherLivenessFacts(panes: readonly RecordedPane[], opts: 
         ...(p.pid !== undefined ? { pid: p.pid } : {}),
         ...(p.name !== undefined ? { name: p.name } : {}),
         ...(p.server !== undefined ? { server: p.server } : {}),
+        ...(p.host !== undefined ? { host: p.host } : {}),
       }));
       let states: ProbedState[];
       try {

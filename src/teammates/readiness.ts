@@ -68,7 +68,7 @@ export async function awaitReadiness(o: ReadinessOptions): Promise<void> {
   const check = async (): Promise<'ready' | 'died' | undefined> => {
     const entry = (await mailbox.read(name)).find((m) => m.msg_id === msgId);
     const promptTaken = entry === undefined || entry.read;
-    const statusOk = runtime === 'claude' || (await liveStatus(paths.status(name)));
+    const statusOk = runtime === 'claude' || (await liveStatus(paths.status(name), o.backend.remoteProcesses !== true));
     if (promptTaken && statusOk) return 'ready';
     const now = Date.now();
     if (now >= nextAliveCheck) {
@@ -100,11 +100,15 @@ export async function awaitReadiness(o: ReadinessOptions): Promise<void> {
   throw new SwarmError('backend', why);
 }
 
-async function liveStatus(file: string): Promise<boolean> {
+/**
+ * A parsed status file whose pid is alive. A pid on another machine (`checkPid` false) means
+ * nothing here: the pane's own liveness (asked of the backend meanwhile) stands for it.
+ */
+async function liveStatus(file: string, checkPid: boolean): Promise<boolean> {
   const raw = await fs.readFile(file, 'utf8').catch(() => undefined);
   if (raw === undefined) return false;
   const parsed = parseText(raw, StatusFileSchema);
-  return parsed.ok && isProcessAlive(parsed.value.pid);
+  return parsed.ok && (!checkPid || isProcessAlive(parsed.value.pid));
 }
 
 /** "exit status 3", "killed by SIGTERM": how a pane's process ended. */

@@ -85,6 +85,8 @@ export interface SpawnedTeammate {
   backendType: BackendType;
   paneId: string;
   pid: number | undefined;
+  /** The machine it runs on (the ssh backend); absent = this one. */
+  host?: string;
 }
 
 export { DEFAULT_DIALOG_TIMEOUT_MS, DEFAULT_READY_TIMEOUT_MS, describeExit } from './readiness.js';
@@ -93,6 +95,8 @@ export { DEFAULT_DIALOG_TIMEOUT_MS, DEFAULT_READY_TIMEOUT_MS, describeExit } fro
 export type SpawnInput = Pick<SpawnOptions, 'name' | 'prompt' | 'runtime' | 'permissionMode' | 'agentType' | 'cwd' | 'env' | 'which'> & {
   /** The root whose `agents/` holds the user's agent files (the team's root). */
   root: string;
+  /** Panes on another machine: the cwd is checked there (by the backend), not here. */
+  remote?: boolean | undefined;
 };
 
 export interface ValidSpawn {
@@ -113,7 +117,7 @@ export function validateSpawn(o: SpawnInput): ValidSpawn {
   if (runtime === 'claude') resolveClaude(o.env, o.which); // fail before anything is written
   const mode = o.permissionMode === undefined ? undefined : parsePermissionMode(o.permissionMode, '--permission-mode');
   const cwd = path.resolve(o.cwd ?? process.cwd());
-  if (!isDirectory(cwd)) throw new SwarmError('invalid_input', `--cwd ${cwd} is not a directory`);
+  if (o.remote !== true && !isDirectory(cwd)) throw new SwarmError('invalid_input', `--cwd ${cwd} is not a directory`);
   const agentType = o.agentType === undefined ? undefined : resolveAgentType({ cwd, root: o.root }, o.agentType);
   return { runtime, mode, cwd, ...(agentType ? { agentType } : {}) };
 }
@@ -204,7 +208,7 @@ interface StartedSpawn {
 
 /** Steps 1-4 under the team's spawn lock; on failure everything is undone and the error thrown. */
 async function startSpawn(o: SpawnOptions): Promise<StartedSpawn> {
-  const { runtime, mode, cwd, agentType } = validateSpawn({ ...o, root: o.team.root });
+  const { runtime, mode, cwd, agentType } = validateSpawn({ ...o, root: o.team.root, remote: o.backend.remoteProcesses });
   const paths = o.team.paths;
   const config = await readTeam(o.team); // not_found before anything is written
   const lockFile = path.join(paths.dir, 'spawn');
@@ -226,7 +230,8 @@ async function awaitReady(s: StartedSpawn): Promise<SpawnedTeammate> {
   } catch (e) {
     throw await undoSpawn(s.o, s.name, s.pane, e, s.worktree);
   }
-  return { agentId: s.agentId, name: s.name, color: s.color, backendType: s.pane.backendType, paneId: s.pane.paneId, pid: s.pane.pid };
+  const host = s.pane.host === undefined ? {} : { host: s.pane.host };
+  return { agentId: s.agentId, name: s.name, color: s.color, backendType: s.pane.backendType, paneId: s.pane.paneId, pid: s.pane.pid, ...host };
 }
 
 async function startLocked(
@@ -277,7 +282,8 @@ async function startLocked(
       permissionMode: v.mode,
       cwd,
       env: o.env,
-      ...(o.swarmExecutable ? { swarmExecutable: o.swarmExecutable } : {}),
+      // A pane on another machine runs that machine's swarm (its PATH), not this process's.
+      ...((o.swarmExecutable ?? o.backend.teammateExecutable) ? { swarmExecutable: o.swarmExecutable ?? o.backend.teammateExecutable } : {}),
       ...(o.which ? { which: o.which } : {}),
     });
     await fs.rm(paths.status(name), { force: true }); // a previous teammate's heartbeat must not count
@@ -296,6 +302,7 @@ async function startLocked(
       runtime: v.runtime,
       ...(pane.pid !== undefined ? { pid: pane.pid } : {}),
       ...(pane.server !== undefined ? { paneServer: pane.server } : {}),
+      ...(pane.host !== undefined ? { host: pane.host } : {}),
     });
     return { o, mailbox, agentId: member.agentId, name, color, msgId: prompt.msg_id ?? '', pane, runtime: v.runtime, cwd, worktree };
   } catch (e) {

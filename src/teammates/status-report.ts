@@ -50,6 +50,8 @@ export interface MemberStatus {
   name: string;
   agentId: string;
   backendType: string | null;
+  /** The machine it runs on (the ssh backend's `[user@]host[:port]`); null = this one. */
+  host: string | null;
   paneId: string | null;
   pid: number | null;
   alive: boolean | null;
@@ -253,6 +255,7 @@ export async function collectStatus(team: Team, opts: CollectOptions = {}): Prom
       name: LEAD_NAME,
       agentId: config.leadAgentId,
       backendType: leader?.backendType ?? null,
+      host: leader?.host ?? null,
       paneId: leader?.tmuxPaneId || null,
       pid: leaderPid ?? null,
       alive: leadLive.alive,
@@ -277,6 +280,7 @@ export async function collectStatus(team: Team, opts: CollectOptions = {}): Prom
       name: m.name,
       agentId: m.agentId,
       backendType: m.backendType ?? null,
+      host: m.host ?? null,
       paneId: m.tmuxPaneId || null,
       pid: pid ?? null,
       alive: l.alive,

@@ -86,7 +86,8 @@ function requireTeammate(config: TeamConfig, name: string): Member {
 /** Kill the member's pane and process (verified), or just its process when no pane was recorded. */
 async function stopPane(team: Team, member: Member, ctx: StopContext): Promise<void> {
   if (member.tmuxPaneId === '') {
-    if (member.pid !== undefined && !(await (ctx.terminate ?? terminateProcess)(member.pid))) {
+    // A pid recorded for another machine (`host`) is not this machine's to signal.
+    if (member.pid !== undefined && member.host === undefined && !(await (ctx.terminate ?? terminateProcess)(member.pid))) {
       throw new SwarmError('backend', `could not verify that process ${member.pid} of ${member.name} is gone`);
     }
     return;
@@ -195,7 +196,7 @@ async function askToShutDown(team: Team, name: string, opts: ShutdownOptions, as
   const pane = paneRefOf(member);
   // No pane: the recorded pid is all there is to go by (a live one is asked, not killed unasked).
   const alive = async (): Promise<boolean> =>
-    backend !== undefined ? await backend.isAlive(pane) : member.pid !== undefined && isProcessAlive(member.pid);
+    backend !== undefined ? await backend.isAlive(pane) : member.pid !== undefined && member.host === undefined && isProcessAlive(member.pid);
   const gone = async (reason: string): Promise<StopOutcome> => {
     await stopPane(team, member, opts);
     const worktree = await forget(team, member, 'shut down');

@@ -82,10 +82,13 @@ const handle = new Team(root, team);
 const paths = handle.paths;
 const mailbox = new Mailbox({ team: handle });
 const startedAt = Date.now();
+// FAKE_STATUS_PID=<pid>: the pid its status file names instead of its own, as a teammate on another
+// machine's pid means nothing on this one.
+const statusPid = Number(process.env.FAKE_STATUS_PID) || process.pid;
 const writeStatus = (state) =>
   writeFileAtomic(
     paths.status(name),
-    formatJson({ name, agentId: values['agent-id'], pid: process.pid, state, heartbeatAt: Date.now(), startedAt, argv, env, cwd: process.cwd() }),
+    formatJson({ name, agentId: values['agent-id'], pid: statusPid, state, heartbeatAt: Date.now(), startedAt, argv, env, cwd: process.cwd() }),
   );
 if (!asClaude) await writeStatus('idle');
 const heartbeat = setInterval(() => void (asClaude ? Promise.resolve() : writeStatus('idle')).catch(() => undefined), 2000);

@@ -4,6 +4,7 @@ import { Team } from '../../src/team/team.js';
 import { describe, expect, it } from 'vitest';
 import type { Exec } from '../../src/backends/process.js';
 import { gatherLivenessFacts, judgeLiveness, type RecordedPane } from '../../src/teammates/liveness.js';
+import { useTempRoot } from '../support/tmp-root.js';
 
 describe('gatherLivenessFacts + judgeLiveness', () => {
   it('asks each backend once for its whole group and judges pane and pid together', async () => {
@@ -41,5 +42,37 @@ describe('gatherLivenessFacts + judgeLiveness', () => {
     const p: RecordedPane = { backendType: 'tmux', paneId: '%1', pid: 7 };
     const facts = await gatherLivenessFacts([p], { team: new Team('/nonexistent', 't'), env: {}, exec, isAlive: () => true });
     expect(judgeLiveness(p, facts)).toEqual({ pane: 'unknown', pidAlive: true, alive: true });
+  });
+});
+
+describe('a member on another machine (ssh)', () => {
+  // The ssh tests' "remote" host is 127.0.0.1, where the recorded pid may well be alive: a local
+  // pid check would wrongly call a gone teammate alive. Only its backend (asked over ssh) decides.
+  let root: string;
+  useTempRoot((r) => (root = r));
+
+  const sshExec = (answer: { exitCode: number; stdout: string; stderr: string }, calls: string[][]): Exec => async (file, args) => {
+    calls.push([file, ...args]);
+    return file === 'ssh' ? answer : { exitCode: 127, stdout: '', stderr: `${file}: never run locally` };
+  };
+
+  it('is judged by its pane over ssh, never by a local pid check', async () => {
+    const calls: string[][] = [];
+    const asked: number[] = [];
+    // Its tmux (over there) lists another pane only: this one is gone.
+    const exec = sshExec({ exitCode: 0, stdout: '%9 999 0  @1 swarm-t\n', stderr: '' }, calls);
+    const p: RecordedPane = { backendType: 'ssh', paneId: '%1', pid: process.pid, host: 'build1' };
+    const facts = await gatherLivenessFacts([p], { team: new Team(root, 't'), env: {}, exec, isAlive: (pid) => (asked.push(pid), true) });
+    expect(judgeLiveness(p, facts)).toEqual({ pane: 'gone', pidAlive: null, alive: false });
+    expect(asked).toEqual([]);
+    expect(calls.map((c) => c[0])).toEqual(['ssh']);
+    expect(calls[0]!.slice(-2)).toEqual(['--', "tmux list-panes -a -F '#{pane_id} #{pane_pid} #{pane_dead} #{pane_dead_status} #{window_id} #{session_name}'"]);
+  });
+
+  it('an unreachable host leaves it unknown (not alive by a local pid)', async () => {
+    const exec = sshExec({ exitCode: 255, stdout: '', stderr: 'ssh: connect to host build1 port 22: Connection refused' }, []);
+    const p: RecordedPane = { backendType: 'ssh', paneId: '%1', pid: process.pid, host: 'build1' };
+    const facts = await gatherLivenessFacts([p], { team: new Team(root, 't'), env: {}, exec, isAlive: () => true });
+    expect(judgeLiveness(p, facts)).toEqual({ pane: 'unknown', pidAlive: null, alive: null });
   });
 });

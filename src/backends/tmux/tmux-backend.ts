@@ -34,7 +34,7 @@ import { TMUX_COLORS, isColorName } from '../../protocol/colors.js';
 import { paneArgv, plannedPaneArgv } from '../pane-argv.js';
 import { SwarmError } from '../../protocol/errors.js';
 import type { Backend, PaneOutput, PaneRef, PaneSpec, PaneState, PlanLine } from '../backend.js';
-import { descendantsOf, pollUntil, processChildren, tailLines, terminateProcess } from '../process.js';
+import { type TerminateOptions, descendantsOf, pollUntil, processChildren, tailLines, terminateProcess } from '../process.js';
 import {
   type Exec,
   type NewPane,
@@ -75,6 +75,18 @@ export interface TmuxBackendOptions {
   killTimeoutMs?: number;
   /** Smallest pane a window may be re-laid out to; default MIN_PANE (20 x 3). */
   minPaneSize?: PaneSizeLimit;
+  /**
+   * Where the panes' processes run when not on this machine (the ssh backend): how a pane's argv
+   * is prepared there (its private files written there) and how its process is made sure gone.
+   * Default: here (pane-argv.ts, terminateProcess).
+   */
+  host?: PaneHost;
+}
+
+/** A machine the panes' processes run on: see `TmuxBackendOptions.host`. */
+export interface PaneHost {
+  paneArgv(spec: PaneSpec): Promise<string[]>;
+  terminate(pid: number, opts: TerminateOptions): Promise<boolean>;
 }
 
 /** The leader's place: the pane teammates sit beside, its window and session. */
@@ -307,7 +319,8 @@ export class TmuxBackend implements Backend {
     const pid = found === undefined ? pane.pid : found.pid;
     // And what it started, listed before the kill (they are reparented once it is gone): in a
     // pane Claude Code made, its teammate runs under the pane's shell and may outlive it.
-    const started = found === undefined ? [] : await descendantsOf(found.pid);
+    // (Listed here only: `ps` runs on this machine, so not for a pane on another host.)
+    const started = found === undefined || this.opts.host !== undefined ? [] : await descendantsOf(found.pid);
     if (found !== undefined) {
       try {
         await killPane(this.serverOf(pane), pane.paneId);
@@ -321,8 +334,10 @@ export class TmuxBackend implements Backend {
       async () => (await this.findPane(pane)) === undefined,
       timeout,
     );
+    // On another host (ssh) the pane's process is ended there, through the connection.
+    const terminate = this.opts.host?.terminate.bind(this.opts.host) ?? terminateProcess;
     const processes = pid === undefined ? [] : [pid, ...started];
-    const gone = await Promise.all(processes.map((p) => terminateProcess(p, { waitMs: timeout / 3, termMs: timeout, killMs: timeout })));
+    const gone = await Promise.all(processes.map((p) => terminate(p, { waitMs: timeout / 3, termMs: timeout, killMs: timeout })));
     const alive = processes.filter((_, i) => !gone[i]);
     if (!paneGone || alive.length > 0) {
       const what = [paneGone ? '' : `pane ${pane.paneId} still listed`, alive.length === 0 ? '' : `process ${alive.join(', ')} still alive`]
@@ -425,7 +440,7 @@ export class TmuxBackend implements Backend {
     const { place, panes } = await this.freshPlace();
     // Secrets stay off tmux's command line: the pane loads its environment from a private file
     // (pane-argv.ts), and tees its stderr into spec.stderrLog.
-    const cmd = { cwd: spec.cwd, env: {}, argv: await paneArgv(spec) };
+    const cmd = { cwd: spec.cwd, env: {}, argv: await (this.opts.host?.paneArgv(spec) ?? paneArgv(spec)) };
     const window = this.currentWindow ?? place.windowId;
     const inWindow = panes.filter((p) => p.windowId === window);
     let pane = await this.trySplit(inWindow, cmd, place.leaderPaneId);

@@ -2,7 +2,8 @@
 // finding as a one-line problem and a one-line fix; `--fix` applies the safe fixes (chmod, remove
 // stale locks, mark dead members inactive, clear orphaned requests, kill orphaned swarm sessions,
 // remove what a killed `swarm demo` left, remove an orphaned worktree with no commits and no
-// changes) and never deletes a member, a kept-aside file or work in a worktree. Exit 0
+// changes) and never deletes a member, a kept-aside file or work in a worktree. `--host <h>` also
+// checks a machine teammates run on over ssh (ssh, tmux, swarm, the shared root). Exit 0
 // when healthy, 1 while problems remain (warnings alone do not fail).
 import os from 'node:os';
 import type { CommandModule } from 'yargs';
@@ -12,6 +13,7 @@ import { checkDemos } from '../doctor/demos.js';
 import { checkTmuxSessions } from '../doctor/sessions.js';
 import { checkTeamFiles, checkTeamMembers } from '../doctor/team-checks.js';
 import { checkWorktrees } from '../doctor/worktrees.js';
+import { checkHosts } from '../doctor/hosts.js';
 import { Team } from '../../team/team.js';
 import { teamExists } from '../../team/team-store.js';
 import { SwarmError } from '../../protocol/errors.js';
@@ -20,6 +22,7 @@ import { chalk } from '../output/render.js';
 
 interface DoctorArgs extends GlobalArgs {
   fix: boolean;
+  host?: string[];
 }
 
 /** One finding in `swarm doctor --json`. */
@@ -54,6 +57,7 @@ const CHECKS: ((ctx: DoctorContext) => Promise<CheckResult>)[] = [
   checkTmuxSessions,
   checkDemos,
   checkWorktrees,
+  checkHosts,
 ];
 
 /** Run every check, then (with `fix`) every safe fix, in order. */
@@ -113,9 +117,11 @@ export const doctorCommand: CommandModule<GlobalArgs, DoctorArgs> = {
   builder: (y) =>
     y
       .option('fix', { type: 'boolean', default: false, describe: 'apply the safe fixes (never deletes members or kept-aside files)' })
+      .option('host', { type: 'string', array: true, describe: 'also check a machine teammates run on over ssh: [user@]host[:port] (repeatable)' })
       .example('$0 doctor', 'what is wrong, and how to fix each thing')
       .example('$0 doctor --fix', 'chmod, remove stale locks, mark dead members inactive, clear orphaned requests, kill orphaned sessions and demos')
-      .example('$0 doctor --team review-squad --json', 'one team, machine-readable'),
+      .example('$0 doctor --team review-squad --json', 'one team, machine-readable')
+      .example('$0 doctor --host ci@build1', 'can teammates run on build1: ssh, tmux, swarm, the shared root'),
   handler: async (args) => {
     const root = rootDir();
     // --team narrows the team checks to one (that must exist); SWARM_TEAM alone does not.
@@ -130,6 +136,7 @@ export const doctorCommand: CommandModule<GlobalArgs, DoctorArgs> = {
       isAlive: isProcessAlive,
       tmpDir: os.tmpdir(),
       teams: args.team === undefined ? undefined : [args.team],
+      hosts: args.host?.map(String),
     };
     const report = await runDoctor(ctx, args.fix);
     if (args.json) printJson(report);

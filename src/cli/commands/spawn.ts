@@ -1,5 +1,6 @@
 // `swarm spawn <name> --prompt <text>`: add one teammate in a new pane and wait until it is ready
-// (SPEC §4.2). The backend comes from --backend, else the team's `swarm.backend`, else detection.
+// (SPEC §4.2). The backend comes from --backend, else the team's `swarm.backend`, else detection;
+// `--host` puts it on another machine (the ssh backend).
 import type { CommandModule } from 'yargs';
 import { BACKEND_CHOICES, selectBackend } from '../../backends/registry.js';
 import { DEFAULT_READY_TIMEOUT_MS, ISOLATIONS, spawnTeammate, type Isolation } from '../../teammates/spawn.js';
@@ -17,6 +18,7 @@ interface SpawnArgs extends GlobalArgs {
   'plan-mode-required': boolean;
   'permission-mode'?: string;
   backend?: string;
+  host?: string;
   cwd?: string;
   runtime: string;
   isolation?: string;
@@ -35,6 +37,7 @@ export const spawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
       .option('plan-mode-required', { type: 'boolean', default: false, describe: 'must get a plan approved before editing' })
       .option('permission-mode', { type: 'string', describe: `${PermissionModeSchema.options.join(' | ')} (default: the leader's mode)` })
       .option('backend', { type: 'string', choices: BACKEND_CHOICES, describe: 'where the pane opens (default: auto-detect)' })
+      .option('host', { type: 'string', describe: 'run it on another machine over ssh: [user@]host[:port] (implies --backend ssh)' })
       .option('cwd', { type: 'string', describe: 'working directory (default: the current one)' })
       .option('runtime', { type: 'string', choices: TEAMMATE_RUNTIMES, default: 'swarm', describe: 'swarm teammate, or the real claude CLI' })
       .option('isolation', { type: 'string', choices: ISOLATIONS, describe: 'worktree: its own git worktree and branch swarm/<team>/<name> (see swarm worktrees)' })
@@ -42,12 +45,13 @@ export const spawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
       .example('$0 spawn alice --prompt "review src/app.ts" --team review-squad', 'add a teammate')
       .example('$0 spawn bob -p "write tests" --runtime claude --permission-mode acceptEdits', 'a real Claude Code teammate')
       .example('$0 spawn carol -p "triage" --json | jq .paneId', 'machine-readable result')
-      .example('$0 spawn dave -p "fix the parser" --isolation worktree', 'edits in its own git worktree'),
+      .example('$0 spawn dave -p "fix the parser" --isolation worktree', 'edits in its own git worktree')
+      .example('$0 spawn erin -p "run the slow suite" --backend ssh --host ci@build1', 'a teammate on another machine (shared root)'),
   handler: async (args) => {
     const team = requireTeam(args);
-    const requested = await requestedBackend(team, args.backend);
+    const requested = args.host !== undefined && args.backend === undefined ? 'ssh' : await requestedBackend(team, args.backend);
     if (!(args['ready-timeout'] > 0)) throw new SwarmError('invalid_input', `expected --ready-timeout > 0 seconds, got ${args['ready-timeout']}`);
-    const { backend, notes } = await selectBackend({ requested, env: process.env, team });
+    const { backend, notes } = await selectBackend({ requested, env: process.env, team, host: args.host });
     for (const n of notes) process.stderr.write(`${chalk.yellow('swarm: note:')} ${n}\n`);
     const r = await spawnTeammate({
       team,
@@ -67,7 +71,8 @@ export const spawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
     });
     if (args.json) return printJson(r);
     const pid = r.pid === undefined ? '' : `, pid ${r.pid}`;
-    println(`spawned ${paint(r.color, r.name)} (${r.agentId}) in ${r.backendType} pane ${r.paneId}${pid}: ready`);
+    const on = r.host === undefined ? '' : ` on ${r.host}`;
+    println(`spawned ${paint(r.color, r.name)} (${r.agentId}) in ${r.backendType} pane ${r.paneId}${on}${pid}: ready`);
     println(chalk.dim(`  ${backend.describe()}`));
   },
 };

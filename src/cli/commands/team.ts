@@ -84,7 +84,8 @@ const del: CommandModule<GlobalArgs, GlobalArgs & { name?: string; force: boolea
   handler: async (args) => {
     const team = requireTeam({ ...args, ...(args.name ? { team: args.name } : {}) });
     const config = await readTeam(team);
-    const alive = config.members.filter((m) => m.name !== LEAD_NAME && m.pid !== undefined && isProcessAlive(m.pid));
+    // A member on another machine (`host`) may be alive: its pid cannot be checked here.
+    const alive = config.members.filter((m) => m.name !== LEAD_NAME && (m.host !== undefined || (m.pid !== undefined && isProcessAlive(m.pid))));
     if (alive.length > 0 && !args.force) {
       throw new SwarmError(
         'invalid_input',

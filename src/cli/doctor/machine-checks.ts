@@ -54,6 +54,8 @@ export interface DoctorContext {
   tmpDir: string;
   /** Only these teams (default: every team under the root). */
   teams?: string[] | undefined;
+  /** `--host`: machines teammates run on over ssh, checked too (ssh, tmux, swarm, the shared root). */
+  hosts?: string[] | undefined;
 }
 
 export async function checkTmux(ctx: DoctorContext): Promise<CheckResult> {

@@ -28,6 +28,8 @@ export interface DryRunInput {
   cwd: string;
   /** The backend launch would use (nothing is run on it: only plan()). */
   backend: Backend;
+  /** Member `index`'s backend when it is not `backend` (a member with a host: the ssh backend's). */
+  backendOf?: (index: number) => Backend | undefined;
   console: boolean;
   /** The worktrees of `isolation: worktree` members, by member name (planWorktree). */
   worktrees?: ReadonlyMap<string, WorktreePlan>;
@@ -97,6 +99,7 @@ export function dryRunPlan(i: DryRunInput): PlanLine[] {
     }
     const type = m.agentType === undefined ? undefined : resolveAgentType({ cwd: baseCwd, root: i.root }, m.agentType);
     const chosen = typedSettings({ model: m.model, defaultModel: i.file.model, permissionMode: m.permissionMode, defaultPermissionMode: i.file.permissionMode }, type);
+    const backend = i.backendOf?.(index) ?? i.backend;
     const built = buildTeammateCommand({
       runtime: m.runtime ?? 'swarm',
       team: i.team,
@@ -110,12 +113,13 @@ export function dryRunPlan(i: DryRunInput): PlanLine[] {
       permissionMode: chosen.mode,
       cwd,
       env: i.env,
+      ...(backend.teammateExecutable ? { swarmExecutable: backend.teammateExecutable } : {}),
       ...(i.which ? { which: i.which } : {}),
     });
     const lines = m.prompt.trim().split('\n').length;
     out.push(note(`${m.name} (${agentId(m.name, i.team)}): its prompt (${lines} line${lines === 1 ? '' : 's'}) becomes its first inbox message`));
     const stderrLog = teamPaths(i.root, i.team).stderrLog(m.name);
-    print(i.backend.plan({ team: i.team, name: m.name, color: colorForIndex(index + 1), argv: built.argv, env: redacted(built.env), cwd, stderrLog }));
+    print(backend.plan({ team: i.team, name: m.name, color: colorForIndex(index + 1), argv: built.argv, env: redacted(built.env), cwd, stderrLog }));
   });
   if (!i.console) {
     if (i.backend.sessions !== undefined) print(i.backend.sessions.planDropConsolePane(i.team));

@@ -23,7 +23,7 @@ import { chalk } from '../output/render.js';
 import { renderStatus } from '../output/status.js';
 import { collectStatus } from '../../teammates/status-report.js';
 import { planWorktree, type WorktreePlan } from '../../teammates/worktree.js';
-import { parseTeamFile } from './team-file.js';
+import { memberHosts, parseTeamFile } from './team-file.js';
 
 export interface LaunchArgs extends GlobalArgs {
   file: string;
@@ -56,9 +56,9 @@ async function startInterruptibly(o: Omit<StartTeamOptions, 'signal'>): Promise<
 }
 
 /** The backend launch would choose; only its plan() is used. */
-async function dryRunBackend(requested: BackendChoice, team: Team, withConsole: boolean): Promise<Backend> {
+async function dryRunBackend(requested: BackendChoice, team: Team, withConsole: boolean, sshHost: string | undefined): Promise<Backend> {
   try {
-    return (await selectBackend({ requested, env: process.env, team })).backend;
+    return (await selectBackend({ requested, env: process.env, team, host: requested === 'ssh' ? sshHost : undefined })).backend;
   } catch (e) {
     // No in-process host yet: launch's console would become it (without a console, launch fails the same way).
     if (isSwarmError(e, 'not_found') && withConsole) return backendForType('in-process', team, { env: process.env });
@@ -79,10 +79,15 @@ export async function runLaunch(args: LaunchArgs): Promise<void> {
   const requested = (args.backend ?? file.backend ?? 'auto') as BackendChoice;
   if (args['dry-run']) {
     const named = new Team(root, file.name);
-    const backend = await dryRunBackend(requested, named, args.console);
+    const backend = await dryRunBackend(requested, named, args.console, memberHosts(file)[0]);
     const worktrees = new Map<string, WorktreePlan>();
     for (const m of file.members) if (m.isolation === 'worktree') worktrees.set(m.name, await planWorktree(file.name, m.name, m.cwd ?? cwd));
-    const input = { file, team: file.name, taken: await teamExists(named), rename: args.rename, root, env, cwd, backend, console: args.console, worktrees };
+    // Members with a host plan on the ssh backend (selecting it runs nothing).
+    const hosts = memberHosts(file);
+    const onHost = new Map<string, Backend>();
+    for (const h of new Set(hosts.filter((h): h is string => h !== undefined))) onHost.set(h, (await selectBackend({ requested: 'ssh', env, team: named, host: h })).backend);
+    const backendOf = (index: number): Backend | undefined => onHost.get(hosts[index] ?? '');
+    const input = { file, team: file.name, taken: await teamExists(named), rename: args.rename, root, env, cwd, backend, backendOf, console: args.console, worktrees };
     if (args.json) return printJson(dryRunJson(input));
     for (const l of dryRunLines(input)) println(l);
     return;

@@ -24,7 +24,7 @@ import { SwarmError, isSwarmError } from '../../protocol/errors.js';
 import { createTeam, deleteTeam, updateTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
 import { chalk, paint } from '../output/render.js';
-import type { TeamFile } from './team-file.js';
+import { memberHosts, type TeamFile } from './team-file.js';
 import { announceOwners, createFileTasks } from './team-tasks.js';
 import type { Task } from '../../protocol/task.js';
 import { openConsoleHost } from '../console/host.js';
@@ -59,7 +59,9 @@ export interface StartedTeam {
 }
 
 async function chooseBackend(o: StartTeamOptions, team: Team): Promise<{ backend: Backend; host: InProcessHost | undefined }> {
-  const ask = (host?: InProcessHost) => selectBackend({ requested: o.requested, env: o.env, team, inProcessHost: host });
+  // backend: ssh gives every member a host (the file is checked for it): the first one's is the team's.
+  const sshHost = o.requested === 'ssh' ? memberHosts(o.file)[0] : undefined;
+  const ask = (host?: InProcessHost) => selectBackend({ requested: o.requested, env: o.env, team, inProcessHost: host, host: sshHost });
   try {
     const { backend, notes } = await ask();
     for (const n of notes) o.print(chalk.yellow(`note: ${n}`));
@@ -80,9 +82,11 @@ async function chooseBackend(o: StartTeamOptions, team: Team): Promise<{ backend
 
 /** Every member's spawn inputs, checked as spawn checks them, before anything is created. */
 function validateMembers(o: StartTeamOptions): void {
-  for (const m of o.file.members) {
+  const hosts = memberHosts(o.file);
+  for (const [i, m] of o.file.members.entries()) {
     try {
-      validateSpawn({ name: m.name, prompt: m.prompt, runtime: m.runtime, permissionMode: m.permissionMode, agentType: m.agentType, cwd: m.cwd ?? o.cwd, env: o.env, root: o.root });
+      const remote = hosts[i] !== undefined;
+      validateSpawn({ name: m.name, prompt: m.prompt, runtime: m.runtime, permissionMode: m.permissionMode, agentType: m.agentType, cwd: m.cwd ?? o.cwd, env: o.env, root: o.root, remote });
     } catch (e) {
       if (!isSwarmError(e)) throw e;
       throw new SwarmError(e.kind, `member "${m.name}": ${e.message}; nothing was created`, { cause: e });
@@ -112,6 +116,14 @@ export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
   else o.print(`created team ${chalk.bold(team.name)}`);
   if (tasks.length > 0) o.print(`created ${tasks.length} task${tasks.length === 1 ? '' : 's'} (swarm tasks --team ${team.name})`);
   o.print(chalk.dim(backend.describe()));
+  // Members with a host (their own, or the file's hosts: round-robin) run there, over ssh.
+  const hosts = memberHosts(o.file);
+  const onHost = new Map<string, Backend>();
+  for (const h of new Set(hosts.filter((h): h is string => h !== undefined))) {
+    const b = (await selectBackend({ requested: 'ssh', env: o.env, team, host: h })).backend;
+    onHost.set(h, b);
+    if (b.describe() !== backend.describe()) o.print(chalk.dim(b.describe()));
+  }
   const spawned: string[] = [];
   const failed: StartedTeam['failed'] = [];
   const interrupted: string[] = [];
@@ -122,7 +134,7 @@ export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
     else if (r.error.kind !== 'interrupted') o.print(`${chalk.red('failed:')} ${r.error.message}`); // an interruption is reported as a whole
   };
   const results = await spawnTeammates(
-    o.file.members.map((m) => ({
+    o.file.members.map((m, i) => ({
       team,
       name: m.name,
       prompt: m.prompt,
@@ -134,7 +146,7 @@ export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
       cwd: m.cwd ?? o.cwd,
       runtime: m.runtime,
       isolation: m.isolation,
-      backend,
+      backend: onHost.get(hosts[i] ?? '') ?? backend,
       env: o.env,
       onNotice: (text: string) => o.print(chalk.yellow(text)),
       ...(o.readyTimeoutMs !== undefined ? { readyTimeoutMs: o.readyTimeoutMs } : {}),

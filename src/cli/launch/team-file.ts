@@ -5,7 +5,9 @@
 // Format (unknown keys are errors, so a typo never silently drops a setting):
 //   name: review-squad                 team name (SPEC §3.1)
 //   description: ...                   optional
-//   backend: auto|tmux|iterm2|in-process     optional (default auto)
+//   backend: auto|tmux|iterm2|in-process|ssh optional (default auto)
+//   hosts: [build1, ci@build2:2222]    optional: machines for the members without their own host,
+//                                      round-robin in member order (the ssh backend)
 //   permissionMode: default|acceptEdits|bypassPermissions|plan   optional, inherited by members
 //   model: ...                         optional, default model of the members
 //   members:                           at least one
@@ -13,6 +15,7 @@
 //       prompt: ...                    the initial prompt (first message from team-lead)
 //       model, agentType, planModeRequired, permissionMode, runtime: swarm|claude   optional
 //       isolation: worktree            optional: its own git worktree of the cwd's repository
+//       host: [user@]host[:port]       optional: run it on that machine over ssh (its cwd is checked there)
 //       cwd: ../app                    optional; relative paths are resolved against the YAML file's
 //                                      directory (`~` is not expanded)
 //   tasks:                             optional: the shared task list, created before anyone is spawned
@@ -33,6 +36,7 @@ import { errnoCode, SwarmError } from '../../protocol/errors.js';
 import { assertMemberName, assertTeamName, LEAD_NAME } from '../../protocol/names.js';
 import { nearest } from '../../protocol/spelling.js';
 import { isDirectory } from '../../storage/atomic.js';
+import { parseDestination } from '../../backends/ssh/connection.js';
 import { resolveClaude, type Env } from '../../teammates/command-line.js';
 import { ISOLATIONS } from '../../teammates/spawn.js';
 import { planWorktree } from '../../teammates/worktree.js';
@@ -48,6 +52,14 @@ function nameRule(assert: (name: string) => string): (value: string, ctx: z.Refi
   };
 }
 
+function hostRule(value: string, ctx: z.RefinementCtx): void {
+  try {
+    parseDestination(value);
+  } catch (e) {
+    ctx.addIssue({ code: 'custom', message: e instanceof Error ? e.message.replace(/^--host: /, '') : String(e) });
+  }
+}
+
 const nonEmpty = z.string().refine((s) => s.trim() !== '', 'expected a non-empty string');
 
 export const TeamFileMemberSchema = z.strictObject({
@@ -60,6 +72,7 @@ export const TeamFileMemberSchema = z.strictObject({
   cwd: nonEmpty.optional(),
   runtime: z.enum(['swarm', 'claude']).optional(),
   isolation: z.enum(ISOLATIONS).optional(),
+  host: z.string().superRefine(hostRule).optional(),
 });
 export type TeamFileMember = z.infer<typeof TeamFileMemberSchema>;
 
@@ -75,7 +88,8 @@ export type TeamFileTask = z.infer<typeof TeamFileTaskSchema>;
 const TeamFileObjectSchema = z.strictObject({
   name: z.string().superRefine(nameRule(assertTeamName)),
   description: z.string().optional(),
-  backend: z.enum(['auto', 'tmux', 'iterm2', 'in-process']).optional(),
+  backend: z.enum(['auto', 'tmux', 'iterm2', 'in-process', 'ssh']).optional(),
+  hosts: z.array(z.string().superRefine(hostRule)).min(1, 'expected at least one host').optional(),
   permissionMode: PermissionModeSchema.optional(),
   model: nonEmpty.optional(),
   members: z.array(TeamFileMemberSchema).min(1, 'expected at least one member'),
@@ -103,9 +117,32 @@ export const TeamFileSchema = TeamFileObjectSchema.superRefine(
       }
     });
     taskProblems(team, ctx);
+    hostProblems(team, ctx);
   },
   { when: () => true },
 );
+
+/** Hosts go with the ssh backend (or auto); `backend: ssh` needs a host for every member. */
+function hostProblems(team: { backend?: unknown; hosts?: unknown; members?: unknown }, ctx: z.RefinementCtx): void {
+  const members = Array.isArray(team.members) ? (team.members as { host?: unknown }[]) : [];
+  const pooled = Array.isArray(team.hosts) && team.hosts.length > 0;
+  const anyHost = pooled || members.some((m) => typeof m?.host === 'string');
+  if (anyHost && team.backend !== undefined && team.backend !== 'auto' && team.backend !== 'ssh') {
+    ctx.addIssue({ code: 'custom', path: ['backend'], message: `host/hosts run members over ssh, not backend ${String(team.backend)}; use backend: ssh (or leave it out)` });
+  }
+  if (team.backend === 'ssh' && !pooled) {
+    members.forEach((m, i) => {
+      if (typeof m?.host !== 'string') ctx.addIssue({ code: 'custom', path: ['members', i], message: 'backend ssh: give this member a host, or the file a hosts: list' });
+    });
+  }
+}
+
+/** The machine of each member, in order: its own `host`, else the next of `hosts` (round-robin); undefined = this one. */
+export function memberHosts(file: Pick<TeamFile, 'members' | 'hosts'>): (string | undefined)[] {
+  const pool = file.hosts ?? [];
+  let next = 0;
+  return file.members.map((m) => m.host ?? (pool.length === 0 ? undefined : pool[next++ % pool.length]));
+}
 
 /** The 0-based positions a task's `blockedBy` names (a position or a unique subject), or the problem. */
 function blockerIndex(ref: number | string, tasks: readonly { subject?: unknown }[]): number | string {
@@ -307,13 +344,15 @@ export interface MachineChecks {
 
 /** Each member's cwd is a directory, a `runtime: claude` member finds `claude`, a worktree member can have one: one line per problem. */
 async function machineProblems({ team, at }: Located, machine: MachineChecks): Promise<string[]> {
+  const hosts = memberHosts(team);
   const problems: string[] = [];
   for (const [i, m] of team.members.entries()) {
     if (m.isolation === 'worktree' && (m.cwd === undefined || isDirectory(m.cwd))) {
       const cwd = m.cwd ?? machine.cwd;
       await planWorktree(team.name, m.name, cwd).catch((e: unknown) => problems.push(`${at(['members', i, 'isolation'])}: member "${m.name}": ${e instanceof Error ? e.message : String(e)}`));
     }
-    if (m.cwd !== undefined && !isDirectory(m.cwd)) {
+    // A member on another machine has its cwd checked there, at spawn.
+    if (m.cwd !== undefined && hosts[i] === undefined && !isDirectory(m.cwd)) {
       problems.push(`${at(['members', i, 'cwd'])}: member "${m.name}": ${m.cwd} is not a directory; create it or fix the path`);
     }
     if (m.runtime === 'claude') {

@@ -69,7 +69,7 @@ function rows(s: CollectedStatus, now: number): Cell[][] {
     const tokens = m.inputTokens === null && m.outputTokens === null ? '-' : `${formatCount(m.inputTokens ?? 0)}/${formatCount(m.outputTokens ?? 0)}`;
     return [
       { text: m.name, style: (t) => paint(d.color, t) },
-      { text: m.backendType ?? '-' },
+      { text: m.host === null ? (m.backendType ?? '-') : `${m.backendType ?? '-'} ${m.host}` },
       { text: `${m.paneId ?? '-'}${paneNote}`, ...(paneNote ? { style: chalk.red } : {}) },
       { text: pid, ...(d.pidAlive === false ? { style: chalk.red } : {}) },
       { text: m.state, style: stateStyle(m.state) },

@@ -60,7 +60,7 @@ async function statusJson(env: Record<string, string> = {}): Promise<Record<stri
 }
 
 const MEMBER_KEYS = [
-  'name', 'agentId', 'backendType', 'paneId', 'pid', 'alive', 'state', 'heartbeatAt',
+  'name', 'agentId', 'backendType', 'host', 'paneId', 'pid', 'alive', 'state', 'heartbeatAt',
   'unread', 'pendingPermissions', 'resumeCommand', 'toolUses', 'inputTokens', 'outputTokens', 'costUsd', 'task',
 ].sort();
 
@@ -92,7 +92,7 @@ describe('swarm status', () => {
     const report = await statusJson();
     expect(Object.keys(report).sort()).toEqual(['backend', 'members', 'tasks', 'team', 'total']);
     for (const m of report.members) expect(Object.keys(m).sort()).toEqual(MEMBER_KEYS);
-    const none = { heartbeatAt: null, toolUses: null, inputTokens: null, outputTokens: null, costUsd: null, task: null, resumeCommand: null };
+    const none = { host: null, heartbeatAt: null, toolUses: null, inputTokens: null, outputTokens: null, costUsd: null, task: null, resumeCommand: null };
     expect(report).toEqual({
       team: TEAM,
       backend: 'in-process',
@@ -100,16 +100,16 @@ describe('swarm status', () => {
       members: [
         { name: 'team-lead', agentId: 'team-lead@t', backendType: null, paneId: null, pid: null, alive: null, state: 'away', unread: 1, pendingPermissions: 3, ...none },
         {
-          name: 'alive', agentId: 'alive@t', backendType: 'in-process', paneId: 'in-process', pid: livePid, alive: true, state: 'working',
+          name: 'alive', agentId: 'alive@t', backendType: 'in-process', host: null, paneId: 'in-process', pid: livePid, alive: true, state: 'working',
           heartbeatAt: hb, unread: 2, pendingPermissions: 2, toolUses: 3, inputTokens: 1200, outputTokens: 345, costUsd: 0.0042, task: null, resumeCommand: null,
         },
         {
-          name: 'ghost', agentId: 'ghost@t', backendType: 'in-process', paneId: 'in-process', pid: gonePid, alive: false, state: 'stopped',
+          name: 'ghost', agentId: 'ghost@t', backendType: 'in-process', host: null, paneId: 'in-process', pid: gonePid, alive: false, state: 'stopped',
           heartbeatAt: expect.any(Number), unread: 0, pendingPermissions: 1, toolUses: 0, inputTokens: 0, outputTokens: 0, costUsd: null, task: null,
           resumeCommand: 'swarm resume ghost --team t',
         },
         {
-          name: 'sleepy', agentId: 'sleepy@t', backendType: 'in-process', paneId: 'in-process', pid: stalePid, alive: true, state: 'stale',
+          name: 'sleepy', agentId: 'sleepy@t', backendType: 'in-process', host: null, paneId: 'in-process', pid: stalePid, alive: true, state: 'stale',
           heartbeatAt: expect.any(Number), unread: 0, pendingPermissions: 0, toolUses: 0, inputTokens: 0, outputTokens: 0, costUsd: null, task: null, resumeCommand: null,
         },
         { name: 'newbie', agentId: 'newbie@t', backendType: null, paneId: null, pid: null, alive: null, state: 'unknown', unread: 0, pendingPermissions: 0, ...none },

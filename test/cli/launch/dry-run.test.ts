@@ -4,7 +4,8 @@
 // dry run, and in the real run they go to the private env file, never onto tmux's command line.
 import { Team } from '../../../src/team/team.js';
 import { teamPaths } from '../../../src/team/paths.js';
-import { readFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'shell-quote';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -16,6 +17,8 @@ import { dryRunLines } from '../../../src/cli/launch/dry-run.js';
 import { leadArgv } from '../../../src/cli/launch/start-team.js';
 import { colorForIndex } from '../../../src/protocol/colors.js';
 import { buildTeammateCommand, forwardedEnv } from '../../../src/teammates/command-line.js';
+import { swarm } from '../../support/cli.js';
+import { tempRoot } from '../../support/tmp-root.js';
 
 const SECRET = 'sk-pin-secret';
 const ENV = { SWARM_TMUX_SOCKET: 'swarm-test-pin', CLAUDE_CONFIG_DIR: '/tmp/pin-root', ANTHROPIC_API_KEY: SECRET };
@@ -155,5 +158,30 @@ describe('launch --dry-run shows a claude member with the task list env (SPEC §
     expect(text).toContain('export CLAUDE_CODE_TASK_LIST_ID=sq;');
     expect(text).toMatch(/export CLAUDE_CODE_ENABLE_TODO_TOOLS=1(;|$)/m);
     expect(rec.calls).toEqual([]);
+  });
+});
+
+describe('launch --dry-run with hosts (the ssh backend)', () => {
+  it('a member with a host plans its tmux commands over ssh on that host, with the swarm on its PATH; nothing runs', async () => {
+    const root = await tempRoot('swarm-dry-ssh-');
+    const file = path.join(root, 'team.yaml');
+    await writeFile(file, ['name: far', 'hosts: [ci@build1:2222]', 'members:', '  - name: w1', '    prompt: hi', '  - name: w2', '    prompt: hi', '    host: gpu1', ''].join('\n'));
+    const r = await swarm(root, ['launch', file, '--dry-run', '--json'], { SWARM_SSH_COMMAND: 'ssh -F /etc/swarm/ssh_config', SWARM_TMUX_SOCKET: 'farsock' });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const runs = (JSON.parse(r.stdout) as { steps: ({ run: string[] } | { note: string })[] }).steps.flatMap((s) => ('run' in s ? [s.run] : []));
+    const over = (host: string[]) => runs.filter((run) => run[0] === 'ssh' && host.every((h, i) => run[run.indexOf('--') - host.length + i] === h));
+    const build1 = over(['-p', '2222', '-l', 'ci', 'build1']);
+    const gpu1 = over(['gpu1']);
+    expect(build1.length).toBeGreaterThan(0);
+    expect(gpu1.length).toBeGreaterThan(0);
+    for (const run of [...build1, ...gpu1]) {
+      expect(run.slice(0, 3)).toEqual(['ssh', '-F', '/etc/swarm/ssh_config']);
+      expect(run).toContain('BatchMode=yes');
+      expect(run.at(-1)).toMatch(/^tmux -L farsock /);
+    }
+    const split = build1.find((run) => run.at(-1)!.includes('split-window'))!;
+    expect(split.at(-1)).toContain('swarm teammate --agent-id w1\\@far'); // shell-quoted: one remote command string
+    expect(gpu1.find((run) => run.at(-1)!.includes('split-window'))!.at(-1)).toContain('swarm teammate --agent-id w2\\@far');
+    expect(existsSync(path.join(root, 'teams', 'far'))).toBe(false);
   });
 });

@@ -3,7 +3,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseTeamFile, parseTeamFileText, taskBlockers, type TeamFile } from '../../../src/cli/launch/team-file.js';
+import { memberHosts, parseTeamFile, parseTeamFileText, taskBlockers, type TeamFile } from '../../../src/cli/launch/team-file.js';
 import { isSwarmError } from '../../../src/protocol/errors.js';
 import { REPO } from '../../support/cli.js';
 import { useTempRoot } from '../../support/tmp-root.js';
@@ -87,7 +87,7 @@ describe('parseTeamFileText', () => {
     const lines = msg.split('\n');
     expect(lines).toHaveLength(4);
     expect(lines[0]).toMatch(/^team\.yaml:1: name: invalid team name "Big Team": .* \(\+3 more\)$/);
-    expect(lines[1]).toMatch(/^team\.yaml:2: backend: .*"auto"\|"tmux"\|"iterm2"\|"in-process"/);
+    expect(lines[1]).toMatch(/^team\.yaml:2: backend: .*"auto"\|"tmux"\|"iterm2"\|"in-process"\|"ssh"/);
     expect(lines[2]).toMatch(/^team\.yaml:4: members\[0\]\.name: member name "team-lead" is reserved/);
     expect(lines[3]).toMatch(/^team\.yaml:6: members\[0\]\.runtime: .*"swarm"\|"claude"/);
   });
@@ -105,7 +105,7 @@ describe('parseTeamFileText', () => {
     expect(msg.split('\n')).toEqual([
       'team.yaml:3: members[0].prompt: required field is missing (expected string) (+2 more)',
       'team.yaml:4: members[0].planModeRequred: unknown field (did you mean "planModeRequired"?)',
-      'team.yaml:7: members[1].colour: unknown field (expected one of: name, prompt, model, agentType, planModeRequired, permissionMode, cwd, runtime, isolation)',
+      'team.yaml:7: members[1].colour: unknown field (expected one of: name, prompt, model, agentType, planModeRequired, permissionMode, cwd, runtime, isolation, host)',
     ]);
   });
 
@@ -127,6 +127,30 @@ describe('parseTeamFileText', () => {
   it('a cwd starting with ~ is refused (never expanded)', () => {
     expect(errorOf(['name: t', 'members:', '  - name: a', '    prompt: p', '    cwd: ~/src'].join('\n'))).toBe(
       'team.yaml:5: members[0].cwd: "~/src": ~ is not expanded; use an absolute path or one relative to the team file',
+    );
+  });
+});
+
+describe('team file hosts (ssh backend)', () => {
+  it('host: per member wins; the others take hosts: round-robin in member order', () => {
+    const team = parseTeamFileText(
+      ['name: t', 'backend: ssh', 'hosts: [build1, ci@build2:2222]', 'members:',
+        ...['a', 'b', 'c', 'd'].flatMap((n) => [`  - name: ${n}`, '    prompt: p', ...(n === 'b' ? ['    host: gpu1'] : [])])].join('\n'),
+      'team.yaml', '/w',
+    );
+    expect(memberHosts(team)).toEqual(['build1', 'gpu1', 'ci@build2:2222', 'build1']);
+    expect(memberHosts(parseTeamFileText('name: t\nmembers:\n  - name: a\n    prompt: p', 'team.yaml', '/w'))).toEqual([undefined]);
+  });
+
+  it('a bad host, hosts with another backend, backend ssh with a member left without one: each at its line', () => {
+    const msg = errorOf(['name: t', 'backend: tmux', 'hosts: ["a b"]', 'members:', '  - name: a', '    prompt: p', '    host: "x@y:99999"'].join('\n'));
+    expect(msg.split('\n')).toEqual([
+      expect.stringMatching(/^team\.yaml:2: backend: host\/hosts run members over ssh, not backend tmux; use backend: ssh/),
+      expect.stringMatching(/^team\.yaml:3: hosts\[0\]: expected \[user@\]host\[:port\]/),
+      expect.stringMatching(/^team\.yaml:7: members\[0\]\.host: expected \[user@\]host\[:port\]/),
+    ]);
+    expect(errorOf(['name: t', 'backend: ssh', 'members:', '  - name: a', '    prompt: p'].join('\n'))).toMatch(
+      /^team\.yaml:4: members\[0\]: backend ssh: give this member a host, or the file a hosts: list$/,
     );
   });
 });

@@ -1,0 +1,58 @@
+// `swarm doctor --host <h>`: the machines teammates run on over ssh (the ssh backend), each checked
+// through backends/ssh/host-check.ts: reachable by ssh without a prompt, tmux and swarm installed
+// there (their versions listed), and the team root shared with it. One finding per failure, its
+// fix the remedy the check named. It also says what file system the root is on here, and so that
+// other machines' changes reach the watchers by their poll (storage/mounts.ts).
+import { checkHost, type HostReport } from '../../backends/ssh/host-check.js';
+import { filesystemOf } from '../../storage/mounts.js';
+import type { CheckResult, DoctorContext, Finding } from './machine-checks.js';
+
+/** "what is wrong; what to do" → the two halves (the whole line twice when there is no `; `). */
+function split(line: string): { problem: string; fix: string } {
+  const at = line.indexOf('; ');
+  return at < 0 ? { problem: line, fix: line } : { problem: line.slice(0, at), fix: line.slice(at + 2) };
+}
+
+function judge(r: HostReport): CheckResult {
+  const findings: Finding[] = [];
+  const passed: string[] = [];
+  const problem = (check: string, line: string): void => {
+    const { problem: p, fix } = split(line);
+    findings.push({ check, severity: 'problem', problem: p.startsWith(`ssh ${r.host}`) ? p : `host ${r.host}: ${p}`, fix });
+  };
+  if (r.reach !== undefined) {
+    problem('ssh_host', r.reach.error);
+    return { findings, passed };
+  }
+  passed.push(`host ${r.host}: reachable over ssh (no prompt)`);
+  if (r.tmux !== undefined) {
+    if ('error' in r.tmux) problem('ssh_host_tmux', r.tmux.error);
+    else passed.push(`host ${r.host}: ${r.tmux.version}`);
+  }
+  if (r.swarm !== undefined) {
+    if ('error' in r.swarm) problem('ssh_host_swarm', r.swarm.error);
+    else passed.push(`host ${r.host}: ${r.swarm.command} ${r.swarm.version}`);
+  }
+  if (r.sharedRoot !== undefined) {
+    if ('error' in r.sharedRoot) problem('ssh_host_root', r.sharedRoot.error);
+    else passed.push(`host ${r.host}: the team root is shared (${r.sharedRoot.path} there)`);
+  }
+  return { findings, passed };
+}
+
+/** Where the root is, and so how teammates on other machines' changes reach the watchers here. */
+async function rootFilesystemLine(root: string): Promise<string> {
+  const fs = await filesystemOf(root);
+  if (fs === undefined) return `the team root ${root}: its file system could not be told; changes from other machines reach watchers by their poll (every second at most)`;
+  return fs.remote
+    ? `the team root ${root} is on ${fs.type} (${fs.mountPoint}): changes made on other machines reach watchers by their poll (every second at most), not inotify`
+    : `the team root ${root} is on local ${fs.type} (${fs.mountPoint}): hosts mount it over NFS or sshfs; their changes reach watchers here by the poll (every second at most), not inotify`;
+}
+
+export async function checkHosts(ctx: DoctorContext): Promise<CheckResult> {
+  if ((ctx.hosts ?? []).length === 0) return { findings: [], passed: [] };
+  const results = await Promise.all(
+    (ctx.hosts ?? []).map(async (host) => judge(await checkHost({ host, root: ctx.root, remoteRoot: ctx.env.SWARM_REMOTE_ROOT, env: ctx.env, exec: ctx.exec }))),
+  );
+  return { findings: results.flatMap((r) => r.findings), passed: [await rootFilesystemLine(ctx.root), ...results.flatMap((r) => r.passed)] };
+}
