@@ -60,13 +60,13 @@ describe('a member on another machine (ssh)', () => {
     const calls: string[][] = [];
     const asked: number[] = [];
     // Its tmux (over there) lists another pane only: this one is gone.
-    const exec = sshExec({ exitCode: 0, stdout: '%9 999 0  @1 swarm-t\n', stderr: '' }, calls);
+    const exec = sshExec({ exitCode: 0, stdout: '%9 999 0  @1 cmd swarm-t\n', stderr: '' }, calls);
     const p: RecordedPane = { backendType: 'ssh', paneId: '%1', pid: process.pid, host: 'build1' };
     const facts = await gatherLivenessFacts([p], { team: new Team(root, 't'), env: {}, exec, isAlive: (pid) => (asked.push(pid), true) });
     expect(judgeLiveness(p, facts)).toEqual({ pane: 'gone', pidAlive: null, alive: false });
     expect(asked).toEqual([]);
     expect(calls.map((c) => c[0])).toEqual(['ssh']);
-    expect(calls[0]!.slice(-2)).toEqual(['--', "tmux list-panes -a -F '#{pane_id} #{pane_pid} #{pane_dead} #{pane_dead_status} #{window_id} #{session_name}'"]);
+    expect(calls[0]!.slice(-2)).toEqual(['--', "tmux list-panes -a -F '#{pane_id} #{pane_pid} #{pane_dead} #{pane_dead_status} #{window_id} #{?pane_start_command,cmd,shell} #{session_name}'"]);
   });
 
   it('an unreachable host leaves it unknown (not alive by a local pid)', async () => {
