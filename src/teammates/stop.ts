@@ -25,6 +25,7 @@ import { shutdownGraceMs, shutdownWaitMs } from '../protocol/shutdown-timing.js'
 import type { Mailbox } from '../mailbox/mailbox.js';
 import { appendAudit } from '../permissions/audit.js';
 import { openLeadMailbox } from '../permissions/lead-mailbox.js';
+import { leaseSelf, liveHolder } from '../team/lead-lease.js';
 import { findMember, readTeam, removeMember, requireMember } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
 import { awaitFiles } from '../storage/await-files.js';
@@ -164,11 +165,22 @@ function answerOf(m: InboxMessage, requestId: string, from: string): Answer | un
 }
 
 /** The answer to `requestId`, consuming only that frame; also found if another reader took it. */
-async function takeAnswer(mailbox: Mailbox, requestId: string, from: string): Promise<Answer | undefined> {
+/** The answer to `requestId` in team-lead's inbox, marked read unless `leaveUnread`. */
+async function takeAnswer(mailbox: Mailbox, requestId: string, from: string, leaveUnread: boolean): Promise<Answer | undefined> {
   const present = (await mailbox.read(LEAD_NAME)).find((m) => answerOf(m, requestId, from) !== undefined);
-  if (present === undefined) return undefined;
+  if (present === undefined || leaveUnread) return present && answerOf(present, requestId, from);
   const [taken] = await mailbox.consume(LEAD_NAME, (m) => answerOf(m, requestId, from) !== undefined);
   return answerOf(taken ?? present, requestId, from);
+}
+
+/**
+ * A live Claude Code leader (its `leadProcess` has no `kind`: swarm's always have one) reads
+ * team-lead's inbox itself and drops a teammate from its own roster when it sees the teammate's
+ * shutdown_approved, so the answer is left unread for it.
+ */
+function ledByClaudeCode(config: TeamConfig): boolean {
+  const lease = config.leadProcess;
+  return lease !== undefined && lease.kind === undefined && liveHolder(lease, leaseSelf('console')) !== undefined;
 }
 
 /** Ask a teammate to shut down and report exactly what happened (see the file header); both are audited. */
@@ -222,14 +234,15 @@ async function askToShutDown(team: Team, name: string, opts: ShutdownOptions, as
   await appendAudit(team.paths, { event: 'shutdown', id: requestId, at: Date.now(), worker: member.name, status: 'requested', by: LEAD_NAME, ...(opts.reason ? { reason: opts.reason } : {}) });
   opts.onRequested?.(member.name);
   const timeoutMs = opts.timeoutMs ?? shutdownWaitMs(opts.env);
+  const leaveUnread = ledByClaudeCode(config);
   const result = await awaitFiles(
     [team.paths.inboxes],
     async (): Promise<Answer | 'exited' | undefined> => {
-      const answer = await takeAnswer(mailbox, requestId, member.name);
+      const answer = await takeAnswer(mailbox, requestId, member.name, leaveUnread);
       if (answer !== undefined) return answer;
       if (await alive()) return undefined;
       // It answers before it exits: look once more, after seeing it gone.
-      return (await takeAnswer(mailbox, requestId, member.name)) ?? 'exited';
+      return (await takeAnswer(mailbox, requestId, member.name, leaveUnread)) ?? 'exited';
     },
     { timeoutMs },
   );

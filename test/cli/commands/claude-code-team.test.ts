@@ -15,9 +15,10 @@ import { capturePane } from '../../../src/backends/tmux/commands.js';
 import { SWARM_BIN, swarm } from '../../support/cli.js';
 import { reapChildren, startSleeper } from '../../support/team-fixture.js';
 import { waitFor } from '../../support/wait.js';
-import { tmuxForThisTest } from '../../support/tmux.js';
+import { tmuxEnv, tmuxForThisTest } from '../../support/tmux.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 
+const FAKE_TEAMMATE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../support/fake-teammate.mjs');
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/claude-code');
 const TEAM = 'review-squad';
 const ID = 'perm-1733140002000-a1b2c3'; // alice's Bash request in inbox-2.1.112.json
@@ -130,6 +131,22 @@ describe('a team Claude Code made', () => {
     expect(fixed.exitCode).toBe(0);
     for (const d of [path.join(root, 'teams'), p.dir, p.inboxes]) expect(await modeOf(d)).toBe(0o755);
     expect(await modeOf(p.permissions)).toBe(0o700);
+  });
+
+  it("swarm shutdown of a teammate while the Claude Code leader runs: approved and verified, the teammate's answer left unread for the leader (it drops the member from its own roster on it)", async () => {
+    const p = teamPaths(root, TEAM);
+    const leaderPid = await startSleeper(); // stands for the Claude Code leader's live process
+    const config = JSON.parse(await fs.readFile(p.config, 'utf8')) as Record<string, unknown>;
+    await fs.writeFile(p.config, JSON.stringify({ ...config, leadProcess: { pid: leaderPid, claimedAt: Date.now() } }, null, 2)); // Claude Code's shape: no kind
+    const env = tmuxEnv(tmuxForThisTest(), [process.execPath, FAKE_TEAMMATE]);
+    const spawned = await swarm(root, ['spawn', 'carol', '--prompt', 'hi', '--cwd', root, '--backend', 'tmux', '--team', TEAM], env);
+    expect(spawned.exitCode, spawned.stderr).toBe(0);
+    const r = await swarm(root, ['shutdown', 'carol', '--team', TEAM, '--json'], env);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject([{ name: 'carol', outcome: 'approved', verified: true }]);
+    const lead = JSON.parse(await fs.readFile(p.inbox('team-lead'), 'utf8')) as { from: string; text: string; read: boolean }[];
+    const answers = lead.filter((m) => m.from === 'carol' && parseControl(m.text).kind === 'control');
+    expect(answers.map((m) => [(parseControl(m.text) as { message: { type: string } }).message.type, m.read])).toEqual([['shutdown_approved', false]]);
   });
 
   it('swarm lead as a second pane for a running Claude Code leader: it watches (consumes nothing) and the person answers the teammate from it, once', async () => {
