@@ -4,10 +4,12 @@
 // and the agent lead resume a stopped member when they message it (`resumeRecipients`, SPEC §11);
 // the plain `swarm send` only says how.
 import type { Backend } from '../backends/backend.js';
+import { selectBackend } from '../backends/registry.js';
 import { SwarmError } from '../protocol/errors.js';
 import { readConversation } from '../runtime/conversation.js';
 import type { Env } from '../teammates/command-line.js';
 import { resumeTeammates, stoppedAmong, type ResumeOptions, type ResumeResult } from '../teammates/resume.js';
+import { findMember, readTeam } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
 
 /** How many messages `file` restores; SwarmError when a corrupt line would lose part of the conversation. */
@@ -24,9 +26,23 @@ export interface ResumeNamedOptions extends Partial<Omit<ResumeOptions, 'team' |
   env: Env;
 }
 
-/** Resume `names` (stopped members, checked by the caller) of `team`; one result each. */
-export function resumeNamed(team: Team, names: readonly string[], o: ResumeNamedOptions, onSettled?: (r: ResumeResult) => void): Promise<ResumeResult[]> {
-  return resumeTeammates({ inspectTranscript, ...o, team, names }, onSettled);
+/**
+ * Resume `names` (stopped members, checked by the caller) of `team`; one result each. A member on
+ * another machine (`host`, the ssh backend) comes back on that machine, through its own backend;
+ * the others on `o.backend`.
+ */
+export async function resumeNamed(team: Team, names: readonly string[], o: ResumeNamedOptions, onSettled?: (r: ResumeResult) => void): Promise<ResumeResult[]> {
+  const config = await readTeam(team);
+  const byHost = new Map<string | undefined, string[]>();
+  for (const name of names) {
+    const host = findMember(config, name)?.host;
+    byHost.set(host, [...(byHost.get(host) ?? []), name]);
+  }
+  const groups = [...byHost].map(async ([host, group]) => {
+    const backend = host === undefined ? o.backend : (await selectBackend({ requested: 'ssh', host, env: o.env, team })).backend;
+    return resumeTeammates({ inspectTranscript, ...o, backend, team, names: group }, onSettled);
+  });
+  return (await Promise.all(groups)).flat();
 }
 
 /** `resumed alice: ready (12 turns restored, 1 unread message waiting)`, or the failure's first line. */

@@ -221,9 +221,18 @@ async function finishResume(o: ResumeOptions, s: StartedResume): Promise<ResumeR
     isActive: true,
     ...(s.pane.pid !== undefined ? { pid: s.pane.pid } : {}),
     ...(s.pane.server !== undefined ? { paneServer: s.pane.server } : {}),
+    ...(s.pane.host !== undefined ? { host: s.pane.host } : {}),
   });
   if (s.exitedPane !== undefined) await o.backend.kill(s.exitedPane).catch(() => undefined); // its stderr stays in logs/<name>.stderr
   const unread = (await s.mailbox.unread(name).catch(() => [])).length;
-  const teammate: SpawnedTeammate = { agentId: old.agentId, name, color: old.color ?? 'blue', backendType: s.pane.backendType, paneId: s.pane.paneId, pid: s.pane.pid };
+  const teammate: SpawnedTeammate = {
+    agentId: old.agentId,
+    name,
+    color: old.color ?? 'blue',
+    backendType: s.pane.backendType,
+    paneId: s.pane.paneId,
+    pid: s.pane.pid,
+    ...(s.pane.host !== undefined ? { host: s.pane.host } : {}),
+  };
   return { ok: true, name, runtime: s.runtime, restored: s.restored, unread, teammate };
 }

@@ -62,6 +62,7 @@ try {
       'permission-mode': { type: 'string' },
       cwd: { type: 'string' },
       'dangerously-skip-permissions': { type: 'boolean' },
+      resume: { type: 'boolean' }, // swarm resume: the conversation comes back from the transcript (a fake has none)
     },
   }));
 } catch (e) {

@@ -38,9 +38,12 @@ export const resumeCommand: CommandModule<GlobalArgs, ResumeArgs> = {
       return println(`no stopped members in team ${team.name} (swarm status shows each member's state)`);
     }
     const config = await readTeam(team);
-    const ran = new Set(names.map((n) => parseBackendType(findMember(config, n)?.backendType)));
+    // Members on another machine come back there (resumeNamed picks their ssh backend by host).
+    const here = names.filter((n) => findMember(config, n)?.host === undefined);
+    const ran = new Set(here.map((n) => parseBackendType(findMember(config, n)?.backendType)));
     const recorded = ran.size === 1 ? [...ran][0] : undefined;
-    const requested = await requestedBackend(team, args.backend ?? config.swarm?.backend ?? recorded);
+    // None here: the backend below goes unused (a team file's `backend: ssh` would want a --host).
+    const requested = here.length === 0 ? 'auto' : await requestedBackend(team, args.backend ?? config.swarm?.backend ?? recorded);
     const { backend, notes } = await selectBackend({ requested, env: process.env, team });
     for (const n of notes) process.stderr.write(`${chalk.yellow('swarm: note:')} ${n}\n`);
     const results = await resumeNamed(
@@ -58,7 +61,7 @@ export const resumeCommand: CommandModule<GlobalArgs, ResumeArgs> = {
         else process.stderr.write(`${chalk.red('swarm:')} ${r.error.message}\n`);
       },
     );
-    if (!args.json && results.some((r) => r.ok)) println(chalk.dim(`  ${backend.describe()}`));
+    if (!args.json && results.some((r) => r.ok && here.includes(r.name))) println(chalk.dim(`  ${backend.describe()}`));
     if (args.json) {
       printJson(results.map((r) => (r.ok ? { ok: true, ...r.teammate, restored: r.restored, unread: r.unread } : { ok: false, name: r.name, error: r.error.message })));
     }

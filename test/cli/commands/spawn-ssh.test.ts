@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { isProcessAlive } from '../../../src/backends/process.js';
+import { TmuxServer } from '../../../src/backends/tmux/commands.js';
 import { startMessagesServer, type MessagesServer } from '../../../src/standin/messages-server.js';
 import { createTeam, readTeam } from '../../../src/team/index.js';
 import { Team } from '../../../src/team/team.js';
@@ -91,7 +92,7 @@ describe('swarm spawn --host (ssh backend)', () => {
     expect((await readTeam(new Team(root, TEAM))).members.map((m) => m.name)).toEqual(['team-lead']);
   }, 60_000);
 
-  it('swarm launch: a team file with a hosts: pool puts its members there, ready without a local pid check; kill goes over ssh, verified', async () => {
+  it('swarm launch: a team file with a hosts: pool puts its members there, ready without a local pid check; kill goes over ssh, verified; a stopped one is resumed on its host', async () => {
     const file = path.join(root, 'team.yaml');
     await fs.writeFile(file, ['name: pool', 'backend: ssh', `hosts: [${SSH_TEST_HOST}]`, 'members:', '  - name: w1', '    prompt: hi', '  - name: w2', '    prompt: hi', ''].join('\n'));
     // Their status files name a pid that is dead here, as another machine's pid would be: readiness
@@ -105,7 +106,19 @@ describe('swarm spawn --host (ssh backend)', () => {
     const out = JSON.parse(r.stdout) as { backend: string; spawned: string[]; status: { members: { name: string; host: string | null; alive: boolean | null; pid: number | null }[] } };
     expect(out).toMatchObject({ backend: 'ssh', spawned: ['w1', 'w2'] });
     expect(r.stderr).toMatch(new RegExp(`spawned w1 in ssh pane %\\d+ on ${SSH_TEST_HOST}: ready`));
-    const teammates = out.status.members.slice(1);
+    let teammates = out.status.members.slice(1);
+    expect(teammates.map((m) => [m.name, m.host, m.alive])).toEqual([['w1', SSH_TEST_HOST, true], ['w2', SSH_TEST_HOST, true]]);
+    for (const m of teammates) pids.add(m.pid!);
+
+    // w1's pane dies under it (its machine's tmux lost it): stopped; swarm resume brings it back
+    // on the same host, through the ssh backend (not this machine's tmux).
+    const w1 = (await readTeam(new Team(root, 'pool'))).members[1]!;
+    await new TmuxServer({ socket }).run(['kill-pane', '-t', w1.tmuxPaneId]);
+    await waitFor(async () => JSON.parse((await swarm(root, ['status', '--team', 'pool', '--json'], env)).stdout).members[1].state === 'stopped', 15_000, 'w1 stopped');
+    const resumed = await swarm(root, ['resume', 'w1', '--team', 'pool', '--json'], env);
+    expect(resumed.exitCode, resumed.stderr + resumed.stdout).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject([{ ok: true, name: 'w1', backendType: 'ssh', host: SSH_TEST_HOST }]);
+    teammates = (JSON.parse((await swarm(root, ['status', '--team', 'pool', '--json'], env)).stdout) as typeof out.status).members.slice(1);
     expect(teammates.map((m) => [m.name, m.host, m.alive])).toEqual([['w1', SSH_TEST_HOST, true], ['w2', SSH_TEST_HOST, true]]);
     for (const m of teammates) pids.add(m.pid!);
     for (const m of teammates) {
