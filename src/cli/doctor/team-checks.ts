@@ -259,22 +259,29 @@ function memberFindings(ctx: DoctorContext, handle: Team, m: Member, l: Liveness
   return [];
 }
 
-/** Unfinished tasks of dead members: one finding per member. */
-async function taskFindings(handle: Team, dead: readonly string[]): Promise<Finding[]> {
-  if (dead.length === 0) return [];
+/**
+ * Unfinished tasks of members that are not running: one finding per member. A stopped one (its
+ * process gone too, never shut down) keeps its tasks by design until it is resumed: a warning. One
+ * whose pane is gone while its process lives cannot be resumed: a problem.
+ */
+async function taskFindings(handle: Team, gone: readonly { name: string; stopped: boolean }[]): Promise<Finding[]> {
+  if (gone.length === 0) return [];
   const team = handle.name;
   const { tasks } = await new TaskList(handle).list();
   const out: Finding[] = [];
-  for (const name of dead) {
+  for (const { name, stopped } of gone) {
     const owned = tasks.filter((t) => t.status !== 'completed' && t.owner !== undefined && sameName(t.owner, name));
     if (owned.length === 0) continue;
     const ids = owned.map((t) => `#${t.id}`).join(', ');
+    const tasksWord = `task${owned.length === 1 ? '' : 's'}`;
     out.push({
       check: 'dead_owner',
-      severity: 'problem',
+      severity: stopped ? 'warning' : 'problem',
       team,
-      problem: `member ${name} (team ${team}) is dead but still owns unfinished task${owned.length === 1 ? '' : 's'} ${ids}, which nobody else can claim`,
-      fix: `swarm resume ${name} --team ${team} brings it back with them; swarm doctor --fix gives them back to the list and tells team-lead`,
+      problem: stopped
+        ? `member ${name} (team ${team}) is stopped (its process and pane are gone) and keeps its unfinished ${tasksWord} ${ids} until it is resumed`
+        : `member ${name} (team ${team}) is dead but still owns unfinished ${tasksWord} ${ids}, which nobody else can claim`,
+      fix: `${stopped ? `swarm resume ${name} --team ${team} brings it back with them; ` : ''}swarm doctor --fix gives them back to the list and tells team-lead`,
       apply: async () => {
         const released = await releaseTasksOf(handle, name, 'crashed');
         return released.length === 0 ? `${name}'s tasks were already released` : `released ${released.map((t) => `#${t.id}`).join(', ')} of ${name}; team-lead was told`;
@@ -338,7 +345,8 @@ export async function checkTeamMembers(ctx: DoctorContext): Promise<CheckResult>
     const facts = await gatherLivenessFacts(recorded, { team: handle, exec: ctx.exec, env: ctx.env, isAlive: ctx.isAlive });
     const lives = members.map((m, i) => judgeLiveness(recorded[i]!, facts));
     members.forEach((m, i) => findings.push(...memberFindings(ctx, handle, m, lives[i]!)));
-    findings.push(...(await taskFindings(handle, members.filter((_, i) => lives[i]!.alive === false).map((m) => m.name))));
+    const notRunning = members.flatMap((m, i) => (lives[i]!.alive === false ? [{ name: m.name, stopped: lives[i]!.pidAlive !== true }] : []));
+    findings.push(...(await taskFindings(handle, notRunning)));
     findings.push(...(await pendingFindings(handle, config, facts)));
   }
   const passed = findings.length === 0 ? [`${teams.length} team${teams.length === 1 ? '' : 's'}, ${teammates} teammates: no dead members, no orphaned requests or tasks`] : [];

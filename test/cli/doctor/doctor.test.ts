@@ -260,7 +260,7 @@ describe('swarm doctor', () => {
     ]);
   });
 
-  it("a dead member's unfinished tasks are a problem: --fix gives them back to the list and tells team-lead once", async () => {
+  it("a stopped member's unfinished tasks wait for it (a warning offering resume); --fix gives them back to the list and tells team-lead once", async () => {
     const dead = await deadPid();
     await addMember(new Team(root, TEAM), { name: 'ghost', cwd: '/work/project' });
     await updateMember(new Team(root, TEAM), 'ghost', { backendType: 'in-process', tmuxPaneId: 'in-process', pid: dead, isActive: false });
@@ -272,12 +272,12 @@ describe('swarm doctor', () => {
     await tasks.update('2', { status: 'completed' }, 'ghost');
 
     const r = await doctor();
-    expect(r.exitCode).toBe(1);
     expect(of(r.report, 'dead_owner')).toEqual([
       expect.objectContaining({
-        severity: 'problem',
+        severity: 'warning',
         team: TEAM,
-        problem: 'member ghost (team t) is dead but still owns unfinished task #1, which nobody else can claim',
+        problem: 'member ghost (team t) is stopped (its process and pane are gone) and keeps its unfinished task #1 until it is resumed',
+        fix: 'swarm resume ghost --team t brings it back with them; swarm doctor --fix gives them back to the list and tells team-lead',
       }),
     ]);
     expect(await tasks.get('1')).toMatchObject({ owner: 'ghost', status: 'in_progress' }); // looking changes nothing
