@@ -6,7 +6,7 @@ import { addRule, clearOrphaned, decide, removeRule, type DecideResult } from '.
 import { listPending } from '../../permissions/pending-list.js';
 import { checkRule, formatRule, parseRule, type RuleSet } from '../../permissions/rules.js';
 import { isProcessAlive } from '../../storage/pid.js';
-import { readTeam } from '../../team/team-store.js';
+import { findMember, readTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
 import { printJson, println, requireTeam, type GlobalArgs } from '../context.js';
 import { oneLine } from '../../protocol/text.js';
@@ -134,19 +134,26 @@ export const permissionsCommand: CommandModule<GlobalArgs, GlobalArgs> = {
   handler: () => undefined,
 };
 
+/** True when `name` is a member recorded on another machine (the ssh backend's `host`). */
+async function onAnotherMachine(team: Team, name: string): Promise<boolean> {
+  const config = await readTeam(team).catch(() => undefined);
+  return config !== undefined && findMember(config, name)?.host !== undefined;
+}
+
 function describeDecision(r: DecideResult): string {
   const what = oneLine(describeToolInput(r.request.toolName, r.request.input), 100);
   return `${paint(r.request.workerColor, r.request.workerName)} ${r.request.toolName}${what ? `: ${what}` : ''}`;
 }
 
-function printDecision(args: GlobalArgs, r: DecideResult): void {
+/** Print what was decided; `remote`: the worker runs on another machine, whose pids mean nothing here. */
+function printDecision(args: GlobalArgs, r: DecideResult, remote: boolean): void {
   if (args.json) {
     return printJson({ id: r.id, status: r.status, worker: r.request.workerName, toolName: r.request.toolName, frameSent: r.frameSent, ...(r.rule ? { rule: r.rule } : {}) });
   }
   println(`${r.status === 'approved' ? chalk.green('approved') : chalk.red('denied')} ${r.id}  ${describeDecision(r)}`);
   if (r.rule) println(`added allow rule ${chalk.bold(r.rule)}`);
   if (!r.frameSent) warn(`${r.request.workerName} is no longer a member; no response frame was sent`);
-  else if (r.request.workerPid !== undefined && !isProcessAlive(r.request.workerPid)) {
+  else if (!remote && r.request.workerPid !== undefined && !isProcessAlive(r.request.workerPid)) {
     warn(`${r.request.workerName}'s process ${r.request.workerPid} is not running, so nobody acts on this until it is respawned`);
   }
 }
@@ -171,7 +178,7 @@ export const approveCommand: CommandModule<GlobalArgs, ApproveArgs> = {
       always: args.always,
       ...(args.feedback ? { feedback: args.feedback } : {}),
     });
-    printDecision(args, r);
+    printDecision(args, r, await onAnotherMachine(requireTeam(args), r.request.workerName));
   },
 };
 
@@ -185,6 +192,6 @@ export const denyCommand: CommandModule<GlobalArgs, IdArgs & { feedback?: string
       .example('$0 deny perm-1733140000000-a1b2c3d4e5f6 --feedback "use npm run test:unit"', 'deny with a hint'),
   handler: async (args) => {
     const r = await decide(requireTeam(args), String(args.id), 'deny', args.feedback ? { feedback: args.feedback } : {});
-    printDecision(args, r);
+    printDecision(args, r, await onAnotherMachine(requireTeam(args), r.request.workerName));
   },
 };

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { readAudit } from '../../../src/permissions/audit.js';
 import { writePending } from '../../../src/permissions/pending.js';
 import type { PendingRequest } from '../../../src/protocol/permission.js';
-import { readTeam } from '../../../src/team/index.js';
+import { readTeam, updateMember } from '../../../src/team/index.js';
 import { swarm } from '../../support/cli.js';
 import { deadPid } from '../../support/team-fixture.js';
 import { listTree } from '../../support/fs-tree.js';
@@ -176,6 +176,13 @@ describe('swarm approve / deny', () => {
     const r = await run(['approve', 'perm-8-a']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/^swarm: w1's process \d+ is not running, so nobody acts on this until it is respawned$/);
+
+    // A worker on another machine (the ssh backend): its pid means nothing here, so no such warning.
+    await updateMember(new Team(h.root, TEAM), 'w1', { host: 'ci@build1' });
+    await writePending(h.paths, record('perm-9-a', { workerPid: await deadPid() }));
+    const remote = await run(['approve', 'perm-9-a']);
+    expect(remote.exitCode, remote.stderr).toBe(0);
+    expect(remote.stderr).toBe('');
   });
 
   it('a symlinked permissions/resolved/ directory is refused: no decision is written through it', async () => {
