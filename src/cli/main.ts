@@ -1,6 +1,5 @@
 // The `swarm` command line: yargs wiring, global flags, and the one place that turns an error into
 // a one-line message and an exit code (2 for usage errors, 1 for everything else).
-import { createRequire } from 'node:module';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { agentsCommand } from './commands/agents.js';
@@ -25,9 +24,8 @@ import { fail, failWith } from './fail.js';
 import { applyColorFlag } from './output/render.js';
 import { nearest } from '../protocol/spelling.js';
 import { handleClosedOutput } from './output/closed-output.js';
+import { SWARM_VERSION } from './version.js';
 
-/** This package's version, from its package.json (yargs cannot find it from an ES module). */
-const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 
 const camel = (s: string): string => s.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
@@ -95,7 +93,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
     .strict()
     .help()
     .alias('h', 'help')
-    .version(VERSION)
+    .version(SWARM_VERSION)
     .completion('completion', 'print a bash/zsh completion script: swarm completion >> ~/.bashrc')
     .wrap(Math.min(100, process.stdout.columns || 100))
     .fail((msg, err) => {

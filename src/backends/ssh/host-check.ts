@@ -22,8 +22,11 @@ export interface HostReport {
   /** undefined when ssh did not get there (then nothing else was asked). */
   reach: { error: string } | undefined;
   tmux?: { version: string } | { error: string };
-  /** `version`: `swarm --version`'s line, or where SWARM_TEAMMATE_COMMAND's command is (no version asked of it). */
-  swarm?: { command: string; version: string } | { command: string; error: string };
+  /**
+   * `shown`: `swarm --version`'s line, or where SWARM_TEAMMATE_COMMAND's command is (no version
+   * asked of it); `version`: that line, only when it is swarm's own answer.
+   */
+  swarm?: { command: string; shown: string; version?: string } | { command: string; error: string };
   sharedRoot?: { path: string } | { error: string };
 }
 
@@ -54,12 +57,13 @@ export async function checkHost(o: HostCheckOptions): Promise<HostReport> {
   }
   const tmux = versions[0]?.trim() ?? '-';
   const where = versions[1]?.trim() || '-';
-  const version = versions[2]?.trim() || (override ? `(SWARM_TEAMMATE_COMMAND) at ${where}` : 'version unknown');
+  const answered = versions[2]?.trim() || undefined;
+  const shown = answered ?? (override ? `(SWARM_TEAMMATE_COMMAND) at ${where}` : 'version unknown');
   report.tmux = tmux === '-' || tmux === '' ? { error: 'tmux is not installed there; install tmux 3.2 or newer on it' } : { version: tmux };
   report.swarm =
     where === '-'
       ? { command, error: `${command} is not on its PATH; install swarm there (npm install -g ${SWARM_PACKAGE}), or set SWARM_TEAMMATE_COMMAND to what runs it there` }
-      : { command, version };
+      : { command, shown, ...(answered !== undefined ? { version: answered } : {}) };
   const remote = new RemoteHost(conn, { local: o.root, remote: o.remoteRoot || o.root });
   report.sharedRoot = await remote.prove().then(
     () => ({ path: o.remoteRoot || o.root }),

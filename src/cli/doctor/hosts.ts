@@ -5,6 +5,7 @@
 // other machines' changes reach the watchers by their poll (storage/mounts.ts).
 import { checkHost, type HostReport } from '../../backends/ssh/host-check.js';
 import { filesystemOf } from '../../storage/mounts.js';
+import { SWARM_VERSION } from '../version.js';
 import type { CheckResult, DoctorContext, Finding } from './machine-checks.js';
 
 /** "what is wrong; what to do" → the two halves (the whole line twice when there is no `; `). */
@@ -13,7 +14,11 @@ function split(line: string): { problem: string; fix: string } {
   return at < 0 ? { problem: line, fix: line } : { problem: line.slice(0, at), fix: line.slice(at + 2) };
 }
 
-function judge(r: HostReport): CheckResult {
+/**
+ * The findings and passed lines of one host's report. A swarm there of another version than this
+ * one (`local`) is a warning: both sides read and write the same files.
+ */
+export function judgeHost(r: HostReport, local = SWARM_VERSION): CheckResult {
   const findings: Finding[] = [];
   const passed: string[] = [];
   const problem = (check: string, line: string): void => {
@@ -31,7 +36,18 @@ function judge(r: HostReport): CheckResult {
   }
   if (r.swarm !== undefined) {
     if ('error' in r.swarm) problem('ssh_host_swarm', r.swarm.error);
-    else passed.push(`host ${r.host}: ${r.swarm.command} ${r.swarm.version}`);
+    else {
+      passed.push(`host ${r.host}: ${r.swarm.command} ${r.swarm.shown}`);
+      const there = r.swarm.version === undefined ? undefined : /\d+\.\d+\.\d+\S*/.exec(r.swarm.version)?.[0];
+      if (there !== undefined && there !== local) {
+        findings.push({
+          check: 'ssh_host_swarm_version',
+          severity: 'warning',
+          problem: `host ${r.host}: swarm ${there} there, ${local} here; both sides read and write the team's files, so a difference can break them`,
+          fix: `install the same version there: npm install -g swarm-launcher@${local}`,
+        });
+      }
+    }
   }
   if (r.sharedRoot !== undefined) {
     if ('error' in r.sharedRoot) problem('ssh_host_root', r.sharedRoot.error);
@@ -52,7 +68,7 @@ async function rootFilesystemLine(root: string): Promise<string> {
 export async function checkHosts(ctx: DoctorContext): Promise<CheckResult> {
   if ((ctx.hosts ?? []).length === 0) return { findings: [], passed: [] };
   const results = await Promise.all(
-    (ctx.hosts ?? []).map(async (host) => judge(await checkHost({ host, root: ctx.root, remoteRoot: ctx.env.SWARM_REMOTE_ROOT, env: ctx.env, exec: ctx.exec }))),
+    (ctx.hosts ?? []).map(async (host) => judgeHost(await checkHost({ host, root: ctx.root, remoteRoot: ctx.env.SWARM_REMOTE_ROOT, env: ctx.env, exec: ctx.exec }))),
   );
   return { findings: results.flatMap((r) => r.findings), passed: [await rootFilesystemLine(ctx.root), ...results.flatMap((r) => r.passed)] };
 }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { quote } from 'shell-quote';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { execaExec } from '../../../src/backends/process.js';
-import { checkHosts } from '../../../src/cli/doctor/hosts.js';
+import { checkHosts, judgeHost } from '../../../src/cli/doctor/hosts.js';
 import { SWARM_BIN, swarm } from '../../support/cli.js';
 import { SSH_TEST_HOST, startSshd, type TestSshd } from '../../support/sshd.js';
 import { tempRoot, useTempRoot } from '../../support/tmp-root.js';
@@ -31,6 +31,22 @@ async function doctor(env: Record<string, string>): Promise<Report> {
   return JSON.parse(r.stdout) as Report;
 }
 const hostFindings = (r: Report) => r.findings.filter((f) => f.check.startsWith('ssh_host'));
+
+describe('a host whose swarm is another version', () => {
+  it('is a warning naming both versions and the install that matches this one; the same version, or none asked (SWARM_TEAMMATE_COMMAND), is not', () => {
+    const host = (swarm: { shown: string; version?: string }) => ({ host: 'ci@build1', reach: undefined, swarm: { command: 'swarm', ...swarm } });
+    expect(judgeHost(host({ shown: '0.0.9', version: '0.0.9' }), '0.1.0').findings).toEqual([
+      {
+        check: 'ssh_host_swarm_version',
+        severity: 'warning',
+        problem: "host ci@build1: swarm 0.0.9 there, 0.1.0 here; both sides read and write the team's files, so a difference can break them",
+        fix: 'install the same version there: npm install -g swarm-launcher@0.1.0',
+      },
+    ]);
+    expect(judgeHost(host({ shown: '0.1.0', version: '0.1.0' }), '0.1.0').findings).toEqual([]);
+    expect(judgeHost(host({ shown: '(SWARM_TEAMMATE_COMMAND) at /opt/node-v20.20.2/bin/node' }), '0.1.0').findings).toEqual([]);
+  });
+});
 
 describe('swarm doctor --host', () => {
   it('a healthy host: reachable, tmux, the teammate command and the shared root all pass', async () => {
