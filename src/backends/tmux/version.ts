@@ -12,6 +12,11 @@ export function parseTmuxVersion(text: string): { major: number; minor: number }
   return m ? { major: Number(m[1]), minor: Number(m[2]) } : undefined;
 }
 
+/** True for a numbered version older than TMUX_MIN (an unnumbered build counts as recent). */
+export function tmuxTooOld(version: { major: number; minor: number } | undefined): boolean {
+  return version !== undefined && (version.major < TMUX_MIN.major || (version.major === TMUX_MIN.major && version.minor < TMUX_MIN.minor));
+}
+
 export type TmuxInstall =
   | { state: 'missing' }
   | { state: 'broken'; exitCode: number; text: string }
@@ -25,6 +30,5 @@ export async function probeTmuxInstall(exec: Exec): Promise<TmuxInstall> {
   const text = (r.stdout || r.stderr).trim();
   if (r.exitCode !== 0) return { state: 'broken', exitCode: r.exitCode, text };
   const version = parseTmuxVersion(text);
-  const tooOld = version !== undefined && (version.major < TMUX_MIN.major || (version.major === TMUX_MIN.major && version.minor < TMUX_MIN.minor));
-  return { state: 'ok', text, version, tooOld };
+  return { state: 'ok', text, version, tooOld: tmuxTooOld(version) };
 }

@@ -4,6 +4,7 @@
 // fix the remedy the check named. It also says what file system the root is on here, and so that
 // other machines' changes reach the watchers by their poll (storage/mounts.ts).
 import { checkHost, type HostReport } from '../../backends/ssh/host-check.js';
+import { TMUX_MIN_VERSION, parseTmuxVersion, tmuxTooOld } from '../../backends/tmux/version.js';
 import { filesystemOf } from '../../storage/mounts.js';
 import { SWARM_VERSION } from '../version.js';
 import type { CheckResult, DoctorContext, Finding } from './machine-checks.js';
@@ -32,6 +33,7 @@ export function judgeHost(r: HostReport, local = SWARM_VERSION): CheckResult {
   passed.push(`host ${r.host}: reachable over ssh (no prompt)`);
   if (r.tmux !== undefined) {
     if ('error' in r.tmux) problem('ssh_host_tmux', r.tmux.error);
+    else if (tmuxTooOld(parseTmuxVersion(r.tmux.version))) problem('ssh_host_tmux', `${r.tmux.version} there is older than ${TMUX_MIN_VERSION}; upgrade tmux on it to ${TMUX_MIN_VERSION} or newer`);
     else passed.push(`host ${r.host}: ${r.tmux.version}`);
   }
   if (r.swarm !== undefined) {

@@ -46,6 +46,15 @@ describe('a host whose swarm is another version', () => {
     expect(judgeHost(host({ shown: '0.1.0', version: '0.1.0' }), '0.1.0').findings).toEqual([]);
     expect(judgeHost(host({ shown: '(SWARM_TEAMMATE_COMMAND) at /opt/node-v20.20.2/bin/node' }), '0.1.0').findings).toEqual([]);
   });
+
+  it('a tmux there older than 3.2 is a problem saying to upgrade it; 3.2 and newer pass', () => {
+    const host = (tmux: string) => ({ host: 'ci@build1', reach: undefined, tmux: { version: tmux } });
+    expect(judgeHost(host('tmux 3.1c')).findings).toEqual([
+      { check: 'ssh_host_tmux', severity: 'problem', problem: 'host ci@build1: tmux 3.1c there is older than 3.2', fix: 'upgrade tmux on it to 3.2 or newer' },
+    ]);
+    expect(judgeHost(host('tmux 3.2')).findings).toEqual([]);
+    expect(judgeHost(host('tmux 3.3a')).passed).toEqual(['host ci@build1: reachable over ssh (no prompt)', 'host ci@build1: tmux 3.3a']);
+  });
 });
 
 describe('swarm doctor --host', () => {
