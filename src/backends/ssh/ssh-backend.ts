@@ -8,6 +8,7 @@
 // A pane's PaneRef carries its `host` (config.json `host`), so one backend answers for panes on any
 // number of hosts: probe/isAlive/kill/capture go to each pane's own host, never to a local pid
 // (`remoteProcesses`). New panes go to the host given to the constructor.
+import { execa } from 'execa';
 import { quote } from 'shell-quote';
 import { SwarmError } from '../../protocol/errors.js';
 import type { Backend, PaneOutput, PaneRef, PaneSpec, PaneState, PlanLine } from '../backend.js';
@@ -55,6 +56,18 @@ export class SshBackend implements Backend {
 
   howToReach(pane: PaneRef): string {
     return pane.host === undefined ? `${pane.paneId} (no host recorded)` : this.reachLine(pane.host);
+  }
+
+  /**
+   * Take this terminal to the pane on its machine: `ssh -t <host> tmux attach -t <pane>` (its window
+   * becomes current), the person's own ssh (no BatchMode: a prompt can be answered here); resolves
+   * when they detach.
+   */
+  async attach(pane: PaneRef): Promise<void> {
+    if (pane.host === undefined) throw new SwarmError('backend', `ssh pane ${pane.paneId} has no host recorded: there is nowhere to attach`);
+    const socket = this.opts.socket === undefined ? [] : ['-L', this.opts.socket];
+    const [ssh, ...args] = [...this.connection(pane.host).personArgv(['-t']), 'tmux', ...socket, 'attach', '-t', pane.paneId];
+    await execa(ssh!, args, { stdio: 'inherit', reject: false });
   }
 
   async createPane(spec: PaneSpec): Promise<PaneRef> {

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
+import { quote } from 'shell-quote';
 import { isProcessAlive } from '../../../src/backends/process.js';
 import { TmuxServer } from '../../../src/backends/tmux/commands.js';
 import { startMessagesServer, type MessagesServer } from '../../../src/standin/messages-server.js';
@@ -92,7 +93,7 @@ describe('swarm spawn --host (ssh backend)', () => {
     expect((await readTeam(new Team(root, TEAM))).members.map((m) => m.name)).toEqual(['team-lead']);
   }, 60_000);
 
-  it('swarm launch: a team file with a hosts: pool puts its members there, ready without a local pid check; kill goes over ssh, verified; a stopped one is resumed on its host', async () => {
+  it('swarm launch: a team file with a hosts: pool puts its members there, ready without a local pid check; kill goes over ssh, verified; a stopped one is resumed on its host; a second launch attaches over ssh', async () => {
     const file = path.join(root, 'team.yaml');
     await fs.writeFile(file, ['name: pool', 'backend: ssh', `hosts: [${SSH_TEST_HOST}]`, 'members:', '  - name: w1', '    prompt: hi', '  - name: w2', '    prompt: hi', ''].join('\n'));
     // Their status files name a pid that is dead here, as another machine's pid would be: readiness
@@ -121,6 +122,27 @@ describe('swarm spawn --host (ssh backend)', () => {
     teammates = (JSON.parse((await swarm(root, ['status', '--team', 'pool', '--json'], env)).stdout) as typeof out.status).members.slice(1);
     expect(teammates.map((m) => [m.name, m.host, m.alive])).toEqual([['w1', SSH_TEST_HOST, true], ['w2', SSH_TEST_HOST, true]]);
     for (const m of teammates) pids.add(m.pid!);
+
+    // A second launch of the running team, on a terminal, with its console open elsewhere: it takes
+    // the terminal to w1's pane on its host (ssh -t … tmux attach) until the person detaches.
+    const tmux = new TmuxServer({ socket });
+    await tmux.run(['new-window', '-d', '-t', 'swarm-pool', '-e', `CLAUDE_CONFIG_DIR=${root}`, '--', process.execPath, SWARM_BIN, 'lead', '--team', 'pool']);
+    await waitFor(async () => {
+      const pid = (await readTeam(new Team(root, 'pool'))).leadProcess?.pid;
+      return pid !== undefined && isProcessAlive(pid);
+    }, 15_000, 'the console');
+    const again = execa('script', ['-qefc', quote([process.execPath, SWARM_BIN, 'launch', file]), '/dev/null'], {
+      env: { ...process.env, CLAUDE_CONFIG_DIR: root, NO_COLOR: '1', SWARM_TEAM: '', ...env, TMUX: '' },
+      reject: false,
+    });
+    const client = await waitFor(async () => (await tmux.run(['list-clients', '-F', '#{client_name} #{pane_id}'])).trim(), 15_000, 'a client attached over ssh');
+    const w1Now = (await readTeam(new Team(root, 'pool'))).members[1]!;
+    expect(client.split(' ')[1]).toBe(w1Now.tmuxPaneId);
+    await tmux.run(['detach-client', '-t', client.split(' ')[0]!]);
+    const attached = await again;
+    expect(attached.exitCode, String(attached.stdout)).toBe(0);
+    expect(String(attached.stdout)).toMatch(new RegExp(`detached; team "pool" runs on \\(back to it: ssh .*-t ${SSH_TEST_HOST} tmux -L \\S+ attach -t swarm-pool\\)`));
+
     for (const m of teammates) {
       const killed = await swarm(root, ['kill', m.name, '--team', 'pool', '--json'], env);
       expect(killed.exitCode, killed.stderr).toBe(0);
