@@ -9,7 +9,8 @@
 //   0600 file in a 0700 mktemp dir (`umask 077; cat > file`), never onto a command line; the
 //   stderr tee gets its private dir. Then the same wrappers as a local pane (env-file.ts,
 //   stderr-log.ts). The spec it gets has every path under the root mapped already (mapSpec).
-// - `terminate`: the verified TERM → KILL of a pid over there (zombies count as gone).
+// - `terminate`: the verified TERM → KILL of a pid over there (zombies count as gone);
+// - `descendants`: what a pid started over there (`ps` on the host), ended with it by a kill.
 import { randomBytes } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -17,7 +18,7 @@ import { SwarmError } from '../../protocol/errors.js';
 import { ensureDir, writeFileAtomic } from '../../storage/atomic.js';
 import type { PaneSpec } from '../backend.js';
 import { envFileText, envLoaderArgv } from '../env-file.js';
-import type { TerminateOptions } from '../process.js';
+import { descendantsOf, type TerminateOptions } from '../process.js';
 import { stderrTeeArgv } from '../stderr-log.js';
 import type { PaneHost } from '../tmux/tmux-backend.js';
 import type { SshConnection } from './connection.js';
@@ -146,6 +147,11 @@ export class RemoteHost implements PaneHost {
     const [envDir = '', errDir = ''] = r.stdout.split('\n');
     const loaded = withEnv ? envLoaderArgv(env, `${envDir}/env`, argv) : argv;
     return spec.stderrLog === undefined ? loaded : stderrTeeArgv(errDir, spec.stderrLog, loaded);
+  }
+
+  /** What `pid` started on the host: `ps` there, through the connection. */
+  descendants(pid: number): Promise<number[]> {
+    return descendantsOf(pid, this.conn.exec);
   }
 
   async terminate(pid: number, opts: TerminateOptions): Promise<boolean> {

@@ -87,6 +87,8 @@ export interface TmuxBackendOptions {
 export interface PaneHost {
   paneArgv(spec: PaneSpec): Promise<string[]>;
   terminate(pid: number, opts: TerminateOptions): Promise<boolean>;
+  /** What `pid` started over there (`ps` run on that machine). */
+  descendants(pid: number): Promise<number[]>;
 }
 
 /** The leader's place: the pane teammates sit beside, its window and session. */
@@ -319,8 +321,8 @@ export class TmuxBackend implements Backend {
     const pid = found === undefined ? pane.pid : found.pid;
     // And what it started, listed before the kill (they are reparented once it is gone): in a
     // pane Claude Code made, its teammate runs under the pane's shell and may outlive it.
-    // (Listed here only: `ps` runs on this machine, so not for a pane on another host.)
-    const started = found === undefined || this.opts.host !== undefined ? [] : await descendantsOf(found.pid);
+    // (On another host, `ps` runs there.)
+    const started = found === undefined ? [] : this.opts.host !== undefined ? await this.opts.host.descendants(found.pid) : await descendantsOf(found.pid);
     if (found !== undefined) {
       try {
         await killPane(this.serverOf(pane), pane.paneId);

@@ -3,10 +3,12 @@
 // afterwards. The conformance suite, then what only ssh has: the shared root refused when the
 // host's path holds something else, the root mounted elsewhere with sshfs (skipped where FUSE is not
 // permitted) and every path mapped, the unknown host key, the attach line.
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { isProcessAlive } from '../../../src/backends/process.js';
 import { SshBackend } from '../../../src/backends/ssh/ssh-backend.js';
+import { waitFor } from '../../support/wait.js';
 import { privateSocket, reapServer } from '../../support/tmux.js';
 import { mountSshfs, startSshd, SSH_TEST_HOST, type TestSshd } from '../../support/sshd.js';
 import { tempRoot } from '../../support/tmp-root.js';
@@ -111,6 +113,24 @@ describe('SshBackend (real sshd on 127.0.0.1)', () => {
       expect(info).toMatchObject({ argv: [out, 'wait', path.join(mount, 'teams', 'conf')], value: mount, cwd: mount });
       await backend.kill(pane);
     } finally {
+      await reapServer(socket);
+      await kit.dispose();
+    }
+  });
+
+  it('kill also ends what the pane\'s process started over there, even a child that ignores the hangup', async () => {
+    const { backend, socket } = await sshBackend();
+    const kit = await ProbeKit.create();
+    const pidFile = path.join(kit.dir, 'child.pid');
+    let child = 0;
+    try {
+      const pane = await backend.createPane({ team: 'conf', name: 'tree', color: 'blue', argv: ['sh', '-c', `nohup sleep 600 >/dev/null 2>&1 & echo $! > ${pidFile}; wait`], env: {}, cwd: kit.dir });
+      child = Number(await waitFor(async () => (await readFile(pidFile, 'utf8').catch(() => '')).trim(), 10_000, 'the child pid'));
+      expect(isProcessAlive(child)).toBe(true); // "over there" is this machine: checkable here
+      await backend.kill(pane);
+      expect(isProcessAlive(child)).toBe(false);
+    } finally {
+      if (child > 0 && isProcessAlive(child)) process.kill(child, 'SIGKILL'); // nohup: reaping the server would not end it
       await reapServer(socket);
       await kit.dispose();
     }
