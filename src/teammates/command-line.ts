@@ -90,6 +90,8 @@ export interface TeammateCommandInput {
   swarmExecutable?: readonly string[];
   /** Finds `claude` on PATH; default `findOnPath`. */
   which?: (command: string, env: Env) => string | undefined;
+  /** The pane runs on another machine: `claude` is that machine's, found on its PATH there (not looked up here). */
+  remote?: boolean;
 }
 
 export interface TeammateCommand {
@@ -164,7 +166,7 @@ export function resolveClaude(env: Env, which: (command: string, env: Env) => st
 /** The teammate's argv and the variables to set for it. Throws SwarmError when it cannot be built. */
 export function buildTeammateCommand(i: TeammateCommandInput): TeammateCommand {
   if (i.runtime === 'claude') {
-    const claude = resolveClaude(i.env, i.which);
+    const claude = i.remote === true ? 'claude' : resolveClaude(i.env, i.which);
     // claude spells bypassPermissions as its own flag.
     const bypass = i.permissionMode === 'bypassPermissions';
     const flags = flagWords({ ...teammateFlags(i), ...(bypass ? { permissionMode: undefined } : {}) }, (f) => f.claude);

@@ -161,7 +161,9 @@ async function startResume(o: ResumeOptions, name: string): Promise<StartedResum
         cwd: member.cwd,
         resume: runtime === 'swarm',
         env: o.env,
-        ...(o.swarmExecutable ? { swarmExecutable: o.swarmExecutable } : {}),
+        // On another machine: that machine's swarm and claude, from its PATH (as spawn does).
+        ...((o.swarmExecutable ?? o.backend.teammateExecutable) ? { swarmExecutable: o.swarmExecutable ?? o.backend.teammateExecutable } : {}),
+        remote: o.backend.remoteProcesses === true,
         ...(o.which ? { which: o.which } : {}),
       });
       // Asked before the new pane exists: a restarted server could reuse the old id for another pane.

@@ -114,7 +114,7 @@ export function validateSpawn(o: SpawnInput): ValidSpawn {
   if (!(TEAMMATE_RUNTIMES as readonly string[]).includes(runtime)) {
     throw new SwarmError('invalid_input', `expected --runtime ${TEAMMATE_RUNTIMES.join('|')}, got ${JSON.stringify(runtime)}`);
   }
-  if (runtime === 'claude') resolveClaude(o.env, o.which); // fail before anything is written
+  if (runtime === 'claude' && o.remote !== true) resolveClaude(o.env, o.which); // fail before anything is written (another machine's is checked there)
   const mode = o.permissionMode === undefined ? undefined : parsePermissionMode(o.permissionMode, '--permission-mode');
   const cwd = path.resolve(o.cwd ?? process.cwd());
   if (o.remote !== true && !isDirectory(cwd)) throw new SwarmError('invalid_input', `--cwd ${cwd} is not a directory`);
@@ -284,6 +284,7 @@ async function startLocked(
       env: o.env,
       // A pane on another machine runs that machine's swarm (its PATH), not this process's.
       ...((o.swarmExecutable ?? o.backend.teammateExecutable) ? { swarmExecutable: o.swarmExecutable ?? o.backend.teammateExecutable } : {}),
+      remote: o.backend.remoteProcesses === true,
       ...(o.which ? { which: o.which } : {}),
     });
     await fs.rm(paths.status(name), { force: true }); // a previous teammate's heartbeat must not count

@@ -114,6 +114,7 @@ export function dryRunPlan(i: DryRunInput): PlanLine[] {
       cwd,
       env: i.env,
       ...(backend.teammateExecutable ? { swarmExecutable: backend.teammateExecutable } : {}),
+      remote: backend.remoteProcesses === true,
       ...(i.which ? { which: i.which } : {}),
     });
     const lines = m.prompt.trim().split('\n').length;

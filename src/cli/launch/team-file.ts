@@ -342,7 +342,7 @@ export interface MachineChecks {
   which?: (command: string, env: Env) => string | undefined;
 }
 
-/** Each member's cwd is a directory, a `runtime: claude` member finds `claude`, a worktree member can have one: one line per problem. */
+/** Each member's cwd is a directory, a `runtime: claude` member finds `claude` (on its own machine: checked there), a worktree member can have one: one line per problem. */
 async function machineProblems({ team, at }: Located, machine: MachineChecks): Promise<string[]> {
   const hosts = memberHosts(team);
   const problems: string[] = [];
@@ -355,7 +355,7 @@ async function machineProblems({ team, at }: Located, machine: MachineChecks): P
     if (m.cwd !== undefined && hosts[i] === undefined && !isDirectory(m.cwd)) {
       problems.push(`${at(['members', i, 'cwd'])}: member "${m.name}": ${m.cwd} is not a directory; create it or fix the path`);
     }
-    if (m.runtime === 'claude') {
+    if (m.runtime === 'claude' && hosts[i] === undefined) {
       try {
         resolveClaude(machine.env, machine.which);
       } catch {

@@ -165,8 +165,12 @@ describe('launch --dry-run with hosts (the ssh backend)', () => {
   it('a member with a host plans its tmux commands over ssh on that host, with the swarm on its PATH; nothing runs', async () => {
     const root = await tempRoot('swarm-dry-ssh-');
     const file = path.join(root, 'team.yaml');
-    await writeFile(file, ['name: far', 'hosts: [ci@build1:2222]', 'members:', '  - name: w1', '    prompt: hi', '  - name: w2', '    prompt: hi', '    host: gpu1', ''].join('\n'));
-    const r = await swarm(root, ['launch', file, '--dry-run', '--json'], { SWARM_SSH_COMMAND: 'ssh -F /etc/swarm/ssh_config', SWARM_TMUX_SOCKET: 'farsock' });
+    await writeFile(
+      file,
+      ['name: far', 'hosts: [ci@build1:2222]', 'members:', '  - name: w1', '    prompt: hi', '  - name: w2', '    prompt: hi', '    host: gpu1', '  - name: w3', '    prompt: hi', '    host: gpu1', '    runtime: claude', ''].join('\n'),
+    );
+    // No claude on this machine's PATH: w3's is gpu1's, found on its PATH there.
+    const r = await swarm(root, ['launch', file, '--dry-run', '--json'], { SWARM_SSH_COMMAND: 'ssh -F /etc/swarm/ssh_config', SWARM_TMUX_SOCKET: 'farsock', PATH: '/usr/bin:/bin' });
     expect(r.exitCode, r.stderr).toBe(0);
     const runs = (JSON.parse(r.stdout) as { steps: ({ run: string[] } | { note: string })[] }).steps.flatMap((s) => ('run' in s ? [s.run] : []));
     const over = (host: string[]) => runs.filter((run) => run[0] === 'ssh' && host.every((h, i) => run[run.indexOf('--') - host.length + i] === h));
@@ -182,6 +186,7 @@ describe('launch --dry-run with hosts (the ssh backend)', () => {
     const split = build1.find((run) => run.at(-1)!.includes('split-window'))!;
     expect(split.at(-1)).toContain('swarm teammate --agent-id w1\\@far'); // shell-quoted: one remote command string
     expect(gpu1.find((run) => run.at(-1)!.includes('split-window'))!.at(-1)).toContain('swarm teammate --agent-id w2\\@far');
+    expect(gpu1.find((run) => run.at(-1)!.includes('split-window') && run.at(-1)!.includes('w3'))!.at(-1)).toContain("' claude --agent-id w3\\@far");
     expect(existsSync(path.join(root, 'teams', 'far'))).toBe(false);
   });
 });
