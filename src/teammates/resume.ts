@@ -131,7 +131,8 @@ async function startResume(o: ResumeOptions, name: string): Promise<StartedResum
   const runtime = (TEAMMATE_RUNTIMES as readonly string[]).includes(before.runtime ?? 'swarm') ? ((before.runtime ?? 'swarm') as TeammateRuntime) : undefined;
   if (runtime === undefined) throw new SwarmError('invalid_input', `its runtime ${JSON.stringify(before.runtime)} is unknown`);
   const restored = runtime === 'swarm' ? await o.inspectTranscript(paths.log(before.name)) : 0;
-  if (!isDirectory(before.cwd)) {
+  // On another machine the cwd is checked there, by the pane's command (as at spawn).
+  if (o.backend.remoteProcesses !== true && !isDirectory(before.cwd)) {
     const worktree = before.worktreePath ? ` (its worktree ${before.worktreePath} was removed?)` : '';
     throw new SwarmError('invalid_input', `its cwd ${before.cwd} no longer exists${worktree}; recreate it, or remove the member (swarm kill ${before.name} --team ${o.team.name})`);
   }
