@@ -15,6 +15,7 @@ import {
   fsyncDir,
   isDirectory,
   keepAside,
+  keepAsideContent,
   refuseLinkedDir,
   writeFileAtomic,
   writeFileAtomicSync,
@@ -55,6 +56,17 @@ describe('isDirectory', () => {
 });
 
 describe('refuseLinkedDir on paths it cannot look at', () => {
+  it('a linked directory is refused as an io error (what the CLI reports as such)', async () => {
+    await fs.mkdir(path.join(dir, 'real'));
+    await fs.symlink(path.join(dir, 'real'), path.join(dir, 'linked'));
+    let err: unknown;
+    try {
+      refuseLinkedDir(path.join(dir, 'linked'));
+    } catch (e) {
+      err = e;
+    }
+    expect(isSwarmError(err, 'io')).toBe(true);
+  });
   it('a path under a regular file (ENOTDIR) is not a link: nothing to refuse', async () => {
     await fs.writeFile(path.join(dir, 'f'), '');
     expect(() => refuseLinkedDir(path.join(dir, 'f', 'sub'))).not.toThrow();
@@ -120,6 +132,11 @@ describe('a failed atomic write leaves the target as it was, no temp file, no op
     expect(nextFd()).toBe(before);
     expect(await names()).toEqual([]);
   });
+  it('writeFileAtomicSync whose temp cannot be created: that error is passed on, not one from the clean-up', async () => {
+    const io: AtomicFsSync = { ...nodeFs, openSync: () => { throw errno('EMFILE'); } };
+    expect(() => writeFileAtomicSync(path.join(dir, 'c.json'), 'new', undefined, io)).toThrow(expect.objectContaining({ code: 'EMFILE' }));
+    expect(await names()).toEqual([]);
+  });
   it('writeFileAtomicSync over a directory: the rename error is passed on, no temp is left', async () => {
     await fs.mkdir(path.join(dir, 'taken'));
     await fs.writeFile(path.join(dir, 'taken', 'x'), '');
@@ -141,6 +158,15 @@ describe('only the expected error is taken for "already there" or "a link"', () 
     expect(isSwarmError(err, 'io')).toBe(true);
     expect((err as Error).message).toBe(`cannot keep ${file} aside: ${((err as Error).cause as Error).message}`);
     expect((err as Error).cause).toMatchObject({ code: 'ENOENT' });
+    expect(await names()).toEqual([]);
+  });
+  it('keepAsideContent that cannot write fails at once, saying which file and why, with the cause kept', async () => {
+    const file = path.join(dir, 'inbox.json');
+    const io: AtomicFs = { ...fs, link: () => Promise.reject(errno('EXDEV')) };
+    const err = await keepAsideContent(file, 'corrupt', '["bad"]', 1000, io).catch((e: unknown) => e);
+    expect(isSwarmError(err, 'io')).toBe(true);
+    expect((err as Error).message).toBe(`cannot keep entries of ${file} aside: EXDEV: injected`);
+    expect((err as Error).cause).toMatchObject({ code: 'EXDEV' });
     expect(await names()).toEqual([]);
   });
   it('an append to a log in a missing directory fails with that error, not "is a symlink"', async () => {
