@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { isSwarmError } from '../../src/protocol/errors.js';
 import { lockPathFor, withFileLock } from '../../src/storage/lock.js';
 import { useTempRoot } from '../support/tmp-root.js';
+import { waitFor } from '../support/wait.js';
 
 let dir: string;
 useTempRoot((d) => (dir = d), 'swarm-lock-held-');
@@ -19,6 +20,14 @@ function thrown(fn: () => void): unknown {
     return e;
   }
   return undefined;
+}
+
+/**
+ * Whether the lock's refresh reported it compromised: the guard's own record, read because nothing
+ * outside shows when the refresh ran (the alternative is a fixed sleep past `updateMs`).
+ */
+function compromisedSeen(held: object): boolean {
+  return (held as { compromised?: Error }).compromised !== undefined;
 }
 
 describe('assertHeld: a holder checks before a write that the lock is still its own', () => {
@@ -43,6 +52,30 @@ describe('assertHeld: a holder checks before a write that the lock is still its 
       return thrown(() => held.assertHeld());
     }).catch((e: unknown) => e);
     expect(isSwarmError(err, 'lock_lost')).toBe(true);
+  });
+});
+
+describe('a lock lost while held (its refresh found it touched by another process)', () => {
+  it('assertHeld throws lock_lost, and withFileLock reports lock_compromised with the cause', async () => {
+    const f = path.join(dir, 'g.json');
+    let inside: unknown;
+    const err = await withFileLock(
+      f,
+      async (held) => {
+        // the same directory, touched by someone else: its refresh sees an mtime it did not set
+        const old = (Date.now() - 60_000) / 1000;
+        await utimes(lockPathFor(f), old, old);
+        // the holder's refresh (every updateMs, 1 s at the least) reports it
+        await waitFor(() => compromisedSeen(held), 5000, 'the refresh reported the lock compromised');
+        inside = thrown(() => held.assertHeld());
+        return 'work';
+      },
+      { staleMs: 2_000, updateMs: 1_000 },
+    ).catch((e: unknown) => e);
+    expect(isSwarmError(inside, 'lock_lost')).toBe(true);
+    expect(isSwarmError(err, 'lock_compromised')).toBe(true);
+    expect((err as Error).message).toMatch(new RegExp(`^lock on ${f.replace(/[.]/g, '\\.')} was lost while held \\(.+\\); check the result$`));
+    expect((err as Error).cause).toBeInstanceOf(Error);
   });
 });
 
