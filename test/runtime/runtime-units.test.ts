@@ -9,7 +9,7 @@ import { generateLeadKeyPair, parseVerifyKey, signEntry } from '../../src/permis
 import { flagsFromArgv, parseFlags } from '../../src/runtime/args.js';
 import { classify, wrapForModel, type LeadTrust } from '../../src/runtime/incoming.js';
 import { withCacheBreakpoints } from '../../src/runtime/model-client.js';
-import { gate, PLAN_MODE_REFUSAL } from '../../src/runtime/permission-gate.js';
+import { deniedByRule, gate, PLAN_MODE_REFUSAL } from '../../src/runtime/permission-gate.js';
 import { classifyError, retryDelayMs, withRetries } from '../../src/runtime/retry.js';
 import { ShutdownCoordinator } from '../../src/runtime/shutdown.js';
 import { compileGlob } from '../../src/protocol/glob.js';
@@ -54,6 +54,41 @@ describe('permission gate table', () => {
   });
   it('a sibling directory with the cwd as prefix is not inside it', () => {
     expect(gate('edit', 'acceptEdits', { path: '/w-other/a', cwd: '/w' }).action).toBe('ask');
+  });
+});
+
+describe('team deny rules on calls the gate runs without asking (deniedByRule)', () => {
+  const cwd = '/w';
+  const rules = (deny: string[], allow: string[] = []) => ({ allow, deny });
+  it('a matching deny rule blocks the call and is named', () => {
+    expect(deniedByRule(rules(['Bash(rm:*)']), 'Bash', 'exec', { command: 'rm -rf /' }, cwd)).toBe('Bash(rm:*)');
+    expect(deniedByRule(rules(['Write']), 'Write', 'edit', { file_path: '/w/a.ts', content: '' }, cwd)).toBe('Write');
+  });
+  it('a path rule is read against the worker cwd', () => {
+    expect(deniedByRule(rules(['Edit(/w/secret/**)']), 'Edit', 'edit', { file_path: '/w/secret/k' }, cwd)).toBe('Edit(/w/secret/**)');
+    expect(deniedByRule(rules(['Edit(/w/secret/**)']), 'Edit', 'edit', { file_path: '/w/open/k' }, cwd)).toBeUndefined();
+  });
+  it('a call no deny rule matches runs: no rules, another command, or only allow rules', () => {
+    expect(deniedByRule(rules([]), 'Bash', 'exec', { command: 'rm -rf /' }, cwd)).toBeUndefined();
+    expect(deniedByRule(rules(['Bash(rm:*)']), 'Bash', 'exec', { command: 'ls' }, cwd)).toBeUndefined();
+    expect(deniedByRule(rules([], ['Bash']), 'Bash', 'exec', { command: 'ls' }, cwd)).toBeUndefined();
+  });
+  it('allow rules play no part: a deny holds beside a matching allow, and a malformed allow rule does not hide it', () => {
+    expect(deniedByRule(rules(['Bash(rm:*)'], ['Bash']), 'Bash', 'exec', { command: 'rm x' }, cwd)).toBe('Bash(rm:*)');
+    expect(deniedByRule(rules(['Bash(rm:*)'], ['Bash(']), 'Bash', 'exec', { command: 'rm x' }, cwd)).toBe('Bash(rm:*)');
+  });
+  it.each([
+    ['message', 'SendMessage'],
+    ['message', 'TaskUpdate'],
+    ['plan', 'ExitPlanMode'],
+  ] as const)('a %s tool (%s) is team coordination: never blocked by a deny rule', (kind, toolName) => {
+    expect(deniedByRule(rules([toolName]), toolName, kind, {}, cwd)).toBeUndefined();
+  });
+  it('read tools obey deny rules too', () => {
+    expect(deniedByRule(rules(['Read']), 'Read', 'read', { file_path: '/w/a' }, cwd)).toBe('Read');
+  });
+  it('a malformed deny rule is not enforced here (the leader reports it), and does not throw', () => {
+    expect(deniedByRule(rules(['Bash(']), 'Bash', 'exec', { command: 'ls' }, cwd)).toBeUndefined();
   });
 });
 

@@ -101,14 +101,16 @@ describe('the waiting line', () => {
     const deadPid = Number(dead.stdout);
     await mkdir(queueDirFor(f), { recursive: true });
     for (let i = 0; i < 5; i++) await writeFile(path.join(queueDirFor(f), `0000000000000000000${i}-${deadPid}-aaaaaa`), '');
-    // Someone holds the lock briefly so that we must queue behind the dead tickets.
-    let release!: () => void;
+    // Someone holds the lock briefly so that we must queue behind the dead tickets. It queues too
+    // (the dead tickets are ahead of it), so wait until it is inside, its own ticket gone: the lock
+    // directory appears before that, and a ticket of this pid could still be the holder's.
+    let release: (() => void) | undefined;
     const held = withFileLock(f, () => new Promise<void>((r) => (release = r)));
-    await expect.poll(() => stat(lockPathFor(f)).then(() => true, () => false)).toBe(true);
+    await waitFor(() => release !== undefined, 5000, 'the holder is inside its critical section');
     const waiter = withFileLock(f, async () => 'got it', { budgetMs: 5_000 });
     // release once the waiter has queued (behind the dead tickets, unless it dropped them already)
     await waitFor(async () => (await readdir(queueDirFor(f))).some((t) => t.split('-')[1] === String(process.pid)), 5000, 'the waiter queued');
-    release();
+    release!();
     await held;
     await expect(waiter).resolves.toBe('got it');
     await expect(readdir(queueDirFor(f))).rejects.toThrow(/ENOENT/);
