@@ -65,8 +65,7 @@ export class SshBackend implements Backend {
    */
   async attach(pane: PaneRef): Promise<void> {
     if (pane.host === undefined) throw new SwarmError('backend', `ssh pane ${pane.paneId} has no host recorded: there is nowhere to attach`);
-    const socket = this.opts.socket === undefined ? [] : ['-L', this.opts.socket];
-    const [ssh, ...args] = [...this.connection(pane.host).personArgv(['-t']), 'tmux', ...socket, 'attach', '-t', pane.paneId];
+    const [ssh, ...args] = this.attachArgv(pane.host, pane.paneId);
     await execa(ssh!, args, { stdio: 'inherit', reject: false });
   }
 
@@ -121,8 +120,13 @@ export class SshBackend implements Backend {
   // ---- internals -------------------------------------------------------------------------------
 
   private reachLine(host: string): string {
+    return quote(this.attachArgv(host, this.opts.sessionName));
+  }
+
+  /** `ssh … -t <host> tmux [-L sock] attach -t <target>`: the person's own ssh (no BatchMode). */
+  private attachArgv(host: string, target: string): string[] {
     const socket = this.opts.socket === undefined ? [] : ['-L', this.opts.socket];
-    return quote([...this.connection(host).personArgv(['-t']), 'tmux', ...socket, 'attach', '-t', this.opts.sessionName]);
+    return [...this.connection(host).personArgv(['-t']), 'tmux', ...socket, 'attach', '-t', target];
   }
 
   private hostOf(pane: PaneRef): HostPanes {

@@ -91,6 +91,13 @@ export interface PaneHost {
   descendants(pid: number): Promise<number[]>;
 }
 
+/** This machine: the pane's files written here, its processes ended and listed here. */
+const LOCAL_HOST: PaneHost = {
+  paneArgv,
+  terminate: terminateProcess,
+  descendants: (pid) => descendantsOf(pid),
+};
+
 /** The leader's place: the pane teammates sit beside, its window and session. */
 export interface LeaderPlace {
   sessionId: string;
@@ -203,6 +210,8 @@ export class TmuxBackend implements Backend {
   /** Outside tmux the panes live in the team's own session; inside, in the leader's window. */
   readonly sessions: TmuxTeamSessions | undefined;
   private readonly opts: TmuxBackendOptions;
+  /** Where the panes' processes run: `opts.host`, else this machine. */
+  private readonly host: PaneHost;
   private place: Promise<LeaderPlace> | undefined;
   /** The window new teammates are split into (the leader's, then the latest overflow window). */
   private currentWindow: string | undefined;
@@ -217,6 +226,7 @@ export class TmuxBackend implements Backend {
 
   constructor(opts: TmuxBackendOptions) {
     this.opts = opts;
+    this.host = opts.host ?? LOCAL_HOST;
     this.server = new TmuxServer({ socket: opts.socket, exec: opts.exec });
     this.sessions = opts.insideTmux === undefined ? new TmuxTeamSessions(this.server) : undefined;
   }
@@ -322,7 +332,7 @@ export class TmuxBackend implements Backend {
     // And what it started, listed before the kill (they are reparented once it is gone): in a
     // pane Claude Code made, its teammate runs under the pane's shell and may outlive it.
     // (On another host, `ps` runs there.)
-    const started = found === undefined ? [] : this.opts.host !== undefined ? await this.opts.host.descendants(found.pid) : await descendantsOf(found.pid);
+    const started = found === undefined ? [] : await this.host.descendants(found.pid);
     if (found !== undefined) {
       try {
         await killPane(this.serverOf(pane), pane.paneId);
@@ -336,10 +346,9 @@ export class TmuxBackend implements Backend {
       async () => (await this.findPane(pane)) === undefined,
       timeout,
     );
-    // On another host (ssh) the pane's process is ended there, through the connection.
-    const terminate = this.opts.host?.terminate.bind(this.opts.host) ?? terminateProcess;
+    // On another host (ssh) they are ended there, through the connection.
     const processes = pid === undefined ? [] : [pid, ...started];
-    const gone = await Promise.all(processes.map((p) => terminate(p, { waitMs: timeout / 3, termMs: timeout, killMs: timeout })));
+    const gone = await Promise.all(processes.map((p) => this.host.terminate(p, { waitMs: timeout / 3, termMs: timeout, killMs: timeout })));
     const alive = processes.filter((_, i) => !gone[i]);
     if (!paneGone || alive.length > 0) {
       const what = [paneGone ? '' : `pane ${pane.paneId} still listed`, alive.length === 0 ? '' : `process ${alive.join(', ')} still alive`]
@@ -442,7 +451,7 @@ export class TmuxBackend implements Backend {
     const { place, panes } = await this.freshPlace();
     // Secrets stay off tmux's command line: the pane loads its environment from a private file
     // (pane-argv.ts), and tees its stderr into spec.stderrLog.
-    const cmd = { cwd: spec.cwd, env: {}, argv: await (this.opts.host?.paneArgv(spec) ?? paneArgv(spec)) };
+    const cmd = { cwd: spec.cwd, env: {}, argv: await this.host.paneArgv(spec) };
     const window = this.currentWindow ?? place.windowId;
     const inWindow = panes.filter((p) => p.windowId === window);
     let pane = await this.trySplit(inWindow, cmd, place.leaderPaneId);
