@@ -339,14 +339,13 @@ async function acquireUnlessDone(
 ): Promise<Release | typeof STOPPED_WAITING> {
   const lockDir = lockPathFor(file);
   const wakeup = new DirWakeup();
-  const stopWaiting = (): boolean => stop.done();
   if (stop.watch !== undefined) wakeup.alsoWatch(stop.watch);
   try {
     let deadline = Date.now() + opts.budgetMs;
     let lastHolder: string | undefined;
     let attempts = 0;
     for (;;) {
-      if (stopWaiting()) return STOPPED_WAITING;
+      if (stop.done()) return STOPPED_WAITING;
       const lock = statOrUndefined(lockDir);
       // Try only a free lock, or one old enough to be a dead holder's (tryLock takes that over).
       if ((lock === undefined || Date.now() - lock.mtimeMs > opts.staleMs) && !hasQueue(file)) {
@@ -364,7 +363,7 @@ async function acquireUnlessDone(
         continue;
       }
       const mark = wakeup.follow(lockDir, holder);
-      if (stopWaiting()) return STOPPED_WAITING; // merged between the first look and the watch
+      if (stop.done()) return STOPPED_WAITING; // merged between the first look and the watch
       const wait = wakeup.watching ? EVENT_WAIT_MS : POLL_WAIT_MS;
       await wakeup.wait(mark, wait * (0.75 + Math.random() * 0.5));
     }
