@@ -228,6 +228,17 @@ export function paneRefOf(member: Member): PaneRef {
   };
 }
 
+/** What config.json records of a new pane (the reverse of paneRefOf). */
+export function memberPaneFields(pane: PaneRef): Pick<Member, 'tmuxPaneId' | 'backendType' | 'pid' | 'paneServer' | 'host'> {
+  return {
+    tmuxPaneId: pane.paneId,
+    backendType: pane.backendType,
+    ...(pane.pid !== undefined ? { pid: pane.pid } : {}),
+    ...(pane.server !== undefined ? { paneServer: pane.server } : {}),
+    ...(pane.host !== undefined ? { host: pane.host } : {}),
+  };
+}
+
 /** Where a spawned teammate runs, for messages: ` in tmux pane %3`, ` in ssh pane %3 on build1`, or ` (in-process)`. */
 export function paneLabel(p: { backendType: string; paneId: string; host?: string | undefined }): string {
   if (recordedBackendType(p) === 'in-process') return ' (in-process)';

@@ -16,6 +16,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Backend, PaneRef } from '../backends/backend.js';
+import { memberPaneFields, paneRefOf } from '../backends/registry.js';
 import { isPermissionMode, type Member } from '../protocol/config.js';
 import { SwarmError, isSwarmError } from '../protocol/errors.js';
 import { sameName } from '../protocol/names.js';
@@ -26,7 +27,7 @@ import { findMember, readTeam, updateMember } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
 import { TEAMMATE_RUNTIMES, buildTeammateCommand, type Env, type TeammateRuntime } from './command-line.js';
 import { abandonPane, awaitReadiness, DEFAULT_READY_TIMEOUT_MS, startFailure } from './readiness.js';
-import type { SpawnedTeammate } from './spawn.js';
+import { spawnedTeammate, type SpawnedTeammate } from './spawn.js';
 import { collectStatus } from './status-report.js';
 
 export interface ResumeOptions {
@@ -79,12 +80,6 @@ export async function membersToResume(team: Team, names: readonly string[], env:
         : 'only a stopped member (process and pane gone) can be resumed';
     throw new SwarmError('invalid_input', `${m.name} is ${m.state}, not stopped: ${why}`);
   });
-}
-
-/** Those of `names` (e.g. a message's recipients) that are stopped, in roster spelling; none stopped: []. */
-export async function stoppedAmong(team: Team, names: readonly string[], env: Env): Promise<string[]> {
-  const { report } = await collectStatus(team, { env });
-  return report.members.filter((m) => m.state === 'stopped' && names.some((n) => sameName(n, m.name))).map((m) => m.name);
 }
 
 /** Resume each member of `names` (already checked by membersToResume); one result per name, in order. */
@@ -191,8 +186,7 @@ async function startResume(o: ResumeOptions, name: string): Promise<StartedResum
 
 /** The member's recorded pane when it belongs to `backend`'s kind (else there is nothing of it to close). */
 function oldPaneRef(m: Member, backend: Backend): PaneRef | undefined {
-  if (m.tmuxPaneId === '' || m.backendType !== backend.type) return undefined;
-  return { paneId: m.tmuxPaneId, backendType: backend.type, name: m.name, ...(m.pid !== undefined ? { pid: m.pid } : {}), ...(m.paneServer ? { server: m.paneServer } : {}) };
+  return m.tmuxPaneId === '' || m.backendType !== backend.type ? undefined : paneRefOf(m);
 }
 
 /** A claude prompt written for a resume that failed is marked read, so a later resume does not send it twice. */
@@ -218,24 +212,8 @@ async function finishResume(o: ResumeOptions, s: StartedResume): Promise<ResumeR
     return { ok: false, name, error };
   }
   const old = s.member;
-  await updateMember(o.team, name, {
-    tmuxPaneId: s.pane.paneId,
-    backendType: s.pane.backendType,
-    isActive: true,
-    ...(s.pane.pid !== undefined ? { pid: s.pane.pid } : {}),
-    ...(s.pane.server !== undefined ? { paneServer: s.pane.server } : {}),
-    ...(s.pane.host !== undefined ? { host: s.pane.host } : {}),
-  });
+  await updateMember(o.team, name, { ...memberPaneFields(s.pane), isActive: true });
   if (s.exitedPane !== undefined) await o.backend.kill(s.exitedPane).catch(() => undefined); // its stderr stays in logs/<name>.stderr
   const unread = (await s.mailbox.unread(name).catch(() => [])).length;
-  const teammate: SpawnedTeammate = {
-    agentId: old.agentId,
-    name,
-    color: old.color ?? 'blue',
-    backendType: s.pane.backendType,
-    paneId: s.pane.paneId,
-    pid: s.pane.pid,
-    ...(s.pane.host !== undefined ? { host: s.pane.host } : {}),
-  };
-  return { ok: true, name, runtime: s.runtime, restored: s.restored, unread, teammate };
+  return { ok: true, name, runtime: s.runtime, restored: s.restored, unread, teammate: spawnedTeammate(old.agentId, name, old.color ?? 'blue', s.pane) };
 }

@@ -35,6 +35,7 @@ import { resolveAgentType } from '../team/agent-types.js';
 import { addMember, readTeam, removeMember, updateMember, updateTeam } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
 import type { Backend, BackendType, PaneRef } from '../backends/backend.js';
+import { memberPaneFields } from '../backends/registry.js';
 import { abandonPane, awaitReadiness, DEFAULT_READY_TIMEOUT_MS, startFailure } from './readiness.js';
 import { TEAMMATE_RUNTIMES, buildTeammateCommand, resolveClaude, type Env, type TeammateRuntime } from './command-line.js';
 import { addWorktree, dropWorktree, planWorktree, type WorktreePlan } from './worktree.js';
@@ -230,8 +231,12 @@ async function awaitReady(s: StartedSpawn): Promise<SpawnedTeammate> {
   } catch (e) {
     throw await undoSpawn(s.o, s.name, s.pane, e, s.worktree);
   }
-  const host = s.pane.host === undefined ? {} : { host: s.pane.host };
-  return { agentId: s.agentId, name: s.name, color: s.color, backendType: s.pane.backendType, paneId: s.pane.paneId, pid: s.pane.pid, ...host };
+  return spawnedTeammate(s.agentId, s.name, s.color, s.pane);
+}
+
+/** What spawn (and resume) report of a teammate that is ready in `pane`. */
+export function spawnedTeammate(agentId: string, name: string, color: string, pane: PaneRef): SpawnedTeammate {
+  return { agentId, name, color, backendType: pane.backendType, paneId: pane.paneId, pid: pane.pid, ...(pane.host !== undefined ? { host: pane.host } : {}) };
 }
 
 async function startLocked(
@@ -297,14 +302,7 @@ async function startLocked(
     const lead = config.members[0];
     const prompt = await mailbox.append(name, { from: 'team-lead', text: o.prompt, ...(lead?.color ? { color: lead.color } : {}) });
     pane = await o.backend.createPane({ team: o.team.name, name, color, argv: cmd.argv, env: cmd.env, cwd, stderrLog });
-    await updateMember(o.team, name, {
-      tmuxPaneId: pane.paneId,
-      backendType: pane.backendType,
-      runtime: v.runtime,
-      ...(pane.pid !== undefined ? { pid: pane.pid } : {}),
-      ...(pane.server !== undefined ? { paneServer: pane.server } : {}),
-      ...(pane.host !== undefined ? { host: pane.host } : {}),
-    });
+    await updateMember(o.team, name, { ...memberPaneFields(pane), runtime: v.runtime });
     return { o, mailbox, agentId: member.agentId, name, color, msgId: prompt.msg_id ?? '', pane, runtime: v.runtime, cwd, worktree };
   } catch (e) {
     throw await undoSpawn(o, name, pane, e, worktree);
