@@ -48,6 +48,14 @@ export function liveHolder(lease: LeadLease | undefined, self: LeaseSelf, now = 
   return isProcessAlive(lease.pid) ? lease : undefined;
 }
 
+/**
+ * True when a live Claude Code leader holds `lease`: it has no `kind` (swarm's always have one).
+ * Such a leader reads team-lead's inbox itself.
+ */
+export function claudeCodeHolds(lease: LeadLease | undefined, now = Date.now()): boolean {
+  return lease !== undefined && lease.kind === undefined && liveHolder(lease, leaseSelf('console'), now) !== undefined;
+}
+
 /** "pid 123 (a console)" / "pid 123 (a headless run)". */
 export function describeHolder(lease: LeadLease, host = os.hostname()): string {
   const what = { console: 'a console', agent: 'an agent lead in a console', headless: 'a headless run' }[lease.kind ?? 'console'];

@@ -25,7 +25,7 @@ import { shutdownGraceMs, shutdownWaitMs } from '../protocol/shutdown-timing.js'
 import type { Mailbox } from '../mailbox/mailbox.js';
 import { appendAudit } from '../permissions/audit.js';
 import { openLeadMailbox } from '../permissions/lead-mailbox.js';
-import { leaseSelf, liveHolder } from '../team/lead-lease.js';
+import { claudeCodeHolds } from '../team/lead-lease.js';
 import { findMember, readTeam, removeMember, requireMember } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
 import { awaitFiles } from '../storage/await-files.js';
@@ -164,23 +164,15 @@ function answerOf(m: InboxMessage, requestId: string, from: string): Answer | un
   return (c.type === 'shutdown_approved' || c.type === 'shutdown_rejected') && c.requestId === requestId ? c : undefined;
 }
 
-/** The answer to `requestId`, consuming only that frame; also found if another reader took it. */
-/** The answer to `requestId` in team-lead's inbox, marked read unless `leaveUnread`. */
+/**
+ * The answer to `requestId` in team-lead's inbox, consuming only that frame (also found if another
+ * reader took it); left unread when `leaveUnread`.
+ */
 async function takeAnswer(mailbox: Mailbox, requestId: string, from: string, leaveUnread: boolean): Promise<Answer | undefined> {
   const present = (await mailbox.read(LEAD_NAME)).find((m) => answerOf(m, requestId, from) !== undefined);
   if (present === undefined || leaveUnread) return present && answerOf(present, requestId, from);
   const [taken] = await mailbox.consume(LEAD_NAME, (m) => answerOf(m, requestId, from) !== undefined);
   return answerOf(taken ?? present, requestId, from);
-}
-
-/**
- * A live Claude Code leader (its `leadProcess` has no `kind`: swarm's always have one) reads
- * team-lead's inbox itself and drops a teammate from its own roster when it sees the teammate's
- * shutdown_approved, so the answer is left unread for it.
- */
-function ledByClaudeCode(config: TeamConfig): boolean {
-  const lease = config.leadProcess;
-  return lease !== undefined && lease.kind === undefined && liveHolder(lease, leaseSelf('console')) !== undefined;
 }
 
 /** Ask a teammate to shut down and report exactly what happened (see the file header); both are audited. */
@@ -234,7 +226,9 @@ async function askToShutDown(team: Team, name: string, opts: ShutdownOptions, as
   await appendAudit(team.paths, { event: 'shutdown', id: requestId, at: Date.now(), worker: member.name, status: 'requested', by: LEAD_NAME, ...(opts.reason ? { reason: opts.reason } : {}) });
   opts.onRequested?.(member.name);
   const timeoutMs = opts.timeoutMs ?? shutdownWaitMs(opts.env);
-  const leaveUnread = ledByClaudeCode(config);
+  // A Claude Code leader drops a teammate from its own roster when it reads the teammate's
+  // shutdown_approved: the answer is left unread for it.
+  const leaveUnread = claudeCodeHolds(config.leadProcess);
   const result = await awaitFiles(
     [team.paths.inboxes],
     async (): Promise<Answer | 'exited' | undefined> => {
