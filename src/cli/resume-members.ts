@@ -8,7 +8,8 @@ import { selectBackend } from '../backends/registry.js';
 import { SwarmError } from '../protocol/errors.js';
 import { readConversation } from '../runtime/conversation.js';
 import type { Env } from '../teammates/command-line.js';
-import { resumeTeammates, stoppedAmong, type ResumeOptions, type ResumeResult } from '../teammates/resume.js';
+import { resumeTeammates, type ResumeOptions, type ResumeResult } from '../teammates/resume.js';
+import { stoppedAmong } from '../teammates/status-report.js';
 import { findMember, readTeam } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
 

@@ -299,3 +299,9 @@ export async function collectStatus(team: Team, opts: CollectOptions = {}): Prom
   });
   return { report: { team: config.name, backend: teamBackend(config), tasks: progress, members, total: teamTotal(members) }, details, warnings };
 }
+
+/** Those of `names` (e.g. a message's recipients) that are stopped, in roster spelling; none stopped: []. */
+export async function stoppedAmong(team: Team, names: readonly string[], env: CollectOptions['env']): Promise<string[]> {
+  const { report } = await collectStatus(team, { env });
+  return report.members.filter((m) => m.state === 'stopped' && names.some((n) => sameName(n, m.name))).map((m) => m.name);
+}

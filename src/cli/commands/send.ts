@@ -10,8 +10,7 @@ import { MAX_MESSAGE_BYTES, messageTooLarge } from '../../protocol/message.js';
 import { sendMessage } from '../../mailbox/send.js';
 import { openMailbox, printJson, println, requireTeam, type GlobalArgs } from '../context.js';
 import { chalk } from '../output/render.js';
-import { collectStatus } from '../../teammates/status-report.js';
-import { sameName } from '../../protocol/names.js';
+import { resumeCommand, stoppedAmong } from '../../teammates/status-report.js';
 import type { Team } from '../../team/team.js';
 
 interface SendArgs extends GlobalArgs {
@@ -87,8 +86,6 @@ export const sendCommand: CommandModule<GlobalArgs, SendArgs> = {
 
 /** One note per recipient that is stopped: the message waits in its inbox until it is resumed. */
 async function stoppedNotes(team: Team, recipients: readonly string[]): Promise<string[]> {
-  const { report } = await collectStatus(team, { env: process.env }).catch(() => ({ report: { members: [] } }));
-  return report.members
-    .filter((m) => m.resumeCommand !== null && recipients.some((r) => sameName(r, m.name)))
-    .map((m) => `${m.name} is stopped (its process and pane are gone); the message waits in its inbox until you resume it: ${m.resumeCommand}`);
+  const stopped = await stoppedAmong(team, recipients, process.env).catch((): string[] => []);
+  return stopped.map((name) => `${name} is stopped (its process and pane are gone); the message waits in its inbox until you resume it: ${resumeCommand(name, team.name)}`);
 }

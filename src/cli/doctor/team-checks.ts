@@ -29,6 +29,7 @@ import type { Team } from '../../team/team.js';
 import { listTeamDirs, type CheckResult, type DoctorContext, type Finding } from './machine-checks.js';
 import { TaskList } from '../../tasks/index.js';
 import { releaseTasksOf } from '../../teammates/release.js';
+import { resumeCommand } from '../../teammates/status-report.js';
 import { formatAge } from '../output/age.js';
 
 /** A lock dir untouched for this long has no live holder (holders refresh it every second). */
@@ -226,7 +227,7 @@ function memberFindings(ctx: DoctorContext, handle: Team, m: Member, l: Liveness
   const team = handle.name;
   // Its process gone too (not only its pane): stopped, so it can be resumed (SPEC §11).
   const resumable = l.alive === false && l.pidAlive !== true;
-  const kill = `${resumable ? `resume it with: swarm resume ${m.name} --team ${team}, or ` : ''}remove it with: swarm kill ${m.name} --team ${team}`;
+  const kill = `${resumable ? `resume it with: ${resumeCommand(m.name, team)}, or ` : ''}remove it with: swarm kill ${m.name} --team ${team}`;
   if (l.alive === false && m.isActive !== false) {
     return [
       {
@@ -281,7 +282,7 @@ async function taskFindings(handle: Team, gone: readonly { name: string; stopped
       problem: stopped
         ? `member ${name} (team ${team}) is stopped (its process and pane are gone) and keeps its unfinished ${tasksWord} ${ids} until it is resumed`
         : `member ${name} (team ${team}) is dead but still owns unfinished ${tasksWord} ${ids}, which nobody else can claim`,
-      fix: `${stopped ? `swarm resume ${name} --team ${team} brings it back with them; ` : ''}swarm doctor --fix gives them back to the list and tells team-lead`,
+      fix: `${stopped ? `${resumeCommand(name, team)} brings it back with them; ` : ''}swarm doctor --fix gives them back to the list and tells team-lead`,
       apply: async () => {
         const released = await releaseTasksOf(handle, name, 'crashed');
         return released.length === 0 ? `${name}'s tasks were already released` : `released ${released.map((t) => `#${t.id}`).join(', ')} of ${name}; team-lead was told`;
