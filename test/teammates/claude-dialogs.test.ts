@@ -3,9 +3,8 @@
 // socket — the real Claude Code (the @anthropic-ai/claude-code devDependency, run with node) with
 // an unseeded and a half-seeded CLAUDE_CONFIG_DIR and the stand-in Messages API, and a scripted
 // `claude` that shows a dialog nobody answers.
-import { existsSync, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { quote } from 'shell-quote';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Backend } from '../../src/backends/backend.js';
@@ -17,12 +16,11 @@ import { createTeam, readTeam } from '../../src/team/index.js';
 import { Team } from '../../src/team/team.js';
 import { claudeSeedFix, recognizeClaudeDialog } from '../../src/teammates/claude-dialogs.js';
 import { spawnTeammate, type SpawnOptions } from '../../src/teammates/spawn.js';
+import { CLAUDE_CODE_API_KEY, claudeCodeScript } from '../support/claude-code.js';
 import { useTempRoot } from '../support/tmp-root.js';
 import { privateSocket, reapServer } from '../support/tmux.js';
 import { waitFor } from '../support/wait.js';
 
-const CLAUDE_CODE = fileURLToPath(new URL('../../node_modules/@anthropic-ai/claude-code/cli.js', import.meta.url));
-const API_KEY = 'sk-ant-api03-test0000000000000000000000';
 const TEAM = 'cc';
 
 /** Lines as `capture` returns them: non-blank, right-trimmed. */
@@ -112,7 +110,7 @@ describe('spawn --runtime claude waiting on a dialog (tmux, private socket)', ()
     const env = {
       PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
       CLAUDE_CONFIG_DIR: root,
-      ANTHROPIC_API_KEY: API_KEY,
+      ANTHROPIC_API_KEY: CLAUDE_CODE_API_KEY,
       ANTHROPIC_BASE_URL: standin.url,
       SWARM_TMUX_SOCKET: socket,
     };
@@ -123,11 +121,6 @@ describe('spawn --runtime claude waiting on a dialog (tmux, private socket)', ()
     return { spawned, notices };
   }
 
-  const realClaude = (): string => {
-    // A test that cannot run Claude Code must say why, not pass.
-    if (!existsSync(CLAUDE_CODE)) throw new Error(`${CLAUDE_CODE} is missing: run npm install (devDependency @anthropic-ai/claude-code)`);
-    return `#!/bin/sh\nexec ${quote([process.execPath, CLAUDE_CODE])} "$@"\n`;
-  };
 
   async function paneOf(name: string): Promise<string> {
     return waitFor(async () => (await readTeam(new Team(root, TEAM))).members.find((m) => m.name === name)?.tmuxPaneId, 10_000, `${name}'s pane`);
@@ -140,7 +133,7 @@ describe('spawn --runtime claude waiting on a dialog (tmux, private socket)', ()
   it('the real Claude Code: trust and API key dialogs reported with the attach command and the fix; answered, it becomes ready', async () => {
     // Past the onboarding (which, offline, only checks api.anthropic.com and exits: the next test).
     await fs.writeFile(path.join(root, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true }));
-    const { spawned, notices } = await spawnClaude(realClaude(), { readyTimeoutMs: 8000 });
+    const { spawned, notices } = await spawnClaude(claudeCodeScript(), { readyTimeoutMs: 8000 });
     const pane = await paneOf('c1');
     await waitFor(() => notices.length >= 1, 30_000, 'the trust dialog notice');
     const [trust] = notices;
@@ -149,7 +142,7 @@ describe('spawn --runtime claude waiting on a dialog (tmux, private socket)', ()
     );
     expect(trust).toContain(`merge this into ${path.join(root, '.claude.json')} once`);
     expect(trust).toContain(JSON.stringify({ [work]: { hasTrustDialogAccepted: true } }));
-    expect(trust).not.toContain(API_KEY.slice(-20));
+    expect(trust).not.toContain(CLAUDE_CODE_API_KEY.slice(-20));
 
     await keys(pane, 'Enter'); // "1. Yes, I trust this folder" is preselected
     await waitFor(() => notices.length >= 2, 20_000, 'the API key dialog notice');
@@ -166,7 +159,7 @@ describe('spawn --runtime claude waiting on a dialog (tmux, private socket)', ()
   }, 90_000);
 
   it('the real Claude Code with no .claude.json: offline it exits at its connectivity check, and spawn shows why', async () => {
-    const { spawned, notices } = await spawnClaude(realClaude());
+    const { spawned, notices } = await spawnClaude(claudeCodeScript());
     const outcome = await spawned.then(
       () => 'ready',
       (e: unknown) => (e as Error).message,

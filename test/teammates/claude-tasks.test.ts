@@ -4,10 +4,8 @@
 // (onboarding done, the API key approved, the work dir trusted). The scripted model makes it list,
 // claim (TaskUpdate owner + in_progress) and create tasks; swarm's TaskList then reads what Claude
 // Code wrote in tasks/<team>/, and Claude Code read what swarm wrote.
-import { existsSync, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { quote } from 'shell-quote';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Backend } from '../../src/backends/backend.js';
 import { selectBackend } from '../../src/backends/registry.js';
@@ -17,12 +15,11 @@ import { TaskList } from '../../src/tasks/index.js';
 import { createTeam } from '../../src/team/index.js';
 import { Team } from '../../src/team/team.js';
 import { spawnTeammate } from '../../src/teammates/spawn.js';
+import { CLAUDE_CODE_API_KEY, claudeCodeScript, seedClaudeCodeState } from '../support/claude-code.js';
 import { useTempRoot } from '../support/tmp-root.js';
 import { privateSocket, reapServer } from '../support/tmux.js';
 import { waitFor } from '../support/wait.js';
 
-const CLAUDE_CODE = fileURLToPath(new URL('../../node_modules/@anthropic-ai/claude-code/cli.js', import.meta.url));
-const API_KEY = 'sk-ant-api03-test0000000000000000000000';
 const TEAM = 'cc';
 const PROMPT = 'Work through the team task list.';
 
@@ -40,18 +37,14 @@ describe('a real Claude Code teammate on the team task list', () => {
 
   useTempRoot((dir) => (root = dir), 'swarm-cct-');
   beforeEach(async () => {
-    if (!existsSync(CLAUDE_CODE)) throw new Error(`${CLAUDE_CODE} is missing: run npm install (devDependency @anthropic-ai/claude-code)`);
+    const script = claudeCodeScript();
     await createTeam(root, { name: TEAM });
     socket = privateSocket();
     work = await fs.realpath(await fs.mkdtemp(path.join(root, 'work-')));
     bin = path.join(root, 'bin');
     await fs.mkdir(bin);
-    await fs.writeFile(path.join(bin, 'claude'), `#!/bin/sh\nexec ${quote([process.execPath, CLAUDE_CODE])} "$@"\n`, { mode: 0o755 });
-    // Claude Code's state file, seeded as the README says: no first-run dialog.
-    await fs.writeFile(
-      path.join(root, '.claude.json'),
-      JSON.stringify({ hasCompletedOnboarding: true, customApiKeyResponses: { approved: [API_KEY.slice(-20)] }, projects: { [work]: { hasTrustDialogAccepted: true } } }),
-    );
+    await fs.writeFile(path.join(bin, 'claude'), script, { mode: 0o755 });
+    await seedClaudeCodeState(root, work);
     standin = await startMessagesServer({
       script: {
         turns: [
@@ -81,7 +74,7 @@ describe('a real Claude Code teammate on the team task list', () => {
     const env = {
       PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
       CLAUDE_CONFIG_DIR: root,
-      ANTHROPIC_API_KEY: API_KEY,
+      ANTHROPIC_API_KEY: CLAUDE_CODE_API_KEY,
       ANTHROPIC_BASE_URL: standin.url,
       SWARM_TMUX_SOCKET: socket,
     };

@@ -11,7 +11,6 @@
 import { execa } from 'execa';
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { quote } from 'shell-quote';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { descendantsOf, isProcessAlive } from '../../../src/backends/process.js';
@@ -19,13 +18,12 @@ import { TmuxServer, capturePane, listAllPanes } from '../../../src/backends/tmu
 import { lastToolResultNames, lastUserText, type IncomingRequest, type MessagesRequest } from '../../../src/standin/request.js';
 import { startMessagesServer, type MessagesServer } from '../../../src/standin/messages-server.js';
 import { teamPaths } from '../../../src/team/index.js';
+import { CLAUDE_CODE, CLAUDE_CODE_API_KEY, requireClaudeCode, seedClaudeCodeState } from '../../support/claude-code.js';
 import { swarm } from '../../support/cli.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 import { tmuxForThisTest } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
 
-const CLAUDE_CODE = fileURLToPath(new URL('../../../node_modules/@anthropic-ai/claude-code/cli.js', import.meta.url));
-const API_KEY = 'sk-ant-api03-test0000000000000000000000';
 const TEAM = 'ccl';
 const LEAD_PROMPT = 'Make team ccl and start w1 and w2.';
 const W1_PROMPT = 'Run the build step.';
@@ -56,13 +54,9 @@ describe('a real Claude Code leader and its teammates, driven by swarm', () => {
 
   useTempRoot((dir) => (root = dir), 'swarm-ccl-');
   beforeEach(async () => {
-    if (!existsSync(CLAUDE_CODE)) throw new Error(`${CLAUDE_CODE} is missing: run npm install (devDependency @anthropic-ai/claude-code)`);
+    requireClaudeCode();
     work = await fs.realpath(await fs.mkdtemp(path.join(root, 'work-')));
-    // Claude Code's state file, seeded as the README says: no first-run dialog.
-    await fs.writeFile(
-      path.join(root, '.claude.json'),
-      JSON.stringify({ hasCompletedOnboarding: true, customApiKeyResponses: { approved: [API_KEY.slice(-20)] }, projects: { [work]: { hasTrustDialogAccepted: true } } }),
-    );
+    await seedClaudeCodeState(root, work);
     const w2Idle = async (): Promise<boolean> =>
       (await fs.readFile(teamPaths(root, TEAM).inbox('team-lead'), 'utf8').catch(() => '')).includes('\\"idle_notification\\",\\"from\\":\\"w2\\"');
     standin = await startMessagesServer({
@@ -157,7 +151,7 @@ describe('a real Claude Code leader and its teammates, driven by swarm', () => {
   }
 
   it("TeamCreate + Agent split panes on the leader's server; swarm lists and approves w1's Bash request (it runs), status, doctor, shutdown w1, kill w2", async () => {
-    const env = { CLAUDE_CONFIG_DIR: root, ANTHROPIC_API_KEY: API_KEY, ANTHROPIC_BASE_URL: standin.url, CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1' };
+    const env = { CLAUDE_CONFIG_DIR: root, ANTHROPIC_API_KEY: CLAUDE_CODE_API_KEY, ANTHROPIC_BASE_URL: standin.url, CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1' };
     const flags = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
     // Claude Code types each teammate's command into a new pane's shell: /bin/sh, no rc files to wait on.
     const leader = (

@@ -1,0 +1,30 @@
+// The real Claude Code CLI (devDependency @anthropic-ai/claude-code, run with node) in tests, offline
+// against the stand-in Messages API: where it is, the test API key, and its state file seeded as the
+// README says, so no first-run dialog stops it (onboarding done, the key approved, the cwd trusted).
+import { existsSync, promises as fs } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { quote } from 'shell-quote';
+import { API_KEY_SUFFIX_LENGTH } from '../../src/teammates/claude-dialogs.js';
+
+export const CLAUDE_CODE = fileURLToPath(new URL('../../node_modules/@anthropic-ai/claude-code/cli.js', import.meta.url));
+export const CLAUDE_CODE_API_KEY = 'sk-ant-api03-test0000000000000000000000';
+
+/** Throws, saying what to run, when the devDependency is not installed. */
+export function requireClaudeCode(): void {
+  if (!existsSync(CLAUDE_CODE)) throw new Error(`${CLAUDE_CODE} is missing: run npm install (devDependency @anthropic-ai/claude-code)`);
+}
+
+/** `<root>/.claude.json` with no first-run dialog left for Claude Code started in `cwd` (a real path). */
+export async function seedClaudeCodeState(root: string, cwd: string): Promise<void> {
+  await fs.writeFile(
+    path.join(root, '.claude.json'),
+    JSON.stringify({ hasCompletedOnboarding: true, customApiKeyResponses: { approved: [CLAUDE_CODE_API_KEY.slice(-API_KEY_SUFFIX_LENGTH)] }, projects: { [cwd]: { hasTrustDialogAccepted: true } } }),
+  );
+}
+
+/** A `claude` script for a bin/ directory on PATH that runs the real CLI (throws when it is not installed). */
+export function claudeCodeScript(): string {
+  requireClaudeCode(); // a test that cannot run Claude Code must say why, not pass
+  return `#!/bin/sh\nexec ${quote([process.execPath, CLAUDE_CODE])} "$@"\n`;
+}
