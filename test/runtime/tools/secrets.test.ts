@@ -37,6 +37,11 @@ describe('protected reads', () => {
       ['/srv/app/id_ed25519.pub', '**/id_ed25519*'],
       ['/srv/app/src/env.ts', undefined],
       ['/srv/app/.environment', undefined],
+      // Wildcards match dot files and dot directories, for secrets and for templates alike.
+      [path.join(home, '.ssh/.old/id_rsa'), '~/.ssh/**'],
+      [path.join(home, '.aws/.cache'), '~/.aws/**'],
+      ['/srv/.deploy/.env', '**/.env'],
+      ['/srv/.deploy/.env.example', undefined],
     ];
     for (const [p, expected] of cases) expect(secrets.match(p), p).toBe(expected);
   });
