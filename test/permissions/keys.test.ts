@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -131,4 +132,57 @@ describe('lead key files', () => {
     expect(b).toBe(a);
     expect((await loadLeadKey(new Team(root, 'demo'))).verifyKey).toBe(a);
   }, 30_000);
+});
+
+describe('lead key errors', () => {
+  const fixOf = (file: string) => `delete ${file} to make a new key (running teammates must then be respawned)`;
+
+  it('says what is wrong with a corrupt key file, how to fix it, and keeps the cause', async () => {
+    const team = new Team(root, 'demo');
+    const file = leadKeyPath(team);
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    const cases: [string, string, boolean][] = [
+      ['{nope', `lead key file ${file} is not JSON; ${fixOf(file)}`, true],
+      ['{"version":1}', `lead key file ${file} has an unexpected shape; ${fixOf(file)}`, true],
+      ['{"version":1,"createdAt":1,"privateKeyPem":"x"}', `lead key file ${file} holds no readable private key; ${fixOf(file)}`, true],
+    ];
+    const ecPem = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    cases.push([JSON.stringify({ version: 1, createdAt: 1, privateKeyPem: ecPem }), `lead key file ${file} holds a ec key, expected Ed25519; ${fixOf(file)}`, false]);
+    for (const [body, message, hasCause] of cases) {
+      await fs.writeFile(file, body);
+      const e = (await loadLeadKey(team).catch((err: unknown) => err)) as { kind: string; message: string; cause?: unknown };
+      expect(e, body).toMatchObject({ kind: 'corrupt', message });
+      expect(e.cause !== undefined, body).toBe(hasCause);
+      expect(await fs.readFile(file, 'utf8')).toBe(body);
+    }
+  });
+
+  it('tells a missing key from one that cannot be read, and says which team and file', async () => {
+    const team = new Team(root, 'demo');
+    const file = leadKeyPath(team);
+    await expect(loadLeadKey(team)).rejects.toMatchObject({ kind: 'not_found', message: `no lead key for team demo (expected ${file})`, cause: { code: 'ENOENT' } });
+    await fs.mkdir(file, { recursive: true }); // a directory where the key should be
+    await expect(loadLeadKey(team)).rejects.toMatchObject({ kind: 'io', message: expect.stringMatching(/^cannot read lead key \S+demo\.key: Error: EISDIR/), cause: { code: 'EISDIR' } });
+    await expect(ensureLeadKey(team)).rejects.toMatchObject({ kind: 'io' });
+    await expect(deleteLeadKey(team)).rejects.toMatchObject({ kind: 'io', message: expect.stringMatching(/^cannot delete lead key \S+demo\.key: /), cause: expect.anything() });
+    expect((await fs.stat(file)).isDirectory()).toBe(true);
+  });
+
+  it('says why the keys directory cannot be made', async () => {
+    await fs.mkdir(path.join(root, 'swarm'));
+    await fs.symlink(path.join(root, 'nowhere'), path.join(root, 'swarm/keys')); // reads as missing, cannot be made
+    await expect(ensureLeadKey(new Team(root, 'demo'))).rejects.toMatchObject({
+      kind: 'io',
+      message: expect.stringMatching(/^cannot create \S+swarm\/keys: /),
+      cause: expect.anything(),
+    });
+  });
+
+  it('makes an existing keys directory 0700 before the first key goes in', async () => {
+    const dir = path.dirname(leadKeyPath(new Team(root, 'demo')));
+    await fs.mkdir(dir, { recursive: true, mode: 0o755 });
+    await fs.chmod(dir, 0o755);
+    await ensureLeadKey(new Team(root, 'demo'));
+    expect((await fs.stat(dir)).mode & 0o777).toBe(0o700);
+  });
 });
