@@ -1,0 +1,131 @@
+// The mailbox's edges (mailbox.test.ts and spool.test.ts have the main paths): compaction's exact
+// threshold and its rule that entries merged in the same cycle stay in the inbox, the archive's
+// reader (blank and foreign lines, a line that is not JSON), the words of a one-entry report,
+// which optional fields an entry carries and who signs, appendUnless with a spool to merge first,
+// and the size limit.
+import { promises as fs } from 'node:fs';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { Mailbox } from '../../src/mailbox/index.js';
+import { spoolDirFor, spoolEntry } from '../../src/mailbox/spool.js';
+import { MAX_MESSAGE_BYTES, type InboxMessage } from '../../src/protocol/index.js';
+import type { CorruptReport } from '../../src/storage/index.js';
+import { addMember, createTeam, Team } from '../../src/team/index.js';
+import { useTempRoot } from '../support/tmp-root.js';
+
+let root: string;
+let team: Team;
+
+useTempRoot((dir) => (root = dir), 'swarm-mailbox-edges-');
+beforeEach(async () => {
+  await createTeam(root, { name: 't' });
+  team = new Team(root, 't');
+  for (const name of ['w1', 'w2']) await addMember(team, { name });
+});
+
+const inboxOf = async (mb: Mailbox, name: string): Promise<InboxMessage[]> => JSON.parse(await fs.readFile(mb.paths.inbox(name), 'utf8')) as InboxMessage[];
+const archiveOf = async (mb: Mailbox, name: string): Promise<string[]> =>
+  (await fs.readFile(mb.paths.archive(name), 'utf8').catch(() => '')).split('\n').filter((l) => l !== '').map((l) => (JSON.parse(l) as InboxMessage).text);
+
+describe('compaction', () => {
+  it('archives once more read entries than the threshold pile up (3 > 2), not at the threshold (2)', async () => {
+    const mb = new Mailbox({ team, compactThreshold: 2 });
+    await mb.append('w1', { from: 'w2', text: 'a' });
+    await mb.append('w1', { from: 'w2', text: 'b' });
+    await mb.consume('w1');
+    await mb.consume('w1'); // 2 read: kept
+    expect(await archiveOf(mb, 'w1')).toEqual([]);
+    await mb.append('w1', { from: 'w2', text: 'c' });
+    expect((await mb.consume('w1')).map((m) => m.text)).toEqual(['c']); // c is read now: 3 read
+    expect(await archiveOf(mb, 'w1')).toEqual(['a', 'b', 'c']);
+    expect(await inboxOf(mb, 'w1')).toEqual([]);
+  });
+
+  it('keeps entries merged from the spool in the same cycle in the inbox (read), archiving only the older ones', async () => {
+    const mb = new Mailbox({ team, compactThreshold: 1 });
+    await mb.append('w1', { from: 'w2', text: 'old-1' });
+    await mb.append('w1', { from: 'w2', text: 'old-2' });
+    // A sender that died after spooling: its message is merged by the next consume.
+    const left = { ...mb.makeEntry({ from: 'w2', text: 'spooled' }) };
+    spoolEntry(mb.paths.inbox('w1'), left, Date.now());
+    expect((await mb.consume('w1')).map((m) => m.text)).toEqual(['old-1', 'old-2', 'spooled']);
+    expect(await archiveOf(mb, 'w1')).toEqual(['old-1', 'old-2']);
+    expect((await inboxOf(mb, 'w1')).map((m) => [m.text, m.read])).toEqual([['spooled', true]]);
+    expect(await fs.readdir(spoolDirFor(mb.paths.inbox('w1')))).toEqual([]);
+  });
+
+  it('reads the archive back skipping blank and foreign lines, and names a line that is not JSON with the jq to inspect it', async () => {
+    const mb = new Mailbox({ team });
+    const a = mb.makeEntry({ from: 'w2', text: 'kept' });
+    await fs.writeFile(mb.paths.archive('w1'), `${JSON.stringify(a)}\n\n   \n{"not":"a message"}\n`);
+    expect((await mb.archived('w1')).map((m) => m.text)).toEqual(['kept']);
+    await fs.appendFile(mb.paths.archive('w1'), '{half\n');
+    const file = mb.paths.archive('w1');
+    await expect(mb.archived('w1')).rejects.toMatchObject({ kind: 'corrupt', message: `${file} has a line that is not JSON; inspect it with 'jq -c . ${file}'` });
+  });
+});
+
+describe('entries', () => {
+  it('carries color and summary only when given, and its own msg_id when given', () => {
+    const mb = new Mailbox({ team, now: () => Date.parse('2026-12-05T00:00:00.000Z') });
+    expect(mb.makeEntry({ from: 'w2', text: 'hi', color: '', summary: '', msgId: 'm-1' })).toEqual({
+      from: 'w2',
+      text: 'hi',
+      timestamp: '2026-12-05T00:00:00.000Z',
+      read: false,
+      type: 'message',
+      msgV: 1,
+      msg_id: 'm-1',
+    });
+    expect(mb.makeEntry({ from: 'w2', text: 'hi', color: 'blue', summary: 'short' })).toMatchObject({ color: 'blue', summary: 'short' });
+  });
+
+  it('signs only what team-lead sends, with the signer it was given', () => {
+    const signed: string[] = [];
+    const mb = new Mailbox({ team, signLead: (e) => (signed.push(e.text), 'SIG') });
+    expect(mb.makeEntry({ from: 'team-lead', text: 'lead' }).lead_sig).toBe('SIG');
+    expect('lead_sig' in mb.makeEntry({ from: 'w2', text: 'worker' })).toBe(false);
+    expect('lead_sig' in new Mailbox({ team }).makeEntry({ from: 'team-lead', text: 'unsigned' })).toBe(false);
+    expect(signed).toEqual(['lead']);
+  });
+
+  it('refuses a message over the size limit, writing nothing', async () => {
+    const mb = new Mailbox({ team });
+    await expect(mb.append('w1', { from: 'w2', text: 'x'.repeat(MAX_MESSAGE_BYTES + 1) })).rejects.toMatchObject({
+      kind: 'invalid_input',
+      message: expect.stringMatching(/; nothing was written$/),
+    });
+    await expect(fs.stat(mb.paths.inbox('w1'))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await fs.readdir(spoolDirFor(mb.paths.inbox('w1'))).catch(() => [])).toEqual([]);
+    await mb.append('w1', { from: 'w2', text: 'x'.repeat(MAX_MESSAGE_BYTES) });
+  });
+
+  it('reports a single malformed entry in the singular', async () => {
+    const reports: CorruptReport[] = [];
+    const mb = new Mailbox({ team, onCorrupt: (r) => reports.push(r) });
+    const good = mb.makeEntry({ from: 'w2', text: 'good' });
+    await fs.writeFile(mb.paths.inbox('w1'), JSON.stringify([good, 42]));
+    expect((await mb.read('w1')).map((m) => m.text)).toEqual(['good']);
+    expect(reports).toEqual([expect.objectContaining({ entries: 1, problem: expect.stringMatching(/^1 malformed entry \(first at \[1\]: /) })]);
+  });
+});
+
+describe('appendUnless', () => {
+  it('merges the spool first, so a spooled answer counts as already there, and writes nothing more', async () => {
+    const mb = new Mailbox({ team });
+    const answer = mb.makeEntry({ from: 'w2', text: 'answer' });
+    spoolEntry(mb.paths.inbox('w1'), answer, Date.now());
+    const r = await mb.appendUnless('w1', { from: 'team-lead', text: 'answer again' }, (entries) => entries.find((e) => e.text === 'answer'));
+    expect(r).toEqual({ found: answer });
+    expect((await inboxOf(mb, 'w1')).map((m) => m.text)).toEqual(['answer']);
+    expect(await fs.readdir(spoolDirFor(mb.paths.inbox('w1')))).toEqual([]);
+  });
+
+  it('appends after what the spool held when nothing makes it redundant', async () => {
+    const mb = new Mailbox({ team });
+    spoolEntry(mb.paths.inbox('w1'), mb.makeEntry({ from: 'w2', text: 'spooled' }), Date.now());
+    const r = await mb.appendUnless('w1', { from: 'team-lead', text: 'new' }, () => undefined);
+    expect('appended' in r && r.appended.text).toBe('new');
+    expect((await inboxOf(mb, 'w1')).map((m) => m.text)).toEqual(['spooled', 'new']);
+    expect(await fs.readdir(spoolDirFor(mb.paths.inbox('w1')))).toEqual([]);
+  });
+});
