@@ -175,6 +175,20 @@ describe('group commit waiting (withFileLock with stopWaiting)', () => {
     await utimes(lockPathFor(f), old, old);
     await expect(withFileLock(f, async () => 'taken over', { staleMs: 2_000, budgetMs: 5_000 }, { done: () => false })).resolves.toBe('taken over');
   });
+
+  it('with the default settings (stale after 10 s), a lock left a minute ago by a dead holder is taken over, even by a waiter that looks once', async () => {
+    const f = path.join(dir, 'stale-default.json');
+    await mkdir(lockPathFor(f));
+    const old = (Date.now() - 60_000) / 1000;
+    await utimes(lockPathFor(f), old, old);
+    let looks = 0;
+    await expect(withFileLock(f, async () => 'taken over', {}, { done: () => looks++ > 0 })).resolves.toBe('taken over');
+    // A lock touched just now is a live holder's: left alone.
+    await mkdir(lockPathFor(f));
+    looks = 0;
+    await expect(withFileLock(f, async () => 'taken over', {}, { done: () => looks++ > 0 })).resolves.toBe(STOPPED_WAITING);
+    await rmdir(lockPathFor(f));
+  });
 });
 
 describe('DirWakeup', () => {
