@@ -429,6 +429,8 @@ describe('suggestRule', () => {
     [file('Edit', '../a.ts'), 'Edit(/work/**)'], // the cwd's parent is outside it too
     [{ toolName: 'Edit', input: { file_path: '/a.ts' }, cwd: '/work' }, 'Edit(/*)'], // `/` is the cwd's parent
     [file('Edit', ''), undefined],
+    // the cwd itself, when its name starts with a dot: no relative spelling exists (an empty glob is no rule)
+    [{ toolName: 'Read', input: { file_path: '.' }, cwd: '/work/.dotfiles' }, 'Read(/work/.dotfiles)'],
     [file('Edit', 'we*ird/{x}/a.ts'), 'Edit(we\\*ird/\\{x\\}/**)'],
     [file('Read', 'docs/a.md'), 'Read(docs/**)'],
     [{ toolName: 'Grep', input: { pattern: 'x', path: 'src' }, cwd: CWD }, 'Grep(src/**)'],
@@ -453,6 +455,7 @@ describe('suggestRule', () => {
       bash('\fnpm test\u00a0'),
       file('Edit', 'src/a.ts'),
       file('Edit', '../a.ts'),
+      { toolName: 'Read', input: { file_path: '.' }, cwd: '/work/.dotfiles' },
       file('Write', 'README.md'),
       file('Edit', 'src/.env'),
       file('Edit', '/tmp/x/a.ts'),
