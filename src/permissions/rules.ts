@@ -305,10 +305,11 @@ function suggestBash(command: string): string | undefined {
   return `Bash(${picked.join(' ')}:*)`;
 }
 
-// `p` as a literal glob: relative to cwd when inside it, else absolute.
+// `p` as a literal glob: relative to cwd when inside it, else absolute. The cwd itself is
+// absolute: its relative spelling is empty, and `Tool()` is no rule.
 function relOrAbs(cwd: string, p: string): string {
   const rel = posix.relative(cwd, p);
-  const inside = !(rel === '..' || rel.startsWith('../') || posix.isAbsolute(rel));
+  const inside = rel !== '' && !(rel === '..' || rel.startsWith('../') || posix.isAbsolute(rel));
   return (inside ? rel : p).split('/').map(escapeGlob).join('/');
 }
 

@@ -6,6 +6,7 @@ import {
   evaluateWithReason,
   formatRule,
   parseRule,
+  ruleMatches,
   suggestRule,
   type ToolRequest,
 } from '../../src/permissions/rules.js';
@@ -14,6 +15,15 @@ const CWD = '/work/proj';
 const bash = (command: string): ToolRequest => ({ toolName: 'Bash', input: { command }, cwd: CWD });
 const file = (toolName: string, file_path: string): ToolRequest => ({ toolName, input: { file_path }, cwd: CWD });
 const allowOnly = (...allow: string[]) => ({ allow, deny: [] });
+/** What `fn` threw: its SwarmError kind (undefined for any other error) and its message. */
+function thrown(fn: () => unknown): { kind: string | undefined; message: string } {
+  try {
+    fn();
+  } catch (e) {
+    return { kind: isSwarmError(e) ? e.kind : undefined, message: (e as Error).message };
+  }
+  throw new Error('expected a throw');
+}
 
 describe('parseRule / formatRule', () => {
   it.each([
@@ -26,6 +36,9 @@ describe('parseRule / formatRule', () => {
     ['Edit(./src/)', { tool: 'Edit', pattern: 'src/**' }, 'Edit(src/**)'],
     ['Read(//etc//hosts)', { tool: 'Read', pattern: '/etc/hosts' }, 'Read(/etc/hosts)'],
     ['Read(/)', { tool: 'Read', pattern: '/**' }, 'Read(/**)'],
+    ['Read(/.)', { tool: 'Read', pattern: '/**' }, 'Read(/**)'], // the root spelled `/.` is the root too
+    ['Bash( npm test )', { tool: 'Bash', pattern: 'npm test' }, 'Bash(npm test)'], // blanks around an exact command
+    ['Edit( src/** )', { tool: 'Edit', pattern: 'src/**' }, 'Edit(src/**)'], // blanks around a glob
     ['Grep(.)', { tool: 'Grep', pattern: '**' }, 'Grep(**)'],
     ['Write(src/*.{ts,tsx})', { tool: 'Write', pattern: 'src/*.{ts,tsx}' }, 'Write(src/*.{ts,tsx})'],
     ['mcp__github__create_issue', { tool: 'mcp__github__create_issue' }, 'mcp__github__create_issue'],
@@ -67,6 +80,14 @@ describe('parseRule / formatRule', () => {
     expect(isSwarmError(error, 'invalid_input')).toBe(true);
     expect((error as Error).message).toMatch(message);
     expect((error as Error).message).not.toContain('\n');
+  });
+
+  it('names the tools that take a pattern when another one is given one', () => {
+    expect(thrown(() => parseRule('WebFetch(domain:example.com)'))).toEqual({
+      kind: 'invalid_input',
+      message:
+        'bad permission rule "WebFetch(domain:example.com)": WebFetch takes no pattern; write just WebFetch (patterns: Bash, Read, Edit, MultiEdit, Write, NotebookEdit, Glob, Grep)',
+    });
   });
 });
 
@@ -130,11 +151,34 @@ describe('evaluate: Bash', () => {
     ['sudo rm -rf /', 'deny'],
     ['env A=b rm -rf /', 'deny'],
     ['/bin/rm -rf /', 'deny'],
+    // every wrapper is dropped, alone or in a shell keyword position
+    ['command rm x', 'deny'],
+    ['exec rm x', 'deny'],
+    ['nohup rm x', 'deny'],
+    ['time rm x', 'deny'],
+    ['nice rm x', 'deny'],
+    ['for f in a b; do rm $f; done', 'deny'],
+    ['if test -e x; then :; else rm x; fi', 'deny'],
+    ['! rm x', 'deny'],
+    ['\fsudo  rm -rf /', 'deny'], // leading whitespace of any kind (what the matcher trims) before a wrapper
     ['rm', 'deny'],
     ['rmdir x', 'ask'],
     ['echo rm', 'ask'],
   ] as const)('deny Bash(rm:*) vs %j → %s', (command, decision) => {
     expect(evaluate({ allow: [], deny: ['Bash(rm:*)'] }, bash(command))).toBe(decision);
+  });
+
+  it.each([
+    // a deny rule naming a wrapper still matches the wrapper alone (nothing left after dropping it)
+    ['Bash(env:*)', 'env', 'deny'],
+    ['Bash(env:*)', 'env FOO=1', 'deny'],
+    // the command with its wrappers dropped, first word kept as written (a path stays a path)
+    ['Bash(./deploy.sh prod:*)', 'FOO=1  ./deploy.sh\tprod --force', 'deny'],
+    // ... and with the first word's directory stripped, the rest of the words kept once
+    ['Bash(rm -rf:*)', '/bin/rm -rf /', 'deny'],
+    ['Bash(rm -rf:*)', 'sudo /bin/rm -rf /', 'deny'],
+  ] as const)('deny %s vs %j → %s', (rule, command, decision) => {
+    expect(evaluate({ allow: ['Bash'], deny: [rule] }, bash(command))).toBe(decision);
   });
 });
 
@@ -213,6 +257,45 @@ describe('evaluate: paths', () => {
     expect(evaluate(allowOnly('Edit(**)'), { toolName: 'Edit', input: {}, cwd: CWD })).toBe('ask');
     expect(evaluate(allowOnly('Edit(**)'), { toolName: 'Edit', input: { file_path: 3 }, cwd: CWD })).toBe('ask');
     expect(evaluate(allowOnly('Edit(**)'), { toolName: 'Edit', input: 'src/a', cwd: CWD })).toBe('ask');
+    expect(evaluate(allowOnly('Edit(**)'), { toolName: 'Edit', input: undefined, cwd: CWD })).toBe('ask');
+  });
+
+  it('asks when the path is empty, and when a Glob/Grep path is there but not a string (only a missing one means the cwd)', () => {
+    expect(evaluate(allowOnly('Edit(**)'), file('Edit', ''))).toBe('ask');
+    for (const path of ['', null, 3]) {
+      expect(evaluate(allowOnly('Grep(**)'), { toolName: 'Grep', input: { pattern: 'x', path }, cwd: CWD }), String(path)).toBe('ask');
+    }
+  });
+
+  it('reads the Glob `pattern` input only for Glob, only in allow rules, and never throws without one', () => {
+    const glob = (input: object): ToolRequest => ({ toolName: 'Glob', input, cwd: CWD });
+    const grep = (input: object): ToolRequest => ({ toolName: 'Grep', input, cwd: CWD });
+    // Grep's pattern is a regex, not a path: a leading `/` or a `..` in it says nothing about where it searches
+    expect(evaluate(allowOnly('Grep(src/**)'), grep({ pattern: '/api/v1', path: 'src' }))).toBe('allow');
+    expect(evaluate(allowOnly('Grep(src/**)'), grep({ pattern: '../', path: 'src' }))).toBe('allow');
+    expect(evaluate(allowOnly('Read(src/**)'), grep({ pattern: '../', path: 'src' }))).toBe('allow');
+    // a deny rule still denies a Glob of its directory, whatever the Glob pattern
+    const denySecrets = { allow: ['Glob'], deny: ['Glob(secrets/**)'] };
+    expect(evaluate(denySecrets, glob({ pattern: '/etc/*', path: 'secrets' }))).toBe('deny');
+    expect(evaluate(denySecrets, glob({ pattern: '../**', path: 'secrets' }))).toBe('deny');
+    // odd tool input: no `pattern` at all
+    expect(evaluate(allowOnly('Glob(src/**)'), glob({ path: 'src' }))).toBe('allow');
+  });
+
+  it('never allows a target outside the cwd, even for a glob whose first segment can match `..`', () => {
+    expect(evaluate(allowOnly('Edit(.?/**)'), file('Edit', '.a/x'))).toBe('allow'); // the glob does match inside
+    expect(evaluate(allowOnly('Edit(.?/**)'), file('Edit', '../a'))).toBe('ask');
+    expect(evaluate(allowOnly('Edit(.[.]/**)'), file('Edit', '../x/y'))).toBe('ask');
+    expect(evaluate(allowOnly('Edit(.*)'), file('Edit', '..'))).toBe('ask');
+  });
+
+  it('a hand-built pattern rule for a tool without a path field never matches, whatever the input', () => {
+    const rule = { tool: 'WebFetch', pattern: '**' };
+    for (const input of [{}, { url: 'https://x' }, { file_path: 'a.ts' }, { undefined: 'a.ts' }]) {
+      for (const mode of ['allow', 'deny'] as const) {
+        expect(ruleMatches(rule, { toolName: 'WebFetch', input, cwd: CWD }, mode), `${JSON.stringify(input)} ${mode}`).toBe(false);
+      }
+    }
   });
 
   it.each([
@@ -295,6 +378,9 @@ describe('evaluate: tool names', () => {
     ['mcp__github', 'mcp__github__create_issue', 'allow'],
     ['mcp__github', 'mcp__githubx__create_issue', 'ask'],
     ['mcp__git', 'mcp__github__create_issue', 'ask'],
+    ['mcp__my_server', 'mcp__my_server__do_thing', 'allow'], // a server name may hold single underscores
+    ['mcp__github__create_issue', 'mcp__github__create_issue__x', 'ask'], // a tool rule is not a server rule
+    ['xmcp__github', 'xmcp__github__create_issue', 'ask'], // only names starting with mcp__ cover others
     ['WebFetch', 'webfetch', 'ask'],
   ] as const)('%s vs tool %s → %s', (rule, toolName, decision) => {
     expect(evaluate(allowOnly(rule), { toolName, input: {}, cwd: CWD })).toBe(decision);
@@ -304,6 +390,10 @@ describe('evaluate: tool names', () => {
     expect(() => evaluate({ allow: ['Bash(x'], deny: [] }, bash('x'))).toThrow(/bad permission rule/);
     expect(() => evaluate({ allow: [], deny: ['Edit(../x)'] }, bash('x'))).toThrow(/bad permission rule/);
     expect(() => evaluate(allowOnly('Bash'), { ...bash('x'), cwd: 'rel' })).toThrow(/absolute path/);
+    expect(thrown(() => evaluateWithReason(allowOnly('Bash'), { ...bash('x'), cwd: 'rel' }))).toEqual({
+      kind: 'invalid_input',
+      message: 'permission request cwd: expected an absolute path, got "rel"',
+    });
   });
 });
 
@@ -318,6 +408,13 @@ describe('suggestRule', () => {
     [bash('cat README.md'), 'Bash(cat:*)'],
     [bash('./scripts/x.sh arg'), 'Bash(./scripts/x.sh arg:*)'],
     [bash('npm test && rm -rf /'), 'Bash(npm test:*)'],
+    [bash('\fnpm test\u00a0'), 'Bash(npm test:*)'], // whitespace of any kind around it, as the matcher trims it
+    [bash('git checkout main'), 'Bash(git checkout:*)'], // a third word only after run/exec
+    [bash('npm exec vitest run'), 'Bash(npm exec vitest:*)'],
+    [bash('npm run'), 'Bash(npm run:*)'],
+    [bash('node build.js'), 'Bash(node:*)'], // a word with a dot is no subcommand
+    [{ ...bash('npm test'), cwd: 'work/proj' }, undefined], // a relative cwd gets no suggestion
+    [{ toolName: 'WebFetch', input: {}, cwd: 'work/proj' }, undefined],
     [bash('FOO=1 npm test'), undefined],
     [bash('$(evil)'), undefined],
     [bash(''), undefined],
@@ -329,10 +426,19 @@ describe('suggestRule', () => {
     [file('Edit', '/tmp/x/a.ts'), 'Edit(/tmp/x/**)'],
     [file('Edit', '/a.ts'), 'Edit(/*)'],
     [file('Edit', '../sibling/a.ts'), 'Edit(/work/sibling/**)'],
+    [file('Edit', '../a.ts'), 'Edit(/work/**)'], // the cwd's parent is outside it too
+    [{ toolName: 'Edit', input: { file_path: '/a.ts' }, cwd: '/work' }, 'Edit(/*)'], // `/` is the cwd's parent
+    [file('Edit', ''), undefined],
+    // the cwd itself, when its name starts with a dot: no relative spelling exists (an empty glob is no rule)
+    [{ toolName: 'Read', input: { file_path: '.' }, cwd: '/work/.dotfiles' }, 'Read(/work/.dotfiles)'],
     [file('Edit', 'we*ird/{x}/a.ts'), 'Edit(we\\*ird/\\{x\\}/**)'],
     [file('Read', 'docs/a.md'), 'Read(docs/**)'],
     [{ toolName: 'Grep', input: { pattern: 'x', path: 'src' }, cwd: CWD }, 'Grep(src/**)'],
     [{ toolName: 'Glob', input: { pattern: '*.ts' }, cwd: CWD }, 'Glob(**)'],
+    [{ toolName: 'Grep', input: { pattern: 'x' }, cwd: CWD }, 'Grep(**)'],
+    [{ toolName: 'Grep', input: { pattern: 'x', path: '' }, cwd: CWD }, undefined], // only a missing path means the cwd
+    [{ toolName: 'Grep', input: { pattern: 'x', path: null }, cwd: CWD }, undefined],
+    [{ toolName: 'Glob', input: { pattern: 'x', path: 3 }, cwd: CWD }, undefined],
     [{ toolName: 'WebFetch', input: { url: 'https://x' }, cwd: CWD }, 'WebFetch'],
     [{ toolName: 'mcp__github__create_issue', input: {}, cwd: CWD }, 'mcp__github__create_issue'],
     [{ toolName: 'Edit', input: {}, cwd: CWD }, undefined],
@@ -346,7 +452,10 @@ describe('suggestRule', () => {
       bash('git status --short'),
       bash('ls'),
       bash('npm run build -- --watch'),
+      bash('\fnpm test\u00a0'),
       file('Edit', 'src/a.ts'),
+      file('Edit', '../a.ts'),
+      { toolName: 'Read', input: { file_path: '.' }, cwd: '/work/.dotfiles' },
       file('Write', 'README.md'),
       file('Edit', 'src/.env'),
       file('Edit', '/tmp/x/a.ts'),
@@ -384,6 +493,18 @@ describe('checkRule: rules a person adds name a tool that exists', () => {
       ['bash(rm *)', 'unknown tool "bash" (tool names are case-sensitive); did you mean "Bash"?'], // the pattern is wrong too
     ];
     for (const [rule, why] of cases) expect(() => checkRule(rule), rule).toThrow(`bad permission rule ${JSON.stringify(rule)}: ${why}`);
+    // blanks around the rule: the tool name and the rest are found after trimming
+    expect(thrown(() => checkRule('  bash(rm:*) '))).toEqual({
+      kind: 'invalid_input',
+      message: 'bad permission rule "  bash(rm:*) ": unknown tool "bash" (tool names are case-sensitive); did you mean "Bash(rm:*)"?',
+    });
+    // no tool name at the start: the form is wrong, whatever follows
+    for (const rule of ['', '(bash)', ' (Bash)']) {
+      expect(thrown(() => checkRule(rule)), rule).toEqual({
+        kind: 'invalid_input',
+        message: `bad permission rule ${JSON.stringify(rule)}: expected Tool, Tool(pattern) such as Bash(npm test), Bash(npm test:*), Edit(src/**), Read(/abs/path/*)`,
+      });
+    }
     expect(() => checkRule('Frobnicate')).toThrow(/unknown tool "Frobnicate"; use one of Read, Write, .*, or mcp__<server>\[__<tool>\]$/);
     for (const rule of ['WebFetch', 'TodoWrite', 'Task', 'mcp__github', 'mcp__github__create_issue']) expect(checkRule(rule)).toBe(rule);
     expect(checkRule(' MultiEdit(./docs//) ')).toBe('MultiEdit(docs/**)');
