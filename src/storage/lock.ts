@@ -252,7 +252,7 @@ async function queuedTickets(file: string): Promise<string[]> {
     return (await readdir(queueDirFor(file))).filter((n) => !n.startsWith('.')).sort();
   } catch (e) {
     if (errnoCode(e) === 'ENOENT') return [];
-    throw e;
+    throw new SwarmError('io', `cannot lock ${file}: ${(e as Error).message}`, { cause: e });
   }
 }
 
