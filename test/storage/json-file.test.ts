@@ -2,7 +2,7 @@
 // child processes): the fence that discards a cycle whose file changed under its lock and runs it
 // again, and how often; the re-read under the lock of a file caught mid-write; keepInPlace; the
 // one-look variant; the io errors and the words of the corrupt reports.
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -42,6 +42,32 @@ describe('the fence before a write', () => {
     expect(seen).toEqual([1, 10]);
     expect(r).toBe('saw 10');
     expect(await readJsonFile(f, { schema: Counter })).toEqual({ n: 11 });
+  });
+
+  it('a rewrite in place of the same size (a non-atomic writer: same inode) is fenced too, by its mtime', async () => {
+    const f = path.join(dir, 'n.json');
+    await writeFile(f, '{"n": 1}\n');
+    const seen: number[] = [];
+    await mutateJsonFile(f, counterOpts(), async (c) => {
+      seen.push(c.n);
+      if (seen.length === 1) {
+        await new Promise((r) => setTimeout(r, 5)); // a later mtime than the read saw
+        await writeFile(f, '{"n": 2}\n'); // truncate and write: same inode, same size
+      }
+      return { write: { n: c.n + 10 }, result: undefined };
+    });
+    expect(seen).toEqual([1, 2]);
+    expect(await readJsonFile(f, { schema: Counter })).toEqual({ n: 12 });
+  });
+
+  it('a file that cannot be stat-ed (a link to itself) is an io error, not a missing file', async () => {
+    const f = path.join(dir, 'loop.json');
+    await symlink(f, f);
+    await expect(mutateJsonFile(f, counterOpts(), () => ({ write: { n: 1 }, result: undefined }))).rejects.toMatchObject({
+      kind: 'io',
+      message: expect.stringMatching(/^cannot stat \S+loop\.json: ELOOP/),
+      cause: { code: 'ELOOP' },
+    });
   });
 
   it('a file created under the lock of a cycle that found none is fenced too', async () => {
@@ -177,6 +203,7 @@ describe('errors and reports', () => {
     expect(parseText(' \n', Counter)).toEqual({ ok: false, problem: 'empty file' });
     expect(parseText('{"n":', Counter)).toMatchObject({ ok: false, problem: expect.stringMatching(/^invalid JSON: /) });
     expect(parseText('{"n": "x"}', Counter)).toMatchObject({ ok: false, problem: expect.stringMatching(/^unexpected shape at n/) });
+    expect(parseText('[]', Counter)).toMatchObject({ ok: false, problem: expect.stringMatching(/^unexpected shape at \(root\)/) });
     expect(parseText('{"n": 3}', Counter)).toEqual({ ok: true, value: { n: 3 } });
   });
 
