@@ -185,4 +185,18 @@ describe('lead key errors', () => {
     await ensureLeadKey(new Team(root, 'demo'));
     expect((await fs.stat(dir)).mode & 0o777).toBe(0o700);
   });
+
+  it('loads an existing key, or reports a corrupt one, without writing anything in the keys directory', async () => {
+    const team = new Team(root, 'demo');
+    const first = await ensureLeadKey(team);
+    const dir = path.dirname(leadKeyPath(team));
+    const before = (await fs.stat(dir, { bigint: true })).mtimeNs;
+    expect((await ensureLeadKey(team)).verifyKey).toBe(first.verifyKey);
+    await fs.writeFile(leadKeyPath(team), '{nope');
+    const stamp = (await fs.stat(dir, { bigint: true })).mtimeNs;
+    expect(stamp).toBe(before); // an in-place rewrite does not touch the directory
+    await rejectsWith(ensureLeadKey(team), 'corrupt');
+    expect((await fs.stat(dir, { bigint: true })).mtimeNs).toBe(before); // no temp file was made and removed
+  });
 });
+
