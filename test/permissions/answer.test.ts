@@ -45,7 +45,7 @@ describe('judgeResolved', () => {
   it('refuses a signed record of the wrong shape, naming the problem', () => {
     const verdict = judgeResolved(signedText(record({ status: 'maybe' })), asked, key);
     expect(verdict.ok).toBe(false);
-    expect(!verdict.ok && verdict.reason).toMatch(/^unexpected shape: \S/);
+    expect(!verdict.ok && verdict.reason).toMatch(/^unexpected shape: .*"approved"/); // zod's words, which name the statuses
   });
 
   it('refuses a signed record for another request, naming every field that differs', () => {
@@ -138,6 +138,21 @@ describe('findResponseFrame', () => {
       updatedInput: { command: 'npm test' },
     });
     expect(findResponseFrame([entry(deny({ error: '' }))], asked, key).found?.answer).toEqual({ decision: 'deny', by: 'team-lead', feedback: DEFAULT_DENY_FEEDBACK });
+  });
+});
+
+describe('frames that are not responses', () => {
+  it('a permission_request carrying the same request_id, and plain words from team-lead, answer nothing', () => {
+    const request = encodeControl({ type: 'permission_request', request_id: asked.id, agent_id: 'w1@t', tool_name: 'Bash', input: asked.input } as never);
+    const base = { from: 'team-lead', timestamp: '2026-12-05T00:00:00.000Z', read: false };
+    const unsigned: InboxMessage[] = [
+      { ...base, text: request, msg_id: 'r-1' },
+      { ...base, text: 'please hold on', msg_id: 'r-2' },
+    ];
+    const signed = unsigned.map((e) => signEntry(e as InboxMessage & { msg_id: string }, lead.privateKey) as InboxMessage);
+    expect(findResponseFrame(signed, asked, key)).toEqual({ rejected: [] });
+    expect(priorResponse(unsigned, asked, key, true)).toBeUndefined();
+    expect(priorResponse(signed, asked, key, true)).toBeUndefined();
   });
 });
 
