@@ -51,7 +51,7 @@ describe('the fence before a write', () => {
     await mutateJsonFile(f, counterOpts(), async (c) => {
       seen.push(c.n);
       if (seen.length === 1) {
-        await new Promise((r) => setTimeout(r, 5)); // a later mtime than the read saw
+        await new Promise((r) => setTimeout(r, 30)); // a later mtime than the read saw (file times tick in jiffies: up to 10 ms)
         await writeFile(f, '{"n": 2}\n'); // truncate and write: same inode, same size
       }
       return { write: { n: c.n + 10 }, result: undefined };
