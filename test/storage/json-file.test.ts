@@ -2,7 +2,7 @@
 // child processes): the fence that discards a cycle whose file changed under its lock and runs it
 // again, and how often; the re-read under the lock of a file caught mid-write; keepInPlace; the
 // one-look variant; the io errors and the words of the corrupt reports.
-import { mkdir, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -51,8 +51,9 @@ describe('the fence before a write', () => {
     await mutateJsonFile(f, counterOpts(), async (c) => {
       seen.push(c.n);
       if (seen.length === 1) {
-        await new Promise((r) => setTimeout(r, 30)); // a later mtime than the read saw (file times tick in jiffies: up to 10 ms)
-        await writeFile(f, '{"n": 2}\n'); // truncate and write: same inode, same size
+        // Truncate and write (same inode, same size) until the file system's clock has ticked past the read's mtime.
+        const read = (await stat(f, { bigint: true })).mtimeNs;
+        await waitFor(async () => (await writeFile(f, '{"n": 2}\n'), (await stat(f, { bigint: true })).mtimeNs !== read), 5000, 'a rewrite with a later mtime');
       }
       return { write: { n: c.n + 10 }, result: undefined };
     });
