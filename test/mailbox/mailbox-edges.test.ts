@@ -4,6 +4,7 @@
 // which optional fields an entry carries and who signs, appendUnless with a spool to merge first,
 // and the size limit.
 import { promises as fs } from 'node:fs';
+import { lockPathFor, withFileLock } from '../../src/storage/lock.js';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Mailbox } from '../../src/mailbox/index.js';
 import { spoolDirFor, spoolEntry } from '../../src/mailbox/spool.js';
@@ -127,5 +128,103 @@ describe('appendUnless', () => {
     expect('appended' in r && r.appended.text).toBe('new');
     expect((await inboxOf(mb, 'w1')).map((m) => m.text)).toEqual(['spooled', 'new']);
     expect(await fs.readdir(spoolDirFor(mb.paths.inbox('w1')))).toEqual([]);
+  });
+});
+
+describe('what takes the lock and what rewrites the inbox', () => {
+  async function holdInboxLock(mb: Mailbox, name: string): Promise<{ release: () => void; held: Promise<void> }> {
+    let release: (() => void) | undefined;
+    const held = withFileLock(mb.paths.inbox(name), () => new Promise<void>((r) => (release = r)));
+    await expect.poll(() => release !== undefined).toBe(true);
+    return { release: release!, held };
+  }
+  const inode = async (mb: Mailbox, name: string): Promise<number> => (await fs.stat(mb.paths.inbox(name))).ino;
+
+  it('a read of a clean inbox takes no lock: it answers while another process holds it', async () => {
+    const mb = new Mailbox({ team });
+    await mb.append('w1', { from: 'w2', text: 'hi' });
+    const holder = await holdInboxLock(mb, 'w1');
+    try {
+      expect((await mb.read('w1')).map((m) => m.text)).toEqual(['hi']); // would wait for the holder otherwise
+    } finally {
+      holder.release();
+      await holder.held;
+    }
+  });
+
+  it("a corrupt inbox's re-read under the lock keeps the mailbox's lock settings", async () => {
+    const mb = new Mailbox({ team, lock: { budgetMs: 300 } });
+    await fs.writeFile(mb.paths.inbox('w1'), '[{"half');
+    const holder = await holdInboxLock(mb, 'w1');
+    try {
+      await expect(mb.read('w1')).rejects.toMatchObject({ kind: 'lock_timeout', message: expect.stringContaining('no progress for 300 ms') });
+    } finally {
+      holder.release();
+      await holder.held;
+    }
+  });
+
+  it('a consume that changes nothing, and an appendUnless that finds its answer, leave the file as it is', async () => {
+    const mb = new Mailbox({ team });
+    await mb.append('w1', { from: 'w2', text: 'hi' });
+    await mb.consume('w1');
+    const before = await inode(mb, 'w1');
+    expect(await mb.consume('w1')).toEqual([]);
+    expect(await mb.appendUnless('w1', { from: 'team-lead', text: 'again' }, (entries) => entries[0])).toMatchObject({ found: { text: 'hi' } });
+    expect(await inode(mb, 'w1')).toBe(before); // atomic writes make a new inode: none happened
+  });
+
+  it('a spooled message the accept filter passes over still lands in the inbox, unread', async () => {
+    const mb = new Mailbox({ team });
+    await mb.append('w1', { from: 'w2', text: 'seen' });
+    await mb.consume('w1');
+    spoolEntry(mb.paths.inbox('w1'), mb.makeEntry({ from: 'w2', text: 'for another reader' }), Date.now());
+    expect(await mb.consume('w1', (m) => m.text !== 'for another reader')).toEqual([]);
+    expect((await inboxOf(mb, 'w1')).map((m) => [m.text, m.read])).toEqual([
+      ['seen', true],
+      ['for another reader', false],
+    ]);
+    expect(await fs.readdir(spoolDirFor(mb.paths.inbox('w1')))).toEqual([]);
+  });
+
+  it('a consume that only sets junk aside rewrites the inbox without it (the junk is kept aside once)', async () => {
+    const reports: CorruptReport[] = [];
+    const mb = new Mailbox({ team, onCorrupt: (r) => reports.push(r) });
+    const read = { ...mb.makeEntry({ from: 'w2', text: 'old' }), read: true };
+    await fs.writeFile(mb.paths.inbox('w1'), JSON.stringify([read, 'junk']));
+    expect(await mb.consume('w1')).toEqual([]);
+    expect(await inboxOf(mb, 'w1')).toEqual([read]);
+    expect(await mb.consume('w1')).toEqual([]);
+    expect(reports).toHaveLength(1);
+    expect(reports[0]!.problem).toMatch(/^1 malformed entry \(first at \[1\]: \(entry\): /);
+  });
+
+  it('a message sent again with a msg_id already read is marked read, not delivered twice', async () => {
+    const mb = new Mailbox({ team });
+    const first = await mb.append('w1', { from: 'w2', text: 'once', msgId: 'same-id' });
+    expect((await mb.consume('w1')).map((m) => m.msg_id)).toEqual([first.msg_id]);
+    // Another writer (Claude Code writes the array itself) appends the same message again.
+    await fs.writeFile(mb.paths.inbox('w1'), JSON.stringify([{ ...first, read: true }, { ...first, read: false }]));
+    expect(await mb.consume('w1')).toEqual([]);
+    expect((await inboxOf(mb, 'w1')).every((m) => m.read)).toBe(true);
+  });
+
+  it('counts only read entries toward compaction', async () => {
+    const mb = new Mailbox({ team, compactThreshold: 2 });
+    for (const text of ['a', 'b', 'c']) await mb.append('w1', { from: 'w2', text });
+    expect((await mb.consume('w1', (m) => m.text === 'a')).map((m) => m.text)).toEqual(['a']); // 1 read, 2 unread
+    expect(await archiveOf(mb, 'w1')).toEqual([]);
+  });
+
+  it('an inbox that cannot be read fails a send with that error, not as a lock timeout', async () => {
+    const mb = new Mailbox({ team });
+    await fs.mkdir(mb.paths.inbox('w1'));
+    await expect(mb.append('w1', { from: 'w2', text: 'hi' })).rejects.toMatchObject({ kind: 'io', message: expect.stringMatching(/^cannot read /) });
+  });
+
+  it('refuses an entry of the wrong shape with the field and what to do', async () => {
+    const mb = new Mailbox({ team });
+    const bad = { from: 'w2', text: 42, timestamp: 'now', read: false } as unknown as InboxMessage;
+    await expect(mb.append('w1', bad)).rejects.toMatchObject({ kind: 'invalid_input', message: expect.stringMatching(/^not an inbox message \(text: .+\); nothing was written$/) });
   });
 });
