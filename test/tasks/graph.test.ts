@@ -44,6 +44,16 @@ describe('findCycle', () => {
     expect(findCycle([task('5'), task('6')], [{ from: '5', to: '6' }, { from: '6', to: '5' }])?.cycle).toEqual(['6', '5', '6']);
   });
 
+  it('keeps every edge out of a task, declared and added, and names the path found first, not a later one', () => {
+    // 1 blocks 2 and 3: the edge to 2 must survive the edge to 3.
+    expect(findCycle([task('1', ['2', '3']), task('2'), task('3')], [{ from: '2', to: '1' }])?.cycle).toEqual(['2', '1', '2']);
+    // An edge added earlier in the call from a task with edges already keeps them.
+    expect(findCycle([task('1', ['2']), task('2'), task('3')], [{ from: '1', to: '3' }, { from: '2', to: '1' }])?.cycle).toEqual(['2', '1', '2']);
+    // Two ways of equal length from 1 to 5: the one through the task listed first is named.
+    const tasks = [task('1', ['2', '3']), task('2', ['4']), task('3', ['4']), task('4', ['5']), task('5')];
+    expect(findCycle(tasks, [{ from: '5', to: '1' }])?.cycle).toEqual(['5', '1', '2', '4', '5']);
+  });
+
   it('a diamond, and edges that only join branches, are no cycle', () => {
     const tasks = [task('1', ['2', '3']), task('2', ['4']), task('3', ['4']), task('4')];
     expect(findCycle(tasks, [{ from: '1', to: '4' }, { from: '2', to: '3' }])).toBeUndefined();

@@ -58,18 +58,19 @@ describe('ids and the high-water mark', () => {
   it('a list or mark that cannot be read is an io error that names it, never an empty list', async () => {
     await mkdir(path.dirname(paths.dir), { recursive: true });
     await writeFile(paths.dir, 'a file where the list should be');
-    expect(() => idsOnDisk(paths)).toThrow(expect.objectContaining({ kind: 'io', message: expect.stringMatching(/^cannot list \S+crew: ENOTDIR/) }));
+    expect(() => idsOnDisk(paths)).toThrow(expect.objectContaining({ kind: 'io', message: expect.stringMatching(/^cannot list \S+crew: ENOTDIR/), cause: expect.objectContaining({ code: 'ENOTDIR' }) }));
     await expect(ensureList(paths)).rejects.toMatchObject({ code: 'EEXIST' });
   });
 
   it('a mark that is a directory is an io error too, and ensureList keeps an existing .lock', async () => {
     await ensureList(paths);
+    expect(await readFile(paths.lock, 'utf8')).toBe(''); // as Claude Code makes it
     await writeFile(paths.lock, 'kept');
     await ensureList(paths);
     expect(await readFile(paths.lock, 'utf8')).toBe('kept');
     expect((await stat(paths.lock)).mode & 0o777).toBe(0o600);
     await mkdir(paths.highwatermark);
-    expect(() => readHighwatermark(paths)).toThrow(expect.objectContaining({ kind: 'io', message: expect.stringMatching(/^cannot read \S+\.highwatermark: EISDIR/) }));
+    expect(() => readHighwatermark(paths)).toThrow(expect.objectContaining({ kind: 'io', message: expect.stringMatching(/^cannot read \S+\.highwatermark: EISDIR/), cause: expect.objectContaining({ code: 'EISDIR' }) }));
   });
 });
 
@@ -170,4 +171,25 @@ describe('withTaskGroup', () => {
     ).rejects.toThrow('a cycle: refused');
     expect(await readFile(paths.task('1'), 'utf8')).toBe(taskJson('1'));
   });
+
+  it('keeps aside a corrupt task first or last in lock order under its own lock, writes nothing when fn writes nothing, and removes a missing task quietly', async () => {
+    await ensureList(paths);
+    await writeFile(paths.task('1'), '{first');
+    await writeFile(paths.task('2'), taskJson('2'));
+    await writeFile(paths.task('9'), '{last');
+    const before = await readFile(paths.task('2'), 'utf8');
+    const r = await withTaskGroup(paths, ['9', '2', '1'], { now }, (tasks, corrupt) => ({ result: [[...tasks.keys()], [...corrupt.keys()]], remove: ['40'] }));
+    expect(r).toEqual([['2'], ['1', '9']]);
+    expect(await readFile(paths.task('2'), 'utf8')).toBe(before);
+    expect((await readdir(paths.dir)).filter((n) => n.includes('corrupt')).sort()).toEqual(['1.json.corrupt-1000', '9.json.corrupt-1000']);
+  });
 });
+
+describe('a task file that cannot be read', () => {
+  it('is an io error naming it, never a missing task', async () => {
+    await ensureList(paths);
+    await mkdir(paths.task('5'));
+    await expect(loadTask(paths, '5', { now })).rejects.toMatchObject({ kind: 'io', message: expect.stringMatching(/^cannot read \S+5\.json: EISDIR/), cause: { code: 'EISDIR' } });
+  });
+});
+
