@@ -1,0 +1,46 @@
+// awaitFiles: waiting for a condition on files other processes write. It answers at once when the
+// condition already holds, wakes on a change in a watched directory (long before its tick), re-checks
+// every tick without one, gives up with undefined at its deadline, and stops when aborted.
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { awaitFiles } from '../../src/storage/await-files.js';
+import { useTempRoot } from '../support/tmp-root.js';
+
+let dir: string;
+useTempRoot((d) => (dir = d), 'swarm-await-files-');
+
+describe('awaitFiles', () => {
+  it('answers with the first value the check gives, at once when it holds already', async () => {
+    let checks = 0;
+    expect(await awaitFiles([dir], async () => (checks++, 'ready'), { timeoutMs: 60_000 })).toBe('ready');
+    expect(checks).toBe(1);
+  });
+
+  it('wakes on a change in a watched directory, long before its tick', async () => {
+    const flag = path.join(dir, 'flag');
+    let checks = 0;
+    const waiting = awaitFiles([dir], async () => (checks++, existsSync(flag) ? 'seen' : undefined), { timeoutMs: 60_000, tickMs: 60_000 });
+    await expect.poll(() => checks).toBeGreaterThan(0);
+    await writeFile(flag, '');
+    expect(await waiting).toBe('seen'); // a tick-only wait would outlast the test's timeout
+  });
+
+  it('re-checks every tick when nothing is watched, and gives up with undefined at its deadline', async () => {
+    let checks = 0;
+    expect(await awaitFiles([], async () => (++checks === 3 ? 'third' : undefined), { timeoutMs: 60_000, tickMs: 10 })).toBe('third');
+    checks = 0;
+    expect(await awaitFiles([dir], async () => void checks++, { timeoutMs: 150, tickMs: 20 })).toBeUndefined();
+    expect(checks).toBeGreaterThan(1);
+  });
+
+  it('stops with the abort reason once aborted', async () => {
+    const ac = new AbortController();
+    let checks = 0;
+    const waiting = awaitFiles([dir], async () => void checks++, { timeoutMs: 60_000, tickMs: 60_000, signal: ac.signal });
+    await expect.poll(() => checks).toBeGreaterThan(0);
+    ac.abort(new Error('stop waiting'));
+    await expect(waiting).rejects.toThrow('stop waiting');
+  });
+});
