@@ -270,14 +270,11 @@ export class TaskList {
     return undefined;
   }
 
-  /** `claim` when the task's lock is free right now; STOPPED_WAITING when somebody holds it. */
+  /** A self-claim (no task_assignment: nobody else assigned it) when the task's lock is free right now; STOPPED_WAITING when somebody holds it. */
   private async claimIfFree(id: string, owner: string): Promise<Task | typeof STOPPED_WAITING> {
     const { file, opts, step } = this.taskCycle(id, (t) => this.claimStep(id, t, owner));
     const got = await mutateJsonFileIfFree(file, opts, step);
-    if (got === STOPPED_WAITING) return got;
-    const [before, after] = got;
-    if (before.owner !== owner) await this.notifyOwner(after, owner, owner);
-    return after;
+    return got === STOPPED_WAITING ? got : got[1];
   }
 
   /** The claim rules on the task as it is under its lock: the claimed task, or a TaskError saying why not. */
