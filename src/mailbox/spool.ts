@@ -100,6 +100,7 @@ export function takeSpooled(inboxFile: string, present: ReadonlySet<string>): Sp
       raw = readFileSync(file, 'utf8');
     } catch (e) {
       if (errnoCode(e) === 'ENOENT') continue; // merged meanwhile by a merger that lost its lock
+      if (errnoCode(e) === 'EISDIR') continue; // a directory is no message: left where it is, never blocking the inbox
       throw e;
     }
     let parsed: ReturnType<typeof InboxMessageSchema.safeParse>;

@@ -227,4 +227,15 @@ describe('what takes the lock and what rewrites the inbox', () => {
     const bad = { from: 'w2', text: 42, timestamp: 'now', read: false } as unknown as InboxMessage;
     await expect(mb.append('w1', bad)).rejects.toMatchObject({ kind: 'invalid_input', message: expect.stringMatching(/^not an inbox message \(text: .+\); nothing was written$/) });
   });
+
+  it('a null entry in the inbox neither breaks a merge nor hides the others', async () => {
+    const reports: CorruptReport[] = [];
+    const mb = new Mailbox({ team, onCorrupt: (r) => reports.push(r) });
+    const good = mb.makeEntry({ from: 'w2', text: 'good' });
+    await fs.writeFile(mb.paths.inbox('w1'), JSON.stringify([good, null]));
+    spoolEntry(mb.paths.inbox('w1'), mb.makeEntry({ from: 'w2', text: 'spooled' }), Date.now());
+    expect((await mb.read('w1')).map((m) => m.text)).toEqual(['good', 'spooled']);
+    expect(reports).toEqual([expect.objectContaining({ entries: 1 })]);
+  });
 });
+

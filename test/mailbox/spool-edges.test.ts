@@ -61,7 +61,7 @@ describe('what in the spool is a message', () => {
     await fs.writeFile(path.join(dir, '0000000000002-odd.json'), '{"hello": 1}');
     expect((await mb.read('w1')).map((m) => m.text)).toEqual(['good']);
     expect(reports).toEqual([
-      expect.objectContaining({ entries: 1, problem: expect.stringMatching(/^1 malformed entry \(first at spool file 0000000000002-odd\.json: \S.*\)$/) }),
+      expect.objectContaining({ entries: 1, problem: expect.stringMatching(/^1 malformed entry \(first at spool file 0000000000002-odd\.json: Invalid input: expected string, received undefined\)$/) }),
     ]);
     expect(JSON.parse(await fs.readFile(reports[0]!.keptAs, 'utf8'))).toEqual(['{"hello": 1}']);
     expect(await spooled()).toEqual([]);
@@ -76,6 +76,14 @@ describe('what in the spool is a message', () => {
     await fs.utimes(junk, old, old);
     await mb.read('w1');
     expect(reports[0]!.problem).toMatch(/^1 malformed entry \(first at spool file 0000000000001-dead\.json: invalid JSON: \S/);
+  });
+
+  it('leaves a directory named like a spool file where it is, and merges the rest', async () => {
+    spoolEntry(file, at(Date.now(), 'real'), Date.now());
+    await fs.mkdir(path.join(spoolDirFor(file), '0000000000001-odd.json'));
+    expect((await mb.read('w1')).map((m) => m.text)).toEqual(['real']);
+    expect(await spooled()).toEqual(['0000000000001-odd.json']);
+    expect(reports).toEqual([]);
   });
 
   it('a spool path that is not a directory is an error, never an empty spool', async () => {
