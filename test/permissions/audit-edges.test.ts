@@ -43,8 +43,22 @@ describe('appendAudit', () => {
 
   it('a log that cannot be read is an io error for the chain check and for readAudit', async () => {
     await fs.mkdir(paths.audit, { recursive: true });
-    await expect(verifyAuditChain(paths)).rejects.toMatchObject({ kind: 'io', message: expect.stringMatching(/^cannot read \S+audit\.jsonl: EISDIR/) });
-    await expect(readAudit(paths)).rejects.toMatchObject({ kind: 'io', message: expect.stringMatching(/^cannot read \S+audit\.jsonl: EISDIR/) });
+    await expect(verifyAuditChain(paths)).rejects.toMatchObject({ kind: 'io', message: expect.stringMatching(/^cannot read \S+audit\.jsonl: EISDIR/), cause: { code: 'EISDIR' } });
+    await expect(readAudit(paths)).rejects.toMatchObject({ kind: 'io', message: expect.stringMatching(/^cannot read \S+audit\.jsonl: EISDIR/), cause: { code: 'EISDIR' } });
+  });
+});
+
+describe('a log not written yet', () => {
+  it('reads as empty and as an intact chain', async () => {
+    expect(await readAudit(paths)).toEqual([]);
+    expect(await verifyAuditChain(paths)).toEqual({ lines: 0, breaks: [] });
+  });
+
+  it('a last line cut short (no newline) is checked as it is', async () => {
+    await appendAudit(paths, event('a'), event('b'));
+    const text = await fs.readFile(paths.audit, 'utf8');
+    await fs.writeFile(paths.audit, text.slice(0, -1)); // the newline lost
+    expect(await verifyAuditChain(paths)).toEqual({ lines: 2, breaks: [] });
   });
 });
 
@@ -75,9 +89,12 @@ describe('endedRequests', () => {
       { event: 'cancelled', id: 'p2', at: 6 },
       event('p2'),
       { event: 'cleared', id: 'p3', at: 7 },
+      { event: 'timeout', id: 'p4', at: 8 },
+      { event: 'cancelled', id: 'p5', at: 9 },
+      { event: 'decision', id: 'p6', at: 10 },
     ];
     const ended = endedRequests(events);
-    expect([...ended.keys()].sort()).toEqual(['p1', 'p3']);
+    expect([...ended.keys()].sort()).toEqual(['p1', 'p3', 'p4', 'p5', 'p6']);
     expect(ended.get('p1')).toMatchObject({ event: 'decision', at: 4 });
     expect(ended.get('p3')).toMatchObject({ event: 'cleared' });
   });

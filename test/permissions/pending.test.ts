@@ -35,20 +35,20 @@ function pending(id: string, extra: Partial<PendingRequest> = {}): PendingReques
 
 describe('pendingIds', () => {
   it('lists the ids of <id>.json only, sorted: no temp files, locks, kept-aside copies or unsafe names', async () => {
+    await fs.rm(paths.pending, { recursive: true, force: true });
     expect(await pendingIds(paths)).toEqual([]); // no pending/ yet
-    await writePending(paths, pending('perm-2-b'));
-    await writePending(paths, pending('perm-1-a'));
+    for (const id of ['perm-5-e', 'perm-2-b', 'perm-9-z', 'perm-1-a']) await writePending(paths, pending(id));
     for (const name of ['perm-3-c.json.lock', 'perm-1-a.json.corrupt-5', '.perm-4-d.json.tmp', 'notes.txt', '..json', 'a b.json']) {
       await fs.writeFile(path.join(paths.pending, name), '{}');
     }
-    expect(await pendingIds(paths)).toEqual(['perm-1-a', 'perm-2-b']);
+    expect(await pendingIds(paths)).toEqual(['perm-1-a', 'perm-2-b', 'perm-5-e', 'perm-9-z']);
   });
 
   it('a pending/ that cannot be listed is an io error that names it', async () => {
     await fs.rm(paths.permissions, { recursive: true, force: true });
     await fs.mkdir(paths.permissions, { recursive: true });
     await fs.writeFile(paths.pending, 'not a directory');
-    await expect(pendingIds(paths)).rejects.toMatchObject({ kind: 'io', message: expect.stringMatching(/^cannot list \S+pending: ENOTDIR/) });
+    await expect(pendingIds(paths)).rejects.toMatchObject({ kind: 'io', message: expect.stringMatching(/^cannot list \S+pending: ENOTDIR/), cause: { code: 'ENOTDIR' } });
   });
 });
 

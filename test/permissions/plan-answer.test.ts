@@ -10,7 +10,7 @@ import { verifyEntry } from '../../src/permissions/signing.js';
 import { encodeControl, parseControl } from '../../src/protocol/control.js';
 import { isSwarmError } from '../../src/protocol/errors.js';
 import type { InboxMessage } from '../../src/protocol/message.js';
-import { addMember, createTeam } from '../../src/team/team-store.js';
+import { addMember, createTeam, readTeam } from '../../src/team/team-store.js';
 import type { Team } from '../../src/team/team.js';
 import { useTempRoot } from '../support/tmp-root.js';
 
@@ -113,6 +113,40 @@ describe('answerPlan: what it sends and records', () => {
     await expect(answerPlan(team, 'w1', { approve: true })).rejects.toMatchObject({ kind: 'already_resolved', message: "w1's plan plan-1@w1 is already answered" });
     await mailbox.append('team-lead', { from: 'w1', text: planRequest('plan-2@w1') });
     expect((await answerPlan(team, 'w1', { approve: true })).requestId).toBe('plan-2@w1');
+  });
+});
+
+describe('answerPlan: what counts as answered, and what it touches', () => {
+  it('only a plan_approval_response from team-lead for this request counts as an answer', async () => {
+    const { team, mailbox } = await teamWithPlan();
+    const response = (requestId: string) => encodeControl({ type: 'plan_approval_response', requestId, approved: true, timestamp: new Date(NOW).toISOString() });
+    await mailbox.append('w1', { from: 'w1', text: response('plan-1@w1') }); // not from team-lead
+    await mailbox.append('w1', { from: 'team-lead', text: response('plan-0@w1') }); // another request
+    await mailbox.append('w1', { from: 'team-lead', text: 'plan-1@w1 looks fine' }); // plain words
+    await mailbox.append('w1', { from: 'team-lead', text: encodeControl({ type: 'idle_notification', from: 'team-lead', timestamp: new Date(NOW).toISOString() } as never) });
+    expect((await answerPlan(team, 'w1', { approve: true })).requestId).toBe('plan-1@w1');
+  });
+
+  it("marks only the answered request read in team-lead's inbox, stamps the response with the given clock, and carries the lead's colour", async () => {
+    const { team, mailbox } = await teamWithPlan();
+    await mailbox.append('team-lead', { from: 'w1', text: 'something else to read' });
+    await answerPlan(team, 'w1', { approve: true, mode: 'bypassPermissions', now: () => NOW });
+    expect((await mailbox.read('team-lead')).map((m) => [m.text.startsWith('{') ? 'request' : m.text, m.read])).toEqual([
+      ['request', true],
+      ['something else to read', false],
+    ]);
+    const [sent] = responsesIn(await mailbox.read('w1'));
+    expect(sent!.entry.timestamp).toBe(new Date(NOW).toISOString());
+    const leadColor = (await readTeam(team)).members.find((m) => m.name === 'team-lead')?.color;
+    expect(leadColor).toEqual(expect.any(String));
+    expect(sent!.entry.color).toBe(leadColor);
+    expect(sent!.frame.permissionMode).toBe('bypassPermissions');
+  });
+
+  it('names the flag in a bad mode, and takes the default mode', async () => {
+    const { team } = await teamWithPlan();
+    await expect(answerPlan(team, 'w1', { approve: true, mode: 'yolo' })).rejects.toThrow(/--mode/);
+    expect((await answerPlan(team, 'w1', { approve: true, mode: 'default' })).permissionMode).toBe('default');
   });
 });
 
