@@ -75,6 +75,15 @@ describe('materialising inbox requests (a Claude Code teammate writes only the f
     expect(await materialiseInboxRequests(team, await readTeam(team))).toEqual([]); // made once
   });
 
+  it('makes a record for a worker not in the roster too, under its own name (then listed as orphaned)', async () => {
+    const { team, mailbox } = await teamWithWorker();
+    await ask(mailbox, 'w9', frame('perm-1-gone', { agent_id: 'w9@p' }), T0, 'blue');
+    expect(await materialiseInboxRequests(team, await readTeam(team))).toEqual(['perm-1-gone']);
+    const [view] = await listPending(team, { now: () => T0 });
+    expect(view).toMatchObject({ workerName: 'w9', workerId: 'w9@p', workerColor: 'blue', orphaned: true });
+    expect(view).not.toHaveProperty('cwd');
+  });
+
   it('ignores plain words, other frames, frames from team-lead or a reserved name, and unsafe ids', async () => {
     const { team, mailbox } = await teamWithWorker();
     await ask(mailbox, 'w1', 'please approve');
@@ -131,7 +140,16 @@ describe('listPending', () => {
       expect.stringMatching(/perm-3-c\.json was corrupt/),
       `${team.paths.pendingFile('perm-4-d')} holds request "perm-9-x", not "perm-4-d"; ignored`,
     ]);
+    await fs.writeFile(team.paths.pendingFile('perm-5-e'), '{broken again');
     await expect(listPending(team)).resolves.toHaveLength(3); // no reporter: skipped quietly
+  });
+
+  it('a record that cannot be read is an error, not a problem to skip', async () => {
+    const { team } = await teamWithWorker();
+    await fs.mkdir(team.paths.pendingFile('perm-1-dir'), { recursive: true });
+    const problems: string[] = [];
+    await expect(listPending(team, { onProblem: (m) => problems.push(m) })).rejects.toMatchObject({ kind: 'io' });
+    expect(problems).toEqual([]);
   });
 });
 

@@ -123,6 +123,7 @@ describe('answerPlan: what counts as answered, and what it touches', () => {
     await mailbox.append('w1', { from: 'w1', text: response('plan-1@w1') }); // not from team-lead
     await mailbox.append('w1', { from: 'team-lead', text: response('plan-0@w1') }); // another request
     await mailbox.append('w1', { from: 'team-lead', text: 'plan-1@w1 looks fine' }); // plain words
+    await mailbox.append('w1', { from: 'team-lead', text: encodeControl({ type: 'shutdown_request', requestId: 'plan-1@w1', from: 'team-lead', reason: 'x', timestamp: new Date(NOW).toISOString() } as never) }); // another kind of frame
     await mailbox.append('w1', { from: 'team-lead', text: encodeControl({ type: 'idle_notification', from: 'team-lead', timestamp: new Date(NOW).toISOString() } as never) });
     expect((await answerPlan(team, 'w1', { approve: true })).requestId).toBe('plan-1@w1');
   });
