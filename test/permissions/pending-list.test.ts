@@ -77,11 +77,12 @@ describe('materialising inbox requests (a Claude Code teammate writes only the f
 
   it('makes a record for a worker not in the roster too, under its own name (then listed as orphaned)', async () => {
     const { team, mailbox } = await teamWithWorker();
-    await ask(mailbox, 'w9', frame('perm-1-gone', { agent_id: 'w9@p' }), T0, 'blue');
+    await ask(mailbox, 'w9', frame('perm-1-gone', { agent_id: 'w9@p' }), T0);
     expect(await materialiseInboxRequests(team, await readTeam(team))).toEqual(['perm-1-gone']);
     const [view] = await listPending(team, { now: () => T0 });
-    expect(view).toMatchObject({ workerName: 'w9', workerId: 'w9@p', workerColor: 'blue', orphaned: true });
+    expect(view).toMatchObject({ workerName: 'w9', workerId: 'w9@p', orphaned: true });
     expect(view).not.toHaveProperty('cwd');
+    expect(view).not.toHaveProperty('workerColor');
   });
 
   it('ignores plain words, other frames, frames from team-lead or a reserved name, and unsafe ids', async () => {
