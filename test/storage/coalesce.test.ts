@@ -70,4 +70,22 @@ describe('coalesced', () => {
     fail = false;
     await expect(c.trigger()).resolves.toBeUndefined();
   });
+
+  it('idle resolves only once the run in flight has ended, and at once when nothing runs', async () => {
+    const g = gate();
+    let ended = 0;
+    const c = coalesced(async () => {
+      await g.wait;
+      ended++;
+    });
+    void c.trigger();
+    let endedAtIdle: number | undefined;
+    const waiting = c.idle().then(() => void (endedAtIdle = ended));
+    await new Promise((r) => setImmediate(r));
+    expect(endedAtIdle).toBeUndefined(); // still running: idle waits
+    g.open();
+    await waiting;
+    expect(endedAtIdle).toBe(1);
+    expect(await c.idle()).toBeUndefined();
+  });
 });
