@@ -243,8 +243,13 @@ async function lockOnce(file: string, opts: Required<LockOptions>, guard: LockGu
   } catch (e) {
     if (errnoCode(e) === 'ELOCKED') return undefined;
     if (errnoCode(e) === 'ENOENT') throw e;
-    throw new SwarmError('io', `cannot lock ${file}: ${(e as Error).message}`, { cause: e });
+    throw cannotLock(file, e);
   }
+}
+
+/** A lock that cannot be made or waited for (its directory unusable): an io error naming the file. */
+function cannotLock(file: string, e: unknown): SwarmError {
+  return new SwarmError('io', `cannot lock ${file}: ${(e as Error).message}`, { cause: e });
 }
 
 async function queuedTickets(file: string): Promise<string[]> {
@@ -252,7 +257,7 @@ async function queuedTickets(file: string): Promise<string[]> {
     return (await readdir(queueDirFor(file))).filter((n) => !n.startsWith('.')).sort();
   } catch (e) {
     if (errnoCode(e) === 'ENOENT') return [];
-    throw new SwarmError('io', `cannot lock ${file}: ${(e as Error).message}`, { cause: e });
+    throw cannotLock(file, e);
   }
 }
 
