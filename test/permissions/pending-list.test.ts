@@ -101,7 +101,7 @@ describe('materialising inbox requests (a Claude Code teammate writes only the f
     await fs.mkdir(team.paths.resolved, { recursive: true });
     await fs.writeFile(team.paths.resolvedFile('perm-1-res'), '{}');
     await appendAudit(team.paths, { event: 'cancelled', id: 'perm-2-aud', at: T0 });
-    await writePending(team.paths, { ...(await pendingOf('perm-3-pen')), source: 'inbox' });
+    await writePending(team.paths, { ...pendingOf('perm-3-pen'), source: 'inbox' });
     await mailbox.append('w1', { from: 'team-lead', text: encodeControl({ type: 'permission_response', request_id: 'perm-4-ans', subtype: 'success', response: {} } as never) });
     expect(await materialiseInboxRequests(team, await readTeam(team))).toEqual(['perm-5-new']);
   });
@@ -119,7 +119,7 @@ describe('materialising inbox requests (a Claude Code teammate writes only the f
       expect.objectContaining({ event: 'decision', id: 'perm-2-no', status: 'rejected', by: 'team-lead (Claude Code)' }),
     ]);
     // A record the worker wrote itself (not from the inbox) is not ended that way.
-    await writePending(team.paths, await pendingOf('perm-3-own'));
+    await writePending(team.paths, pendingOf('perm-3-own'));
     await mailbox.append('w1', { from: 'team-lead', text: encodeControl({ type: 'permission_response', request_id: 'perm-3-own', subtype: 'success', response: {} } as never) });
     expect((await listPending(team)).map((v) => v.id)).toEqual(['perm-3-own']);
   });
@@ -128,11 +128,11 @@ describe('materialising inbox requests (a Claude Code teammate writes only the f
 describe('listPending', () => {
   it('reports a corrupt record and one whose id is not its name, and lists the rest, oldest first then by id', async () => {
     const { team } = await teamWithWorker();
-    await writePending(team.paths, { ...(await pendingOf('perm-2-b')), createdAt: T0 });
-    await writePending(team.paths, { ...(await pendingOf('perm-1-a')), createdAt: T0 });
-    await writePending(team.paths, { ...(await pendingOf('perm-0-z')), createdAt: T0 + 1 });
+    await writePending(team.paths, { ...pendingOf('perm-2-b'), createdAt: T0 });
+    await writePending(team.paths, { ...pendingOf('perm-1-a'), createdAt: T0 });
+    await writePending(team.paths, { ...pendingOf('perm-0-z'), createdAt: T0 + 1 });
     await fs.writeFile(team.paths.pendingFile('perm-3-c'), '{broken');
-    await fs.writeFile(team.paths.pendingFile('perm-4-d'), JSON.stringify(await pendingOf('perm-9-x')));
+    await fs.writeFile(team.paths.pendingFile('perm-4-d'), JSON.stringify(pendingOf('perm-9-x')));
     const problems: string[] = [];
     const views = await listPending(team, { now: () => T0 + 500, isAlive: () => false, onProblem: (m) => problems.push(m) });
     expect(views.map((v) => [v.id, v.ageMs])).toEqual([['perm-1-a', 500], ['perm-2-b', 500], ['perm-0-z', 499]]);
@@ -154,6 +154,6 @@ describe('listPending', () => {
   });
 });
 
-async function pendingOf(id: string): Promise<PendingRequest> {
+function pendingOf(id: string): PendingRequest {
   return { id, workerId: 'w1@p', workerName: 'w1', teamName: 'p', toolName: 'Bash', toolUseId: 'toolu_7', description: '', input: { command: 'make' }, permissionSuggestions: [], status: 'pending', createdAt: T0 };
 }
