@@ -33,14 +33,14 @@ export async function awaitFiles<T>(
       if (left <= 0) return undefined;
       // One round: the first watcher to report a change (or its tick) ends it; the rest are
       // cancelled through the round's signal (a cancelled wait keeps its pending hint).
+      // The caller's abort ends the round too; its listener goes with the round, so a long wait
+      // leaves none behind on the caller's signal.
       const round = new AbortController();
       const onAbort = (): void => round.abort();
-      opts.signal?.addEventListener('abort', onAbort, { once: true });
-      const wakes = watchers.map((w) => w.changed(round.signal, Math.min(left, tick)).then(
-        () => true,
-        () => false,
-      ));
-      if (wakes.length === 0) wakes.push(new Promise((r) => setTimeout(() => r(true), Math.min(left, tick))));
+      opts.signal?.addEventListener('abort', onAbort);
+      const wait = Math.min(left, tick);
+      const wakes = watchers.map((w) => w.changed(round.signal, wait).catch(() => {})); // a timeout or a cancel is a wake too
+      if (wakes.length === 0) wakes.push(new Promise((r) => setTimeout(r, wait)));
       await Promise.race(wakes);
       round.abort();
       await Promise.all(wakes);

@@ -10,6 +10,9 @@
 // plain sleep and the caller's timeout is its poll interval.
 import { watch, type FSWatcher } from 'node:fs';
 
+/** The fs.watch it uses (tests pass one that fails the way a system without inotify does). */
+export type WatchFn = (path: string, options: { persistent: boolean }, listener: () => void) => FSWatcher;
+
 export class DirWakeup {
   private watcher: FSWatcher | undefined;
   private own: FSWatcher | undefined;
@@ -17,6 +20,8 @@ export class DirWakeup {
   private generation = 0;
   private wake: (() => void) | undefined;
   private unavailable = false;
+
+  constructor(private readonly watchPath: WatchFn = watch) {}
 
   /** True when changes wake `wait`; false when it only sleeps (poll faster then). */
   get watching(): boolean {
@@ -33,7 +38,7 @@ export class DirWakeup {
       this.stop();
       this.watched = identity;
       try {
-        this.watcher = watch(dir, { persistent: false }, () => this.changed());
+        this.watcher = this.watchPath(dir, { persistent: false }, () => this.changed());
         this.watcher.on('error', () => this.changed());
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'ENOENT') this.unavailable = true; // no inotify: the caller polls
@@ -52,7 +57,7 @@ export class DirWakeup {
   alsoWatch(file: string): void {
     if (this.unavailable || this.own !== undefined) return;
     try {
-      this.own = watch(file, { persistent: false }, () => this.changed());
+      this.own = this.watchPath(file, { persistent: false }, () => this.changed());
       this.own.on('error', () => this.changed());
     } catch {
       this.changed();
