@@ -16,7 +16,9 @@ export default defineConfig({
     },
   ],
   test: {
-    include: [
+    // SWARM_MUTATE_TESTS narrows them (comma-separated globs) for a module whose callers' tests are
+    // slow and would only re-test it through waits: `watch.ts` against test/storage (TESTING.md).
+    include: process.env.SWARM_MUTATE_TESTS?.split(',') ?? [
       'test/storage/**/*.test.ts',
       'test/mailbox/**/*.test.ts',
       'test/permissions/**/*.test.ts',
