@@ -1,0 +1,174 @@
+// DirWatcher's contract, beyond the inotify cases in storage.test.ts: the poll fallback alone (no
+// inotify) notices each part of a file's identity changing (name, inode, size, mtime) and a
+// directory that goes, and nothing else; `changed` keeps one hint for one wait, wakes every waiter,
+// times out with the directory named, honours an abort, cleans up its listeners, and refuses after
+// close; `open` makes a missing directory 0700.
+import { getEventListeners } from 'node:events';
+import { mkdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isSwarmError } from '../../src/protocol/errors.js';
+import { DirWatcher } from '../../src/storage/watch.js';
+import { useTempRoot } from '../support/tmp-root.js';
+
+let dir: string;
+useTempRoot((d) => (dir = d), 'swarm-watch-');
+
+/** Whether a hint comes within `ms` (a timeout is "no"; any other error is thrown). */
+async function hinted(w: DirWatcher, ms = 300): Promise<boolean> {
+  try {
+    await w.changed(undefined, ms);
+    return true;
+  } catch (e) {
+    if (isSwarmError(e, 'timeout')) return false;
+    throw e;
+  }
+}
+
+/** A watcher that only polls, every 20 ms, with nothing pending. */
+async function polling(d: string, match?: (name: string) => boolean): Promise<DirWatcher> {
+  const w = await DirWatcher.open(d, { noWatch: true, pollMs: 20, ...(match && { match }) });
+  await w.changed(undefined, 1).catch(() => undefined);
+  return w;
+}
+
+describe('DirWatcher', () => {
+  it('opens a missing directory, made 0700', async () => {
+    const d = path.join(dir, 'new', 'inbox');
+    const w = await DirWatcher.open(d, { pollMs: 0 });
+    try {
+      expect((await stat(d)).mode & 0o777).toBe(0o700);
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('polling, it notices a new name, a new inode, a new size, a new mtime and a removal, and nothing more', async () => {
+    const d = path.join(dir, 'p');
+    await mkdir(d);
+    const file = path.join(d, 'a.json');
+    await writeFile(file, '[1]');
+    const w = await polling(d);
+    try {
+      expect(await hinted(w)).toBe(false); // nothing changed
+      const { mtime } = await stat(file);
+
+      await writeFile(file, '[2]'); // the same size, a new mtime
+      await utimes(file, mtime, new Date(mtime.getTime() + 5000));
+      expect(await hinted(w)).toBe(true);
+
+      const other = path.join(dir, 'a.json');
+      await writeFile(other, '[2]'); // the same size and mtime, another inode
+      const now = await stat(file);
+      await utimes(other, now.atime, now.mtime);
+      await rename(other, file);
+      expect(await hinted(w)).toBe(true);
+
+      await writeFile(file, '[2, 3]'); // a new size; the mtime put back
+      await utimes(file, now.atime, now.mtime);
+      expect(await hinted(w)).toBe(true);
+
+      await writeFile(path.join(d, 'b.json'), ''); // a new name
+      expect(await hinted(w)).toBe(true);
+
+      await rm(path.join(d, 'b.json'));
+      expect(await hinted(w)).toBe(true);
+      expect(await hinted(w)).toBe(false);
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('polling with a filter, a change to a name it does not match is no hint', async () => {
+    const d = path.join(dir, 'f');
+    await mkdir(d);
+    const w = await polling(d, (name) => name === 'a.json');
+    try {
+      await writeFile(path.join(d, 'b.json'), '[]');
+      expect(await hinted(w)).toBe(false);
+      await writeFile(path.join(d, 'a.json'), '[]');
+      expect(await hinted(w)).toBe(true);
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('polling, the directory going is a hint', async () => {
+    const d = path.join(dir, 'gone');
+    await mkdir(d);
+    const w = await polling(d);
+    try {
+      await rm(d, { recursive: true });
+      expect(await hinted(w)).toBe(true);
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('with neither inotify nor polls there is no hint', async () => {
+    const d = path.join(dir, 'none');
+    const w = await DirWatcher.open(d, { noWatch: true, pollMs: 0 });
+    try {
+      await writeFile(path.join(d, 'a.json'), '[]');
+      expect(await hinted(w)).toBe(false);
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('one hint serves one wait, wakes every waiter at once, and a timeout names the directory', async () => {
+    const d = path.join(dir, 'h');
+    const w = await DirWatcher.open(d, { noWatch: true, pollMs: 0 });
+    try {
+      w.hint(); // before any wait: kept for the next one
+      expect(await hinted(w, 1)).toBe(true);
+      expect(await hinted(w, 50)).toBe(false); // used up
+
+      const waits = [w.changed(undefined, 60_000), w.changed(undefined, 60_000)];
+      w.hint();
+      await Promise.all(waits);
+      expect(await hinted(w, 50)).toBe(false); // the waits took the hint
+
+      const err = await w.changed(undefined, 20).catch((e: unknown) => e);
+      expect(isSwarmError(err, 'timeout') && err.message).toBe(`no change in ${d} within 20 ms`);
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('an abort rejects with its reason, before the wait or during it, and no listener is left on the signal', async () => {
+    const d = path.join(dir, 'a');
+    const w = await DirWatcher.open(d, { noWatch: true, pollMs: 0 });
+    try {
+      const ac = new AbortController();
+      const waiting = w.changed(ac.signal, 60_000);
+      expect(getEventListeners(ac.signal, 'abort')).toHaveLength(1);
+      ac.abort(new Error('stop'));
+      await expect(waiting).rejects.toThrow('stop');
+      await expect(w.changed(ac.signal)).rejects.toThrow('stop'); // already aborted: at once
+      w.hint();
+      await w.changed(ac.signal); // a pending hint answers first, aborted or not
+
+      const quiet = new AbortController();
+      const woken = w.changed(quiet.signal, 60_000);
+      w.hint();
+      await woken;
+      await expect(w.changed(quiet.signal, 10)).rejects.toThrow(/no change/);
+      expect(getEventListeners(quiet.signal, 'abort')).toEqual([]); // neither the woken wait's nor the timed-out one's
+      w.hint(); // the timed-out and aborted waits are gone: this hint is kept for the next wait
+      expect(await hinted(w, 1)).toBe(true);
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('close wakes a waiter; a wait after close is an io error naming the directory', async () => {
+    const d = path.join(dir, 'c');
+    const w = await DirWatcher.open(d, { pollMs: 0 });
+    const waiting = w.changed(undefined, 60_000);
+    await w.close();
+    await waiting;
+    const err = await w.changed().catch((e: unknown) => e);
+    expect(isSwarmError(err, 'io') && err.message).toBe(`watcher on ${d} is closed`);
+  });
+});
