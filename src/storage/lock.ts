@@ -15,7 +15,8 @@
 // the line and simply compete for the lock, which stays correct.
 //
 // Group commit (withFileLock with `stopWaiting`, the inbox spool's senders): no ticket. Such a
-// waiter takes the lock only when it is free and nobody is queued, and otherwise sleeps until the
+// waiter takes the lock only when it is free and nobody is queued (or the line has let it lie free
+// for IDLE_LINE_MS: its head died or stopped while waiting), and otherwise sleeps until the
 // holder's lock directory goes, or the file it named in `stopWaiting.watch` changes (dir-wakeup.ts:
 // inotify on those two paths only, so a busy directory does not wake the crowd on every change),
 // and looks again, until `stopWaiting.done()` says a holder did its work. A holder may do several
@@ -275,8 +276,8 @@ async function takeTicket(file: string): Promise<string> {
   }
 }
 
-/** Remove tickets at the head of the line whose process is gone (it died while waiting). */
-async function dropDeadTickets(file: string, tickets: string[], mine: string): Promise<void> {
+/** Remove tickets at the head of the line (up to `mine`) whose process is gone (it died while waiting). */
+async function dropDeadTickets(file: string, tickets: string[], mine?: string): Promise<void> {
   for (const t of tickets.slice(0, POLLERS + 1)) {
     if (t === mine) return;
     const pid = Number(t.split('-')[1]);
@@ -329,6 +330,13 @@ async function acquire(file: string, opts: Required<LockOptions>, guard: LockGua
 /** How long a group-commit waiter sleeps between checks: with change events (a safety net), without. */
 const EVENT_WAIT_MS = 100;
 const POLL_WAIT_MS = 8;
+/**
+ * How long a group-commit waiter lets a free lock lie for the line before it stops deferring: the
+ * line's first two poll every 1-3 ms, so a line this quiet has a head that died or stopped while
+ * waiting. Without this, a ticket left by a waiter killed in line kept every group commit on that
+ * file waiting until its budget ran out, until some plain lock came to drop it.
+ */
+const IDLE_LINE_MS = 100;
 
 /**
  * Group commit's way to wait: no ticket. Take the lock when it is free and nobody is queued;
@@ -349,11 +357,18 @@ async function acquireUnlessDone(
     let deadline = Date.now() + opts.budgetMs;
     let lastHolder: string | undefined;
     let attempts = 0;
+    let idleSince: number | undefined; // when a line was first seen leaving the free lock alone
     for (;;) {
       if (stop.done()) return STOPPED_WAITING;
       const lock = statOrUndefined(lockDir);
-      // Try only a free lock, or one old enough to be a dead holder's (tryLock takes that over).
-      if ((lock === undefined || Date.now() - lock.mtimeMs > opts.staleMs) && !hasQueue(file)) {
+      // Try only a free lock, or one old enough to be a dead holder's (tryLock takes that over),
+      // and only when nobody is queued for it, or the line has left it alone too long.
+      const free = lock === undefined || Date.now() - lock.mtimeMs > opts.staleMs;
+      const queued = free && hasQueue(file);
+      idleSince = queued ? (idleSince ?? Date.now()) : undefined;
+      const lineIdle = idleSince !== undefined && Date.now() - idleSince >= IDLE_LINE_MS;
+      if (lineIdle) await clearDeadLine(file);
+      if (free && (!queued || lineIdle)) {
         attempts++;
         const release = await tryLock(file, opts, guard);
         if (release) return release;
@@ -382,6 +397,12 @@ function lockTimeout(file: string, opts: Required<LockOptions>, attempts: number
     'lock_timeout',
     `${file} is locked by another process (no progress for ${opts.budgetMs} ms, ${attempts} attempts); retry, or run 'swarm doctor' if it stays locked`,
   );
+}
+
+/** Drop the dead tickets at the head of a line, and the line itself once it is empty. */
+async function clearDeadLine(file: string): Promise<void> {
+  await dropDeadTickets(file, await queuedTickets(file));
+  await rmdir(queueDirFor(file)).catch(() => undefined); // ENOTEMPTY while live waiters are in it
 }
 
 /** True when a ticket line exists (the last one out removes it): those waiters go first. */

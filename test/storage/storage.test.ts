@@ -154,18 +154,22 @@ describe('group commit waiting (withFileLock with stopWaiting)', () => {
     expect(ran).toBe(false);
   });
 
-  it('takes no ticket and never jumps the line: a free lock with a live waiter queued is left to that waiter', async () => {
+  it('takes no ticket and never jumps a moving line: a lock freed while a waiter is queued goes to that waiter first', async () => {
     const f = path.join(dir, 'line.json');
-    await mkdir(queueDirFor(f), { recursive: true });
-    await writeFile(path.join(queueDirFor(f), `00000000000000000001-${process.pid}-aaaaaa`), ''); // a live process in line
-    let done = false;
-    let ran = false;
-    const waiter = withFileLock(f, async () => void (ran = true), {}, { done: () => done });
-    await new Promise((r) => setTimeout(r, 400)); // several wake-ups of the waiter (8-100 ms each)
+    const order: string[] = [];
+    let release: (() => void) | undefined;
+    const holder = withFileLock(f, () => new Promise<void>((r) => (release = r)));
+    await expect.poll(() => release !== undefined).toBe(true);
+    let done = false; // the queued writer does the group-commit waiter's work too, as a spool merge does
+    const queued = withFileLock(f, async () => void (order.push('queued'), (done = true)));
+    await expect.poll(() => readdir(queueDirFor(f)).then((t) => t.length, () => 0)).toBe(1);
+    const spooled = withFileLock(f, async () => void order.push('group commit'), {}, { done: () => done });
+    await new Promise((r) => setTimeout(r, 300)); // several wake-ups of the group-commit waiter (8-100 ms each)
     expect(await readdir(queueDirFor(f))).toHaveLength(1); // no ticket of its own
-    done = true;
-    await expect(waiter).resolves.toBe(STOPPED_WAITING);
-    expect(ran).toBe(false);
+    release!();
+    await Promise.all([holder, queued]);
+    await expect(spooled).resolves.toBe(STOPPED_WAITING); // its work was done meanwhile: it never took the lock
+    expect(order).toEqual(['queued']);
   });
 
   it("takes over a dead holder's stale lock", async () => {
@@ -392,20 +396,25 @@ describe('DirWatcher', () => {
 });
 
 describe('locks and logs under hostile settings', () => {
-  it('a lock directory is 0700 even under umask 0, and an empty waiting line is removed', async () => {
+  it('a lock directory and its waiting line are 0700, a ticket 0600, even under umask 0, and an empty line is removed', async () => {
     const f = path.join(dir, 'inbox.json');
     const old = process.umask(0);
     try {
       let mode = 0;
+      const line = { dir: 0, ticket: 0 };
       let waiter: Promise<string> | undefined;
       const holder = withFileLock(f, async () => {
         mode = (await stat(lockPathFor(f))).mode & 0o777;
         waiter = withFileLock(f, async () => 'second');
         await expect.poll(() => readdir(queueDirFor(f)).then((t) => t.length, () => 0)).toBe(1); // it queued
+        const [ticket] = await readdir(queueDirFor(f));
+        line.dir = (await stat(queueDirFor(f))).mode & 0o777;
+        line.ticket = (await stat(path.join(queueDirFor(f), ticket!))).mode & 0o777;
       });
       await holder;
       expect(await waiter).toBe('second');
       expect(mode).toBe(0o700);
+      expect(line).toEqual({ dir: 0o700, ticket: 0o600 });
       await expect(stat(queueDirFor(f))).rejects.toThrow(/ENOENT/);
     } finally {
       process.umask(old);

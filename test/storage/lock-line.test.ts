@@ -1,0 +1,57 @@
+// The waiting line when a waiter in it died or stopped: a plain waiter drops a dead ticket ahead of it
+// and keeps a live one; a group-commit waiter (no ticket) is not held up by a line that leaves the
+// free lock alone (its head dead or stopped), drops the dead tickets and the emptied line, and keeps
+// the live ones. Before, a ticket left by a waiter killed in line made every group commit on that
+// file wait out its whole budget and fail with lock_timeout.
+import { spawnSync } from 'node:child_process';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { queueDirFor, withFileLock } from '../../src/storage/lock.js';
+import { useTempRoot } from '../support/tmp-root.js';
+
+let dir: string;
+useTempRoot((d) => (dir = d), 'swarm-lock-line-');
+
+/** The pid of a process that has exited (a waiter killed in line). */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', '']);
+  if (child.pid === undefined) throw new Error('could not start a short-lived process');
+  return child.pid;
+}
+
+/** Put tickets in the file's line, in this order, the way a waiter names its own: `<ns>-<pid>-<hex>`. */
+async function lineUp(file: string, pids: number[]): Promise<string[]> {
+  await mkdir(queueDirFor(file), { recursive: true, mode: 0o700 });
+  const names = pids.map((pid, i) => `${String(i + 1).padStart(20, '0')}-${pid}-00000${i}`);
+  for (const n of names) await writeFile(path.join(queueDirFor(file), n), '');
+  return names;
+}
+
+async function line(file: string): Promise<string[] | 'gone'> {
+  return readdir(queueDirFor(file)).catch(() => 'gone' as const);
+}
+
+describe('the waiting line, when a waiter in it died or stopped', () => {
+  it('a plain waiter drops a dead ticket ahead of it, keeps a live one, and gets the lock', async () => {
+    const f = path.join(dir, 'plain.json');
+    const [live] = await lineUp(f, [process.pid, deadPid()]);
+    // Third in line, it does not poll; only once the dead ticket goes is it second, and polls.
+    expect(await withFileLock(f, async () => line(f), { budgetMs: 5_000 })).toEqual([live]);
+    expect(await line(f)).toEqual([live]);
+  });
+
+  it('a group-commit waiter is not held up by a line whose only ticket is dead: it drops it and the line', async () => {
+    const f = path.join(dir, 'spooled.json');
+    await lineUp(f, [deadPid()]);
+    expect(await withFileLock(f, async () => 'written', { budgetMs: 5_000 }, { done: () => false })).toBe('written');
+    expect(await line(f)).toBe('gone');
+  });
+
+  it('a group-commit waiter is not held up by a stopped head either, and keeps its ticket', async () => {
+    const f = path.join(dir, 'stopped.json');
+    const [stopped] = await lineUp(f, [process.pid]); // alive, but it never takes the lock
+    expect(await withFileLock(f, async () => 'written', { budgetMs: 5_000 }, { done: () => false })).toBe('written');
+    expect(await line(f)).toEqual([stopped]);
+  });
+});
