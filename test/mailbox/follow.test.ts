@@ -1,5 +1,7 @@
-// followInbox (SPEC §3.3 "Watching"): existing then new entries, written by another process; consume
-// mode; abort; the poll-only fallback. Needs the built CLI (npm run build) for the writer process.
+// followInbox (SPEC §3.3 "Watching"): existing then new entries, written by another process; read
+// entries too unless unreadOnly; consume mode; abort; a follower without a signal, returned, closes
+// its watch; Claude Code's in-place writes wake it; the poll-only fallback at the interval given.
+// Needs the built CLI (npm run build) for the writer process.
 import { promises as fs } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { followInbox, Mailbox, type FollowOptions } from '../../src/mailbox/index.js';
@@ -171,5 +173,44 @@ describe('followInbox', () => {
     // Had the blind follower a watcher, its event would have come with the other one's.
     await fs.readFile(mb.paths.inbox('w1'));
     expect(blindGot).toBeUndefined();
+  });
+
+  it('observe mode yields entries already read too: only unreadOnly skips them', async () => {
+    await mb.append('w1', { from: 'w2', text: 'read one' });
+    await mb.consume('w1');
+    const f = follow('w1');
+    expect(await f.next('the read entry')).toMatchObject({ text: 'read one', read: true });
+  });
+
+  it('a follower without a signal yields, and once returned its watch is closed', async () => {
+    await mb.append('w1', { from: 'w2', text: 'a' });
+    const watches = (): number => process.getActiveResourcesInfo().filter((r) => r === 'FSEventWrap').length;
+    const iter = followInbox(mb, 'w1');
+    expect((await within(iter.next(), DEADLINE, 'the entry')).value).toMatchObject({ text: 'a' });
+    const following = watches();
+    expect(following).toBeGreaterThanOrEqual(1);
+    expect(await iter.return(undefined)).toEqual({ done: true, value: undefined });
+    await expect.poll(watches).toBeLessThan(following); // a closed watch goes on the next turn
+  });
+
+  it("wakes on a write in place with inotify only, as Claude Code writes an inbox (no temp file)", async () => {
+    const f = follow('w1', { pollMs: 0 });
+    const first = f.next('entry written in place');
+    await f.started();
+    const entry = { from: 'team-lead', text: 'in place', timestamp: new Date().toISOString(), read: false };
+    await fs.writeFile(mb.paths.inbox('w1'), JSON.stringify([entry]));
+    expect((await first).text).toBe('in place');
+  });
+
+  it('polls at the interval it is given: with an hour, an append is not seen within the default second', async () => {
+    const f = follow('w1', { noWatch: true, pollMs: 3_600_000 });
+    let got: InboxMessage | undefined;
+    void f.iter.next().then((r) => {
+      if (!r.done) got = r.value;
+    });
+    await f.started();
+    await mb.append('w1', { from: 'w2', text: 'not yet' });
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(got).toBeUndefined();
   });
 });

@@ -84,6 +84,7 @@ describe('sendMessage', () => {
     expect(await errorKind(sendMessage(mb, { to: '../w1', text: 'hi' }))).toBe('not_found');
     expect(await errorKind(sendMessage(mb, { to: 'w1', from: 'ghost', text: 'hi' }))).toBe('not_found');
     expect(await errorKind(sendMessage(mb, { to: 'w1', text: '' }))).toBe('invalid_input');
+    await expect(sendMessage(mb, { to: 'w1', text: '' })).rejects.toThrow(/^message text is empty; pass the text to send$/);
     expect(await listTree(root)).toEqual(before);
   });
 
@@ -114,6 +115,7 @@ describe('sendMessage', () => {
     await createTeam(root, { name: 'solo' });
     const solo = new Mailbox({ team: new Team(root, 'solo') });
     expect(await errorKind(sendMessage(solo, { to: '*', text: 'anyone?' }))).toBe('invalid_input');
+    await expect(sendMessage(solo, { to: '*', text: 'anyone?' })).rejects.toThrow(/^team "solo" has nobody but team-lead to broadcast to; spawn a teammate first$/);
   });
 });
 
