@@ -301,8 +301,8 @@ async function acquire(file: string, opts: Required<LockOptions>, guard: LockGua
     let nextCheck = 0;
     for (;;) {
       const tickets = await queuedTickets(file);
-      let place = tickets.indexOf(ticket);
-      if (place < 0) place = 0; // our ticket was removed (e.g. by doctor): we are still waiting, go first
+      // -1 when our ticket was removed (by doctor, say): below POLLERS, so we still wait, and poll first.
+      const place = tickets.indexOf(ticket);
       if (place < POLLERS) {
         attempts++;
         const release = await tryLock(file, opts, guard);

@@ -41,7 +41,15 @@ describe('when the lock cannot be had', () => {
   it('a file whose directory is a regular file is an io error at once, not a wait', async () => {
     await writeFile(path.join(dir, 'plain'), '');
     const f = path.join(dir, 'plain', 'x.json');
-    await expect(withFileLock(f, async () => 'never')).rejects.toMatchObject({ kind: 'io', message: expect.stringMatching(/^cannot lock \S+x\.json: ENOTDIR/) });
+    await expect(withFileLock(f, async () => 'never')).rejects.toMatchObject({ kind: 'io', message: expect.stringMatching(/^cannot lock \S+x\.json: ENOTDIR/), cause: { code: 'ENOTDIR' } });
     await expect(withFileLock(f, async () => 'never', {}, { done: () => false })).rejects.toMatchObject({ kind: 'io' });
+  });
+
+  it('a waiting line that is a regular file is an io error naming the file, and nothing runs', async () => {
+    const f = path.join(dir, 'line.json');
+    await writeFile(queueDirFor(f), 'not a directory');
+    let ran = false;
+    await expect(withFileLock(f, async () => void (ran = true))).rejects.toMatchObject({ kind: 'io', message: expect.stringMatching(/^cannot lock \S+line\.json: ENOTDIR/) });
+    expect(ran).toBe(false);
   });
 });

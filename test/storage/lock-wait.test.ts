@@ -1,7 +1,10 @@
-// How a waiter waits: it outlasts its budget while the lock keeps changing hands (queued, and group
-// commit); a group-commit try that fails is counted in the timeout and never runs the work without
+// How a waiter waits: it outlasts its budget while the lock keeps changing hands (queued, group
+// commit, and in line behind a writer that ignores the line, as Claude Code's do); a waiter whose
+// place keeps improving (waiters ahead giving up) outlasts its budget under one long holder; a
+// waiter whose ticket was removed (by doctor) still gets the lock and leaves cleanly; a group-commit try that fails is counted in the timeout and never runs the work without
 // the lock; a group-commit wait leaves no inotify watch behind.
-import { mkdir, readdir, utimes, writeFile } from 'node:fs/promises';
+import { mkdirSync, rmdirSync } from 'node:fs';
+import { mkdir, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lockPathFor, queueDirFor, withFileLock } from '../../src/storage/lock.js';
@@ -70,5 +73,53 @@ describe('a waiter', () => {
     release!();
     await Promise.all([holder, waiting]);
     expect(inotifyWatches()).toBeLessThanOrEqual(before);
+  });
+
+  it('in line outlasts its budget while a writer that ignores the line keeps taking the lock', async () => {
+    const f = path.join(dir, 'claude.json');
+    const lock = lockPathFor(f);
+    mkdirSync(lock); // held by a writer that takes no ticket, as Claude Code's do
+    const waiting = withFileLock(f, async () => 'mine', { budgetMs: 1_000 });
+    for (let i = 0; i < 3; i++) {
+      await sleep(400);
+      rmdirSync(lock); // released and taken again at once, in one turn: the waiter cannot slip in
+      mkdirSync(lock);
+    }
+    await sleep(400);
+    rmdirSync(lock);
+    expect(await waiting).toBe('mine'); // its place never moved; the holder changed every 400 ms
+  });
+
+  it('whose ticket was removed (as doctor may) goes first, gets the lock and leaves cleanly', async () => {
+    const f = path.join(dir, 'doctored.json');
+    let release: (() => void) | undefined;
+    const holder = withFileLock(f, () => new Promise<void>((r) => (release = r)));
+    await expect.poll(() => release !== undefined).toBe(true);
+    const waiting = withFileLock(f, async () => 'mine', { budgetMs: 5_000 });
+    await expect.poll(() => readdir(queueDirFor(f)).then((t) => t.length, () => 0)).toBe(1);
+    await rm(queueDirFor(f), { recursive: true });
+    release!();
+    await holder;
+    expect(await waiting).toBe('mine');
+  });
+
+  it('in line outlasts its budget under one long holder while its place keeps improving', async () => {
+    const f = path.join(dir, 'moving.json');
+    let release: (() => void) | undefined;
+    const holder = withFileLock(f, () => new Promise<void>((r) => (release = r)));
+    await expect.poll(() => release !== undefined).toBe(true);
+    // Three live waiters ahead (this process's pid) that give up one by one, every 400 ms.
+    await mkdir(queueDirFor(f), { recursive: true, mode: 0o700 });
+    const ahead = [1, 2, 3].map((i) => path.join(queueDirFor(f), `${String(i).padStart(20, '0')}-${process.pid}-00000${i}`));
+    for (const t of ahead) await writeFile(t, '');
+    const waiting = withFileLock(f, async () => 'mine', { budgetMs: 1_000 });
+    for (const t of ahead) {
+      await sleep(400);
+      await rm(t);
+    }
+    await sleep(400);
+    release!();
+    await holder;
+    expect(await waiting).toBe('mine'); // 1.6 s under one holder; its place moved every 400 ms
   });
 });
