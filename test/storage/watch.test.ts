@@ -1,8 +1,9 @@
 // DirWatcher's contract, beyond the inotify cases in storage.test.ts: the poll fallback alone (no
 // inotify) notices each part of a file's identity changing (name, inode, size, mtime) and a
-// directory that goes, and nothing else; `changed` keeps one hint for one wait, wakes every waiter,
-// times out with the directory named, honours an abort, cleans up its listeners, and refuses after
-// close; `open` makes a missing directory 0700.
+// directory that goes, and nothing else; `changed` keeps one hint for one wait, wakes every waiter
+// (also after another one gave up), waits with no timeout for as long as it takes, times out with
+// the directory named, honours an abort, leaves no timer or listener behind, and refuses after
+// close, which stops the poll; `open` makes a missing directory 0700.
 import { getEventListeners } from 'node:events';
 import { mkdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -13,6 +14,8 @@ import { useTempRoot } from '../support/tmp-root.js';
 
 let dir: string;
 useTempRoot((d) => (dir = d), 'swarm-watch-');
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Whether a hint comes within `ms` (a timeout is "no"; any other error is thrown). */
 async function hinted(w: DirWatcher, ms = 300): Promise<boolean> {
@@ -170,5 +173,67 @@ describe('DirWatcher', () => {
     await waiting;
     const err = await w.changed().catch((e: unknown) => e);
     expect(isSwarmError(err, 'io') && err.message).toBe(`watcher on ${d} is closed`);
+  });
+
+  it('a waiter that gave up (aborted or timed out) does not take another waiter\'s wake', async () => {
+    const w = await DirWatcher.open(path.join(dir, 'two'), { noWatch: true, pollMs: 0 });
+    try {
+      const ac = new AbortController();
+      const aborted = w.changed(ac.signal, 60_000);
+      const staying = w.changed(undefined, 60_000);
+      ac.abort(new Error('gave up'));
+      await expect(aborted).rejects.toThrow('gave up');
+      await expect(w.changed(undefined, 5)).rejects.toThrow(/no change/);
+      w.hint();
+      await staying; // still woken: neither the aborted nor the timed-out wait took it off the list
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('without a timeout a wait lasts until the hint', async () => {
+    const w = await DirWatcher.open(path.join(dir, 'long'), { noWatch: true, pollMs: 0 });
+    try {
+      let settled = false;
+      const waiting = w.changed().then(() => (settled = true), () => (settled = true));
+      await sleep(100);
+      expect(settled).toBe(false);
+      w.hint();
+      await waiting;
+      expect(settled).toBe(true);
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('a wait leaves no timer behind once hinted or aborted, nor a listener once aborted', async () => {
+    const timers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const w = await DirWatcher.open(path.join(dir, 'timers'), { noWatch: true, pollMs: 0 });
+    try {
+      const before = timers();
+      const hinted = w.changed(undefined, 600_000);
+      expect(timers()).toBe(before + 1); // the measure sees the wait's timer
+      w.hint();
+      await hinted;
+      expect(timers()).toBe(before);
+
+      const ac = new AbortController();
+      const aborted = w.changed(ac.signal, 600_000);
+      ac.abort(new Error('stop'));
+      await expect(aborted).rejects.toThrow('stop');
+      expect(timers()).toBe(before);
+      expect(getEventListeners(ac.signal, 'abort')).toEqual([]);
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('close stops the poll', async () => {
+    const timers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    const w = await DirWatcher.open(path.join(dir, 'poll'), { noWatch: true, pollMs: 60_000 });
+    expect(timers()).toBe(before + 1);
+    await w.close();
+    expect(timers()).toBe(before);
   });
 });
