@@ -25,6 +25,7 @@ export default defineConfig({
       'test/tasks/**/*.test.ts',
       'test/runtime/tools/**/*.test.ts',
       'test/runtime/runtime-units.test.ts',
+      'test/runtime/permission.test.ts', // the gate in process: decide, addRule, requestPermission
     ],
     // Left out: the stress tests whose writers and lock holders are child processes (they run the
     // unmutated code, so these tests could only kill a mutant through the parent's last read, which
