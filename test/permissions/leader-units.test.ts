@@ -215,6 +215,15 @@ describe('what decide writes', () => {
     expect(await ls(h.paths.pending)).toEqual([]);
   });
 
+  it('a config.json with no team-lead member (edited by hand): still decided, the frame has no colour', async () => {
+    await updateTeam(team(), (c) => void (c.members = c.members.filter((m) => m.name !== 'team-lead')));
+    await writePending(h.paths, pending('perm-8-nolead'));
+    expect(await decide(team(), 'perm-8-nolead', 'allow')).toMatchObject({ status: 'approved', frameSent: true });
+    const [sent] = await framesOf('w1', 'perm-8-nolead');
+    expect(sent?.entry).toMatchObject({ from: 'team-lead' });
+    expect(sent?.entry).not.toHaveProperty('color');
+  });
+
   it('resolved_by is in the frame only for a decider other than team-lead', async () => {
     for (const [id, by] of [['perm-8-lead', 'team-lead'], ['perm-8-w2', 'w2']] as const) {
       await writePending(h.paths, pending(id));
