@@ -335,16 +335,18 @@ async function cancel(paths: TeamPaths, id: string, opts: RequestPermissionOptio
 /**
  * A decision that did not bind to this request ended it on the leader's side (pending file removed):
  * put the worker's own record back, under the request's lock, so the person sees what was really
- * asked and can decide that. The `request` audit line reopens the id (audit.endedRequests).
+ * asked and can decide that. The `request` audit line reopens the id (audit.endedRequests), and
+ * only then is `requested` reported.
  */
 async function askAgain(paths: TeamPaths, id: string, opts: RequestPermissionOptions, now: Clock): Promise<void> {
-  await withFileLock(paths.pendingFile(id), async () => {
-    if (await fileExists(paths.pendingFile(id))) return;
-    if ((await endingEvent(paths, id))?.event !== 'decision') return; // cleared or timed out: not ours to reopen
+  const asked = await withFileLock(paths.pendingFile(id), async () => {
+    if (await fileExists(paths.pendingFile(id))) return false;
+    if ((await endingEvent(paths, id))?.event !== 'decision') return false; // cleared, timed out or removed: not ours to reopen
     await createPendingExclusive(paths, ownRecord(id, opts, now()));
     await appendAudit(paths, { event: 'request', id, at: now(), worker: opts.workerName, toolName: opts.toolName, reason: 'asked again: the decision did not match this request' });
+    return true;
   });
-  opts.onEvent?.({ kind: 'requested', id, file: paths.pendingFile(id) });
+  if (asked) opts.onEvent?.({ kind: 'requested', id, file: paths.pendingFile(id) });
 }
 
 /**
