@@ -340,9 +340,10 @@ const IDLE_LINE_MS = 100;
 
 /**
  * Group commit's way to wait: no ticket. Take the lock when it is free and nobody is queued (or
- * the line has left it free for IDLE_LINE_MS, its dead tickets dropped first); otherwise sleep until the holder's lock directory goes (or is touched) or the watched path
- * changes, and look again, until `stopWaiting.done()` says the work is done. Every waiter still
- * here wakes on every release: the holder merged most of them, the rest race for the next cycle.
+ * the line has left it free for IDLE_LINE_MS, its dead tickets dropped first); otherwise sleep
+ * until the holder's lock directory goes (or is touched) or the watched path changes, and look
+ * again, until `stopWaiting.done()` says the work is done. Every waiter still here wakes on every
+ * release: the holder merged most of them, the rest race for the next cycle.
  */
 async function acquireUnlessDone(
   file: string,
