@@ -276,14 +276,14 @@ async function takeTicket(file: string): Promise<string> {
   }
 }
 
-/** Remove tickets at the head of the line (up to `mine`) whose process is gone (it died while waiting). */
+/**
+ * Remove tickets at the head of the line (up to `mine`) whose process is gone (it died while
+ * waiting), and any name there that is no ticket (no pid): nobody would ever take it out.
+ */
 async function dropDeadTickets(file: string, tickets: string[], mine?: string): Promise<void> {
   for (const t of tickets.slice(0, POLLERS + 1)) {
     if (t === mine) return;
-    const pid = Number(t.split('-')[1]);
-    if (Number.isInteger(pid) && pid > 0 && !isProcessAlive(pid)) {
-      await rm(path.join(queueDirFor(file), t), { force: true });
-    }
+    if (!isProcessAlive(Number(t.split('-')[1]))) await rm(path.join(queueDirFor(file), t), { force: true });
   }
 }
 

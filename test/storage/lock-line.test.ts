@@ -1,7 +1,7 @@
 // The waiting line when a waiter in it died or stopped: a plain waiter drops a dead ticket ahead of it
-// and keeps a live one; a group-commit waiter (no ticket) is not held up by a line that leaves the
-// free lock alone (its head dead or stopped), drops the dead tickets and the emptied line, and keeps
-// the live ones. Before, a ticket left by a waiter killed in line made every group commit on that
+// (and a name that is no ticket) and keeps a live one; a group-commit waiter (no ticket) leaves the
+// free lock to the line for 100 ms, then is not held up by a line that leaves it alone (its head dead
+// or stopped): it drops the dead tickets and the emptied line, and keeps the live ones. Before, a ticket left by a waiter killed in line made every group commit on that
 // file wait out its whole budget and fail with lock_timeout.
 import { spawnSync } from 'node:child_process';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
@@ -48,10 +48,20 @@ describe('the waiting line, when a waiter in it died or stopped', () => {
     expect(await line(f)).toBe('gone');
   });
 
-  it('a group-commit waiter is not held up by a stopped head either, and keeps its ticket', async () => {
+  it('a group-commit waiter is not held up by a stopped head either, after leaving it the lock for 100 ms, and keeps its ticket', async () => {
     const f = path.join(dir, 'stopped.json');
     const [stopped] = await lineUp(f, [process.pid]); // alive, but it never takes the lock
+    const started = Date.now();
     expect(await withFileLock(f, async () => 'written', { budgetMs: 5_000 }, { done: () => false })).toBe('written');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(100); // a live line's pollers look every 1-3 ms
     expect(await line(f)).toEqual([stopped]);
+  });
+
+  it('a name in the line that is no ticket (no pid) is dropped like a dead one', async () => {
+    const f = path.join(dir, 'junk.json');
+    await mkdir(queueDirFor(f), { recursive: true, mode: 0o700 });
+    await writeFile(path.join(queueDirFor(f), 'left-by-hand'), '');
+    expect(await withFileLock(f, async () => 'written', { budgetMs: 5_000 }, { done: () => false })).toBe('written');
+    expect(await line(f)).toBe('gone');
   });
 });
