@@ -255,6 +255,7 @@ describe('kill and shutdown (tmux, fake teammate)', () => {
   it('a teammate that already exited: already_gone, its leftover (remain-on-exit) pane closed', async () => {
     const r = await spawn('ann');
     process.kill(r.pid!, 'SIGTERM');
+    await waitFor(() => !isProcessAlive(r.pid!), 5_000, 'ann to exit'); // a signal is not an exit: under load it can still answer
     const out = await shutdownTeammate(new Team(root, TEAM), 'ann', { env, timeoutMs: 3000, killTimeoutMs: 1500 });
     expect(out).toMatchObject({ name: 'ann', outcome: 'already_gone', verified: true });
     await expectGone('ann', r.paneId, r.pid);
