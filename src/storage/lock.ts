@@ -323,7 +323,7 @@ async function acquire(file: string, opts: Required<LockOptions>, guard: LockGua
     }
   } finally {
     await rm(path.join(queueDirFor(file), ticket), { force: true });
-    await rmdir(queueDirFor(file)).catch(() => undefined); // the last one out removes the line (ENOTEMPTY otherwise)
+    await removeLineIfEmpty(file); // the last one out removes the line
   }
 }
 
@@ -403,7 +403,12 @@ function lockTimeout(file: string, opts: Required<LockOptions>, attempts: number
 /** Drop the dead tickets at the head of a line, and the line itself once it is empty. */
 async function clearDeadLine(file: string): Promise<void> {
   await dropDeadTickets(file, await queuedTickets(file));
-  await rmdir(queueDirFor(file)).catch(() => undefined); // ENOTEMPTY while live waiters are in it
+  await removeLineIfEmpty(file);
+}
+
+/** Remove the waiting line's directory if no ticket is left in it (ENOTEMPTY otherwise: kept). */
+async function removeLineIfEmpty(file: string): Promise<void> {
+  await rmdir(queueDirFor(file)).catch(() => undefined);
 }
 
 /** True when a ticket line exists (the last one out removes it): those waiters go first. */
