@@ -8,6 +8,7 @@ import { followInbox, Mailbox, type FollowOptions } from '../../src/mailbox/inde
 import type { InboxMessage } from '../../src/protocol/index.js';
 import { addMember, createTeam } from '../../src/team/index.js';
 import { swarm } from '../support/cli.js';
+import { activeHandles } from '../support/handles.js';
 import { useTempRoot } from '../support/tmp-root.js';
 import { waitFor } from '../support/wait.js';
 import { within } from '../support/within.js';
@@ -184,7 +185,7 @@ describe('followInbox', () => {
 
   it('a follower without a signal yields, and once returned its watch is closed', async () => {
     await mb.append('w1', { from: 'w2', text: 'a' });
-    const watches = (): number => process.getActiveResourcesInfo().filter((r) => r === 'FSEventWrap').length;
+    const watches = (): number => activeHandles('FSEventWrap');
     const iter = followInbox(mb, 'w1');
     expect((await within(iter.next(), DEADLINE, 'the entry')).value).toMatchObject({ text: 'a' });
     const following = watches();

@@ -25,7 +25,7 @@ import { formatJson, writeFileAtomic } from '../../src/storage/atomic.js';
 import { queueDirFor, withFileLock } from '../../src/storage/lock.js';
 import { updateTeam } from '../../src/team/index.js';
 import { Team } from '../../src/team/team.js';
-import { inotifyWatches } from '../support/inotify.js';
+import { inotifyWatches } from '../support/handles.js';
 import { listTree } from '../support/fs-tree.js';
 import { auditFor, inboxOnDisk, ls, setupTeam, TEAM, type Harness } from '../support/perm-harness.js';
 import { useTempRoot } from '../support/tmp-root.js';

@@ -8,6 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { awaitFiles } from '../../src/storage/await-files.js';
+import { activeHandles } from '../support/handles.js';
 import { useTempRoot } from '../support/tmp-root.js';
 
 let dir: string;
@@ -52,7 +53,7 @@ describe('awaitFiles', () => {
   });
 
   it('closes its watches and leaves no listener on the caller\'s signal when it returns', async () => {
-    const watches = (): number => process.getActiveResourcesInfo().filter((r) => r === 'FSEventWrap').length;
+    const watches = (): number => activeHandles('FSEventWrap');
     const ac = new AbortController();
     const flag = path.join(dir, 'flag');
     let checks = 0;

@@ -9,6 +9,7 @@ import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DirWakeup, type WatchFn } from '../../src/storage/dir-wakeup.js';
+import { activeHandles } from '../support/handles.js';
 import { useTempRoot } from '../support/tmp-root.js';
 
 let dir: string;
@@ -185,7 +186,7 @@ describe('DirWakeup', () => {
     const [lock, own] = [path.join(dir, 'j.lock'), path.join(dir, 'own.json')];
     await mkdir(lock);
     await writeFile(own, '[]');
-    const keptAlive = (): number => process.getActiveResourcesInfo().filter((r) => r === 'FSEventWrap').length;
+    const keptAlive = (): number => activeHandles('FSEventWrap');
     const before = keptAlive();
     const w = new DirWakeup();
     try {

@@ -6,15 +6,14 @@
 import { mkdirSync, rmdirSync } from 'node:fs';
 import { mkdir, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { lockPathFor, queueDirFor, withFileLock } from '../../src/storage/lock.js';
-import { inotifyWatches } from '../support/inotify.js';
+import { inotifyWatches } from '../support/handles.js';
 import { useTempRoot } from '../support/tmp-root.js';
 
 let dir: string;
 useTempRoot((d) => (dir = d), 'swarm-lock-wait-');
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Three holders in a row, each holding `holdMs`: the first holds now, the other two wait in line. */
 async function relay(f: string, holdMs: number): Promise<Promise<void>[]> {

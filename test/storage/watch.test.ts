@@ -7,15 +7,15 @@
 import { getEventListeners } from 'node:events';
 import { mkdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { isSwarmError } from '../../src/protocol/errors.js';
 import { DirWatcher } from '../../src/storage/watch.js';
+import { activeHandles } from '../support/handles.js';
 import { useTempRoot } from '../support/tmp-root.js';
 
 let dir: string;
 useTempRoot((d) => (dir = d), 'swarm-watch-');
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Whether a hint comes within `ms` (a timeout is "no"; any other error is thrown). */
 async function hinted(w: DirWatcher, ms = 300): Promise<boolean> {
@@ -207,7 +207,7 @@ describe('DirWatcher', () => {
   });
 
   it('a wait leaves no timer behind once hinted or aborted, nor a listener once aborted', async () => {
-    const timers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const timers = (): number => activeHandles('Timeout');
     const w = await DirWatcher.open(path.join(dir, 'timers'), { noWatch: true, pollMs: 0 });
     try {
       const before = timers();
@@ -229,7 +229,7 @@ describe('DirWatcher', () => {
   });
 
   it('close stops the poll', async () => {
-    const timers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const timers = (): number => activeHandles('Timeout');
     const before = timers();
     const w = await DirWatcher.open(path.join(dir, 'poll'), { noWatch: true, pollMs: 60_000 });
     expect(timers()).toBe(before + 1);
