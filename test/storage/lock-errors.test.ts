@@ -5,17 +5,11 @@ import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { queueDirFor, withFileLock } from '../../src/storage/lock.js';
+import { holdLock } from '../support/held-lock.js';
 import { useTempRoot } from '../support/tmp-root.js';
 
 let dir: string;
 useTempRoot((d) => (dir = d), 'swarm-lock-errors-');
-
-async function holdLock(f: string): Promise<{ release: () => void; held: Promise<void> }> {
-  let release: (() => void) | undefined;
-  const held = withFileLock(f, () => new Promise<void>((r) => (release = r)));
-  await expect.poll(() => release !== undefined).toBe(true);
-  return { release: release!, held };
-}
 
 describe('when the lock cannot be had', () => {
   it('a queued waiter gives up after its budget with lock_timeout, saying how long and how often it tried, and leaves the line', async () => {

@@ -4,12 +4,13 @@
 // waiter whose ticket was removed (by doctor) still gets the lock and leaves cleanly; a group-commit try that fails is counted in the timeout and never runs the work without
 // the lock; a group-commit wait leaves no inotify watch behind.
 import { mkdirSync, rmdirSync } from 'node:fs';
-import { mkdir, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { lockPathFor, queueDirFor, withFileLock } from '../../src/storage/lock.js';
 import { inotifyWatches } from '../support/handles.js';
+import { holdLock, ticketsInLine } from '../support/held-lock.js';
 import { useTempRoot } from '../support/tmp-root.js';
 
 let dir: string;
@@ -17,14 +18,13 @@ useTempRoot((d) => (dir = d), 'swarm-lock-wait-');
 
 /** Three holders in a row, each holding `holdMs`: the first holds now, the other two wait in line. */
 async function relay(f: string, holdMs: number): Promise<Promise<void>[]> {
-  let first: (() => void) | undefined;
-  const holders = [withFileLock(f, () => new Promise<void>((r) => (first = r)))];
-  await expect.poll(() => first !== undefined).toBe(true);
+  const first = await holdLock(f);
+  const holders = [first.held];
   for (let i = 1; i < 3; i++) {
     holders.push(withFileLock(f, () => sleep(holdMs)));
-    await expect.poll(() => readdir(queueDirFor(f)).then((t) => t.length, () => 0)).toBe(i);
+    await expect.poll(() => ticketsInLine(f)).toBe(i);
   }
-  setTimeout(() => first!(), holdMs);
+  setTimeout(first.release, holdMs);
   return holders;
 }
 
@@ -61,16 +61,14 @@ describe('a waiter', () => {
     const f = path.join(dir, 'watched.json');
     const own = path.join(dir, 'own.json');
     await writeFile(own, '');
-    let release: (() => void) | undefined;
-    const holder = withFileLock(f, () => new Promise<void>((r) => (release = r)));
-    await expect.poll(() => release !== undefined).toBe(true);
+    const holder = await holdLock(f);
     const before = inotifyWatches();
     let done = false;
     const waiting = withFileLock(f, async () => 'mine', {}, { done: () => done, watch: own });
     await expect.poll(inotifyWatches).toBeGreaterThan(before); // it watches the lock and its own file
     done = true;
-    release!();
-    await Promise.all([holder, waiting]);
+    holder.release();
+    await Promise.all([holder.held, waiting]);
     expect(inotifyWatches()).toBeLessThanOrEqual(before);
   });
 
@@ -91,22 +89,18 @@ describe('a waiter', () => {
 
   it('whose ticket was removed (as doctor may) goes first, gets the lock and leaves cleanly', async () => {
     const f = path.join(dir, 'doctored.json');
-    let release: (() => void) | undefined;
-    const holder = withFileLock(f, () => new Promise<void>((r) => (release = r)));
-    await expect.poll(() => release !== undefined).toBe(true);
+    const holder = await holdLock(f);
     const waiting = withFileLock(f, async () => 'mine', { budgetMs: 5_000 });
-    await expect.poll(() => readdir(queueDirFor(f)).then((t) => t.length, () => 0)).toBe(1);
+    await expect.poll(() => ticketsInLine(f)).toBe(1);
     await rm(queueDirFor(f), { recursive: true });
-    release!();
-    await holder;
+    holder.release();
+    await holder.held;
     expect(await waiting).toBe('mine');
   });
 
   it('in line outlasts its budget under one long holder while its place keeps improving', async () => {
     const f = path.join(dir, 'moving.json');
-    let release: (() => void) | undefined;
-    const holder = withFileLock(f, () => new Promise<void>((r) => (release = r)));
-    await expect.poll(() => release !== undefined).toBe(true);
+    const holder = await holdLock(f);
     // Three live waiters ahead (this process's pid) that give up one by one, every 400 ms.
     await mkdir(queueDirFor(f), { recursive: true, mode: 0o700 });
     const ahead = [1, 2, 3].map((i) => path.join(queueDirFor(f), `${String(i).padStart(20, '0')}-${process.pid}-00000${i}`));
@@ -117,8 +111,8 @@ describe('a waiter', () => {
       await rm(t);
     }
     await sleep(400);
-    release!();
-    await holder;
+    holder.release();
+    await holder.held;
     expect(await waiting).toBe('mine'); // 1.6 s under one holder; its place moved every 400 ms
   });
 });

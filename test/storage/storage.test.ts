@@ -10,6 +10,7 @@ import { lockPathFor, queueDirFor, STOPPED_WAITING, withFileLock } from '../../s
 import { DirWakeup } from '../../src/storage/dir-wakeup.js';
 import { execa } from 'execa';
 import { DirWatcher } from '../../src/storage/watch.js';
+import { holdLock, ticketsInLine } from '../support/held-lock.js';
 import { useTempRoot } from '../support/tmp-root.js';
 import { waitFor } from '../support/wait.js';
 
@@ -157,17 +158,15 @@ describe('group commit waiting (withFileLock with stopWaiting)', () => {
   it('takes no ticket and never jumps a moving line: a lock freed while a waiter is queued goes to that waiter first', async () => {
     const f = path.join(dir, 'line.json');
     const order: string[] = [];
-    let release: (() => void) | undefined;
-    const holder = withFileLock(f, () => new Promise<void>((r) => (release = r)));
-    await expect.poll(() => release !== undefined).toBe(true);
+    const holder = await holdLock(f);
     let done = false; // the queued writer does the group-commit waiter's work too, as a spool merge does
     const queued = withFileLock(f, async () => void (order.push('queued'), (done = true)));
-    await expect.poll(() => readdir(queueDirFor(f)).then((t) => t.length, () => 0)).toBe(1);
+    await expect.poll(() => ticketsInLine(f)).toBe(1);
     const spooled = withFileLock(f, async () => void order.push('group commit'), {}, { done: () => done });
     await new Promise((r) => setTimeout(r, 300)); // several wake-ups of the group-commit waiter (8-100 ms each)
     expect(await readdir(queueDirFor(f))).toHaveLength(1); // no ticket of its own
-    release!();
-    await Promise.all([holder, queued]);
+    holder.release();
+    await Promise.all([holder.held, queued]);
     await expect(spooled).resolves.toBe(STOPPED_WAITING); // its work was done meanwhile: it never took the lock
     expect(order).toEqual(['queued']);
   });
@@ -406,7 +405,7 @@ describe('locks and logs under hostile settings', () => {
       const holder = withFileLock(f, async () => {
         mode = (await stat(lockPathFor(f))).mode & 0o777;
         waiter = withFileLock(f, async () => 'second');
-        await expect.poll(() => readdir(queueDirFor(f)).then((t) => t.length, () => 0)).toBe(1); // it queued
+        await expect.poll(() => ticketsInLine(f)).toBe(1); // it queued
         const [ticket] = await readdir(queueDirFor(f));
         line.dir = (await stat(queueDirFor(f))).mode & 0o777;
         line.ticket = (await stat(path.join(queueDirFor(f), ticket!))).mode & 0o777;
