@@ -22,7 +22,8 @@ import { queueDirFor, withFileLock } from '../../src/storage/lock.js';
 import { createTeam, readTeam, updateTeam } from '../../src/team/index.js';
 import { Team } from '../../src/team/team.js';
 import { listTree } from '../support/fs-tree.js';
-import { inboxOnDisk, ls, responseFrames, setupTeam, TEAM, type Harness } from '../support/perm-harness.js';
+import { CWD, inboxOnDisk, ls, responseFrames, setupTeam, TEAM, type Harness } from '../support/perm-harness.js';
+import { pendingRecord } from '../support/pending-record.js';
 import { tempRoot, useTempRoot } from '../support/tmp-root.js';
 import { waitFor } from '../support/wait.js';
 
@@ -36,21 +37,7 @@ const clock = (): number => T;
 const team = (): Team => new Team(h.root, TEAM);
 
 function pending(id: string, extra: Partial<PendingRequest> = {}): PendingRequest {
-  return {
-    id,
-    workerId: `w1@${TEAM}`,
-    workerName: 'w1',
-    teamName: TEAM,
-    toolName: 'Bash',
-    toolUseId: 'toolu_9',
-    description: '',
-    input: { command: 'npm test' },
-    permissionSuggestions: [],
-    status: 'pending',
-    createdAt: T - 1_000,
-    cwd: '/work/project',
-    ...extra,
-  };
+  return pendingRecord(id, { toolUseId: 'toolu_9', input: { command: 'npm test' }, createdAt: T - 1_000, cwd: CWD, ...extra });
 }
 
 async function failure(p: Promise<unknown>): Promise<unknown> {

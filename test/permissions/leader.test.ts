@@ -18,7 +18,8 @@ import type { PendingRequest } from '../../src/protocol/permission.js';
 import { formatJson, writeFileAtomic } from '../../src/storage/atomic.js';
 import { updateTeam } from '../../src/team/index.js';
 import { listTree } from '../support/fs-tree.js';
-import { auditFor, inboxOnDisk, ls, reapWorkers, setupTeam, startWorker, TEAM, type Harness } from '../support/perm-harness.js';
+import { auditFor, CWD, inboxOnDisk, ls, reapWorkers, setupTeam, startWorker, TEAM, type Harness } from '../support/perm-harness.js';
+import { pendingRecord } from '../support/pending-record.js';
 import { useTempRoot } from '../support/tmp-root.js';
 import { Team } from '../../src/team/team.js';
 
@@ -31,21 +32,7 @@ afterEach(async () => {
 });
 
 function pending(id: string, extra: Partial<PendingRequest> = {}): PendingRequest {
-  return {
-    id,
-    workerId: `w1@${TEAM}`,
-    workerName: 'w1',
-    teamName: TEAM,
-    toolName: 'Bash',
-    toolUseId: 'toolu_9',
-    description: '',
-    input: { command: 'make' },
-    permissionSuggestions: [],
-    status: 'pending',
-    createdAt: Date.now(),
-    cwd: '/work/project',
-    ...extra,
-  };
+  return pendingRecord(id, { toolUseId: 'toolu_9', createdAt: Date.now(), cwd: CWD, ...extra });
 }
 
 async function rejectsWith(p: Promise<unknown>, kind: ErrorKind, text: string): Promise<void> {

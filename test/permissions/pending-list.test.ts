@@ -12,6 +12,7 @@ import type { Member, TeamConfig } from '../../src/protocol/config.js';
 import type { PendingRequest } from '../../src/protocol/permission.js';
 import { addMember, createTeam, readTeam } from '../../src/team/team-store.js';
 import type { Team } from '../../src/team/team.js';
+import { pendingRecord } from '../support/pending-record.js';
 import { useTempRoot } from '../support/tmp-root.js';
 
 let root = '';
@@ -155,5 +156,5 @@ describe('listPending', () => {
 });
 
 function pendingOf(id: string): PendingRequest {
-  return { id, workerId: 'w1@p', workerName: 'w1', teamName: 'p', toolName: 'Bash', toolUseId: 'toolu_7', description: '', input: { command: 'make' }, permissionSuggestions: [], status: 'pending', createdAt: T0 };
+  return pendingRecord(id, { teamName: 'p', toolUseId: 'toolu_7', createdAt: T0 });
 }

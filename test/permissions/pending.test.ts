@@ -8,6 +8,7 @@ import { readAudit } from '../../src/permissions/audit.js';
 import { createPendingExclusive, endPending, pendingIds, readPending, writePending } from '../../src/permissions/pending.js';
 import type { PendingRequest } from '../../src/protocol/permission.js';
 import { createTeam, teamPaths, type TeamPaths } from '../../src/team/index.js';
+import { pendingRecord } from '../support/pending-record.js';
 import { useTempRoot } from '../support/tmp-root.js';
 
 let paths: TeamPaths;
@@ -16,22 +17,7 @@ useTempRoot(async (root) => {
   paths = teamPaths(root, 't');
 });
 
-function pending(id: string, extra: Partial<PendingRequest> = {}): PendingRequest {
-  return {
-    id,
-    workerId: 'w1@t',
-    workerName: 'w1',
-    teamName: 't',
-    toolName: 'Bash',
-    toolUseId: 'toolu_1',
-    description: '',
-    input: { command: 'make' },
-    permissionSuggestions: [],
-    status: 'pending',
-    createdAt: 1,
-    ...extra,
-  };
-}
+const pending = pendingRecord;
 
 describe('pendingIds', () => {
   it('lists the ids of <id>.json only, sorted: no temp files, locks, kept-aside copies or unsafe names', async () => {
