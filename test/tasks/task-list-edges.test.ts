@@ -10,8 +10,9 @@ import type { TaskAssignment } from '../../src/protocol/control.js';
 import { isSwarmError } from '../../src/protocol/errors.js';
 import type { Task } from '../../src/protocol/task.js';
 import { queueDirFor } from '../../src/storage/lock.js';
-import { TaskError, TaskList, type TaskErrorKind } from '../../src/tasks/index.js';
+import { TaskList, type TaskErrorKind } from '../../src/tasks/index.js';
 import { Team } from '../../src/team/team.js';
+import { refusal, snapshot as taskFiles } from '../support/task-files.js';
 import { useTempRoot } from '../support/tmp-root.js';
 import { waitFor } from '../support/wait.js';
 
@@ -44,20 +45,7 @@ const hold = (id: string): Promise<() => Promise<void>> => lockfile.lock(file(id
 /** Until somebody waits in line for the task's lock. */
 const queued = (id: string): Promise<unknown> => waitFor(async () => (await readdir(queueDirFor(file(id))).catch(() => [])).length > 0, 10_000, `a waiter on task ${id}'s lock`);
 
-async function refusal(p: Promise<unknown>): Promise<TaskError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(TaskError);
-  return e as TaskError;
-}
-
-async function snapshot(): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const n of (await readdir(dir())).sort()) out[n] = await readFile(path.join(dir(), n), 'utf8');
-  return out;
-}
+const snapshot = (): Promise<Record<string, string>> => taskFiles(dir());
 
 describe('refusals: one line that says what to do, nothing written', () => {
   const ID = 'expected a number like 3 (see swarm tasks list)';

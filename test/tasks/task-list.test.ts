@@ -11,6 +11,7 @@ import { queueDirFor } from '../../src/storage/lock.js';
 import { TaskList, TaskError } from '../../src/tasks/index.js';
 import { Team } from '../../src/team/team.js';
 import { REPO } from '../support/cli.js';
+import { refusal, snapshot as taskFiles } from '../support/task-files.js';
 import { useTempRoot } from '../support/tmp-root.js';
 import { waitFor } from '../support/wait.js';
 
@@ -31,20 +32,8 @@ const dir = (): string => path.join(root, 'tasks/crew');
 const onDisk = async (id: string): Promise<Record<string, unknown>> => JSON.parse(await readFile(path.join(dir(), `${id}.json`), 'utf8')) as Record<string, unknown>;
 const add = (subject: string, extra: { blockedBy?: string[]; owner?: string } = {}) => list.create({ subject, description: `${subject} in full`, ...extra }, 'team-lead');
 
-async function refusal(p: Promise<unknown>): Promise<TaskError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(TaskError);
-  return e as TaskError;
-}
-
-async function snapshot(): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const n of (await readdir(dir())).sort()) if (n.endsWith('.json') || n === '.highwatermark') out[n] = await readFile(path.join(dir(), n), 'utf8');
-  return out;
-}
+/** The task files and the high-water mark, by name (not locks or kept-aside copies). */
+const snapshot = (): Promise<Record<string, string>> => taskFiles(dir(), (n) => n.endsWith('.json') || n === '.highwatermark');
 
 describe('create, get, list', () => {
   it('numbers tasks 1, 2, 3 in Claude Code layout, pending, files 0600 in a 0700 directory', async () => {
