@@ -4,7 +4,7 @@
 // which optional fields an entry carries and who signs, appendUnless with a spool to merge first,
 // and the size limit.
 import { promises as fs } from 'node:fs';
-import { lockPathFor, withFileLock } from '../../src/storage/lock.js';
+import { withFileLock } from '../../src/storage/lock.js';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Mailbox } from '../../src/mailbox/index.js';
 import { spoolDirFor, spoolEntry } from '../../src/mailbox/spool.js';
