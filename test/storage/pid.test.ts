@@ -18,8 +18,11 @@ describe('isProcessAlive', () => {
   });
 
   it('is false for a zombie, and true for its living parent', async () => {
-    // `sleep 0` exits at once, and its parent has become `sleep`, which never reaps it.
-    const parent = execa('sh', ['-c', 'sleep 0 & echo $!; exec sleep 30'], { buffer: false });
+    // perl forks a child that exits at once and never waits for it (SIGCHLD left at its default),
+    // so the child stays a zombie for as long as perl sleeps. (A shell that forks and then execs
+    // `sleep` raced: on a loaded CI machine the shell reaped the child before its exec.)
+    const script = 'my $c = fork() // die "fork: $!"; exit 0 if $c == 0; $| = 1; print "$c\\n"; sleep 30';
+    const parent = execa('perl', ['-e', script], { buffer: false });
     try {
       const zombie = await new Promise<number>((resolve) => parent.stdout!.once('data', (d: Buffer) => resolve(Number(String(d).trim()))));
       await waitFor(async () => /\) Z /.test(await readFile(`/proc/${zombie}/stat`, 'utf8').catch(() => '')), 5000, 'the child is a zombie');
