@@ -4,9 +4,12 @@
 // the file's lock (see lock.ts); a file that does not parse (JSON or schema) is never treated as
 // empty and never overwritten: it is renamed to `<file>.corrupt-<epochMs>` (bytes kept), reported,
 // and a fresh file is started. A lock-free read that fails to parse is retried under the lock first,
-// because a non-atomic writer (Claude Code) may have been caught mid-write.
+// because a non-atomic writer (Claude Code) may have been caught mid-write. A file kept in place (a
+// team's config.json) is also read again for a moment before it is called corrupt: Claude Code
+// rewrites it in place, some of its writes without taking the lock.
 import { promises as fs, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { z } from 'zod';
 import { errnoCode, firstIssue, isSwarmError, SwarmError } from '../protocol/errors.js';
 import { formatJson, keepAside, keepAsideContent, writeFileAtomicSync } from './atomic.js';
@@ -30,9 +33,19 @@ export interface JsonFileOptions<T> {
   /**
    * Leave a corrupt file where it is and throw SwarmError('corrupt') (`corruptError` words it), for
    * files that must never be restarted empty (a team's config.json): nothing is moved or written.
+   * Such a file is read again every few ms for IN_PLACE_SETTLE_MS before it is called corrupt.
    */
   keepInPlace?: { corruptError: (problem: string) => SwarmError };
 }
+
+/**
+ * How long a file kept in place may stay unparseable before it is called corrupt, and how often it
+ * is read again meanwhile. Claude Code's unlocked in-place rewrite of config.json (truncate, then
+ * write) takes well under a millisecond; a quarter second also covers a writer descheduled between
+ * the two on a loaded machine, and only delays the error for a file that really is broken.
+ */
+export const IN_PLACE_SETTLE_MS = 250;
+const IN_PLACE_REREAD_MS = 5;
 
 export function defaultCorruptReporter(r: CorruptReport): void {
   const what =
@@ -94,6 +107,20 @@ export async function quarantine(file: string, now = Date.now(), content?: strin
 }
 
 /**
+ * Read a file kept in place until it parses, is missing, or IN_PLACE_SETTLE_MS pass (its last
+ * problem then), with the identity (fileIdentity) it had just before the read that counts.
+ */
+async function settleInPlace<T>(file: string, schema: z.ZodType<T>): Promise<{ read: ParseResult<T>; identity: string }> {
+  const deadline = Date.now() + IN_PLACE_SETTLE_MS;
+  for (;;) {
+    const identity = fileIdentity(file);
+    const read = readAndParseSync(file, schema);
+    if (read.ok !== false || Date.now() >= deadline) return { read, identity };
+    await delay(IN_PLACE_REREAD_MS);
+  }
+}
+
+/**
  * Read and parse `file` without taking the lock (writes are atomic, so this is safe).
  * Missing → `undefined`. Corrupt → re-checked under the lock, kept aside, then SwarmError('corrupt').
  */
@@ -104,7 +131,7 @@ export async function readJsonFile<T>(file: string, opts: Pick<JsonFileOptions<T
   return withFileLock(
     file,
     async () => {
-      const again = await readAndParse(file, opts.schema);
+      const again = opts.keepInPlace ? (await settleInPlace(file, opts.schema)).read : await readAndParse(file, opts.schema);
       if (again.ok === 'missing') return undefined;
       if (again.ok) return again.value;
       if (opts.keepInPlace) throw opts.keepInPlace.corruptError(again.problem);
@@ -204,9 +231,11 @@ async function mutateLocked<T, R>(
   held: HeldLock,
 ): Promise<R> {
   // Synchronous I/O from here to the write: the critical section never yields to the event loop
-  // (except inside an async `fn`), so the lock is held for as short a time as possible.
-  const before = fileIdentity(file);
-  const read = readAndParseSync(file, opts.schema);
+  // (except inside an async `fn`, or while a file kept in place settles), so the lock is held for as
+  // short a time as possible.
+  let before = fileIdentity(file);
+  let read = readAndParseSync(file, opts.schema);
+  if (read.ok === false && opts.keepInPlace) ({ read, identity: before } = await settleInPlace(file, opts.schema));
   let current: T;
   let existed = true;
   if (read.ok === 'missing') {

@@ -182,6 +182,27 @@ describe('a lock-free read that does not parse', () => {
     expect(await corruptFiles()).toEqual([]);
   });
 
+  it('with keepInPlace is read again while the file settles: an unlocked rewrite in place caught empty is read whole, on read and on update', async () => {
+    // Claude Code rewrites a team's config.json in place (truncate, then write), some of its writes
+    // without the lock: a reader holding the lock can still catch it empty.
+    const f = path.join(dir, 'config.json');
+    const keepInPlace = { corruptError: (problem: string) => new SwarmError('corrupt', `config.json is damaged (${problem})`) };
+    const caughtEmpty = async <R>(start: () => Promise<R>): Promise<R> => {
+      await writeFile(f, '');
+      let settled = false;
+      const running = start().finally(() => (settled = true));
+      await waitFor(async () => settled || (await stat(lockPathFor(f)).then(() => true, () => false)), 5000, 'the lock taken over the empty file');
+      await writeFile(f, '{"n": 7}\n'); // the writer finishes, never having taken the lock
+      return running;
+    };
+    expect(await caughtEmpty(() => readJsonFile(f, { schema: Counter, keepInPlace }))).toEqual({ n: 7 });
+    const seen: number[] = [];
+    await caughtEmpty(() => mutateJsonFile(f, { ...counterOpts(), keepInPlace }, (c) => (seen.push(c.n), { write: { n: c.n + 1 }, result: undefined })));
+    expect(seen).toEqual([7]);
+    expect(await readFile(f, 'utf8')).toBe('{\n  "n": 8\n}\n');
+    expect(await corruptFiles()).toEqual([]);
+  });
+
   it('kept aside says where, in the error of a plain read', async () => {
     const f = path.join(dir, 'n.json');
     await writeFile(f, '   \n');
