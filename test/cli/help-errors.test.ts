@@ -35,9 +35,15 @@ describe('--version and completion', () => {
     const bin = path.join(root, 'bin');
     await fs.mkdir(bin);
     await fs.writeFile(path.join(bin, 'swarm'), `#!/bin/sh\nexec '${process.execPath}' '${SWARM_BIN}' "$@"\n`, { mode: 0o755 });
+    // The script is written to a file and sourced from there (not `source <(swarm completion)`: in
+    // one full-suite run that bash never returned), and every step has its own deadline, so a hang
+    // names the step instead of timing out the whole test.
+    const env = { PATH: `${bin}:${process.env.PATH ?? ''}`, CLAUDE_CONFIG_DIR: root };
+    const completionScript = path.join(root, 'swarm-completion.bash');
+    await fs.writeFile(completionScript, (await execa('swarm', ['completion'], { env, stdin: 'ignore', timeout: 10_000 })).stdout);
     const complete = async (...words: string[]): Promise<string[]> => {
-      const script = `source <(swarm completion); COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _swarm_yargs_completions; printf '%s\\n' "\${COMPREPLY[@]}"`;
-      const r = await execa('bash', ['-c', script], { env: { PATH: `${bin}:${process.env.PATH ?? ''}`, CLAUDE_CONFIG_DIR: root } });
+      const script = `source ${completionScript}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _swarm_yargs_completions; printf '%s\\n' "\${COMPREPLY[@]}"`;
+      const r = await execa('bash', ['-c', script], { env, stdin: 'ignore', timeout: 10_000 });
       return r.stdout.split('\n').filter(Boolean);
     };
     expect(await complete('swarm', 'shu')).toEqual(['shutdown']);
