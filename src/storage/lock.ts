@@ -11,8 +11,10 @@
 // process only takes the lock without a ticket when nobody is queued. This keeps the wait fair (no
 // writer starves behind luckier pollers, so the tail latency stays close to "everyone ahead of me
 // once") and keeps dozens of waiters from burning the CPU the holder needs. Tickets of dead
-// processes are removed by whoever sees them at the head of the line. Claude Code's writers ignore
-// the line and simply compete for the lock, which stays correct.
+// processes are removed by whoever sees them at the head of the line; a head that is alive but
+// stopped (Ctrl-Z) keeps its ticket, and the waiters behind it that see it leave the lock free for
+// IDLE_LINE_MS try the lock too. Claude Code's writers ignore the line and simply compete for the
+// lock, which stays correct.
 //
 // Group commit (withFileLock with `stopWaiting`, the inbox spool's senders): no ticket. Such a
 // waiter takes the lock only when it is free and nobody is queued (or the line has let it lie free
@@ -69,6 +71,14 @@ export const DEFAULT_LOCK_OPTIONS: Required<LockOptions> = {
 const POLLERS = 2;
 /** Sleep per place in line beyond the pollers, ms (about one short critical section). */
 const PER_PLACE_MS = 3;
+/**
+ * How long a waiter not at the head of the line (a group-commit waiter, or a ticket behind the
+ * pollers) lets a free lock lie for the head before it tries the lock itself: the pollers look every
+ * 1-3 ms, so a line this quiet has a head that died or stopped while waiting. Without this, a ticket
+ * left by a waiter killed in line kept every group commit on that file waiting until its budget ran
+ * out, and two stopped pollers failed everybody behind them with lock_timeout.
+ */
+const IDLE_LINE_MS = 100;
 
 export function lockPathFor(file: string): string {
   return `${file}.lock`;
@@ -299,11 +309,16 @@ async function acquire(file: string, opts: Required<LockOptions>, guard: LockGua
     let lastHolder: string | undefined;
     let lastPlace = Number.POSITIVE_INFINITY;
     let nextCheck = 0;
+    let idle: { head: string | undefined; since: number } | undefined; // the free lock left alone by the line's head
     for (;;) {
       const tickets = await queuedTickets(file);
       // -1 when our ticket was removed (by doctor, say): below POLLERS, so we still wait, and poll first.
       const place = tickets.indexOf(ticket);
-      if (place < POLLERS) {
+      // Behind the pollers, look whether they leave a free lock alone: a head that takes it removes
+      // its ticket when done, so the same head beside a free lock for IDLE_LINE_MS is stopped.
+      const free = place >= POLLERS && statOrUndefined(lockPathFor(file)) === undefined;
+      idle = !free ? undefined : idle?.head === tickets[0] ? idle : { head: tickets[0], since: Date.now() };
+      if (place < POLLERS || (idle !== undefined && Date.now() - idle.since >= IDLE_LINE_MS)) {
         attempts++;
         const release = await tryLock(file, opts, guard);
         if (release) return release;
@@ -330,13 +345,6 @@ async function acquire(file: string, opts: Required<LockOptions>, guard: LockGua
 /** How long a group-commit waiter sleeps between checks: with change events (a safety net), without. */
 const EVENT_WAIT_MS = 100;
 const POLL_WAIT_MS = 8;
-/**
- * How long a group-commit waiter lets a free lock lie for the line before it stops deferring: the
- * line's first two poll every 1-3 ms, so a line this quiet has a head that died or stopped while
- * waiting. Without this, a ticket left by a waiter killed in line kept every group commit on that
- * file waiting until its budget ran out, until some plain lock came to drop it.
- */
-const IDLE_LINE_MS = 100;
 
 /**
  * Group commit's way to wait: no ticket. Take the lock when it is free and nobody is queued (or

@@ -1,5 +1,6 @@
 // The waiting line when a waiter in it died or stopped: a plain waiter drops a dead ticket ahead of it
-// (and a name that is no ticket) and keeps a live one; a group-commit waiter (no ticket) leaves the
+// (and a name that is no ticket) and keeps a live one, and takes a lock two stopped pollers ahead of
+// it leave free for 100 ms; a group-commit waiter (no ticket) leaves the
 // free lock to the line for 100 ms, then is not held up by a line that leaves it alone (its head dead
 // or stopped): it drops the dead tickets and the emptied line, and keeps the live ones. Before, a ticket left by a waiter killed in line made every group commit on that
 // file wait out its whole budget and fail with lock_timeout.
@@ -39,6 +40,16 @@ describe('the waiting line, when a waiter in it died or stopped', () => {
     // Third in line, it does not poll; only once the dead ticket goes is it second, and polls.
     expect(await withFileLock(f, async () => line(f), { budgetMs: 5_000 })).toEqual([live]);
     expect(await line(f)).toEqual([live]);
+  });
+
+  it('a plain waiter behind two stopped pollers takes the lock they leave free, after 100 ms, and keeps their tickets', async () => {
+    const f = path.join(dir, 'stopped-pollers.json');
+    const stopped = await lineUp(f, [process.pid, process.pid]); // alive, but they never take the lock
+    const started = Date.now();
+    // Third in line it never polls; before, it waited out its budget and failed with lock_timeout.
+    expect(await withFileLock(f, async () => 'written', { budgetMs: 3_000 })).toBe('written');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(100); // a live line's pollers look every 1-3 ms
+    expect(await line(f)).toEqual(stopped);
   });
 
   it('a group-commit waiter is not held up by a line whose only ticket is dead: it drops it and the line', async () => {
