@@ -7,7 +7,6 @@
 //   - Ctrl-C stops the waiting, says the requests stay and who stops on their own within how long,
 //     exits 130; the teammates then do stop by themselves.
 import { execa } from 'execa';
-import { quote } from 'shell-quote';
 import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../../src/backends/process.js';

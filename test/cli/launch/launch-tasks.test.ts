@@ -4,7 +4,6 @@
 // prompt; a bad task entry is refused with the file's line, exit 2, and nothing is created.
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { quote } from 'shell-quote';
 import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { parseControl } from '../../../src/protocol/control.js';

@@ -6,7 +6,6 @@
 // cannot be had after the team was created removes the team again. Run `npm run build` first.
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { quote } from 'shell-quote';
 import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { TmuxServer, listAllPanes } from '../../../src/backends/tmux/commands.js';
