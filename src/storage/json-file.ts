@@ -44,7 +44,7 @@ export interface JsonFileOptions<T> {
  * write) takes well under a millisecond; a quarter second also covers a writer descheduled between
  * the two on a loaded machine, and only delays the error for a file that really is broken.
  */
-export const IN_PLACE_SETTLE_MS = 250;
+const IN_PLACE_SETTLE_MS = 250;
 const IN_PLACE_REREAD_MS = 5;
 
 export function defaultCorruptReporter(r: CorruptReport): void {
