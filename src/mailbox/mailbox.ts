@@ -38,7 +38,8 @@ import type { TeamPaths } from '../team/paths.js';
 import type { Team } from '../team/team.js';
 
 /** Signs an entry written as the leader; returns its `lead_sig`. */
-export type EntrySigner = (entry: InboxMessage) => string;
+/** Signs an entry the mailbox made (its `msg_id` always set): returns its `lead_sig`. */
+export type EntrySigner = (entry: InboxMessage & { msg_id: string }) => string;
 
 export interface MailboxOptions {
   team: Team;
@@ -124,7 +125,7 @@ export class Mailbox {
 
   /** Build the entry that `append` writes (signed when it is from the leader). */
   makeEntry(msg: NewMessage): InboxMessage {
-    const entry: InboxMessage = {
+    const entry: InboxMessage & { msg_id: string } = {
       from: msg.from,
       text: msg.text,
       timestamp: new Date(this.now()).toISOString(),

@@ -8,19 +8,8 @@ export async function openLeadMailbox(opts: MailboxOptions): Promise<{ mailbox: 
   const key = await ensureLeadKey(opts.team);
   const mailbox = new Mailbox({
     ...opts,
-    signLead: (entry) =>
-      signEntry(
-        {
-          msg_id: entry.msg_id ?? '',
-          from: entry.from,
-          timestamp: entry.timestamp,
-          text: entry.text,
-          summary: entry.summary ?? null,
-          color: entry.color ?? null,
-          from_plugin: entry.from_plugin ?? null,
-        },
-        key.privateKey,
-      ).lead_sig,
+    // signEntry signs only the envelope's fields (entryEnvelope): the rest of the entry is not covered.
+    signLead: (entry) => signEntry(entry, key.privateKey).lead_sig,
   });
   return { mailbox, key };
 }
