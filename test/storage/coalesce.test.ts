@@ -88,4 +88,51 @@ describe('coalesced', () => {
     expect(endedAtIdle).toBe(1);
     expect(await c.idle()).toBeUndefined();
   });
+
+  it('a re-run waits gapMs after the run before it; a single run does not wait at all', async () => {
+    const starts: number[] = [];
+    const ends: number[] = [];
+    let g = gate();
+    const c = coalesced(
+      async () => {
+        starts.push(Date.now());
+        await g.wait;
+        ends.push(Date.now());
+      },
+      { gapMs: 150 },
+    );
+    const first = c.trigger();
+    void c.trigger(); // during the run: one more, after the gap
+    const before = g;
+    g = gate();
+    g.open();
+    before.open();
+    await first;
+    expect(starts).toHaveLength(2);
+    expect(starts[1]! - ends[0]!).toBeGreaterThanOrEqual(145); // a timer never fires early (1 ms rounding aside)
+
+    // Alone, with a gap of a minute: it ends as soon as the job does (else this test times out).
+    const alone = coalesced(async () => undefined, { gapMs: 60_000 });
+    await alone.trigger();
+  });
+
+  it('an abort during the gap ends it at once, with no re-run', async () => {
+    const ac = new AbortController();
+    let runs = 0;
+    const g = gate();
+    const c = coalesced(
+      async () => {
+        runs++;
+        await g.wait;
+      },
+      { gapMs: 60_000, signal: ac.signal },
+    );
+    const first = c.trigger();
+    void c.trigger(); // asks for a re-run, a minute after this one
+    g.open();
+    await new Promise((r) => setTimeout(r, 20)); // the run has ended; the gap has begun
+    ac.abort();
+    await first; // without the signal passed to the gap's timer this would wait out the minute
+    expect(runs).toBe(1);
+  });
 });
