@@ -1,6 +1,7 @@
 // followInbox (SPEC §3.3 "Watching"): existing then new entries, written by another process; read
 // entries too unless unreadOnly; consume mode; abort; a follower without a signal, returned, closes
-// its watch; Claude Code's in-place writes wake it; the poll-only fallback at the interval given.
+// its watch; Claude Code's in-place writes wake it, another inbox's writes do not; the poll-only
+// fallback at the interval given.
 // Needs the built CLI (npm run build) for the writer process.
 import { promises as fs } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -66,7 +67,7 @@ function follow(name: string, opts: Omit<FollowOptions, 'signal'> = {}) {
   const started = async (): Promise<void> => {
     await waitFor(() => box.looks >= 1, DEADLINE, 'follower to start');
   };
-  return { ac, iter, next, started };
+  return { ac, iter, next, started, looks: () => box.looks };
 }
 
 /** Send from a separate OS process: the real `swarm send` (leader by default). */
@@ -174,6 +175,19 @@ describe('followInbox', () => {
     // Had the blind follower a watcher, its event would have come with the other one's.
     await fs.readFile(mb.paths.inbox('w1'));
     expect(blindGot).toBeUndefined();
+  });
+
+  it("does not wake on another inbox's change: a follower of w1 reads nothing when w2's inbox is written", async () => {
+    const subject = follow('w1', { pollMs: 0 });
+    const control = follow('w2', { pollMs: 0 });
+    void subject.iter.next();
+    const controlled = control.next("w2's entry");
+    await Promise.all([subject.started(), control.started()]);
+    expect(subject.looks()).toBe(1);
+    await sendFromChild('w2', 'for w2 only');
+    expect((await controlled).text).toBe('for w2 only'); // the directory's events have been delivered
+    await new Promise((r) => setTimeout(r, 200)); // time for the re-read a wake would have started
+    expect(subject.looks()).toBe(1);
   });
 
   it('observe mode yields entries already read too: only unreadOnly skips them', async () => {
