@@ -1,6 +1,6 @@
 // The progress line of a wait on several teammates (`swarm shutdown`): "waiting for alice, bob
-// (12 s)…" on stderr, naming only those that have been asked (`asked`) and have not answered yet
-// (`done`). It is first written a second after every request is out (a prompt answer prints
+// (12 s)…" on stderr, naming, in the order given (the roster's), only those that have been asked
+// (`asked`) and have not answered yet (`done`). It is first written a second after every request is out (a prompt answer prints
 // nothing); then, on a terminal, it is one line rewritten in place every second and erased at the
 // end; otherwise (a log, a pipe) a new line every 10 s, so a long wait leaves a few lines, not a flood.
 /** Where the line goes: stderr, or the console's print. */
@@ -28,9 +28,12 @@ export function nameList(names: readonly string[]): string {
 }
 
 export class WaitingLine {
+  /** The names in the order given (the roster's): both lists below keep it. */
+  private readonly order: readonly string[];
   /** Not asked yet and not done, in the order given. */
   private readonly unasked: string[];
-  private readonly asked_: string[] = [];
+  /** Asked and not done, in the order given, not in the order the requests went out (they race). */
+  private asked_: string[] = [];
   private readonly stream: LineSink;
   private readonly now: () => number;
   private readonly startedAt: number;
@@ -42,6 +45,7 @@ export class WaitingLine {
   private stopped = false;
 
   constructor(names: readonly string[], o: WaitingOptions = {}) {
+    this.order = [...names];
     this.unasked = [...names];
     this.stream = o.stream ?? process.stderr;
     this.now = o.now ?? Date.now;
@@ -68,7 +72,7 @@ export class WaitingLine {
   /** `name`'s request is out. */
   asked(name: string): void {
     remove(this.unasked, name);
-    this.asked_.push(name);
+    if (!this.asked_.includes(name)) this.asked_ = this.order.filter((n) => n === name || this.asked_.includes(n));
     this.startOnceAllAsked();
   }
 

@@ -44,6 +44,15 @@ describe('WaitingLine', () => {
     expect(writes).toHaveLength(3);
   });
 
+  it('names them in the order given (the roster), not in the order their requests went out', () => {
+    const { stream, writes } = recorder(false);
+    const w = new WaitingLine(['alice', 'bob', 'carol'], { stream, now: Date.now });
+    for (const name of ['carol', 'alice', 'carol', 'bob']) w.asked(name); // the requests race; one is reported twice
+    vi.advanceTimersByTime(1000);
+    expect(writes).toEqual(['waiting for alice, bob, carol (1 s)…\n']);
+    expect(w.waitingFor).toEqual(['alice', 'bob', 'carol']);
+  });
+
   it('names at most four', () => {
     expect(nameList(['a', 'b', 'c', 'd'])).toBe('a, b, c, d');
     expect(nameList(['a', 'b', 'c', 'd', 'e'])).toBe('a, b, c and 2 more');
