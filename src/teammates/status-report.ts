@@ -23,7 +23,7 @@
 import { judgeLiveness, gatherLivenessFacts, recordedPaneOf, type Liveness, type PaneState, type ProbeOptions, type RecordedPane } from './liveness.js';
 import { Mailbox } from '../mailbox/mailbox.js';
 import { pendingIds, readPending } from '../permissions/pending.js';
-import type { Member, TeamConfig } from '../protocol/config.js';
+import type { TeamConfig } from '../protocol/config.js';
 import { systemClock, type Clock } from '../protocol/ids.js';
 import { LEAD_NAME, sameName } from '../protocol/names.js';
 import { StatusFileSchema, type StatusFile, type TeammateState } from '../protocol/status.js';

@@ -4,7 +4,6 @@
 // leave its completed ones alone, and send team-lead ONE message from `system` listing them;
 // nothing owned, nothing sent. Run `npm run build` first.
 import { fileURLToPath } from 'node:url';
-import { quote } from 'shell-quote';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Mailbox } from '../../src/mailbox/mailbox.js';
 import { TaskList } from '../../src/tasks/index.js';

@@ -1,7 +1,7 @@
 // `swarm inbox <name>`: show an inbox; --unread, --consume (take delivery), --follow (stream).
 // Consuming team-lead's inbox while another process holds the leader lease (team/lead-lease.ts)
 // would take messages from that leader: refused unless --force (which warns).
-import type { Argv, CommandModule } from 'yargs';
+import type { CommandModule } from 'yargs';
 import { followInbox } from '../../mailbox/follow.js';
 import { SwarmError } from '../../protocol/errors.js';
 import { LEAD_NAME, sameName } from '../../protocol/names.js';

@@ -12,7 +12,6 @@
 // readiness; `undoStart` then stops the ones already ready and removes the team, so nothing is left.
 // The file's `tasks:` are created before the first spawn; their owners get task_assignment frames
 // once spawned.
-import { quote } from 'shell-quote';
 import type { Backend, SessionConsole, TeamSessions } from '../../backends/backend.js';
 import type { InProcessHost } from '../../backends/in-process/host.js';
 import { paneLabel, selectBackend, type BackendChoice } from '../../backends/registry.js';

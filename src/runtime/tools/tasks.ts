@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { sameName } from '../../protocol/names.js';
 import type { Task } from '../../protocol/task.js';
 import { TaskError } from '../../tasks/index.js';
-import { defineTool, type TaskWork } from './types.js';
+import { defineTool } from './types.js';
 
 const TaskId = z
   .string()
