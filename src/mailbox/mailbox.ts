@@ -37,8 +37,7 @@ import type { LockOptions } from '../storage/lock.js';
 import type { TeamPaths } from '../team/paths.js';
 import type { Team } from '../team/team.js';
 
-/** Signs an entry written as the leader; returns its `lead_sig`. */
-/** Signs an entry the mailbox made (its `msg_id` always set): returns its `lead_sig`. */
+/** Signs an entry the mailbox made as the leader (its `msg_id` always set); returns its `lead_sig`. */
 export type EntrySigner = (entry: InboxMessage & { msg_id: string }) => string;
 
 export interface MailboxOptions {

@@ -1,8 +1,9 @@
 // The progress line of a wait on several teammates (`swarm shutdown`): "waiting for alice, bob
 // (12 s)…" on stderr, naming, in the order given (the roster's), only those that have been asked
-// (`asked`) and have not answered yet (`done`). It is first written a second after every request is out (a prompt answer prints
-// nothing); then, on a terminal, it is one line rewritten in place every second and erased at the
-// end; otherwise (a log, a pipe) a new line every 10 s, so a long wait leaves a few lines, not a flood.
+// (`asked`) and have not answered yet (`done`). It is first written a second after every request
+// is out (a prompt answer prints nothing); then, on a terminal, it is one line rewritten in place
+// every second and erased at the end; otherwise (a log, a pipe) a new line every 10 s, so a long
+// wait leaves a few lines, not a flood.
 /** Where the line goes: stderr, or the console's print. */
 export interface LineSink {
   write(text: string): unknown;
@@ -28,12 +29,12 @@ export function nameList(names: readonly string[]): string {
 }
 
 export class WaitingLine {
-  /** The names in the order given (the roster's): both lists below keep it. */
+  /** The names in the order given (the roster's): the line keeps it, however the requests race. */
   private readonly order: readonly string[];
   /** Not asked yet and not done, in the order given. */
   private readonly unasked: string[];
-  /** Asked and not done, in the order given, not in the order the requests went out (they race). */
-  private asked_: string[] = [];
+  /** Asked and not done. */
+  private readonly askedNames = new Set<string>();
   private readonly stream: LineSink;
   private readonly now: () => number;
   private readonly startedAt: number;
@@ -56,7 +57,7 @@ export class WaitingLine {
 
   /** Asked and not answered yet. */
   get waitingFor(): readonly string[] {
-    return this.asked_;
+    return this.order.filter((n) => this.askedNames.has(n));
   }
 
   /** Not asked yet (an interruption came first). */
@@ -72,14 +73,14 @@ export class WaitingLine {
   /** `name`'s request is out. */
   asked(name: string): void {
     remove(this.unasked, name);
-    if (!this.asked_.includes(name)) this.asked_ = this.order.filter((n) => n === name || this.asked_.includes(n));
+    this.askedNames.add(name);
     this.startOnceAllAsked();
   }
 
   /** `name` has an outcome (also one that was never asked: it had already exited). */
   done(name: string): void {
     remove(this.unasked, name);
-    remove(this.asked_, name);
+    this.askedNames.delete(name);
     if (this.stream.isTTY === true && this.shown) this.draw(); // the line shrinks at once
     this.startOnceAllAsked();
   }
@@ -94,7 +95,7 @@ export class WaitingLine {
   }
 
   private startOnceAllAsked(): void {
-    if (this.first !== undefined || this.stopped || this.unasked.length > 0 || this.asked_.length === 0) return;
+    if (this.first !== undefined || this.stopped || this.unasked.length > 0 || this.askedNames.size === 0) return;
     this.first = setTimeout(() => {
       this.timer = setInterval(() => this.draw(), this.every);
       this.timer.unref();
@@ -104,12 +105,12 @@ export class WaitingLine {
   }
 
   private draw(): void {
-    if (this.asked_.length === 0) {
+    if (this.askedNames.size === 0) {
       this.stop();
       return;
     }
     const seconds = Math.round(this.elapsedMs / 1000);
-    const text = `waiting for ${nameList(this.asked_)}${seconds > 0 ? ` (${seconds} s)` : ''}…`;
+    const text = `waiting for ${nameList(this.waitingFor)}${seconds > 0 ? ` (${seconds} s)` : ''}…`;
     this.stream.write(this.stream.isTTY === true ? `\r\x1b[2K${text}` : `${text}\n`);
     this.shown = true;
   }
