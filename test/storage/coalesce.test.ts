@@ -1,11 +1,22 @@
 // coalesced: one run at a time; triggers during a run make exactly one more run, none is lost.
 import { describe, expect, it } from 'vitest';
-import { coalesced } from '../../src/storage/coalesce.js';
+import { coalesced, type Coalesced, type CoalescedOptions } from '../../src/storage/coalesce.js';
 
 function gate(): { wait: Promise<void>; open: () => void } {
   let open!: () => void;
   const wait = new Promise<void>((r) => (open = r));
   return { wait, open };
+}
+
+/** A coalesced job that counts its runs and, in each, waits for `g` to open. */
+function gatedJob(opts: CoalescedOptions): { c: Coalesced; g: ReturnType<typeof gate>; runs: () => number } {
+  const g = gate();
+  let runs = 0;
+  const c = coalesced(async () => {
+    runs++;
+    await g.wait;
+  }, opts);
+  return { c, g, runs: () => runs };
 }
 
 describe('coalesced', () => {
@@ -42,23 +53,15 @@ describe('coalesced', () => {
 
   it('idle waits for the run in flight without starting one; no re-run once the signal is aborted', async () => {
     const ac = new AbortController();
-    let runs = 0;
-    const g = gate();
-    const c = coalesced(
-      async () => {
-        runs++;
-        await g.wait;
-      },
-      { signal: ac.signal },
-    );
+    const { c, g, runs } = gatedJob({ signal: ac.signal });
     void c.trigger();
     void c.trigger();
     ac.abort();
     g.open();
     await c.idle();
-    expect(runs).toBe(1);
+    expect(runs()).toBe(1);
     await c.idle();
-    expect(runs).toBe(1);
+    expect(runs()).toBe(1);
   });
 
   it("rejects the triggers of a run whose job throws, and runs again on the next trigger", async () => {
@@ -118,21 +121,13 @@ describe('coalesced', () => {
 
   it('an abort during the gap ends it at once, with no re-run', async () => {
     const ac = new AbortController();
-    let runs = 0;
-    const g = gate();
-    const c = coalesced(
-      async () => {
-        runs++;
-        await g.wait;
-      },
-      { gapMs: 60_000, signal: ac.signal },
-    );
+    const { c, g, runs } = gatedJob({ gapMs: 60_000, signal: ac.signal });
     const first = c.trigger();
     void c.trigger(); // asks for a re-run, a minute after this one
     g.open();
     await new Promise((r) => setTimeout(r, 20)); // the run has ended; the gap has begun
     ac.abort();
     await first; // without the signal passed to the gap's timer this would wait out the minute
-    expect(runs).toBe(1);
+    expect(runs()).toBe(1);
   });
 });
