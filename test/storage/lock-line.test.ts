@@ -4,22 +4,15 @@
 // free lock to the line for 100 ms, then is not held up by a line that leaves it alone (its head dead
 // or stopped): it drops the dead tickets and the emptied line, and keeps the live ones. Before, a ticket left by a waiter killed in line made every group commit on that
 // file wait out its whole budget and fail with lock_timeout.
-import { spawnSync } from 'node:child_process';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { queueDirFor, withFileLock } from '../../src/storage/lock.js';
+import { deadPid } from '../support/team-fixture.js';
 import { useTempRoot } from '../support/tmp-root.js';
 
 let dir: string;
 useTempRoot((d) => (dir = d), 'swarm-lock-line-');
-
-/** The pid of a process that has exited (a waiter killed in line). */
-function deadPid(): number {
-  const child = spawnSync(process.execPath, ['-e', '']);
-  if (child.pid === undefined) throw new Error('could not start a short-lived process');
-  return child.pid;
-}
 
 /** Put tickets in the file's line, in this order, the way a waiter names its own: `<ns>-<pid>-<hex>`. */
 async function lineUp(file: string, pids: number[]): Promise<string[]> {
@@ -36,7 +29,7 @@ async function line(file: string): Promise<string[] | 'gone'> {
 describe('the waiting line, when a waiter in it died or stopped', () => {
   it('a plain waiter drops a dead ticket ahead of it, keeps a live one, and gets the lock', async () => {
     const f = path.join(dir, 'plain.json');
-    const [live] = await lineUp(f, [process.pid, deadPid()]);
+    const [live] = await lineUp(f, [process.pid, await deadPid()]);
     // Third in line, it does not poll; only once the dead ticket goes is it second, and polls.
     expect(await withFileLock(f, async () => line(f), { budgetMs: 5_000 })).toEqual([live]);
     expect(await line(f)).toEqual([live]);
@@ -54,7 +47,7 @@ describe('the waiting line, when a waiter in it died or stopped', () => {
 
   it('a group-commit waiter is not held up by a line whose only ticket is dead: it drops it and the line', async () => {
     const f = path.join(dir, 'spooled.json');
-    await lineUp(f, [deadPid()]);
+    await lineUp(f, [await deadPid()]);
     expect(await withFileLock(f, async () => 'written', { budgetMs: 5_000 }, { done: () => false })).toBe('written');
     expect(await line(f)).toBe('gone');
   });

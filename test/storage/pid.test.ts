@@ -7,6 +7,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isProcessAlive, isProcessAliveIn } from '../../src/storage/pid.js';
+import { deadPid } from '../support/team-fixture.js';
 import { tempRoot } from '../support/tmp-root.js';
 import { waitFor } from '../support/wait.js';
 
@@ -17,7 +18,7 @@ describe('isProcessAlive', () => {
 
   it('is true for this process and false for one that exited and was reaped', async () => {
     expect(isProcessAlive(process.pid)).toBe(true);
-    const gone = Number((await execa(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'])).stdout);
+    const gone = await deadPid();
     expect(isProcessAlive(gone)).toBe(false);
   });
 
@@ -60,7 +61,7 @@ describe('isProcessAliveIn (a proc file system of the test\'s own)', () => {
   });
 
   it('asks kill(0) first: a pid it does not reach, or that is no process id, is dead whatever its stat says', async () => {
-    const gone = Number((await execa(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'])).stdout);
+    const gone = await deadPid();
     // kill(0, 0) reaches this process group and kill(-1, 0) every process: only the guard says no.
     const proc = await fakeProc({ [gone]: 'S', 0: 'S', [-1]: 'S' });
     for (const pid of [gone, 0, -1]) expect(isProcessAliveIn(proc, pid), String(pid)).toBe(false);
