@@ -12,9 +12,13 @@ export default {
     'src/permissions/**/*.ts',
     'src/tasks/**/*.ts',
     'src/runtime/permission-gate.ts',
-    'src/runtime/tools/paths.ts',
-    'src/runtime/tools/checked-file.ts',
-    'src/runtime/tools/secrets.ts',
+    // The guards of the tools, the lifecycle, the lease, ssh hosts and resume (issue 30): every
+    // tool's input and path checks, spawn/stop/resume/worktree, who leads, what a host may touch.
+    'src/runtime/tools/**/*.ts',
+    'src/runtime/restore.ts',
+    'src/teammates/**/*.ts',
+    'src/team/lead-lease.ts',
+    'src/backends/ssh/**/*.ts',
   ],
   concurrency: 1,
   // A mutant that makes a lock never free or a wait never end is a timeout (counted as killed);

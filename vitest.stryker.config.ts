@@ -26,6 +26,10 @@ export default defineConfig({
       'test/runtime/tools/**/*.test.ts',
       'test/runtime/runtime-units.test.ts',
       'test/runtime/permission.test.ts', // the gate in process: decide, addRule, requestPermission
+      'test/runtime/restore.test.ts',
+      'test/teammates/**/*.test.ts', // spawn, stop and resume in process, over real tmux on private sockets
+      'test/team/lead-lease.test.ts',
+      'test/backends/ssh/**/*.test.ts', // a real sshd on 127.0.0.1
     ],
     // Left out: the stress tests whose writers and lock holders are child processes (they run the
     // unmutated code, so these tests could only kill a mutant through the parent's last read, which
