@@ -159,7 +159,8 @@ export interface LeaseKeeperOptions {
 /** Holds (renews) or watches the lease on a timer until closed; releases it on close. */
 export class LeaseKeeper {
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
+  /** Ticks under way (the timer's, and callers' such as waitHolding's): close waits for them before releasing. */
+  private readonly running = new Set<Promise<LeaseState>>();
   private closed = false;
 
   private constructor(
@@ -185,13 +186,19 @@ export class LeaseKeeper {
   private schedule(): void {
     if (this.closed) return;
     this.timer = setTimeout(() => {
-      this.running = this.tick().finally(() => this.schedule());
+      void this.tick().finally(() => this.schedule());
     }, this.o.tickMs ?? LEASE_TICK_MS);
     this.timer.unref();
   }
 
   /** One sync now; resolves with the state after it. */
-  async tick(): Promise<LeaseState> {
+  tick(): Promise<LeaseState> {
+    const run = this.sync().finally(() => this.running.delete(run));
+    this.running.add(run);
+    return run;
+  }
+
+  private async sync(): Promise<LeaseState> {
     try {
       const before = this.state;
       const now = (this.o.clock ?? systemClock)();
@@ -219,7 +226,7 @@ export class LeaseKeeper {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
-    await this.running;
+    await Promise.all(this.running);
     await releaseLease(this.team, this.self);
   }
 }

@@ -4,7 +4,8 @@
 // holder renews, so a watcher on another host never takes over from it; a lease or a take-over ask
 // no live process proves (pid 1 from before a reboot, a live `sleep`, a renewal dated 2100) locks
 // nobody out and is handed nothing; a lease naming this pid from another process is not ours;
-// doctor's clear removes only the unbelieved lease it saw.
+// doctor's clear removes only the unbelieved lease it saw. A keeper asks with takeOver, gives up at
+// waitHolding's deadline, and on close waits for a tick under way before releasing.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTeam, readTeam, updateTeam } from '../../src/team/team-store.js';
 import {
@@ -77,7 +78,8 @@ describe('the leader lease', () => {
       expect(keeper.state.role).toBe('watcher');
       await updateTeam(team, (c) => void (c.leadProcess!.pid = DEAD)); // the holder died
       await waitFor(() => keeper.holding, 2000, 'the take-over');
-      expect(changes).toEqual([{ role: 'holder' }]);
+      await keeper.tick();
+      expect(changes).toEqual([{ role: 'holder' }]); // once: a tick that changes nothing says nothing
       expect((await readTeam(team)).leadProcess?.pid).toBe(process.ppid);
     } finally {
       await keeper.close();
@@ -87,13 +89,14 @@ describe('the leader lease', () => {
 
   it('the lease holder renews, and a watcher on another host never takes over a live holder', async () => {
     const { team } = await createTeam(root, { name: 'l4' });
-    let t = Date.now();
+    let t = Date.now() - 3_600_000; // the keepers' clock, not the machine's
     const clock = (): number => t;
     const away = leaseSelf('console', process.ppid, 'there');
     const mine = await LeaseKeeper.open(team, holder, { tickMs: 3_600_000, clock }); // ticked by hand below
     const theirs = await LeaseKeeper.open(team, away, { tickMs: 3_600_000, clock });
     try {
       expect([mine.state.role, theirs.state.role]).toEqual(['holder', 'watcher']);
+      expect((await readTeam(team)).leadProcess).toMatchObject({ claimedAt: t, renewedAt: t });
       const renewals = new Set<number>();
       for (let i = 0; i < (2 * STALE_RENEWAL_MS) / LEASE_TICK_MS; i++) {
         t += LEASE_TICK_MS;
@@ -226,5 +229,33 @@ describe('the leader lease', () => {
     await updateTeam(team, (c) => void (c.leadProcess = away));
     expect(await clearUntrustedLease(team, away, holder, t + 1000)).toEqual({ cleared: false, why: 'its holder is believed now; left alone' });
     expect(await clearUntrustedLease(team, away, holder, t + STALE_RENEWAL_MS)).toEqual({ cleared: true });
+  });
+
+  it('a keeper opened with takeOver asks a live console holder and waits; waitHolding gives up at its deadline', async () => {
+    const { team } = await createTeam(root, { name: 'l11' });
+    await syncLease(team, holder); // a live console that will not tick here: it never hands over
+    const keeper = await LeaseKeeper.open(team, watcher, { takeOver: true, tickMs: 3_600_000 });
+    try {
+      expect(keeper.state).toMatchObject({ role: 'watcher', holder: { pid: process.pid } });
+      expect((await readTeam(team)).leadProcess?.takeOver).toMatchObject({ pid: process.ppid, host: 'here', identity: watcher.identity });
+      expect(await keeper.waitHolding(100, 20)).toBe(false);
+    } finally {
+      await keeper.close();
+    }
+    expect((await readTeam(team)).leadProcess?.pid).toBe(process.pid); // not ours: left alone
+  });
+
+  it('a tick under way when the keeper closes changes nothing it reports, and leaves no lease behind', async () => {
+    const { team } = await createTeam(root, { name: 'l12' });
+    await syncLease(team, holder);
+    const changes: LeaseState[] = [];
+    const keeper = await LeaseKeeper.open(team, watcher, { tickMs: 3_600_000, onChange: (s) => changes.push(s) });
+    expect(keeper.state.role).toBe('watcher');
+    await updateTeam(team, (c) => void (c.leadProcess!.pid = DEAD)); // the holder died
+    const ticking = keeper.tick(); // would take the lease over
+    await keeper.close();
+    expect((await ticking).role).toBe('watcher');
+    expect(changes).toEqual([]);
+    expect((await readTeam(team)).leadProcess).toBeUndefined();
   });
 });
