@@ -62,8 +62,8 @@ function stateOf(lease: LeadLease | undefined, self: LeaseSelf, now: number): Le
   return holder === undefined ? { role: 'holder' } : { role: 'watcher', holder };
 }
 
-/** The lease `self` records when it claims, or is handed, the lease. */
-function claimBy(who: { pid: number; kind: LeadLease['kind']; host?: string | undefined; identity?: LeadLease['identity'] }, now: number): LeadLease {
+/** The record of `who` claiming the lease, or being handed it, at `now`. */
+function claimBy(who: Pick<LeadLease, 'pid' | 'kind' | 'host' | 'identity'>, now: number): LeadLease {
   return {
     pid: who.pid,
     claimedAt: now,
