@@ -69,6 +69,13 @@ export type SwarmSection = z.infer<typeof SwarmSectionSchema>;
 export const LeaseKindSchema = z.enum(['console', 'agent', 'headless']);
 export type LeaseKind = z.infer<typeof LeaseKindSchema>;
 
+/**
+ * Which process a pid is, beyond its number (storage/pid.ts reads it from /proc): the boot it runs
+ * in, its start time in clock ticks since that boot, and a digest of its command line.
+ */
+export const ProcessIdentitySchema = z.looseObject({ bootId: z.string(), startTicks: z.number(), cmd: z.string() });
+export type ProcessIdentity = z.infer<typeof ProcessIdentitySchema>;
+
 export const LeadLeaseSchema = z.looseObject({
   pid: z.number(),
   claimedAt: z.number(),
@@ -77,8 +84,12 @@ export const LeadLeaseSchema = z.looseObject({
   kind: LeaseKindSchema.optional(),
   // The holder's heartbeat (epoch ms), renewed every few seconds while it lives.
   renewedAt: z.number().optional(),
+  // What proves the holder is the process that claimed it; absent without /proc or from an older swarm.
+  identity: ProcessIdentitySchema.optional(),
   // A watcher asking the holder to hand the lease over (`swarm lead --take-over`).
-  takeOver: z.looseObject({ pid: z.number(), kind: LeaseKindSchema, host: z.string().optional(), at: z.number() }).optional(),
+  takeOver: z
+    .looseObject({ pid: z.number(), kind: LeaseKindSchema, host: z.string().optional(), at: z.number(), identity: ProcessIdentitySchema.optional() })
+    .optional(),
 });
 export type LeadLease = z.infer<typeof LeadLeaseSchema>;
 

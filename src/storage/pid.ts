@@ -1,17 +1,38 @@
-// Is a process id alive on this machine? The one liveness check every layer uses.
+// Is a process id alive on this machine, and which process is it? The one liveness check every
+// layer uses, and the identity the leader lease records (team/lead-lease.ts).
 //
 // Signal 0 first (EPERM: it exists but is not ours). Zombies count as dead: a pane process whose
 // parent (a killed tmux server, an exited it2 helper) is gone is re-parented to PID 1, and some
 // inits reap late; tmux 3.3a itself was seen here leaving a fast-exiting pane process unreaped.
 // `kill(pid, 0)` succeeds on a zombie, so on Linux we also read the state letter from
 // /proc/<pid>/stat. Without /proc (macOS) a zombie counts as alive.
+//
+// A pid alone does not say which process it is: pids are reused, and after a reboot a low pid (1)
+// names whatever started first. processIdentityIn reads what does: the boot id
+// (/proc/sys/kernel/random/boot_id, new on every boot), the start time (/proc/<pid>/stat field 22,
+// clock ticks since that boot) and a digest of /proc/<pid>/cmdline. A pid reused later differs in
+// start time, one after a reboot in boot id, a process that exec'd another program in command line.
+// Without /proc (macOS) there is no identity.
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { ProcessIdentity } from '../protocol/config.js';
 import { errnoCode } from '../protocol/errors.js';
 
 /** True while `pid` names a running (non-zombie) process. */
 export function isProcessAlive(pid: number): boolean {
   return isProcessAliveIn('/proc', pid);
+}
+
+/** Whether `procRoot` is a proc file system (there is none on macOS). */
+export function hasProcFs(procRoot: string): boolean {
+  return existsSync(path.join(procRoot, 'self', 'stat'));
+}
+
+/** The fields of a /proc/<pid>/stat line after the command name: [0] is field 3 (the state). */
+function statFields(procRoot: string, pid: number): string[] {
+  const stat = readFileSync(path.join(procRoot, String(pid), 'stat'), 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
 
 /**
@@ -26,11 +47,26 @@ export function isProcessAliveIn(procRoot: string, pid: number): boolean {
     return errnoCode(e) === 'EPERM';
   }
   try {
-    const stat = readFileSync(path.join(procRoot, String(pid), 'stat'), 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    const state = statFields(procRoot, pid)[0];
     return state !== 'Z' && state !== 'X';
   } catch (e) {
     // No /proc (macOS): kill(0) succeeded, so count it as alive. ENOENT on Linux: it just exited.
-    return errnoCode(e) !== 'ENOENT' || !existsSync(path.join(procRoot, 'self', 'stat'));
+    return errnoCode(e) !== 'ENOENT' || !hasProcFs(procRoot);
+  }
+}
+
+/**
+ * Which process `pid` is (see the header), read from the proc file system at `procRoot`; undefined
+ * without one, or when the process cannot be read (gone, or hidden from us).
+ */
+export function processIdentityIn(procRoot: string, pid: number): ProcessIdentity | undefined {
+  try {
+    const bootId = readFileSync(path.join(procRoot, 'sys', 'kernel', 'random', 'boot_id'), 'utf8').trim();
+    const startTicks = Number(statFields(procRoot, pid)[19]); // field 22
+    const cmdline = readFileSync(path.join(procRoot, String(pid), 'cmdline'));
+    if (!Number.isSafeInteger(startTicks)) return undefined; // a stat line cut short
+    return { bootId, startTicks, cmd: createHash('sha256').update(cmdline).digest('hex').slice(0, 16) };
+  } catch {
+    return undefined;
   }
 }

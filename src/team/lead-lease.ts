@@ -3,49 +3,34 @@
 // (`swarm run`, `swarm lead --agent`) or a headless run (`swarm run -p`). Every other console
 // watches: it follows the inbox without consuming it.
 //
-// Every change is made under the config lock (updateTeam). The holder renews `renewedAt` every few
-// seconds (LeaseKeeper, an unref'd timer); a watcher's tick takes the lease over once the holder's
-// process is gone, checked with its pid on this host (on another host, whose pids we cannot check,
-// once its renewal is older than FOREIGN_STALE_MS). `swarm lead --take-over` writes `takeOver` into
-// the record; a console holder hands the lease to the asker on its next tick and watches from then
-// on. An agent lead (agent, headless) never hands over: its conversation needs every message.
-// Unknown fields (Claude Code writes `leadProcess` too) are kept by the loose schema.
+// Every change is made under the config lock (updateTeam). A claim records the holder's identity
+// (team/lease-trust.ts: which lease is believed, and why not). The holder renews `renewedAt` every
+// RENEW_MS (LeaseKeeper, an unref'd timer), and at once when its renewal lies in the future (its
+// clock went back); a watcher's tick takes the lease over once the lease is no longer believed.
+// `swarm lead --take-over` writes `takeOver` (with the asker's identity) into the record; a console
+// holder hands the lease to a believable asker on its next tick and watches from then on. An agent
+// lead (agent, headless) never hands over: its conversation needs every message. Unknown fields
+// (Claude Code writes `leadProcess` too) are kept by the loose schema.
 import os from 'node:os';
-import type { LeadLease, LeaseKind } from '../protocol/config.js';
+import { isDeepStrictEqual } from 'node:util';
+import type { LeadLease } from '../protocol/config.js';
+import { systemClock, type Clock } from '../protocol/ids.js';
 import { SwarmError } from '../protocol/errors.js';
-import { isProcessAlive } from '../storage/pid.js';
+import { askClaim, isMine, leaseSelf, RENEW_MS, whyUntrusted, type LeaseSelf } from './lease-trust.js';
 import { readTeam, updateTeam } from './team-store.js';
 import type { Team } from './team.js';
 
+export { leaseSelf, type LeaseSelf } from './lease-trust.js';
+
 /** How often the holder looks for a take-over request and a watcher checks the holder (a read). */
 export const LEASE_TICK_MS = 2000;
-/** How often the holder writes its renewal (each write wakes every console's config.json watch). */
-export const RENEW_MS = 10_000;
-/** A holder on another host counts as gone once its renewal is this old. */
-export const FOREIGN_STALE_MS = 30_000;
-
-/** This process as a lease holder. */
-export interface LeaseSelf {
-  pid: number;
-  kind: LeaseKind;
-  host: string;
-}
-
-export function leaseSelf(kind: LeaseKind, pid = process.pid, host = os.hostname()): LeaseSelf {
-  return { pid, kind, host };
-}
 
 export type LeaseState = { role: 'holder' } | { role: 'watcher'; holder: LeadLease };
 
-function isMine(lease: LeadLease, self: LeaseSelf): boolean {
-  return lease.pid === self.pid && (lease.host ?? self.host) === self.host;
-}
-
-/** The live holder of `lease` other than `self`, if any. */
+/** The believed holder of `lease` other than `self`, if any. */
 export function liveHolder(lease: LeadLease | undefined, self: LeaseSelf, now = Date.now()): LeadLease | undefined {
   if (lease === undefined || isMine(lease, self)) return undefined;
-  if (lease.host !== undefined && lease.host !== self.host) return now - (lease.renewedAt ?? lease.claimedAt) < FOREIGN_STALE_MS ? lease : undefined;
-  return isProcessAlive(lease.pid) ? lease : undefined;
+  return whyUntrusted(lease, self, now) === undefined ? lease : undefined;
 }
 
 /**
@@ -62,9 +47,12 @@ export function describeHolder(lease: LeadLease, host = os.hostname()): string {
   return `pid ${lease.pid}${lease.host !== undefined && lease.host !== host ? ` on ${lease.host}` : ''} (${lease.kind === undefined ? 'a leader' : what})`;
 }
 
-/** Whether a tick must take the config lock: a renewal or hand-over due, or the holder looks gone. */
+/** Whether a tick must take the config lock: a renewal or hand-over due, or the holder no longer believed. */
 export function needsSync(lease: LeadLease | undefined, self: LeaseSelf, now = Date.now()): boolean {
-  if (lease !== undefined && isMine(lease, self)) return lease.takeOver !== undefined || now - (lease.renewedAt ?? lease.claimedAt) >= RENEW_MS;
+  if (lease !== undefined && isMine(lease, self)) {
+    const age = now - (lease.renewedAt ?? lease.claimedAt);
+    return lease.takeOver !== undefined || age >= RENEW_MS || age < 0;
+  }
   return liveHolder(lease, self, now) === undefined;
 }
 
@@ -74,35 +62,46 @@ function stateOf(lease: LeadLease | undefined, self: LeaseSelf, now: number): Le
   return holder === undefined ? { role: 'holder' } : { role: 'watcher', holder };
 }
 
+/** The record of `who` claiming the lease, or being handed it, at `now`. */
+function claimBy(who: Pick<LeadLease, 'pid' | 'kind' | 'host' | 'identity'>, now: number): LeadLease {
+  return {
+    pid: who.pid,
+    claimedAt: now,
+    renewedAt: now,
+    kind: who.kind,
+    ...(who.host !== undefined ? { host: who.host } : {}),
+    ...(who.identity !== undefined ? { identity: who.identity } : {}),
+  };
+}
+
 /**
- * One step, under the config lock: claim the lease when nobody live holds it, renew it when it is
- * ours, hand it to a live asker when ours and a console's. Returns this process's role after.
+ * One step, under the config lock: claim the lease when nobody believed holds it, renew it when it
+ * is ours, hand it to a believed asker when ours and a console's. Returns this process's role after.
  */
 export async function syncLease(team: Team, self: LeaseSelf, now = Date.now()): Promise<LeaseState> {
   return updateTeam(team, (c): LeaseState => {
     const lease = c.leadProcess;
     if (lease !== undefined && isMine(lease, self)) {
       const ask = lease.takeOver;
-      // An asker on another host is taken at its word; here its pid must be alive.
-      const askerLives = ask !== undefined && ((ask.host !== undefined && ask.host !== self.host) || isProcessAlive(ask.pid));
-      if (ask !== undefined && askerLives && self.kind === 'console') {
-        c.leadProcess = { pid: ask.pid, claimedAt: now, renewedAt: now, kind: ask.kind, ...(ask.host !== undefined ? { host: ask.host } : {}) };
+      if (ask !== undefined && self.kind === 'console' && whyUntrusted(askClaim(ask), self, now) === undefined) {
+        c.leadProcess = claimBy(ask, now);
         return { role: 'watcher', holder: c.leadProcess };
       }
       lease.renewedAt = now;
-      if (ask !== undefined) delete lease.takeOver; // an agent lead keeps it; a dead asker asked nothing
+      if (self.identity !== undefined) lease.identity = self.identity; // a lease an older swarm handed us
+      if (ask !== undefined) delete lease.takeOver; // an agent lead keeps it; an unbelievable asker asked nothing
       return { role: 'holder' };
     }
     const holder = liveHolder(lease, self, now);
     if (holder !== undefined) return { role: 'watcher', holder };
-    c.leadProcess = { pid: self.pid, claimedAt: now, renewedAt: now, host: self.host, kind: self.kind };
+    c.leadProcess = claimBy(self, now);
     return { role: 'holder' };
   });
 }
 
 /**
- * Ask the live holder to hand the lease over (`--take-over`); the lease is ours when nobody holds
- * it. An agent lead is refused: it keeps the lease until it ends.
+ * Ask the believed holder to hand the lease over (`--take-over`); the lease is ours when nobody
+ * believed holds it. An agent lead is refused: it keeps the lease until it ends.
  */
 export async function requestTakeOver(team: Team, self: LeaseSelf, now = Date.now()): Promise<LeaseState> {
   const asked = await updateTeam(team, (c): LeadLease | undefined => {
@@ -111,7 +110,7 @@ export async function requestTakeOver(team: Team, self: LeaseSelf, now = Date.no
     if (holder.kind === 'agent' || holder.kind === 'headless') {
       throw new SwarmError('exists', `team ${team.name} is led by ${describeHolder(holder, self.host)}, which keeps team-lead's inbox until it ends: watch it with swarm lead --team ${team.name}, or stop it first`);
     }
-    holder.takeOver = { pid: self.pid, kind: self.kind, host: self.host, at: now };
+    holder.takeOver = { pid: self.pid, kind: self.kind, host: self.host, at: now, ...(self.identity !== undefined ? { identity: self.identity } : {}) };
     return holder;
   });
   return asked === undefined ? syncLease(team, self, now) : { role: 'watcher', holder: asked };
@@ -122,6 +121,24 @@ export async function releaseLease(team: Team, self: LeaseSelf): Promise<void> {
   await updateTeam(team, (c) => {
     if (c.leadProcess !== undefined && isMine(c.leadProcess, self)) delete c.leadProcess;
   }).catch(() => undefined);
+}
+
+/** What clearUntrustedLease did. */
+export type ClearOutcome = { cleared: true } | { cleared: false; why: string };
+
+/**
+ * Remove `seen`, a lease `whyUntrusted` refused (`swarm doctor --fix`), under the config lock: only
+ * when the record there is still exactly `seen` and still not believed.
+ */
+export async function clearUntrustedLease(team: Team, seen: LeadLease, self: LeaseSelf, now = Date.now()): Promise<ClearOutcome> {
+  return updateTeam(team, (c): ClearOutcome => {
+    const lease = c.leadProcess;
+    if (lease === undefined) return { cleared: false, why: 'it was already gone' };
+    if (!isDeepStrictEqual(lease, seen)) return { cleared: false, why: `it changed meanwhile (now ${describeHolder(lease, self.host)}); left alone` };
+    if (whyUntrusted(lease, self, now) === undefined) return { cleared: false, why: 'its holder is believed now; left alone' };
+    delete c.leadProcess;
+    return { cleared: true };
+  });
 }
 
 /** The live holder other than this process, read without the lock (for a refusal or a warning). */
@@ -135,12 +152,15 @@ export interface LeaseKeeperOptions {
   /** A tick failed (the next one tries again). */
   onError?: (e: unknown) => void;
   tickMs?: number;
+  /** The time each claim, renewal and check is made at. */
+  clock?: Clock;
 }
 
 /** Holds (renews) or watches the lease on a timer until closed; releases it on close. */
 export class LeaseKeeper {
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
+  /** Ticks under way (the timer's, and callers' such as waitHolding's): close waits for them before releasing. */
+  private readonly running = new Set<Promise<LeaseState>>();
   private closed = false;
 
   private constructor(
@@ -152,7 +172,8 @@ export class LeaseKeeper {
 
   /** Claim or watch now (with `takeOver`, ask the holder first), then keep ticking. */
   static async open(team: Team, self: LeaseSelf, o: LeaseKeeperOptions & { takeOver?: boolean } = {}): Promise<LeaseKeeper> {
-    const state = o.takeOver ? await requestTakeOver(team, self) : await syncLease(team, self);
+    const now = (o.clock ?? systemClock)();
+    const state = o.takeOver ? await requestTakeOver(team, self, now) : await syncLease(team, self, now);
     const keeper = new LeaseKeeper(team, self, state, o);
     keeper.schedule();
     return keeper;
@@ -165,16 +186,22 @@ export class LeaseKeeper {
   private schedule(): void {
     if (this.closed) return;
     this.timer = setTimeout(() => {
-      this.running = this.tick().finally(() => this.schedule());
+      void this.tick().finally(() => this.schedule());
     }, this.o.tickMs ?? LEASE_TICK_MS);
     this.timer.unref();
   }
 
   /** One sync now; resolves with the state after it. */
-  async tick(): Promise<LeaseState> {
+  tick(): Promise<LeaseState> {
+    const run = this.sync().finally(() => this.running.delete(run));
+    this.running.add(run);
+    return run;
+  }
+
+  private async sync(): Promise<LeaseState> {
     try {
       const before = this.state;
-      const now = Date.now();
+      const now = (this.o.clock ?? systemClock)();
       const lease = (await readTeam(this.team)).leadProcess;
       const next = needsSync(lease, this.self, now) ? await syncLease(this.team, this.self, now) : stateOf(lease, this.self, now);
       if (this.closed) return this.state;
@@ -199,7 +226,7 @@ export class LeaseKeeper {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
-    await this.running;
+    await Promise.all(this.running);
     await releaseLease(this.team, this.self);
   }
 }

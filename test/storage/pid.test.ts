@@ -1,14 +1,15 @@
 // isProcessAlive, the liveness check every layer uses: not a pid, a live process, one that exited
 // and was reaped, and a zombie (exited, never reaped: kill(pid, 0) still succeeds on it). Then the
 // same check against a proc file system the test writes (isProcessAliveIn), for the paths this
-// machine never takes: no /proc (macOS), a state X, a stat that cannot be read.
+// machine never takes: no /proc (macOS), a state X, a stat that cannot be read. Last, which process
+// a pid is (processIdentityIn, what the leader lease records): real processes, then a fake /proc.
 import { execa } from 'execa';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { isProcessAlive, isProcessAliveIn } from '../../src/storage/pid.js';
-import { deadPid } from '../support/team-fixture.js';
-import { tempRoot } from '../support/tmp-root.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isProcessAlive, isProcessAliveIn, processIdentityIn } from '../../src/storage/pid.js';
+import { fakeProc } from '../support/fake-proc.js';
+import { deadPid, reapChildren, startSleeper } from '../support/team-fixture.js';
 import { waitFor } from '../support/wait.js';
 
 describe('isProcessAlive', () => {
@@ -41,34 +42,21 @@ describe('isProcessAlive', () => {
 });
 
 describe('isProcessAliveIn (a proc file system of the test\'s own)', () => {
-  /** A proc root with `self/stat` (so it is a /proc) and a stat file for each pid given its state. */
-  async function fakeProc(states: Record<number, string>, withSelf = true): Promise<string> {
-    const root = await tempRoot('swarm-fake-proc-');
-    const stat = async (dir: string, state: string): Promise<void> => {
-      await mkdir(path.join(root, dir), { recursive: true });
-      // A process name may hold ") " itself: the state is the letter after the last ")".
-      await writeFile(path.join(root, dir, 'stat'), `${dir} (odd) name) ${state} 1 1 1 0 -1\n`);
-    };
-    if (withSelf) await stat('self', 'R');
-    for (const [pid, state] of Object.entries(states)) await stat(pid, state);
-    return root;
-  }
-
   it('reads the state after the last ")" of a process kill(0) reaches: Z and X are dead, the others alive', async () => {
     for (const [state, alive] of [['R', true], ['S', true], ['D', true], ['T', true], ['Z', false], ['X', false]] as const) {
-      expect(isProcessAliveIn(await fakeProc({ [process.pid]: state }), process.pid), state).toBe(alive);
+      expect(isProcessAliveIn(await fakeProc({ [process.pid]: { state } }), process.pid), state).toBe(alive);
     }
   });
 
   it('asks kill(0) first: a pid it does not reach, or that is no process id, is dead whatever its stat says', async () => {
     const gone = await deadPid();
     // kill(0, 0) reaches this process group and kill(-1, 0) every process: only the guard says no.
-    const proc = await fakeProc({ [gone]: 'S', 0: 'S', [-1]: 'S' });
+    const proc = await fakeProc({ [gone]: { state: 'S' }, 0: { state: 'S' }, [-1]: { state: 'S' } });
     for (const pid of [gone, 0, -1]) expect(isProcessAliveIn(proc, pid), String(pid)).toBe(false);
   });
 
   it('with no /proc at all (macOS), a process kill(0) reaches is alive, zombie or not', async () => {
-    expect(isProcessAliveIn(await fakeProc({}, false), process.pid)).toBe(true);
+    expect(isProcessAliveIn(await fakeProc({}, { self: false }), process.pid)).toBe(true);
   });
 
   it('with a /proc, a process whose stat is gone has just exited; one whose stat cannot be read is alive', async () => {
@@ -76,5 +64,36 @@ describe('isProcessAliveIn (a proc file system of the test\'s own)', () => {
     const proc = await fakeProc({});
     await mkdir(path.join(proc, String(process.pid), 'stat'), { recursive: true }); // EISDIR: not "gone"
     expect(isProcessAliveIn(proc, process.pid)).toBe(true);
+  });
+});
+
+describe('processIdentityIn: which process a pid is', () => {
+  afterEach(reapChildren);
+
+  it('is the same on every read of a live process, and another for another process; none for one that exited', async () => {
+    const me = processIdentityIn('/proc', process.pid);
+    expect(me).toEqual({ bootId: expect.stringMatching(/^[0-9a-f-]{36}$/), startTicks: expect.any(Number), cmd: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect(processIdentityIn('/proc', process.pid)).toEqual(me);
+    const other = processIdentityIn('/proc', await startSleeper());
+    expect(other?.bootId).toBe(me?.bootId);
+    expect(other?.startTicks).not.toBe(me?.startTicks); // started just now; this test process earlier
+    expect(other?.cmd).not.toBe(me?.cmd);
+    expect(processIdentityIn('/proc', await deadPid())).toBeUndefined();
+  });
+
+  it('reads the boot id, field 22 after the last ")" and a digest of the command line (fake /proc)', async () => {
+    const proc = await fakeProc({ 41: { startTicks: 777, cmdline: ['node', '/opt/swarm/bin/swarm.js', 'lead'] }, 42: { startTicks: 777, cmdline: ['sleep', '600'] } }, { bootId: 'boot-a' });
+    const a = processIdentityIn(proc, 41);
+    expect(a).toMatchObject({ bootId: 'boot-a', startTicks: 777 });
+    expect(processIdentityIn(proc, 42)).toEqual({ ...a, cmd: expect.not.stringMatching(`^${a?.cmd}$`) });
+  });
+
+  it('is none without /proc (macOS), without a boot id, or from a stat line cut short', async () => {
+    expect(processIdentityIn(await fakeProc({ 41: { cmdline: ['x'] } }, { self: false }), 41)).toBeUndefined();
+    expect(processIdentityIn(await fakeProc({ 41: { cmdline: ['x'] } }), 41)).toBeUndefined(); // no boot_id
+    const proc = await fakeProc({ 41: { cmdline: ['x'] } }, { bootId: 'boot-a' });
+    expect(processIdentityIn(proc, 41)).toBeDefined();
+    await writeFile(path.join(proc, '41', 'stat'), '41 (x) S 1 1 1\n');
+    expect(processIdentityIn(proc, 41)).toBeUndefined();
   });
 });

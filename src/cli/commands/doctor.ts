@@ -1,10 +1,10 @@
 // `swarm doctor [--fix] [--json]`: check the machine and every team under the root, print each
 // finding as a one-line problem and a one-line fix; `--fix` applies the safe fixes (chmod, remove
-// stale locks, mark dead members inactive, clear orphaned requests, kill orphaned swarm sessions,
-// remove what a killed `swarm demo` left, remove an orphaned worktree with no commits and no
-// changes) and never deletes a member, a kept-aside file or work in a worktree. `--host <h>` also
-// checks a machine teammates run on over ssh (ssh, tmux, swarm, the shared root). Exit 0
-// when healthy, 1 while problems remain (warnings alone do not fail).
+// stale locks, mark dead members inactive, clear orphaned requests, clear a leader lease no live
+// holder proves, kill orphaned swarm sessions, remove what a killed `swarm demo` left, remove an
+// orphaned worktree with no commits and no changes) and never deletes a member, a kept-aside file
+// or work in a worktree. `--host <h>` also checks a machine teammates run on over ssh (ssh, tmux,
+// swarm, the shared root). Exit 0 when healthy, 1 while problems remain (warnings alone do not fail).
 import os from 'node:os';
 import type { CommandModule } from 'yargs';
 import { execaExec, isProcessAlive } from '../../backends/process.js';
@@ -12,6 +12,7 @@ import { checkIt2, checkPermissions, checkTmux, type CheckResult, type DoctorCon
 import { checkDemos } from '../doctor/demos.js';
 import { checkTmuxSessions } from '../doctor/sessions.js';
 import { checkTeamFiles, checkTeamMembers } from '../doctor/team-checks.js';
+import { checkLeases } from '../doctor/lease.js';
 import { checkWorktrees } from '../doctor/worktrees.js';
 import { checkHosts } from '../doctor/hosts.js';
 import { Team } from '../../team/team.js';
@@ -54,6 +55,7 @@ const CHECKS: ((ctx: DoctorContext) => Promise<CheckResult>)[] = [
   checkPermissions,
   checkTeamFiles,
   checkTeamMembers,
+  checkLeases,
   checkTmuxSessions,
   checkDemos,
   checkWorktrees,
@@ -119,7 +121,7 @@ export const doctorCommand: CommandModule<GlobalArgs, DoctorArgs> = {
       .option('fix', { type: 'boolean', default: false, describe: 'apply the safe fixes (never deletes members or kept-aside files)' })
       .option('host', { type: 'string', array: true, describe: 'also check a machine teammates run on over ssh: [user@]host[:port] (repeatable)' })
       .example('$0 doctor', 'what is wrong, and how to fix each thing')
-      .example('$0 doctor --fix', 'chmod, remove stale locks, mark dead members inactive, clear orphaned requests, kill orphaned sessions and demos')
+      .example('$0 doctor --fix', 'chmod, remove stale locks, mark dead members inactive, clear orphaned requests and dead leader leases, kill orphaned sessions and demos')
       .example('$0 doctor --team review-squad --json', 'one team, machine-readable')
       .example('$0 doctor --host ci@build1', 'can teammates run on build1: ssh, tmux, swarm, the shared root'),
   handler: async (args) => {

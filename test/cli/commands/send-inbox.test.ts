@@ -2,11 +2,14 @@
 // where control frames are one-line events. Real child processes (execa strips the final newline).
 import { promises as fs } from 'node:fs';
 import { execa } from 'execa';
-import { beforeEach, describe, expect, it } from 'vitest';
+import os from 'node:os';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Mailbox } from '../../../src/mailbox/index.js';
 import { encodeControl, type InboxMessage } from '../../../src/protocol/index.js';
-import { addMember, createTeam } from '../../../src/team/index.js';
+import { addMember, createTeam, updateTeam } from '../../../src/team/index.js';
 import { SWARM_BIN, swarm } from '../../support/cli.js';
+import { forgedLeases } from '../../support/forged-leases.js';
+import { reapChildren } from '../../support/team-fixture.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 import { Team } from '../../../src/team/team.js';
 
@@ -186,3 +189,21 @@ describe('swarm send with large texts', () => {
     await expect(fs.access(mb.paths.inbox('w1'))).rejects.toThrow(/ENOENT/);
   });
 });
+
+describe('swarm inbox team-lead --consume and the leader lease', () => {
+  afterEach(reapChildren);
+
+  it('is refused while a live leader holds the lease, and not for a lease no live holder proves', async () => {
+    const team = new Team(root, TEAM);
+    await updateTeam(team, (c) => void (c.leadProcess = { pid: process.pid, claimedAt: Date.now() })); // Claude Code's shape, this live process
+    const refused = await run(['inbox', 'team-lead', '--consume']);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toMatch(/takes delivery of team-lead's inbox: consuming here would take its messages/);
+    for (const [what, lease] of await forgedLeases(os.hostname())) {
+      await updateTeam(team, (c) => void (c.leadProcess = lease));
+      const r = await run(['inbox', 'team-lead', '--consume']);
+      expect([r.exitCode, r.stderr], what).toEqual([0, '']);
+    }
+  });
+});
+

@@ -1,19 +1,24 @@
 // `swarm doctor [--fix]` as a real child process: stale lock dirs found and removed (a fresh one left
 // alone), loose permissions fixed, corrupt files listed and never deleted, dead members flagged and
-// only marked inactive, orphaned requests cleared, orphaned `swarm-<team>` tmux sessions (private
-// socket) killed while another root's session is left alone. Plus the pure tmux/it2 checks with a
+// only marked inactive, orphaned requests cleared, leader leases no live holder proves reported and
+// cleared, orphaned `swarm-<team>` tmux sessions (private socket) killed while another root's
+// session is left alone. Plus the pure tmux/it2 checks with a
 // scripted exec.
 import { promises as fs } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseTmuxVersion } from '../../../src/backends/registry.js';
 import { checkIt2, checkTmux, type DoctorContext } from '../../../src/cli/doctor/machine-checks.js';
+import { checkLeases } from '../../../src/cli/doctor/lease.js';
 import type { DoctorReport } from '../../../src/cli/commands/doctor.js';
 import type { Exec } from '../../../src/backends/process.js';
 import { TmuxServer, listAllPanes, newSession } from '../../../src/backends/tmux/commands.js';
 import { ensureLeadKey, leadKeyPath } from '../../../src/permissions/keys.js';
 import { appendAudit, readAudit } from '../../../src/permissions/audit.js';
-import { addMember, createTeam, readTeam, teamPaths, updateMember } from '../../../src/team/index.js';
+import { addMember, createTeam, readTeam, teamPaths, updateMember, updateTeam } from '../../../src/team/index.js';
+import type { LeadLease } from '../../../src/protocol/config.js';
+import { forgedLeases } from '../../support/forged-leases.js';
 import { swarm, type CliResult } from '../../support/cli.js';
 import { modeOf } from '../../support/fs-tree.js';
 import { privateSocket, reapServer } from '../../support/tmux.js';
@@ -258,6 +263,59 @@ describe('swarm doctor', () => {
     expect(of(again.report, 'dead_member')).toEqual([
       expect.objectContaining({ severity: 'warning', fixable: false, fix: 'resume it with: swarm resume ghost --team t, or remove it with: swarm kill ghost --team t' }),
     ]);
+  });
+
+  it('a leader lease no live holder proves is a problem saying why; --fix clears it, and leaves a live Claude Code leader alone', async () => {
+    const forged = await forgedLeases(os.hostname());
+    const gone = await deadPid();
+    const leases: LeadLease[] = [
+      ...forged.map(([, lease]) => lease),
+      { pid: gone, claimedAt: Date.now(), renewedAt: Date.now(), host: os.hostname(), kind: 'console' },
+      { pid: await startSleeper(), claimedAt: 1 }, // Claude Code's, the last: its live pid is all there is
+    ];
+    const names = leases.map((_, i) => `lease-${i}`);
+    for (const [i, lease] of leases.entries()) {
+      const name = names[i]!;
+      const { team } = await createTeam(root, { name });
+      await updateTeam(team, (c) => void (c.leadProcess = lease));
+    }
+
+    const r = await doctor();
+    expect(r.exitCode).toBe(1);
+    const found = of(r.report, 'dead_lease');
+    expect(found.map((f) => [f.team, f.severity, f.fixable])).toEqual(names.slice(0, -1).map((name) => [name, 'problem', true]));
+    expect(found[0]!.problem).toBe("team lease-0's leader lease names pid 1 (an agent lead in a console), which is not believed: it was claimed before this machine last booted (pid 1 is another process now)");
+    expect(found.map((f) => f.problem.split('which is not believed: ')[1])).toEqual([
+      'it was claimed before this machine last booted (pid 1 is another process now)',
+      expect.stringMatching(/^it was last renewed 36\d\d s ago \(a live holder renews every 10 s\)$/),
+      expect.stringMatching(/^pid \d+ is another process now \(it started at another time than the holder\)$/),
+      'it says it was renewed at 2100-01-01T00:00:00.000Z, in the future (a clock far ahead, or a forged record)',
+      'it says it was renewed at 2100-01-01T00:00:00.000Z, in the future (a clock far ahead, or a forged record)',
+      `its process ${gone} has exited`,
+    ]);
+    expect(found[4]!.problem).toMatch(/names pid 4242 on elsewhere \(an agent lead in a console\)/);
+    expect(found[0]!.fix).toBe('swarm doctor --fix clears it (swarm already ignores it: the next swarm lead or swarm run --team lease-0 claims the lease)');
+
+    const fixed = await doctor('--fix');
+    expect(fixed.exitCode, fixed.stdout).toBe(0);
+    expect(of(fixed.report, 'dead_lease').map((f) => [f.fixed, f.fixResult])).toEqual(found.map((f) => [true, `cleared team ${f.team}'s leader lease (${f.problem.split(' names ')[1]!.split(', which')[0]})`]));
+    for (const name of names.slice(0, -1)) expect((await readTeam(new Team(root, name))).leadProcess, name).toBeUndefined();
+    expect((await readTeam(new Team(root, names.at(-1)!))).leadProcess).toEqual(leases.at(-1));
+    const again = await doctor();
+    expect(of(again.report, 'dead_lease')).toEqual([]);
+    expect(again.report.passed).toContain('no leader leases left by a dead or unproven holder');
+  });
+
+  it('--fix leaves a leader lease alone that was renewed after the report (in-process: the report, then the fix)', async () => {
+    const team = new Team(root, TEAM);
+    const t = Date.now();
+    await updateTeam(team, (c) => void (c.leadProcess = { pid: 4242, claimedAt: t - 120_000, renewedAt: t - 60_000, host: 'elsewhere', kind: 'console' }));
+    const ctx: DoctorContext = { root, env: {}, exec: () => Promise.reject(new Error('no exec here')), now: t, isAlive: () => false, tmpDir: root };
+    const [finding, ...more] = (await checkLeases(ctx)).findings;
+    expect(more).toEqual([]);
+    await updateTeam(team, (c) => void (c.leadProcess!.renewedAt = Date.now())); // its holder on elsewhere renewed meanwhile
+    await expect(finding!.apply!()).rejects.toThrow("team t's leader lease: it changed meanwhile (now pid 4242 on elsewhere (a console)); left alone");
+    expect((await readTeam(team)).leadProcess?.pid).toBe(4242);
   });
 
   it("a stopped member's unfinished tasks wait for it (a warning offering resume); --fix gives them back to the list and tells team-lead once", async () => {

@@ -1,16 +1,21 @@
 // One leader per team while an agent lead runs: `swarm run` and `swarm lead --agent` on a team whose
 // recorded leader process lives are refused before anything starts; a headless run records itself
-// as the leader and gives the record back at the end.
-import { describe, expect, it } from 'vitest';
-import { claimLeadProcess } from '../../../src/cli/run/lead-process.js';
+// as the leader and gives the record back at the end. A lease no live holder proves (pid 1 from
+// before a reboot, a live `sleep`, a renewal dated 2100) refuses nothing.
+import os from 'node:os';
+import { afterEach, describe, expect, it } from 'vitest';
+import { claimLeadProcess, refuseOtherLeader } from '../../../src/cli/run/lead-process.js';
 import { leaseSelf } from '../../../src/team/lead-lease.js';
 import { createTeam, readTeam, updateTeam } from '../../../src/team/team-store.js';
 import { execa } from 'execa';
 import { SWARM_BIN, swarm } from '../../support/cli.js';
+import { forgedLeases } from '../../support/forged-leases.js';
+import { reapChildren } from '../../support/team-fixture.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 
 let root = '';
 useTempRoot((r) => (root = r), 'swarm-lead-process-');
+afterEach(reapChildren);
 
 describe('one leader per team for an agent lead', () => {
   it('refuses swarm run and swarm lead --agent while another leader lives', async () => {
@@ -34,5 +39,17 @@ describe('one leader per team for an agent lead', () => {
     await expect(claimLeadProcess(team, 'headless')).resolves.toBeTypeOf('function'); // 4242 is not alive
     await release(); // not ours any more: left alone
     expect((await readTeam(team)).leadProcess?.pid).toBe(process.pid);
+  });
+
+  it('a forged or stale lease refuses neither swarm run --team nor a headless run', async () => {
+    for (const [i, [what, lease]] of (await forgedLeases(os.hostname())).entries()) {
+      const { team } = await createTeam(root, { name: `forged-${i}` });
+      await updateTeam(team, (c) => void (c.leadProcess = lease));
+      await expect(refuseOtherLeader(team), what).resolves.toBeUndefined(); // swarm run, swarm lead --agent
+      const release = await claimLeadProcess(team, 'headless'); // swarm run -p
+      expect((await readTeam(team)).leadProcess, what).toMatchObject({ pid: process.pid, kind: 'headless' });
+      await release();
+      expect((await readTeam(team)).leadProcess, what).toBeUndefined();
+    }
   });
 });
