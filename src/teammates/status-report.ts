@@ -29,6 +29,7 @@ import { LEAD_NAME, sameName } from '../protocol/names.js';
 import { StatusFileSchema, type StatusFile, type TeammateState } from '../protocol/status.js';
 import { readJsonFile } from '../storage/json-file.js';
 import type { TeamPaths } from '../team/paths.js';
+import { leaseSelf, whyUntrusted } from '../team/lease-trust.js';
 import { readTeam } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
 import type { Task } from '../protocol/task.js';
@@ -232,7 +233,11 @@ export async function collectStatus(team: Team, opts: CollectOptions = {}): Prom
   const teammates = config.members.filter((m) => m.name !== LEAD_NAME);
 
   const [leadStatus, ...statuses] = await Promise.all([LEAD_NAME, ...teammates.map((m) => m.name)].map((n) => readStatus(paths, n, warnings)));
-  const leaderPid = config.leadProcess?.pid ?? leader?.pid ?? leadStatus?.pid;
+  // A lease counts only while its holder proves itself (team/lease-trust.ts): a forged or stale one
+  // naming a live pid must not show team-lead as leading.
+  const lease = config.leadProcess;
+  const believed = lease !== undefined && whyUntrusted(lease, leaseSelf('console')) === undefined ? lease : undefined;
+  const leaderPid = believed?.pid ?? leader?.pid ?? leadStatus?.pid;
   const panes: RecordedPane[] = [
     leader ? recordedPaneOf(leader, leaderPid) : { paneId: '', pid: leaderPid },
     ...teammates.map((m, i) => recordedPaneOf(m, m.pid ?? statuses[i]?.pid)),

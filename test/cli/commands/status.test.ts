@@ -170,6 +170,9 @@ describe('swarm status', () => {
     const gone = await statusJson();
     expect(gone.members[0]).toMatchObject({ state: 'away', alive: false, costUsd: 0.25 });
     expect(gone.total).toEqual({ inputTokens: 65_000, outputTokens: 9700, costUsd: 0.75, unpricedMembers: 1 });
+    // A swarm lease nothing proves (no identity, last renewed long ago) naming a live pid: not leading.
+    await updateTeam(new Team(root, TEAM), (c) => void (c.leadProcess = { pid: leadPid, claimedAt: 1, renewedAt: 1, kind: 'console' }));
+    expect((await statusJson()).members[0]).toMatchObject({ state: 'away', alive: false });
     await updateTeam(new Team(root, TEAM), (c) => void (c.leadProcess = { pid: leadPid, claimedAt: Date.now() }));
     expect((await statusJson()).members[0]).toMatchObject({ pid: leadPid, alive: true, state: 'leading', costUsd: 0.25 });
   });
