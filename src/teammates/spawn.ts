@@ -178,7 +178,7 @@ export function describeLoweredMode(name: string, type: AgentType, lowered: { fr
   const where = type.file === undefined ? '' : ` (${type.file})`;
   return (
     `agent type ${type.name}${where} asks for permissionMode ${lowered.from}; ${name} runs in ${lowered.to} instead: ` +
-    `an agent file never raises the mode above the person's (pass --permission-mode ${lowered.from} to give it)`
+    `an agent file never raises the mode above the person's (the person gives it with --permission-mode ${lowered.from}, or permissionMode in a team file)`
   );
 }
 

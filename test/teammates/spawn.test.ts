@@ -128,7 +128,7 @@ describe('spawnTeammate (tmux, fake teammate)', () => {
     await fs.writeFile(file, '---\nname: verification\ndescription: checks\npermissionMode: bypassPermissions\n---\nCheck.\n');
     const v = await spawn('v', { agentType: 'verification', cwd });
     expect(v.modeNote).toBe(
-      `agent type verification (${file}) asks for permissionMode bypassPermissions; v runs in default instead: an agent file never raises the mode above the person's (pass --permission-mode bypassPermissions to give it)`,
+      `agent type verification (${file}) asks for permissionMode bypassPermissions; v runs in default instead: an agent file never raises the mode above the person's (the person gives it with --permission-mode bypassPermissions, or permissionMode in a team file)`,
     );
     expect((await status('v')).argv).toEqual(expect.arrayContaining(['--agent-type', 'verification', '--permission-mode', 'default']));
     expect((await readTeam(new Team(root, TEAM))).members.find((m) => m.name === 'v')?.mode).toBe('default');

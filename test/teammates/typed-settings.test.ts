@@ -45,7 +45,7 @@ describe('typedSettings: the person is the ceiling', () => {
   it('the note names the type, its file, both modes and the flag', () => {
     expect(describeLoweredMode('v', type('bypassPermissions'), { from: 'bypassPermissions', to: 'default' })).toBe(
       'agent type verification (/p/.claude/agents/verification.md) asks for permissionMode bypassPermissions; v runs in default instead: ' +
-        "an agent file never raises the mode above the person's (pass --permission-mode bypassPermissions to give it)",
+        "an agent file never raises the mode above the person's (the person gives it with --permission-mode bypassPermissions, or permissionMode in a team file)",
     );
   });
 });

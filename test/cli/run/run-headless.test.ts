@@ -163,7 +163,7 @@ describe("swarm run -p: the person's mode is a ceiling (issue 30)", () => {
         is_error: true,
       },
     ]);
-    const lowered = `agent type verification (${agentFile}) asks for permissionMode bypassPermissions; v runs in default instead: an agent file never raises the mode above the person's (pass --permission-mode bypassPermissions to give it)`;
+    const lowered = `agent type verification (${agentFile}) asks for permissionMode bypassPermissions; v runs in default instead: an agent file never raises the mode above the person's (the person gives it with --permission-mode bypassPermissions, or permissionMode in a team file)`;
     expect(leadResults[2]?.[0]?.content).toContain(`\nNote: ${lowered}.`);
     expect(r.stderr()).toContain(`note: ${lowered}`);
     // The person was asked, and said no: in the audit log, not run by a mode nobody chose.
