@@ -8,6 +8,12 @@
 // first), so editing or deleting a line breaks the chain at the next one (`verifyAuditChain`,
 // checked by `swarm doctor`). Not a signature: a process of the same user can rewrite the whole
 // file consistently, and cutting lines off the end leaves no trace.
+// Acting and auditing (issue 30): what must be audited (a decision, a rule change) checks first that
+// the log can be appended to (`assertAuditWritable`, inside the caller's locked step, before
+// anything is sent or written) and does nothing when it cannot. If the append still fails after
+// the act (the disk filled up meanwhile), the error says exactly what was done and that its line
+// is missing (`unaudited`), and the command exits 1 like any failure: the act stands, the audit
+// promise of SPEC §3.5 does not.
 // Reading: every line is parsed with zod; a line that is not JSON or not an event is skipped and
 // reported through `onBadLine`, never fatal.
 //
@@ -18,7 +24,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { AuditEventSchema, type AuditEvent } from '../protocol/permission.js';
 import { errnoCode, SwarmError } from '../protocol/errors.js';
-import { appendFileDurable, ensureDir, refuseLinkedDir } from '../storage/atomic.js';
+import { appendFileDurable, checkAppendable, ensureDir, refuseLinkedDir } from '../storage/atomic.js';
 import { withFileLock } from '../storage/lock.js';
 import type { TeamPaths } from '../team/paths.js';
 
@@ -75,6 +81,30 @@ export async function appendAudit(paths: TeamPaths, ...events: AuditEvent[]): Pr
     held.assertHeld(); // a writer that stalled past the stale window would fork the chain
     await appendFileDurable(paths.audit, `${last && !last.ended ? '\n' : ''}${lines.join('\n')}\n`);
   });
+}
+
+function reason(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * Before an act that must be audited: throws SwarmError('io') `<notDone>: the audit log … cannot be
+ * written (…); nothing was changed` unless audit.jsonl can be appended to (created if missing).
+ * `notDone` says what did not happen, e.g. "perm-1-a was not approved".
+ */
+export async function assertAuditWritable(paths: TeamPaths, notDone: string): Promise<void> {
+  try {
+    refuseLinkedDir(paths.permissions);
+    await ensureDir(paths.permissions);
+    await checkAppendable(paths.audit);
+  } catch (e) {
+    throw new SwarmError('io', `${notDone}: the audit log ${paths.audit} cannot be written (${reason(e)}); nothing was changed`, { cause: e });
+  }
+}
+
+/** The error for an audit line that failed after its act was done: `<done>; the audit line could not be written: …`. */
+export function unaudited(paths: TeamPaths, done: string, e: unknown): SwarmError {
+  return new SwarmError('io', `${done}; the audit line could not be written to ${paths.audit}: ${reason(e)}`, { cause: e });
 }
 
 /** Where the chain of `prev` digests breaks: the 1-based line and why. */

@@ -10,6 +10,9 @@
 // (audited as `team-lead (Claude Code)`) and reported as already_resolved, naming that answer.
 // Directories Claude Code does not create (permissions/, resolved/) are made on demand, 0700. An "always" rule is added to config.json
 // (under the config lock) after the decision. The id is validated before anything is touched.
+// Audit first (issue 30): decide() and the rule edits check that audit.jsonl can be appended to,
+// inside their locked step and before anything is sent or written, and change nothing when it
+// cannot; an audit line that still fails after the act is an error saying what was done (audit.ts).
 import { promises as fs } from 'node:fs';
 import { encodeControl, parseControl, type PermissionResponseFrame } from '../protocol/control.js';
 import { errnoCode, isSwarmError, SwarmError } from '../protocol/errors.js';
@@ -24,7 +27,7 @@ import { findMember, readTeam, updateTeam } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
 import { DEFAULT_DENY_FEEDBACK, priorResponse, type PriorResponse } from './answer.js';
 import { Mailbox } from '../mailbox/mailbox.js';
-import { appendAudit, endingEvent, noAnswerWithin } from './audit.js';
+import { appendAudit, assertAuditWritable, endingEvent, noAnswerWithin, unaudited } from './audit.js';
 import { openLeadMailbox } from './lead-mailbox.js';
 import { endPending, readPending } from './pending.js';
 import { isWorkerName, listPending, materialiseInboxRequests, type ListPendingOptions } from './pending-list.js';
@@ -103,6 +106,8 @@ export async function decide(team: Team, id: string, decision: 'allow' | 'deny',
     const worker = findMember(config, request.workerName);
     const rule = opts.always ? alwaysRule(request, worker?.cwd) : undefined;
     const status: ResolvedRequest['status'] = decision === 'allow' ? 'approved' : 'rejected';
+    const verb = decision === 'allow' ? 'approved' : 'denied';
+    await assertAuditWritable(paths, `${id} was not ${verb}`); // before anything is sent
     const permissionUpdates = rule ? [ruleUpdate(rule)] : undefined;
     const resolved = signRecord(
       {
@@ -153,6 +158,8 @@ export async function decide(team: Team, id: string, decision: 'allow' | 'deny',
     held.assertHeld();
     await writeFileAtomic(resolvedFile, formatJson(resolved));
     await fs.rm(pendingFile, { force: true });
+    const sentTo = worker ? ` and sent the answer to ${worker.name}` : ` (no answer sent: ${request.workerName} is no longer a member)`;
+    const done = `${verb} ${id} (${request.workerName} ${request.toolName})${sentTo}${rule ? `; the "always" rule ${rule} was not added` : ''}`;
     await appendAudit(paths, {
       event: 'decision',
       id,
@@ -163,6 +170,8 @@ export async function decide(team: Team, id: string, decision: 'allow' | 'deny',
       by: resolved.resolvedBy,
       ...(opts.feedback ? { feedback: opts.feedback } : {}),
       ...(rule ? { rule } : {}),
+    }).catch((e: unknown) => {
+      throw unaudited(paths, done, e);
     });
     return { id, status, request, resolved, ...(rule ? { rule } : {}), frameSent: worker !== undefined };
   });
@@ -215,38 +224,45 @@ function ruleUpdate(rule: string): Record<string, unknown> {
   return { type: 'addRules', rules: [{ toolName, ...(ruleContent !== undefined ? { ruleContent } : {}) }], behavior: 'allow', destination: 'session' };
 }
 
-/** Add `rule` (already validated) to `swarm.rules.<list>` under the config lock (audited); false if present. */
+/**
+ * Add `rule` (already validated) to `swarm.rules.<list>` under the config lock (audited); false if
+ * present. An audit log that cannot be written refuses the change before it is made.
+ */
 export async function addRule(team: Team, list: 'allow' | 'deny', rule: string, now: Clock = systemClock): Promise<boolean> {
-  const added = await updateTeam(team, (config) => {
+  const added = await updateTeam(team, async (config) => {
     const swarm = (config.swarm ??= {});
     const rules = (swarm.rules ??= { allow: [], deny: [] });
     if (rules[list].includes(rule)) return false;
+    await assertAuditWritable(team.paths, `the ${list} rule ${rule} was not added`);
     rules[list].push(rule);
     return true;
   });
-  if (added) await appendAudit(team.paths, { event: 'rule', id: rule, at: now(), status: 'added', list, by: LEAD_NAME });
+  if (added) {
+    await appendAudit(team.paths, { event: 'rule', id: rule, at: now(), status: 'added', list, by: LEAD_NAME }).catch((e: unknown) => {
+      throw unaudited(team.paths, `added the ${list} rule ${rule} (it is in force)`, e);
+    });
+  }
   return added;
 }
 
-/** Remove `rule` from both lists under the config lock (audited); the lists it was removed from. */
+/** Remove `rule` from both lists under the config lock (audited, checked first as addRule); the lists it was removed from. */
 export async function removeRule(team: Team, rule: string, now: Clock = systemClock): Promise<('allow' | 'deny')[]> {
   const from = await removeFromLists(team, rule);
   const at = now();
-  await appendAudit(team.paths, ...from.map((list) => ({ event: 'rule' as const, id: rule, at, status: 'removed', list, by: LEAD_NAME })));
+  if (from.length === 0) return from;
+  await appendAudit(team.paths, ...from.map((list) => ({ event: 'rule' as const, id: rule, at, status: 'removed', list, by: LEAD_NAME }))).catch((e: unknown) => {
+    throw unaudited(team.paths, `removed the rule ${rule} from ${from.join(' and ')}`, e);
+  });
   return from;
 }
 
 async function removeFromLists(team: Team, rule: string): Promise<('allow' | 'deny')[]> {
-  return updateTeam(team, (config) => {
+  return updateTeam(team, async (config) => {
     const rules = config.swarm?.rules;
     if (!rules) return [];
-    const from: ('allow' | 'deny')[] = [];
-    for (const list of ['allow', 'deny'] as const) {
-      if (rules[list].includes(rule)) {
-        rules[list] = rules[list].filter((r) => r !== rule);
-        from.push(list);
-      }
-    }
+    const from = (['allow', 'deny'] as const).filter((list) => rules[list].includes(rule));
+    if (from.length > 0) await assertAuditWritable(team.paths, `the rule ${rule} was not removed`);
+    for (const list of from) rules[list] = rules[list].filter((r) => r !== rule);
     return from;
   });
 }

@@ -1,6 +1,7 @@
 // Leader side of plan approval (SPEC §3.4, §5): answer a teammate's latest `plan_approval_request`
 // in team-lead's inbox with a signed `plan_approval_response` in the teammate's inbox. Used by
-// `swarm plan` and the leader console. The request entry is marked read in team-lead's inbox.
+// `swarm plan` and the leader console. The request entry is marked read in team-lead's inbox. Like
+// a permission decision, nothing is sent unless the audit log can be written (audit.ts).
 import { encodeControl, parseControl, type PlanApprovalRequest } from '../protocol/control.js';
 import { parsePermissionMode, type PermissionMode } from '../protocol/config.js';
 import { SwarmError } from '../protocol/errors.js';
@@ -10,7 +11,7 @@ import { findMember, readTeam, requireMember } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
 import path from 'node:path';
 import { withFileLock } from '../storage/lock.js';
-import { appendAudit } from './audit.js';
+import { appendAudit, assertAuditWritable, unaudited } from './audit.js';
 import { openLeadMailbox } from './lead-mailbox.js';
 
 export interface PlanAnswer {
@@ -67,6 +68,7 @@ export async function answerPlan(team: Team, name: string, answer: PlanAnswer): 
     if (answered(await mailbox.read(member.name), requestId)) {
       throw new SwarmError('already_resolved', `${member.name}'s plan ${requestId} is already answered`);
     }
+    await assertAuditWritable(team.paths, `${member.name}'s plan was not ${answer.approve ? 'approved' : 'rejected'}`); // before it is sent
     const text = encodeControl({
       type: 'plan_approval_response',
       requestId,
@@ -95,6 +97,8 @@ export async function answerPlan(team: Team, name: string, answer: PlanAnswer): 
     by: LEAD_NAME,
     ...(answer.feedback ? { feedback: answer.feedback } : {}),
     ...(answer.approve && mode ? { mode } : {}),
+  }).catch((e: unknown) => {
+    throw unaudited(team.paths, `${answer.approve ? 'approved' : 'rejected'} ${member.name}'s plan ${requestId} and sent the answer`, e);
   });
   return {
     requestId,

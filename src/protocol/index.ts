@@ -10,6 +10,7 @@ export * from './errors.js';
 export * from './hosted.js';
 export * from './ids.js';
 export * from './message.js';
+export * from './mode-ceiling.js';
 export * from './names.js';
 export * from './permission.js';
 export * from './prices.js';

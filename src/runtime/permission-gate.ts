@@ -6,6 +6,9 @@
 //     (tools/secrets.ts: credentials; bypassPermissions is about edits and commands, not secrets)
 //   Edit of a protected file     ask       ask                 ask                 refuse
 //     (Edit reads the file: whether its old_string is found tells what the file holds)
+//   Write/Edit of agent config   ask       ask                 ask                 refuse
+//     (tools/agent-config.ts: .claude/agents, .claude/settings*.json, .mcp.json, <root>/agents,
+//      <root>/settings*.json: they configure other members; reading them is free)
 //   message (SendMessage, Task*) run       run                 run                 run
 //   plan (ExitPlanMode)          run*      run*                run*                run
 //   edit (Write, Edit)           ask       run inside cwd,     run                 refuse
@@ -16,6 +19,8 @@
 // rules first and otherwise asks team-lead and waits for a signed answer. Calls that "run" without
 // asking still obey the team's deny rules (checked here), except the message tools (SendMessage,
 // TaskCreate/TaskGet/TaskList/TaskUpdate: team coordination) and ExitPlanMode.
+// Bash is not inspected: in bypassPermissions a command runs unasked whatever it writes (agent
+// configuration included); in the other modes every command asks (or is refused) anyway.
 import type { PermissionMode } from '../protocol/config.js';
 import { evaluateWithReason } from '../permissions/rules.js';
 import type { RuleSet } from '../permissions/rules.js';
@@ -30,13 +35,14 @@ export const PLAN_MODE_REFUSAL =
 
 /**
  * The table above, as a pure function. `target` is an edit's real path, `cwd` the real cwd;
- * `secret` the protected-read pattern a read (or an Edit) touches.
+ * `protectedBy` the pattern that makes the call ask in every mode: a protected read (or an Edit of
+ * one), or a write of agent configuration (the tool decides which calls carry one).
  */
-export function gate(kind: ToolKind, mode: PermissionMode, target?: { path: string; cwd: string }, secret?: string): GateDecision {
-  if (kind === 'read') return secret === undefined ? { action: 'run' } : { action: 'ask' };
+export function gate(kind: ToolKind, mode: PermissionMode, target?: { path: string; cwd: string }, protectedBy?: string): GateDecision {
+  if (kind === 'read') return protectedBy === undefined ? { action: 'run' } : { action: 'ask' };
   if (kind === 'message' || kind === 'plan') return { action: 'run' };
   if (mode === 'plan') return { action: 'refuse', reason: PLAN_MODE_REFUSAL };
-  if (secret !== undefined) return { action: 'ask' };
+  if (protectedBy !== undefined) return { action: 'ask' };
   if (mode === 'bypassPermissions') return { action: 'run' };
   if (mode === 'acceptEdits' && kind === 'edit' && target && isInside(target.cwd, target.path)) return { action: 'run' };
   return { action: 'ask' };

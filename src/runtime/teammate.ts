@@ -41,6 +41,7 @@ import { ToolRunner } from './tool-runner.js';
 import { apiTools, toolsForType } from './tools/index.js';
 import { PathGuard } from './tools/paths.js';
 import { ProcessGroups } from './tools/process-groups.js';
+import { AgentConfigPaths } from './tools/agent-config.js';
 import { SecretPaths } from './tools/secrets.js';
 import type { ToolContext } from './tools/types.js';
 import { restoreConversation, type Restored } from './restore.js';
@@ -87,9 +88,10 @@ export async function runTeammate(opts: RunTeammateOptions): Promise<number> {
   };
   const guard = await PathGuard.create(team.root, s.cwd);
   const secrets = await SecretPaths.create(team.root, homeDir(opts.env));
+  const agentConfig = await AgentConfigPaths.create(team.root);
   const compactAt = tuning.compactAt ?? defaultCompactAt(s.model);
   const restored = flags.resume === true ? await restoreConversation(team.paths.log(s.name)) : undefined;
-  return new Teammate(s, opts, model, guard, secrets, tuning.shutdownGraceMs, tuning.heartbeatMs, tuning.pollMs, compactAt, restored).run();
+  return new Teammate(s, opts, model, guard, secrets, agentConfig, tuning.shutdownGraceMs, tuning.heartbeatMs, tuning.pollMs, compactAt, restored).run();
 }
 
 class Teammate {
@@ -112,6 +114,7 @@ class Teammate {
     modelOptions: ModelClientOptions,
     private readonly guard: PathGuard,
     private readonly secrets: SecretPaths,
+    private readonly agentConfig: AgentConfigPaths,
     private readonly graceMs: number,
     heartbeatMs: number,
     private readonly pollMs: number,
@@ -213,6 +216,7 @@ class Teammate {
       cwd: s.cwd,
       guard: this.guard,
       secrets: this.secrets,
+      agentConfig: this.agentConfig,
       teamRules,
       processes: this.processes,
       shellEnv: shellEnv(this.opts.env),

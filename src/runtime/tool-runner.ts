@@ -82,7 +82,8 @@ export class ToolRunner {
     }
     d.view.toolCall(tool.name, invocation.summary);
     d.status.activity(`${tool.name} ${invocation.summary}`);
-    const decision = gate(tool.kind, d.mode(), invocation.targetPath ? { path: invocation.targetPath, cwd: d.ctx.cwd } : undefined, invocation.secret);
+    const target = invocation.targetPath ? { path: invocation.targetPath, cwd: d.ctx.cwd } : undefined;
+    const decision = gate(tool.kind, d.mode(), target, invocation.secret ?? invocation.configures);
     if (decision.action === 'refuse') return { content: decision.reason, isError: true };
     if (decision.action === 'run') {
       const rule = deniedByRule(await d.teamRules(), tool.name, tool.kind, block.input, d.ctx.cwd);

@@ -196,6 +196,16 @@ function refuseLink(file: string, e: unknown): never {
   throw e;
 }
 
+/**
+ * Can `file` be appended to the way appendFileDurable appends (opened write-only, O_APPEND, no
+ * symlink followed; created 0600 when missing)? Opens and closes it; throws what the open throws.
+ * Not a reservation: a disk that fills up afterwards still fails the append itself.
+ */
+export async function checkAppendable(file: string): Promise<void> {
+  const handle = await fs.open(file, APPEND_NOFOLLOW, FILE_MODE).catch((e: unknown) => refuseLink(file, e));
+  await handle.close();
+}
+
 /** Permission bits a log may not keep: any access for group or others (a log found wider is narrowed to 0600). */
 const NOT_PRIVATE = 0o077;
 

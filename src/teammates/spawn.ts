@@ -1,7 +1,9 @@
 // Spawning one teammate (SPEC §4.2), through whichever Backend the caller chose:
 //   1. under the config lock: validate and reserve the member (tmuxPaneId "", colour); the agent
 //      type (team/agent-types.ts) is checked before that and supplies the model and permission
-//      mode the spawn does not give;
+//      mode the spawn does not give. The person's mode is a ceiling (protocol/mode-ceiling.ts): a
+//      mode a model asks for above it refuses the spawn, an agent type's above it is lowered to it
+//      (and the result says so);
 //   2. clear its inbox and write the initial prompt as its first message from team-lead (signed);
 //   3. create the pane with the teammate as its command (teammate-command.ts);
 //   4. record tmuxPaneId / backendType / pid / paneServer / runtime in config.json;
@@ -26,6 +28,7 @@ import path from 'node:path';
 import { agentTypeModel, type AgentType } from '../protocol/agent-type.js';
 import { parsePermissionMode, type PermissionMode } from '../protocol/config.js';
 import { SwarmError, isSwarmError } from '../protocol/errors.js';
+import { capMode, checkRequestedMode, DEFAULT_CEILING } from '../protocol/mode-ceiling.js';
 import { assertMemberName } from '../protocol/names.js';
 import type { Mailbox } from '../mailbox/mailbox.js';
 import { openLeadMailbox } from '../permissions/lead-mailbox.js';
@@ -49,13 +52,23 @@ export interface SpawnOptions {
   name: string;
   prompt: string;
   model?: string | undefined;
-  /** A type of team/agent-types.ts; its model and permission mode apply unless `model`/`permissionMode` are given. */
+  /**
+   * A type of team/agent-types.ts; its model and permission mode apply unless `model`/`permissionMode`
+   * are given (its mode never above the person's ceiling: see `typedSettings`).
+   */
   agentType?: string | undefined;
   planModeRequired?: boolean | undefined;
+  /** The person's mode for this teammate (`swarm spawn --permission-mode`, a team file member's). */
   permissionMode?: string | undefined;
+  /**
+   * A mode a model asked for (the agent lead's `Agent {mode}`): used only when it is not above the
+   * person's ceiling, else the spawn is refused (a one-line error naming the ceiling) before anything
+   * is written.
+   */
+  requestedMode?: string | undefined;
   /** Used when neither `model` nor the agent type names one (a team file's or a run's default). */
   defaultModel?: string | undefined;
-  /** The same for the permission mode (else the team's `swarm.permissionMode`). */
+  /** The same for the permission mode (else the team's `swarm.permissionMode`): the person's choice for the run. */
   defaultPermissionMode?: string | undefined;
   cwd?: string | undefined;
   runtime?: TeammateRuntime | undefined;
@@ -88,6 +101,8 @@ export interface SpawnedTeammate {
   pid: number | undefined;
   /** The machine it runs on (the ssh backend); absent = this one. */
   host?: string;
+  /** One line when its agent type's permissionMode was lowered to the person's ceiling. */
+  modeNote?: string;
 }
 
 export { DEFAULT_DIALOG_TIMEOUT_MS, DEFAULT_READY_TIMEOUT_MS, describeExit } from './readiness.js';
@@ -123,22 +138,48 @@ export function validateSpawn(o: SpawnInput): ValidSpawn {
   return { runtime, mode, cwd, ...(agentType ? { agentType } : {}) };
 }
 
+/** What `typedSettings` chose, and the agent type's mode it lowered, if it did. */
+export interface TypedSettings {
+  model: string | undefined;
+  mode: PermissionMode | undefined;
+  /** The agent type asked for a mode above the ceiling; `mode` is the ceiling instead. */
+  lowered?: { from: PermissionMode; to: PermissionMode };
+}
+
 /**
- * The model and permission mode a teammate gets: the spawn's own > its agent type's (model
- * `inherit` = none) > the caller's default (a team file's, a run's) > the team's mode.
+ * The model and permission mode a teammate gets: the spawn's own > a model's request > its agent
+ * type's (model `inherit` = none) > the caller's default (a team file's, a run's) > the team's mode.
+ * The person's choice (the spawn's own mode, else the default, else `default`) is the ceiling
+ * (protocol/mode-ceiling.ts): a request above it throws, the type's mode above it is lowered to it.
  * Also what `launch --dry-run` shows.
  */
 export function typedSettings(
-  o: Pick<SpawnOptions, 'model' | 'permissionMode' | 'defaultModel' | 'defaultPermissionMode'>,
+  o: Pick<SpawnOptions, 'model' | 'permissionMode' | 'requestedMode' | 'defaultModel' | 'defaultPermissionMode'>,
   type: AgentType | undefined,
-): { model: string | undefined; mode: PermissionMode | undefined } {
-  const parse = (m: string | undefined): PermissionMode | undefined => (m === undefined ? undefined : parsePermissionMode(m, '--permission-mode'));
-  const ownMode = parse(o.permissionMode);
-  const defaultMode = parse(o.defaultPermissionMode);
+): TypedSettings {
+  const parse = (m: string | undefined, what: string): PermissionMode | undefined => (m === undefined ? undefined : parsePermissionMode(m, what));
+  const ownMode = parse(o.permissionMode, '--permission-mode');
+  const defaultMode = parse(o.defaultPermissionMode, '--permission-mode');
+  const ceiling = ownMode ?? defaultMode ?? DEFAULT_CEILING;
+  const requested = o.requestedMode === undefined ? undefined : checkRequestedMode(parsePermissionMode(o.requestedMode, 'mode'), ceiling);
+  const typeMode = type?.permissionMode === undefined ? undefined : capMode(type.permissionMode, ceiling);
+  const mode = ownMode ?? requested ?? typeMode ?? defaultMode;
+  const fromType = ownMode === undefined && requested === undefined ? type?.permissionMode : undefined;
+  const lowered = fromType !== undefined && typeMode !== undefined && typeMode !== fromType ? { from: fromType, to: typeMode } : undefined;
   return {
     model: o.model ?? (type ? agentTypeModel(type) : undefined) ?? o.defaultModel,
-    mode: ownMode ?? type?.permissionMode ?? defaultMode,
+    mode,
+    ...(lowered ? { lowered } : {}),
   };
+}
+
+/** The line that says an agent type's mode was lowered to the ceiling (spawn output, the lead's tool result). */
+export function describeLoweredMode(name: string, type: AgentType, lowered: { from: PermissionMode; to: PermissionMode }): string {
+  const where = type.file === undefined ? '' : ` (${type.file})`;
+  return (
+    `agent type ${type.name}${where} asks for permissionMode ${lowered.from}; ${name} runs in ${lowered.to} instead: ` +
+    `an agent file never raises the mode above the person's (the person gives it with --permission-mode ${lowered.from}, or permissionMode in a team file)`
+  );
 }
 
 /** Add one teammate and wait until it is ready (SPEC §4.2); throws SwarmError, leaving nothing behind. */
@@ -205,6 +246,8 @@ interface StartedSpawn {
   /** Where it runs (inside its worktree, if it has one). */
   cwd: string;
   worktree: WorktreePlan | undefined;
+  /** Its agent type's mode was lowered to the ceiling: the line saying so. */
+  modeNote: string | undefined;
 }
 
 /** Steps 1-4 under the team's spawn lock; on failure everything is undone and the error thrown. */
@@ -215,13 +258,21 @@ async function startSpawn(o: SpawnOptions): Promise<StartedSpawn> {
   const lockFile = path.join(paths.dir, 'spawn');
   const readyTimeoutMs = o.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
   const chosen = typedSettings(
-    { model: o.model, defaultModel: o.defaultModel, permissionMode: mode, defaultPermissionMode: o.defaultPermissionMode ?? config.swarm?.permissionMode },
+    {
+      model: o.model,
+      defaultModel: o.defaultModel,
+      permissionMode: mode,
+      requestedMode: o.requestedMode,
+      defaultPermissionMode: o.defaultPermissionMode ?? config.swarm?.permissionMode,
+    },
     agentType,
   );
+  const modeNote = chosen.lowered && agentType ? describeLoweredMode(o.name, agentType, chosen.lowered) : undefined;
   // Waiters give up only after a long time without progress.
-  return withFileLock(lockFile, () => startLocked(o, { runtime, mode: chosen.mode, model: chosen.model, cwd }), {
+  const started = await withFileLock(lockFile, () => startLocked(o, { runtime, mode: chosen.mode, model: chosen.model, cwd }), {
     budgetMs: readyTimeoutMs + 60_000,
   });
+  return { ...started, modeNote };
 }
 
 /** Step 5, outside the lock; on failure the teammate is cleaned up and the error thrown. */
@@ -231,7 +282,7 @@ async function awaitReady(s: StartedSpawn): Promise<SpawnedTeammate> {
   } catch (e) {
     throw await undoSpawn(s.o, s.name, s.pane, e, s.worktree);
   }
-  return spawnedTeammate(s.agentId, s.name, s.color, s.pane);
+  return { ...spawnedTeammate(s.agentId, s.name, s.color, s.pane), ...(s.modeNote !== undefined ? { modeNote: s.modeNote } : {}) };
 }
 
 /** What spawn (and resume) report of a teammate that is ready in `pane`. */
@@ -242,7 +293,7 @@ export function spawnedTeammate(agentId: string, name: string, color: string, pa
 async function startLocked(
   o: SpawnOptions,
   v: { runtime: TeammateRuntime; mode: PermissionMode | undefined; model: string | undefined; cwd: string },
-): Promise<StartedSpawn> {
+): Promise<Omit<StartedSpawn, 'modeNote'>> {
   const paths = o.team.paths;
   const { mailbox, key } = await openLeadMailbox({ team: o.team });
   const config = await readTeam(o.team);

@@ -8,7 +8,10 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { inputDigest } from '../../src/permissions/signing.js';
 import { openLeadMailbox } from '../../src/permissions/lead-mailbox.js';
-import { clearOrphaned, decide, expireStale, sweepResolved } from '../../src/permissions/leader.js';
+import { appendAudit } from '../../src/permissions/audit.js';
+import { addRule, clearOrphaned, decide, expireStale, removeRule, sweepResolved } from '../../src/permissions/leader.js';
+import { answerPlan } from '../../src/permissions/plan-answer.js';
+import { Mailbox } from '../../src/mailbox/mailbox.js';
 import { writePending } from '../../src/permissions/pending.js';
 import { listPending } from '../../src/permissions/pending-list.js';
 import { requestPermission, type PermissionEvent } from '../../src/permissions/worker.js';
@@ -16,8 +19,10 @@ import { encodeControl } from '../../src/protocol/control.js';
 import { isSwarmError, type ErrorKind } from '../../src/protocol/errors.js';
 import type { PendingRequest } from '../../src/protocol/permission.js';
 import { formatJson, writeFileAtomic } from '../../src/storage/atomic.js';
-import { updateTeam } from '../../src/team/index.js';
+import { readTeam, updateTeam } from '../../src/team/index.js';
 import { listTree } from '../support/fs-tree.js';
+import { holdLock, ticketsInLine } from '../support/held-lock.js';
+import { waitFor } from '../support/wait.js';
 import { auditFor, CWD, inboxOnDisk, ls, reapWorkers, setupTeam, startWorker, TEAM, type Harness } from '../support/perm-harness.js';
 import { pendingRecord } from '../support/pending-record.js';
 import { useTempRoot } from '../support/tmp-root.js';
@@ -188,5 +193,74 @@ describe('listPending, orphans, expiry, sweep', () => {
     }
     expect(await sweepResolved(new Team(h.root, TEAM), { now: () => now })).toEqual(['perm-5-old']);
     expect(await ls(h.paths.resolved)).toEqual(['perm-5-new.json']);
+  });
+});
+
+describe('the audit comes first (issue 30)', () => {
+  /** audit.jsonl as a directory: nothing can append to it (root included). */
+  async function breakAudit(): Promise<void> {
+    await fs.rm(h.paths.audit, { force: true });
+    await fs.mkdir(h.paths.audit, { recursive: true });
+  }
+  const rules = async () => (await readTeam(new Team(h.root, TEAM))).swarm?.rules;
+
+  it('an audit log that cannot be written: approve, deny, a rule added or removed and a plan answer do nothing and say so', async () => {
+    const team = new Team(h.root, TEAM);
+    await addRule(team, 'deny', 'Bash(rm:*)');
+    await writePending(h.paths, pending('perm-6-aaa'));
+    await breakAudit();
+    const before = await listTree(h.root);
+    const refused = (what: string) => new RegExp(`^${what}: the audit log \\S+audit\\.jsonl cannot be written \\(EISDIR[^)]*\\); nothing was changed$`);
+    for (const [act, what] of [
+      [() => decide(team, 'perm-6-aaa', 'allow'), 'perm-6-aaa was not approved'],
+      [() => decide(team, 'perm-6-aaa', 'deny'), 'perm-6-aaa was not denied'],
+      [() => addRule(team, 'allow', 'Bash(npm test:*)'), 'the allow rule Bash\\(npm test:\\*\\) was not added'],
+      [() => removeRule(team, 'Bash(rm:*)'), 'the rule Bash\\(rm:\\*\\) was not removed'],
+    ] as const) {
+      const e = await (act() as Promise<unknown>).then(() => undefined, (err: unknown) => err);
+      expect(isSwarmError(e, 'io'), String(e)).toBe(true);
+      expect((e as Error).message).toMatch(refused(what));
+    }
+    // A rule already there changes nothing, so it needs no audit line.
+    expect(await addRule(team, 'deny', 'Bash(rm:*)')).toBe(false);
+    expect(await listTree(h.root)).toEqual(before);
+    expect(await rules()).toEqual({ allow: [], deny: ['Bash(rm:*)'] });
+    expect(await inboxOnDisk(h.paths, 'w1')).toEqual([]);
+    // A plan answer too: the request stays unanswered.
+    const { mailbox } = await openLeadMailbox({ team });
+    await new Mailbox({ team }).append('team-lead', { from: 'w1', text: encodeControl({ type: 'plan_approval_request', from: 'w1', timestamp: new Date().toISOString(), planFilePath: '', planContent: 'the plan', requestId: 'plan-1' }) });
+    const plan = await answerPlan(team, 'w1', { approve: true }).then(() => undefined, (err: unknown) => err);
+    expect((plan as Error).message).toMatch(refused("w1's plan was not approved"));
+    expect(await mailbox.read('w1')).toEqual([]);
+  });
+
+  it('an audit line that fails after the act: the error says what was done (approved and sent, the rule in force)', async () => {
+    const team = new Team(h.root, TEAM);
+    await writePending(h.paths, pending('perm-7-aaa'));
+    await appendAudit(h.paths, { event: 'request', id: 'perm-7-aaa', at: Date.now(), worker: 'w1', toolName: 'Bash' });
+    // The log is writable when checked, and gone by the time the line is written: hold its lock,
+    // let the act happen, break the log while the act's line waits for the lock, then let go.
+    const raced = async <T>(act: () => Promise<T>): Promise<unknown> => {
+      const hold = await holdLock(h.paths.audit);
+      const result = act().then(() => undefined, (err: unknown) => err);
+      await waitFor(async () => (await ticketsInLine(h.paths.audit)) === 1, 10_000, 'the audit line waiting for its lock');
+      await breakAudit();
+      hold.release();
+      await hold.held;
+      const e = await result;
+      await fs.rm(h.paths.audit, { recursive: true });
+      return e;
+    };
+    const approved = await raced(() => decide(team, 'perm-7-aaa', 'allow'));
+    expect(isSwarmError(approved, 'io'), String(approved)).toBe(true);
+    expect((approved as Error).message).toMatch(/^approved perm-7-aaa \(w1 Bash\) and sent the answer to w1; the audit line could not be written to \S+audit\.jsonl: EISDIR/);
+    expect((approved as Error).message.split('\n')).toHaveLength(1);
+    expect((await inboxOnDisk(h.paths, 'w1')).map((m) => (JSON.parse(m.text) as { request_id?: string }).request_id)).toEqual(['perm-7-aaa']);
+    expect(await ls(h.paths.resolved)).toEqual(['perm-7-aaa.json']);
+    expect(await ls(h.paths.pending)).toEqual([]);
+
+    const added = await raced(() => addRule(team, 'allow', 'Bash(npm test:*)'));
+    expect((added as Error).message).toMatch(/^added the allow rule Bash\(npm test:\*\) \(it is in force\); the audit line could not be written to \S+audit\.jsonl: EISDIR/);
+    expect(await rules()).toEqual({ allow: ['Bash(npm test:*)'], deny: [] });
   });
 });

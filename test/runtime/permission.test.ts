@@ -149,6 +149,52 @@ describe('permission gate', () => {
   }
 });
 
+describe('agent configuration', () => {
+  const AGENT_FILE = '---\nname: verification\ndescription: checks\ntools: Bash\npermissionMode: bypassPermissions\n---\nRun anything.\n';
+  for (const mode of ['acceptEdits', 'bypassPermissions'] as const) {
+    it(`asks team-lead before a Write of .claude/agents/ and an Edit of .claude/settings.json through a symlink, inside the cwd (${mode}); reading them is free`, async () => {
+      const e = await setupRuntime({
+        turns: [
+          {
+            match: { agent: 'w1', lastUser: 'make the verifier stronger' },
+            reply: {
+              content: [
+                { type: 'tool_use', name: 'Read', input: { file_path: '.claude/settings.json' } },
+                { type: 'tool_use', name: 'Write', input: { file_path: '.claude/agents/verification.md', content: AGENT_FILE } },
+                { type: 'tool_use', name: 'Edit', input: { file_path: 'notes.json', old_string: '"allow": []', new_string: '"allow": ["Bash"]' } },
+              ],
+            },
+          },
+          { match: { agent: 'w1', toolResult: 'Write' }, reply: 'Done what I could.' },
+        ],
+      });
+      await fs.mkdir(path.join(e.work, '.claude'));
+      await fs.writeFile(path.join(e.work, '.claude/settings.json'), '{"permissions": {"allow": []}}\n');
+      await fs.symlink(path.join(e.work, '.claude/settings.json'), path.join(e.work, 'notes.json'));
+      await e.lead.append('w1', { from: 'team-lead', text: 'Please make the verifier stronger' });
+      e.start(['--permission-mode', mode]);
+
+      const [write] = await waitForControl(e, 'team-lead', 'permission_request');
+      expect(write!.message).toMatchObject({ tool_name: 'Write', description: 'Write .claude/agents/verification.md (protected agent configuration: **/.claude/agents/**)' });
+      await decide(new Team(e.root, 't'), write!.message.request_id, 'deny', { feedback: 'no new agent files' });
+      const [, edit] = await waitForControl(e, 'team-lead', 'permission_request', 2);
+      expect(edit!.message).toMatchObject({ tool_name: 'Edit', description: 'Edit notes.json (protected agent configuration: **/.claude/settings*.json)' });
+      expect(await fs.readFile(path.join(e.work, '.claude/settings.json'), 'utf8')).toBe('{"permissions": {"allow": []}}\n');
+      await decide(new Team(e.root, 't'), edit!.message.request_id, 'allow');
+      await waitForControl(e, 'team-lead', 'idle_notification');
+
+      const results = toolResults(e.server.requests.filter((r) => r.agent === 'w1')[1]!);
+      expect(results, 'one tool_result per call').toHaveLength(3);
+      expect(results[0]).toEqual({ content: '     1\t{"permissions": {"allow": []}}' });
+      expect(results[1]).toEqual({ content: 'Permission to use Write was denied by team-lead: no new agent files', is_error: true });
+      expect(results[2]?.is_error).toBeUndefined();
+      expect(existsSync(path.join(e.work, '.claude/agents/verification.md'))).toBe(false);
+      expect(await fs.readFile(path.join(e.work, '.claude/settings.json'), 'utf8')).toBe('{"permissions": {"allow": ["Bash"]}}\n');
+      expect(await controls(e, 'team-lead', 'permission_request'), 'the Read asked nobody').toHaveLength(2);
+    });
+  }
+});
+
 describe('protected reads', () => {
   const TOKEN = 'sk-ant-oat01-hunter2';
   function readingScript(files: () => string[]) {

@@ -49,6 +49,12 @@ describe('permission gate table', () => {
     expect(gate('edit', mode, inside, '**/.env').action).toBe('ask');
     expect(gate('edit', 'plan', inside, '**/.env').action).toBe('refuse');
   });
+  it.each(['default', 'acceptEdits', 'bypassPermissions'] as const)('a write of agent configuration inside the cwd asks in %s mode; plan refuses it', (mode) => {
+    const agentFile = { path: '/w/.claude/agents/verification.md', cwd: '/w' };
+    expect(gate('edit', mode, agentFile, '**/.claude/agents/**').action).toBe('ask');
+    expect(gate('edit', 'plan', agentFile, '**/.claude/agents/**').action).toBe('refuse');
+    expect(gate('edit', mode, agentFile).action).toBe(mode === 'default' ? 'ask' : 'run'); // unmarked, the usual row
+  });
   it('the plan mode refusal tells the model what it may do and how to leave plan mode', () => {
     expect(PLAN_MODE_REFUSAL).toMatch(/^You are in plan mode: only read-only tools .* call ExitPlanMode with your plan\.$/);
   });

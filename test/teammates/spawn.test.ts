@@ -18,7 +18,8 @@ import { Mailbox } from '../../src/mailbox/mailbox.js';
 import { ensureLeadKey } from '../../src/permissions/keys.js';
 import { verifyEntry } from '../../src/permissions/signing.js';
 import { isSwarmError, parseControl } from '../../src/protocol/index.js';
-import { createTeam, readTeam, teamPaths } from '../../src/team/index.js';
+import { createTeam, readTeam, teamPaths, updateTeam } from '../../src/team/index.js';
+import { listTree } from '../support/fs-tree.js';
 import { useTempRoot } from '../support/tmp-root.js';
 import { tmuxForThisTest } from '../support/tmux.js';
 import { waitFor } from '../support/wait.js';
@@ -118,6 +119,32 @@ describe('spawnTeammate (tmux, fake teammate)', () => {
     ]);
     expect((await status('bob')).cwd).toBe(cwd);
     expect(config.members.find((m) => m.name === 'bob')).toMatchObject({ model: 'claude-x', agentType: 'reviewer', planModeRequired: true, mode: 'acceptEdits', cwd });
+  });
+
+  it("an agent file's permissionMode above the person's is lowered and reported; a model's mode above it is refused before anything is written", async () => {
+    const cwd = await fs.realpath(root);
+    await fs.mkdir(path.join(cwd, '.claude', 'agents'), { recursive: true });
+    const file = path.join(cwd, '.claude', 'agents', 'verification.md');
+    await fs.writeFile(file, '---\nname: verification\ndescription: checks\npermissionMode: bypassPermissions\n---\nCheck.\n');
+    const v = await spawn('v', { agentType: 'verification', cwd });
+    expect(v.modeNote).toBe(
+      `agent type verification (${file}) asks for permissionMode bypassPermissions; v runs in default instead: an agent file never raises the mode above the person's (the person gives it with --permission-mode bypassPermissions, or permissionMode in a team file)`,
+    );
+    expect((await status('v')).argv).toEqual(expect.arrayContaining(['--agent-type', 'verification', '--permission-mode', 'default']));
+    expect((await readTeam(new Team(root, TEAM))).members.find((m) => m.name === 'v')?.mode).toBe('default');
+    // The team's mode (a team file's, a run's --permission-mode) is the ceiling when the spawn gives none.
+    await updateTeam(new Team(root, TEAM), (c) => void (c.swarm = { ...c.swarm, permissionMode: 'acceptEdits' }));
+    const w = await spawn('w', { agentType: 'verification', cwd });
+    expect((await status('w')).argv).toEqual(expect.arrayContaining(['--permission-mode', 'acceptEdits']));
+    expect(w.modeNote).toMatch(/w runs in acceptEdits instead/);
+
+    const panesBefore = (await listAllPanes(server)).length;
+    const refused = await spawn('x', { requestedMode: 'bypassPermissions' }).catch((e: unknown) => e);
+    expect(isSwarmError(refused, 'invalid_input'), String(refused)).toBe(true);
+    expect((refused as Error).message).toMatch(/^mode bypassPermissions is above acceptEdits, the permission mode the person chose for this run/);
+    expect((await readTeam(new Team(root, TEAM))).members.map((m) => m.name)).toEqual(['team-lead', 'v', 'w']);
+    expect(await listTree(teamPaths(root, TEAM).inboxes)).not.toContain('x.json');
+    expect((await listAllPanes(server)).length).toBe(panesBefore);
   });
 
   it('a teammate that crashes at once: spawn fails with its output, and nothing is left behind', async () => {

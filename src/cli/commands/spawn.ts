@@ -69,6 +69,7 @@ export const spawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
       env: process.env,
       onNotice: (text) => process.stderr.write(`${chalk.yellow('swarm:')} ${text.split('\n').join('\n  ')}\n`),
     });
+    if (r.modeNote !== undefined) process.stderr.write(`${chalk.yellow('swarm: note:')} ${r.modeNote}\n`);
     if (args.json) return printJson(r);
     const pid = r.pid === undefined ? '' : `, pid ${r.pid}`;
     const on = r.host === undefined ? '' : ` on ${r.host}`;

@@ -162,5 +162,7 @@ export function leadDemoScript(): ScriptInput {
 
 /** The demo's team as if read from a team file: no members yet (the lead spawns them). */
 export function leadDemoTeamFile(name: string): TeamFile {
-  return { name, description: 'swarm demo: an agent lead and the teammates it spawns', members: [] };
+  // The demo's person lets teammates edit in their cwd: the lead's Agent {mode: acceptEdits} asks
+  // for no more than that (a model can never raise the person's mode: protocol/mode-ceiling.ts).
+  return { name, description: 'swarm demo: an agent lead and the teammates it spawns', permissionMode: 'acceptEdits', members: [] };
 }

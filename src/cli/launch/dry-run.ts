@@ -11,7 +11,7 @@ import { agentId } from '../../protocol/names.js';
 import { teamPaths } from '../../team/paths.js';
 import { resolveAgentType } from '../../team/agent-types.js';
 import { buildTeammateCommand, forwardedEnv, type Env } from '../../teammates/command-line.js';
-import { typedSettings } from '../../teammates/spawn.js';
+import { describeLoweredMode, typedSettings } from '../../teammates/spawn.js';
 import { worktreeAddArgv, type WorktreePlan } from '../../teammates/worktree.js';
 import { leadArgv } from './start-team.js';
 import type { TeamFile } from './team-file.js';
@@ -99,6 +99,7 @@ export function dryRunPlan(i: DryRunInput): PlanLine[] {
     }
     const type = m.agentType === undefined ? undefined : resolveAgentType({ cwd: baseCwd, root: i.root }, m.agentType);
     const chosen = typedSettings({ model: m.model, defaultModel: i.file.model, permissionMode: m.permissionMode, defaultPermissionMode: i.file.permissionMode }, type);
+    if (chosen.lowered && type) out.push(note(describeLoweredMode(m.name, type, chosen.lowered)));
     const backend = i.backendOf?.(index) ?? i.backend;
     const built = buildTeammateCommand({
       runtime: m.runtime ?? 'swarm',

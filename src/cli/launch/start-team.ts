@@ -129,8 +129,10 @@ export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
   // Panes are created one at a time (spawn.lock); the readiness handshakes overlap.
   // Each result is printed as it comes: a ready teammate shows before a slower one's handshake ends.
   const report = (r: SpawnResult): void => {
-    if (r.ok) o.print(`spawned ${paint(r.teammate.color, r.name)}${paneLabel(r.teammate)}: ready`);
-    else if (r.error.kind !== 'interrupted') o.print(`${chalk.red('failed:')} ${r.error.message}`); // an interruption is reported as a whole
+    if (r.ok) {
+      o.print(`spawned ${paint(r.teammate.color, r.name)}${paneLabel(r.teammate)}: ready`);
+      if (r.teammate.modeNote !== undefined) o.print(chalk.yellow(`note: ${r.teammate.modeNote}`));
+    } else if (r.error.kind !== 'interrupted') o.print(`${chalk.red('failed:')} ${r.error.message}`); // an interruption is reported as a whole
   };
   const results = await spawnTeammates(
     o.file.members.map((m, i) => ({

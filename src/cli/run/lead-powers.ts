@@ -1,6 +1,7 @@
 // What the agent lead's Agent and SendMessage tools do, as the command line decided (SPEC §9):
 // spawning goes through the normal spawn path (the team's backend unless --backend, readiness, the
-// flags the run passes down: --model, --permission-mode, --runtime); a shutdown_request goes
+// flags the run passes down: --model, --permission-mode, --runtime; the lead's `mode` is a model's
+// request, refused above the person's --permission-mode, the ceiling: teammates/spawn.ts); a shutdown_request goes
 // through the verified stop (teammates/stop.ts): an approval or a rejection is reported as is, a
 // teammate that does not answer in time is killed; a stopped teammate the lead messages is resumed
 // (cli/resume-members.ts) on the same backend as its spawns.
@@ -67,7 +68,8 @@ export function leadPowers(o: LeadPowerOptions): Required<Pick<LeadOptions, 'spa
         model: req.model,
         defaultModel: o.model,
         agentType: req.agentType,
-        permissionMode: req.mode,
+        // A model's request: refused above the person's mode (the ceiling), here for every front end.
+        requestedMode: req.mode,
         defaultPermissionMode: o.permissionMode,
         runtime: o.runtime,
         isolation: req.isolation,
@@ -81,7 +83,13 @@ export function leadPowers(o: LeadPowerOptions): Required<Pick<LeadOptions, 'spa
         consolePaneDropped = true;
         await chosen.sessions?.dropConsolePane(o.team.name);
       }
-      return { agentId: r.agentId, name: r.name, where: `${r.backendType} pane ${r.paneId}${r.pid === undefined ? '' : ` (pid ${r.pid})`}` };
+      if (r.modeNote !== undefined) o.print(`note: ${r.modeNote}`);
+      return {
+        agentId: r.agentId,
+        name: r.name,
+        where: `${r.backendType} pane ${r.paneId}${r.pid === undefined ? '' : ` (pid ${r.pid})`}`,
+        ...(r.modeNote !== undefined ? { note: r.modeNote } : {}),
+      };
     },
     stop: async (name, reason) => {
       o.onStopping?.(name);

@@ -38,6 +38,7 @@ import { grepTool } from '../tools/grep.js';
 import { PathGuard } from '../tools/paths.js';
 import { ProcessGroups } from '../tools/process-groups.js';
 import { readTool } from '../tools/read.js';
+import { AgentConfigPaths } from '../tools/agent-config.js';
 import { SecretPaths } from '../tools/secrets.js';
 import { TASK_TOOLS } from '../tools/tasks.js';
 import type { AnyTool, ToolContext } from '../tools/types.js';
@@ -193,6 +194,7 @@ export async function runLead(o: LeadOptions): Promise<LeadOutcome> {
     cwd: o.cwd,
     guard: await PathGuard.create(o.team.root, o.cwd),
     secrets: await SecretPaths.create(o.team.root, homeDir(o.env)),
+    agentConfig: await AgentConfigPaths.create(o.team.root),
     teamRules: async () => (await readTeam(o.team)).swarm?.rules ?? { allow: [], deny: [] },
     processes,
     shellEnv: {},

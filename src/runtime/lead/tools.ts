@@ -1,7 +1,8 @@
 // The agent lead's own tools (SPEC §9), beside the task tools every member has (tools/tasks.ts):
 //   Agent {name, prompt, description?, subagent_type?, model?, isolation?, mode?} spawns a teammate
 //     through the normal spawn path (readiness included) and returns its agentId; a refusal (the
-//     team's --max-teammates, a budget, a bad name, a pane that never came up) is an is_error result.
+//     team's --max-teammates, a budget, a bad name, a pane that never came up, a `mode` above the
+//     person's: the powers refuse it, protocol/mode-ceiling.ts) is an is_error result.
 //   SendMessage {to, message, summary?}: plain text to a teammate or "*", signed like every leader
 //     entry; {type: "shutdown_request", reason?} stops a teammate (or "*": all of them), verified,
 //     and the result says what really happened (approved / rejected with the reason / killed). A
@@ -30,6 +31,8 @@ export interface SpawnReport {
   name: string;
   /** Where it runs, e.g. "tmux pane %3". */
   where: string;
+  /** Something the lead should know, e.g. its agent type's mode was lowered to the person's. */
+  note?: string;
 }
 
 /** How a teammate's stop ended (teammates/stop.ts's StopOutcome, as the lead needs it). */
@@ -44,6 +47,10 @@ export interface StopReport {
 export interface LeadPowers {
   /** Throws (a one-line reason the model can act on) when no teammate may be added now. */
   mayAddTeammate(): Promise<void>;
+  /**
+   * Spawn through the normal path. `req.mode` is the model's: above the mode the person chose for
+   * the run (the ceiling) it throws, naming the ceiling (every front end gets that check here).
+   */
   spawn(req: AgentRequest): Promise<SpawnReport>;
   /** Ask one teammate to shut down and wait for the verified outcome. */
   stop(name: string, reason: string | undefined): Promise<StopReport>;
@@ -62,7 +69,10 @@ const AgentInput = z.object({
   subagent_type: z.string().optional().describe('One of the agent types listed in your instructions, e.g. "verification" for the teammate that checks the result'),
   model: z.string().optional().describe('A model id for this teammate (default: the team\'s)'),
   isolation: z.literal('worktree').optional().describe('Run it in its own git worktree and branch (swarm/<team>/<name>), so its edits do not collide with others\'; kept for review if it changed anything'),
-  mode: z.enum(['default', 'acceptEdits', 'bypassPermissions', 'plan']).optional().describe('Its permission mode (default: the team\'s)'),
+  mode: z
+    .enum(['default', 'acceptEdits', 'bypassPermissions', 'plan'])
+    .optional()
+    .describe('Its permission mode (default: the team\'s); never above the mode the person chose for the run (plan < default < acceptEdits < bypassPermissions)'),
 });
 
 export function agentTool(powers: LeadPowers): AnyTool {
@@ -88,7 +98,8 @@ export function agentTool(powers: LeadPowers): AnyTool {
             ...(input.mode ? { mode: input.mode } : {}),
             ...(input.isolation ? { isolation: input.isolation } : {}),
           });
-          return { content: `Spawned ${r.name} (agentId ${r.agentId}) in ${r.where}: it has its prompt and is working. Its messages reach you as they arrive.` };
+          const note = r.note === undefined ? '' : `\nNote: ${r.note}.`;
+          return { content: `Spawned ${r.name} (agentId ${r.agentId}) in ${r.where}: it has its prompt and is working. Its messages reach you as they arrive.${note}` };
         },
       };
     },

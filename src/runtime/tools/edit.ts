@@ -3,10 +3,12 @@
 // (refused if the file exists). Replacement is literal (no `$&` patterns). The file is written in
 // place through checked-file.ts (never a team file by another name, never one with other links).
 // Editing a protected file (secrets.ts) asks team-lead in every mode but plan: whether an
-// old_string is found tells the model what the file holds.
+// old_string is found tells the model what the file holds. So does editing agent configuration
+// (agent-config.ts): it configures other members.
 import { promises as fs } from 'node:fs';
 import { z } from 'zod';
 import { SwarmError } from '../../protocol/errors.js';
+import { configSummary } from './agent-config.js';
 import { updateChecked, writeChecked } from './checked-file.js';
 import { protectedSummary } from './secrets.js';
 import { defineTool } from './types.js';
@@ -50,7 +52,13 @@ export const editTool = defineTool({
     const { abs, real } = await ctx.guard.resolve(input.file_path);
     if (input.old_string === input.new_string) throw new SwarmError('invalid_input', 'old_string and new_string are the same; nothing to change');
     const secret = ctx.secrets.match(abs, real);
-    const target = { summary: protectedSummary(input.file_path, secret), targetPath: real, ...(secret !== undefined ? { secret } : {}) };
+    const configures = ctx.agentConfig.match(abs, real);
+    const target = {
+      summary: configSummary(protectedSummary(input.file_path, secret), configures),
+      targetPath: real,
+      ...(secret !== undefined ? { secret } : {}),
+      ...(configures !== undefined ? { configures } : {}),
+    };
     const replace = (text: string): { text: string; count: number } => applyEdit(text, input.old_string, input.new_string, input.replace_all === true, abs);
     const edit = async (expected?: { text: string; edited: { text: string; count: number } }) => {
       // Apply to the file as it is now, not as it was when the edit was checked.

@@ -9,6 +9,7 @@ import type { RuleSet } from '../../permissions/rules.js';
 import type { TaskList } from '../../tasks/index.js';
 import type { PathGuard } from './paths.js';
 import type { ProcessGroups } from './process-groups.js';
+import type { AgentConfigPaths } from './agent-config.js';
 import type { SecretPaths } from './secrets.js';
 
 /** How the permission gate treats a tool (permission-gate.ts). */
@@ -26,6 +27,8 @@ export interface Invocation {
   targetPath?: string;
   /** For reads (and Edits) of a protected file (secrets.ts): the pattern it matched; team-lead is asked in every mode. */
   secret?: string;
+  /** For writes (Write, Edit) of agent configuration (agent-config.ts): the pattern it matched; asked in every mode. */
+  configures?: string;
   execute(signal: AbortSignal): Promise<ToolOutput>;
 }
 
@@ -62,6 +65,8 @@ export interface ToolContext {
   guard: PathGuard;
   /** Paths whose reads ask team-lead. */
   secrets: SecretPaths;
+  /** Paths whose writes ask team-lead (they configure other members). */
+  agentConfig: AgentConfigPaths;
   /** The team's allow/deny rules as they are now (Grep includes a protected file a rule allows). */
   teamRules: () => Promise<RuleSet>;
   processes: ProcessGroups;

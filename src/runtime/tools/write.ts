@@ -1,9 +1,12 @@
 // Write {file_path, content}: create or replace a file (parent directories created). Refused under
 // the team's own directories (paths.ts) before the permission gate is even asked, and again after
 // opening when the file is one of them by another name or has other hard links (checked-file.ts).
+// Writing agent configuration (agent-config.ts) asks team-lead in every mode but plan; writing a
+// credential file (secrets.ts) reveals nothing and is gated like any write.
 import { promises as fs } from 'node:fs';
 import { z } from 'zod';
 import { SwarmError } from '../../protocol/errors.js';
+import { configSummary } from './agent-config.js';
 import { writeChecked } from './checked-file.js';
 import { defineTool } from './types.js';
 
@@ -21,9 +24,11 @@ export const writeTool = defineTool({
     const { abs, real } = await ctx.guard.resolve(input.file_path);
     const st = await fs.stat(real).catch(() => undefined);
     if (st?.isDirectory()) throw new SwarmError('invalid_input', `${abs} is a directory`);
+    const configures = ctx.agentConfig.match(abs, real);
     return {
-      summary: input.file_path,
+      summary: configSummary(input.file_path, configures),
       targetPath: real,
+      ...(configures !== undefined ? { configures } : {}),
       execute: async () => {
         await writeChecked(ctx.guard, real, abs, input.content);
         const lines = input.content === '' ? 0 : input.content.split('\n').length;

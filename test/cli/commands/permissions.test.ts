@@ -200,6 +200,25 @@ describe('swarm approve / deny', () => {
     expect((await run(['approve', 'perm-7-a'])).exitCode).toBe(0); // still pending: nothing was half-done
   });
 
+  it('an audit log that cannot be written: approve, deny and permissions allow exit 1 in one line and change nothing', async () => {
+    await writePending(h.paths, record('perm-10-a', {}));
+    await fs.rm(h.paths.audit, { force: true });
+    await fs.mkdir(h.paths.audit, { recursive: true }); // not appendable, whoever runs the test
+    const before = await listTree(h.root);
+    for (const [args, notDone] of [
+      [['approve', 'perm-10-a'], 'perm-10-a was not approved'],
+      [['deny', 'perm-10-a'], 'perm-10-a was not denied'],
+      [['permissions', 'allow', 'Bash(npm test:*)'], 'the allow rule Bash(npm test:*) was not added'],
+    ] as const) {
+      const r = await run([...args]);
+      expect(r.exitCode, args.join(' ')).toBe(1);
+      expect(r.stderr, args.join(' ')).toMatch(new RegExp(`^swarm: ${notDone.replace(/[()*]/g, '\\$&')}: the audit log \\S+audit\\.jsonl cannot be written \\(EISDIR[^\n]*\\); nothing was changed$`));
+      expect(r.stdout).toBe('');
+    }
+    expect(await listTree(h.root)).toEqual(before);
+    expect((await readTeam(new Team(h.root, TEAM))).swarm?.rules).toBeUndefined();
+  });
+
   it('--help shows examples', async () => {
     for (const cmd of [['approve'], ['deny'], ['permissions']]) {
       const r = await swarm(h.root, [...cmd, '--help']);

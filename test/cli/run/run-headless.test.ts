@@ -1,6 +1,8 @@
 // `swarm run -p` end to end (SPEC §9): the real CLI process runs the agent lead against the
 // stand-in Messages API; teammates are real `swarm teammate` processes in a private tmux server. A
 // console opened on the team meanwhile watches (the run holds the leader lease): both see the reports.
+// The person's --permission-mode is a ceiling: neither the lead's Agent {mode} nor an agent file's
+// permissionMode lifts it, so the verifier's Bash is asked (issue 30, items 1 and 2).
 import { execa } from 'execa';
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -12,6 +14,10 @@ import { quote } from 'shell-quote';
 import { SWARM_BIN, swarm } from '../../support/cli.js';
 import { tmuxEnv, tmuxForThisTest } from '../../support/tmux.js';
 import { useTempRoot } from '../../support/tmp-root.js';
+import { toolResults } from '../../support/runtime-harness.js';
+import { readAudit } from '../../../src/permissions/audit.js';
+import { readTeam, teamPaths } from '../../../src/team/index.js';
+import { Team } from '../../../src/team/team.js';
 import { waitFor } from '../../support/wait.js';
 
 let root = '';
@@ -114,5 +120,54 @@ describe('swarm run -p', () => {
     const panes = await new TmuxServer({ socket }).tryRun(['list-panes', '-a', '-F', '#{pane_id} #{session_name} #{pane_current_command} #{pane_title}']);
     expect(panes.stdout.trim()).toBe('');
     expect(existsSync(path.join(root, 'teams', 'goal', 'config.json'))).toBe(true); // the team's files stay
+  }, 60_000);
+});
+
+describe("swarm run -p: the person's mode is a ceiling (issue 30)", () => {
+  it('--permission-mode default: the lead cannot spawn in bypassPermissions, an agent file cannot either, and the verifier it spawns asks before Bash', async () => {
+    const work = path.join(root, 'work');
+    // As a teammate in acceptEdits could once write unasked: a verifier type that wants every command to run.
+    await fs.mkdir(path.join(work, '.claude', 'agents'), { recursive: true });
+    const agentFile = path.join(work, '.claude', 'agents', 'verification.md');
+    await fs.writeFile(agentFile, '---\nname: verification\ndescription: checks\ntools: Bash\npermissionMode: bypassPermissions\n---\nRun whatever you need.\n');
+    const url = await serve({
+      shutdown: 'approve',
+      turns: [
+        { match: { agent: 'team-lead', lastUser: 'Verify the build.' }, reply: { content: [{ type: 'tool_use', name: 'Agent', input: { name: 'v', prompt: 'Run the check.', subagent_type: 'verification', mode: 'bypassPermissions' } }] } },
+        { match: { agent: 'team-lead', lastUser: 'a model cannot raise it' }, reply: { content: [{ type: 'tool_use', name: 'Agent', input: { name: 'v', prompt: 'Run the check.', subagent_type: 'verification' } }] } },
+        { match: { agent: 'team-lead', lastUser: 'Spawned v' }, reply: 'Waiting for v.' },
+        { match: { agent: 'team-lead', lastUser: 'VERDICT: FAIL' }, reply: 'FINAL: v could not run the check.' },
+        { match: { agent: 'v', lastUser: 'Run the check.' }, reply: { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'echo ran > ran.txt', description: 'run the check' } }] } },
+        { match: { agent: 'v', toolResult: 'Bash' }, reply: 'VERDICT: FAIL' },
+      ],
+    });
+    const r = run(['Verify the build.', '--team', 'esc', '--backend', 'tmux', '--permission-mode', 'default'], env(url), work);
+    const id = await waitFor(() => /waiting for approval: v Bash .*→ swarm approve (\S+) --team esc/.exec(r.stderr())?.[1], 30_000, 'the question about v\'s Bash').catch((e: Error) => {
+      throw new Error(`${e.message}; stderr:\n${r.stderr()}`);
+    });
+    const member = (await readTeam(new Team(root, 'esc'))).members.find((m) => m.name === 'v');
+    expect(member?.mode).toBe('default');
+    const deny = await swarm(root, ['deny', id, '--team', 'esc', '--feedback', 'not now']);
+    expect(deny.exitCode, deny.stderr).toBe(0);
+    const done = await r.child;
+    expect(done.exitCode, r.stderr()).toBe(0);
+    expect(String(done.stdout).trim()).toBe('FINAL: v could not run the check.');
+    expect(existsSync(path.join(work, 'ran.txt'))).toBe(false);
+
+    const leadResults = server!.requests.filter((q) => q.agent === 'team-lead').map((q) => toolResults(q));
+    expect(leadResults[1]).toEqual([
+      {
+        content:
+          'mode bypassPermissions is above default, the permission mode the person chose for this run, and a model cannot raise it; spawn with mode default or a more restrictive one (plan, default), ' +
+          'or ask the person, who can raise it with --permission-mode bypassPermissions (swarm run / swarm lead --agent) or permissionMode in the team file',
+        is_error: true,
+      },
+    ]);
+    const lowered = `agent type verification (${agentFile}) asks for permissionMode bypassPermissions; v runs in default instead: an agent file never raises the mode above the person's (the person gives it with --permission-mode bypassPermissions, or permissionMode in a team file)`;
+    expect(leadResults[2]?.[0]?.content).toContain(`\nNote: ${lowered}.`);
+    expect(r.stderr()).toContain(`note: ${lowered}`);
+    // The person was asked, and said no: in the audit log, not run by a mode nobody chose.
+    const events = (await readAudit(teamPaths(root, 'esc'))).filter((e) => e.id === id).map((e) => [e.event, e.status, e.by]);
+    expect(events.filter(([event]) => event !== 'acted')).toEqual([['request', undefined, undefined], ['decision', 'rejected', 'team-lead']]);
   }, 60_000);
 });

@@ -7,6 +7,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { findTool } from '../../../src/runtime/tools/index.js';
 import { PathGuard } from '../../../src/runtime/tools/paths.js';
 import { ProcessGroups } from '../../../src/runtime/tools/process-groups.js';
+import { AgentConfigPaths } from '../../../src/runtime/tools/agent-config.js';
 import { SecretPaths } from '../../../src/runtime/tools/secrets.js';
 import type { ToolContext, ToolOutput } from '../../../src/runtime/tools/types.js';
 import { TaskList } from '../../../src/tasks/index.js';
@@ -28,6 +29,7 @@ beforeEach(async () => {
     cwd,
     guard: await PathGuard.create(root, cwd),
     secrets: await SecretPaths.create(root, path.join(root, 'home')),
+    agentConfig: await AgentConfigPaths.create(root),
     teamRules: async () => ({ allow: [], deny: [] }),
     processes: new ProcessGroups('/bin/sh', 300),
     shellEnv: {},

@@ -6,7 +6,9 @@ import { promises as fs, existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ALL_TOOLS, apiTools, findTool } from '../../../src/runtime/tools/index.js';
+import { gate } from '../../../src/runtime/permission-gate.js';
 import { PathGuard } from '../../../src/runtime/tools/paths.js';
+import { AgentConfigPaths } from '../../../src/runtime/tools/agent-config.js';
 import { SecretPaths } from '../../../src/runtime/tools/secrets.js';
 import { groupAlive, OutputCap, ProcessGroups } from '../../../src/runtime/tools/process-groups.js';
 import type { ToolContext, ToolOutput } from '../../../src/runtime/tools/types.js';
@@ -39,6 +41,7 @@ beforeEach(async () => {
     cwd,
     guard: await PathGuard.create(root, cwd),
     secrets: await SecretPaths.create(root, home),
+    agentConfig: await AgentConfigPaths.create(root),
     teamRules: async () => rules,
     processes,
     shellEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
@@ -101,6 +104,18 @@ describe('Edit and Write', () => {
     expect(await fs.readFile(path.join(cwd, 'd/e/f.txt'), 'utf8')).toBe('x\ny');
     expect((await call('Edit', { file_path: 'new.txt', old_string: '', new_string: 'hello' })).isError).toBeUndefined();
     expect(await call('Edit', { file_path: 'new.txt', old_string: '', new_string: 'again' })).toMatchObject({ isError: true });
+  });
+
+  it('a Write or Edit that makes a file shorter leaves no old tail', async () => {
+    const file = path.join(cwd, 'long.txt');
+    await fs.writeFile(file, 'a long first version of the file\nwith a second line\n');
+    expect((await call('Write', { file_path: 'long.txt', content: 'short\n' })).isError).toBeUndefined();
+    expect(await fs.readFile(file, 'utf8')).toBe('short\n');
+    await fs.writeFile(file, 'keep this; drop everything after it: a tail that is longer than the rest\n');
+    expect((await call('Edit', { file_path: 'long.txt', old_string: '; drop everything after it: a tail that is longer than the rest', new_string: '' })).isError).toBeUndefined();
+    expect(await fs.readFile(file, 'utf8')).toBe('keep this\n');
+    expect((await call('Write', { file_path: 'long.txt', content: '' })).isError).toBeUndefined();
+    expect((await fs.stat(file)).size).toBe(0);
   });
 
   it("refuses the root's teams/ and swarm/ directories, also through symlinks and ..", async () => {
@@ -284,6 +299,58 @@ describe('protected reads', () => {
     expect(await secretOf('Glob', { pattern: `${home}/.ssh/*` })).toBe('~/.ssh/**');
     expect(await secretOf('Grep', { pattern: 'x' })).toBeUndefined();
     expect(await secretOf('Glob', { pattern: '**/*' })).toBeUndefined();
+  });
+
+  it('an Edit through a symlink to a protected file is marked for the gate, which asks in every mode but plan (refused)', async () => {
+    await fs.mkdir(path.join(home, '.ssh'));
+    await fs.writeFile(path.join(home, '.ssh/config'), 'Host x\n');
+    await fs.symlink(path.join(home, '.ssh/config'), path.join(cwd, 'notes.txt'));
+    await fs.mkdir(path.join(cwd, '.claude'));
+    await fs.writeFile(path.join(cwd, '.claude/settings.json'), '{"permissions":{}}\n');
+    await fs.symlink(path.join(cwd, '.claude/settings.json'), path.join(cwd, 'plain.json'));
+    const secret = await findTool('Edit')!.prepare({ file_path: 'notes.txt', old_string: 'Host x', new_string: 'Host y' }, ctx);
+    expect(secret.secret).toBe('~/.ssh/**');
+    expect(secret.summary).toBe('notes.txt (protected: ~/.ssh/**)');
+    const config = await findTool('Edit')!.prepare({ file_path: 'plain.json', old_string: '{}', new_string: '{"allow":["Bash"]}' }, ctx);
+    expect(config.configures).toBe('**/.claude/settings*.json');
+    expect(config.summary).toBe('plain.json (protected agent configuration: **/.claude/settings*.json)');
+    for (const inv of [secret, config]) {
+      for (const mode of ['default', 'acceptEdits', 'bypassPermissions'] as const) {
+        expect(gate('edit', mode, { path: inv.targetPath!, cwd }, inv.secret ?? inv.configures).action, `${inv.summary} in ${mode}`).toBe('ask');
+      }
+      expect(gate('edit', 'plan', { path: inv.targetPath!, cwd }, inv.secret ?? inv.configures).action).toBe('refuse');
+    }
+    expect(await fs.readFile(path.join(cwd, '.claude/settings.json'), 'utf8')).toBe('{"permissions":{}}\n');
+  });
+
+  it('marks Write and Edit of agent configuration (under the cwd and the root, also through a symlink), never a read of it', async () => {
+    await fs.mkdir(path.join(cwd, '.claude/agents'), { recursive: true });
+    await fs.writeFile(path.join(cwd, '.claude/agents/verification.md'), '---\nname: verification\ndescription: x\n---\n');
+    await fs.symlink(path.join(cwd, '.claude'), path.join(cwd, 'cfg'));
+    const configures = async (name: string, input: unknown): Promise<string | undefined> => (await findTool(name)!.prepare(input, ctx)).configures;
+    expect(await configures('Write', { file_path: '.claude/agents/verification.md', content: 'x' })).toBe('**/.claude/agents/**');
+    expect((await findTool('Write')!.prepare({ file_path: '.mcp.json', content: '{}' }, ctx)).summary).toBe('.mcp.json (protected agent configuration: **/.mcp.json)');
+    expect(await configures('Write', { file_path: 'cfg/agents/new.md', content: 'x' })).toBe('**/.claude/agents/**');
+    expect(await configures('Write', { file_path: path.join(root, 'agents/mine.md'), content: 'x' })).toBe('<root>/agents/**');
+    expect(await configures('Write', { file_path: path.join(root, 'settings.json'), content: '{}' })).toBe('<root>/settings*.json');
+    expect(await configures('Edit', { file_path: 'cfg/agents/verification.md', old_string: 'x', new_string: 'y' })).toBe('**/.claude/agents/**');
+    expect(await configures('Edit', { file_path: '.claude/settings.local.json', old_string: '', new_string: '{}' })).toBe('**/.claude/settings*.json');
+    expect(await configures('Write', { file_path: 'src/agents.md', content: 'x' })).toBeUndefined();
+    // Reads are free: not secrets.
+    const read = await findTool('Read')!.prepare({ file_path: '.claude/agents/verification.md' }, ctx);
+    expect([read.secret, read.configures, read.summary]).toEqual([undefined, undefined, '.claude/agents/verification.md']);
+    expect((await findTool('Grep')!.prepare({ pattern: 'x', path: '.claude/agents' }, ctx)).secret).toBeUndefined();
+  });
+
+  it('Grep over a tree with a malformed team rule never searches protected files', async () => {
+    await fs.writeFile(path.join(cwd, '.env'), 'API_TOKEN=hunter2\n');
+    await fs.writeFile(path.join(cwd, 'plain.txt'), 'hunter2\n');
+    // The allow rule alone would let .env be searched; beside a rule that does not parse, nothing is allowed.
+    rules = { allow: ['Read(**/.env)'], deny: ['Bash('] };
+    const r = await call('Grep', { pattern: 'hunter2', output_mode: 'content' });
+    expect(r.content).toBe(`${path.join(cwd, 'plain.txt')}:1:hunter2\n(not searched: 1 protected file (credentials): ${path.join(cwd, '.env')}; Read one to ask team-lead)`);
+    rules = { allow: ['Read(**/.env', 'Read(**/.env)'], deny: [] };
+    expect((await call('Grep', { pattern: 'hunter2', output_mode: 'count' })).content).not.toContain(`${path.join(cwd, '.env')}:`);
   });
 
   it('Grep over a tree leaves protected files out and says which, unless a team rule allows them', async () => {
