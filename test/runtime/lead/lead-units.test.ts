@@ -1,5 +1,6 @@
 // Units of the agent lead (SPEC §9): what its queue passes on and how it wakes (queue.ts), its
-// limits (limits.ts), and the team's spend from the status files (team-state.ts).
+// limits (limits.ts), the team's spend from the status files (team-state.ts), and what its
+// SendMessage tells it about a shutdown (tools.ts).
 import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { encodeControl } from '../../../src/protocol/control.js';
@@ -7,6 +8,8 @@ import { InboxMessageSchema, type InboxMessage } from '../../../src/protocol/mes
 import { LeadLimits } from '../../../src/runtime/lead/limits.js';
 import { LeadQueue, staysWithPerson } from '../../../src/runtime/lead/queue.js';
 import { TeamSpend } from '../../../src/runtime/lead/team-state.js';
+import { leadSendTool, type LeadPowers, type StopReport } from '../../../src/runtime/lead/tools.js';
+import type { ToolContext, ToolOutput } from '../../../src/runtime/tools/types.js';
 import { addMember, createTeam, removeMember } from '../../../src/team/team-store.js';
 import { writeStatus } from '../../support/team-fixture.js';
 import { useTempRoot } from '../../support/tmp-root.js';
@@ -124,5 +127,38 @@ describe('TeamSpend', () => {
     await writeStatus(root, 't', 'w1', { pid: process.pid, agentId: 'w1@t', startedAt: 2, totalTokens: 5, costUsd: 0.5 });
     const again = await spend.read();
     expect(again.tokens).toBe(1150); // same agentId w1@t: the highest figure stays
+  });
+});
+
+describe("the lead's SendMessage {type: shutdown_request}", () => {
+  const report = (name: string, outcome: StopReport['outcome']): StopReport => ({
+    name,
+    outcome,
+    verified: outcome !== 'timeout' && outcome !== 'failed' && outcome !== 'rejected',
+    ...(outcome === 'timeout' ? { reason: 'no answer within 5 s' } : outcome === 'failed' ? { reason: 'tmux is gone' } : outcome === 'rejected' ? { reason: 'busy' } : {}),
+  });
+  /** The tool, run as the lead's model would call it, with stops that end as `reports` say. */
+  async function shutdown(to: string, reports: StopReport[]): Promise<ToolOutput> {
+    const powers: LeadPowers = {
+      mayAddTeammate: () => Promise.resolve(),
+      spawn: () => Promise.reject(new Error('not in this test')),
+      stop: (name) => Promise.resolve(reports.find((r) => r.name === name)!),
+      stopAll: () => Promise.resolve(reports),
+      send: () => Promise.resolve([]),
+    };
+    const invocation = await leadSendTool(powers).prepare({ to, message: { type: 'shutdown_request', reason: 'done' } }, {} as ToolContext);
+    return invocation.execute(new AbortController().signal);
+  }
+
+  it('a shutdown that timed out (or failed) is an error to the lead; one that ended, or was refused, is not', async () => {
+    expect(await shutdown('w1', [report('w1', 'timeout')])).toEqual({ content: 'w1 did not answer in time: no answer within 5 s; it may still be running.', isError: true });
+    expect(await shutdown('w1', [report('w1', 'failed')])).toEqual({ content: 'stopping w1 failed: tmux is gone.', isError: true });
+    for (const outcome of ['approved', 'grace_exit', 'killed', 'already_gone', 'rejected'] as const) {
+      expect((await shutdown('w1', [report('w1', outcome)])).isError, outcome).toBeUndefined();
+    }
+    // "*": one timeout among stops that ended makes the whole result an error, every line kept.
+    const all = await shutdown('*', [report('w1', 'approved'), report('w2', 'timeout')]);
+    expect(all.isError).toBe(true);
+    expect(all.content.split('\n')).toEqual(['w1 approved the shutdown and is gone (verified).', 'w2 did not answer in time: no answer within 5 s; it may still be running.']);
   });
 });
