@@ -1,6 +1,7 @@
 // config.json (SPEC §3.2): the team file shared with Claude Code. Unknown fields written by other
 // tools are kept (loose objects), so a rewrite by swarm never drops them.
 import { z } from 'zod';
+import { TeamBudgetSchema } from './budget.js';
 import { SwarmError } from './errors.js';
 
 /** The pane backends (SPEC §4.1); `backendType` in config.json names one of them. */
@@ -62,6 +63,8 @@ export const SwarmSectionSchema = z.looseObject({
   permissionMode: PermissionModeSchema.optional(),
   // Repositories where teammates got a git worktree (SPEC §10): where `swarm worktrees` and doctor look.
   worktreeRepos: z.array(z.string()).optional(),
+  // The agent lead's budget (SPEC §9), binding every member: protocol/budget.ts.
+  budget: TeamBudgetSchema.optional(),
 });
 export type SwarmSection = z.infer<typeof SwarmSectionSchema>;
 

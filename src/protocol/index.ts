@@ -1,5 +1,6 @@
 // protocol/: the on-disk records and control messages as zod schemas with inferred types, names
 // and ids. Pure: no I/O.
+export * from './budget.js';
 export * from './colors.js';
 export * from './config.js';
 export * from './context-window.js';

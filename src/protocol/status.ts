@@ -1,7 +1,8 @@
 // status/<name>.json (SPEC §5): the heartbeat and progress each teammate writes.
 import { z } from 'zod';
 
-export const TeammateStateSchema = z.enum(['starting', 'working', 'idle', 'waiting_permission', 'exiting']);
+// waiting_budget: at the team's budget (protocol/budget.ts), no model step until it is raised.
+export const TeammateStateSchema = z.enum(['starting', 'working', 'idle', 'waiting_permission', 'waiting_budget', 'exiting']);
 export type TeammateState = z.infer<typeof TeammateStateSchema>;
 
 export const StatusFileSchema = z.looseObject({

@@ -66,7 +66,7 @@ export interface AgentLoopDeps {
   end: LoopEnd;
   presence: LoopPresence;
   status: StatusReporter;
-  /** Called before every model step; throws to end the loop (the lead's limits). */
+  /** Called before every model step: may wait (the team's budget), throws to end the loop (the lead's limits, a stop). */
   beforeStep?: () => Promise<void>;
   /** The team's task list: completions reported when idle, the next task claimed. */
   tasks: Pick<TeamTasks, 'beginTurn' | 'completedInTurn' | 'claimNext'>;

@@ -4,6 +4,8 @@
 // closing the pane finds a teammate that is already done. Every step runs even if one before failed.
 //   approved → exit 0, shutdown_approved          grace  → exit 0, shutdown_approved with a note
 //   signal   → exit 0 (SIGTERM/SIGINT/host stop)   failed → exit 1, idle_notification "failed"
+//   budget   → exit 0, shutdown_approved with a note (asked to stop while held at the team's budget:
+//              its model cannot be asked, so the runtime approves; runtime/budget-gate.ts)
 import { encodeControl, type ShutdownRequest } from '../protocol/control.js';
 import { LEAD_NAME } from '../protocol/names.js';
 import type { Mailbox } from '../mailbox/mailbox.js';
@@ -18,6 +20,7 @@ import type { PaneView } from './view.js';
 export type ExitReason =
   | { kind: 'approved'; request: ShutdownRequest }
   | { kind: 'grace'; request: ShutdownRequest; graceMs: number }
+  | { kind: 'budget'; request: ShutdownRequest }
   | { kind: 'signal'; signal: string }
   | { kind: 'failed'; why: string };
 
@@ -52,6 +55,7 @@ export async function finishTeammate(reason: ExitReason, d: ExitDeps): Promise<n
   if (reason.kind === 'grace') d.view.warn(`shutdown: no answer from the model within ${Math.round(reason.graceMs / 1000)}s; exiting anyway`);
   if (reason.kind === 'failed') d.view.error(`giving up: ${reason.why}`);
   if (reason.kind === 'signal') d.view.notice(`stopping (${reason.signal})`);
+  if (reason.kind === 'budget') d.view.notice("shutdown requested while waiting at the team's budget: exiting without a model step");
 
   await step('closing watchers', d.closeWatchers);
   await step('stopping Bash processes', async () => {
@@ -65,10 +69,15 @@ export async function finishTeammate(reason: ExitReason, d: ExitDeps): Promise<n
   await step('config.json', () => d.presence.leaving());
 
   const timestamp = new Date((d.now ?? Date.now)()).toISOString();
-  if (reason.kind === 'approved' || reason.kind === 'grace') {
+  if (reason.kind === 'approved' || reason.kind === 'grace' || reason.kind === 'budget') {
     await step('shutdown_approved', async () => {
       const member = findMember(await readTeam(d.team), d.name);
-      const note = reason.kind === 'grace' ? { graceExpired: true, note: `the model did not answer within ${Math.round(reason.graceMs / 1000)}s; exited anyway` } : {};
+      const note =
+        reason.kind === 'grace'
+          ? { graceExpired: true, note: `the model did not answer within ${Math.round(reason.graceMs / 1000)}s; exited anyway` }
+          : reason.kind === 'budget'
+            ? { note: "waiting at the team's budget, so the model could not be asked; exited without a model step" }
+            : {};
       const text = encodeControl({
         type: 'shutdown_approved',
         requestId: reason.request.requestId,

@@ -55,6 +55,12 @@ export class ShutdownCoordinator {
     return this.interrupt.signal;
   }
 
+  /** The first verified request the model has not answered yet (shown to it or not), if any. */
+  unanswered(): ShutdownRequest | undefined {
+    for (const t of this.requests.values()) if (t.timer) return t.request;
+    return undefined;
+  }
+
   isKnown(requestId: string): boolean {
     return this.requests.has(requestId);
   }

@@ -3,7 +3,8 @@
 // Start: validate flags against config.json (args.ts; a one-line error and nothing touched when
 // they disagree) → with --resume, the conversation from logs/<name>.jsonl (restore.ts; a corrupt
 // transcript ends the process before anything is written) → status/<name>.json `starting` → isActive:true + pid in config.json → inbox
-// watcher → deliver the inbox (the initial prompt first) → agent loop. End: exit.ts.
+// watcher → deliver the inbox (the initial prompt first) → agent loop, each model step after the
+// team's budget allows it (budget-gate.ts). End: exit.ts.
 // Nothing here touches process-wide state (signals, exit): the CLI command does, so a host process
 // could run a teammate in-process with its own `signal` and `write`.
 import type { ColorSupportLevel } from 'chalk';
@@ -19,6 +20,7 @@ import { homeDir, resolveRoot } from '../team/paths.js';
 import { findMember, readTeam, updateMember } from '../team/team-store.js';
 import { Team } from '../team/team.js';
 import { AgentLoop } from './agent-loop.js';
+import { BudgetGate } from './budget-gate.js';
 import { parseFlags, readTuning, resolveSettings, type TeammateSettings } from './args.js';
 import { finishTeammate, type ExitReason } from './exit.js';
 import { ActedLog } from './acted.js';
@@ -236,6 +238,19 @@ class Teammate {
       transcript: this.transcript,
       status: this.status,
     });
+    const budget = new BudgetGate({
+      team: s.team,
+      name: s.name,
+      ...(s.color ? { color: s.color } : {}),
+      mailbox: this.mailbox,
+      status: this.status,
+      view: this.view,
+      transcript: this.transcript,
+      shutdown,
+      onShutdown: (request) => this.halt({ kind: 'budget', request }),
+      stop: this.stop.signal,
+      pollMs: this.pollMs || 1000,
+    });
     const loop = new AgentLoop({
       model: this.model,
       tools: apiTools(tools),
@@ -250,6 +265,7 @@ class Teammate {
       end: shutdown,
       presence: this.presence,
       status: this.status,
+      beforeStep: () => budget.beforeStep(),
       tasks,
       view: this.view,
       transcript: this.transcript,

@@ -37,6 +37,8 @@ export interface TeamPaths {
   audit: string;
   /** `ratelimit.json`: the team-wide rate-limit backoff every swarm-runtime member honours (runtime/rate-limit.ts). */
   rateLimit: string;
+  /** `spent.json`: what members that left had spent, still counted in the team's budget (team/spend.ts). */
+  spent: string;
   statusDir: string;
   status(name: string): string;
   /** The leader's control messages a teammate acted on (runtime/acted.ts). */
@@ -125,6 +127,7 @@ export function teamPaths(root: string, team: string): TeamPaths {
     resolvedFile: (id) => inside([permissions, resolved], `${requestId(id)}.json`),
     audit: path.join(permissions, 'audit.jsonl'),
     rateLimit: path.join(dir, 'ratelimit.json'),
+    spent: path.join(dir, 'spent.json'),
     statusDir,
     status: (name) => inside([statusDir], `${assertInboxName(name)}.json`),
     acted: (name) => inside([statusDir], `${assertInboxName(name)}.acted.jsonl`),

@@ -13,7 +13,6 @@
 // once the teammate is ready. A failed resume kills its new pane (and takes back a claude prompt)
 // and leaves the member stopped, with why in the error. Panes are created one at a time under the
 // team's spawn lock (as spawns are); readiness is awaited concurrently.
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Backend, PaneRef } from '../backends/backend.js';
 import { memberPaneFields, paneRefOf } from '../backends/registry.js';
@@ -23,6 +22,7 @@ import { sameName } from '../protocol/names.js';
 import { openLeadMailbox } from '../permissions/lead-mailbox.js';
 import { isDirectory } from '../storage/atomic.js';
 import { withFileLock } from '../storage/lock.js';
+import { retireStatus } from '../team/spend.js';
 import { findMember, readTeam, updateMember } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
 import { TEAMMATE_RUNTIMES, buildTeammateCommand, type Env, type TeammateRuntime } from './command-line.js';
@@ -165,7 +165,7 @@ async function startResume(o: ResumeOptions, name: string): Promise<StartedResum
       // Asked before the new pane exists: a restarted server could reuse the old id for another pane.
       const oldRef = oldPaneRef(member, o.backend);
       const exitedPane = oldRef !== undefined && (await o.backend.probe([oldRef]).catch(() => ['unknown']))[0] === 'dead' ? oldRef : undefined;
-      await fs.rm(paths.status(member.name), { force: true }); // the crashed process's heartbeat must not count
+      await retireStatus(o.team, member.name); // the crashed process's heartbeat must not count (what it spent still does)
       let msgId = '';
       if (runtime === 'claude') {
         const lead = config.members[0];

@@ -35,6 +35,7 @@ import { openLeadMailbox } from '../permissions/lead-mailbox.js';
 import { ensureDir, isDirectory, writeFileAtomic } from '../storage/atomic.js';
 import { withFileLock } from '../storage/lock.js';
 import { resolveAgentType } from '../team/agent-types.js';
+import { retireStatus } from '../team/spend.js';
 import { addMember, readTeam, removeMember, updateMember, updateTeam } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
 import type { Backend, BackendType, PaneRef } from '../backends/backend.js';
@@ -343,7 +344,7 @@ async function startLocked(
       remote: o.backend.remoteProcesses === true,
       ...(o.which ? { which: o.which } : {}),
     });
-    await fs.rm(paths.status(name), { force: true }); // a previous teammate's heartbeat must not count
+    await retireStatus(o.team, name); // a previous teammate's heartbeat must not count (what it spent still does)
     const stderrLog = paths.stderrLog(name);
     await ensureDir(paths.logsDir);
     // Started empty (nor a previous teammate's errors) and 0600 like every file under the root:
@@ -368,7 +369,7 @@ async function undoSpawn(o: SpawnOptions, name: string, pane: PaneRef | undefine
   if (worktree !== undefined) {
     await dropWorktree(worktree).catch((e: unknown) => problems.push(`its worktree could not be removed: ${e instanceof Error ? e.message : String(e)}`));
   }
-  await fs.rm(o.team.paths.status(name), { force: true }).catch(() => undefined);
+  await retireStatus(o.team, name).catch(() => undefined);
   await fs.rm(o.team.paths.inbox(name), { force: true }).catch(() => undefined);
   return startFailure(`spawn of ${name} failed`, o.team.paths.stderrLog(name), output, problems, cause);
 }

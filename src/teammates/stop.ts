@@ -14,7 +14,6 @@
 //                     the end of its grace period) is reported as `grace_exit`, not as an approval.
 // Where a member is forgotten, its git worktree (if it had one) is settled (worktree.ts): removed
 // with its branch when clean, else kept; the outcome's `worktree` says which.
-import { promises as fs } from 'node:fs';
 import type { Member, TeamConfig } from '../protocol/config.js';
 import { encodeControl, parseControl, type ShutdownApproved, type ShutdownRejected } from '../protocol/control.js';
 import { SwarmError } from '../protocol/errors.js';
@@ -26,6 +25,7 @@ import type { Mailbox } from '../mailbox/mailbox.js';
 import { appendAudit } from '../permissions/audit.js';
 import { openLeadMailbox } from '../permissions/lead-mailbox.js';
 import { claudeCodeHolds } from '../team/lead-lease.js';
+import { retireStatus } from '../team/spend.js';
 import { findMember, readTeam, removeMember, requireMember } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
 import { awaitFiles } from '../storage/await-files.js';
@@ -97,12 +97,13 @@ async function stopPane(team: Team, member: Member, ctx: StopContext): Promise<v
 }
 
 /**
- * Remove the member from the roster, delete its status file, release its unfinished tasks, and
- * settle its worktree; returns `{ worktree }` to spread into the outcome (empty without one).
+ * Retire its status file (what it spent still counts: team/spend.ts), remove the member from the
+ * roster, release its unfinished tasks, and settle its worktree; returns `{ worktree }` to spread
+ * into the outcome (empty without one).
  */
 async function forget(team: Team, member: Member, how: Departure): Promise<{ worktree?: WorktreeFate }> {
+  await retireStatus(team, member.name);
   await removeMember(team, member.name);
-  await fs.rm(team.paths.status(member.name), { force: true });
   await releaseTasksOf(team, member.name, how);
   return member.worktreePath ? { worktree: await settleWorktree(member.worktreePath, team.name, member.name) } : {};
 }

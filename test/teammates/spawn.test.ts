@@ -18,8 +18,9 @@ import { Mailbox } from '../../src/mailbox/mailbox.js';
 import { ensureLeadKey } from '../../src/permissions/keys.js';
 import { verifyEntry } from '../../src/permissions/signing.js';
 import { isSwarmError, parseControl } from '../../src/protocol/index.js';
-import { createTeam, readTeam, teamPaths, updateTeam } from '../../src/team/index.js';
+import { createTeam, readTeam, readTeamSpend, teamPaths, updateTeam } from '../../src/team/index.js';
 import { listTree } from '../support/fs-tree.js';
+import { deadPid, writeStatus } from '../support/team-fixture.js';
 import { useTempRoot } from '../support/tmp-root.js';
 import { tmuxForThisTest } from '../support/tmux.js';
 import { waitFor } from '../support/wait.js';
@@ -215,10 +216,14 @@ describe('spawnTeammate (tmux, fake teammate)', () => {
 });
 
 describe('kill and shutdown (tmux, fake teammate)', () => {
-  it('kill: pane and process gone, member and status removed', async () => {
+  it("kill: pane and process gone, member and status removed; an earlier ann's heartbeat gives way to the new one, what it spent still counts", async () => {
+    const team = new Team(root, TEAM);
+    await writeStatus(root, TEAM, 'ann', { pid: await deadPid(), agentId: `ann@${TEAM}`, startedAt: 1, totalTokens: 300, costUsd: 0.3 });
     const r = await spawn('ann');
-    expect(await killTeammate(new Team(root, TEAM), 'ann', { env, killTimeoutMs: 1500 })).toEqual({ name: 'ann', outcome: 'killed', verified: true });
+    expect((await status('ann')).pid).toBe(r.pid);
+    expect(await killTeammate(team, 'ann', { env, killTimeoutMs: 1500 })).toEqual({ name: 'ann', outcome: 'killed', verified: true });
     await expectGone('ann', r.paneId, r.pid);
+    expect(await readTeamSpend(team, await readTeam(team))).toEqual({ costUsd: 0.3, tokens: 300, unpriced: [] });
   });
 
   it('shutdown approved: a signed request; exit verified, pane closed, member removed; other leader mail stays unread', async () => {

@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../src/backends/process.js';
+import { readTeamSpend } from '../../src/team/spend.js';
 import { addMember, createTeam, readTeam, updateMember } from '../../src/team/team-store.js';
 import { Team } from '../../src/team/team.js';
 import { killTeammate, shutdownTeammate } from '../../src/teammates/stop.js';
@@ -22,7 +23,7 @@ beforeEach(async () => {
   await addMember(team, { name: 'w1' });
   pid = await startSleeper();
   await updateMember(team, 'w1', { pid });
-  await writeStatus(root, TEAM, 'w1', { pid });
+  await writeStatus(root, TEAM, 'w1', { pid, agentId: `w1@${TEAM}`, startedAt: 1, totalTokens: 700, costUsd: 0.7 });
 });
 afterEach(reapChildren);
 
@@ -30,6 +31,7 @@ async function expectStoppedAndGone(): Promise<void> {
   expect(isProcessAlive(pid), `process ${pid} of w1 still running after the stop`).toBe(false);
   expect((await readTeam(team)).members.map((m) => m.name), 'the roster').toEqual(['team-lead']);
   expect(existsSync(team.paths.status('w1')), 'w1 status file removed').toBe(false);
+  expect(await readTeamSpend(team, await readTeam(team)), 'what w1 spent still counts').toEqual({ costUsd: 0.7, tokens: 700, unpriced: [] });
 }
 
 describe('a member with a pid and no pane', () => {

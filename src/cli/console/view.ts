@@ -14,6 +14,7 @@ import type { Question } from './prompt-queue.js';
 const STATE_STYLE: Partial<Record<MemberState, (s: string) => string>> = {
   working: chalk.cyan,
   waiting_permission: chalk.yellow.bold,
+  waiting_budget: chalk.yellow.bold,
   idle: chalk.dim,
   dead: chalk.red.bold,
   stopped: chalk.red.bold,
@@ -21,7 +22,7 @@ const STATE_STYLE: Partial<Record<MemberState, (s: string) => string>> = {
   exiting: chalk.dim,
 };
 
-const STATE_WORD: Partial<Record<MemberState, string>> = { waiting_permission: 'waiting' };
+const STATE_WORD: Partial<Record<MemberState, string>> = { waiting_permission: 'waiting', waiting_budget: 'at the budget' };
 
 /** `── w1 working #3 Parse args · w2 idle · tasks 1/4 done · 1 pending` (teammates only; the leader is this console). */
 export function statusLine(s: CollectedStatus, pending: number): string {

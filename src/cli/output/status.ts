@@ -34,6 +34,7 @@ function stateStyle(state: MemberState): (s: string) => string {
     case 'leading':
       return chalk.green;
     case 'waiting_permission':
+    case 'waiting_budget':
     case 'stale':
       return chalk.yellow;
     case 'dead':

@@ -12,7 +12,9 @@
 //                                               (a nudge), at most MAX_NUDGES times in a row;
 //   otherwise                                 → it waits for the next message.
 // Before each step and each spawn the limits are checked (limits.ts); when one is reached the
-// person decides (`onLimit`), and a stop ends the run with LimitReached.
+// person decides (`onLimit`), and a stop ends the run with LimitReached. The run's budget is
+// recorded in config.json when the lead starts (team/spend.ts), so it binds every teammate too
+// (runtime/budget-gate.ts); a teammate held at it tells team-lead, which wakes the lead to check.
 import type { ColorSupportLevel } from 'chalk';
 import type { TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { openLeadMailbox } from '../../permissions/lead-mailbox.js';
@@ -21,6 +23,7 @@ import { defaultCompactAt } from '../../protocol/context-window.js';
 import { LEAD_NAME, sameName } from '../../protocol/names.js';
 import { oneLine } from '../../protocol/text.js';
 import { loadAgentTypes } from '../../team/agent-types.js';
+import { raiseTeamBudget, readBudgetState, retireStatus, setTeamBudget } from '../../team/spend.js';
 import { findMember, readTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
 import { homeDir } from '../../team/paths.js';
@@ -48,7 +51,7 @@ import { PaneView, type Writer } from '../view.js';
 import { LeadLimits, LimitReached, type LeadLimitSettings, type LimitHit } from './limits.js';
 import { buildLeadPrompt } from './prompt.js';
 import type { LeadQueue } from './queue.js';
-import { readTeamState, TeamSpend, type TeamState } from './team-state.js';
+import { readTeamState, type TeamState } from './team-state.js';
 import { agentTool, leadSendTool, type AgentRequest, type LeadPowers, type SpawnReport, type StopReport } from './tools.js';
 
 /** Consecutive nudges (turns ended with tasks open and nobody working) before the run fails. */
@@ -153,20 +156,23 @@ export async function runLead(o: LeadOptions): Promise<LeadOutcome> {
   });
   const { mailbox } = await openLeadMailbox({ team: o.team });
   const limits = new LeadLimits(o.limits);
-  const spend = new TeamSpend(o.team);
   const stop = new AbortController();
   const onAbort = (): void => stop.abort(o.signal?.reason);
   o.signal?.addEventListener('abort', onAbort, { once: true });
   if (o.signal?.aborted) onAbort();
 
-  /** A limit reached: the person decides; a stop throws LimitReached out of the loop. */
+  /** A limit reached: the person decides; a stop throws LimitReached out of the loop, a go-on raises it (a budget in config.json). */
   const checkLimits = async (): Promise<void> => {
     await status.flush(); // the lead's own last step is in the spend read below (usage() writes in the background)
-    for (let hit = limits.reached(await spend.read()); hit !== undefined; hit = limits.reached(await spend.read())) {
+    for (let hit = limits.reached(await readBudgetState(o.team)); hit !== undefined; hit = limits.reached(await readBudgetState(o.team))) {
       view.warn(`limit reached: ${hit.why}`);
       transcript.append({ kind: 'limit', what: hit.kind, why: hit.why });
+      const before = status.state;
+      if (hit.kind !== 'max-turns') status.setState('waiting_budget');
       if ((await o.onLimit(hit)) === 'stop') throw new LimitReached(hit);
-      limits.extend(hit.kind);
+      if (hit.kind === 'max-turns') limits.extendTurns();
+      else await raiseTeamBudget(o.team, hit.kind, limits.growth(hit.kind));
+      status.setState(before);
     }
   };
 
@@ -178,8 +184,8 @@ export async function runLead(o: LeadOptions): Promise<LeadOutcome> {
           `the team already has ${teammates.length} teammates (--max-teammates ${limits.maxTeammates}): give one of them the work (SendMessage) or stop one whose work is done (shutdown_request) first`,
         );
       }
-      const hit = limits.reached(await spend.read());
-      if (hit !== undefined && hit.kind !== 'max-turns') throw new Error(`no new teammates: ${hit.why}`);
+      const { hit } = await readBudgetState(o.team);
+      if (hit !== undefined) throw new Error(`no new teammates: ${hit.why}`);
     },
     spawn: (req) => o.spawn(req),
     stop: (name, reason) => o.stop(name, reason),
@@ -235,7 +241,7 @@ export async function runLead(o: LeadOptions): Promise<LeadOutcome> {
       const config = await readTeam(o.team);
       view.setRoster(config.members);
       const agentTypes = loadAgentTypes({ cwd: o.cwd, root: o.team.root }).types;
-      return buildLeadPrompt({ team: o.team.name, cwd: o.cwd, config, maxTeammates: limits.maxTeammates, limits: limits.describe(await spend.read()), readTools: o.readTools === true, agentTypes });
+      return buildLeadPrompt({ team: o.team.name, cwd: o.cwd, config, maxTeammates: limits.maxTeammates, limits: limits.describe(await readBudgetState(o.team)), readTools: o.readTools === true, agentTypes });
     },
     runner,
     inbox: o.queue,
@@ -280,6 +286,9 @@ export async function runLead(o: LeadOptions): Promise<LeadOutcome> {
 
   view.banner(LEAD_NAME, o.team.name, `agent lead · ${model.model} · ${o.cwd}`);
   transcript.append({ kind: 'start', pid: o.pid ?? process.pid, model: o.model, lead: true, cwd: o.cwd });
+  // A previous lead's spend still counts (its file is replaced below); this run's budget counts from here.
+  await retireStatus(o.team, LEAD_NAME);
+  await setTeamBudget(o.team, limits.budget);
   await status.start();
   if (o.goal !== undefined) o.queue.say(o.goal);
   let outcome: LeadOutcome;

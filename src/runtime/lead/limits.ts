@@ -1,10 +1,15 @@
 // The agent lead's limits (SPEC §9): --max-teammates (on the roster at once), --max-turns (the
-// lead's model steps), --budget-usd (the team's cost: tokens × list price, runtime/usage.ts) and
-// --budget-tokens (the team's tokens: for models the price table does not know). Checked before
-// every step of the lead and before every spawn. When one is reached the person decides: continue
-// (that limit grows by its first size again) or stop (the run ends, saying which limit).
+// lead's model steps), and the team's budget, --budget-usd (the team's cost: tokens × list price,
+// runtime/usage.ts) and --budget-tokens (the team's tokens: for models the price table does not
+// know). The budget binds every member: the run records it in config.json and every teammate checks
+// it before each of its own steps (team/spend.ts, runtime/budget-gate.ts); the lead checks its
+// limits before every step of its own and before every spawn, by the same rule
+// (protocol/budget.ts). When one is reached the person decides: continue (that limit grows by its
+// first size again; a budget in config.json, so waiting teammates go on) or stop (the run ends,
+// saying which limit).
+import { describeBudget, type BudgetKind } from '../../protocol/budget.js';
 import { SwarmError } from '../../protocol/errors.js';
-import type { Spend } from './team-state.js';
+import type { BudgetLimits, BudgetState } from '../../team/spend.js';
 
 export interface LeadLimitSettings {
   maxTeammates: number;
@@ -13,11 +18,11 @@ export interface LeadLimitSettings {
   budgetTokens?: number | undefined;
 }
 
-export type LimitKind = 'max-turns' | 'budget-usd' | 'budget-tokens';
+export type LimitKind = 'max-turns' | BudgetKind;
 
 export interface LimitHit {
   kind: LimitKind;
-  /** One line: what was reached, e.g. "$0.52 spent of --budget-usd 0.50". */
+  /** One line: what was reached, e.g. "$0.52 spent of --budget-usd 0.5". */
   why: string;
 }
 
@@ -28,24 +33,21 @@ export class LimitReached extends SwarmError {
   }
 }
 
-function usd(n: number): string {
-  return `$${n.toFixed(2)}`;
-}
-
 export class LeadLimits {
   private turns = 0;
   private maxTurns: number | undefined;
-  private budgetUsd: number | undefined;
-  private budgetTokens: number | undefined;
 
   constructor(private readonly s: LeadLimitSettings) {
     this.maxTurns = s.maxTurns;
-    this.budgetUsd = s.budgetUsd;
-    this.budgetTokens = s.budgetTokens;
   }
 
   get maxTeammates(): number {
     return this.s.maxTeammates;
+  }
+
+  /** The budget the run starts with (what setTeamBudget records). */
+  get budget(): BudgetLimits {
+    return { usd: this.s.budgetUsd, tokens: this.s.budgetTokens };
   }
 
   /** Count one model step of the lead. */
@@ -53,33 +55,27 @@ export class LeadLimits {
     this.turns += 1;
   }
 
-  /** The first limit reached with `spend` (and the steps so far), if any. */
-  reached(spend: Spend): LimitHit | undefined {
+  /** The first limit reached: the lead's steps, then the team's budget as just read. */
+  reached(budget: Pick<BudgetState, 'hit'>): LimitHit | undefined {
     if (this.maxTurns !== undefined && this.turns >= this.maxTurns) {
       return { kind: 'max-turns', why: `the lead took ${this.turns} model steps (--max-turns ${this.maxTurns})` };
     }
-    if (this.budgetUsd !== undefined && spend.costUsd >= this.budgetUsd) {
-      return { kind: 'budget-usd', why: `${usd(spend.costUsd)} spent of --budget-usd ${this.budgetUsd}` };
-    }
-    if (this.budgetTokens !== undefined && spend.tokens >= this.budgetTokens) {
-      return { kind: 'budget-tokens', why: `${spend.tokens} tokens used of --budget-tokens ${this.budgetTokens}` };
-    }
-    return undefined;
+    return budget.hit;
   }
 
-  /** The person chose to go on: the limit reached grows by its first size. */
-  extend(kind: LimitKind): void {
-    if (kind === 'max-turns' && this.maxTurns !== undefined) this.maxTurns += this.s.maxTurns ?? 0;
-    if (kind === 'budget-usd' && this.budgetUsd !== undefined) this.budgetUsd += this.s.budgetUsd ?? 0;
-    if (kind === 'budget-tokens' && this.budgetTokens !== undefined) this.budgetTokens += this.s.budgetTokens ?? 0;
+  /** The person chose to go on at --max-turns: it grows by its first size. */
+  extendTurns(): void {
+    if (this.maxTurns !== undefined) this.maxTurns += this.s.maxTurns ?? 0;
+  }
+
+  /** How much a budget grows when the person goes on at it: its first size. */
+  growth(kind: BudgetKind): number {
+    return (kind === 'budget-usd' ? this.s.budgetUsd : this.s.budgetTokens) ?? 0;
   }
 
   /** The limits in force, one line each, for the lead's system prompt. */
-  describe(spend: Spend): string[] {
-    const out: string[] = [];
-    if (this.maxTurns !== undefined) out.push(`model steps: ${this.turns} of ${this.maxTurns}`);
-    if (this.budgetUsd !== undefined) out.push(`budget: ${usd(this.budgetUsd)} (the team has spent ${usd(spend.costUsd)})`);
-    if (this.budgetTokens !== undefined) out.push(`token budget: ${this.budgetTokens} (the team has used ${spend.tokens})`);
-    return out;
+  describe(budget: Pick<BudgetState, 'budget' | 'spent'>): string[] {
+    const steps = this.maxTurns === undefined ? [] : [`model steps: ${this.turns} of ${this.maxTurns}`];
+    return [...steps, ...describeBudget(budget.budget, budget.spent)];
   }
 }

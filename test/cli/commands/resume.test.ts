@@ -16,7 +16,9 @@ import { isProcessAlive } from '../../../src/backends/process.js';
 import { TmuxServer, listAllPanes } from '../../../src/backends/tmux/commands.js';
 import { Mailbox } from '../../../src/mailbox/mailbox.js';
 import { openLeadMailbox } from '../../../src/permissions/lead-mailbox.js';
+import { SpentLedgerSchema } from '../../../src/protocol/budget.js';
 import { encodeControl } from '../../../src/protocol/control.js';
+import { StatusFileSchema } from '../../../src/protocol/status.js';
 import { RESUMED_NOTE } from '../../../src/runtime/agent-loop.js';
 import { execa } from 'execa';
 import { quote } from 'shell-quote';
@@ -140,9 +142,14 @@ describe('swarm resume', () => {
     expect(notStopped.exitCode).toBe(1);
     expect(notStopped.stderr).toMatch(/no teammate team-lead in team rs/);
 
+    const crashed = StatusFileSchema.parse(JSON.parse(await fs.readFile(path.join(root, 'teams', TEAM, 'status', 'w1.json'), 'utf8')));
+    expect(crashed.totalTokens).toBeGreaterThan(0);
     const resumed = await swarm(root, ['resume'], env);
     expect(resumed.exitCode, resumed.stderr).toBe(0);
     expect(resumed.stdout).toMatch(/^resumed w1: ready \(4 turns restored/);
+    // The crashed process's heartbeat gave way to the new one's; what it spent still counts (team/spend.ts).
+    const spent = SpentLedgerSchema.parse(JSON.parse(await fs.readFile(path.join(root, 'teams', TEAM, 'spent.json'), 'utf8')));
+    expect(Object.values(spent.left)).toEqual([{ name: 'w1', tokens: crashed.totalTokens, ...(crashed.costUsd === undefined ? {} : { costUsd: crashed.costUsd }) }]);
     expect(resumed.stdout.split('\n')[1]).toBe(`  tmux -L ${socket} attach -t swarm-${TEAM}`);
     await waitFor(() => requestsOf(standin!, 'w1').length === 3, 20_000, "w1's first request after the resume");
     const after = requestsOf(standin, 'w1')[2]!.body!;

@@ -3,6 +3,8 @@
 // console opened on the team meanwhile watches (the run holds the leader lease): both see the reports.
 // The person's --permission-mode is a ceiling: neither the lead's Agent {mode} nor an agent file's
 // permissionMode lifts it, so the verifier's Bash is asked (issue 30, items 1 and 2).
+// The team's budget binds a teammate while the lead waits: the run ends with exit 1, the teammate
+// stopped and verified gone, no model step taken past the budget.
 import { execa } from 'execa';
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -120,6 +122,46 @@ describe('swarm run -p', () => {
     const panes = await new TmuxServer({ socket }).tryRun(['list-panes', '-a', '-F', '#{pane_id} #{session_name} #{pane_current_command} #{pane_title}']);
     expect(panes.stdout.trim()).toBe('');
     expect(existsSync(path.join(root, 'teams', 'goal', 'config.json'))).toBe(true); // the team's files stay
+  }, 60_000);
+
+  it('--budget-usd binds a teammate while the lead waits: held at the budget, it wakes the lead, the run exits 1 and the teammate is stopped and verified gone', async () => {
+    const work = path.join(root, 'work');
+    await fs.mkdir(work);
+    const leadRequests = () => server!.requests.filter((q) => q.agent === 'team-lead');
+    const workerRequests = () => server!.requests.filter((q) => q.agent === 'worker');
+    const url = await serve({
+      turns: [
+        { match: { agent: 'team-lead', lastUser: GOAL }, reply: { content: [{ type: 'tool_use', name: 'Agent', input: { name: 'worker', prompt: 'List the files, then write out.txt.' } }] } },
+        { match: { agent: 'team-lead', toolResult: 'Agent' }, reply: 'Waiting for worker.' },
+        {
+          match: { agent: 'worker' },
+          // Answered once the lead has had its answer and waits: the step then costs $1.20 of --budget-usd 1.
+          respond: async () => {
+            await waitFor(() => leadRequests().length === 2, 20_000, "the lead's second step (recorded once answered)");
+            return { reply: { content: [{ type: 'tool_use', name: 'Glob', input: { pattern: '*' } }], usage: { input_tokens: 400_000, output_tokens: 0 } } };
+          },
+        },
+        { match: { agent: 'worker', toolResult: 'Glob' }, reply: { content: [{ type: 'tool_use', name: 'Write', input: { file_path: 'out.txt', content: 'over budget' } }] } },
+        { match: { agent: 'team-lead' }, reply: 'a step past the budget' },
+      ],
+    });
+    const e = { ...env(url), SWARM_COMPACT_AT: '100000000' };
+    const r = run([GOAL, '--team', 'budget', '--backend', 'tmux', '--budget-usd', '1', '--lead-model', 'claude-sonnet-4-5', '--model', 'claude-sonnet-4-5'], e, work);
+    const done = await r.child;
+    expect(done.exitCode, r.stderr()).toBe(1);
+    expect(r.stderr()).toMatch(/worker › waiting at the budget: \[swarm\] worker is waiting: the team's budget is reached \(\$1\.2\d spent of --budget-usd 1\)/);
+    expect(r.stderr()).toMatch(/worker approved the shutdown and is gone \(verified\)\./);
+    expect(r.stderr()).toMatch(/stopped: over a limit: \$1\.2\d spent of --budget-usd 1\n/);
+    expect(String(done.stdout)).toBe('');
+    // No model step past the budget: the worker's one step, the lead's two (woken, it checked and stopped before a third).
+    expect(workerRequests()).toHaveLength(1);
+    expect(leadRequests()).toHaveLength(2);
+    expect(existsSync(path.join(work, 'out.txt'))).toBe(false);
+    // Nothing left running: only team-lead on the roster, no pane.
+    const status = await swarm(root, ['status', '--team', 'budget', '--json']);
+    expect((JSON.parse(status.stdout) as { members: { name: string }[] }).members.map((m) => m.name)).toEqual(['team-lead']);
+    const panes = await new TmuxServer({ socket }).tryRun(['list-panes', '-a', '-F', '#{pane_id}']);
+    expect(panes.stdout.trim()).toBe('');
   }, 60_000);
 });
 

@@ -1,18 +1,13 @@
 // Units of the agent lead (SPEC §9): what its queue passes on and how it wakes (queue.ts), its
-// limits (limits.ts), and the team's spend from the status files (team-state.ts).
-import { rm } from 'node:fs/promises';
+// limits (limits.ts; the team's spend and budget are team/spend.ts's, test/team/spend.test.ts),
+// and what its SendMessage tells it about a shutdown (tools.ts).
 import { describe, expect, it } from 'vitest';
 import { encodeControl } from '../../../src/protocol/control.js';
 import { InboxMessageSchema, type InboxMessage } from '../../../src/protocol/message.js';
 import { LeadLimits } from '../../../src/runtime/lead/limits.js';
 import { LeadQueue, staysWithPerson } from '../../../src/runtime/lead/queue.js';
-import { TeamSpend } from '../../../src/runtime/lead/team-state.js';
-import { addMember, createTeam, removeMember } from '../../../src/team/team-store.js';
-import { writeStatus } from '../../support/team-fixture.js';
-import { useTempRoot } from '../../support/tmp-root.js';
-
-let root = '';
-useTempRoot((r) => (root = r), 'swarm-lead-');
+import { leadSendTool, type LeadPowers, type StopReport } from '../../../src/runtime/lead/tools.js';
+import type { ToolContext, ToolOutput } from '../../../src/runtime/tools/types.js';
 
 const at = new Date().toISOString();
 function entry(from: string, text: string, extra: Partial<InboxMessage> = {}): InboxMessage {
@@ -67,62 +62,72 @@ describe('LeadQueue', () => {
   });
 });
 
-const spent = (costUsd: number, tokens: number) => ({ costUsd, tokens, unpriced: [] });
+const none = { hit: undefined, budget: undefined, spent: { costUsd: 0, tokens: 0, unpriced: [] } };
 
 describe('LeadLimits', () => {
   it('reaches --max-turns after that many steps; continuing grows it by its first size', () => {
     const l = new LeadLimits({ maxTeammates: 2, maxTurns: 2 });
-    expect(l.reached(spent(0, 0))).toBeUndefined();
+    expect(l.reached(none)).toBeUndefined();
     l.step();
-    expect(l.reached(spent(0, 0))).toBeUndefined();
+    expect(l.reached(none)).toBeUndefined();
     l.step();
-    expect(l.reached(spent(0, 0))).toEqual({ kind: 'max-turns', why: 'the lead took 2 model steps (--max-turns 2)' });
-    l.extend('max-turns');
-    expect(l.reached(spent(0, 0))).toBeUndefined();
-    expect(l.describe(spent(0, 0))).toEqual(['model steps: 2 of 4']);
+    expect(l.reached(none)).toEqual({ kind: 'max-turns', why: 'the lead took 2 model steps (--max-turns 2)' });
+    l.extendTurns();
+    expect(l.reached(none)).toBeUndefined();
+    expect(l.describe(none)).toEqual(['model steps: 2 of 4']);
     l.step();
     l.step();
-    expect(l.reached(spent(0, 0))?.why).toBe('the lead took 4 model steps (--max-turns 4)');
+    expect(l.reached(none)?.why).toBe('the lead took 4 model steps (--max-turns 4)');
     expect(l.maxTeammates).toBe(2);
   });
 
-  it('reaches --budget-usd and --budget-tokens at the budget; extend grows only the one reached', () => {
-    const l = new LeadLimits({ maxTeammates: 4, budgetUsd: 0.5, budgetTokens: 1000 });
-    expect(l.reached(spent(0.49, 999))).toBeUndefined();
-    expect(l.reached(spent(0.5, 10))).toEqual({ kind: 'budget-usd', why: '$0.50 spent of --budget-usd 0.5' });
-    expect(l.reached(spent(0.1, 1000))).toEqual({ kind: 'budget-tokens', why: '1000 tokens used of --budget-tokens 1000' });
-    l.extend('budget-usd');
-    expect(l.reached(spent(0.99, 10))).toBeUndefined();
-    expect(l.reached(spent(0.99, 1500))?.kind).toBe('budget-tokens');
-    l.extend('budget-tokens');
-    expect(l.reached(spent(0.99, 1500))).toBeUndefined();
-    expect(l.describe(spent(0.99, 1500))).toEqual(['budget: $1.00 (the team has spent $0.99)', 'token budget: 2000 (the team has used 1500)']);
-    expect(new LeadLimits({ maxTeammates: 4 }).describe(spent(3, 3))).toEqual([]);
+  it("passes on the team's budget (read from config.json); a budget grows by its first size; the steps come first", () => {
+    const l = new LeadLimits({ maxTeammates: 4, maxTurns: 1, budgetUsd: 0.5, budgetTokens: 1000 });
+    expect(l.budget).toEqual({ usd: 0.5, tokens: 1000 });
+    expect([l.growth('budget-usd'), l.growth('budget-tokens')]).toEqual([0.5, 1000]);
+    const hit = { kind: 'budget-usd', why: '$0.50 spent of --budget-usd 0.5' } as const;
+    expect(l.reached({ hit })).toBe(hit);
+    l.step();
+    expect(l.reached({ hit })?.kind).toBe('max-turns');
+    const budget = { usd: 1, tokens: 2000, spentBefore: { costUsd: 0, tokens: 0 } };
+    expect(l.describe({ budget, spent: { costUsd: 0.99, tokens: 1500, unpriced: [] } })).toEqual([
+      'model steps: 1 of 1',
+      'budget: $1.00 (the team has spent $0.99)',
+      'token budget: 2000 (the team has used 1500)',
+    ]);
+    expect(new LeadLimits({ maxTeammates: 4 }).describe(none)).toEqual([]);
   });
 });
 
-describe('TeamSpend', () => {
-  it("sums every member's status file, keeps each one's highest figure, and still counts a teammate that left", async () => {
-    const { team } = await createTeam(root, { name: 't' });
-    await addMember(team, { name: 'w1' });
-    await addMember(team, { name: 'w2', model: 'some-unknown-model' });
-    const spend = new TeamSpend(team);
-    expect(await spend.read()).toEqual({ costUsd: 0, tokens: 0, unpriced: [] });
-    await writeStatus(root, 't', 'team-lead', { pid: process.pid, agentId: 'team-lead@t', totalTokens: 100, costUsd: 0.25 });
-    await writeStatus(root, 't', 'w1', { pid: process.pid, agentId: 'w1@t', totalTokens: 1000, costUsd: 1 });
-    await writeStatus(root, 't', 'w2', { pid: process.pid, agentId: 'w2@t', totalTokens: 50 });
-    expect(await spend.read()).toEqual({ costUsd: 1.25, tokens: 1150, unpriced: ['w2'] });
-    // A lower figure (a rewritten file) does not lower what was seen.
-    await writeStatus(root, 't', 'w1', { pid: process.pid, agentId: 'w1@t', totalTokens: 10, costUsd: 0.01 });
-    expect(await spend.read()).toEqual({ costUsd: 1.25, tokens: 1150, unpriced: ['w2'] });
-    // w1 leaves: its file and its roster entry go; what it spent still counts.
-    await rm(team.paths.status('w1'));
-    await removeMember(team, 'w1');
-    expect(await spend.read()).toEqual({ costUsd: 1.25, tokens: 1150, unpriced: ['w2'] });
-    // A new w1 (another agent id) adds its own spend.
-    await addMember(team, { name: 'w1' });
-    await writeStatus(root, 't', 'w1', { pid: process.pid, agentId: 'w1@t', startedAt: 2, totalTokens: 5, costUsd: 0.5 });
-    const again = await spend.read();
-    expect(again.tokens).toBe(1150); // same agentId w1@t: the highest figure stays
+describe("the lead's SendMessage {type: shutdown_request}", () => {
+  const report = (name: string, outcome: StopReport['outcome']): StopReport => ({
+    name,
+    outcome,
+    verified: outcome !== 'timeout' && outcome !== 'failed' && outcome !== 'rejected',
+    ...(outcome === 'timeout' ? { reason: 'no answer within 5 s' } : outcome === 'failed' ? { reason: 'tmux is gone' } : outcome === 'rejected' ? { reason: 'busy' } : {}),
+  });
+  /** The tool, run as the lead's model would call it, with stops that end as `reports` say. */
+  async function shutdown(to: string, reports: StopReport[]): Promise<ToolOutput> {
+    const powers: LeadPowers = {
+      mayAddTeammate: () => Promise.resolve(),
+      spawn: () => Promise.reject(new Error('not in this test')),
+      stop: (name) => Promise.resolve(reports.find((r) => r.name === name)!),
+      stopAll: () => Promise.resolve(reports),
+      send: () => Promise.resolve([]),
+    };
+    const invocation = await leadSendTool(powers).prepare({ to, message: { type: 'shutdown_request', reason: 'done' } }, {} as ToolContext);
+    return invocation.execute(new AbortController().signal);
+  }
+
+  it('a shutdown that timed out (or failed) is an error to the lead; one that ended, or was refused, is not', async () => {
+    expect(await shutdown('w1', [report('w1', 'timeout')])).toEqual({ content: 'w1 did not answer in time: no answer within 5 s; it may still be running.', isError: true });
+    expect(await shutdown('w1', [report('w1', 'failed')])).toEqual({ content: 'stopping w1 failed: tmux is gone.', isError: true });
+    for (const outcome of ['approved', 'grace_exit', 'killed', 'already_gone', 'rejected'] as const) {
+      expect((await shutdown('w1', [report('w1', outcome)])).isError, outcome).toBeUndefined();
+    }
+    // "*": one timeout among stops that ended makes the whole result an error, every line kept.
+    const all = await shutdown('*', [report('w1', 'approved'), report('w2', 'timeout')]);
+    expect(all.isError).toBe(true);
+    expect(all.content.split('\n')).toEqual(['w1 approved the shutdown and is gone (verified).', 'w2 did not answer in time: no answer within 5 s; it may still be running.']);
   });
 });

@@ -2,7 +2,7 @@
 // on a real team in a temp root. A turn that ends while a teammate is still working does not end
 // the run; the teammate's idle notification wakes the lead, and the run ends when it ends a turn
 // with nobody working and no task open. A turn that ends with a task open and nobody working gets
-// the nudge.
+// the nudge. At the team's budget the person is asked, and going on raises it in config.json.
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeControl } from '../../../src/protocol/control.js';
 import { InboxMessageSchema } from '../../../src/protocol/message.js';
@@ -11,7 +11,8 @@ import { LeadQueue } from '../../../src/runtime/lead/queue.js';
 import { SUMMARY_TAG } from '../../../src/runtime/compaction.js';
 import { lastUserText } from '../../../src/standin/request.js';
 import { startMessagesServer, type MessagesServer, type ScriptInput } from '../../../src/standin/messages-server.js';
-import { addMember, createTeam } from '../../../src/team/team-store.js';
+import type { LimitHit } from '../../../src/runtime/lead/limits.js';
+import { addMember, createTeam, readTeam } from '../../../src/team/team-store.js';
 import type { Team } from '../../../src/team/team.js';
 import { writeStatus } from '../../support/team-fixture.js';
 import { useTempRoot } from '../../support/tmp-root.js';
@@ -34,7 +35,14 @@ class WatchedQueue extends LeadQueue {
   }
 }
 
-async function lead(team: Team, script: ScriptInput, queue: LeadQueue, onFinished: (answer: string) => boolean, env: Record<string, string> = {}): Promise<{ outcome: Promise<LeadOutcome> }> {
+async function lead(
+  team: Team,
+  script: ScriptInput,
+  queue: LeadQueue,
+  onFinished: (answer: string) => boolean,
+  env: Record<string, string> = {},
+  more: Partial<LeadOptions> = {},
+): Promise<{ outcome: Promise<LeadOutcome> }> {
   server = await startMessagesServer({ script });
   const fail = (): Promise<never> => Promise.reject(new Error('not in this test'));
   const o: LeadOptions = {
@@ -51,6 +59,7 @@ async function lead(team: Team, script: ScriptInput, queue: LeadQueue, onFinishe
     onFinished,
     env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'sk-test', HOME: root, CLAUDE_CONFIG_DIR: root, SWARM_RETRY_BASE_MS: '10', ...env },
     write: () => undefined,
+    ...more,
   };
   return { outcome: runLead(o) }; // not awaited: the test acts while the lead runs
 }
@@ -129,5 +138,53 @@ describe('the agent lead', () => {
     for (const t of texts.slice(2)) {
       expect(t).toMatch(/^\[swarm\] The run is not finished: 1 task is still open \(#1 pending: Write it\) and no teammate is working, so nothing will happen by itself\. There are no teammates\./);
     }
+  });
+
+  it("at --budget-usd asks the person; going on raises the team's budget in config.json by its first size; spend before the run does not count", async () => {
+    const { team } = await createTeam(root, { name: 't', cwd: root });
+    await addMember(team, { name: 'w1', cwd: root });
+    // Spent before this run: w1's, and a previous lead's (whose status file this lead's replaces).
+    await writeStatus(root, 't', 'w1', { pid: process.pid, agentId: 'w1@t', startedAt: 1, state: 'idle', totalTokens: 5000, costUsd: 5 });
+    await writeStatus(root, 't', 'team-lead', { pid: process.pid, agentId: 'team-lead@t', startedAt: 1, state: 'idle', totalTokens: 2000, costUsd: 2 });
+    const asked: LimitHit[] = [];
+    const { outcome } = await lead(
+      team,
+      {
+        turns: [
+          // $1.50 at claude-sonnet-4-5's $3 per million input tokens.
+          { match: { agent: 'team-lead', lastUser: 'Get w1 to finish.' }, reply: { content: [{ type: 'tool_use', name: 'TaskList', input: {} }], usage: { input_tokens: 500_000, output_tokens: 0 } } },
+          { match: { agent: 'team-lead', toolResult: 'TaskList' }, reply: { content: [{ type: 'text', text: 'FINAL: nothing to do.' }], usage: { input_tokens: 1000, output_tokens: 0 } } },
+        ],
+      },
+      new LeadQueue(),
+      () => true,
+      { SWARM_COMPACT_AT: '100000000' },
+      {
+        limits: { maxTeammates: 4, budgetUsd: 1 },
+        onLimit: async (hit) => {
+          asked.push(hit);
+          expect((await readTeam(team)).swarm?.budget?.usd).toBe(1); // still held while the person decides
+          return 'continue';
+        },
+      },
+    );
+    expect(await outcome).toEqual({ kind: 'finished', answer: 'FINAL: nothing to do.' });
+    expect(asked).toEqual([{ kind: 'budget-usd', why: '$1.50 spent of --budget-usd 1' }]);
+    expect((await readTeam(team)).swarm?.budget).toEqual({ usd: 2, spentBefore: { costUsd: 7, tokens: 7000 } });
+    expect(server!.requests).toHaveLength(2);
+  });
+
+  it('a teammate held at the budget is still working: the run does not end under it', async () => {
+    const { team } = await createTeam(root, { name: 't', cwd: root });
+    await addMember(team, { name: 'w1', cwd: root });
+    await writeStatus(root, 't', 'w1', { pid: process.pid, agentId: 'w1@t', state: 'waiting_budget' });
+    const queue = new WatchedQueue();
+    const answers: string[] = [];
+    const stop = new AbortController();
+    const { outcome } = await lead(team, { turns: [{ match: { agent: 'team-lead', lastUser: 'Get w1 to finish.' }, reply: 'Waiting for w1.' }] }, queue, (a) => (answers.push(a), true), {}, { signal: stop.signal });
+    await waitFor(() => queue.waits > 0 && server!.requests.length === 1, 10_000, 'the lead waiting after its first turn');
+    expect(answers).toEqual([]);
+    stop.abort(new Error('test over'));
+    expect(await outcome).toEqual({ kind: 'stopped' });
   });
 });
