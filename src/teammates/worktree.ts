@@ -16,6 +16,9 @@
 //   teamWorktrees   the worktrees (and leftover branches) of a team, in the repositories its config
 //                   remembers (`swarm.worktreeRepos`) and those of its members' worktrees, each
 //                   marked active or not (its member still in the team): `swarm worktrees`, doctor.
+//                   Attributed exactly: by branch `swarm/<team>/<name>`, else by a path config.json
+//                   records, else by a directory name that reads one way only — never by the
+//                   prefix `<team>-`, which team `t-x`'s worktrees share with team `t`'s.
 // add, drop and settle change the repository under the lock `<git dir>/swarm-worktrees.lock`: git's
 // own config and ref locks fail at once instead of waiting, so two teammates stopping together
 // would otherwise break each other's `git branch -D`.
@@ -287,26 +290,56 @@ export function parseWorktreeList(text: string): { path: string; head?: string; 
 }
 
 /**
- * The worktrees on branches `swarm/<team>/*` (or under `<repo>/.claude/worktrees/<team>-*`) in each
- * repository, and leftover `swarm/<team>/*` branches without a worktree. A repository that is gone
- * or not a repository is skipped.
+ * The team and member a worktree directory name `<team>-<member>` stands for, if only one reading
+ * fits: `t-x-a` is team `t`'s `x-a` or team `t-x`'s `a`, and only a `swarm/<team>/<member>` branch
+ * that exists for exactly one of them settles it (`swarmRefs`: every `refs/heads/swarm/...`).
  */
-async function listWorktrees(repos: readonly string[], team: string, exec: Exec): Promise<Omit<WorktreeInfo, 'active'>[]> {
+function ownerByDirName(dir: string, swarmRefs: ReadonlySet<string>): { team: string; member: string } | undefined {
+  const readings = [...dir.matchAll(/-/g)].map((m) => ({ team: dir.slice(0, m.index), member: dir.slice(m.index + 1) })).filter((r) => r.team !== '' && r.member !== '');
+  if (readings.length === 1) return readings[0];
+  const branched = readings.filter((r) => swarmRefs.has(`refs/heads/${worktreeBranch(r.team, r.member)}`));
+  return branched.length === 1 ? branched[0] : undefined;
+}
+
+/**
+ * The member of `team` a listed worktree belongs to, exactly, or undefined: its branch
+ * `swarm/<team>/<member>`; else (detached, or another branch checked out in it) a path config.json
+ * records for a member (`recorded`), else a directory `<repo>/.claude/worktrees/<team>-<member>`
+ * whose name reads one way only (ownerByDirName). An ambiguous one is never claimed.
+ */
+function worktreeOwner(
+  w: { path: string; branch?: string },
+  o: { repo: string; team: string; recorded: ReadonlyMap<string, string>; swarmRefs: ReadonlySet<string> },
+): string | undefined {
+  const ours = `refs/heads/${worktreeBranch(o.team, '')}`;
+  if (w.branch?.startsWith(ours) === true) return w.branch.slice(ours.length);
+  const member = o.recorded.get(w.path);
+  if (member !== undefined) return member;
+  if (path.dirname(w.path) !== path.join(o.repo, WORKTREES_DIR)) return undefined;
+  const owner = ownerByDirName(path.basename(w.path), o.swarmRefs);
+  return owner?.team === o.team ? owner.member : undefined;
+}
+
+/**
+ * The worktrees of `team` in each repository (worktreeOwner: by branch, else by exact path), and
+ * leftover `swarm/<team>/*` branches without a worktree. A repository that is gone or not a
+ * repository is skipped. `recorded`: worktree path → member, from config.json.
+ */
+async function listWorktrees(repos: readonly string[], team: string, recorded: ReadonlyMap<string, string>, exec: Exec): Promise<Omit<WorktreeInfo, 'active'>[]> {
   const prefix = `refs/heads/${worktreeBranch(team, '')}`;
   const out: Omit<WorktreeInfo, 'active'>[] = [];
   for (const repo of [...new Set(repos)].sort()) {
     const list = await git(exec, repo, ['worktree', 'list', '--porcelain']).catch(() => undefined);
     if (list === undefined || !list.ok) continue;
-    const dirPrefix = worktreeDir(repo, team, '');
-    const ours = parseWorktreeList(list.out).filter((w) => w.branch?.startsWith(prefix) === true || w.path.startsWith(dirPrefix));
-    const refs = await git(exec, repo, ['for-each-ref', '--format=%(refname)', prefix]);
-    const branches = refs.ok ? refs.out.split('\n').filter((l) => l !== '') : [];
+    const refs = await git(exec, repo, ['for-each-ref', '--format=%(refname)', 'refs/heads/swarm/']);
+    const swarmRefs = new Set(refs.ok ? refs.out.split('\n').filter((l) => l !== '') : []);
     const seen = new Set<string>();
-    for (const w of ours) {
-      const branchRef = w.branch ?? '';
-      const member = branchRef.startsWith(prefix) ? branchRef.slice(prefix.length) : path.basename(w.path).slice(`${team}-`.length);
-      const branch = branchRef.replace(/^refs\/heads\//, '') || worktreeBranch(team, member);
-      seen.add(branchRef);
+    for (const w of parseWorktreeList(list.out)) {
+      const member = worktreeOwner(w, { repo, team, recorded, swarmRefs });
+      if (member === undefined) continue;
+      // Its swarm branch, also when another one is checked out in it (never offered for deletion).
+      const branch = worktreeBranch(team, member);
+      seen.add(`refs/heads/${branch}`);
       const base = await baseOf(exec, repo, branch);
       out.push({
         member,
@@ -319,7 +352,7 @@ async function listWorktrees(repos: readonly string[], team: string, exec: Exec)
         prunable: w.prunable,
       });
     }
-    for (const ref of branches.filter((b) => !seen.has(b))) {
+    for (const ref of [...swarmRefs].filter((b) => b.startsWith(prefix) && !seen.has(b))) {
       const branch = ref.replace(/^refs\/heads\//, '');
       const base = await baseOf(exec, repo, branch);
       out.push({ member: ref.slice(prefix.length), repo, path: undefined, branch, base, ahead: await aheadOf(exec, repo, base, branch), dirty: undefined, prunable: false });
@@ -334,6 +367,7 @@ export async function teamWorktrees(config: TeamConfig, exec: Exec = execaExec):
     ...(config.swarm?.worktreeRepos ?? []),
     ...config.members.flatMap((m) => (m.worktreePath ? [repoOfWorktree(m.worktreePath)] : [])),
   ];
-  const found = await listWorktrees(repos, config.name, exec);
+  const recorded = new Map(config.members.flatMap((m) => (m.worktreePath ? [[m.worktreePath, m.name] as const] : [])));
+  const found = await listWorktrees(repos, config.name, recorded, exec);
   return found.map((w) => ({ ...w, active: config.members.some((m) => sameName(m.name, w.member)) }));
 }

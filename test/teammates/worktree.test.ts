@@ -118,6 +118,40 @@ describe('worktrees', () => {
     expect((await teamWorktrees(config([repo], []))).map((w) => w.active)).toEqual([false, false]);
   });
 
+  it('teamWorktrees attributes exactly: team t never claims team t-x\'s worktree, by branch, recorded path or a name that reads one way only', async () => {
+    const repo = await makeRepo(path.join(await tempRoot('swarm-git-'), 'repo'));
+    const teamOf = (name: string, members: { name: string; worktreePath?: string }[]): TeamConfig => ({
+      name,
+      createdAt: 0,
+      leadAgentId: `team-lead@${name}`,
+      leadSessionId: '',
+      members: [{ name: 'team-lead' }, ...members].map((m) => ({ agentId: `${m.name}@${name}`, joinedAt: 0, tmuxPaneId: '', cwd: '', subscriptions: [], ...m })),
+      swarm: { worktreeRepos: [repo] },
+    });
+    const txa = await planWorktree('t-x', 'a', repo); // dir t-x-a: also the name team t's member x-a would get
+    await addWorktree(txa);
+    const tb = await planWorktree('t', 'b', repo); // dir t-b: one reading only
+    await addWorktree(tb);
+    const rows = async (c: TeamConfig) => (await teamWorktrees(c)).map((w) => [w.member, w.path, w.branch, w.active]);
+    const t = teamOf('t', [{ name: 'b' }]);
+    const tx = teamOf('t-x', [{ name: 'a', worktreePath: txa.path }]);
+    expect(await rows(t)).toEqual([['b', tb.path, 'swarm/t/b', true]]);
+    expect(await rows(tx)).toEqual([['a', txa.path, 'swarm/t-x/a', true]]);
+
+    // Detached (no branch checked out): the existing branch swarm/t-x/a says whose t-x-a is; t-b reads one way.
+    await git(txa.path, 'checkout', '-q', '--detach');
+    await git(tb.path, 'checkout', '-q', '--detach');
+    expect(await rows(t)).toEqual([['b', tb.path, 'swarm/t/b', true]]);
+    expect(await rows(teamOf('t-x', []))).toEqual([['a', txa.path, 'swarm/t-x/a', false]]);
+    // Their branches gone too: t-x-a reads two ways, so only the team whose config records the path
+    // claims it; t-b still reads one way.
+    await git(repo, 'branch', '-D', 'swarm/t-x/a', 'swarm/t/b');
+    await git(repo, 'worktree', 'add', '-q', '--detach', path.join(path.dirname(repo), 't-c')); // not where swarm puts them: nobody's
+    expect(await rows(t)).toEqual([['b', tb.path, 'swarm/t/b', true]]);
+    expect(await rows(teamOf('t-x', []))).toEqual([]);
+    expect(await rows(tx)).toEqual([['a', txa.path, 'swarm/t-x/a', true]]);
+  });
+
   it('parses git worktree list --porcelain', () => {
     const text = ['worktree /r', 'HEAD abc', 'branch refs/heads/main', '', 'worktree /r/.claude/worktrees/t-a', 'HEAD def', 'branch refs/heads/swarm/t/a', 'prunable gitdir file points to non-existent location', '', 'worktree /d', 'HEAD 123', 'detached', ''].join('\n');
     expect(parseWorktreeList(text)).toEqual([
