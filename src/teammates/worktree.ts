@@ -4,11 +4,13 @@
 //   planWorktree    at spawn, before anything is written: the repository containing the cwd, its
 //                   HEAD commit (the base), `<repo>/.claude/worktrees/<team>-<name>` and the branch
 //                   `swarm/<team>/<name>` (neither may exist yet), and the teammate's cwd: the same
-//                   relative directory inside the worktree. Outside a repository: a one-line error.
-//   addWorktree     `git worktree add -b <branch> <path> <base>`; the base is kept in the repo's
-//                   config as `branch.<branch>.swarmBase` (git drops it with the branch), and
-//                   `/.claude/worktrees/` is added to `.git/info/exclude` so the main checkout's
-//                   `git status` stays clean.
+//                   relative directory inside the worktree. Outside a repository, or with a
+//                   symlinked `.claude` (the worktree would land outside it): a one-line error.
+//   addWorktree     `git worktree add -b <branch> <path> <base>`, the branch and the path checked
+//                   free again first (a failed add removes only what it made); the base is kept in
+//                   the repo's config as `branch.<branch>.swarmBase` (git drops it with the branch),
+//                   and `/.claude/worktrees/` is added to `.git/info/exclude` so the main
+//                   checkout's `git status` stays clean.
 //   dropWorktree    undo of a failed spawn: worktree and branch removed, whatever they hold.
 //   settleWorktree  at stop (the teammate verified gone): clean (no changes, HEAD still the base) →
 //                   worktree and branch removed; otherwise kept, with commits ahead and files
@@ -127,18 +129,41 @@ export async function planWorktree(team: string, name: string, cwd: string, exec
   if (!(await git(exec, repo, ['check-ref-format', '--branch', branch])).ok) {
     throw new SwarmError('invalid_input', `--isolation worktree: "${branch}" is not a valid git branch name; pick another member name`);
   }
+  const dir = worktreeDir(repo, team, name);
+  await assertWorktreeFree(exec, { repo, path: dir, branch }, name);
+  const rel = path.relative(repo, await fs.realpath(cwd));
+  return { repo, path: dir, branch, base: base.out, cwd: rel === '' ? dir : path.join(dir, rel) };
+}
+
+/**
+ * Where the worktree goes must be free, and inside the repository: no branch `branch`, no
+ * directory `path`, and `<repo>/.claude` and `<repo>/.claude/worktrees` real directories where
+ * they exist (through a symlink git would make the worktree outside the repository). `name` (the
+ * member) is for the message. Throws a one-line SwarmError that says what to do.
+ */
+async function assertWorktreeFree(exec: Exec, plan: Pick<WorktreePlan, 'repo' | 'path' | 'branch'>, name: string): Promise<void> {
+  const { repo, branch } = plan;
+  for (const dir of [path.join(repo, '.claude'), path.join(repo, WORKTREES_DIR)]) {
+    const st = await fs.lstat(dir).catch(() => undefined);
+    if (st === undefined) break;
+    if (st.isSymbolicLink()) {
+      const target = await fs.readlink(dir).catch(() => '?');
+      throw new SwarmError(
+        'invalid_input',
+        `--isolation worktree: ${dir} is a symlink (to ${target}), so the worktree would be made outside the repository; make it a real directory (move in what it links to), or spawn without --isolation`,
+      );
+    }
+    if (!st.isDirectory()) throw new SwarmError('invalid_input', `--isolation worktree: ${dir} is not a directory; move it away, or spawn without --isolation`);
+  }
   if ((await git(exec, repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])).ok) {
     throw new SwarmError(
       'exists',
       `--isolation worktree: branch ${branch} already exists in ${repo} (an earlier ${name}'s kept work?); review and delete it (${quote(['git', '-C', repo, 'branch', '-D', branch])}) or pick another name`,
     );
   }
-  const dir = worktreeDir(repo, team, name);
-  if (await exists(dir)) {
-    throw new SwarmError('exists', `--isolation worktree: ${dir} already exists; remove it (${quote(['git', '-C', repo, 'worktree', 'remove', dir])}) or pick another name`);
+  if (await exists(plan.path)) {
+    throw new SwarmError('exists', `--isolation worktree: ${plan.path} already exists; remove it (${quote(['git', '-C', repo, 'worktree', 'remove', plan.path])}) or pick another name`);
   }
-  const rel = path.relative(repo, await fs.realpath(cwd));
-  return { repo, path: dir, branch, base: base.out, cwd: rel === '' ? dir : path.join(dir, rel) };
 }
 
 /** The `git worktree add` that addWorktree runs (also shown by `swarm launch --dry-run`). */
@@ -155,10 +180,12 @@ async function withRepoLock<R>(exec: Exec, repo: string, fn: (gitDir: string) =>
 /** Create the planned worktree; on failure nothing of it is left and a one-line SwarmError is thrown. */
 export async function addWorktree(plan: WorktreePlan, exec: Exec = execaExec): Promise<void> {
   await withRepoLock(exec, plan.repo, async (gitDir) => {
+    // Again, under the repository's lock: since the plan another team or a person may have made them.
+    await assertWorktreeFree(exec, plan, plan.branch.slice(plan.branch.lastIndexOf('/') + 1));
     const [, , , ...args] = worktreeAddArgv(plan);
     const r = await git(exec, plan.repo, args);
     if (!r.ok) {
-      // Only what this call made: the branch was checked absent under the spawn lock.
+      // Only what this call made: the branch (absent just above) while still at the base, its worktree.
       await dropUnlocked(plan, exec, plan.base).catch(() => undefined);
       throw new SwarmError('backend', `--isolation worktree: git worktree add ${plan.path} failed: ${r.err || 'no message'}`);
     }
@@ -187,10 +214,14 @@ export async function dropWorktree(plan: Pick<WorktreePlan, 'repo' | 'path' | 'b
   await withRepoLock(exec, plan.repo, () => dropUnlocked(plan, exec));
 }
 
-/** dropWorktree's work, the lock held; with `onlyAt`, the branch goes only while it points at that commit. */
+/**
+ * dropWorktree's work, the lock held. With `onlyAt` (undoing a failed add), only what that add can
+ * have made: the worktree at `path` while it is on `branch`, the branch while it points at `onlyAt`.
+ */
 async function dropUnlocked(plan: Pick<WorktreePlan, 'repo' | 'path' | 'branch'>, exec: Exec, onlyAt?: string): Promise<void> {
   const listed = await git(exec, plan.repo, ['worktree', 'list', '--porcelain']);
-  if (listed.ok && parseWorktreeList(listed.out).some((w) => w.path === plan.path)) {
+  const ours = (w: { path: string; branch?: string }): boolean => w.path === plan.path && (onlyAt === undefined || w.branch === `refs/heads/${plan.branch}`);
+  if (listed.ok && parseWorktreeList(listed.out).some(ours)) {
     await gitOrThrow(exec, plan.repo, ['worktree', 'remove', '--force', '--force', plan.path], 'removing the worktree');
   }
   await git(exec, plan.repo, ['worktree', 'prune']);
