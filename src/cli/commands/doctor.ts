@@ -2,7 +2,8 @@
 // finding as a one-line problem and a one-line fix; `--fix` applies the safe fixes (chmod, remove
 // stale locks, mark dead members inactive, clear orphaned requests, kill orphaned swarm sessions,
 // remove what a killed `swarm demo` left, remove an orphaned worktree with no commits and no
-// changes) and never deletes a member, a kept-aside file or work in a worktree. `--host <h>` also
+// changes) and never deletes a member, a kept-aside file or work in a worktree, nor kills a teammate
+// process config.json does not know of (reported with its `kill` line). `--host <h>` also
 // checks a machine teammates run on over ssh (ssh, tmux, swarm, the shared root). Exit 0
 // when healthy, 1 while problems remain (warnings alone do not fail).
 import os from 'node:os';
@@ -13,6 +14,7 @@ import { checkDemos } from '../doctor/demos.js';
 import { checkTmuxSessions } from '../doctor/sessions.js';
 import { checkTeamFiles, checkTeamMembers } from '../doctor/team-checks.js';
 import { checkWorktrees } from '../doctor/worktrees.js';
+import { checkStrayTeammates } from '../doctor/strays.js';
 import { checkHosts } from '../doctor/hosts.js';
 import { Team } from '../../team/team.js';
 import { teamExists } from '../../team/team-store.js';
@@ -54,6 +56,7 @@ const CHECKS: ((ctx: DoctorContext) => Promise<CheckResult>)[] = [
   checkPermissions,
   checkTeamFiles,
   checkTeamMembers,
+  checkStrayTeammates,
   checkTmuxSessions,
   checkDemos,
   checkWorktrees,
