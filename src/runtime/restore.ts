@@ -1,7 +1,8 @@
 // A resumed teammate's conversation (`swarm teammate --resume`, run by `swarm resume`, SPEC §11):
 // logs/<name>.jsonl rebuilt by conversation.ts. A last line cut short (a crash mid-write) is cut
 // off the file before the teammate appends to it again — else its next line would be glued to the
-// half line, turning the tail into corruption in the middle — and said in `notes`. A corrupt line
+// half line, turning the tail into corruption in the middle — and said in `notes`; the newline
+// that ends the line before it stays, so the next append starts a line of its own. A corrupt line
 // with lines after it refuses the resume (a SwarmError naming the line): the conversation is never
 // guessed, and the teammate starts nothing, so the member stays stopped.
 // The permission mode it last ran in (the last `control` line with `what: "mode"`: a plan approved,
@@ -38,6 +39,11 @@ function lastMode(text: string): PermissionMode | undefined {
   return mode;
 }
 
+/** Where the last line of `text` starts: just after the newline that ends the line before it (kept). */
+function lastLineStart(text: string): number {
+  return text.lastIndexOf('\n', text.endsWith('\n') ? text.length - 2 : text.length - 1) + 1;
+}
+
 /** Rebuild the conversation of `file`; throws SwarmError('corrupt') when it cannot be restored whole. */
 export async function restoreConversation(file: string): Promise<Restored> {
   const text = await fs.readFile(file, 'utf8').catch((e: unknown) => {
@@ -50,7 +56,7 @@ export async function restoreConversation(file: string): Promise<Restored> {
   }
   const notes: string[] = [];
   if (rebuilt.skipped !== undefined) {
-    const end = text.lastIndexOf('\n') + 1;
+    const end = lastLineStart(text);
     await fs.truncate(file, Buffer.byteLength(text.slice(0, end)));
     notes.push(`${rebuilt.skipped}; its ${text.length - end} characters were cut off the transcript`);
   }

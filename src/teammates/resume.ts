@@ -8,11 +8,16 @@
 //   claude runtime: its original prompt (config.json `prompt`) is written to its inbox again, after
 //                   the messages still unread there, which Claude Code reads with it; ready when it
 //                   has taken that prompt.
-// Nothing is half-restored: the transcript (`inspectTranscript`, injected: the runtime layer reads
-// it) and the cwd are checked before anything starts, and config.json's pane fields change only
-// once the teammate is ready. A failed resume kills its new pane (and takes back a claude prompt)
-// and leaves the member stopped, with why in the error. Panes are created one at a time under the
-// team's spawn lock (as spawns are); readiness is awaited concurrently.
+// One member is resumed at most once at a time: under the team's spawn lock (the one spawns take)
+// the member is read again and must still be `stopped` — else "already running (pid N)" or
+// "already being started", and nothing starts — then the transcript (`inspectTranscript`,
+// injected: the runtime layer reads it) and the cwd are checked, the new pane is created and at
+// once recorded in config.json (as a spawn records its pane before readiness). So a second resume
+// that gets the lock sees the first one's pane alive, and a resumer that dies meanwhile leaves its
+// teammate recorded, never a process nobody knows of. A failed resume, under the same lock, kills
+// its new pane, takes back a claude prompt and puts the old pane fields back (only while config
+// still names its pane), so the member is stopped as before, with why in the error. Readiness is
+// awaited outside the lock, so several members' handshakes overlap.
 import path from 'node:path';
 import type { Backend, PaneRef } from '../backends/backend.js';
 import { memberPaneFields, paneRefOf } from '../backends/registry.js';
@@ -23,12 +28,12 @@ import { openLeadMailbox } from '../permissions/lead-mailbox.js';
 import { isDirectory } from '../storage/atomic.js';
 import { withFileLock } from '../storage/lock.js';
 import { retireStatus } from '../team/spend.js';
-import { findMember, readTeam, updateMember } from '../team/team-store.js';
+import { findMember, readTeam, updateMember, updateTeam } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
 import { TEAMMATE_RUNTIMES, buildTeammateCommand, type Env, type TeammateRuntime } from './command-line.js';
 import { abandonPane, awaitReadiness, DEFAULT_READY_TIMEOUT_MS, startFailure } from './readiness.js';
 import { spawnedTeammate, type SpawnedTeammate } from './spawn.js';
-import { collectStatus } from './status-report.js';
+import { collectStatus, type MemberStatus } from './status-report.js';
 
 export interface ResumeOptions {
   team: Team;
@@ -74,12 +79,20 @@ export async function membersToResume(team: Team, names: readonly string[], env:
     const m = teammates.find((x) => sameName(x.name, n));
     if (m === undefined) throw new SwarmError('not_found', `no teammate ${n} in team ${team.name} (swarm status lists them)`);
     if (m.state === 'stopped') return m.name;
-    const why =
-      m.state === 'dead'
-        ? `its pane is gone but its process ${m.pid ?? '?'} still runs; stop it first (swarm kill ${m.name} --team ${team.name})`
-        : 'only a stopped member (process and pane gone) can be resumed';
-    throw new SwarmError('invalid_input', `${m.name} is ${m.state}, not stopped: ${why}`);
+    throw notStopped(m, team.name);
   });
+}
+
+/** Why `m` (not `stopped`) cannot be resumed: the refusal of membersToResume and of the check under the spawn lock. */
+function notStopped(m: MemberStatus, team: string): SwarmError {
+  const pid = m.pid === null ? '' : `pid ${m.pid}, `;
+  if (m.state === 'dead') {
+    return new SwarmError('invalid_input', `${m.name} is dead, not stopped: its pane is gone but its process ${m.pid ?? '?'} still runs; stop it first (swarm kill ${m.name} --team ${team})`);
+  }
+  const why = 'only a stopped member (process and pane gone) can be resumed';
+  if (m.alive === true && m.state === 'starting') return new SwarmError('exists', `${m.name} is already being started (${pid}starting): ${why}`);
+  if (m.alive === true) return new SwarmError('exists', `${m.name} is already running (${pid}${m.state}): ${why}`);
+  return new SwarmError('invalid_input', `${m.name} is ${m.state}, not stopped: ${why}`);
 }
 
 /** Resume each member of `names` (already checked by membersToResume); one result per name, in order. */
@@ -108,6 +121,7 @@ function asSwarmError(e: unknown, name: string): SwarmError {
 }
 
 interface StartedResume {
+  /** The member as it was before this resume (its old pane fields are put back if the resume fails). */
   member: Member;
   runtime: TeammateRuntime;
   restored: number;
@@ -118,70 +132,76 @@ interface StartedResume {
   mailbox: Awaited<ReturnType<typeof openLeadMailbox>>['mailbox'];
 }
 
-/** Checks, then the new pane under the spawn lock; config.json is not touched. */
+/** The spawn lock of `team` (spawn.ts takes the same), with a budget that outlasts one start. */
+function underSpawnLock<R>(o: ResumeOptions, fn: () => Promise<R>): Promise<R> {
+  return withFileLock(path.join(o.team.paths.dir, 'spawn'), fn, { budgetMs: (o.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS) + 60_000 });
+}
+
+/** Under the spawn lock: still stopped?, the checks, the new pane, recorded in config.json at once. */
 async function startResume(o: ResumeOptions, name: string): Promise<StartedResume> {
   const paths = o.team.paths;
-  const before = findMember(await readTeam(o.team), name);
-  if (before === undefined) throw new SwarmError('not_found', `${name} is no longer a member of team ${o.team.name}`);
-  const runtime = (TEAMMATE_RUNTIMES as readonly string[]).includes(before.runtime ?? 'swarm') ? ((before.runtime ?? 'swarm') as TeammateRuntime) : undefined;
-  if (runtime === undefined) throw new SwarmError('invalid_input', `its runtime ${JSON.stringify(before.runtime)} is unknown`);
-  const restored = runtime === 'swarm' ? await o.inspectTranscript(paths.log(before.name)) : 0;
-  // On another machine the cwd is checked there, by the pane's command (as at spawn).
-  if (o.backend.remoteProcesses !== true && !isDirectory(before.cwd)) {
-    const worktree = before.worktreePath ? ` (its worktree ${before.worktreePath} was removed?)` : '';
-    throw new SwarmError('invalid_input', `its cwd ${before.cwd} no longer exists${worktree}; recreate it, or remove the member (swarm kill ${before.name} --team ${o.team.name})`);
-  }
-  if (runtime === 'claude' && !before.prompt) throw new SwarmError('invalid_input', 'config.json records no prompt for it, so a claude teammate cannot be restarted');
-  const budgetMs = (o.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS) + 60_000;
-  return withFileLock(
-    path.join(paths.dir, 'spawn'),
-    async () => {
-      const config = await readTeam(o.team);
-      const member = findMember(config, name);
-      // Another resume (or a kill) got here first.
-      if (member === undefined || member.tmuxPaneId !== before.tmuxPaneId || member.pid !== before.pid) {
-        throw new SwarmError('exists', `${name} changed meanwhile (resumed or removed by someone else); see swarm status`);
-      }
-      const { mailbox, key } = await openLeadMailbox({ team: o.team });
-      const cmd = buildTeammateCommand({
-        runtime,
-        team: o.team.name,
-        name: member.name,
-        color: member.color ?? 'blue',
-        leadSessionId: config.leadSessionId,
-        leadVerifyKey: key.verifyKey,
-        agentType: member.agentType,
-        model: member.model,
-        planModeRequired: member.planModeRequired,
-        permissionMode: isPermissionMode(member.mode) ? member.mode : undefined,
-        cwd: member.cwd,
-        resume: runtime === 'swarm',
-        env: o.env,
-        // On another machine: that machine's swarm and claude, from its PATH (as spawn does).
-        ...((o.swarmExecutable ?? o.backend.teammateExecutable) ? { swarmExecutable: o.swarmExecutable ?? o.backend.teammateExecutable } : {}),
-        remote: o.backend.remoteProcesses === true,
-        ...(o.which ? { which: o.which } : {}),
-      });
-      // Asked before the new pane exists: a restarted server could reuse the old id for another pane.
-      const oldRef = oldPaneRef(member, o.backend);
-      const exitedPane = oldRef !== undefined && (await o.backend.probe([oldRef]).catch(() => ['unknown']))[0] === 'dead' ? oldRef : undefined;
-      await retireStatus(o.team, member.name); // the crashed process's heartbeat must not count (what it spent still does)
-      let msgId = '';
-      if (runtime === 'claude') {
-        const lead = config.members[0];
-        const prompt = await mailbox.append(member.name, { from: 'team-lead', text: member.prompt!, ...(lead?.color ? { color: lead.color } : {}) });
-        msgId = prompt.msg_id ?? '';
-      }
-      try {
-        const pane = await o.backend.createPane({ team: o.team.name, name: member.name, color: member.color ?? 'blue', argv: cmd.argv, env: cmd.env, cwd: member.cwd, stderrLog: paths.stderrLog(member.name) });
-        return { member, runtime, restored, msgId, pane, mailbox, exitedPane };
-      } catch (e) {
-        await takeBackPrompt(mailbox, member.name, msgId);
-        throw e;
-      }
-    },
-    { budgetMs },
-  );
+  return underSpawnLock(o, async () => {
+    // Again under the lock: another resume may have started it since this one was asked for.
+    const { report } = await collectStatus(o.team, { env: o.env });
+    const now = report.members.slice(1).find((m) => sameName(m.name, name));
+    if (now !== undefined && now.state !== 'stopped') throw notStopped(now, o.team.name);
+    const config = await readTeam(o.team);
+    const member = findMember(config, name);
+    if (now === undefined || member === undefined) throw new SwarmError('not_found', `${name} is no longer a member of team ${o.team.name}`);
+    const runtime = (TEAMMATE_RUNTIMES as readonly string[]).includes(member.runtime ?? 'swarm') ? ((member.runtime ?? 'swarm') as TeammateRuntime) : undefined;
+    if (runtime === undefined) throw new SwarmError('invalid_input', `its runtime ${JSON.stringify(member.runtime)} is unknown`);
+    const restored = runtime === 'swarm' ? await o.inspectTranscript(paths.log(member.name)) : 0;
+    // On another machine the cwd is checked there, by the pane's command (as at spawn).
+    if (o.backend.remoteProcesses !== true && !isDirectory(member.cwd)) {
+      const worktree = member.worktreePath ? ` (its worktree ${member.worktreePath} was removed?)` : '';
+      throw new SwarmError('invalid_input', `its cwd ${member.cwd} no longer exists${worktree}; recreate it, or remove the member (swarm kill ${member.name} --team ${o.team.name})`);
+    }
+    if (runtime === 'claude' && !member.prompt) throw new SwarmError('invalid_input', 'config.json records no prompt for it, so a claude teammate cannot be restarted');
+    const { mailbox, key } = await openLeadMailbox({ team: o.team });
+    const cmd = buildTeammateCommand({
+      runtime,
+      team: o.team.name,
+      name: member.name,
+      color: member.color ?? 'blue',
+      leadSessionId: config.leadSessionId,
+      leadVerifyKey: key.verifyKey,
+      agentType: member.agentType,
+      model: member.model,
+      planModeRequired: member.planModeRequired,
+      permissionMode: isPermissionMode(member.mode) ? member.mode : undefined,
+      cwd: member.cwd,
+      resume: runtime === 'swarm',
+      env: o.env,
+      // On another machine: that machine's swarm and claude, from its PATH (as spawn does).
+      ...((o.swarmExecutable ?? o.backend.teammateExecutable) ? { swarmExecutable: o.swarmExecutable ?? o.backend.teammateExecutable } : {}),
+      remote: o.backend.remoteProcesses === true,
+      ...(o.which ? { which: o.which } : {}),
+    });
+    // Asked before the new pane exists: a restarted server could reuse the old id for another pane.
+    const oldRef = oldPaneRef(member, o.backend);
+    const exitedPane = oldRef !== undefined && (await o.backend.probe([oldRef]).catch(() => ['unknown']))[0] === 'dead' ? oldRef : undefined;
+    await retireStatus(o.team, member.name); // the crashed process's heartbeat must not count (what it spent still does)
+    let msgId = '';
+    if (runtime === 'claude') {
+      const lead = config.members[0];
+      const prompt = await mailbox.append(member.name, { from: 'team-lead', text: member.prompt!, ...(lead?.color ? { color: lead.color } : {}) });
+      msgId = prompt.msg_id ?? '';
+    }
+    let pane: PaneRef | undefined;
+    try {
+      pane = await o.backend.createPane({ team: o.team.name, name: member.name, color: member.color ?? 'blue', argv: cmd.argv, env: cmd.env, cwd: member.cwd, stderrLog: paths.stderrLog(member.name) });
+      // Every pane field, absent ones cleared: the old pid must not stand for the new pane.
+      const { tmuxPaneId, backendType, pid, paneServer } = memberPaneFields(pane);
+      await updateMember(o.team, member.name, { tmuxPaneId, backendType, pid, paneServer });
+      return { member, runtime, restored, msgId, pane, mailbox, exitedPane };
+    } catch (e) {
+      const problems: string[] = [];
+      await abandonPane(o.backend, pane, problems);
+      await takeBackPrompt(mailbox, member.name, msgId);
+      if (problems.length > 0) throw new SwarmError(isSwarmError(e) ? e.kind : 'backend', `${e instanceof Error ? e.message : String(e)}; ${problems.join('; ')}`, { cause: e });
+      throw e;
+    }
+  });
 }
 
 /** The member's recorded pane when it belongs to `backend`'s kind (else there is nothing of it to close). */
@@ -194,26 +214,45 @@ async function takeBackPrompt(mailbox: StartedResume['mailbox'], name: string, m
   if (msgId !== '') await mailbox.consume(name, (m) => m.msg_id === msgId).catch(() => undefined);
 }
 
-/** Readiness, then (only then) the roster entry; on failure the new pane is killed and the member left as it was. */
+/** Readiness, then the roster entry marked active; on failure the member is put back as it was (undoResume). */
 async function finishResume(o: ResumeOptions, s: StartedResume): Promise<ResumeResult> {
   const name = s.member.name;
   try {
     await awaitReadiness({ ...o, mailbox: s.mailbox, name, msgId: s.msgId, pane: s.pane, runtime: s.runtime, cwd: s.member.cwd });
   } catch (e) {
-    const problems: string[] = [];
-    const output = await abandonPane(o.backend, s.pane, problems);
-    await takeBackPrompt(s.mailbox, name, s.msgId);
-    // The new process may have recorded itself (pid, isActive) before it failed: put back what was.
-    const { tmuxPaneId, backendType, pid, paneServer, isActive } = s.member;
-    await updateMember(o.team, name, { tmuxPaneId, backendType, pid, paneServer, isActive }).catch((e: unknown) =>
-      problems.push(`its roster entry could not be restored: ${e instanceof Error ? e.message : String(e)}`),
-    );
-    const error = await startFailure(`resume of ${name} failed`, o.team.paths.stderrLog(name), output, [...problems, `${name} is still stopped`], e);
-    return { ok: false, name, error };
+    return { ok: false, name, error: await undoResume(o, s, e) };
   }
   const old = s.member;
   await updateMember(o.team, name, { ...memberPaneFields(s.pane), isActive: true });
   if (s.exitedPane !== undefined) await o.backend.kill(s.exitedPane).catch(() => undefined); // its stderr stays in logs/<name>.stderr
   const unread = (await s.mailbox.unread(name).catch(() => [])).length;
   return { ok: true, name, runtime: s.runtime, restored: s.restored, unread, teammate: spawnedTeammate(old.agentId, name, old.color ?? 'blue', s.pane) };
+}
+
+/**
+ * A resume whose teammate did not become ready, undone under the spawn lock (so no other resume
+ * sees the member stopped before it is whole again): the new pane killed, a claude prompt taken
+ * back, and the old pane fields put back while config.json still names the new pane. Returns the error.
+ */
+async function undoResume(o: ResumeOptions, s: StartedResume, cause: unknown): Promise<SwarmError> {
+  const name = s.member.name;
+  const problems: string[] = [];
+  const output = await underSpawnLock(o, async () => {
+    const captured = await abandonPane(o.backend, s.pane, problems);
+    await takeBackPrompt(s.mailbox, name, s.msgId);
+    // The new process may have recorded itself (pid, isActive) before it failed: put back what was.
+    const { tmuxPaneId, backendType, pid, paneServer, isActive } = s.member;
+    const ours = memberPaneFields(s.pane);
+    await updateTeam(o.team, (c) => {
+      const m = findMember(c, name);
+      if (m !== undefined && m.tmuxPaneId === ours.tmuxPaneId && m.backendType === ours.backendType && m.paneServer === ours.paneServer) {
+        Object.assign(m, { tmuxPaneId, backendType, pid, paneServer, isActive });
+      }
+    }).catch((e: unknown) => problems.push(`its roster entry could not be restored: ${e instanceof Error ? e.message : String(e)}`));
+    return captured;
+  }).catch((e: unknown) => {
+    problems.push(`it could not be undone: ${e instanceof Error ? e.message : String(e)}`);
+    return { lines: [] };
+  });
+  return startFailure(`resume of ${name} failed`, o.team.paths.stderrLog(name), output, [...problems, `${name} is still stopped`], cause);
 }

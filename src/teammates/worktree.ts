@@ -4,11 +4,13 @@
 //   planWorktree    at spawn, before anything is written: the repository containing the cwd, its
 //                   HEAD commit (the base), `<repo>/.claude/worktrees/<team>-<name>` and the branch
 //                   `swarm/<team>/<name>` (neither may exist yet), and the teammate's cwd: the same
-//                   relative directory inside the worktree. Outside a repository: a one-line error.
-//   addWorktree     `git worktree add -b <branch> <path> <base>`; the base is kept in the repo's
-//                   config as `branch.<branch>.swarmBase` (git drops it with the branch), and
-//                   `/.claude/worktrees/` is added to `.git/info/exclude` so the main checkout's
-//                   `git status` stays clean.
+//                   relative directory inside the worktree. Outside a repository, or with a
+//                   symlinked `.claude` (the worktree would land outside it): a one-line error.
+//   addWorktree     `git worktree add -b <branch> <path> <base>`, the branch and the path checked
+//                   free again first (a failed add removes only what it made); the base is kept in
+//                   the repo's config as `branch.<branch>.swarmBase` (git drops it with the branch),
+//                   and `/.claude/worktrees/` is added to `.git/info/exclude` so the main
+//                   checkout's `git status` stays clean.
 //   dropWorktree    undo of a failed spawn: worktree and branch removed, whatever they hold.
 //   settleWorktree  at stop (the teammate verified gone): clean (no changes, HEAD still the base) →
 //                   worktree and branch removed; otherwise kept, with commits ahead and files
@@ -16,6 +18,9 @@
 //   teamWorktrees   the worktrees (and leftover branches) of a team, in the repositories its config
 //                   remembers (`swarm.worktreeRepos`) and those of its members' worktrees, each
 //                   marked active or not (its member still in the team): `swarm worktrees`, doctor.
+//                   Attributed exactly: by branch `swarm/<team>/<name>`, else by a path config.json
+//                   records, else by a directory name that reads one way only — never by the
+//                   prefix `<team>-`, which team `t-x`'s worktrees share with team `t`'s.
 // add, drop and settle change the repository under the lock `<git dir>/swarm-worktrees.lock`: git's
 // own config and ref locks fail at once instead of waiting, so two teammates stopping together
 // would otherwise break each other's `git branch -D`.
@@ -124,18 +129,41 @@ export async function planWorktree(team: string, name: string, cwd: string, exec
   if (!(await git(exec, repo, ['check-ref-format', '--branch', branch])).ok) {
     throw new SwarmError('invalid_input', `--isolation worktree: "${branch}" is not a valid git branch name; pick another member name`);
   }
+  const dir = worktreeDir(repo, team, name);
+  await assertWorktreeFree(exec, { repo, path: dir, branch }, name);
+  const rel = path.relative(repo, await fs.realpath(cwd));
+  return { repo, path: dir, branch, base: base.out, cwd: rel === '' ? dir : path.join(dir, rel) };
+}
+
+/**
+ * Where the worktree goes must be free, and inside the repository: no branch `branch`, no
+ * directory `path`, and `<repo>/.claude` and `<repo>/.claude/worktrees` real directories where
+ * they exist (through a symlink git would make the worktree outside the repository). `name` (the
+ * member) is for the message. Throws a one-line SwarmError that says what to do.
+ */
+async function assertWorktreeFree(exec: Exec, plan: Pick<WorktreePlan, 'repo' | 'path' | 'branch'>, name: string): Promise<void> {
+  const { repo, branch } = plan;
+  for (const dir of [path.join(repo, '.claude'), path.join(repo, WORKTREES_DIR)]) {
+    const st = await fs.lstat(dir).catch(() => undefined);
+    if (st === undefined) break;
+    if (st.isSymbolicLink()) {
+      const target = await fs.readlink(dir).catch(() => '?');
+      throw new SwarmError(
+        'invalid_input',
+        `--isolation worktree: ${dir} is a symlink (to ${target}), so the worktree would be made outside the repository; make it a real directory (move in what it links to), or spawn without --isolation`,
+      );
+    }
+    if (!st.isDirectory()) throw new SwarmError('invalid_input', `--isolation worktree: ${dir} is not a directory; move it away, or spawn without --isolation`);
+  }
   if ((await git(exec, repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])).ok) {
     throw new SwarmError(
       'exists',
       `--isolation worktree: branch ${branch} already exists in ${repo} (an earlier ${name}'s kept work?); review and delete it (${quote(['git', '-C', repo, 'branch', '-D', branch])}) or pick another name`,
     );
   }
-  const dir = worktreeDir(repo, team, name);
-  if (await exists(dir)) {
-    throw new SwarmError('exists', `--isolation worktree: ${dir} already exists; remove it (${quote(['git', '-C', repo, 'worktree', 'remove', dir])}) or pick another name`);
+  if (await exists(plan.path)) {
+    throw new SwarmError('exists', `--isolation worktree: ${plan.path} already exists; remove it (${quote(['git', '-C', repo, 'worktree', 'remove', plan.path])}) or pick another name`);
   }
-  const rel = path.relative(repo, await fs.realpath(cwd));
-  return { repo, path: dir, branch, base: base.out, cwd: rel === '' ? dir : path.join(dir, rel) };
 }
 
 /** The `git worktree add` that addWorktree runs (also shown by `swarm launch --dry-run`). */
@@ -152,10 +180,12 @@ async function withRepoLock<R>(exec: Exec, repo: string, fn: (gitDir: string) =>
 /** Create the planned worktree; on failure nothing of it is left and a one-line SwarmError is thrown. */
 export async function addWorktree(plan: WorktreePlan, exec: Exec = execaExec): Promise<void> {
   await withRepoLock(exec, plan.repo, async (gitDir) => {
+    // Again, under the repository's lock: since the plan another team or a person may have made them.
+    await assertWorktreeFree(exec, plan, plan.branch.slice(plan.branch.lastIndexOf('/') + 1));
     const [, , , ...args] = worktreeAddArgv(plan);
     const r = await git(exec, plan.repo, args);
     if (!r.ok) {
-      // Only what this call made: the branch was checked absent under the spawn lock.
+      // Only what this call made: the branch (absent just above) while still at the base, its worktree.
       await dropUnlocked(plan, exec, plan.base).catch(() => undefined);
       throw new SwarmError('backend', `--isolation worktree: git worktree add ${plan.path} failed: ${r.err || 'no message'}`);
     }
@@ -184,10 +214,14 @@ export async function dropWorktree(plan: Pick<WorktreePlan, 'repo' | 'path' | 'b
   await withRepoLock(exec, plan.repo, () => dropUnlocked(plan, exec));
 }
 
-/** dropWorktree's work, the lock held; with `onlyAt`, the branch goes only while it points at that commit. */
+/**
+ * dropWorktree's work, the lock held. With `onlyAt` (undoing a failed add), only what that add can
+ * have made: the worktree at `path` while it is on `branch`, the branch while it points at `onlyAt`.
+ */
 async function dropUnlocked(plan: Pick<WorktreePlan, 'repo' | 'path' | 'branch'>, exec: Exec, onlyAt?: string): Promise<void> {
   const listed = await git(exec, plan.repo, ['worktree', 'list', '--porcelain']);
-  if (listed.ok && parseWorktreeList(listed.out).some((w) => w.path === plan.path)) {
+  const ours = (w: { path: string; branch?: string }): boolean => w.path === plan.path && (onlyAt === undefined || w.branch === `refs/heads/${plan.branch}`);
+  if (listed.ok && parseWorktreeList(listed.out).some(ours)) {
     await gitOrThrow(exec, plan.repo, ['worktree', 'remove', '--force', '--force', plan.path], 'removing the worktree');
   }
   await git(exec, plan.repo, ['worktree', 'prune']);
@@ -287,26 +321,56 @@ export function parseWorktreeList(text: string): { path: string; head?: string; 
 }
 
 /**
- * The worktrees on branches `swarm/<team>/*` (or under `<repo>/.claude/worktrees/<team>-*`) in each
- * repository, and leftover `swarm/<team>/*` branches without a worktree. A repository that is gone
- * or not a repository is skipped.
+ * The team and member a worktree directory name `<team>-<member>` stands for, if only one reading
+ * fits: `t-x-a` is team `t`'s `x-a` or team `t-x`'s `a`, and only a `swarm/<team>/<member>` branch
+ * that exists for exactly one of them settles it (`swarmRefs`: every `refs/heads/swarm/...`).
  */
-async function listWorktrees(repos: readonly string[], team: string, exec: Exec): Promise<Omit<WorktreeInfo, 'active'>[]> {
+function ownerByDirName(dir: string, swarmRefs: ReadonlySet<string>): { team: string; member: string } | undefined {
+  const readings = [...dir.matchAll(/-/g)].map((m) => ({ team: dir.slice(0, m.index), member: dir.slice(m.index + 1) })).filter((r) => r.team !== '' && r.member !== '');
+  if (readings.length === 1) return readings[0];
+  const branched = readings.filter((r) => swarmRefs.has(`refs/heads/${worktreeBranch(r.team, r.member)}`));
+  return branched.length === 1 ? branched[0] : undefined;
+}
+
+/**
+ * The member of `team` a listed worktree belongs to, exactly, or undefined: its branch
+ * `swarm/<team>/<member>`; else (detached, or another branch checked out in it) a path config.json
+ * records for a member (`recorded`), else a directory `<repo>/.claude/worktrees/<team>-<member>`
+ * whose name reads one way only (ownerByDirName). An ambiguous one is never claimed.
+ */
+function worktreeOwner(
+  w: { path: string; branch?: string },
+  o: { repo: string; team: string; recorded: ReadonlyMap<string, string>; swarmRefs: ReadonlySet<string> },
+): string | undefined {
+  const ours = `refs/heads/${worktreeBranch(o.team, '')}`;
+  if (w.branch?.startsWith(ours) === true) return w.branch.slice(ours.length);
+  const member = o.recorded.get(w.path);
+  if (member !== undefined) return member;
+  if (path.dirname(w.path) !== path.join(o.repo, WORKTREES_DIR)) return undefined;
+  const owner = ownerByDirName(path.basename(w.path), o.swarmRefs);
+  return owner?.team === o.team ? owner.member : undefined;
+}
+
+/**
+ * The worktrees of `team` in each repository (worktreeOwner: by branch, else by exact path), and
+ * leftover `swarm/<team>/*` branches without a worktree. A repository that is gone or not a
+ * repository is skipped. `recorded`: worktree path → member, from config.json.
+ */
+async function listWorktrees(repos: readonly string[], team: string, recorded: ReadonlyMap<string, string>, exec: Exec): Promise<Omit<WorktreeInfo, 'active'>[]> {
   const prefix = `refs/heads/${worktreeBranch(team, '')}`;
   const out: Omit<WorktreeInfo, 'active'>[] = [];
   for (const repo of [...new Set(repos)].sort()) {
     const list = await git(exec, repo, ['worktree', 'list', '--porcelain']).catch(() => undefined);
     if (list === undefined || !list.ok) continue;
-    const dirPrefix = worktreeDir(repo, team, '');
-    const ours = parseWorktreeList(list.out).filter((w) => w.branch?.startsWith(prefix) === true || w.path.startsWith(dirPrefix));
-    const refs = await git(exec, repo, ['for-each-ref', '--format=%(refname)', prefix]);
-    const branches = refs.ok ? refs.out.split('\n').filter((l) => l !== '') : [];
+    const refs = await git(exec, repo, ['for-each-ref', '--format=%(refname)', 'refs/heads/swarm/']);
+    const swarmRefs = new Set(refs.ok ? refs.out.split('\n').filter((l) => l !== '') : []);
     const seen = new Set<string>();
-    for (const w of ours) {
-      const branchRef = w.branch ?? '';
-      const member = branchRef.startsWith(prefix) ? branchRef.slice(prefix.length) : path.basename(w.path).slice(`${team}-`.length);
-      const branch = branchRef.replace(/^refs\/heads\//, '') || worktreeBranch(team, member);
-      seen.add(branchRef);
+    for (const w of parseWorktreeList(list.out)) {
+      const member = worktreeOwner(w, { repo, team, recorded, swarmRefs });
+      if (member === undefined) continue;
+      // Its swarm branch, also when another one is checked out in it (never offered for deletion).
+      const branch = worktreeBranch(team, member);
+      seen.add(`refs/heads/${branch}`);
       const base = await baseOf(exec, repo, branch);
       out.push({
         member,
@@ -319,7 +383,7 @@ async function listWorktrees(repos: readonly string[], team: string, exec: Exec)
         prunable: w.prunable,
       });
     }
-    for (const ref of branches.filter((b) => !seen.has(b))) {
+    for (const ref of [...swarmRefs].filter((b) => b.startsWith(prefix) && !seen.has(b))) {
       const branch = ref.replace(/^refs\/heads\//, '');
       const base = await baseOf(exec, repo, branch);
       out.push({ member: ref.slice(prefix.length), repo, path: undefined, branch, base, ahead: await aheadOf(exec, repo, base, branch), dirty: undefined, prunable: false });
@@ -334,6 +398,7 @@ export async function teamWorktrees(config: TeamConfig, exec: Exec = execaExec):
     ...(config.swarm?.worktreeRepos ?? []),
     ...config.members.flatMap((m) => (m.worktreePath ? [repoOfWorktree(m.worktreePath)] : [])),
   ];
-  const found = await listWorktrees(repos, config.name, exec);
+  const recorded = new Map(config.members.flatMap((m) => (m.worktreePath ? [[m.worktreePath, m.name] as const] : [])));
+  const found = await listWorktrees(repos, config.name, recorded, exec);
   return found.map((w) => ({ ...w, active: config.members.some((m) => sameName(m.name, w.member)) }));
 }

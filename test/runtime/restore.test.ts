@@ -3,11 +3,16 @@
 // tools gets those calls answered `not run` and goes on at once; a compacted conversation goes on
 // from its summary, in the permission mode it last ran in (an approved plan is not asked for
 // again); a transcript corrupt in the middle ends the process with one line, before any
-// status file. Real processes, no tmux (the CLI resume tests cover panes).
+// status file. Real processes, no tmux (the CLI resume tests cover panes). And the repair itself
+// (restoreConversation, in-process): a last line cut short is cut off the file, the newline of the
+// line before it kept, so the next append starts a whole line.
 import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NOT_RUN_AFTER_CRASH, RESUMED_NOTE } from '../../src/runtime/agent-loop.js';
 import { readConversation, SUMMARY_HEADER } from '../../src/runtime/conversation.js';
+import { restoreConversation } from '../../src/runtime/restore.js';
+import { tempRoot } from '../support/tmp-root.js';
 import { readStatus, setupRuntime, waitFor, type RuntimeEnv } from '../support/runtime-harness.js';
 
 /** Without the prompt-cache marks (the runtime puts them on the latest block only). */
@@ -65,5 +70,22 @@ describe('swarm teammate --resume', () => {
     expect(await readStatus(env)).toBeUndefined();
     expect(await fs.readFile(env.paths.log('w1'), 'utf8')).toBe(bad);
     expect(env.server.requests).toHaveLength(0);
+  });
+
+  it('the repair of a cut last line keeps the newline of the line before it (multi-byte text too), so the next line appended is whole', async () => {
+    const file = path.join(await tempRoot('swarm-restore-'), 'w1.jsonl');
+    const whole = [{ kind: 'user', content: text('café — naïve') }, { kind: 'assistant', content: text('ünïcödé answer') }].map((e) => `${JSON.stringify(e)}\n`).join('');
+    const next = `${JSON.stringify({ kind: 'user', content: text('after the resume') })}\n`;
+    // Cut in the middle of a write, and a bad last line that did get its newline.
+    for (const cut of ['{"kind":"assistant","content":[{"type":"te', '{"kind":"assi\n']) {
+      await fs.writeFile(file, whole + cut);
+      const r = await restoreConversation(file);
+      expect(r.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+      expect(await fs.readFile(file, 'utf8')).toBe(whole);
+      expect(r.notes).toEqual([expect.stringContaining(`its ${cut.length} characters were cut off the transcript`)]);
+      await fs.appendFile(file, next);
+      const again = await readConversation(file);
+      expect([again.corrupt, again.skipped, again.messages.length]).toEqual([undefined, undefined, 3]);
+    }
   });
 });

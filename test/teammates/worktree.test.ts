@@ -1,7 +1,9 @@
 // The git side of worktree isolation (src/teammates/worktree.ts) on real repositories in temp dirs:
-// planning (cwd mapped inside the worktree, a repository without a commit refused), settling at stop
-// (clean → removed with its branch; a commit, an untracked file, a branch moved back to the base),
-// the stop clause, the team listing, and the parser of `git worktree list --porcelain`.
+// planning (cwd mapped inside the worktree, a repository without a commit or a symlinked .claude
+// refused), a failed add that removes only what it made, settling at stop (clean → removed with its
+// branch; a commit, an untracked file, a branch moved back to the base), the stop clause, the team
+// listing (attributed exactly, never by a shared name prefix), and the parser of
+// `git worktree list --porcelain`.
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +17,7 @@ import {
   teamWorktrees,
   type WorktreePlan,
 } from '../../src/teammates/worktree.js';
+import { execaExec, type Exec } from '../../src/backends/process.js';
 import { git, makeRepo } from '../support/git-repo.js';
 import { tempRoot } from '../support/tmp-root.js';
 
@@ -58,6 +61,52 @@ describe('worktrees', () => {
     await fs.mkdir(dir);
     await git(dir, 'init', '-q');
     await expect(planWorktree('tm', 'ann', dir)).rejects.toThrow(`--isolation worktree: the repository ${await fs.realpath(dir)} has no commit yet; commit once, then spawn again`);
+  });
+
+  it('a failed git worktree add never deletes a branch it did not create: one made since the plan (at the base), or during the add (elsewhere)', async () => {
+    const repo = await makeRepo(path.join(await tempRoot('swarm-git-'), 'repo'));
+    const plan = await planWorktree('tm', 'ann', repo);
+    await git(repo, 'branch', 'swarm/tm/ann'); // someone else's, at the very commit the plan starts from
+    const refused = await addWorktree(plan).then(() => undefined, (e: unknown) => e);
+    expect(await git(repo, 'rev-parse', 'swarm/tm/ann')).toBe(plan.base);
+    expect(String(refused)).toContain(`--isolation worktree: branch swarm/tm/ann already exists in ${repo}`);
+    expect(existsSync(plan.path)).toBe(false);
+
+    // Made between the check and `git worktree add` (a racing git process), on another commit.
+    const next = await planWorktree('tm', 'bo', repo);
+    await git(repo, 'commit', '-q', '--allow-empty', '-m', 'second');
+    const racing: Exec = async (file, args, opts) => {
+      if (args.includes('worktree') && args.includes('add')) await git(repo, 'branch', 'swarm/tm/bo');
+      return execaExec(file, args, opts);
+    };
+    await expect(addWorktree(next, racing)).rejects.toThrow(/--isolation worktree: git worktree add \S+ failed: .*swarm\/tm\/bo/);
+    expect(await git(repo, 'rev-parse', 'swarm/tm/bo')).toBe(await git(repo, 'rev-parse', 'HEAD'));
+    expect(await git(repo, 'worktree', 'list', '--porcelain')).not.toContain('.claude');
+
+    // Nor a worktree: one a racer put at the planned path, on its own branch, stays.
+    const third = await planWorktree('tm', 'cy', repo);
+    const theirs: Exec = async (file, args, opts) => {
+      if (args.includes('worktree') && args.includes('add')) await git(repo, 'worktree', 'add', '-q', '-b', 'mine', third.path);
+      return execaExec(file, args, opts);
+    };
+    await expect(addWorktree(third, theirs)).rejects.toThrow(/git worktree add \S+ failed/);
+    expect(await git(third.path, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe('mine');
+  });
+
+  it('a symlinked .claude or .claude/worktrees is refused in one line: the worktree would land outside the repository', async () => {
+    const dir = await tempRoot('swarm-git-');
+    const repo = await makeRepo(path.join(dir, 'repo'));
+    const elsewhere = path.join(dir, 'elsewhere');
+    await fs.mkdir(elsewhere);
+    await fs.symlink(elsewhere, path.join(repo, '.claude'));
+    await expect(planWorktree('tm', 'ann', repo)).rejects.toThrow(
+      `--isolation worktree: ${path.join(repo, '.claude')} is a symlink (to ${elsewhere}), so the worktree would be made outside the repository; make it a real directory (move in what it links to), or spawn without --isolation`,
+    );
+    await fs.rm(path.join(repo, '.claude'));
+    await fs.mkdir(path.join(repo, '.claude'));
+    await fs.symlink(elsewhere, path.join(repo, '.claude', 'worktrees'));
+    await expect(planWorktree('tm', 'ann', repo)).rejects.toThrow(`${path.join(repo, '.claude', 'worktrees')} is a symlink (to ${elsewhere})`);
+    expect(await fs.readdir(elsewhere)).toEqual([]);
   });
 
   it('settling: an untouched worktree goes with its branch and its recorded base', async () => {
@@ -116,6 +165,40 @@ describe('worktrees', () => {
       { member: 'old', repo, path: undefined, branch: 'swarm/tm/old', base: plan.base, ahead: 0, dirty: undefined, prunable: false, active: false },
     ]);
     expect((await teamWorktrees(config([repo], []))).map((w) => w.active)).toEqual([false, false]);
+  });
+
+  it('teamWorktrees attributes exactly: team t never claims team t-x\'s worktree, by branch, recorded path or a name that reads one way only', async () => {
+    const repo = await makeRepo(path.join(await tempRoot('swarm-git-'), 'repo'));
+    const teamOf = (name: string, members: { name: string; worktreePath?: string }[]): TeamConfig => ({
+      name,
+      createdAt: 0,
+      leadAgentId: `team-lead@${name}`,
+      leadSessionId: '',
+      members: [{ name: 'team-lead' }, ...members].map((m) => ({ agentId: `${m.name}@${name}`, joinedAt: 0, tmuxPaneId: '', cwd: '', subscriptions: [], ...m })),
+      swarm: { worktreeRepos: [repo] },
+    });
+    const txa = await planWorktree('t-x', 'a', repo); // dir t-x-a: also the name team t's member x-a would get
+    await addWorktree(txa);
+    const tb = await planWorktree('t', 'b', repo); // dir t-b: one reading only
+    await addWorktree(tb);
+    const rows = async (c: TeamConfig) => (await teamWorktrees(c)).map((w) => [w.member, w.path, w.branch, w.active]);
+    const t = teamOf('t', [{ name: 'b' }]);
+    const tx = teamOf('t-x', [{ name: 'a', worktreePath: txa.path }]);
+    expect(await rows(t)).toEqual([['b', tb.path, 'swarm/t/b', true]]);
+    expect(await rows(tx)).toEqual([['a', txa.path, 'swarm/t-x/a', true]]);
+
+    // Detached (no branch checked out): the existing branch swarm/t-x/a says whose t-x-a is; t-b reads one way.
+    await git(txa.path, 'checkout', '-q', '--detach');
+    await git(tb.path, 'checkout', '-q', '--detach');
+    expect(await rows(t)).toEqual([['b', tb.path, 'swarm/t/b', true]]);
+    expect(await rows(teamOf('t-x', []))).toEqual([['a', txa.path, 'swarm/t-x/a', false]]);
+    // Their branches gone too: t-x-a reads two ways, so only the team whose config records the path
+    // claims it; t-b still reads one way.
+    await git(repo, 'branch', '-D', 'swarm/t-x/a', 'swarm/t/b');
+    await git(repo, 'worktree', 'add', '-q', '--detach', path.join(path.dirname(repo), 't-c')); // not where swarm puts them: nobody's
+    expect(await rows(t)).toEqual([['b', tb.path, 'swarm/t/b', true]]);
+    expect(await rows(teamOf('t-x', []))).toEqual([]);
+    expect(await rows(tx)).toEqual([['a', txa.path, 'swarm/t-x/a', true]]);
   });
 
   it('parses git worktree list --porcelain', () => {

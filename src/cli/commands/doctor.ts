@@ -3,8 +3,9 @@
 // stale locks, mark dead members inactive, clear orphaned requests, clear a leader lease no live
 // holder proves, kill orphaned swarm sessions, remove what a killed `swarm demo` left, remove an
 // orphaned worktree with no commits and no changes) and never deletes a member, a kept-aside file
-// or work in a worktree. `--host <h>` also checks a machine teammates run on over ssh (ssh, tmux,
-// swarm, the shared root). Exit 0 when healthy, 1 while problems remain (warnings alone do not fail).
+// or work in a worktree, nor kills a teammate process config.json does not know of (reported with
+// its `kill` line). `--host <h>` also checks a machine teammates run on over ssh (ssh, tmux, swarm,
+// the shared root). Exit 0 when healthy, 1 while problems remain (warnings alone do not fail).
 import os from 'node:os';
 import type { CommandModule } from 'yargs';
 import { execaExec, isProcessAlive } from '../../backends/process.js';
@@ -14,6 +15,7 @@ import { checkTmuxSessions } from '../doctor/sessions.js';
 import { checkTeamFiles, checkTeamMembers } from '../doctor/team-checks.js';
 import { checkLeases } from '../doctor/lease.js';
 import { checkWorktrees } from '../doctor/worktrees.js';
+import { checkStrayTeammates } from '../doctor/strays.js';
 import { checkHosts } from '../doctor/hosts.js';
 import { Team } from '../../team/team.js';
 import { teamExists } from '../../team/team-store.js';
@@ -56,6 +58,7 @@ const CHECKS: ((ctx: DoctorContext) => Promise<CheckResult>)[] = [
   checkTeamFiles,
   checkTeamMembers,
   checkLeases,
+  checkStrayTeammates,
   checkTmuxSessions,
   checkDemos,
   checkWorktrees,

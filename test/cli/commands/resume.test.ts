@@ -166,7 +166,7 @@ describe('swarm resume', () => {
     const config = await readTeam(new Team(root, TEAM));
     expect(config.members[1]).toMatchObject({ name: 'w1', color: first.color, tmuxPaneId: back.paneId });
     expect((await listAllPanes(new TmuxServer({ socket }))).map((p) => p.paneId)).toContain(back.paneId);
-    expect((await swarm(root, ['resume', 'w1'], env)).stderr).toMatch(/^swarm: w1 is (idle|working), not stopped: only a stopped member \(process and pane gone\) can be resumed$/);
+    expect((await swarm(root, ['resume', 'w1'], env)).stderr).toMatch(/^swarm: w1 is already running \(pid \d+, (idle|working)\): only a stopped member \(process and pane gone\) can be resumed$/);
   }, 90_000);
 
   it('a corrupt transcript, a cwd that is gone or a teammate that dies at start leaves the member stopped and says why; a last line cut short by SIGKILL resumes; an old signed shutdown_request is not obeyed twice', async () => {

@@ -3,7 +3,7 @@
 // (reaped afterwards) answered by the stand-in Messages API, then `swarm worktrees --json`, the stop
 // report (a changed worktree kept, a clean one removed with its branch), `swarm doctor` on the kept
 // one and its printed cleanup run as printed, and the README's review-and-merge commands, as printed. The failures (outside a repository, `git worktree add`
-// blocked by a held ref lock, a clashing branch, a teammate that dies at once) use the fake teammate.
+// blocked by a held ref lock, a clashing branch, a teammate that dies at once, a symlinked .claude) use the fake teammate.
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -250,5 +250,22 @@ describe('swarm spawn --isolation worktree', () => {
     expect(existsSync(path.join(plain, '.claude'))).toBe(false);
     expect(await git(repo, 'worktree', 'list', '--porcelain')).not.toContain('.claude');
     expect(await swarmBranches()).toBe(`swarm/${TEAM}/fay`); // the clashing branch is the user's: untouched
+  });
+
+  it('a symlinked .claude is refused in one line that says what to do, and nothing is created: no member, no inbox, no branch, nothing where it links', async () => {
+    const env = { ...tmuxEnv(socket, [process.execPath, FAKE]) };
+    const elsewhere = path.join(root, 'elsewhere');
+    await fs.mkdir(elsewhere);
+    await fs.symlink(elsewhere, path.join(repo, '.claude'));
+    const r = await run(['spawn', 'ivy', '-p', 'hi', '--backend', 'tmux', '--isolation', 'worktree', '--cwd', repo], env);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe(
+      `swarm: spawn of ivy failed: --isolation worktree: ${path.join(repo, '.claude')} is a symlink (to ${elsewhere}), so the worktree would be made outside the repository; make it a real directory (move in what it links to), or spawn without --isolation`,
+    );
+    expect(await members()).toEqual(['team-lead']);
+    expect(existsSync(path.join(root, 'teams', TEAM, 'inboxes', 'ivy.json'))).toBe(false);
+    expect(await fs.readdir(elsewhere)).toEqual([]);
+    expect(await swarmBranches()).toBe('');
+    expect(await git(repo, 'worktree', 'list', '--porcelain')).not.toContain('.claude');
   });
 });

@@ -4,10 +4,14 @@
 // cleared, orphaned `swarm-<team>` tmux sessions (private socket) killed while another root's
 // session is left alone. Plus the pure tmux/it2 checks with a
 // scripted exec.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isProcessAlive } from '../../../src/backends/process.js';
 import { parseTmuxVersion } from '../../../src/backends/registry.js';
 import { checkIt2, checkTmux, type DoctorContext } from '../../../src/cli/doctor/machine-checks.js';
 import { checkLeases } from '../../../src/cli/doctor/lease.js';
@@ -23,7 +27,8 @@ import { swarm, type CliResult } from '../../support/cli.js';
 import { modeOf } from '../../support/fs-tree.js';
 import { privateSocket, reapServer } from '../../support/tmux.js';
 import { deadPid, reapChildren, startSleeper, writePendingFor } from '../../support/team-fixture.js';
-import { useTempRoot } from '../../support/tmp-root.js';
+import { afterThisTest, useTempRoot } from '../../support/tmp-root.js';
+import { waitFor } from '../../support/wait.js';
 import { Team } from '../../../src/team/team.js';
 import { Mailbox } from '../../../src/mailbox/mailbox.js';
 import { TaskList } from '../../../src/tasks/index.js';
@@ -316,6 +321,52 @@ describe('swarm doctor', () => {
     await updateTeam(team, (c) => void (c.leadProcess!.renewedAt = Date.now())); // its holder on elsewhere renewed meanwhile
     await expect(finding!.apply!()).rejects.toThrow("team t's leader lease: it changed meanwhile (now pid 4242 on elsewhere (a console)); left alone");
     expect((await readTeam(team)).leadProcess?.pid).toBe(4242);
+  });
+
+  it('a process carrying a member\'s --agent-id that config.json does not record is a problem (the topmost of its tree, not its children); the recorded one, its child, another root\'s and a pid-less member\'s are not', async () => {
+    const started: ChildProcess[] = [];
+    afterThisTest(async () => {
+      for (const c of started) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    });
+    // A node process carrying `args`, with CLAUDE_CONFIG_DIR=`at`; with a child, the child carries
+    // `--agent-id w1@t` too and exits when its parent goes. Resolves with both pids.
+    const carrier = async (at: string, args: string[], withChild = false): Promise<{ pid: number; child?: number }> => {
+      const childCode = "process.stdin.on('end', () => process.exit()).resume()";
+      const code = withChild
+        ? `const c = require('child_process').spawn(process.execPath, ['-e', ${JSON.stringify(childCode)}, '--', '--agent-id', 'w1@t'], { stdio: ['pipe', 'ignore', 'ignore'] }); console.log(c.pid); setInterval(() => {}, 1 << 30);`
+        : 'console.log(0); setInterval(() => {}, 1 << 30);';
+      const c = spawn(process.execPath, ['-e', code, '--', ...args], { env: { ...process.env, CLAUDE_CONFIG_DIR: at }, stdio: ['ignore', 'pipe', 'inherit'] });
+      started.push(c);
+      const [line] = (await once(c.stdout!, 'data')) as [Buffer];
+      const child = Number(line.toString().trim());
+      return { pid: c.pid!, ...(child > 0 ? { child } : {}) };
+    };
+    const recorded = await carrier(root, ['--agent-id', 'w1@t'], true);
+    const stray = await carrier(root, ['--agent-id=w1@t'], true);
+    await carrier(path.join(root, 'other-root'), ['--agent-id', 'w1@t']);
+    await carrier(root, ['--agent-id', 'cc@t']); // a member Claude Code made records no pid: nothing to compare
+    await addMember(new Team(root, TEAM), { name: 'w1', cwd: '/work/project' });
+    await updateMember(new Team(root, TEAM), 'w1', { backendType: 'in-process', tmuxPaneId: 'in-process', pid: recorded.pid, isActive: true });
+    await addMember(new Team(root, TEAM), { name: 'cc', cwd: '/work/project' });
+
+    const r = await doctor();
+    expect(r.exitCode).toBe(1);
+    expect(of(r.report, 'stray_teammate')).toEqual([
+      {
+        check: 'stray_teammate',
+        severity: 'problem',
+        team: TEAM,
+        fixable: false,
+        problem: `process ${stray.pid} runs as w1 (team t: --agent-id w1@t on its command line) but config.json records pid ${recorded.pid} for w1: a second copy or an orphan, reading its inbox, that swarm kill and shutdown never reach`,
+        fix: `look at it (ps -o pid,ppid,args -p ${stray.pid}), then end it: kill ${stray.pid}  (swarm doctor --fix leaves it)`,
+      },
+    ]);
+    // The fix works as printed: the stray goes, its child with it, and doctor is content.
+    await execa('sh', ['-c', of(r.report, 'stray_teammate')[0]!.fix.replace(/^look at it \((.*)\), then end it: (kill \d+) {2}.*$/, '$1 && $2')]);
+    await waitFor(() => !isProcessAlive(stray.pid) && !isProcessAlive(stray.child!), 10_000, 'the stray and its child to exit');
+    const again = await doctor();
+    expect(of(again.report, 'stray_teammate')).toEqual([]);
+    expect(again.report.passed).toContain('no teammate processes unknown to config.json');
   });
 
   it("a stopped member's unfinished tasks wait for it (a warning offering resume); --fix gives them back to the list and tells team-lead once", async () => {

@@ -88,4 +88,25 @@ describe('swarm doctor: worktrees whose member is gone', () => {
     expect(await orphans()).toEqual([]);
     expect(await git(repo, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/swarm/')).toBe(`swarm/${TEAM}/live`);
   });
+
+  it("a team whose name prefixes another's (dw, dw-x) never claims its worktree, nor offers to remove it", async () => {
+    await createTeam(root, { name: `${TEAM}-x` });
+    const other = new Team(root, `${TEAM}-x`);
+    const theirs = await planWorktree(`${TEAM}-x`, 'a', repo); // .claude/worktrees/dw-x-a, as dw's member x-a would be
+    await addWorktree(theirs);
+    await addMember(other, { name: 'a', cwd: theirs.cwd });
+    await updateMember(other, 'a', { worktreePath: theirs.path });
+    for (const t of [new Team(root, TEAM), other]) {
+      await updateTeam(t, (c) => {
+        c.swarm = { ...c.swarm, worktreeRepos: [repo] };
+      });
+    }
+    const r = await swarm(root, ['doctor', '--json']);
+    const report = JSON.parse(r.stdout) as { findings: Finding[]; passed: string[] };
+    expect(report.findings.filter((f) => f.check === 'orphaned_worktree')).toEqual([]);
+    expect(report.passed).toContain(`team ${TEAM}-x: every worktree belongs to a member`);
+    const listed = await swarm(root, ['worktrees', '--team', TEAM, '--json']);
+    expect(JSON.parse(listed.stdout)).toEqual([]);
+    expect(existsSync(theirs.path)).toBe(true);
+  });
 });
