@@ -90,7 +90,7 @@ export async function runTeammate(opts: RunTeammateOptions): Promise<number> {
   };
   const guard = await PathGuard.create(team.root, s.cwd);
   const secrets = await SecretPaths.create(team.root, homeDir(opts.env));
-  const agentConfig = await AgentConfigPaths.create(team.root);
+  const agentConfig = await AgentConfigPaths.create(team.root, { cwd: s.cwd, home: homeDir(opts.env) });
   const compactAt = tuning.compactAt ?? defaultCompactAt(s.model);
   const restored = flags.resume === true ? await restoreConversation(team.paths.log(s.name)) : undefined;
   return new Teammate(s, opts, model, guard, secrets, agentConfig, tuning.shutdownGraceMs, tuning.heartbeatMs, tuning.pollMs, compactAt, restored).run();

@@ -200,7 +200,7 @@ export async function runLead(o: LeadOptions): Promise<LeadOutcome> {
     cwd: o.cwd,
     guard: await PathGuard.create(o.team.root, o.cwd),
     secrets: await SecretPaths.create(o.team.root, homeDir(o.env)),
-    agentConfig: await AgentConfigPaths.create(o.team.root),
+    agentConfig: await AgentConfigPaths.create(o.team.root, { cwd: o.cwd, home: homeDir(o.env) }),
     teamRules: async () => (await readTeam(o.team)).swarm?.rules ?? { allow: [], deny: [] },
     processes,
     shellEnv: {},

