@@ -18,6 +18,7 @@ export default {
     'src/runtime/restore.ts',
     'src/teammates/**/*.ts',
     'src/team/lead-lease.ts',
+    'src/team/lease-trust.ts',
     'src/backends/ssh/**/*.ts',
   ],
   concurrency: 1,

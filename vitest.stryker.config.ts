@@ -29,6 +29,7 @@ export default defineConfig({
       'test/runtime/restore.test.ts',
       'test/teammates/**/*.test.ts', // spawn, stop and resume in process, over real tmux on private sockets
       'test/team/lead-lease.test.ts',
+      'test/team/lease-trust.test.ts',
       'test/backends/ssh/**/*.test.ts', // a real sshd on 127.0.0.1
     ],
     // Left out: the stress tests whose writers and lock holders are child processes (they run the
