@@ -4,20 +4,33 @@
 // (`blocked`, naming it). Setting `owner` to somebody other than the one making the change calls
 // `notify` with a task_assignment frame; how it is sent (as the signed leader, as a teammate) is
 // the caller's business.
-import { existsSync } from 'node:fs';
-import { agentId, LEAD_NAME, MEMBER_NAME_RE } from '../protocol/names.js';
 import type { TaskAssignment } from '../protocol/control.js';
-import { isTaskId, TaskSchema, TaskUpdateStatusSchema, type Task, type TaskStatus, type TaskUpdateStatus } from '../protocol/task.js';
+import { agentId, LEAD_NAME, MEMBER_NAME_RE } from '../protocol/names.js';
+import { isTaskId, TaskSchema, taskFileSchema, TaskUpdateStatusSchema, type Task, type TaskStatus, type TaskUpdateStatus } from '../protocol/task.js';
 import { mutateJsonFile, mutateJsonFileIfFree, type CorruptReport, type JsonFileOptions, type MutationOutcome } from '../storage/json-file.js';
 import { STOPPED_WAITING, type LockOptions } from '../storage/lock.js';
 import type { TaskListPaths } from '../team/paths.js';
 import type { Team } from '../team/team.js';
 import { TaskError, isTaskError } from './errors.js';
 import { findCycle, type Edge } from './graph.js';
-import { byId, idsOnDisk, loadTask, nextId, notFound, peekTask, raiseHighwatermark, withTaskGroup, type CorruptTask } from './store.js';
+import {
+  byId,
+  idsOnDisk,
+  loadTask,
+  nextId,
+  notFound,
+  peekTask,
+  markProblem,
+  raiseHighwatermark,
+  unreadableEntry,
+  withTaskGroup,
+  type CorruptTask,
+  type SkippedEntry,
+  type Unreadable,
+} from './store.js';
 
 export { TaskError, isTaskError, type TaskErrorKind } from './errors.js';
-export type { CorruptTask } from './store.js';
+export type { CorruptTask, SkippedEntry } from './store.js';
 
 export interface TaskListOptions {
   now?: () => number;
@@ -51,6 +64,8 @@ export interface TaskPatch {
 export interface TaskListing {
   tasks: Task[];
   corrupt: CorruptTask[];
+  /** Names not read as tasks (odd entries, ids out of range) and an unusable `.highwatermark`: report them by name. */
+  skipped: SkippedEntry[];
 }
 
 function invalid(message: string): TaskError {
@@ -143,9 +158,9 @@ export class TaskList {
     const owner = input.owner === undefined || input.owner === '' ? undefined : checkOwner(input.owner);
     const metadata = checkMetadata(input.metadata);
     const blockedBy = checkIds(input.blockedBy, 'blocker id');
-    const task = await withTaskGroup(this.paths, blockedBy, this.fileOpts, (blockers, corrupt) => {
+    const task = await withTaskGroup(this.paths, blockedBy, this.fileOpts, (blockers, unreadable) => {
       const unknown = blockedBy.filter((b) => !blockers.has(b));
-      if (unknown.length > 0) throw unknownBlockers(unknown, corrupt);
+      if (unknown.length > 0) throw unknownBlockers(unknown, unreadable);
       const created = TaskSchema.parse({
         id: nextId(this.paths),
         subject,
@@ -168,25 +183,28 @@ export class TaskList {
     checkId(id);
     const loaded = await loadTask(this.paths, id, this.fileOpts);
     if ('task' in loaded) return loaded.task;
-    throw notFound(id, 'corrupt' in loaded ? loaded.corrupt : undefined);
+    throw notFound(id, 'missing' in loaded ? undefined : loaded);
   }
 
-  /** Every task in id order; corrupt files are kept aside and listed apart. */
+  /** Every task in id order; corrupt files are kept aside and listed apart, odd entries skipped and listed by name. */
   async list(): Promise<TaskListing> {
     return this.listAll(false);
   }
 
   /** `list`, by a caller that may already hold the list lock (`listHeld`). */
   private async listAll(listHeld: boolean): Promise<TaskListing> {
-    const { ids } = idsOnDisk(this.paths);
+    const { ids, skipped } = idsOnDisk(this.paths);
+    const mark = markProblem(this.paths);
+    if (mark) skipped.push(mark);
     const loaded = await Promise.all(ids.map((id) => loadTask(this.paths, id, { ...this.fileOpts, listHeld })));
     const tasks: Task[] = [];
     const corrupt: CorruptTask[] = [];
     for (const l of loaded) {
       if ('task' in l) tasks.push(l.task);
       else if ('corrupt' in l) corrupt.push(l.corrupt);
+      else if ('skipped' in l) skipped.push(l.skipped);
     }
-    return { tasks, corrupt };
+    return { tasks, corrupt, skipped };
   }
 
   /** Change a task; `status: "deleted"` removes it (undefined is returned). */
@@ -255,7 +273,7 @@ export class TaskList {
     for (const wait of [false, true]) {
       for (const t of wait ? candidates.filter((c) => busy.includes(c.id)) : candidates) {
         // Look again without the lock first: under contention most candidates of the snapshot are taken by now.
-        const fresh = peekTask(this.paths.task(t.id));
+        const fresh = peekTask(this.paths, t.id);
         if (fresh && (fresh.status !== 'pending' || fresh.owner)) continue;
         try {
           const got = wait ? await this.claim(t.id, owner) : await this.claimIfFree(t.id, owner);
@@ -326,7 +344,7 @@ export class TaskList {
   private openBlockers(t: Task): Task[] {
     return t.blockedBy.flatMap((b) => {
       if (!isTaskId(b)) return [];
-      const blocker = peekTask(this.paths.task(b));
+      const blocker = peekTask(this.paths, b);
       return blocker && blocker.status !== 'completed' ? [blocker] : [];
     });
   }
@@ -347,18 +365,19 @@ export class TaskList {
     step: (t: Task | undefined) => MutationOutcome<Task | undefined, R>;
   } {
     const file = this.paths.task(id);
-    if (!existsSync(file)) throw notFound(id);
+    const odd = unreadableEntry(this.paths, id);
+    if (odd) throw notFound(id, 'missing' in odd ? undefined : odd);
     let corrupt: CorruptReport | undefined;
     return {
       file,
       opts: {
-        schema: TaskSchema.optional(),
+        schema: taskFileSchema(id).optional(),
         init: () => undefined,
         onCorrupt: (r) => (corrupt = r),
         ...(this.opts.lock ? { lock: this.opts.lock } : {}),
       },
       step: (current) => {
-        if (current === undefined) throw notFound(id, corrupt && { file, keptAt: corrupt.keptAs, error: corrupt.problem });
+        if (current === undefined) throw notFound(id, corrupt && { corrupt: { file, keptAt: corrupt.keptAs, error: corrupt.problem } });
         const { write, result } = fn(current);
         return { result, ...(write ? { write } : {}) };
       },
@@ -368,11 +387,11 @@ export class TaskList {
   /** A patch that adds dependencies: list lock, then every task involved, validated before anything is written. */
   private async changeDependencies(id: string, addBlocks: string[], addBlockedBy: string[], apply: (t: Task) => Task): Promise<[Task, Task]> {
     const others = [...addBlocks, ...addBlockedBy];
-    return withTaskGroup(this.paths, [id, ...others], this.fileOpts, async (locked, corrupt) => {
+    return withTaskGroup(this.paths, [id, ...others], this.fileOpts, async (locked, unreadable) => {
       const task = locked.get(id);
-      if (!task) throw notFound(id, corrupt.get(id));
+      if (!task) throw notFound(id, unreadable.get(id));
       const unknown = others.filter((o) => !locked.has(o));
-      if (unknown.length > 0) throw unknownBlockers(unknown, corrupt);
+      if (unknown.length > 0) throw unknownBlockers(unknown, unreadable);
       const edges: Edge[] = [...addBlocks.map((to) => ({ from: id, to })), ...addBlockedBy.map((from) => ({ from, to: id }))];
       const { tasks: all } = await this.listAll(true);
       const cycle = findCycle(
@@ -405,9 +424,9 @@ export class TaskList {
   private async delete(id: string): Promise<void> {
     const { tasks } = await this.list();
     const referring = tasks.filter((t) => t.id !== id && (t.blocks.includes(id) || t.blockedBy.includes(id))).map((t) => t.id);
-    await withTaskGroup(this.paths, [id, ...referring], this.fileOpts, async (locked, corrupt) => {
-      if (!locked.has(id)) throw notFound(id, corrupt.get(id));
-      await raiseHighwatermark(this.paths, Number(id));
+    await withTaskGroup(this.paths, [id, ...referring], this.fileOpts, async (locked, unreadable) => {
+      if (!locked.has(id)) throw notFound(id, unreadable.get(id));
+      await raiseHighwatermark(this.paths, Number(id), this.now());
       const write = referring.flatMap((r) => {
         const t = locked.get(r);
         return t ? [{ ...t, blocks: t.blocks.filter((b) => b !== id), blockedBy: t.blockedBy.filter((b) => b !== id) }] : [];
@@ -433,7 +452,8 @@ function addTo(t: Task, key: 'blocks' | 'blockedBy', id: string): Task {
   return t[key].includes(id) ? t : { ...t, [key]: [...t[key], id] };
 }
 
-function unknownBlockers(ids: string[], corrupt: Map<string, CorruptTask>): TaskError {
-  const bad = ids.map((i) => (corrupt.has(i) ? `${i} (corrupt, kept as ${corrupt.get(i)!.keptAt})` : i));
+function unknownBlockers(ids: string[], unreadable: Map<string, Unreadable>): TaskError {
+  const why = (u: Unreadable | undefined): string => (u === undefined ? '' : 'corrupt' in u ? ` (corrupt, kept as ${u.corrupt.keptAt})` : ` (${u.skipped.problem})`);
+  const bad = ids.map((i) => `${i}${why(unreadable.get(i))}`);
   return new TaskError('unknown_blocker', `no task ${bad.join(', ')} to depend on (see swarm tasks list); nothing was changed`);
 }

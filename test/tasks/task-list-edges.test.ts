@@ -1,8 +1,9 @@
 // The task list's edges (task-list.test.ts has the main paths): the exact one-line refusals for bad
 // ids, owners, texts, metadata and status; which fields a task carries only when given; metadata
 // merge; who gets a task_assignment and when not; claimNext's candidates and its second pass;
-// release and delete when a task changes, vanishes or is locked meanwhile; corrupt and foreign files.
-import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+// release and delete when a task changes, vanishes or is locked meanwhile; corrupt and foreign files
+// (odd entries and ids out of range: odd-entries.test.ts).
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -70,10 +71,6 @@ describe('refusals: one line that says what to do, nothing written', () => {
     ['metadata that is an array', () => list.create({ subject: 's', description: '', metadata: bad([]) }, 'team-lead'), 'invalid', 'metadata: expected an object'],
     ['metadata null on update', () => list.update('1', { metadata: bad(null) }, 'team-lead'), 'invalid', 'metadata: expected an object'],
     ['an unknown status', () => list.update('1', { status: bad('done') }, 'team-lead'), 'invalid', 'invalid status "done": expected pending, in_progress, completed or deleted'],
-    ['an empty subject on update', () => list.update('1', { subject: '' }, 'team-lead'), 'invalid', 'subject is empty: give the task a short subject'],
-    ['a subject that is not a string on update', () => list.update('1', { subject: bad(5) }, 'team-lead'), 'invalid', 'subject: expected a string, got number'],
-    ['a description that is not a string on update', () => list.update('1', { description: bad(5) }, 'team-lead'), 'invalid', 'description: expected a string, got number'],
-    ['an activeForm that is not a string on update', () => list.update('1', { activeForm: bad(5) }, 'team-lead'), 'invalid', 'activeForm: expected a string, got number'],
     ['a missing task given new dependencies', () => list.update('9', { addBlocks: ['1'] }, 'team-lead'), 'not_found', 'no task 9 (see swarm tasks list)'],
     ['claiming a completed task', () => list.claim('2', 'alice'), 'already_resolved', 'task 2 is already completed; pick another task (swarm tasks list)'],
     ['several unknown blockers', () => list.create({ subject: 's', description: '', blockedBy: ['7', '8'] }, 'team-lead'), 'unknown_blocker', 'no task 7, 8 to depend on (see swarm tasks list); nothing was changed'],
@@ -356,13 +353,5 @@ describe('delete', () => {
     await release2();
     expect(await deleted).toBeUndefined();
     expect((await readdir(dir())).filter((n) => n.endsWith('.json'))).toEqual([]);
-  });
-});
-
-describe('list', () => {
-  it('a task file gone between the directory read and its read is neither listed nor reported corrupt', async () => {
-    await add('a');
-    await symlink(path.join(dir(), 'nowhere.json'), file('2')); // listed by name, gone when read
-    expect(await list.list()).toEqual({ tasks: [expect.objectContaining({ id: '1' }) as unknown], corrupt: [] });
   });
 });

@@ -1,7 +1,8 @@
 // `swarm tasks [list] | add | show | update | claim` (SPEC §8): the team's shared task list from
 // the leader's side. Exit 0 done, 1 a refused claim (the reason on the one error line), 2 bad input
 // (an unknown task, a cycle, a bad id or owner). Setting an owner other than team-lead sends that
-// member a task_assignment frame, written as the signed leader like every leader entry.
+// member a task_assignment frame, written as the signed leader like every leader entry. Task names
+// that are not read (odd entries) are warned about on stderr, by name.
 import type { CommandModule } from 'yargs';
 import { encodeControl } from '../../protocol/control.js';
 import { isSwarmError, SwarmError } from '../../protocol/errors.js';
@@ -66,8 +67,9 @@ const list: CommandModule<GlobalArgs, GlobalArgs> = {
   describe: 'every task: id, status, owner, subject, open blockers; and the progress',
   handler: guarded(async (args) => {
     const { list } = await openList(args);
-    const { tasks, corrupt } = await list.list();
+    const { tasks, corrupt, skipped } = await list.list();
     for (const c of corrupt) warn(`${c.file} was corrupt (${c.error}); kept as ${c.keptAt}`);
+    for (const s of skipped) warn(`warning: ${s.problem}; ${s.fix}`);
     if (args.json) return printJson(tasks);
     for (const l of renderTaskTable(tasks)) println(l);
   }),

@@ -129,11 +129,12 @@ export const taskListTool = defineTool({
   prepare: async (_input, ctx) => ({
     summary: 'all tasks',
     execute: async () => {
-      const { tasks, corrupt } = await ctx.tasks.list.list();
+      const { tasks, corrupt, skipped } = await ctx.tasks.list.list();
       const shown = tasks.filter((t) => t.metadata?._internal === undefined);
       const open = new Set(shown.filter((t) => t.status !== 'completed').map((t) => t.id));
       const lines = shown.map((t) => taskLine(t, open));
       for (const c of corrupt) lines.push(`(a corrupt task file was kept aside at ${c.keptAt}: ${c.error})`);
+      for (const s of skipped) lines.push(`(not a task: ${s.problem})`);
       return { content: lines.length > 0 ? lines.join('\n') : 'No tasks found' };
     },
   }),

@@ -1,7 +1,9 @@
 // `swarm tasks` through the built executable, as separate processes on real files: concurrent adds
 // get distinct ids, concurrent claims have exactly one winner, the refusals exit 1 with the reason,
-// bad input exits 2 with nothing written, and an owner set from the CLI gets a task_assignment frame
-// signed as team-lead. Run `npm run build` first.
+// bad input exits 2 with nothing written, an owner set from the CLI gets a task_assignment frame
+// signed as team-lead, and a FIFO named like a task file neither hangs the listing nor is read (a
+// deadline proves it). Run `npm run build` first.
+import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -145,5 +147,17 @@ describe('swarm tasks', { timeout: 60_000 }, () => {
     expect(JSON.parse(del.stdout)).toEqual({ id: '1', deleted: true });
     expect((await run('add', 'again')).stdout.trim()).toBe('2');
     expect(await readFile(path.join(dir(), '.highwatermark'), 'utf8')).toBe('1');
+  });
+
+  it('a FIFO named like a task file: the listing returns at once, names it on stderr, and lists the rest', async () => {
+    await run('add', 'real');
+    const fifo = path.join(dir(), '2.json');
+    execFileSync('mkfifo', [fifo]); // no writer: a blocking open would hang the process (and its SIGTERM handler) for good
+    const r = await swarm(root, ['tasks', '--team', 'crew'], {}, { deadlineMs: 30_000 });
+    expect(r.timedOut, 'swarm tasks hung on the FIFO').toBe(false);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toBe(`swarm: warning: ${fifo} is a FIFO (named pipe), not a regular file: skipped, never read; remove it (rm '${fifo}')`);
+    expect(r.stdout.split('\n')).toEqual(['ID  STATUS   OWNER  SUBJECT  BLOCKED BY', '1   pending  -      real     -', '0/1 done']);
+    expect((await run('add', 'next')).stdout.trim()).toBe('3');
   });
 });

@@ -1,6 +1,8 @@
 // The Task tools in-process on a real temp root (the process-level flow is in test/runtime/
 // tasks.test.ts): Claude Code's result texts, blockers shown only while open, ids written "#3",
-// in_progress alone taking an unowned task, unassigning, deleting, and bad input as errors.
+// in_progress alone taking an unowned task, unassigning, deleting, bad input as errors; odd entries
+// named in TaskList.
+import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -89,5 +91,12 @@ describe('Task tools', () => {
     expect(await call('TaskUpdate', { taskId: '1', addBlockedBy: ['9'] })).toEqual({ isError: true, content: 'no task 9 to depend on (see TaskList); nothing was changed' });
     expect(await call('TaskUpdate', { taskId: '1', owner: 'nobody', status: 'in_progress' })).toEqual({ isError: true, content: 'no member "nobody" in team "t" (members: team-lead, w1, w2)' });
     expect(await tasks.get('1')).toMatchObject({ status: 'pending' }); // nothing written
+  });
+
+  it('TaskList names an odd entry of the list without reading it', async () => {
+    await tasks.create({ subject: 'A', description: 'a' }, 'team-lead');
+    const fifo = path.join(root, 'tasks/t/2.json');
+    execFileSync('mkfifo', [fifo]);
+    expect((await call('TaskList', {})).content).toBe(`#1 [pending] A\n(not a task: ${fifo} is a FIFO (named pipe), not a regular file: skipped, never read)`);
   });
 });
