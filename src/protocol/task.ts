@@ -13,6 +13,13 @@ export function isTaskId(id: string): boolean {
   return TASK_ID_RE.test(id);
 }
 
+/**
+ * The most a task may be given, in characters (UTF-16 code units, as JavaScript counts). Claude Code
+ * sets no cap; these are far above a title or a page of instructions, which is what it writes, and
+ * keep a task small enough to send to every model that lists the tasks. Metadata counts as its JSON.
+ */
+export const TASK_LIMITS = { subject: 500, activeForm: 500, description: 65_536, metadata: 65_536 } as const;
+
 export const TaskStatusSchema = z.enum(['pending', 'in_progress', 'completed']);
 export type TaskStatus = z.infer<typeof TaskStatusSchema>;
 

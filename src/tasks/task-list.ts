@@ -5,7 +5,7 @@
 // `notify` with a task_assignment frame; how it is sent (as the signed leader, as a teammate) is
 // the caller's business.
 import type { TaskAssignment } from '../protocol/control.js';
-import { agentId, LEAD_NAME, MEMBER_NAME_RE } from '../protocol/names.js';
+import { agentId } from '../protocol/names.js';
 import { isTaskId, TaskSchema, taskFileSchema, TaskUpdateStatusSchema, type Task, type TaskStatus, type TaskUpdateStatus } from '../protocol/task.js';
 import { mutateJsonFile, mutateJsonFileIfFree, type CorruptReport, type JsonFileOptions, type MutationOutcome } from '../storage/json-file.js';
 import { STOPPED_WAITING, type LockOptions } from '../storage/lock.js';
@@ -13,6 +13,7 @@ import type { TaskListPaths } from '../team/paths.js';
 import type { Team } from '../team/team.js';
 import { TaskError, isTaskError } from './errors.js';
 import { findCycle, type Edge } from './graph.js';
+import { checkId, checkIds, checkMetadata, checkOwner, checkText, invalid } from './input.js';
 import {
   byId,
   idsOnDisk,
@@ -66,39 +67,6 @@ export interface TaskListing {
   corrupt: CorruptTask[];
   /** Names not read as tasks (odd entries, ids out of range) and an unusable `.highwatermark`: report them by name. */
   skipped: SkippedEntry[];
-}
-
-function invalid(message: string): TaskError {
-  return new TaskError('invalid', message);
-}
-
-function checkId(id: unknown, what = 'task id'): string {
-  if (typeof id !== 'string' || !isTaskId(id)) throw invalid(`invalid ${what} ${JSON.stringify(id)}: expected a number like 3 (see swarm tasks list)`);
-  return id;
-}
-
-function checkIds(ids: readonly unknown[] | undefined, what: string): string[] {
-  return [...new Set((ids ?? []).map((id) => checkId(id, what)))];
-}
-
-function checkOwner(owner: unknown): string {
-  if (typeof owner !== 'string' || (owner !== LEAD_NAME && !MEMBER_NAME_RE.test(owner))) {
-    throw invalid(`invalid owner ${JSON.stringify(owner)}: expected a member name (see swarm team show)`);
-  }
-  return owner;
-}
-
-function checkText(value: unknown, field: string, required: boolean): string | undefined {
-  if (value === undefined && !required) return undefined;
-  if (typeof value !== 'string') throw invalid(`${field}: expected a string, got ${value === undefined ? 'nothing' : typeof value}`);
-  if (required && value.trim() === '') throw invalid(`${field} is empty: give the task a short subject`);
-  return value;
-}
-
-function checkMetadata(value: unknown): Record<string, unknown> | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid('metadata: expected an object');
-  return value as Record<string, unknown>;
 }
 
 function mergeMetadata(current: Record<string, unknown> | undefined, patch: Record<string, unknown>): Record<string, unknown> {

@@ -6,12 +6,13 @@
 //                                                              → "Updated task #N owner, status"
 // Taking a task (the result would be: owned by this teammate and in_progress) goes through
 // `TaskList.claim`, so the claim rules hold (another owner, completed, an open blocker); like Claude
-// Code, `status: "in_progress"` on an unowned task without `owner` takes it for the caller. Every
-// refusal is a thrown error: the tool runner returns it as an is_error result the model can act on.
+// Code, `status: "in_progress"` on an unowned task without `owner` takes it for the caller. Texts
+// have the caps of TASK_LIMITS, stated in the schema the model sees. Every refusal is a thrown
+// error: the tool runner returns it as an is_error result the model can act on.
 // Kind `message`: no permission is asked (team coordination, like SendMessage).
 import { z } from 'zod';
 import { sameName } from '../../protocol/names.js';
-import type { Task } from '../../protocol/task.js';
+import { TASK_LIMITS, type Task } from '../../protocol/task.js';
 import { TaskError } from '../../tasks/index.js';
 import { defineTool } from './types.js';
 
@@ -23,10 +24,14 @@ const TaskId = z
 
 const Metadata = z.record(z.string(), z.unknown()).describe('Arbitrary metadata to attach to the task (a null value removes a key)');
 
+const Subject = z.string().min(1).max(TASK_LIMITS.subject);
+const Description = z.string().max(TASK_LIMITS.description);
+const ActiveForm = z.string().max(TASK_LIMITS.activeForm);
+
 const CreateInput = z.object({
-  subject: z.string().min(1).describe('A brief title for the task'),
-  description: z.string().describe('What needs to be done'),
-  activeForm: z.string().optional().describe('Present continuous form shown while in_progress (e.g. "Running tests")'),
+  subject: Subject.describe('A brief title for the task'),
+  description: Description.describe('What needs to be done'),
+  activeForm: ActiveForm.optional().describe('Present continuous form shown while in_progress (e.g. "Running tests")'),
   metadata: Metadata.optional(),
 });
 
@@ -36,9 +41,9 @@ const ListInput = z.object({});
 
 const UpdateInput = z.object({
   taskId: TaskId,
-  subject: z.string().min(1).optional().describe('New subject for the task'),
-  description: z.string().optional().describe('New description for the task'),
-  activeForm: z.string().optional().describe('Present continuous form shown while in_progress'),
+  subject: Subject.optional().describe('New subject for the task'),
+  description: Description.optional().describe('New description for the task'),
+  activeForm: ActiveForm.optional().describe('Present continuous form shown while in_progress'),
   status: z.enum(['pending', 'in_progress', 'completed', 'deleted']).optional().describe('New status for the task ("deleted" removes it)'),
   addBlocks: z.array(TaskId).optional().describe('Task IDs that this task blocks'),
   addBlockedBy: z.array(TaskId).optional().describe('Task IDs that block this task'),
