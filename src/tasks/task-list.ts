@@ -1,11 +1,12 @@
 // A team's shared task list (SPEC §8), on Claude Code's files (store.ts has the layout and the
 // locking rule). Claims follow Claude Code's rules: refused when another member owns the task
 // (`already_claimed`), when it is completed (`already_resolved`), or while a blocker is open
-// (`blocked`, naming it). Setting `owner` to somebody other than the one making the change calls
+// (`blocked`, naming it). Every change says who makes it (`by`: the CLI and the agent lead are
+// team-lead), and is checked on the task under its lock against ownership.ts: an owned task is
+// changed only by its owner or team-lead, and only team-lead reassigns it. Setting `owner` to somebody other than the one making the change calls
 // `notify` with a task_assignment frame; how it is sent (as the signed leader, as a teammate) is
 // the caller's business.
 import type { TaskAssignment } from '../protocol/control.js';
-import { agentId } from '../protocol/names.js';
 import { isTaskId, TaskSchema, taskFileSchema, TaskUpdateStatusSchema, type Task, type TaskStatus, type TaskUpdateStatus } from '../protocol/task.js';
 import { mutateJsonFile, mutateJsonFileIfFree, type CorruptReport, type JsonFileOptions, type MutationOutcome } from '../storage/json-file.js';
 import { STOPPED_WAITING, type LockOptions } from '../storage/lock.js';
@@ -14,6 +15,7 @@ import type { Team } from '../team/team.js';
 import { TaskError, isTaskError } from './errors.js';
 import { findCycle, type Edge } from './graph.js';
 import { checkId, checkIds, checkMetadata, checkOwner, checkText, invalid } from './input.js';
+import { assertMayChange, ownedBy } from './ownership.js';
 import {
   byId,
   idsOnDisk,
@@ -175,13 +177,13 @@ export class TaskList {
     return { tasks, corrupt, skipped };
   }
 
-  /** Change a task; `status: "deleted"` removes it (undefined is returned). */
+  /** Change a task as `by` (the ownership rules: assertMayChange); `status: "deleted"` removes it (undefined is returned). */
   async update(id: string, patch: TaskPatch, by: string): Promise<Task | undefined> {
     checkId(id);
     const status = patch.status === undefined ? undefined : TaskUpdateStatusSchema.safeParse(patch.status);
     if (status && !status.success) throw invalid(`invalid status ${JSON.stringify(patch.status)}: expected pending, in_progress, completed or deleted`);
     if (status?.data === 'deleted') {
-      await this.delete(id);
+      await this.delete(id, by);
       return undefined;
     }
     const fields = {
@@ -206,10 +208,14 @@ export class TaskList {
     };
     let before: Task;
     let after: Task;
+    const allowed = (t: Task): Task => {
+      this.assertMayChange(t, by, owner);
+      return t;
+    };
     if (addBlocks.length === 0 && addBlockedBy.length === 0) {
-      [before, after] = await this.mutate(id, (t) => ({ write: apply(t), result: [t, apply(t)] as [Task, Task] }));
+      [before, after] = await this.mutate(id, (t) => ({ write: apply(allowed(t)), result: [t, apply(t)] as [Task, Task] }));
     } else {
-      [before, after] = await this.changeDependencies(id, addBlocks, addBlockedBy, apply);
+      [before, after] = await this.changeDependencies(id, addBlocks, addBlockedBy, (t) => apply(allowed(t)), by);
     }
     if (typeof owner === 'string' && before.owner !== owner) await this.notifyOwner(after, owner, by);
     return after;
@@ -303,9 +309,14 @@ export class TaskList {
     return progressOf((await this.list()).tasks);
   }
 
-  /** True when `t` is owned by `name`, written as the name or as its agentId (`name@team`, what Claude Code may write). */
+  /** True when `t` is owned by `name` (ownership.ts). */
   private isOwner(t: Task, name: string): boolean {
-    return t.owner === name || t.owner === agentId(name, this.team.name);
+    return ownedBy(t, name, this.team.name);
+  }
+
+  /** The ownership rules (ownership.ts) for `by` changing `t`. */
+  private assertMayChange(t: Task, by: string, newOwner?: string | null): void {
+    assertMayChange(t, by, this.team.name, newOwner);
   }
 
   /** Blockers of `t` that exist and are not completed (a deleted or unreadable blocker no longer blocks: Claude Code's rule). */
@@ -352,14 +363,20 @@ export class TaskList {
     };
   }
 
-  /** A patch that adds dependencies: list lock, then every task involved, validated before anything is written. */
-  private async changeDependencies(id: string, addBlocks: string[], addBlockedBy: string[], apply: (t: Task) => Task): Promise<[Task, Task]> {
+  /**
+   * A patch that adds dependencies: list lock, then every task involved, validated before anything is
+   * written. `apply` checks `by` may change the task; a task it blocks gains a blocker, a change to
+   * that task too (its owner's or team-lead's), while a blocker gaining `blocks` is only the mirror.
+   */
+  private async changeDependencies(id: string, addBlocks: string[], addBlockedBy: string[], apply: (t: Task) => Task, by: string): Promise<[Task, Task]> {
     const others = [...addBlocks, ...addBlockedBy];
     return withTaskGroup(this.paths, [id, ...others], this.fileOpts, async (locked, unreadable) => {
       const task = locked.get(id);
       if (!task) throw notFound(id, unreadable.get(id));
       const unknown = others.filter((o) => !locked.has(o));
       if (unknown.length > 0) throw unknownBlockers(unknown, unreadable);
+      const changed = new Map<string, Task>([[id, apply(task)]]);
+      for (const b of addBlocks) this.assertMayChange(locked.get(b)!, by);
       const edges: Edge[] = [...addBlocks.map((to) => ({ from: id, to })), ...addBlockedBy.map((from) => ({ from, to: id }))];
       const { tasks: all } = await this.listAll(true);
       const cycle = findCycle(
@@ -375,7 +392,6 @@ export class TaskList {
             : `task ${from} cannot block task ${to}: that would make a cycle (${cycle.cycle.join(' → ')}); nothing was changed`,
         );
       }
-      const changed = new Map<string, Task>([[id, apply(task)]]);
       const edit = (tid: string, key: 'blocks' | 'blockedBy', other: string): void => {
         changed.set(tid, addTo(changed.get(tid) ?? locked.get(tid)!, key, other));
       };
@@ -388,12 +404,17 @@ export class TaskList {
     });
   }
 
-  /** Remove the task's file, raise .highwatermark first (its id is never issued again), and drop it from every other task's blocks/blockedBy. */
-  private async delete(id: string): Promise<void> {
+  /**
+   * Remove the task's file as `by` (assertMayChange), raise .highwatermark first (its id is never
+   * issued again), and drop it from every other task's blocks/blockedBy (bookkeeping, whoever owns them).
+   */
+  private async delete(id: string, by: string): Promise<void> {
     const { tasks } = await this.list();
     const referring = tasks.filter((t) => t.id !== id && (t.blocks.includes(id) || t.blockedBy.includes(id))).map((t) => t.id);
     await withTaskGroup(this.paths, [id, ...referring], this.fileOpts, async (locked, unreadable) => {
-      if (!locked.has(id)) throw notFound(id, unreadable.get(id));
+      const task = locked.get(id);
+      if (!task) throw notFound(id, unreadable.get(id));
+      this.assertMayChange(task, by);
       await raiseHighwatermark(this.paths, Number(id), this.now());
       const write = referring.flatMap((r) => {
         const t = locked.get(r);

@@ -2,7 +2,7 @@
 // ids, owners, texts, metadata and status; which fields a task carries only when given; metadata
 // merge; who gets a task_assignment and when not; claimNext's candidates and its second pass;
 // release and delete when a task changes, vanishes or is locked meanwhile; corrupt and foreign files
-// (odd entries and ids out of range: odd-entries.test.ts).
+// (odd entries and ids out of range: odd-entries.test.ts; who may change what: ownership.test.ts).
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
@@ -218,7 +218,7 @@ describe('task_assignment', () => {
     expect(sent.map((s) => [s.to, s.frame.taskId, s.frame.assignedBy])).toEqual([['carol', '1', 'team-lead']]);
     await list.update('1', { owner: 'carol' }, 'team-lead');
     await list.update('1', { subject: 'renamed' }, 'team-lead');
-    await list.update('1', { owner: 'carol', status: 'in_progress' }, 'bob');
+    await list.update('1', { owner: 'carol', status: 'in_progress' }, 'carol');
     expect(sent).toHaveLength(1);
   });
 

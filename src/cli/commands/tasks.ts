@@ -1,8 +1,9 @@
 // `swarm tasks [list] | add | show | update | claim` (SPEC §8): the team's shared task list from
-// the leader's side. Exit 0 done, 1 a refused claim (the reason on the one error line), 2 bad input
-// (an unknown task, a cycle, a bad id or owner). Setting an owner other than team-lead sends that
-// member a task_assignment frame, written as the signed leader like every leader entry. Task names
-// that are not read (odd entries) are warned about on stderr, by name.
+// the leader's side: every change is made as team-lead (the person leads), so the ownership rules
+// let it change and reassign any task. Exit 0 done, 1 a refused claim (the reason on the one error
+// line), 2 bad input (an unknown task, a cycle, a bad id or owner). Setting an owner other than
+// team-lead sends that member a task_assignment frame, written as the signed leader like every
+// leader entry. Task names that are not read (odd entries) are warned about on stderr, by name.
 import type { CommandModule } from 'yargs';
 import { encodeControl } from '../../protocol/control.js';
 import { isSwarmError, SwarmError } from '../../protocol/errors.js';

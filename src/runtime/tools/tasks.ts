@@ -6,9 +6,11 @@
 //                                                              → "Updated task #N owner, status"
 // Taking a task (the result would be: owned by this teammate and in_progress) goes through
 // `TaskList.claim`, so the claim rules hold (another owner, completed, an open blocker); like Claude
-// Code, `status: "in_progress"` on an unowned task without `owner` takes it for the caller. Texts
-// have the caps of TASK_LIMITS, stated in the schema the model sees. Every refusal is a thrown
-// error: the tool runner returns it as an is_error result the model can act on.
+// Code, `status: "in_progress"` on an unowned task without `owner` takes it for the caller. The
+// caller is `ctx.tasks.self` (team-lead for the agent lead), and the task list's ownership rules
+// hold: an owned task is changed only by its owner or team-lead (tasks/task-list). Texts have the
+// caps of TASK_LIMITS, stated in the schema the model sees. Every refusal is a thrown error: the
+// tool runner returns it as an is_error result the model can act on.
 // Kind `message`: no permission is asked (team coordination, like SendMessage).
 import { z } from 'zod';
 import { sameName } from '../../protocol/names.js';
@@ -168,7 +170,8 @@ export const taskUpdateTool = defineTool({
   description:
     'Update a task in the team\'s task list. Take a task with {"taskId": "3", "owner": "<your name>", "status": "in_progress"} ' +
     '(refused if someone else owns it, it is completed, or an open task blocks it); mark it done with {"taskId": "3", "status": "completed"} ' +
-    'when the work is fully finished; "deleted" removes a task. Setting owner to a teammate assigns it to them (they are told).',
+    'when the work is fully finished; "deleted" removes a task. Setting owner to a teammate assigns it to them (they are told). ' +
+    'A task that has an owner can be changed only by its owner or team-lead, and only team-lead gives it to somebody else.',
   schema: UpdateInput,
   prepare: async (input, ctx) => ({
     summary: `#${input.taskId}${input.status ? ` ${input.status}` : ''}${input.owner !== undefined ? ` owner ${input.owner || '(none)'}` : ''}`,
