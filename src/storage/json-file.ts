@@ -6,13 +6,15 @@
 // and a fresh file is started. A lock-free read that fails to parse is retried under the lock first,
 // because a non-atomic writer (Claude Code) may have been caught mid-write. A file kept in place (a
 // team's config.json) is also read again for a moment before it is called corrupt: Claude Code
-// rewrites it in place, some of its writes without taking the lock.
-import { promises as fs, readFileSync, statSync } from 'node:fs';
+// rewrites it in place, some of its writes without taking the lock. Only a regular file is read: a
+// symlink or a FIFO in a JSON file's place is an io error naming it (storage/regular-file).
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { z } from 'zod';
 import { errnoCode, firstIssue, isSwarmError, SwarmError } from '../protocol/errors.js';
 import { formatJson, keepAside, keepAsideContent, writeFileAtomicSync } from './atomic.js';
+import { oddFileError, readRegularFileSync } from './regular-file.js';
 import { STOPPED_WAITING, withFileLock, type HeldLock, type LockOptions, type StopWaiting } from './lock.js';
 
 export interface CorruptReport {
@@ -57,30 +59,15 @@ export function defaultCorruptReporter(r: CorruptReport): void {
 
 type ParseResult<T> = { ok: true; value: T } | { ok: false; problem: string } | { ok: 'missing' };
 
-async function readAndParse<T>(file: string, schema: z.ZodType<T>): Promise<ParseResult<T>> {
-  let raw: string;
-  try {
-    raw = await fs.readFile(file, 'utf8');
-  } catch (e) {
-    return missingOrThrow(file, e);
-  }
-  return parseText(raw, schema);
-}
-
-/** A read that failed: a missing file is `missing`, anything else an io error. */
-function missingOrThrow(file: string, e: unknown): { ok: 'missing' } {
-  if (errnoCode(e) === 'ENOENT') return { ok: 'missing' };
-  throw new SwarmError('io', `cannot read ${file}: ${(e as Error).message}`, { cause: e });
-}
-
+/**
+ * Read and parse `file`, a regular file only (storage/regular-file): a symlink, a FIFO or any other
+ * odd entry in its place is an io error that names it, never read (a FIFO would hang the read).
+ */
 function readAndParseSync<T>(file: string, schema: z.ZodType<T>): ParseResult<T> {
-  let raw: string;
-  try {
-    raw = readFileSync(file, 'utf8');
-  } catch (e) {
-    return missingOrThrow(file, e);
-  }
-  return parseText(raw, schema);
+  const read = readRegularFileSync(file);
+  if ('missing' in read) return { ok: 'missing' };
+  if ('odd' in read) throw oddFileError(file, read.odd);
+  return parseText(read.text, schema);
 }
 
 export function parseText<T>(raw: string, schema: z.ZodType<T>): { ok: true; value: T } | { ok: false; problem: string } {
@@ -125,13 +112,13 @@ async function settleInPlace<T>(file: string, schema: z.ZodType<T>): Promise<{ r
  * Missing → `undefined`. Corrupt → re-checked under the lock, kept aside, then SwarmError('corrupt').
  */
 export async function readJsonFile<T>(file: string, opts: Pick<JsonFileOptions<T>, 'schema' | 'lock' | 'keepInPlace'>): Promise<T | undefined> {
-  const first = await readAndParse(file, opts.schema);
+  const first = readAndParseSync(file, opts.schema);
   if (first.ok === 'missing') return undefined;
   if (first.ok) return first.value;
   return withFileLock(
     file,
     async () => {
-      const again = opts.keepInPlace ? (await settleInPlace(file, opts.schema)).read : await readAndParse(file, opts.schema);
+      const again = opts.keepInPlace ? (await settleInPlace(file, opts.schema)).read : readAndParseSync(file, opts.schema);
       if (again.ok === 'missing') return undefined;
       if (again.ok) return again.value;
       if (opts.keepInPlace) throw opts.keepInPlace.corruptError(again.problem);

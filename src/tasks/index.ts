@@ -2,4 +2,4 @@
 // claim and release tasks under the list and task locks.
 export { CLAIM_REFUSALS } from './errors.js';
 export * from './task-list.js';
-export { type CorruptTask } from './store.js';
+export { scanList, type CorruptTask, type SkippedEntry } from './store.js';

@@ -1,23 +1,39 @@
 // A team's shared task list (SPEC §8), on Claude Code's files (store.ts has the layout and the
 // locking rule). Claims follow Claude Code's rules: refused when another member owns the task
 // (`already_claimed`), when it is completed (`already_resolved`), or while a blocker is open
-// (`blocked`, naming it). Setting `owner` to somebody other than the one making the change calls
+// (`blocked`, naming it). Every change says who makes it (`by`: the CLI and the agent lead are
+// team-lead), and is checked on the task under its lock against ownership.ts: an owned task is
+// changed only by its owner or team-lead, and only team-lead reassigns it. Setting `owner` to somebody other than the one making the change calls
 // `notify` with a task_assignment frame; how it is sent (as the signed leader, as a teammate) is
 // the caller's business.
-import { existsSync } from 'node:fs';
-import { agentId, LEAD_NAME, MEMBER_NAME_RE } from '../protocol/names.js';
 import type { TaskAssignment } from '../protocol/control.js';
-import { isTaskId, TaskSchema, TaskUpdateStatusSchema, type Task, type TaskStatus, type TaskUpdateStatus } from '../protocol/task.js';
+import { isTaskId, TaskSchema, taskFileSchema, TaskUpdateStatusSchema, type Task, type TaskStatus, type TaskUpdateStatus } from '../protocol/task.js';
 import { mutateJsonFile, mutateJsonFileIfFree, type CorruptReport, type JsonFileOptions, type MutationOutcome } from '../storage/json-file.js';
 import { STOPPED_WAITING, type LockOptions } from '../storage/lock.js';
 import type { TaskListPaths } from '../team/paths.js';
 import type { Team } from '../team/team.js';
 import { TaskError, isTaskError } from './errors.js';
 import { findCycle, type Edge } from './graph.js';
-import { byId, idsOnDisk, loadTask, nextId, notFound, peekTask, raiseHighwatermark, withTaskGroup, type CorruptTask } from './store.js';
+import { checkId, checkIds, checkMetadata, checkOwner, checkText, invalid } from './input.js';
+import { assertMayChange, ownedBy } from './ownership.js';
+import {
+  byId,
+  idsOnDisk,
+  loadTask,
+  nextId,
+  notFound,
+  peekTask,
+  markProblem,
+  raiseHighwatermark,
+  unreadableEntry,
+  withTaskGroup,
+  type CorruptTask,
+  type SkippedEntry,
+  type Unreadable,
+} from './store.js';
 
 export { TaskError, isTaskError, type TaskErrorKind } from './errors.js';
-export type { CorruptTask } from './store.js';
+export type { CorruptTask, SkippedEntry } from './store.js';
 
 export interface TaskListOptions {
   now?: () => number;
@@ -51,39 +67,8 @@ export interface TaskPatch {
 export interface TaskListing {
   tasks: Task[];
   corrupt: CorruptTask[];
-}
-
-function invalid(message: string): TaskError {
-  return new TaskError('invalid', message);
-}
-
-function checkId(id: unknown, what = 'task id'): string {
-  if (typeof id !== 'string' || !isTaskId(id)) throw invalid(`invalid ${what} ${JSON.stringify(id)}: expected a number like 3 (see swarm tasks list)`);
-  return id;
-}
-
-function checkIds(ids: readonly unknown[] | undefined, what: string): string[] {
-  return [...new Set((ids ?? []).map((id) => checkId(id, what)))];
-}
-
-function checkOwner(owner: unknown): string {
-  if (typeof owner !== 'string' || (owner !== LEAD_NAME && !MEMBER_NAME_RE.test(owner))) {
-    throw invalid(`invalid owner ${JSON.stringify(owner)}: expected a member name (see swarm team show)`);
-  }
-  return owner;
-}
-
-function checkText(value: unknown, field: string, required: boolean): string | undefined {
-  if (value === undefined && !required) return undefined;
-  if (typeof value !== 'string') throw invalid(`${field}: expected a string, got ${value === undefined ? 'nothing' : typeof value}`);
-  if (required && value.trim() === '') throw invalid(`${field} is empty: give the task a short subject`);
-  return value;
-}
-
-function checkMetadata(value: unknown): Record<string, unknown> | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid('metadata: expected an object');
-  return value as Record<string, unknown>;
+  /** Names not read as tasks (odd entries, ids out of range) and an unusable `.highwatermark`: report them by name. */
+  skipped: SkippedEntry[];
 }
 
 function mergeMetadata(current: Record<string, unknown> | undefined, patch: Record<string, unknown>): Record<string, unknown> {
@@ -143,9 +128,9 @@ export class TaskList {
     const owner = input.owner === undefined || input.owner === '' ? undefined : checkOwner(input.owner);
     const metadata = checkMetadata(input.metadata);
     const blockedBy = checkIds(input.blockedBy, 'blocker id');
-    const task = await withTaskGroup(this.paths, blockedBy, this.fileOpts, (blockers, corrupt) => {
+    const task = await withTaskGroup(this.paths, blockedBy, this.fileOpts, (blockers, unreadable) => {
       const unknown = blockedBy.filter((b) => !blockers.has(b));
-      if (unknown.length > 0) throw unknownBlockers(unknown, corrupt);
+      if (unknown.length > 0) throw unknownBlockers(unknown, unreadable);
       const created = TaskSchema.parse({
         id: nextId(this.paths),
         subject,
@@ -168,34 +153,37 @@ export class TaskList {
     checkId(id);
     const loaded = await loadTask(this.paths, id, this.fileOpts);
     if ('task' in loaded) return loaded.task;
-    throw notFound(id, 'corrupt' in loaded ? loaded.corrupt : undefined);
+    throw notFound(id, 'missing' in loaded ? undefined : loaded);
   }
 
-  /** Every task in id order; corrupt files are kept aside and listed apart. */
+  /** Every task in id order; corrupt files are kept aside and listed apart, odd entries skipped and listed by name. */
   async list(): Promise<TaskListing> {
     return this.listAll(false);
   }
 
   /** `list`, by a caller that may already hold the list lock (`listHeld`). */
   private async listAll(listHeld: boolean): Promise<TaskListing> {
-    const { ids } = idsOnDisk(this.paths);
+    const { ids, skipped } = idsOnDisk(this.paths);
+    const mark = markProblem(this.paths);
+    if (mark) skipped.push(mark);
     const loaded = await Promise.all(ids.map((id) => loadTask(this.paths, id, { ...this.fileOpts, listHeld })));
     const tasks: Task[] = [];
     const corrupt: CorruptTask[] = [];
     for (const l of loaded) {
       if ('task' in l) tasks.push(l.task);
       else if ('corrupt' in l) corrupt.push(l.corrupt);
+      else if ('skipped' in l) skipped.push(l.skipped);
     }
-    return { tasks, corrupt };
+    return { tasks, corrupt, skipped };
   }
 
-  /** Change a task; `status: "deleted"` removes it (undefined is returned). */
+  /** Change a task as `by` (the ownership rules: assertMayChange); `status: "deleted"` removes it (undefined is returned). */
   async update(id: string, patch: TaskPatch, by: string): Promise<Task | undefined> {
     checkId(id);
     const status = patch.status === undefined ? undefined : TaskUpdateStatusSchema.safeParse(patch.status);
     if (status && !status.success) throw invalid(`invalid status ${JSON.stringify(patch.status)}: expected pending, in_progress, completed or deleted`);
     if (status?.data === 'deleted') {
-      await this.delete(id);
+      await this.delete(id, by);
       return undefined;
     }
     const fields = {
@@ -220,10 +208,14 @@ export class TaskList {
     };
     let before: Task;
     let after: Task;
+    const allowed = (t: Task): Task => {
+      this.assertMayChange(t, by, owner);
+      return t;
+    };
     if (addBlocks.length === 0 && addBlockedBy.length === 0) {
-      [before, after] = await this.mutate(id, (t) => ({ write: apply(t), result: [t, apply(t)] as [Task, Task] }));
+      [before, after] = await this.mutate(id, (t) => ({ write: apply(allowed(t)), result: [t, apply(t)] as [Task, Task] }));
     } else {
-      [before, after] = await this.changeDependencies(id, addBlocks, addBlockedBy, apply);
+      [before, after] = await this.changeDependencies(id, addBlocks, addBlockedBy, (t) => apply(allowed(t)), by);
     }
     if (typeof owner === 'string' && before.owner !== owner) await this.notifyOwner(after, owner, by);
     return after;
@@ -255,7 +247,7 @@ export class TaskList {
     for (const wait of [false, true]) {
       for (const t of wait ? candidates.filter((c) => busy.includes(c.id)) : candidates) {
         // Look again without the lock first: under contention most candidates of the snapshot are taken by now.
-        const fresh = peekTask(this.paths.task(t.id));
+        const fresh = peekTask(this.paths, t.id);
         if (fresh && (fresh.status !== 'pending' || fresh.owner)) continue;
         try {
           const got = wait ? await this.claim(t.id, owner) : await this.claimIfFree(t.id, owner);
@@ -317,16 +309,21 @@ export class TaskList {
     return progressOf((await this.list()).tasks);
   }
 
-  /** True when `t` is owned by `name`, written as the name or as its agentId (`name@team`, what Claude Code may write). */
+  /** True when `t` is owned by `name` (ownership.ts). */
   private isOwner(t: Task, name: string): boolean {
-    return t.owner === name || t.owner === agentId(name, this.team.name);
+    return ownedBy(t, name, this.team.name);
+  }
+
+  /** The ownership rules (ownership.ts) for `by` changing `t`. */
+  private assertMayChange(t: Task, by: string, newOwner?: string | null): void {
+    assertMayChange(t, by, this.team.name, newOwner);
   }
 
   /** Blockers of `t` that exist and are not completed (a deleted or unreadable blocker no longer blocks: Claude Code's rule). */
   private openBlockers(t: Task): Task[] {
     return t.blockedBy.flatMap((b) => {
       if (!isTaskId(b)) return [];
-      const blocker = peekTask(this.paths.task(b));
+      const blocker = peekTask(this.paths, b);
       return blocker && blocker.status !== 'completed' ? [blocker] : [];
     });
   }
@@ -347,32 +344,39 @@ export class TaskList {
     step: (t: Task | undefined) => MutationOutcome<Task | undefined, R>;
   } {
     const file = this.paths.task(id);
-    if (!existsSync(file)) throw notFound(id);
+    const odd = unreadableEntry(this.paths, id);
+    if (odd) throw notFound(id, 'missing' in odd ? undefined : odd);
     let corrupt: CorruptReport | undefined;
     return {
       file,
       opts: {
-        schema: TaskSchema.optional(),
+        schema: taskFileSchema(id).optional(),
         init: () => undefined,
         onCorrupt: (r) => (corrupt = r),
         ...(this.opts.lock ? { lock: this.opts.lock } : {}),
       },
       step: (current) => {
-        if (current === undefined) throw notFound(id, corrupt && { file, keptAt: corrupt.keptAs, error: corrupt.problem });
+        if (current === undefined) throw notFound(id, corrupt && { corrupt: { file, keptAt: corrupt.keptAs, error: corrupt.problem } });
         const { write, result } = fn(current);
         return { result, ...(write ? { write } : {}) };
       },
     };
   }
 
-  /** A patch that adds dependencies: list lock, then every task involved, validated before anything is written. */
-  private async changeDependencies(id: string, addBlocks: string[], addBlockedBy: string[], apply: (t: Task) => Task): Promise<[Task, Task]> {
+  /**
+   * A patch that adds dependencies: list lock, then every task involved, validated before anything is
+   * written. `apply` checks `by` may change the task; a task it blocks gains a blocker, a change to
+   * that task too (its owner's or team-lead's), while a blocker gaining `blocks` is only the mirror.
+   */
+  private async changeDependencies(id: string, addBlocks: string[], addBlockedBy: string[], apply: (t: Task) => Task, by: string): Promise<[Task, Task]> {
     const others = [...addBlocks, ...addBlockedBy];
-    return withTaskGroup(this.paths, [id, ...others], this.fileOpts, async (locked, corrupt) => {
+    return withTaskGroup(this.paths, [id, ...others], this.fileOpts, async (locked, unreadable) => {
       const task = locked.get(id);
-      if (!task) throw notFound(id, corrupt.get(id));
+      if (!task) throw notFound(id, unreadable.get(id));
       const unknown = others.filter((o) => !locked.has(o));
-      if (unknown.length > 0) throw unknownBlockers(unknown, corrupt);
+      if (unknown.length > 0) throw unknownBlockers(unknown, unreadable);
+      const changed = new Map<string, Task>([[id, apply(task)]]);
+      for (const b of addBlocks) this.assertMayChange(locked.get(b)!, by);
       const edges: Edge[] = [...addBlocks.map((to) => ({ from: id, to })), ...addBlockedBy.map((from) => ({ from, to: id }))];
       const { tasks: all } = await this.listAll(true);
       const cycle = findCycle(
@@ -388,7 +392,6 @@ export class TaskList {
             : `task ${from} cannot block task ${to}: that would make a cycle (${cycle.cycle.join(' → ')}); nothing was changed`,
         );
       }
-      const changed = new Map<string, Task>([[id, apply(task)]]);
       const edit = (tid: string, key: 'blocks' | 'blockedBy', other: string): void => {
         changed.set(tid, addTo(changed.get(tid) ?? locked.get(tid)!, key, other));
       };
@@ -401,13 +404,18 @@ export class TaskList {
     });
   }
 
-  /** Remove the task's file, raise .highwatermark first (its id is never issued again), and drop it from every other task's blocks/blockedBy. */
-  private async delete(id: string): Promise<void> {
+  /**
+   * Remove the task's file as `by` (assertMayChange), raise .highwatermark first (its id is never
+   * issued again), and drop it from every other task's blocks/blockedBy (bookkeeping, whoever owns them).
+   */
+  private async delete(id: string, by: string): Promise<void> {
     const { tasks } = await this.list();
     const referring = tasks.filter((t) => t.id !== id && (t.blocks.includes(id) || t.blockedBy.includes(id))).map((t) => t.id);
-    await withTaskGroup(this.paths, [id, ...referring], this.fileOpts, async (locked, corrupt) => {
-      if (!locked.has(id)) throw notFound(id, corrupt.get(id));
-      await raiseHighwatermark(this.paths, Number(id));
+    await withTaskGroup(this.paths, [id, ...referring], this.fileOpts, async (locked, unreadable) => {
+      const task = locked.get(id);
+      if (!task) throw notFound(id, unreadable.get(id));
+      this.assertMayChange(task, by);
+      await raiseHighwatermark(this.paths, Number(id), this.now());
       const write = referring.flatMap((r) => {
         const t = locked.get(r);
         return t ? [{ ...t, blocks: t.blocks.filter((b) => b !== id), blockedBy: t.blockedBy.filter((b) => b !== id) }] : [];
@@ -433,7 +441,8 @@ function addTo(t: Task, key: 'blocks' | 'blockedBy', id: string): Task {
   return t[key].includes(id) ? t : { ...t, [key]: [...t[key], id] };
 }
 
-function unknownBlockers(ids: string[], corrupt: Map<string, CorruptTask>): TaskError {
-  const bad = ids.map((i) => (corrupt.has(i) ? `${i} (corrupt, kept as ${corrupt.get(i)!.keptAt})` : i));
+function unknownBlockers(ids: string[], unreadable: Map<string, Unreadable>): TaskError {
+  const why = (u: Unreadable | undefined): string => (u === undefined ? '' : 'corrupt' in u ? ` (corrupt, kept as ${u.corrupt.keptAt})` : ` (${u.skipped.problem})`);
+  const bad = ids.map((i) => `${i}${why(unreadable.get(i))}`);
   return new TaskError('unknown_blocker', `no task ${bad.join(', ')} to depend on (see swarm tasks list); nothing was changed`);
 }

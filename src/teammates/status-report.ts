@@ -207,8 +207,9 @@ async function pendingByWorker(paths: TeamPaths, warnings: string[]): Promise<Ma
 async function readTasks(team: Team, warnings: string[]): Promise<{ tasks: Task[]; progress: { done: number; total: number } }> {
   const list = new TaskList(team);
   try {
-    const { tasks, corrupt } = await list.list();
+    const { tasks, corrupt, skipped } = await list.list();
     for (const c of corrupt) warnings.push(`task file ${c.file}: ${c.error} (kept at ${c.keptAt})`);
+    for (const s of skipped) warnings.push(`${s.problem}; ${s.fix}`);
     return { tasks, progress: progressOf(tasks) }; // from the same read: the list is not read twice
   } catch (e) {
     warnings.push(`task list: ${message(e)}`);

@@ -213,11 +213,15 @@ describe('a lock-free read that does not parse', () => {
 });
 
 describe('errors and reports', () => {
-  it('a file that cannot be read is an io error, never missing or corrupt', async () => {
+  it('a file that cannot be read is an io error, never missing or corrupt (a directory in its place is named, not read)', async () => {
     const f = path.join(dir, 'n.json');
     await mkdir(f);
-    await expect(readJsonFile(f, { schema: Counter })).rejects.toMatchObject({ kind: 'io', message: expect.stringMatching(/^cannot read \S+n\.json: EISDIR/), cause: { code: 'EISDIR' } });
-    await expect(updateJsonFile(f, counterOpts(), (c) => c)).rejects.toMatchObject({ kind: 'io', message: expect.stringMatching(/^cannot read \S+n\.json: EISDIR/) });
+    const named = `${f} is a directory, not a regular file; swarm does not read it: remove it (rmdir '${f}')`;
+    await expect(readJsonFile(f, { schema: Counter })).rejects.toMatchObject({ kind: 'io', message: named });
+    await expect(updateJsonFile(f, counterOpts(), (c) => c)).rejects.toMatchObject({ kind: 'io', message: named });
+    const plain = path.join(dir, 'plain');
+    await writeFile(plain, '');
+    await expect(readJsonFile(path.join(plain, 'n.json'), { schema: Counter })).rejects.toMatchObject({ kind: 'io', message: expect.stringMatching(/^cannot read \S+n\.json: ENOTDIR/), cause: { code: 'ENOTDIR' } });
     expect(await corruptFiles()).toEqual([]);
   });
 

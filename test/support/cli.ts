@@ -10,14 +10,20 @@ export interface CliResult {
   stdout: string;
   stderr: string;
   exitCode: number;
+  /** True when it was still running at `deadlineMs` and was SIGKILLed (a hang: SIGTERM may never be handled). */
+  timedOut?: boolean;
 }
 
-/** `swarm ...args` with CLAUDE_CONFIG_DIR=root; never throws on a non-zero exit. */
-export async function swarm(root: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+/**
+ * `swarm ...args` with CLAUDE_CONFIG_DIR=root; never throws on a non-zero exit. With `deadlineMs`, a
+ * process still running then is killed (SIGKILL) and reported `timedOut`, for tests of a hang.
+ */
+export async function swarm(root: string, args: string[], env: Record<string, string> = {}, opts: { deadlineMs?: number } = {}): Promise<CliResult> {
   const r: Result = await execa(process.execPath, [SWARM_BIN, ...args], {
     env: { CLAUDE_CONFIG_DIR: root, NO_COLOR: '1', SWARM_TEAM: '', ...env },
     reject: false,
     stdin: 'ignore',
+    ...(opts.deadlineMs !== undefined ? { timeout: opts.deadlineMs, killSignal: 'SIGKILL' as const } : {}),
   });
-  return { stdout: String(r.stdout), stderr: String(r.stderr), exitCode: r.exitCode ?? -1 };
+  return { stdout: String(r.stdout), stderr: String(r.stderr), exitCode: r.exitCode ?? -1, timedOut: r.timedOut };
 }

@@ -75,6 +75,6 @@ describe('TaskError', () => {
     expect(isTaskError(e, 'blocked')).toBe(true);
     expect(isTaskError(e, 'cycle')).toBe(false);
     expect(isTaskError(new Error('blocked'))).toBe(false);
-    expect(CLAIM_REFUSALS).toEqual(['already_claimed', 'already_resolved', 'blocked']);
+    expect(CLAIM_REFUSALS).toEqual(['already_claimed', 'already_resolved', 'blocked', 'not_owner']);
   });
 });

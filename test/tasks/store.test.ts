@@ -26,12 +26,12 @@ const taskJson = (id: string, subject = `task ${id}`): string =>
 
 describe('ids and the high-water mark', () => {
   it('counts <id>.json files as tasks, and kept-aside copies only toward the next id', async () => {
-    expect(idsOnDisk(paths)).toEqual({ ids: [], highest: 0 });
+    expect(idsOnDisk(paths)).toEqual({ ids: [], highest: 0, skipped: [], lastTaken: false });
     await ensureList(paths);
     for (const n of ['2.json', '10.json', '9.json', '12.json.corrupt-1700000000000', '0.json', '07.json', 'x.json', '3.json.lock', '.highwatermark']) {
       await writeFile(path.join(paths.dir, n), '{}');
     }
-    expect(idsOnDisk(paths)).toEqual({ ids: ['2', '9', '10'], highest: 12 });
+    expect(idsOnDisk(paths)).toEqual({ ids: ['2', '9', '10'], highest: 12, skipped: [], lastTaken: false });
     expect(nextId(paths)).toBe('13');
   });
 
@@ -70,7 +70,9 @@ describe('ids and the high-water mark', () => {
     expect(await readFile(paths.lock, 'utf8')).toBe('kept');
     expect((await stat(paths.lock)).mode & 0o777).toBe(0o600);
     await mkdir(paths.highwatermark);
-    expect(() => readHighwatermark(paths)).toThrow(expect.objectContaining({ kind: 'io', message: expect.stringMatching(/^cannot read \S+\.highwatermark: EISDIR/), cause: expect.objectContaining({ code: 'EISDIR' }) }));
+    expect(() => readHighwatermark(paths)).toThrow(
+      expect.objectContaining({ kind: 'io', message: `${paths.highwatermark} is a directory, not a regular file; swarm does not read it: remove it (rmdir '${paths.highwatermark}')` }),
+    );
   });
 });
 
@@ -81,9 +83,9 @@ describe('loadTask', () => {
     await writeFile(paths.task('2'), '{"id": "2",');
     expect(await loadTask(paths, '1', { now })).toMatchObject({ task: { id: '1', subject: 'first' } });
     expect(await loadTask(paths, '5', { now })).toEqual({ missing: true });
-    expect(peekTask(paths.task('1'))).toMatchObject({ subject: 'first' });
-    expect(peekTask(paths.task('2'))).toBeUndefined();
-    expect(peekTask(paths.task('5'))).toBeUndefined();
+    expect(peekTask(paths, '1')).toMatchObject({ subject: 'first' });
+    expect(peekTask(paths, '2')).toBeUndefined();
+    expect(peekTask(paths, '5')).toBeUndefined();
     expect((await readdir(paths.dir)).filter((n) => n.includes('corrupt'))).toEqual([]);
   });
 
@@ -93,7 +95,7 @@ describe('loadTask', () => {
     const r = await loadTask(paths, '2', { now });
     expect(r).toEqual({ corrupt: { file: paths.task('2'), keptAt: `${paths.task('2')}.corrupt-1000`, error: expect.stringMatching(/^invalid JSON/) } });
     expect(await readFile(`${paths.task('2')}.corrupt-1000`, 'utf8')).toBe('{"id": "2",');
-    expect(notFound('2', 'corrupt' in r ? r.corrupt : undefined).message).toBe(
+    expect(notFound('2', 'corrupt' in r ? r : undefined).message).toBe(
       `task 2 was corrupt (${'corrupt' in r ? r.corrupt.error : ''}); kept as ${paths.task('2')}.corrupt-1000: recreate it with swarm tasks add`,
     );
     expect(notFound('9')).toMatchObject({ kind: 'not_found', message: 'no task 9 (see swarm tasks list)' });
@@ -150,7 +152,7 @@ describe('withTaskGroup', () => {
       }
       expect([...tasks.keys()]).toEqual(['2', '10']);
       expect([...corrupt.keys()]).toEqual(['3']);
-      expect(corrupt.get('3')).toMatchObject({ keptAt: `${paths.task('3')}.corrupt-1000` });
+      expect(corrupt.get('3')).toMatchObject({ corrupt: { keptAt: `${paths.task('3')}.corrupt-1000` } });
       return { write: [{ ...tasks.get('2')!, subject: 'changed' }], remove: ['10'], result: 'done' };
     });
     expect(result).toBe('done');
@@ -187,9 +189,17 @@ describe('withTaskGroup', () => {
 
 describe('a task file that cannot be read', () => {
   it('is an io error naming it, never a missing task', async () => {
+    await mkdir(path.dirname(paths.dir), { recursive: true });
+    await writeFile(paths.dir, 'a file where the list should be');
+    await expect(loadTask(paths, '5', { now })).rejects.toMatchObject({ kind: 'io', message: expect.stringMatching(/^cannot read \S+5\.json: ENOTDIR/), cause: { code: 'ENOTDIR' } });
+  });
+
+  it('a directory in its place is skipped and named, not read', async () => {
     await ensureList(paths);
     await mkdir(paths.task('5'));
-    await expect(loadTask(paths, '5', { now })).rejects.toMatchObject({ kind: 'io', message: expect.stringMatching(/^cannot read \S+5\.json: EISDIR/), cause: { code: 'EISDIR' } });
+    expect(await loadTask(paths, '5', { now })).toEqual({
+      skipped: { file: paths.task('5'), problem: `${paths.task('5')} is a directory, not a regular file: skipped, never read`, fix: `remove it (rmdir '${paths.task('5')}')` },
+    });
   });
 });
 

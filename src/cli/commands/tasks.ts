@@ -1,12 +1,14 @@
 // `swarm tasks [list] | add | show | update | claim` (SPEC §8): the team's shared task list from
-// the leader's side. Exit 0 done, 1 a refused claim (the reason on the one error line), 2 bad input
-// (an unknown task, a cycle, a bad id or owner). Setting an owner other than team-lead sends that
-// member a task_assignment frame, written as the signed leader like every leader entry.
+// the leader's side: every change is made as team-lead (the person leads), so the ownership rules
+// let it change and reassign any task. Exit 0 done, 1 a refused claim (the reason on the one error
+// line), 2 bad input (an unknown task, a cycle, a bad id, owner or status). Setting an owner other
+// than team-lead sends that member a task_assignment frame, written as the signed leader like every
+// leader entry. Task names that are not read (odd entries) are warned about on stderr, by name.
 import type { CommandModule } from 'yargs';
 import { encodeControl } from '../../protocol/control.js';
 import { isSwarmError, SwarmError } from '../../protocol/errors.js';
 import { LEAD_NAME } from '../../protocol/names.js';
-import { type TaskUpdateStatus } from '../../protocol/task.js';
+import { TaskStatusSchema, TaskUpdateStatusSchema, type TaskStatus, type TaskUpdateStatus } from '../../protocol/task.js';
 import { sendMessage } from '../../mailbox/send.js';
 import { CLAIM_REFUSALS, isTaskError, TaskList } from '../../tasks/index.js';
 import { readTeam, requireMember } from '../../team/team-store.js';
@@ -43,6 +45,19 @@ async function rosterName(team: Team, owner: string): Promise<string> {
   }
 }
 
+/**
+ * `--status` checked here rather than by yargs `choices`, whose refusal is two lines without a fix:
+ * one line naming the values and an example.
+ */
+function statusFlag<S extends string>(value: unknown, schema: { options: readonly S[]; safeParse(v: unknown): { success: boolean } }, example: string): S | undefined {
+  if (value === undefined) return undefined;
+  if (!schema.safeParse(value).success) {
+    const all = schema.options;
+    throw new SwarmError('invalid_input', `--status ${JSON.stringify(value)}: expected ${all.slice(0, -1).join(', ')} or ${all.at(-1)} (e.g. ${example})`);
+  }
+  return value as S;
+}
+
 /** `--blocked-by 1,2 --blocked-by 3` → ['1', '2', '3']. */
 function idList(value: unknown): string[] {
   const all = (Array.isArray(value) ? value : value === undefined ? [] : [value]).map(String);
@@ -61,15 +76,26 @@ function guarded<A>(run: (args: A) => Promise<void>): (args: A) => Promise<void>
   };
 }
 
-const list: CommandModule<GlobalArgs, GlobalArgs> = {
+interface ListArgs extends GlobalArgs {
+  status?: string;
+}
+
+const list: CommandModule<GlobalArgs, ListArgs> = {
   command: ['list', '$0'],
   describe: 'every task: id, status, owner, subject, open blockers; and the progress',
+  builder: (y) =>
+    y
+      .option('status', { type: 'string', describe: 'only the tasks with this status: pending, in_progress or completed' })
+      .example('$0 tasks --status pending', 'what is still to do'),
   handler: guarded(async (args) => {
+    const status = statusFlag<TaskStatus>(args.status, TaskStatusSchema, 'swarm tasks --status pending');
     const { list } = await openList(args);
-    const { tasks, corrupt } = await list.list();
+    const { tasks, corrupt, skipped } = await list.list();
     for (const c of corrupt) warn(`${c.file} was corrupt (${c.error}); kept as ${c.keptAt}`);
-    if (args.json) return printJson(tasks);
-    for (const l of renderTaskTable(tasks)) println(l);
+    for (const s of skipped) warn(`warning: ${s.problem}; ${s.fix}`);
+    const shown = status === undefined ? tasks : tasks.filter((t) => t.status === status);
+    if (args.json) return printJson(shown);
+    for (const l of renderTaskTable(tasks, shown)) println(l);
   }),
 };
 
@@ -128,7 +154,7 @@ const show: CommandModule<GlobalArgs, IdArgs> = {
 };
 
 interface UpdateArgs extends IdArgs {
-  status?: TaskUpdateStatus;
+  status?: string;
   owner?: string | boolean;
   subject?: string;
   description?: string;
@@ -143,7 +169,7 @@ const update: CommandModule<GlobalArgs, UpdateArgs> = {
   builder: (y) =>
     y
       .positional('id', { type: 'string', demandOption: true, describe: 'task id' })
-      .option('status', { type: 'string', choices: ['pending', 'in_progress', 'completed', 'deleted'] as const, describe: 'new status' })
+      .option('status', { type: 'string', describe: 'new status: pending, in_progress, completed, or deleted (removes it)' })
       .option('owner', { type: 'string', describe: 'new owner (sends a task_assignment); --owner "" or --no-owner clears it' })
       .option('subject', { type: 'string', describe: 'new subject' })
       .option('description', { alias: 'd', type: 'string', describe: 'new description' })
@@ -155,10 +181,11 @@ const update: CommandModule<GlobalArgs, UpdateArgs> = {
       .example('$0 tasks update 4 --add-blocked-by 2,3', 'task 4 waits for 2 and 3')
       .example('$0 tasks update 3 --status deleted', 'remove it (its id is never reused)'),
   handler: guarded(async (args) => {
+    const status = statusFlag<TaskUpdateStatus>(args.status, TaskUpdateStatusSchema, 'swarm tasks update 3 --status completed');
     const { team, list } = await openList(args);
     const owner = args.owner === undefined ? undefined : args.owner === false || args.owner === '' ? null : await rosterName(team, String(args.owner));
     const patch = {
-      ...(args.status !== undefined ? { status: args.status } : {}),
+      ...(status !== undefined ? { status } : {}),
       ...(owner !== undefined ? { owner } : {}),
       ...(args.subject !== undefined ? { subject: args.subject } : {}),
       ...(args.description !== undefined ? { description: args.description } : {}),

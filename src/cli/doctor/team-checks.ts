@@ -7,6 +7,9 @@
 // - the team's lead key: unreadable or corrupt means every signed send fails;
 // - the audit log's chain of `prev` digests: a break means a line was edited or removed;
 // - files kept aside as `*.corrupt-<time>`: listed with their size, never deleted;
+// - the team's task list (tasks/<team>/, also scanned for the locks and kept-aside files above):
+//   names that are not read as tasks (a symlink, FIFO or directory named like a task file, an id
+//   past the highest) and an unusable `.highwatermark`, by name, with how to clear them (tasks/store);
 // - members whose pane is gone or whose pid is dead (liveness checked for real): marked active →
 //   a problem (--fix marks them inactive; members are never deleted: `swarm kill <name>` does that);
 //   already inactive, or never started → a warning with the `swarm kill` line;
@@ -27,7 +30,7 @@ import { findMember, readTeam, updateMember } from '../../team/team-store.js';
 import { isSwarmError } from '../../protocol/errors.js';
 import type { Team } from '../../team/team.js';
 import { listTeamDirs, type CheckResult, type DoctorContext, type Finding } from './machine-checks.js';
-import { TaskList } from '../../tasks/index.js';
+import { scanList, TaskList } from '../../tasks/index.js';
 import { releaseTasksOf } from '../../teammates/release.js';
 import { resumeCommand } from '../../teammates/status-report.js';
 import { formatAge } from '../output/age.js';
@@ -147,6 +150,16 @@ async function linkedDirFindings(ctx: DoctorContext, team: Team): Promise<Findin
   return out;
 }
 
+/** Task names the list does not read (tasks/store's scan: nothing is read but `.highwatermark`, a regular file only). */
+function taskEntryFindings(team: Team): Finding[] {
+  const dir = team.paths.tasks.dir;
+  try {
+    return scanList(team.paths.tasks).map((s) => ({ check: 'task_entry', severity: 'problem', team: team.name, path: s.file, problem: s.problem, fix: s.fix }));
+  } catch (e) {
+    return [{ check: 'task_entry', severity: 'problem', team: team.name, path: dir, problem: `team ${team.name}'s task list cannot be read: ${(e as Error).message}`, fix: `make ${dir} a directory of task files again (ls -la '${dir}')` }];
+  }
+}
+
 /** A lead key that exists but cannot be loaded: every message signed as the leader fails. */
 async function leadKeyFindings(team: Team): Promise<Finding[]> {
   try {
@@ -194,7 +207,8 @@ export async function checkTeamFiles(ctx: DoctorContext): Promise<CheckResult> {
   let fresh = 0;
   const teams = await listTeamDirs(ctx);
   for (const team of teams) {
-    const scan = await scanTeamDir(team.paths.dir);
+    const [inTeam, inTasks] = [await scanTeamDir(team.paths.dir), await scanTeamDir(team.paths.tasks.dir, 0)];
+    const scan = { locks: [...inTeam.locks, ...inTasks.locks], linkedLocks: [...inTeam.linkedLocks, ...inTasks.linkedLocks], corrupt: [...inTeam.corrupt, ...inTasks.corrupt] };
     for (const l of scan.locks) {
       if (ctx.now - l.mtimeMs > STALE_LOCK_MS) findings.push(staleLockFinding(ctx, team.name, l));
       else fresh++;
@@ -203,6 +217,7 @@ export async function checkTeamFiles(ctx: DoctorContext): Promise<CheckResult> {
     findings.push(...(await linkedDirFindings(ctx, team)));
     findings.push(...(await leadKeyFindings(team)));
     findings.push(...(await auditChainFindings(ctx, team)));
+    findings.push(...taskEntryFindings(team));
     for (const c of scan.corrupt) findings.push(corruptFinding(ctx, team.name, c));
   }
   const passed: string[] = [];
@@ -214,6 +229,7 @@ export async function checkTeamFiles(ctx: DoctorContext): Promise<CheckResult> {
   if (!has('lead_key') && teams.length > 0) passed.push('no unreadable lead keys');
   if (!has('audit_chain') && teams.length > 0) passed.push('audit logs unbroken');
   if (!has('corrupt_file')) passed.push('no corrupt files kept aside');
+  if (!has('task_entry') && teams.length > 0) passed.push('task lists hold only task files');
   return { findings, passed };
 }
 

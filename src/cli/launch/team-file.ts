@@ -35,6 +35,7 @@ import { PermissionModeSchema } from '../../protocol/config.js';
 import { errnoCode, SwarmError } from '../../protocol/errors.js';
 import { assertMemberName, assertTeamName, LEAD_NAME } from '../../protocol/names.js';
 import { nearest } from '../../protocol/spelling.js';
+import { TASK_LIMITS } from '../../protocol/task.js';
 import { isDirectory } from '../../storage/atomic.js';
 import { parseDestination } from '../../backends/ssh/connection.js';
 import { resolveClaude, type Env } from '../../teammates/command-line.js';
@@ -76,10 +77,13 @@ export const TeamFileMemberSchema = z.strictObject({
 });
 export type TeamFileMember = z.infer<typeof TeamFileMemberSchema>;
 
+/** A task text within its cap (TASK_LIMITS), checked with the rest of the file so no task is created before a refusal. */
+const capped = (s: z.ZodString, field: 'subject' | 'description' | 'activeForm'): z.ZodString => s.max(TASK_LIMITS[field], `expected at most ${TASK_LIMITS[field]} characters`);
+
 export const TeamFileTaskSchema = z.strictObject({
-  subject: nonEmpty,
-  description: z.string().optional(),
-  activeForm: nonEmpty.optional(),
+  subject: capped(nonEmpty, 'subject'),
+  description: capped(z.string(), 'description').optional(),
+  activeForm: capped(nonEmpty, 'activeForm').optional(),
   owner: nonEmpty.optional(),
   blockedBy: z.array(z.union([z.int().min(1, 'expected a 1-based position in tasks'), nonEmpty])).optional(),
 });

@@ -1,5 +1,5 @@
-// `swarm tasks` as a table (id, status, owner, subject, blocked by: the blockers still open) with
-// the list's progress below (Claude Code's internal tasks left out, as its TaskList leaves them out), and one task in full for `swarm tasks show`. Pure: tasks in, lines out.
+// `swarm tasks` as a table (id, status, owner, subject, blocked by: the blockers still open; all
+// tasks or those of one status) with the whole list's progress below (Claude Code's internal tasks left out, as its TaskList leaves them out), and one task in full for `swarm tasks show`. Pure: tasks in, lines out.
 import type { Task, TaskStatus } from '../../protocol/task.js';
 import { isInternalTask } from '../../tasks/index.js';
 import { oneLine } from '../../protocol/text.js';
@@ -22,14 +22,21 @@ export function openBlockers(t: Task, byId: ReadonlyMap<string, Task>): string[]
   });
 }
 
-/** The table of every task but Claude Code's internal ones (`metadata._internal`, hidden by its TaskList too). */
-export function renderTaskTable(all: readonly Task[]): string[] {
+/**
+ * The table of the `shown` tasks (default: all) but Claude Code's internal ones (`metadata._internal`,
+ * hidden by its TaskList too), with the progress of the whole list below.
+ */
+export function renderTaskTable(all: readonly Task[], shown: readonly Task[] = all): string[] {
   const tasks = all.filter((t) => !isInternalTask(t));
-  const hidden = all.length - tasks.length;
+  const rowsOf = shown.filter((t) => !isInternalTask(t));
+  const hidden = shown.length - rowsOf.length;
   const note = hidden > 0 ? [chalk.dim(`${hidden} internal task${hidden === 1 ? '' : 's'} of Claude Code not shown (swarm tasks --json has them)`)] : [];
   if (tasks.length === 0) return [chalk.dim('no tasks; add one with: swarm tasks add "<subject>"'), ...note];
+  const done = tasks.filter((t) => t.status === 'completed').length;
+  const progress = chalk.dim(`${done}/${tasks.length} done`);
+  if (rowsOf.length === 0) return [chalk.dim('no tasks with that status'), progress, ...note];
   const byId = new Map(all.map((t) => [t.id, t]));
-  const rows: Cell[][] = tasks.map((t) => [
+  const rows: Cell[][] = rowsOf.map((t) => [
     { text: t.id },
     { text: t.status, style: statusStyle(t.status) },
     { text: t.owner ?? '-', ...(t.owner ? {} : { style: chalk.dim }) },
@@ -37,8 +44,7 @@ export function renderTaskTable(all: readonly Task[]): string[] {
     { text: openBlockers(t, byId).join(',') || '-', ...(openBlockers(t, byId).length > 0 ? { style: chalk.yellow } : { style: chalk.dim }) },
   ]);
   const [header, ...body] = renderTable([HEADERS.map((h) => ({ text: h })), ...rows]);
-  const done = tasks.filter((t) => t.status === 'completed').length;
-  return [chalk.bold(header!), ...body, chalk.dim(`${done}/${tasks.length} done`), ...note];
+  return [chalk.bold(header!), ...body, progress, ...note];
 }
 
 export function renderTask(t: Task): string[] {

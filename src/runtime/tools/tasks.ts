@@ -6,12 +6,15 @@
 //                                                              → "Updated task #N owner, status"
 // Taking a task (the result would be: owned by this teammate and in_progress) goes through
 // `TaskList.claim`, so the claim rules hold (another owner, completed, an open blocker); like Claude
-// Code, `status: "in_progress"` on an unowned task without `owner` takes it for the caller. Every
-// refusal is a thrown error: the tool runner returns it as an is_error result the model can act on.
+// Code, `status: "in_progress"` on an unowned task without `owner` takes it for the caller. The
+// caller is `ctx.tasks.self` (team-lead for the agent lead), and the task list's ownership rules
+// hold: an owned task is changed only by its owner or team-lead (tasks/task-list). Texts have the
+// caps of TASK_LIMITS, stated in the schema the model sees. Every refusal is a thrown error: the
+// tool runner returns it as an is_error result the model can act on.
 // Kind `message`: no permission is asked (team coordination, like SendMessage).
 import { z } from 'zod';
 import { sameName } from '../../protocol/names.js';
-import type { Task } from '../../protocol/task.js';
+import { TASK_LIMITS, type Task } from '../../protocol/task.js';
 import { TaskError } from '../../tasks/index.js';
 import { defineTool } from './types.js';
 
@@ -23,10 +26,14 @@ const TaskId = z
 
 const Metadata = z.record(z.string(), z.unknown()).describe('Arbitrary metadata to attach to the task (a null value removes a key)');
 
+const Subject = z.string().min(1).max(TASK_LIMITS.subject);
+const Description = z.string().max(TASK_LIMITS.description);
+const ActiveForm = z.string().max(TASK_LIMITS.activeForm);
+
 const CreateInput = z.object({
-  subject: z.string().min(1).describe('A brief title for the task'),
-  description: z.string().describe('What needs to be done'),
-  activeForm: z.string().optional().describe('Present continuous form shown while in_progress (e.g. "Running tests")'),
+  subject: Subject.describe('A brief title for the task'),
+  description: Description.describe('What needs to be done'),
+  activeForm: ActiveForm.optional().describe('Present continuous form shown while in_progress (e.g. "Running tests")'),
   metadata: Metadata.optional(),
 });
 
@@ -36,9 +43,9 @@ const ListInput = z.object({});
 
 const UpdateInput = z.object({
   taskId: TaskId,
-  subject: z.string().min(1).optional().describe('New subject for the task'),
-  description: z.string().optional().describe('New description for the task'),
-  activeForm: z.string().optional().describe('Present continuous form shown while in_progress'),
+  subject: Subject.optional().describe('New subject for the task'),
+  description: Description.optional().describe('New description for the task'),
+  activeForm: ActiveForm.optional().describe('Present continuous form shown while in_progress'),
   status: z.enum(['pending', 'in_progress', 'completed', 'deleted']).optional().describe('New status for the task ("deleted" removes it)'),
   addBlocks: z.array(TaskId).optional().describe('Task IDs that this task blocks'),
   addBlockedBy: z.array(TaskId).optional().describe('Task IDs that block this task'),
@@ -129,11 +136,12 @@ export const taskListTool = defineTool({
   prepare: async (_input, ctx) => ({
     summary: 'all tasks',
     execute: async () => {
-      const { tasks, corrupt } = await ctx.tasks.list.list();
+      const { tasks, corrupt, skipped } = await ctx.tasks.list.list();
       const shown = tasks.filter((t) => t.metadata?._internal === undefined);
       const open = new Set(shown.filter((t) => t.status !== 'completed').map((t) => t.id));
       const lines = shown.map((t) => taskLine(t, open));
       for (const c of corrupt) lines.push(`(a corrupt task file was kept aside at ${c.keptAt}: ${c.error})`);
+      for (const s of skipped) lines.push(`(not a task: ${s.problem})`);
       return { content: lines.length > 0 ? lines.join('\n') : 'No tasks found' };
     },
   }),
@@ -162,7 +170,8 @@ export const taskUpdateTool = defineTool({
   description:
     'Update a task in the team\'s task list. Take a task with {"taskId": "3", "owner": "<your name>", "status": "in_progress"} ' +
     '(refused if someone else owns it, it is completed, or an open task blocks it); mark it done with {"taskId": "3", "status": "completed"} ' +
-    'when the work is fully finished; "deleted" removes a task. Setting owner to a teammate assigns it to them (they are told).',
+    'when the work is fully finished; "deleted" removes a task. Setting owner to a teammate assigns it to them (they are told). ' +
+    'A task that has an owner can be changed only by its owner or team-lead, and only team-lead gives it to somebody else.',
   schema: UpdateInput,
   prepare: async (input, ctx) => ({
     summary: `#${input.taskId}${input.status ? ` ${input.status}` : ''}${input.owner !== undefined ? ` owner ${input.owner || '(none)'}` : ''}`,

@@ -2,8 +2,11 @@
 // a private socket: liveness comes from reality (a dead pid or a pane killed behind swarm's back
 // shows as `dead` although config.json still says isActive), stale heartbeats, unread counts, pending
 // permission counts, the exact --json shape, each member's cost and the team total, the leader's row
-// from an agent lead's status file, and --watch redrawing on a change until Ctrl-C.
+// from an agent lead's status file, --watch redrawing on a change until Ctrl-C, and a FIFO in the task
+// list that must not hang it.
 import { execa, type ResultPromise } from 'execa';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../../src/backends/process.js';
 import { TmuxServer, listAllPanes, newSession, setWindowOption, splitWindow } from '../../../src/backends/tmux/commands.js';
@@ -278,6 +281,17 @@ describe('swarm status', () => {
     const r = await child;
     expect(r.exitCode, String(r.stderr)).toBe(0);
     expect(String(r.stderr)).toBe('');
+  });
+
+  it('a FIFO named like a task file: status returns at once, counts the other tasks, and names it in a warning', async () => {
+    await new TaskList(new Team(root, TEAM)).create({ subject: 'Real', description: 'x' }, 'team-lead');
+    const fifo = path.join(root, 'tasks', TEAM, '2.json');
+    execFileSync('mkfifo', [fifo]); // no writer: a blocking open would hang status (and its SIGTERM handler) for good
+    const r = await swarm(root, ['status', '--team', TEAM, '--json'], {}, { deadlineMs: 30_000 });
+    expect(r.timedOut, 'swarm status hung on the FIFO').toBe(false);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { tasks: unknown }).tasks).toEqual({ done: 0, total: 1 });
+    expect(r.stderr).toBe(`swarm: warning: ${fifo} is a FIFO (named pipe), not a regular file: skipped, never read; remove it (rm '${fifo}')`);
   });
 
   it('a team that does not exist: exit 1, one line', async () => {

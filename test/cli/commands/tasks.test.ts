@@ -1,7 +1,10 @@
 // `swarm tasks` through the built executable, as separate processes on real files: concurrent adds
 // get distinct ids, concurrent claims have exactly one winner, the refusals exit 1 with the reason,
-// bad input exits 2 with nothing written, and an owner set from the CLI gets a task_assignment frame
-// signed as team-lead. Run `npm run build` first.
+// bad input exits 2 with nothing written, an owner set from the CLI gets a task_assignment frame
+// signed as team-lead, `--status` is checked in one line (update, and the list's filter), and a FIFO
+// named like a task file neither hangs the listing nor is read (a deadline proves it). Run
+// `npm run build` first.
+import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -101,13 +104,14 @@ describe('swarm tasks', { timeout: 60_000 }, () => {
       [['update', '9', '--status', 'completed'], /^swarm: no task 9 /],
       [['show', 'abc'], /^swarm: invalid task id "abc"/],
       [['claim', '1', '--owner', 'zed'], /^swarm: --owner: no member "zed" in team "crew"/],
-      [['update', '1', '--status', 'done'], /Invalid values/],
+      [['update', '1', '--status', 'done'], /^swarm: --status "done": expected pending, in_progress, completed or deleted \(e\.g\. swarm tasks update 3 --status completed\)$/],
+      [['--status', 'bogus'], /^swarm: --status "bogus": expected pending, in_progress or completed \(e\.g\. swarm tasks --status pending\)$/],
     ];
     const results = await Promise.all(cases.map(([args]) => run(...args)));
     for (const [i, [args, message]] of cases.entries()) {
       const r = results[i]!;
       expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(2);
-      expect(r.stderr.trim().split('\n')[0]).toMatch(message);
+      expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(message)]);
     }
     const after = await Promise.all((await readdir(dir())).filter((n) => n.endsWith('.json')).sort().map((n) => readFile(path.join(dir(), n), 'utf8')));
     expect(after).toEqual(before);
@@ -145,5 +149,28 @@ describe('swarm tasks', { timeout: 60_000 }, () => {
     expect(JSON.parse(del.stdout)).toEqual({ id: '1', deleted: true });
     expect((await run('add', 'again')).stdout.trim()).toBe('2');
     expect(await readFile(path.join(dir(), '.highwatermark'), 'utf8')).toBe('1');
+  });
+
+  it('--status filters the table and --json; the progress stays the whole list\'s', async () => {
+    await run('add', 'design', '--owner', 'alice');
+    await run('add', 'build');
+    await run('update', '1', '--status', 'completed');
+    const r = await run('--status', 'pending');
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')).toEqual(['ID  STATUS   OWNER  SUBJECT  BLOCKED BY', '2   pending  -      build    -', '1/2 done']);
+    expect((await run('list', '--status', 'completed', '--json')).stdout).toMatch(/^\[\n {2}\{\n {4}"id": "1",/);
+    expect((await run('--status', 'in_progress')).stdout.split('\n')).toEqual(['no tasks with that status', '1/2 done']);
+  });
+
+  it('a FIFO named like a task file: the listing returns at once, names it on stderr, and lists the rest', async () => {
+    await run('add', 'real');
+    const fifo = path.join(dir(), '2.json');
+    execFileSync('mkfifo', [fifo]); // no writer: a blocking open would hang the process (and its SIGTERM handler) for good
+    const r = await swarm(root, ['tasks', '--team', 'crew'], {}, { deadlineMs: 30_000 });
+    expect(r.timedOut, 'swarm tasks hung on the FIFO').toBe(false);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toBe(`swarm: warning: ${fifo} is a FIFO (named pipe), not a regular file: skipped, never read; remove it (rm '${fifo}')`);
+    expect(r.stdout.split('\n')).toEqual(['ID  STATUS   OWNER  SUBJECT  BLOCKED BY', '1   pending  -      real     -', '0/1 done']);
+    expect((await run('add', 'next')).stdout.trim()).toBe('3');
   });
 });

@@ -2,9 +2,9 @@
 // alone), loose permissions fixed, corrupt files listed and never deleted, dead members flagged and
 // only marked inactive, orphaned requests cleared, leader leases no live holder proves reported and
 // cleared, orphaned `swarm-<team>` tmux sessions (private socket) killed while another root's
-// session is left alone. Plus the pure tmux/it2 checks with a
-// scripted exec.
-import { spawn, type ChildProcess } from 'node:child_process';
+// session is left alone, a task list's odd entries named (and its locks and kept-aside files
+// found). Plus the pure tmux/it2 checks with a scripted exec.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
@@ -68,7 +68,7 @@ describe('swarm doctor', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.report).toMatchObject({ root, healthy: true, findings: [] });
     expect(r.report.passed).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^tmux \d/), expect.stringMatching(/^permissions: /), 'no stale locks', 'no corrupt files kept aside']),
+      expect.arrayContaining([expect.stringMatching(/^tmux \d/), expect.stringMatching(/^permissions: /), 'no stale locks', 'no corrupt files kept aside', 'task lists hold only task files']),
     );
     const human = await swarm(root, ['doctor'], { SWARM_TMUX_SOCKET: socket, TMPDIR: root });
     expect(human.stdout.split('\n').at(-1)).toBe('healthy');
@@ -119,6 +119,40 @@ describe('swarm doctor', () => {
     expect(fixed.exitCode, fixed.stdout).toBe(0);
     await expect(fs.lstat(link)).rejects.toThrow(/ENOENT/);
     expect((await fs.stat(elsewhere)).isDirectory()).toBe(true);
+  });
+
+  it("odd entries of a team's task list are problems named with their fix, read by name only (no hang on a FIFO); its kept-aside files and stale locks are found too", async () => {
+    const tasks = new TaskList(new Team(root, TEAM));
+    await tasks.create({ subject: 'real', description: '' }, 'team-lead');
+    const dir = path.join(root, 'tasks', TEAM);
+    const fifo = path.join(dir, '2.json');
+    execFileSync('mkfifo', [fifo]); // no writer: a blocking open would hang doctor for good
+    await fs.writeFile(path.join(root, 'secret.txt'), 'SECRET-BYTES');
+    await fs.symlink(path.join(root, 'secret.txt'), path.join(dir, '3.json'));
+    await fs.writeFile(path.join(dir, '1234567890123456.json'), '{}');
+    await fs.writeFile(path.join(dir, '.highwatermark'), 'seven');
+    await fs.writeFile(path.join(dir, '5.json.corrupt-1700000000000'), 'kept');
+    const lock = path.join(dir, '1.json.lock');
+    await fs.mkdir(lock);
+    const old = new Date(Date.now() - 120_000);
+    await fs.utimes(lock, old, old);
+
+    const r = await swarm(root, ['doctor', '--json'], { SWARM_TMUX_SOCKET: socket, TMUX: '', TERM_PROGRAM: '', ITERM_SESSION_ID: '', TMPDIR: root }, { deadlineMs: 60_000 });
+    expect(r.timedOut, 'swarm doctor hung on the FIFO').toBe(false);
+    expect(r.exitCode, r.stderr).toBe(1);
+    const report = JSON.parse(r.stdout) as DoctorReport;
+    const entries = of(report, 'task_entry').sort((a, b) => (a.path ?? '').localeCompare(b.path ?? ''));
+    expect(entries.map((f) => [f.severity, f.path, f.problem, f.fix])).toEqual([
+      ['problem', path.join(dir, '.highwatermark'), expect.stringMatching(/\.highwatermark is not a whole number: not counted when numbering new tasks/), expect.stringMatching(/^put the highest id ever issued in it/)],
+      ['problem', path.join(dir, '1234567890123456.json'), expect.stringMatching(/is past the highest task id \(999999999999999\)/), 'rename it to a free id and set its "id" to match, or remove it'],
+      ['problem', fifo, `${fifo} is a FIFO (named pipe), not a regular file: skipped, never read`, `remove it (rm '${fifo}')`],
+      ['problem', path.join(dir, '3.json'), `${path.join(dir, '3.json')} is a symbolic link, not a regular file: skipped, never read`, `remove it (rm '${path.join(dir, '3.json')}')`],
+    ]);
+    expect(r.stdout).not.toContain('SECRET');
+    expect(of(report, 'corrupt_file').map((f) => f.path)).toEqual([path.join(dir, '5.json.corrupt-1700000000000')]);
+    expect(of(report, 'stale_lock').map((f) => f.path)).toEqual([lock]);
+    expect(report.passed).not.toContain('task lists hold only task files');
+    expect((await fs.lstat(fifo)).isFIFO()).toBe(true); // doctor removes none of them
   });
 
   it('a symlinked inboxes/ or permissions/ directory is a problem with a by-hand fix (doctor never moves team files)', async () => {

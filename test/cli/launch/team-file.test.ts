@@ -186,6 +186,18 @@ describe('team file tasks:', () => {
   });
 });
 
+describe('team file tasks: caps', () => {
+  it('a subject, activeForm or description over its cap is refused with the rest of the file, before any task is made', () => {
+    const head = ['name: t', 'members:', '  - name: alice', '    prompt: p', 'tasks:'];
+    const msg = errorOf([...head, `  - subject: ${'s'.repeat(501)}`, `    activeForm: ${'a'.repeat(501)}`, `    description: ${'d'.repeat(65_537)}`, `  - subject: ${'s'.repeat(500)}`].join('\n'));
+    expect(msg.split('\n')).toEqual([
+      'team.yaml:6: tasks[0].subject: expected at most 500 characters (+2 more)',
+      'team.yaml:7: tasks[0].activeForm: expected at most 500 characters',
+      'team.yaml:8: tasks[0].description: expected at most 65536 characters',
+    ]);
+  });
+});
+
 describe('parseTeamFile', () => {
   let root: string;
   useTempRoot((dir) => (root = dir));

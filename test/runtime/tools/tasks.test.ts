@@ -1,9 +1,13 @@
 // The Task tools in-process on a real temp root (the process-level flow is in test/runtime/
 // tasks.test.ts): Claude Code's result texts, blockers shown only while open, ids written "#3",
-// in_progress alone taking an unowned task, unassigning, deleting, and bad input as errors.
+// in_progress alone taking an unowned task, unassigning, deleting, bad input as errors; the
+// ownership rules as the caller (a teammate, or the lead as team-lead) meets them; the caps in the
+// schema; odd entries named in TaskList.
+import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { findTool } from '../../../src/runtime/tools/index.js';
 import { PathGuard } from '../../../src/runtime/tools/paths.js';
 import { ProcessGroups } from '../../../src/runtime/tools/process-groups.js';
@@ -91,5 +95,47 @@ describe('Task tools', () => {
     expect(await call('TaskUpdate', { taskId: '1', addBlockedBy: ['9'] })).toEqual({ isError: true, content: 'no task 9 to depend on (see TaskList); nothing was changed' });
     expect(await call('TaskUpdate', { taskId: '1', owner: 'nobody', status: 'in_progress' })).toEqual({ isError: true, content: 'no member "nobody" in team "t" (members: team-lead, w1, w2)' });
     expect(await tasks.get('1')).toMatchObject({ status: 'pending' }); // nothing written
+  });
+
+  it("TaskUpdate as a teammate cannot complete, take (owner self, pending) or hand on another's task; as team-lead it can", async () => {
+    await tasks.create({ subject: 'Theirs', description: 't' }, 'team-lead');
+    await tasks.claim('1', 'w2');
+    const before = await tasks.get('1');
+    const owned = 'task 1 is owned by w2; only w2 or team-lead can change it (ask team-lead, or pick another task: TaskList)';
+    const claimed = 'task 1 is already claimed by w2; pick another task (TaskList)';
+    expect(await call('TaskUpdate', { taskId: '1', status: 'completed' })).toEqual({ isError: true, content: owned });
+    expect(await call('TaskUpdate', { taskId: '1', owner: 'w1', status: 'pending' })).toEqual({ isError: true, content: claimed });
+    expect(await call('TaskUpdate', { taskId: '1', owner: 'w1', status: 'in_progress' })).toEqual({ isError: true, content: claimed });
+    expect(await call('TaskUpdate', { taskId: '1', owner: 'w1' })).toEqual({ isError: true, content: claimed });
+    expect(await call('TaskUpdate', { taskId: '1', subject: 'Mine' })).toEqual({ isError: true, content: owned });
+    expect(await call('TaskUpdate', { taskId: '1', status: 'deleted' })).toEqual({ isError: true, content: owned });
+    expect(await tasks.get('1')).toEqual(before);
+    expect(completed).toEqual([]);
+    ctx = { ...ctx, tasks: { ...ctx.tasks, self: 'team-lead' } }; // the agent lead
+    expect(await call('TaskUpdate', { taskId: '1', owner: 'w1' })).toEqual({ content: 'Updated task #1 owner' });
+    expect(await call('TaskUpdate', { taskId: '1', status: 'completed' })).toMatchObject({ content: expect.stringMatching(/^Updated task #1 status/) });
+    expect(await tasks.get('1')).toMatchObject({ owner: 'w1', status: 'completed' });
+  });
+
+  it('TaskCreate and TaskUpdate refuse texts over their caps, which the schema states', async () => {
+    expect(await call('TaskCreate', { subject: 'x'.repeat(501), description: '' })).toMatchObject({ isError: true, content: expect.stringContaining('subject: Too big') });
+    expect(await call('TaskCreate', { subject: 's', description: 'x'.repeat(65_537) })).toMatchObject({ isError: true, content: expect.stringContaining('description: Too big') });
+    await tasks.create({ subject: 'A', description: 'a' }, 'team-lead');
+    expect(await call('TaskUpdate', { taskId: '1', activeForm: 'x'.repeat(501) })).toMatchObject({ isError: true, content: expect.stringContaining('activeForm: Too big') });
+    expect(await call('TaskUpdate', { taskId: '1', metadata: { b: 'x'.repeat(65_536) } })).toEqual({
+      isError: true,
+      content: 'metadata is 65544 characters as JSON; the most is 65536: keep large data in a file and put its path in metadata',
+    });
+    const schema = JSON.stringify(z.toJSONSchema(findTool('TaskCreate')!.schema, { io: 'input' }));
+    expect(schema).toContain('"maxLength":500');
+    expect(schema).toContain('"maxLength":65536');
+    expect((await tasks.list()).tasks).toHaveLength(1);
+  });
+
+  it('TaskList names an odd entry of the list without reading it', async () => {
+    await tasks.create({ subject: 'A', description: 'a' }, 'team-lead');
+    const fifo = path.join(root, 'tasks/t/2.json');
+    execFileSync('mkfifo', [fifo]);
+    expect((await call('TaskList', {})).content).toBe(`#1 [pending] A\n(not a task: ${fifo} is a FIFO (named pipe), not a regular file: skipped, never read)`);
   });
 });
