@@ -11,8 +11,10 @@
 //
 // Sources of change: the inbox (followInbox: consume mode while holding, observe mode watching), permissions/pending/ (a request made or
 // decided elsewhere), status/ and config.json (teammate states), and a slow tick for liveness that
-// no file shows (a pane killed behind swarm's back). Long actions (shutdown waits, spawns) run as
-// tracked tasks, so the prompt stays live; every task's error is printed, and exit waits for them.
+// no file shows (a pane killed behind swarm's back). Every question already open when it starts is
+// asked too: the pending list, and the plan requests nobody answered (read or not in the inbox).
+// Long actions (shutdown waits, spawns) run as tracked tasks, so the prompt stays live; every
+// task's error is printed, and exit waits for them.
 //
 // With an agent lead (`swarm run`, `swarm lead --agent`, SPEC §9) the lead runs in this process
 // (lead-in-console.ts): every inbox entry but the person's questions also goes to it, a plain line
@@ -25,7 +27,7 @@ import { handleShutdownApproved, killTeammate, shutdownAll } from '../../teammat
 import { followInbox } from '../../mailbox/follow.js';
 import { decide } from '../../permissions/leader.js';
 import { listPending } from '../../permissions/pending-list.js';
-import { answerPlan } from '../../permissions/plan-answer.js';
+import { answerPlan, openPlanRequests } from '../../permissions/plan-answer.js';
 import { parseControl } from '../../protocol/control.js';
 import { isSwarmError } from '../../protocol/errors.js';
 import { messageKey, type InboxMessage } from '../../protocol/message.js';
@@ -190,6 +192,7 @@ export class LeaderConsole implements ActionContext {
     );
     this.track(this.watch(this.team.paths.dir, () => this.refreshStatus.trigger(), (n) => n === 'config.json'));
     this.track(this.tick());
+    await this.replayPlans().catch((e: unknown) => this.printError(e));
     await this.refreshQuestions.trigger();
     await this.refreshStatus.trigger();
     if (this.lead) this.track(this.lead.run(this.stop.signal));
@@ -366,6 +369,16 @@ export class LeaderConsole implements ActionContext {
     this.queue.syncPermissions(pending.filter((p) => !this.answering.has(p.id)));
     this.showQuestion();
     await this.refreshStatus.trigger();
+  }
+
+  /**
+   * The plan questions already open when the console starts: the inbox brings only unread entries
+   * (and, watching, recent ones), so a request taken by a leader that died before answering comes
+   * from here. (Permission questions come from the pending list, which keeps them on file.)
+   */
+  private async replayPlans(): Promise<void> {
+    for (const p of await openPlanRequests(this.team)) this.queue.addPlan(p.from, p.request);
+    this.showQuestion();
   }
 
   private showQuestion(): void {

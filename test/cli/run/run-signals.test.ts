@@ -1,6 +1,10 @@
 // `swarm run -p` ended by a signal (the real CLI process, the stand-in Messages API, a real
 // `swarm teammate` in a private tmux server), while its teammate waits for a permission question:
-//   - SIGHUP (its terminal closed): the teammate is shut down (verified), and the run dies of SIGHUP.
+//   - SIGHUP (its terminal closed): the teammate is shut down (verified), and the run dies of SIGHUP;
+//   - SIGKILL (no cleanup possible): the teammate keeps waiting; a second `run -p` on the team shows
+//     the question asked before it (its frame was taken by the dead run) once, with the approve
+//     line; approved from another shell, the teammate goes on; SIGTERM then stops that run the same
+//     way: teammate gone (verified), the run dies of SIGTERM.
 import { execa, type ResultPromise } from 'execa';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -10,7 +14,7 @@ import { listAllPanes, TmuxServer } from '../../../src/backends/tmux/commands.js
 import { startMessagesServer, type MessagesServer } from '../../../src/standin/messages-server.js';
 import { readTeam } from '../../../src/team/team-store.js';
 import { Team } from '../../../src/team/team.js';
-import { SWARM_BIN } from '../../support/cli.js';
+import { SWARM_BIN, swarm } from '../../support/cli.js';
 import { tmuxEnv, tmuxForThisTest } from '../../support/tmux.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 import { waitFor } from '../../support/wait.js';
@@ -23,6 +27,7 @@ const pids = new Set<number>();
 const runs = new Set<ResultPromise>();
 
 const FIRST = 'Write out.txt saying checked.';
+const SECOND = 'Carry on with the check.';
 
 beforeEach(async () => {
   socket = tmuxForThisTest(pids);
@@ -106,4 +111,27 @@ describe('swarm run -p ended by a signal', () => {
     expect(r.stderr()).toContain('worker approved the shutdown and is gone (verified)');
     await expectTeamStopped(worker);
   }, 60_000);
+
+  it('after a SIGKILLed run, a second run shows the open question once; approved, the teammate goes on; SIGTERM stops the run and its teammate', async () => {
+    const first = run(FIRST);
+    const approve = await first.approveLine();
+    const worker = await workerPid();
+    first.child.kill('SIGKILL');
+    await first.child;
+    expect(isProcessAlive(worker)).toBe(true); // left waiting on a question nobody will answer
+
+    const second = run(SECOND);
+    expect(await second.approveLine()).toBe(approve);
+    expect(second.stderr()).toContain('1 question asked before this run still open:');
+    const answered = await swarm(root, approve.split(' ').slice(1));
+    expect(answered.exitCode, answered.stderr).toBe(0);
+    await waitFor(async () => (await fs.readFile(path.join(root, 'work', 'out.txt'), 'utf8').catch(() => '')) === 'checked\n', 20_000, 'the approved Bash to run');
+    expect(second.stderr().split('waiting for approval:')).toHaveLength(2); // asked once
+
+    second.child.kill('SIGTERM');
+    const done = await second.child;
+    expect(done.signal, second.stderr()).toBe('SIGTERM');
+    expect(second.stderr()).toMatch(/worker approved the shutdown and is gone \(verified\)/);
+    await expectTeamStopped(worker);
+  }, 90_000);
 });
