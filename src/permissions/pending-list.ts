@@ -48,10 +48,44 @@ export function isWorkerName(name: string): boolean {
 }
 
 /**
+ * The requests that exist only as `permission_request` frames in team-lead's inbox: no pending
+ * file, no resolved file, no ending audit event, no response in the worker's inbox. Reads only
+ * (`swarm doctor`); materialiseInboxRequests creates their records.
+ */
+export async function inboxOnlyRequests(team: Team, config: TeamConfig, now: Clock = systemClock): Promise<PendingRequest[]> {
+  const { records, known } = await inboxRequests(team, config, now);
+  if (records.length === 0) return [];
+  const ended = endedRequests(await readAudit(team.paths));
+  const out: PendingRequest[] = [];
+  for (const record of records) if (!(await known(record, ended))) out.push(record);
+  return out;
+}
+
+/**
  * Create pending records for `permission_request` frames in team-lead's inbox that have none.
  * Returns the ids it created.
  */
 export async function materialiseInboxRequests(team: Team, config: TeamConfig, now: Clock = systemClock): Promise<string[]> {
+  const paths = team.paths;
+  const { records: frames, known } = await inboxRequests(team, config, now);
+  if (frames.length === 0) return [];
+  const endedNow = endedRequests(await readAudit(paths));
+  const created: string[] = [];
+  for (const record of frames) {
+    if (await known(record, endedNow)) continue;
+    const made = await withFileLock(paths.pendingFile(record.id), async () => {
+      if (await known(record, endedRequests(await readAudit(paths)))) return false;
+      return createPendingExclusive(paths, record);
+    });
+    if (made) created.push(record.id);
+  }
+  return created;
+}
+
+type KnownRequest = (record: PendingRequest, ended: ReadonlyMap<string, unknown>) => Promise<boolean>;
+
+/** The `permission_request` frames of team-lead's inbox as pending records, and whether one is already known elsewhere. */
+async function inboxRequests(team: Team, config: TeamConfig, now: Clock): Promise<{ records: PendingRequest[]; known: KnownRequest }> {
   const paths = team.paths;
   const mailbox = new Mailbox({ team });
   const entries = await mailbox.read(LEAD_NAME);
@@ -82,28 +116,17 @@ export async function materialiseInboxRequests(team: Team, config: TeamConfig, n
       ...(cwd && cwd.startsWith('/') ? { cwd } : {}),
     });
   }
-  if (frames.length === 0) return [];
   const answered = new Map<string, readonly InboxMessage[]>();
   const inboxOf = async (name: string): Promise<readonly InboxMessage[]> => {
     if (!answered.has(name)) answered.set(name, await mailbox.read(name));
     return answered.get(name)!;
   };
-  const known = async (id: string, ended: ReadonlyMap<string, unknown>, worker: string): Promise<boolean> =>
+  const known: KnownRequest = async ({ id, workerName }, ended) =>
     ended.has(id) ||
     (await fileExists(paths.pendingFile(id))) ||
     (await fileExists(paths.resolvedFile(id))) ||
-    priorResponse(await inboxOf(worker), { id, input: {} }, undefined, true) !== undefined;
-  const endedNow = endedRequests(await readAudit(paths));
-  const created: string[] = [];
-  for (const record of frames) {
-    if (await known(record.id, endedNow, record.workerName)) continue;
-    const made = await withFileLock(paths.pendingFile(record.id), async () => {
-      if (await known(record.id, endedRequests(await readAudit(paths)), record.workerName)) return false;
-      return createPendingExclusive(paths, record);
-    });
-    if (made) created.push(record.id);
-  }
-  return created;
+    priorResponse(await inboxOf(workerName), { id, input: {} }, undefined, true) !== undefined;
+  return { records: frames, known };
 }
 
 /** Pending requests, oldest first, with their age and whether their worker is gone. */

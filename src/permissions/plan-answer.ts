@@ -2,6 +2,8 @@
 // in team-lead's inbox with a signed `plan_approval_response` in the teammate's inbox. Used by
 // `swarm plan` and the leader console. The request entry is marked read in team-lead's inbox. Like
 // a permission decision, nothing is sent unless the audit log can be written (audit.ts).
+// `openPlanRequests` lists the plan questions still open — read or not, so a question taken from
+// the inbox by a leader that died before answering is still shown to the next console or run.
 import { encodeControl, parseControl, type PlanApprovalRequest } from '../protocol/control.js';
 import { parsePermissionMode, type PermissionMode } from '../protocol/config.js';
 import { SwarmError } from '../protocol/errors.js';
@@ -11,7 +13,9 @@ import { findMember, readTeam, requireMember } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
 import path from 'node:path';
 import { withFileLock } from '../storage/lock.js';
-import { appendAudit, assertAuditWritable, unaudited } from './audit.js';
+import { Mailbox } from '../mailbox/mailbox.js';
+import type { TeamConfig } from '../protocol/config.js';
+import { appendAudit, assertAuditWritable, readAudit, unaudited } from './audit.js';
 import { openLeadMailbox } from './lead-mailbox.js';
 
 export interface PlanAnswer {
@@ -49,6 +53,35 @@ function answered(entries: readonly InboxMessage[], requestId: string): boolean 
     const p = parseControl(e.text);
     return e.from === LEAD_NAME && p.kind === 'control' && p.message.type === 'plan_approval_response' && p.message.requestId === requestId;
   });
+}
+
+export interface OpenPlan {
+  /** The teammate's member name. */
+  from: string;
+  request: PlanApprovalRequest;
+  /** When it was asked (epoch ms; the entry's time when the request's own does not parse). */
+  at: number;
+}
+
+/**
+ * The plan questions still open, oldest first: each teammate's latest `plan_approval_request` in
+ * team-lead's inbox (read or not) that no `plan_approval_response` answered (none in the teammate's
+ * inbox, no `plan` audit line for it).
+ */
+export async function openPlanRequests(team: Team, config?: TeamConfig): Promise<OpenPlan[]> {
+  const roster = config ?? (await readTeam(team));
+  const mailbox = new Mailbox({ team });
+  const entries = await mailbox.read(LEAD_NAME);
+  const decided = new Set((await readAudit(team.paths)).flatMap((e) => (e.event === 'plan' ? [e.id] : [])));
+  const open: OpenPlan[] = [];
+  for (const m of roster.members) {
+    if (m.name === LEAD_NAME) continue;
+    const found = latestPlanRequest(entries, m.name);
+    if (!found || decided.has(found.request.requestId) || answered(await mailbox.read(m.name), found.request.requestId)) continue;
+    const at = Date.parse(found.request.timestamp);
+    open.push({ from: m.name, request: found.request, at: Number.isFinite(at) ? at : Date.parse(found.entry.timestamp) });
+  }
+  return open.sort((a, b) => a.at - b.at);
 }
 
 export async function answerPlan(team: Team, name: string, answer: PlanAnswer): Promise<PlanAnswerResult> {

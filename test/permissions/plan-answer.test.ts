@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { Mailbox } from '../../src/mailbox/mailbox.js';
 import { readAudit } from '../../src/permissions/audit.js';
 import { loadLeadKey } from '../../src/permissions/keys.js';
-import { answerPlan, latestPlanRequest } from '../../src/permissions/plan-answer.js';
+import { answerPlan, latestPlanRequest, openPlanRequests } from '../../src/permissions/plan-answer.js';
 import { verifyEntry } from '../../src/permissions/signing.js';
 import { encodeControl, parseControl } from '../../src/protocol/control.js';
 import { isSwarmError } from '../../src/protocol/errors.js';
@@ -164,5 +164,31 @@ describe('latestPlanRequest', () => {
     expect(latestPlanRequest(entries, 'W1')?.request.requestId).toBe('plan-2@w1');
     expect(latestPlanRequest(entries, 'w2')?.entry).toBe(entries[2]);
     expect(latestPlanRequest(entries, 'w3')).toBeUndefined();
+  });
+});
+
+describe('openPlanRequests', () => {
+  it("lists each teammate's latest plan request that nobody answered, read or not, oldest first; answered ones (response or audit line) and non-members never", async () => {
+    const { team } = await createTeam(root, { name: 'p' });
+    for (const name of ['w1', 'w2', 'w3', 'w4']) await addMember(team, { name, cwd: root });
+    const mailbox = new Mailbox({ team });
+    const ask = (from: string, requestId: string, at: number) =>
+      mailbox.append('team-lead', { from, text: encodeControl({ type: 'plan_approval_request', from, timestamp: new Date(at).toISOString(), planFilePath: '', planContent: '1. do it', requestId }) });
+    await ask('w1', 'plan-1@w1', NOW + 20); // superseded by its newer one below
+    await ask('w2', 'plan-2@w2', NOW + 10); // taken by a leader that died (read below): still open
+    await ask('w3', 'plan-3@w3', NOW); // answered with a response frame only (as a Claude Code leader does: no audit line)
+    await ask('w4', 'plan-4@w4', NOW); // answered, its response gone (archived): the audit line says so
+    await ask('gone', 'plan-5@gone', NOW); // not a member
+    await mailbox.consume('team-lead');
+    await ask('w1', 'plan-6@w1', NOW + 30); // unread
+    await mailbox.append('w3', { from: 'team-lead', text: encodeControl({ type: 'plan_approval_response', requestId: 'plan-3@w3', approved: true, timestamp: new Date(NOW).toISOString() }) });
+    await answerPlan(team, 'w4', { approve: false });
+    await mailbox.clear('w4');
+
+    const open = await openPlanRequests(team);
+    expect(open.map((p) => [p.from, p.request.requestId, p.at])).toEqual([
+      ['w2', 'plan-2@w2', NOW + 10],
+      ['w1', 'plan-6@w1', NOW + 30],
+    ]);
   });
 });

@@ -2,7 +2,8 @@
 // in-process host: teammates spawned with `--backend in-process` run inside this process.
 // `swarm lead --agent` puts an agent lead (SPEC §9) in the console of an existing team: what you
 // type goes to it. A console opened while another process holds the team's leader lease watches;
-// `--take-over` asks that console to hand over and waits for it.
+// `--take-over` asks that console to hand over and waits for it. SIGTERM or SIGHUP (its terminal
+// closed) leaves the console as /quit does and then ends the process by that signal (cli/interrupts.ts).
 //
 // `swarm demo` runs this command in the first pane of its team's tmux session and tells it, through
 // the environment (sessionConsoleEnv), what to show first, the hint for an all-idle team, to end
@@ -74,6 +75,6 @@ export const leadCommand: CommandModule<GlobalArgs, LeadCommandArgs> = {
     const banner = env[SESSION_ENV.banner]?.split('\n') ?? [];
     const hint = env[SESSION_ENV.idleHint];
     const endWithLastTeammate = env[SESSION_ENV.endWithTeam] === '1';
-    await runConsole({ team, env, banner, endWithLastTeammate, ...(hint ? { allIdleHint: hint } : {}), ...(lead ? { lead } : {}), takeOver: args['take-over'] });
+    await runConsole({ team, env, banner, endWithLastTeammate, ...(hint ? { allIdleHint: hint } : {}), ...(lead ? { lead } : {}), takeOver: args['take-over'], dieOfInterrupt: true });
   },
 };

@@ -3,6 +3,9 @@
 // existing --team is used as it is). With -p/--print the run is headless (cli/run/headless.ts):
 // progress on stderr, the answer on stdout, exit 0 done / 1 failed or over a limit. Without it the
 // leader console opens in this terminal with the lead in it.
+// Signals (cli/interrupts.ts): a headless run interrupted by Ctrl-C, SIGTERM, SIGHUP or a closed
+// output stops its lead and every teammate (verified), then dies of that signal. The console leaves
+// on SIGTERM/SIGHUP as on /quit: the lead (in this process) stops, teammates in panes run on, said.
 import { fstatSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { ensureLeadKey } from '../../permissions/keys.js';
@@ -13,6 +16,7 @@ import { createTeam, teamExists } from '../../team/team-store.js';
 import { Team } from '../../team/team.js';
 import { runConsole } from '../console/run.js';
 import { refuseGlobals, rootDir, type GlobalArgs } from '../context.js';
+import { catchInterrupts } from '../interrupts.js';
 import { chalk } from '../output/render.js';
 import { refuseOtherLeader } from '../run/lead-process.js';
 import { leadOptions, leadSettings, type LeadArgs } from '../run/options.js';
@@ -58,25 +62,24 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
     }
     const team = await teamFor(args);
     await ensureLeadKey(team);
-    if (!args.print) return runConsole({ team, env: process.env, lead: { ...settings, goal } });
+    if (!args.print) return runConsole({ team, env: process.env, lead: { ...settings, goal }, dieOfInterrupt: true });
     process.stderr.write(`${chalk.bold(`team ${team.name}`)} ${chalk.dim(`· lead ${settings.leadModel} · swarm status --team ${team.name}`)}\n`);
     // Loaded here: the lead's runtime (the Messages API SDK, the tools) would cost every other
     // command ~0.1 s of start-up.
     const { runHeadless } = await import('../run/headless.js');
-    const stop = new AbortController();
-    const onSignal = (): void => stop.abort();
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
-    process.exitCode = await runHeadless({
+    const interrupts = catchInterrupts();
+    const code = await runHeadless({
       ...settings,
       team,
       goal,
       env: process.env,
       progress: (line) => process.stderr.write(`${line}\n`),
       answer: (text) => process.stdout.write(`${text}\n`),
-      signal: stop.signal,
+      signal: interrupts.signal,
+    }).finally(() => {
+      if (interrupts.cause === undefined) interrupts.off();
     });
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    if (interrupts.cause !== undefined) await interrupts.exit(interrupts.cause); // the team is stopped: now die of it
+    process.exitCode = code;
   },
 };

@@ -6,6 +6,7 @@
 import type { CommandModule } from 'yargs';
 import { TEAMMATE_FLAG_ENTRIES } from '../../protocol/teammate-flags.js';
 import { refuseGlobals, type GlobalArgs } from '../context.js';
+import { OUTSIDE_SIGNALS } from '../interrupts.js';
 import { chalk } from '../output/render.js';
 
 // The yargs options of every teammate flag, from the one table.
@@ -31,7 +32,7 @@ export const INTERRUPT_CONFIRM_MS = 3000;
 export async function runTeammateProcess(flags: unknown): Promise<never> {
   const ac = new AbortController();
   const onSignal = (sig: NodeJS.Signals): void => ac.abort(sig);
-  for (const sig of ['SIGTERM', 'SIGHUP'] as const) process.on(sig, onSignal);
+  for (const sig of OUTSIDE_SIGNALS) process.on(sig, onSignal);
   let interruptedAt = -Infinity;
   process.on('SIGINT', () => {
     if (Date.now() - interruptedAt <= INTERRUPT_CONFIRM_MS) return onSignal('SIGINT');

@@ -11,8 +11,10 @@
 //
 // Sources of change: the inbox (followInbox: consume mode while holding, observe mode watching), permissions/pending/ (a request made or
 // decided elsewhere), status/ and config.json (teammate states), and a slow tick for liveness that
-// no file shows (a pane killed behind swarm's back). Long actions (shutdown waits, spawns) run as
-// tracked tasks, so the prompt stays live; every task's error is printed, and exit waits for them.
+// no file shows (a pane killed behind swarm's back). Every question already open when it starts is
+// asked too: the pending list, and the plan requests nobody answered (read or not in the inbox).
+// Long actions (shutdown waits, spawns) run as tracked tasks, so the prompt stays live; every
+// task's error is printed, and exit waits for them.
 //
 // With an agent lead (`swarm run`, `swarm lead --agent`, SPEC §9) the lead runs in this process
 // (lead-in-console.ts): every inbox entry but the person's questions also goes to it, a plain line
@@ -25,7 +27,7 @@ import { handleShutdownApproved, killTeammate, shutdownAll } from '../../teammat
 import { followInbox } from '../../mailbox/follow.js';
 import { decide } from '../../permissions/leader.js';
 import { listPending } from '../../permissions/pending-list.js';
-import { answerPlan } from '../../permissions/plan-answer.js';
+import { answerPlan, openPlanRequests } from '../../permissions/plan-answer.js';
 import { parseControl } from '../../protocol/control.js';
 import { isSwarmError } from '../../protocol/errors.js';
 import { messageKey, type InboxMessage } from '../../protocol/message.js';
@@ -41,7 +43,7 @@ import type { Team } from '../../team/team.js';
 import { describeOutcome } from '../commands/stop.js';
 import { openMailbox } from '../context.js';
 import { oneLine } from '../../protocol/text.js';
-import { onClosedOutput } from '../output/closed-output.js';
+import { catchInterrupts, describeInterrupt, OUTSIDE_SIGNALS, terminalGone, type CaughtInterrupts, type Interrupt } from '../interrupts.js';
 import { chalk, describeToolInput, paint, renderMessage } from '../output/render.js';
 import { runCommand, stopContext, type ActionContext } from './actions.js';
 import { openConsoleHost } from './host.js';
@@ -78,6 +80,14 @@ export interface ConsoleOptions {
   lead?: ConsoleLeadOptions;
   /** Ask the lease holder to hand over, and wait for it, before opening (`--take-over`). */
   takeOver?: boolean;
+  /** Where the last words go when the terminal is gone (SIGHUP, a closed output). Default stderr. */
+  errorOutput?: NodeJS.WritableStream;
+  /**
+   * Once it has left because of SIGTERM, SIGHUP or a closed output, end the process by it
+   * (cli/interrupts.ts) instead of returning: `swarm lead`, `run`, `launch`. Unset for the demo,
+   * which cleans up after its console and ends the process itself.
+   */
+  dieOfInterrupt?: boolean;
 }
 
 /** How long `--take-over` waits for the holder to hand over. */
@@ -116,6 +126,7 @@ export class LeaderConsole implements ActionContext {
   /** Inbox entries shown (msg keys), so a watcher that takes over does not show them again. */
   private readonly shown = new Set<string>();
   private readonly openedAt = Date.now();
+  private interrupts: CaughtInterrupts | undefined;
   private resolveDone: () => void = () => undefined;
   readonly done = new Promise<void>((r) => (this.resolveDone = r));
 
@@ -132,6 +143,11 @@ export class LeaderConsole implements ActionContext {
   }
 
   print = (text: string): void => this.keepQuestionVisible(this.screen.print(text));
+
+  /** The signal (or closed output) that ended the console, if one did. */
+  get endedBy(): Interrupt | undefined {
+    return this.interrupts?.cause;
+  }
 
   /** Start everything; resolves once running (await `done` for the end). */
   async start(): Promise<void> {
@@ -156,10 +172,9 @@ export class LeaderConsole implements ActionContext {
     this.screen.onKey((key) => this.onKey(key));
     this.screen.onInterrupt(() => this.onInterrupt());
     this.screen.onClose(() => void this.quit(false)); // Ctrl-D / end of piped input: leave
-    for (const sig of ['SIGTERM', 'SIGHUP'] as const) process.once(sig, () => void this.quit(false));
-    // Its terminal or pipe went away (EPIPE/EIO): leave as /quit does, so hosted teammates are stopped.
-    const offClosed = onClosedOutput(() => void this.quit(false));
-    void this.done.then(offClosed);
+    // SIGTERM, SIGHUP (its terminal closed) or a closed output: leave as /quit does, so hosted
+    // teammates are stopped and the lease is given back; the caller then ends the process (interrupts.ts).
+    this.interrupts = catchInterrupts(OUTSIDE_SIGNALS, () => void this.quit(false));
     if (this.o.signal?.aborted) void this.quit(false);
     this.o.signal?.addEventListener('abort', () => void this.quit(false), { once: true });
     this.setMode({ kind: 'command' });
@@ -177,6 +192,7 @@ export class LeaderConsole implements ActionContext {
     );
     this.track(this.watch(this.team.paths.dir, () => this.refreshStatus.trigger(), (n) => n === 'config.json'));
     this.track(this.tick());
+    await this.replayPlans().catch((e: unknown) => this.printError(e));
     await this.refreshQuestions.trigger();
     await this.refreshStatus.trigger();
     if (this.lead) this.track(this.lead.run(this.stop.signal));
@@ -355,6 +371,16 @@ export class LeaderConsole implements ActionContext {
     await this.refreshStatus.trigger();
   }
 
+  /**
+   * The plan questions already open when the console starts: the inbox brings only unread entries
+   * (and, watching, recent ones), so a request taken by a leader that died before answering comes
+   * from here. (Permission questions come from the pending list, which keeps them on file.)
+   */
+  private async replayPlans(): Promise<void> {
+    for (const p of await openPlanRequests(this.team)) this.queue.addPlan(p.from, p.request);
+    this.showQuestion();
+  }
+
   private showQuestion(): void {
     if (this.mode.kind === 'feedback' || this.mode.kind === 'confirm-quit') return;
     // The next question comes after the answer to the last one is printed, not above it.
@@ -531,8 +557,27 @@ export class LeaderConsole implements ActionContext {
     await this.lease?.close(); // the team may be gone (demo cleanup): fine
     const left = await readTeam(this.team).then((c) => c.members.filter((m) => m.name !== LEAD_NAME).length, () => 0);
     // The demo (endWithLastTeammate) stops its teammates itself once the console has gone.
-    if (left > 0 && !this.o.endWithLastTeammate) this.print(chalk.dim(`${left} teammate${left === 1 ? '' : 's'} still running; come back with: swarm lead --team ${this.team.name}`));
+    if (left > 0 && !this.o.endWithLastTeammate) {
+      const back = `swarm lead${this.lead ? ' --agent' : ''} --team ${this.team.name}`;
+      this.lastWord(`${left} teammate${left === 1 ? '' : 's'} still running; come back with: ${back}`);
+    }
     this.screen.close();
+    const cause = this.endedBy;
+    // Ends the process at once: a write to a vanished terminal failing later must find us still catching it.
+    if (cause !== undefined && this.o.dieOfInterrupt === true) await this.interrupts?.exit(cause);
+    this.interrupts?.off();
+  }
+
+  /** What the console leaves on purpose: on screen, or on stderr (best effort) when the terminal is gone. */
+  private lastWord(text: string): void {
+    const cause = this.endedBy;
+    if (!terminalGone(cause)) return this.print(chalk.dim(cause === undefined ? text : `${describeInterrupt(cause)}: left the console; ${text}`));
+    const out = this.o.errorOutput ?? process.stderr;
+    try {
+      out.write(`swarm lead (team ${this.team.name}): ${describeInterrupt(cause!)}: left the console; ${text}\n`);
+    } catch {
+      // that output is gone too
+    }
   }
 
   /** In-process teammates die with this process: stop them and take them off the roster. */
@@ -550,7 +595,7 @@ export class LeaderConsole implements ActionContext {
   }
 }
 
-/** Run the console until the user leaves it. */
+/** Run the console until the user leaves it (with `dieOfInterrupt`, until an interrupt ends the process). */
 export async function runConsole(o: ConsoleOptions): Promise<void> {
   const c = new LeaderConsole(o);
   await c.start();

@@ -5,8 +5,12 @@
 // out of the line (Ctrl-U) and handled at once, without Enter. Without a TTY (pipes, tests)
 // everything is line-based and printing is plain. On a terminal, printed text is wrapped at word
 // boundaries to the terminal's width (a word longer than a line is cut), not mid-word by the terminal.
+// A terminal that goes away (`tmux kill-pane`, a closed window) ends the input: readline's EIO from
+// restoring the dead terminal's mode is taken as that end (onClose), never thrown as an unhandled
+// 'error' that would kill the process before its console has cleaned up.
 import readline from 'node:readline';
 import wrapAnsi from 'wrap-ansi';
+import { isClosedOutputError } from '../output/closed-output.js';
 
 export interface ScreenOptions {
   input: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -29,6 +33,7 @@ export class Screen {
   readonly tty: boolean;
   private keyHandler: KeyHandler | undefined;
   private closed = false;
+  private readonly signalHandlers: (() => void)[] = [];
 
   constructor(private readonly opts: ScreenOptions) {
     this.tty = opts.input.isTTY === true && opts.output.isTTY === true;
@@ -40,6 +45,10 @@ export class Screen {
       ...(opts.completer ? { completer: opts.completer } : {}),
     });
     this.rl.on('close', () => (this.closed = true));
+    // The terminal is gone (EIO): readline still emits 'close' after this, which ends the console.
+    this.rl.on('error', (e: unknown) => {
+      if (!isClosedOutputError(e)) throw e;
+    });
     this.rl.pause(); // no input is read until the handlers are in place (listen())
     if (this.tty) opts.input.on('keypress', (s: string | undefined, key: Key | undefined) => this.onKeypress(s, key));
   }
@@ -53,10 +62,12 @@ export class Screen {
     this.rl.on('line', handler);
   }
 
-  /** Ctrl-C at the prompt (TTY), or SIGINT to the process otherwise. */
+  /** Ctrl-C at the prompt (a key on a TTY), or SIGINT sent to the process (until close). */
   onInterrupt(handler: () => void): void {
     this.rl.on('SIGINT', handler);
-    if (!this.tty) process.on('SIGINT', handler);
+    const onSignal = (): void => handler();
+    process.on('SIGINT', onSignal);
+    this.signalHandlers.push(() => process.removeListener('SIGINT', onSignal));
   }
 
   /** The input ended (Ctrl-D, or EOF of a pipe). */
@@ -115,6 +126,7 @@ export class Screen {
   }
 
   close(): void {
+    for (const off of this.signalHandlers.splice(0)) off();
     if (this.closed) return;
     if (this.tty) this.erasePrompt();
     this.rl.close();

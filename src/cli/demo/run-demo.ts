@@ -17,10 +17,12 @@
 //
 // The demo ends when its console does — which it does by itself once the last teammate has left
 // (--manual: `/shutdown --all`; default: the lead has finished and stopped its teammates) — or when
-// it is interrupted: SIGINT, SIGTERM, SIGHUP (the terminal closed) or a closed stdout. An
-// interrupted demo kills its teammates at once, cleans up the same way, and exits 128 + the signal
-// (141 for a closed output). Only SIGKILL or a crash leave the root behind; its marker names this
-// process, so `swarm doctor` can tell it is orphaned and `--fix` removes it.
+// it is interrupted: SIGINT, SIGTERM, SIGHUP (the terminal closed: a closed window, `tmux
+// kill-pane`) or a closed stdout (cli/interrupts.ts). An interrupted demo kills its teammates at
+// once (verified), kills its session, closes the stand-in, removes its root, and then dies of the
+// same signal (a shell shows 128 + the signal; exit 141 for a closed output). Only SIGKILL or a
+// crash leave the root behind; its marker names this process, so `swarm doctor` can tell it is
+// orphaned and `--fix` removes it.
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -41,16 +43,13 @@ import { DEMO_FILES, LEAD_DEMO_FILES, writeDemoProject } from './project.js';
 import { makeDemoRoot } from './root.js';
 import { DEMO_TEAM, demoScript, demoTeamFile } from './scenario.js';
 import { attachOrSay, consoleInSession, startTeam } from '../launch/start-team.js';
-import { CLOSED_OUTPUT_EXIT, onClosedOutput } from '../output/closed-output.js';
+import { catchInterrupts } from '../interrupts.js';
 import { chalk } from '../output/render.js';
 import { defaultLeadSettings } from '../run/options.js';
 import { sessionConsoleEnv } from '../commands/lead.js';
 
 
 export const DEMO_IDLE_HINT = 'the demo is done: type /shutdown --all, or press Ctrl-C and answer y, to shut the team down and end the demo';
-
-/** Signals that end the demo (with cleanup) instead of killing it. */
-const INTERRUPTS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 function demoEnv(root: string, server: MessagesServer): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, CLAUDE_CONFIG_DIR: root, ANTHROPIC_BASE_URL: server.url, [SHUTDOWN_GRACE_ENV]: '10000' };
@@ -115,20 +114,10 @@ function bannerLines(manual: boolean, root: string, server: MessagesServer): str
   ];
 }
 
-/** Run the demo (`--manual`: three scripted teammates, no agent lead) until it ends; sets the exit code of an interrupted one. */
+/** Run the demo (`--manual`: three scripted teammates, no agent lead) until it ends; an interrupted one ends the process after its cleanup. */
 export async function runDemo(manual: boolean): Promise<void> {
   // Interruptions are caught before anything exists, so whatever gets made is also cleaned up.
-  const interrupted = new AbortController();
-  let exitCode: number | undefined;
-  const onSignal = (sig: NodeJS.Signals): void => {
-    exitCode ??= 128 + (os.constants.signals[sig] ?? 0);
-    interrupted.abort(new Error(`interrupted by ${sig}`));
-  };
-  for (const sig of INTERRUPTS) process.on(sig, onSignal);
-  const offClosed = onClosedOutput(() => {
-    exitCode ??= CLOSED_OUTPUT_EXIT;
-    interrupted.abort(new Error('the output was closed'));
-  });
+  const interrupted = catchInterrupts();
   const root = await makeDemoRoot(os.tmpdir(), { pid: process.pid, startedAt: Date.now() });
   const s: Started = {};
   try {
@@ -163,9 +152,8 @@ export async function runDemo(manual: boolean): Promise<void> {
     }
   } finally {
     await cleanUp(root, s, interrupted.signal.aborted);
-    for (const sig of INTERRUPTS) process.removeListener(sig, onSignal);
-    offClosed();
     // Interrupted: end now (a tmux client or a timer must not keep alive a demo told to stop).
-    if (exitCode !== undefined) process.exit(exitCode);
+    if (interrupted.cause !== undefined) await interrupted.exit(interrupted.cause);
+    interrupted.off();
   }
 }

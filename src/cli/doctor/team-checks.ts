@@ -15,6 +15,10 @@
 //   already inactive, or never started → a warning with the `swarm kill` line;
 // - pending permission requests whose worker is dead or no longer a member (--fix clears them, with
 //   an audit line, through permissions/leader);
+// - questions (permission requests, inbox-only ones included, and plan approvals) older than
+//   UNANSWERED_MS whose worker lives while no live leader holds the team's lease (a leader that
+//   died, e.g. a SIGKILLed `swarm run -p`): the teammate waits for an answer nobody will give. No
+//   --fix: only a person decides; the fix line names the console and the one-shot commands;
 // - unfinished tasks owned by a dead member (--fix releases them to the list and tells team-lead,
 //   as `swarm status` does by itself: teammates/release).
 import { promises as fs } from 'node:fs';
@@ -22,9 +26,13 @@ import path from 'node:path';
 import { gatherLivenessFacts, judgeLiveness, recordedPaneOf, type Liveness, type LivenessFacts } from '../../teammates/liveness.js';
 import { clearOrphaned } from '../../permissions/leader.js';
 import { pendingIds, readPending } from '../../permissions/pending.js';
+import { inboxOnlyRequests } from '../../permissions/pending-list.js';
+import { openPlanRequests } from '../../permissions/plan-answer.js';
+import { leaseSelf, liveHolder } from '../../team/lead-lease.js';
 import { loadLeadKey } from '../../permissions/keys.js';
 import { verifyAuditChain } from '../../permissions/audit.js';
 import type { Member, TeamConfig } from '../../protocol/config.js';
+import type { PendingRequest } from '../../protocol/permission.js';
 import { LEAD_NAME, sameName } from '../../protocol/names.js';
 import { findMember, readTeam, updateMember } from '../../team/team-store.js';
 import { isSwarmError } from '../../protocol/errors.js';
@@ -39,6 +47,8 @@ import { formatAge } from '../output/age.js';
 export const STALE_LOCK_MS = 30_000;
 /** A member reserved this long ago with neither pane nor pid never started. */
 export const UNSTARTED_MS = 60_000;
+/** A question waiting this long while no leader runs is reported: nobody is there to answer it. */
+export const UNANSWERED_MS = 5 * 60_000;
 
 const CORRUPT_RE = /\.corrupt-\d+$/;
 
@@ -335,6 +345,48 @@ async function pendingFindings(handle: Team, config: TeamConfig, facts: Liveness
   return out;
 }
 
+/**
+ * Questions older than UNANSWERED_MS whose worker is not known dead (a dead one's request is an
+ * orphan_permission), when no live leader holds the team's lease.
+ */
+async function unansweredFindings(ctx: DoctorContext, handle: Team, config: TeamConfig, facts: LivenessFacts): Promise<Finding[]> {
+  if (liveHolder(config.leadProcess, leaseSelf('console'), ctx.now) !== undefined) return [];
+  const team = handle.name;
+  const waiting = (worker: string, at: number): boolean => {
+    const member = findMember(config, worker);
+    return member !== undefined && ctx.now - at > UNANSWERED_MS && judgeLiveness(recordedPaneOf(member), facts).alive !== false;
+  };
+  const ask = `swarm lead --team ${team} asks it`;
+  const noLeader = 'and no leader is running to answer it';
+  const requests: PendingRequest[] = [];
+  for (const id of await pendingIds(handle.paths)) {
+    const record = await readPending(handle.paths, id).catch(() => undefined); // a corrupt one shows up as kept aside
+    if (record) requests.push(record);
+  }
+  // An inbox or permissions directory that cannot be read (a symlink, say) is reported on its own.
+  requests.push(...(await inboxOnlyRequests(handle, config).catch(() => [])));
+  const out: Finding[] = requests
+    .filter((r) => waiting(r.workerName, r.createdAt))
+    .map((r) => ({
+      check: 'unanswered_question',
+      severity: 'problem',
+      team,
+      problem: `${r.workerName} (team ${team}) has waited ${formatAge(ctx.now - r.createdAt)} for permission to use ${r.toolName} (request ${r.id}) ${noLeader}`,
+      fix: `${ask}; or answer it here: swarm approve ${r.id} --team ${team} (or swarm deny ${r.id} --team ${team})`,
+    }));
+  for (const p of await openPlanRequests(handle, config).catch(() => [])) {
+    if (!waiting(p.from, p.at)) continue;
+    out.push({
+      check: 'unanswered_question',
+      severity: 'problem',
+      team,
+      problem: `${p.from} (team ${team}) has waited ${formatAge(ctx.now - p.at)} for its plan to be approved ${noLeader}`,
+      fix: `${ask}; or answer it here: swarm plan ${p.from} --approve --team ${team} (or --reject --feedback "<why>")`,
+    });
+  }
+  return out;
+}
+
 export async function checkTeamMembers(ctx: DoctorContext): Promise<CheckResult> {
   const findings: Finding[] = [];
   let teammates = 0;
@@ -365,7 +417,9 @@ export async function checkTeamMembers(ctx: DoctorContext): Promise<CheckResult>
     const notRunning = members.flatMap((m, i) => (lives[i]!.alive === false ? [{ name: m.name, stopped: lives[i]!.pidAlive !== true }] : []));
     findings.push(...(await taskFindings(handle, notRunning)));
     findings.push(...(await pendingFindings(handle, config, facts)));
+    findings.push(...(await unansweredFindings(ctx, handle, config, facts)));
   }
-  const passed = findings.length === 0 ? [`${teams.length} team${teams.length === 1 ? '' : 's'}, ${teammates} teammates: no dead members, no orphaned requests or tasks`] : [];
+  const unanswered = `no question waiting over ${UNANSWERED_MS / 60_000} min with no leader`;
+  const passed = findings.length === 0 ? [`${teams.length} team${teams.length === 1 ? '' : 's'}, ${teammates} teammates: no dead members, no orphaned requests or tasks, ${unanswered}`] : [];
   return { findings, passed };
 }

@@ -52,7 +52,7 @@ export async function launchExisting(team: Team, o: LaunchExistingOptions): Prom
   const running = `team "${name}" is already running (${plural(alive.length, 'teammate')} alive${consoleRunning ? ', its console open' : ''})`;
   if (o.withConsole && o.terminal && !consoleRunning) {
     o.print(chalk.yellow(`${running}: opening its console here (its teammates' panes: ${reach})`));
-    await runConsole({ team, env: o.env });
+    await runConsole({ team, env: o.env, dieOfInterrupt: true });
     return;
   }
   if (o.withConsole && o.terminal && backend.attach !== undefined) {

@@ -6,16 +6,20 @@
 // launched twice (launch/existing-team.ts: attach, or say how); `--rename` launches a second team
 // under a free name. `--json` (with --no-console or --dry-run) prints one JSON document instead: the
 // launch result with the status report, or the dry run's steps.
-// Ctrl-C (or SIGTERM/SIGHUP) while the members start stops what launch started, removes the team,
-// says so, and exits 130 (143 for SIGTERM, 129 for SIGHUP).
-import os from 'node:os';
-import type { Backend } from '../../backends/backend.js';
+// Ctrl-C (or SIGTERM, SIGHUP, a closed output: cli/interrupts.ts) while the members start stops what
+// launch started, removes the team, says so, and dies of that signal (a shell shows 130; 143 for
+// SIGTERM, 129 for SIGHUP). Once started, the team is meant to outlive launch: its console (in this
+// terminal) leaves on SIGTERM/SIGHUP as on /quit — in-process teammates stopped, the others left
+// running and said so —, and an attached terminal that goes away leaves the session running, said
+// on stderr.
+import type { Backend, SessionConsole } from '../../backends/backend.js';
 import { backendForType, selectBackend, type BackendChoice } from '../../backends/registry.js';
 import { SwarmError, isSwarmError } from '../../protocol/errors.js';
 import { teamExists } from '../../team/team-store.js';
 import { Team } from '../../team/team.js';
 import { runConsole } from '../console/run.js';
 import { printJson, println, rootDir, type GlobalArgs } from '../context.js';
+import { catchInterrupts, describeInterrupt } from '../interrupts.js';
 import { dryRunJson, dryRunLines } from './dry-run.js';
 import { launchExisting } from './existing-team.js';
 import { attachOrSay, consoleInSession, startTeam, undoStart, type StartTeamOptions, type StartedTeam } from './start-team.js';
@@ -33,26 +37,43 @@ export interface LaunchArgs extends GlobalArgs {
   backend?: string;
 }
 
-const INTERRUPTS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-
-/** startTeam, with Ctrl-C undoing everything it started; exits 128 + the signal after saying so. */
+/** startTeam, with an interrupt undoing everything it started; then ends the process by that signal, after saying so. */
 async function startInterruptibly(o: Omit<StartTeamOptions, 'signal'>): Promise<StartedTeam> {
-  const ac = new AbortController();
-  let caught: NodeJS.Signals | undefined;
-  const onSignal = (sig: NodeJS.Signals): void => {
-    caught ??= sig;
-    ac.abort();
-  };
-  for (const sig of INTERRUPTS) process.on(sig, onSignal);
+  const interrupts = catchInterrupts();
+  let started: StartedTeam;
   try {
-    const started = await startTeam({ ...o, signal: ac.signal });
-    if (caught === undefined) return started;
-    o.print(chalk.yellow(`${caught === 'SIGINT' ? 'Ctrl-C' : caught}: stopping what launch started…`));
-    o.print(await undoStart(started, o.env));
-    return process.exit(128 + (os.constants.signals[caught] ?? 0));
-  } finally {
-    for (const sig of INTERRUPTS) process.removeListener(sig, onSignal);
+    started = await startTeam({ ...o, signal: interrupts.signal });
+  } catch (e) {
+    interrupts.off();
+    throw e;
   }
+  const caught = interrupts.cause;
+  if (caught === undefined) {
+    interrupts.off();
+    return started;
+  }
+  o.print(chalk.yellow(`${describeInterrupt(caught)}: stopping what launch started…`));
+  o.print(await undoStart(started, o.env));
+  return interrupts.exit(caught);
+}
+
+/**
+ * Attach this terminal to the team's session. An interrupt meanwhile (the terminal gone, a kill)
+ * ends launch at once and leaves the session running (a tmux client still attached stays the
+ * person's), said on stderr: the team was meant to outlive launch.
+ */
+async function attachToSession(inSession: SessionConsole, team: string): Promise<void> {
+  const interrupts = catchInterrupts();
+  const interrupted = new Promise<void>((resolve) => interrupts.signal.addEventListener('abort', () => resolve(), { once: true }));
+  await Promise.race([attachOrSay(inSession, println), interrupted]);
+  const cause = interrupts.cause;
+  if (cause === undefined) return interrupts.off();
+  try {
+    process.stderr.write(`swarm launch: ${describeInterrupt(cause)}: team ${team} runs on in its tmux session (its console in pane ${inSession.paneId}); back to it: ${inSession.attach.join(' ')}\n`);
+  } catch {
+    // stderr is gone too
+  }
+  await interrupts.exit(cause);
 }
 
 /** The backend launch would choose; only its plan() is used. */
@@ -115,9 +136,6 @@ export async function runLaunch(args: LaunchArgs): Promise<void> {
     println(chalk.dim(`open the console with: swarm lead --team ${team.name}`));
     return;
   }
-  if (backend.sessions !== undefined) {
-    await attachOrSay(await consoleInSession(backend.sessions, team.name, env, cwd), println);
-    return;
-  }
-  await runConsole({ team, env, ...(started.host ? { host: started.host } : {}) });
+  if (backend.sessions !== undefined) return attachToSession(await consoleInSession(backend.sessions, team.name, env, cwd), team.name);
+  await runConsole({ team, env, ...(started.host ? { host: started.host } : {}), dieOfInterrupt: true });
 }

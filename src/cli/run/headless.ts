@@ -1,11 +1,15 @@
 // `swarm run -p "<goal>"` (SPEC §9): the agent lead with no console. This process is team-lead's
 // inbox consumer: each entry goes to the lead (runtime/lead/queue.ts) except the questions for the
 // person, which are printed with the exact command that answers them from another shell
-// (`waiting for approval: … swarm approve <id> --team <team>`). Progress (spawned, claimed, done,
-// messages, a verifier's `verdict: PASS (verifier)`, the lead's own lines) goes to stderr; the final answer to stdout. At the end every
-// teammate is shut down (verified; one that does not answer is killed) and the team's files stay
-// for inspection. Exit 0 when the lead finished, 1 when it failed or stopped at a limit.
+// (`waiting for approval: … swarm approve <id> --team <team>`), each question once, and the ones
+// already open when the run starts (asked of a leader that died before answering) first. Progress
+// (spawned, claimed, done, messages, a verifier's `verdict: PASS (verifier)`, the lead's own lines)
+// goes to stderr; the final answer to stdout. At the end, or when `signal` aborts (an interrupt),
+// every teammate is shut down (verified; one that does not answer is killed) and the team's files
+// stay for inspection. Exit 0 when the lead finished, 1 when it failed or stopped at a limit.
 import { openConsoleHost } from '../console/host.js';
+import { listPending } from '../../permissions/pending-list.js';
+import { openPlanRequests } from '../../permissions/plan-answer.js';
 import { followInbox } from '../../mailbox/follow.js';
 import { parseControl } from '../../protocol/control.js';
 import type { InboxMessage } from '../../protocol/message.js';
@@ -42,17 +46,44 @@ export interface HeadlessRunOptions extends LeadSettings {
   shutdownTimeoutMs?: number;
 }
 
+/** The line for a permission question, with the command that answers it from any shell. */
+function approvalLine(worker: string, tool: string, input: Record<string, unknown>, id: string, team: string): string {
+  const what = oneLine(describeToolInput(tool, input), 80);
+  return `waiting for approval: ${worker} ${tool}${what ? ` ${what}` : ''} → swarm approve ${id} --team ${team}`;
+}
+
+function planLine(worker: string, team: string): string {
+  return `waiting for plan approval: ${worker} → swarm plan ${worker} --approve --team ${team}`;
+}
+
 /** The progress line for one entry of team-lead's inbox. */
 export function progressLine(m: InboxMessage, team: string): string {
   const parsed = parseControl(m.text);
   if (parsed.kind !== 'control') return `${m.from} › ${oneLine(m.summary ? `${m.summary}: ${m.text}` : m.text, 200)}`;
   const c = parsed.message;
-  if (c.type === 'permission_request') {
-    const what = oneLine(describeToolInput(c.tool_name, c.input), 80);
-    return `waiting for approval: ${m.from} ${c.tool_name}${what ? ` ${what}` : ''} → swarm approve ${c.request_id} --team ${team}`;
-  }
-  if (c.type === 'plan_approval_request') return `waiting for plan approval: ${m.from} → swarm plan ${m.from} --approve --team ${team}`;
+  if (c.type === 'permission_request') return approvalLine(m.from, c.tool_name, c.input, c.request_id, team);
+  if (c.type === 'plan_approval_request') return planLine(m.from, team);
   return describeControl(c, m.from);
+}
+
+/** The id of the question an entry asks the person (a permission or plan request), if it asks one. */
+function questionId(m: InboxMessage): string | undefined {
+  const parsed = parseControl(m.text);
+  if (parsed.kind !== 'control') return undefined;
+  const c = parsed.message;
+  return c.type === 'permission_request' ? c.request_id : c.type === 'plan_approval_request' ? c.requestId : undefined;
+}
+
+/** The questions already open (pending requests whose worker lives, unanswered plans), as [id, line], oldest first. */
+async function openQuestions(team: Team): Promise<[string, string][]> {
+  const permissions = (await listPending(team)).filter((p) => !p.orphaned);
+  const plans = await openPlanRequests(team);
+  return [
+    ...permissions.map((p): [number, string, string] => [p.createdAt, p.id, approvalLine(p.workerName, p.toolName, p.input, p.id, team.name)]),
+    ...plans.map((p): [number, string, string] => [p.at, p.request.requestId, planLine(p.from, team.name)]),
+  ]
+    .sort((a, b) => a[0] - b[0])
+    .map(([, id, line]) => [id, line]);
 }
 
 /** "task #1 claimed by alice" / "task #1 done (alice)" for each change between two listings. */
@@ -87,11 +118,23 @@ async function leadHeadless(o: HeadlessRunOptions): Promise<number> {
   const fail = (what: string) => (e: unknown) => {
     if (!stop.signal.aborted) o.progress(`error: ${what}: ${e instanceof Error ? e.message : String(e)}`);
   };
+  // Each question is shown once: one asked before this run (its frame already taken from the inbox
+  // by a leader that died) from the lists below, a new one from the inbox.
+  const asked = new Set<string>();
+  const firstAsk = (id: string | undefined): boolean => {
+    if (id === undefined) return true; // not a question
+    if (asked.has(id)) return false;
+    asked.add(id);
+    return true;
+  };
+  const open = await openQuestions(o.team).catch((e: unknown) => (fail('listing the open questions')(e), []));
+  if (open.length > 0) o.progress(`${open.length} question${open.length === 1 ? '' : 's'} asked before this run still open:`);
+  for (const [id, line] of open) if (firstAsk(id)) o.progress(line);
 
   background.push(
     (async () => {
       for await (const m of followInbox(mailbox, LEAD_NAME, { consume: true, signal: stop.signal })) {
-        o.progress(progressLine(m, o.team.name));
+        if (firstAsk(questionId(m))) o.progress(progressLine(m, o.team.name));
         const verdict = verdicts.next(m);
         if (verdict !== undefined) o.progress(verdictLine(verdict, m.from));
         queue.offer(m);

@@ -3,6 +3,8 @@
 //   - `/shutdown --all` in its console: once the last teammate has left, the demo cleans up and exits 0;
 //   - SIGHUP (the terminal closed), with the console in the demo's own pane: the teammates, their
 //     panes, the session and the root are gone, exit 129 (in a `swarm-demo` session: demo.test.ts);
+//   - `tmux kill-pane` on the demo's pane (the terminal itself gone: SIGHUP, and a dead tty whose EIO
+//     must not kill the demo before it has cleaned up): its teammates and its root are gone;
 //   - a closed stdout (`| head -3`): the same cleanup, exit 141;
 //   - SIGKILL (no cleanup possible): `swarm doctor` reports the orphaned demo and `--fix` removes
 //     its teammates, its session and its root.
@@ -106,6 +108,17 @@ describe('swarm demo --manual ends', () => {
     expect(await sessionNames()).toEqual(['main']);
     expect((await listAllPanes(tmux)).map((p) => p.paneId)).toEqual([pane]);
     expect(teammatePids.filter((p) => isProcessAlive(p))).toEqual([]);
+    await expect(fs.access(root)).rejects.toThrow(/ENOENT/);
+  }, 90_000);
+
+  it('on tmux kill-pane of its pane (the terminal gone, its tty dead): its teammates are stopped and its root removed', async () => {
+    const { pane, screen } = await startDemo(false);
+    const { root, pid, teammatePids } = await demoState();
+    await waitFor(async () => (await screen()).includes('swarm lead · team demo'), 30_000, 'the console');
+
+    await tmux.run(['kill-pane', '-t', pane]);
+    await waitFor(() => teammatePids.every((p) => !isProcessAlive(p)) && !isProcessAlive(pid), 30_000, 'the demo and its teammates gone');
+    await waitFor(async () => (await listDemoRoots(tmp)).length === 0, 10_000, 'the demo root removed');
     await expect(fs.access(root)).rejects.toThrow(/ENOENT/);
   }, 90_000);
 

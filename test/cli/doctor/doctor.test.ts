@@ -23,6 +23,9 @@ import { appendAudit, readAudit } from '../../../src/permissions/audit.js';
 import { addMember, createTeam, readTeam, teamPaths, updateMember, updateTeam } from '../../../src/team/index.js';
 import type { LeadLease } from '../../../src/protocol/config.js';
 import { forgedLeases } from '../../support/forged-leases.js';
+import { writePending } from '../../../src/permissions/pending.js';
+import { encodeControl } from '../../../src/protocol/control.js';
+import { pendingRecord } from '../../support/pending-record.js';
 import { swarm, type CliResult } from '../../support/cli.js';
 import { modeOf } from '../../support/fs-tree.js';
 import { privateSocket, reapServer } from '../../support/tmux.js';
@@ -159,6 +162,10 @@ describe('swarm doctor', () => {
     const p = teamPaths(root, TEAM);
     const elsewhere = path.join(root, 'elsewhere');
     await fs.mkdir(elsewhere);
+    // A question in team-lead's inbox, so the checks that look for one meet the link too.
+    await addMember(new Team(root, TEAM), { name: 'worker', cwd: '/work/project' });
+    const frame = encodeControl({ type: 'permission_request', request_id: 'perm-1-linked', agent_id: 'worker', tool_name: 'Bash', tool_use_id: 'toolu_1', description: '', input: {}, permission_suggestions: [] });
+    await new Mailbox({ team: new Team(root, TEAM) }).append('team-lead', { from: 'worker', text: frame });
     await fs.rm(p.permissions, { recursive: true });
     await fs.symlink(elsewhere, p.permissions);
     for (const args of [[], ['--fix']]) {
@@ -401,6 +408,41 @@ describe('swarm doctor', () => {
     const again = await doctor();
     expect(of(again.report, 'stray_teammate')).toEqual([]);
     expect(again.report.passed).toContain('no teammate processes unknown to config.json');
+  });
+
+  it('a question older than 5 min while no live leader holds the lease is a problem naming the commands that answer it; a young one, or with a live leader, is not', async () => {
+    const team = new Team(root, TEAM);
+    await addMember(team, { name: 'worker', cwd: '/work/project' });
+    await updateMember(team, 'worker', { backendType: 'in-process', tmuxPaneId: 'in-process', pid: await startSleeper(), isActive: true });
+    const old = Date.now() - 10 * 60_000;
+    // The leader that took these died (a SIGKILLed `swarm run -p`): its lease names a dead pid.
+    const deadLeader = await deadPid();
+    await updateTeam(team, (c) => void (c.leadProcess = { pid: deadLeader, claimedAt: old, kind: 'headless' }));
+    await writePending(teamPaths(root, TEAM), pendingRecord('perm-1-old', { workerName: 'worker', workerId: 'worker@t', createdAt: old }));
+    await writePendingFor(root, TEAM, 'worker'); // asked just now: not yet worth a finding
+    // One whose worker is dead is an orphaned request (its own finding), not a question anyone waits on.
+    await addMember(team, { name: 'ghost', cwd: '/work/project' });
+    await updateMember(team, 'ghost', { backendType: 'in-process', tmuxPaneId: 'in-process', pid: deadLeader, isActive: false });
+    await writePending(teamPaths(root, TEAM), pendingRecord('perm-4-ghost', { workerName: 'ghost', workerId: 'ghost@t', createdAt: old }));
+    const mailbox = new Mailbox({ team });
+    const at = new Date(old).toISOString();
+    // A Claude Code teammate's request, only in the inbox (doctor lists it without writing a record).
+    await mailbox.append('team-lead', { from: 'worker', text: encodeControl({ type: 'permission_request', request_id: 'perm-2-inbox', agent_id: 'worker', tool_name: 'Edit', tool_use_id: 'toolu_2', description: '', input: {}, permission_suggestions: [] }), timestamp: at, read: true });
+    await mailbox.append('team-lead', { from: 'worker', text: encodeControl({ type: 'plan_approval_request', from: 'worker', timestamp: at, planFilePath: '', planContent: '1. x', requestId: 'plan-3@worker' }), timestamp: at, read: true });
+
+    const r = await doctor();
+    expect(r.exitCode).toBe(1);
+    expect(of(r.report, 'unanswered_question').map((f) => [f.severity, f.problem, f.fix])).toEqual([
+      ['problem', 'worker (team t) has waited 10m for permission to use Bash (request perm-1-old) and no leader is running to answer it', 'swarm lead --team t asks it; or answer it here: swarm approve perm-1-old --team t (or swarm deny perm-1-old --team t)'],
+      ['problem', 'worker (team t) has waited 10m for permission to use Edit (request perm-2-inbox) and no leader is running to answer it', 'swarm lead --team t asks it; or answer it here: swarm approve perm-2-inbox --team t (or swarm deny perm-2-inbox --team t)'],
+      ['problem', 'worker (team t) has waited 10m for its plan to be approved and no leader is running to answer it', 'swarm lead --team t asks it; or answer it here: swarm plan worker --approve --team t (or --reject --feedback "<why>")'],
+    ]);
+    expect(of(r.report, 'orphan_permission').map((f) => f.path)).toEqual([teamPaths(root, TEAM).pendingFile('perm-4-ghost')]);
+    expect(await fs.readdir(teamPaths(root, TEAM).pending)).toHaveLength(3); // the inbox-only one was not written
+
+    // A live leader holds the lease: it asks them (or is asking): nothing to report.
+    await updateTeam(team, (c) => void (c.leadProcess = { pid: process.pid, claimedAt: Date.now(), kind: 'console' }));
+    expect(of((await doctor()).report, 'unanswered_question')).toEqual([]);
   });
 
   it("a stopped member's unfinished tasks wait for it (a warning offering resume); --fix gives them back to the list and tells team-lead once", async () => {

@@ -1,7 +1,9 @@
 // Ctrl-C while `swarm launch` starts its members (a real child process, tmux on a private socket,
 // the fake teammate): w1 is ready, w2 is still waiting for readiness (FAKE_GATE never opens). SIGINT
-// stops w1 (verified), undoes w2's spawn, removes the team and the session, says so, exits 130: no
-// phantom member, no pane, no process left.
+// stops w1 (verified), undoes w2's spawn, removes the team and the session, says so, and dies of
+// SIGINT (a shell shows 130): no phantom member, no pane, no process left. Once started, the team is
+// meant to outlive launch: the terminal attached to its session going away (SIGHUP) ends launch and
+// leaves the session running, said on stderr.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +11,7 @@ import { execa } from 'execa';
 import { quote } from 'shell-quote';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../../src/backends/process.js';
-import { TmuxServer, listAllPanes } from '../../../src/backends/tmux/commands.js';
+import { TmuxServer, capturePane, listAllPanes } from '../../../src/backends/tmux/commands.js';
 import { readTeam } from '../../../src/team/team-store.js';
 import { Team } from '../../../src/team/team.js';
 import { SWARM_BIN } from '../../support/cli.js';
@@ -34,7 +36,7 @@ async function promptTaken(file: string): Promise<boolean> {
 }
 
 describe('swarm launch, interrupted', () => {
-  it('Ctrl-C while members start: the ready one is stopped, the pending spawn undone, the team removed; exit 130', async () => {
+  it('Ctrl-C while members start: the ready one is stopped, the pending spawn undone, the team removed; dies of SIGINT', async () => {
     const file = path.join(root, 'team.yaml');
     await fs.writeFile(file, ['name: int', 'backend: tmux', 'members:', '  - name: w1', '    prompt: hi', '  - name: w2', '    prompt: hi', ''].join('\n'));
     // w2 waits for a gate that never opens, so its spawn is still waiting for readiness.
@@ -60,7 +62,7 @@ describe('swarm launch, interrupted', () => {
 
     child.kill('SIGINT');
     const r = await child;
-    expect(r.exitCode, String(r.stderr)).toBe(130);
+    expect(r.signal, String(r.stderr)).toBe('SIGINT'); // dies of it after the cleanup: a shell shows 130 and stops a loop
     expect(String(r.stdout).split('\n').slice(-2)).toEqual([
       'Ctrl-C: stopping what launch started…',
       'interrupted: stopped w1; not started or undone: w2; removed team int. Nothing is left.',
@@ -69,5 +71,35 @@ describe('swarm launch, interrupted', () => {
     expect(started.filter((p) => isProcessAlive(p))).toEqual([]);
     const panes = await listAllPanes(new TmuxServer({ socket })).catch(() => []); // no server left is fine
     expect(panes).toEqual([]);
+  }, 60_000);
+
+  it('SIGHUP while this terminal is attached to the started team (its window closed): launch ends, the session runs on, said on stderr', async () => {
+    const file = path.join(root, 'team.yaml');
+    await fs.writeFile(file, ['name: att', 'backend: tmux', 'members:', '  - name: w1', '    prompt: hi', ''].join('\n'));
+    const errFile = path.join(root, 'launch.err');
+    const env = { CLAUDE_CONFIG_DIR: root, NO_COLOR: '1', SWARM_TEAM: '', SWARM_TMUX_SOCKET: socket, SWARM_TEAMMATE_COMMAND: quote([process.execPath, FAKE]) };
+    const flags = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+    // launch in a terminal of its own (a pane), outside tmux: it makes the swarm-att session and attaches to it.
+    const cmd = `unset TMUX TMUX_PANE; exec ${quote([process.execPath, SWARM_BIN, 'launch', file])} 2>${quote([errFile])}`;
+    const tmux = new TmuxServer({ socket });
+    await execa('tmux', ['-L', socket, 'new-session', '-d', '-s', 'main', '-x', '160', '-y', '40', ...flags, '-c', root, cmd], { env: { ...process.env, TMUX: '' } });
+    const [launch] = await listAllPanes(tmux);
+    await waitFor(async () => (await tmux.run(['list-clients', '-F', '#{session_name}'])).includes('swarm-att'), 20_000, 'launch attached to swarm-att');
+    const team = new Team(root, 'att');
+    const w1 = (await readTeam(team)).members.find((m) => m.name === 'w1')?.pid;
+    if (w1 === undefined) throw new Error('w1 has no pid');
+    pids.add(w1);
+    const consolePane = (await listAllPanes(tmux)).find((p) => p.sessionName === 'swarm-att')!; // its first pane
+    const consoleShown = async (): Promise<boolean> => (await capturePane(tmux, consolePane.paneId, 50)).includes('swarm lead · team att');
+    await waitFor(consoleShown, 15_000, 'the console in the session');
+
+    await tmux.run(['kill-pane', '-t', launch!.paneId]);
+    await waitFor(() => !isProcessAlive(launch!.pid), 10_000, 'launch gone');
+    expect(await fs.readFile(errFile, 'utf8')).toBe(
+      `swarm launch: SIGHUP (the terminal closed): team att runs on in its tmux session (its console in pane ${consolePane.paneId}); back to it: tmux -L ${socket} attach -t swarm-att\n`,
+    );
+    expect(isProcessAlive(w1)).toBe(true);
+    expect((await listAllPanes(tmux)).filter((p) => p.sessionName === 'swarm-att')).toHaveLength(2);
+    expect(await consoleShown()).toBe(true);
   }, 60_000);
 });
