@@ -32,7 +32,7 @@ import {
   type MutateInfo,
   type MutationOutcome,
 } from '../storage/json-file.js';
-import { hasSpooled, isSpooled, spoolEntry, takeSpooled } from './spool.js';
+import { hasSpooled, isSpooled, spoolEntry, takeSpooled, unspool } from './spool.js';
 import type { LockOptions } from '../storage/lock.js';
 import type { TeamPaths } from '../team/paths.js';
 import type { Team } from '../team/team.js';
@@ -151,8 +151,14 @@ export class Mailbox {
     try {
       await mutateJsonFile(file, this.options(RawInboxSchema), (inbox, info) => this.mergeSpool(file, inbox, info), { done: () => !isSpooled(spooled), watch: spooled });
     } catch (e) {
-      if (!isSwarmError(e, 'lock_timeout') || !isSpooled(spooled)) throw e;
-      throw new SwarmError('lock_timeout', `${e.message}. The message is queued in ${spooled}: the next send or read of ${to}'s inbox delivers it, so do not send it again`);
+      if (!isSpooled(spooled)) throw e;
+      if (isSwarmError(e, 'lock_timeout')) {
+        throw new SwarmError('lock_timeout', `${e.message}. The message is queued in ${spooled}: the next send or read of ${to}'s inbox delivers it, so do not send it again`);
+      }
+      // The inbox cannot be read or locked at all (an odd entry, a directory): no merger gets past
+      // that either, so take the message back rather than deliver it after the send failed.
+      if (isSwarmError(e, 'io')) unspool(spooled);
+      throw e;
     }
     if (isSpooled(spooled)) throw new SwarmError('io', `${spooled} was not merged into ${file}; it stays queued there for the next send or read`);
     return entry;

@@ -6,13 +6,16 @@
 // and a fresh file is started. A lock-free read that fails to parse is retried under the lock first,
 // because a non-atomic writer (Claude Code) may have been caught mid-write. A file kept in place (a
 // team's config.json) is also read again for a moment before it is called corrupt: Claude Code
-// rewrites it in place, some of its writes without taking the lock.
-import { promises as fs, readFileSync, statSync } from 'node:fs';
+// rewrites it in place, some of its writes without taking the lock. Only a regular file is read
+// (regular-file.ts): a symlink, FIFO or directory at the path is an io error naming it, never
+// followed, waited on, or replaced.
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { z } from 'zod';
 import { errnoCode, firstIssue, isSwarmError, SwarmError } from '../protocol/errors.js';
 import { formatJson, keepAside, keepAsideContent, writeFileAtomicSync } from './atomic.js';
+import { readRegularFile, readRegularFileSync } from './regular-file.js';
 import { STOPPED_WAITING, withFileLock, type HeldLock, type LockOptions, type StopWaiting } from './lock.js';
 
 export interface CorruptReport {
@@ -60,23 +63,24 @@ type ParseResult<T> = { ok: true; value: T } | { ok: false; problem: string } | 
 async function readAndParse<T>(file: string, schema: z.ZodType<T>): Promise<ParseResult<T>> {
   let raw: string;
   try {
-    raw = await fs.readFile(file, 'utf8');
+    raw = await readRegularFile(file);
   } catch (e) {
     return missingOrThrow(file, e);
   }
   return parseText(raw, schema);
 }
 
-/** A read that failed: a missing file is `missing`, anything else an io error. */
+/** A read that failed: a missing file is `missing`, anything else an io error (one naming an odd entry as it is). */
 function missingOrThrow(file: string, e: unknown): { ok: 'missing' } {
   if (errnoCode(e) === 'ENOENT') return { ok: 'missing' };
+  if (isSwarmError(e)) throw e;
   throw new SwarmError('io', `cannot read ${file}: ${(e as Error).message}`, { cause: e });
 }
 
 function readAndParseSync<T>(file: string, schema: z.ZodType<T>): ParseResult<T> {
   let raw: string;
   try {
-    raw = readFileSync(file, 'utf8');
+    raw = readRegularFileSync(file);
   } catch (e) {
     return missingOrThrow(file, e);
   }
