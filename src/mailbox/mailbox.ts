@@ -256,7 +256,8 @@ export class Mailbox {
     const file = this.paths.inbox(name);
     return mutateJsonFile(file, this.options(RawInboxSchema), async (raw, { existed, held }) => {
       const take = takeSpooled(file, new Set(raw.flatMap(rawKey)));
-      if (!existed && take.entries.length === 0) return { result: [], afterWrite: take.remove };
+      // Nothing to do for a missing inbox, unless the spool holds junk: that is kept aside below, never just removed.
+      if (!existed && take.entries.length === 0 && take.bad.length === 0) return { result: [], afterWrite: take.remove };
       const { good, bad } = splitEntries(raw);
       const inbox = [...good, ...take.entries];
       // Entries merged in this cycle stay in the inbox (read) until a later cycle may archive them:
@@ -294,10 +295,21 @@ export class Mailbox {
     });
   }
 
-  /** Empty an inbox (spawn step 2), spool included: what was sent before the clear is gone. */
+  /**
+   * Empty an inbox (spawn step 2), spool included: what was sent before the clear is gone. Entries
+   * and spool files that are not messages are kept aside first, as everywhere: junk is evidence.
+   */
   async clear(name: string): Promise<void> {
     const file = this.paths.inbox(name);
-    await mutateJsonFile(file, this.options(RawInboxSchema), () => ({ write: [], result: undefined, afterWrite: takeSpooled(file, new Set()).remove }));
+    await mutateJsonFile(file, this.options(RawInboxSchema), async (raw, { held }) => {
+      const take = takeSpooled(file, new Set());
+      const bad = [...splitEntries(raw).bad, ...take.bad];
+      if (bad.length > 0) {
+        held.assertHeld();
+        await this.keepBadEntries(file, bad);
+      }
+      return { write: [], result: undefined, afterWrite: take.remove };
+    });
   }
 
   /** Entries moved to the archive by compaction, oldest first. */
