@@ -24,7 +24,7 @@ import { Iterm2Backend } from './iterm2/iterm2-backend.js';
 import { detectIt2 } from './iterm2/it2-commands.js';
 import { type Exec, execaExec } from './process.js';
 import { SshBackend } from './ssh/ssh-backend.js';
-import { TmuxServer } from './tmux/commands.js';
+import { checkTmuxServerName, TmuxServer } from './tmux/commands.js';
 import { TmuxTeamSessions, sessionNameFor } from './tmux/team-sessions.js';
 import { TmuxBackend } from './tmux/tmux-backend.js';
 import { probeTmuxInstall, TMUX_MIN_VERSION } from './tmux/version.js';
@@ -61,13 +61,18 @@ export interface SelectedBackend {
   notes: string[];
 }
 
+/** SWARM_TMUX_SOCKET, checked (checkTmuxServerName): the private tmux server, or undefined for the default one. */
+export function tmuxSocketOf(env: Env): string | undefined {
+  return env.SWARM_TMUX_SOCKET ? checkTmuxServerName(env.SWARM_TMUX_SOCKET) : undefined;
+}
+
 /** The leader's pane when this process runs inside the tmux server swarm will use. */
 export function insideTmuxPane(env: Env): string | undefined {
   const tmux = env.TMUX;
   const pane = env.TMUX_PANE;
   if (!tmux || !pane) return undefined;
-  const socket = env.SWARM_TMUX_SOCKET;
-  if (socket && path.basename(tmux.split(',')[0] ?? '') !== socket) return undefined;
+  const socket = tmuxSocketOf(env);
+  if (socket !== undefined && path.basename(tmux.split(',')[0] ?? '') !== socket) return undefined;
   return pane;
 }
 
@@ -78,7 +83,7 @@ export function inIterm2(env: Env): boolean {
 
 function tmuxBackend(o: SelectBackendOptions | (BackendContext & { team: Team }), pane?: string): TmuxBackend {
   return new TmuxBackend({
-    socket: o.env.SWARM_TMUX_SOCKET || undefined,
+    socket: tmuxSocketOf(o.env),
     insideTmux: pane === undefined ? undefined : { paneId: pane },
     sessionName: sessionNameFor(o.team.name),
     exec: o.exec ?? execaExec,
@@ -112,7 +117,7 @@ function sshBackend(o: BackendContext & { team: Team }, host?: string): SshBacke
     root: o.team.root,
     remoteRoot: o.env.SWARM_REMOTE_ROOT || undefined,
     sessionName: sessionNameFor(o.team.name),
-    socket: o.env.SWARM_TMUX_SOCKET || undefined,
+    socket: tmuxSocketOf(o.env),
     env: o.env,
     ...(o.exec !== undefined ? { exec: o.exec } : {}),
     ...(o.killTimeoutMs !== undefined ? { killTimeoutMs: o.killTimeoutMs } : {}),
@@ -138,8 +143,9 @@ async function inProcessOrFail(o: SelectBackendOptions, why: string): Promise<Ba
 export async function selectBackend(o: SelectBackendOptions): Promise<SelectedBackend> {
   const notes: string[] = [];
   const pane = insideTmuxPane(o.env);
-  if (o.env.TMUX && pane === undefined && o.env.SWARM_TMUX_SOCKET) {
-    notes.push(`SWARM_TMUX_SOCKET=${o.env.SWARM_TMUX_SOCKET}: teammates go to that private tmux server, not the tmux you are in`);
+  const socket = tmuxSocketOf(o.env);
+  if (o.env.TMUX && pane === undefined && socket !== undefined) {
+    notes.push(`SWARM_TMUX_SOCKET=${socket}: teammates go to that private tmux server, not the tmux you are in`);
   }
   if (o.host !== undefined && o.requested !== 'ssh' && o.requested !== 'auto') {
     throw new SwarmError('invalid_input', `--host is for --backend ssh, not --backend ${o.requested}; drop one of them`);
@@ -247,5 +253,5 @@ export function paneLabel(p: { backendType: string; paneId: string; host?: strin
 
 /** The team sessions of the tmux server that tmux panes go to (SWARM_TMUX_SOCKET, else the default). */
 export function teamSessions(ctx: { env: Env; exec?: Exec | undefined }): TeamSessions {
-  return new TmuxTeamSessions(new TmuxServer({ socket: ctx.env.SWARM_TMUX_SOCKET || undefined, exec: ctx.exec ?? execaExec }));
+  return new TmuxTeamSessions(new TmuxServer({ socket: tmuxSocketOf(ctx.env), exec: ctx.exec ?? execaExec }));
 }

@@ -53,8 +53,38 @@ export function unknownFlagMessage(msg: string | undefined, argv: readonly strin
   return parts.join('; ');
 }
 
+/**
+ * `--host -oProxyCommand=x`: a flag that takes a value, followed by a word yargs read as a cluster
+ * of short flags (so the flag got no value, and strict mode lists o, P, r, x, ... as unknown). The
+ * one-line message naming both, or undefined. `valueFlags` are the failing command's options that
+ * take a value; `known` all its options (a known short flag after a value flag is yargs' business).
+ */
+export function flagAsValueMessage(argv: readonly string[], valueFlags: readonly string[], known: readonly string[]): string | undefined {
+  for (let i = 0; i + 1 < argv.length; i++) {
+    const typed = argv[i]!;
+    const flag = /^--([^=]+)$|^-([A-Za-z])$/.exec(typed)?.slice(1).find((f) => f !== undefined);
+    const word = argv[i + 1]!;
+    if (flag === undefined || !valueFlags.includes(flag) || !/^-[^-\d]/.test(word) || known.includes(word.slice(1))) continue;
+    return `${typed} got no value: ${JSON.stringify(word)} starts with "-", so it was read as flags; put the value right after ${typed} (a value that starts with "-" as ${typed}=<value>)`;
+  }
+  return undefined;
+}
+
+/**
+ * `swarm completion fish` (or bash, zsh): the one-line answer. yargs' `completion` takes no shell
+ * name: the script, and the completions it asks for later, follow $SHELL, so a script for a shell
+ * other than the user's would not work. Undefined for any other command line.
+ */
+export function completionWordMessage(argv: readonly string[]): string | undefined {
+  const [command, word] = argv;
+  if (command !== 'completion' || word === undefined || word.startsWith('-')) return undefined;
+  return `swarm completion takes no shell name (got ${JSON.stringify(word)}): it prints the script for the shell $SHELL names, bash or zsh (no other shell is supported); in bash: swarm completion >> ~/.bashrc, in zsh: swarm completion >> ~/.zshrc`;
+}
+
 export async function main(argv: string[] = hideBin(process.argv)): Promise<void> {
   handleClosedOutput(); // `swarm status | head -1`: exit quietly, no EPIPE stack trace
+  const completionWord = completionWordMessage(argv);
+  if (completionWord !== undefined) fail(completionWord, 2);
   const cli = yargs(argv)
     .scriptName('swarm')
     .usage('$0 <command> [options]\n\nRun a team of Claude agents in tmux panes, coordinated through plain files.')
@@ -102,8 +132,11 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
       const typed = argv.find((a) => !a.startsWith('-'));
       const what = msg?.startsWith('Did you mean') && typed ? `unknown command "${typed}". ${msg}` : msg;
       // By now yargs holds the options of the command that failed (getOptions is untyped).
-      const known = Object.keys((cli as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions().key);
-      fail(`${unknownFlagMessage(msg, argv, known) ?? what} (see swarm --help)`, 2);
+      const options = (cli as unknown as { getOptions(): { key: Record<string, unknown>; string: string[]; number: string[]; array: string[] } }).getOptions();
+      const known = Object.keys(options.key);
+      const valueFlags = [...options.string, ...options.number, ...options.array];
+      const unknown = msg?.startsWith('Unknown argument') === true;
+      fail(`${(unknown ? flagAsValueMessage(argv, valueFlags, known) : undefined) ?? unknownFlagMessage(msg, argv, known) ?? what} (see swarm --help)`, 2);
     });
   try {
     await cli.parseAsync();

@@ -32,7 +32,7 @@ import {
   type MutateInfo,
   type MutationOutcome,
 } from '../storage/json-file.js';
-import { hasSpooled, isSpooled, spoolEntry, takeSpooled } from './spool.js';
+import { hasSpooled, isSpooled, spoolEntry, takeSpooled, unspool } from './spool.js';
 import type { LockOptions } from '../storage/lock.js';
 import type { TeamPaths } from '../team/paths.js';
 import type { Team } from '../team/team.js';
@@ -151,8 +151,14 @@ export class Mailbox {
     try {
       await mutateJsonFile(file, this.options(RawInboxSchema), (inbox, info) => this.mergeSpool(file, inbox, info), { done: () => !isSpooled(spooled), watch: spooled });
     } catch (e) {
-      if (!isSwarmError(e, 'lock_timeout') || !isSpooled(spooled)) throw e;
-      throw new SwarmError('lock_timeout', `${e.message}. The message is queued in ${spooled}: the next send or read of ${to}'s inbox delivers it, so do not send it again`);
+      if (!isSpooled(spooled)) throw e;
+      if (isSwarmError(e, 'lock_timeout')) {
+        throw new SwarmError('lock_timeout', `${e.message}. The message is queued in ${spooled}: the next send or read of ${to}'s inbox delivers it, so do not send it again`);
+      }
+      // The inbox cannot be read or locked at all (an odd entry, a directory): no merger gets past
+      // that either, so take the message back rather than deliver it after the send failed.
+      if (isSwarmError(e, 'io')) unspool(spooled);
+      throw e;
     }
     if (isSpooled(spooled)) throw new SwarmError('io', `${spooled} was not merged into ${file}; it stays queued there for the next send or read`);
     return entry;
@@ -250,7 +256,8 @@ export class Mailbox {
     const file = this.paths.inbox(name);
     return mutateJsonFile(file, this.options(RawInboxSchema), async (raw, { existed, held }) => {
       const take = takeSpooled(file, new Set(raw.flatMap(rawKey)));
-      if (!existed && take.entries.length === 0) return { result: [], afterWrite: take.remove };
+      // Nothing to do for a missing inbox, unless the spool holds junk: that is kept aside below, never just removed.
+      if (!existed && take.entries.length === 0 && take.bad.length === 0) return { result: [], afterWrite: take.remove };
       const { good, bad } = splitEntries(raw);
       const inbox = [...good, ...take.entries];
       // Entries merged in this cycle stay in the inbox (read) until a later cycle may archive them:
@@ -288,10 +295,21 @@ export class Mailbox {
     });
   }
 
-  /** Empty an inbox (spawn step 2), spool included: what was sent before the clear is gone. */
+  /**
+   * Empty an inbox (spawn step 2), spool included: what was sent before the clear is gone. Entries
+   * and spool files that are not messages are kept aside first, as everywhere: junk is evidence.
+   */
   async clear(name: string): Promise<void> {
     const file = this.paths.inbox(name);
-    await mutateJsonFile(file, this.options(RawInboxSchema), () => ({ write: [], result: undefined, afterWrite: takeSpooled(file, new Set()).remove }));
+    await mutateJsonFile(file, this.options(RawInboxSchema), async (raw, { held }) => {
+      const take = takeSpooled(file, new Set());
+      const bad = [...splitEntries(raw).bad, ...take.bad];
+      if (bad.length > 0) {
+        held.assertHeld();
+        await this.keepBadEntries(file, bad);
+      }
+      return { write: [], result: undefined, afterWrite: take.remove };
+    });
   }
 
   /** Entries moved to the archive by compaction, oldest first. */

@@ -3,7 +3,8 @@
 // Layout: `inboxes/<name>.json.spool/<epochMs>-<key>.json`, one message per file, created in place
 // (no temp name and rename: under load every metadata operation waits on the journal). No lock is
 // needed to add one. A file that does not parse yet is a send in flight and is left for a later
-// cycle; only when it is older than IN_FLIGHT_MS (a sender that died mid-write) is it kept aside. Whoever holds
+// cycle; only when it is older than IN_FLIGHT_MS (a sender that died mid-write) is it kept aside. An
+// entry that is not a regular file (a directory, symlink or FIFO) is left alone. Whoever holds
 // the inbox lock next (a sender, a consumer, a reader that saw spooled files) moves every spooled
 // message into the array in one read-modify-write, sorted by timestamp and deduplicated by msg_id,
 // and removes the files only after the inbox write, still under the lock. A sender returns once its
@@ -15,11 +16,12 @@
 //
 // The spool file itself is not fsynced: nobody is told "sent" until the inbox write is durable, and
 // a file left by a crashed sender survives in the page cache for the next merger.
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { InboxMessageSchema, messageKey, type InboxMessage } from '../protocol/message.js';
-import { errnoCode } from '../protocol/errors.js';
+import { errnoCode, isSwarmError } from '../protocol/errors.js';
 import { DIR_MODE, FILE_MODE, formatJson } from '../storage/atomic.js';
+import { readRegularFileSync, type RegularRead } from '../storage/regular-file.js';
 
 /** How long a spool file that does not parse counts as a send still being written. */
 export const IN_FLIGHT_MS = 10_000;
@@ -47,6 +49,11 @@ export function spoolEntry(inboxFile: string, entry: InboxMessage, now: number):
 
 export function isSpooled(file: string): boolean {
   return existsSync(file);
+}
+
+/** Take a message back out of the spool (its send failed for good: nobody can merge it). */
+export function unspool(file: string): void {
+  rmSync(file, { force: true });
 }
 
 /** True when any message waits in the spool (cheap: one readdir). */
@@ -95,14 +102,18 @@ export function takeSpooled(inboxFile: string, present: ReadonlySet<string>): Sp
   const seen = new Set(present);
   for (const name of spoolNames(inboxFile)) {
     const file = path.join(dir, name);
-    let raw: string;
+    let read: RegularRead;
     try {
-      raw = readFileSync(file, 'utf8');
+      read = readRegularFileSync(file);
     } catch (e) {
-      if (errnoCode(e) === 'ENOENT') continue; // merged meanwhile by a merger that lost its lock
-      if (errnoCode(e) === 'EISDIR') continue; // a directory is no message: left where it is, never blocking the inbox
+      if (isSwarmError(e, 'io')) continue; // unreadable now (doctor lists the entry); a later cycle tries again
       throw e;
     }
+    if ('missing' in read) continue; // merged meanwhile by a merger that lost its lock
+    // A directory, symlink or FIFO is no message: left where it is (swarm doctor lists it), never
+    // followed, never blocking the inbox.
+    if ('odd' in read) continue;
+    const raw = read.text;
     let parsed: ReturnType<typeof InboxMessageSchema.safeParse>;
     try {
       parsed = InboxMessageSchema.safeParse(JSON.parse(raw));

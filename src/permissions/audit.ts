@@ -141,7 +141,10 @@ export async function verifyAuditChain(paths: TeamPaths): Promise<{ lines: numbe
       return;
     }
     chained = true;
-    if (prev !== lineDigest(i === 0 ? '' : lines[i - 1]!)) breaks.push({ line: i + 1, problem: `does not follow line ${i} (line ${i} was edited, or lines between were removed)` });
+    if (prev === lineDigest(i === 0 ? '' : lines[i - 1]!)) return;
+    // The first line follows the empty log: there is no "line 0" to blame.
+    const problem = i === 0 ? 'does not start the chain (its prev is not that of an empty log: the lines before it were removed, or it was edited)' : `does not follow line ${i} (line ${i} was edited, or lines between were removed)`;
+    breaks.push({ line: i + 1, problem });
   });
   return { lines: lines.length, breaks };
 }

@@ -6,15 +6,16 @@
 // and a fresh file is started. A lock-free read that fails to parse is retried under the lock first,
 // because a non-atomic writer (Claude Code) may have been caught mid-write. A file kept in place (a
 // team's config.json) is also read again for a moment before it is called corrupt: Claude Code
-// rewrites it in place, some of its writes without taking the lock. Only a regular file is read: a
-// symlink or a FIFO in a JSON file's place is an io error naming it (storage/regular-file).
+// rewrites it in place, some of its writes without taking the lock. Only a regular file is read
+// (regular-file.ts): a symlink, FIFO or directory at the path is an io error naming it, never
+// followed, waited on, or replaced.
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { z } from 'zod';
 import { errnoCode, firstIssue, isSwarmError, SwarmError } from '../protocol/errors.js';
 import { formatJson, keepAside, keepAsideContent, writeFileAtomicSync } from './atomic.js';
-import { oddFileError, readRegularFileSync } from './regular-file.js';
+import { oddFileError, readRegularFile, readRegularFileSync, type RegularRead } from './regular-file.js';
 import { STOPPED_WAITING, withFileLock, type HeldLock, type LockOptions, type StopWaiting } from './lock.js';
 
 export interface CorruptReport {
@@ -59,15 +60,19 @@ export function defaultCorruptReporter(r: CorruptReport): void {
 
 type ParseResult<T> = { ok: true; value: T } | { ok: false; problem: string } | { ok: 'missing' };
 
-/**
- * Read and parse `file`, a regular file only (storage/regular-file): a symlink, a FIFO or any other
- * odd entry in its place is an io error that names it, never read (a FIFO would hang the read).
- */
-function readAndParseSync<T>(file: string, schema: z.ZodType<T>): ParseResult<T> {
-  const read = readRegularFileSync(file);
+/** A read's result parsed: a symlink, a FIFO or any other odd entry in its place is an io error that names it (regular-file.ts). */
+function parsedRead<T>(file: string, read: RegularRead, schema: z.ZodType<T>): ParseResult<T> {
   if ('missing' in read) return { ok: 'missing' };
   if ('odd' in read) throw oddFileError(file, read.odd);
   return parseText(read.text, schema);
+}
+
+async function readAndParse<T>(file: string, schema: z.ZodType<T>): Promise<ParseResult<T>> {
+  return parsedRead(file, await readRegularFile(file), schema);
+}
+
+function readAndParseSync<T>(file: string, schema: z.ZodType<T>): ParseResult<T> {
+  return parsedRead(file, readRegularFileSync(file), schema);
 }
 
 export function parseText<T>(raw: string, schema: z.ZodType<T>): { ok: true; value: T } | { ok: false; problem: string } {
@@ -112,13 +117,13 @@ async function settleInPlace<T>(file: string, schema: z.ZodType<T>): Promise<{ r
  * Missing → `undefined`. Corrupt → re-checked under the lock, kept aside, then SwarmError('corrupt').
  */
 export async function readJsonFile<T>(file: string, opts: Pick<JsonFileOptions<T>, 'schema' | 'lock' | 'keepInPlace'>): Promise<T | undefined> {
-  const first = readAndParseSync(file, opts.schema);
+  const first = await readAndParse(file, opts.schema);
   if (first.ok === 'missing') return undefined;
   if (first.ok) return first.value;
   return withFileLock(
     file,
     async () => {
-      const again = opts.keepInPlace ? (await settleInPlace(file, opts.schema)).read : readAndParseSync(file, opts.schema);
+      const again = opts.keepInPlace ? (await settleInPlace(file, opts.schema)).read : await readAndParse(file, opts.schema);
       if (again.ok === 'missing') return undefined;
       if (again.ok) return again.value;
       if (opts.keepInPlace) throw opts.keepInPlace.corruptError(again.problem);

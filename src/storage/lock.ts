@@ -3,7 +3,9 @@
 // Layout: the lock for `<file>` is the directory `<file>.lock` (the same lock Claude Code takes, so
 // both tools exclude each other). The file itself need not exist (realpath: false). While held, the
 // lock dir's mtime is refreshed every `updateMs`; a lock whose mtime is older than `staleMs` belongs
-// to a dead holder and is taken over.
+// to a dead holder and is taken over. A lock path that is not a directory (a plain file, a symlink,
+// a FIFO) can never be taken by anybody: that is SwarmError('io') at once, naming the path and the
+// fix, never a wait for the budget.
 //
 // Waiting line: a swarm process that finds the lock busy drops a ticket file
 // `<file>.lock.queue/<monotonic ns>-<pid>-<random>` and, until it gets the lock, only the first two
@@ -47,6 +49,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { errnoCode, SwarmError } from '../protocol/errors.js';
 import { ensureDir } from './atomic.js';
 import { DirWakeup } from './dir-wakeup.js';
+import { describeEntry } from './regular-file.js';
 import { isProcessAlive } from './pid.js';
 
 export interface LockOptions {
@@ -252,10 +255,25 @@ async function lockOnce(file: string, opts: Required<LockOptions>, guard: LockGu
       fs: lockFs,
     });
   } catch (e) {
+    // Busy, or a path proper-lockfile cannot use: first, is the lock path a directory at all?
+    const odd = oddLockPath(file);
+    if (odd !== undefined) throw odd;
     if (errnoCode(e) === 'ELOCKED') return undefined;
     if (errnoCode(e) === 'ENOENT') throw e;
     throw cannotLock(file, e);
   }
+}
+
+/**
+ * The error for a lock path that is not a directory (a file, a symlink, a FIFO): no process can
+ * ever take that lock, so waiting for it is pointless. Undefined for a directory or nothing.
+ */
+function oddLockPath(file: string, st = lstatOrUndefined(lockPathFor(file))): SwarmError | undefined {
+  if (st === undefined || st.isDirectory()) return undefined;
+  const lockDir = lockPathFor(file);
+  // What swarm doctor --fix removes by itself (team-checks.ts): an empty file, a symlink.
+  const fix = st.isSymbolicLink() || (st.isFile() && st.size === 0) ? 'remove it (swarm doctor --fix does)' : `look at it, then remove it (rm '${lockDir}')`;
+  return new SwarmError('io', `${lockDir} is ${describeEntry(st)}, not a lock directory, so nobody can lock ${path.basename(file)}; ${fix}, then try again`);
 }
 
 /** A lock that cannot be made or waited for (its directory unusable): an io error naming the file. */
@@ -316,7 +334,7 @@ async function acquire(file: string, opts: Required<LockOptions>, guard: LockGua
       const place = tickets.indexOf(ticket);
       // Behind the pollers, look whether they leave a free lock alone: a head that takes it removes
       // its ticket when done, so the same head beside a free lock for IDLE_LINE_MS is stopped.
-      const free = place >= POLLERS && statOrUndefined(lockPathFor(file)) === undefined;
+      const free = place >= POLLERS && lstatOrUndefined(lockPathFor(file)) === undefined;
       idle = !free ? undefined : idle?.head === tickets[0] ? idle : { head: tickets[0], since: Date.now() };
       if (place < POLLERS || (idle !== undefined && Date.now() - idle.since >= IDLE_LINE_MS)) {
         attempts++;
@@ -369,7 +387,9 @@ async function acquireUnlessDone(
     let idleSince: number | undefined; // when a line was first seen leaving the free lock alone
     for (;;) {
       if (stop.done()) return STOPPED_WAITING;
-      const lock = statOrUndefined(lockDir);
+      const lock = lstatOrUndefined(lockDir);
+      const odd = oddLockPath(file, lock);
+      if (odd !== undefined) throw odd;
       // Try only a free lock, or one old enough to be a dead holder's (tryLock takes that over),
       // and only when nobody is queued for it, or the line has left it alone too long.
       const free = lock === undefined || Date.now() - lock.mtimeMs > opts.staleMs;
@@ -424,9 +444,10 @@ function hasQueue(file: string): boolean {
   return nodeFs.existsSync(queueDirFor(file));
 }
 
-function statOrUndefined(p: string): nodeFs.Stats | undefined {
+/** The lock path's own entry (a symlink is not followed), or undefined when there is none. */
+function lstatOrUndefined(p: string): nodeFs.Stats | undefined {
   try {
-    return nodeFs.statSync(p);
+    return nodeFs.lstatSync(p);
   } catch {
     return undefined;
   }

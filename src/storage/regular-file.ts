@@ -1,10 +1,12 @@
-// Reading a file that must be a regular file. It is opened without following a final symlink and
-// without blocking (O_NOFOLLOW | O_NONBLOCK: a FIFO with no writer would otherwise hang the open or
-// the read for good, and a process stuck in that read cannot even run its SIGTERM handler), then
-// checked with fstat on the same descriptor, so what is read is what was checked. Anything else
-// (a symlink, a FIFO, a directory, a socket, a device) is named, never read: a link's target could be
-// any file, and none of its bytes may end up in a warning or a model's context.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, type Stats } from 'node:fs';
+// Reading a file that must be a regular file. A team directory can hold anything a person or another
+// tool put there: a symlink named like an inbox or a task would be read (and then replaced) through
+// the link, and a FIFO with no writer would hang the open or the read for good — under the inbox
+// lock, and on the main thread, so even a SIGTERM handler never ran. So the file is opened without
+// following a final symlink and without blocking (O_NOFOLLOW | O_NONBLOCK), then checked with fstat
+// on the same descriptor, so what is read is what was checked. Anything else (a symlink, a FIFO, a
+// directory, a socket, a device) is named, never read: a link's target could be any file, and none
+// of its bytes may end up in a warning or a model's context. A missing file is `missing`.
+import { closeSync, constants, fstatSync, lstatSync, openSync, promises as fs, readFileSync, type Stats } from 'node:fs';
 import { errnoCode, SwarmError } from '../protocol/errors.js';
 
 /** What a path holds when it is not a regular file. */
@@ -32,6 +34,18 @@ const ODD_WORDS: Record<OddKind, string> = {
   device: 'a device file',
 };
 
+/** "a FIFO (named pipe)", "a symbolic link", ... */
+export function describeOdd(kind: OddKind): string {
+  return ODD_WORDS[kind];
+}
+
+/** Any entry in words, for messages: the odd kinds as above, else `an empty file` or `a file`. */
+export function describeEntry(st: Stats): string {
+  const odd = oddKindOf(st);
+  if (odd !== undefined) return describeOdd(odd);
+  return st.size === 0 ? 'an empty file' : 'a file';
+}
+
 /** What is at `file`, its final symlink not followed: `file`, `missing`, or the odd kind (for a scan that reads nothing). */
 export function entryKind(file: string): 'file' | 'missing' | OddKind {
   try {
@@ -42,15 +56,23 @@ export function entryKind(file: string): 'file' | 'missing' | OddKind {
   }
 }
 
-/** "a FIFO (named pipe)", "a symbolic link", ... */
-export function describeOdd(kind: OddKind): string {
-  return ODD_WORDS[kind];
-}
-
 /** The one-line error for a file that must be regular and is not: what it is, and how to get rid of it. */
 export function oddFileError(file: string, kind: OddKind): SwarmError {
   const rm = kind === 'directory' ? `rmdir '${file}'` : `rm '${file}'`;
   return new SwarmError('io', `${file} is ${describeOdd(kind)}, not a regular file; swarm does not read it: remove it (${rm})`);
+}
+
+/** An open that failed: missing, a final symlink (ELOOP), a socket (ENXIO), or an io error naming the file. */
+function failedOpen(file: string, e: unknown): RegularRead {
+  const code = errnoCode(e);
+  if (code === 'ENOENT') return { missing: true };
+  if (code === 'ELOOP') return { odd: 'symlink' }; // O_NOFOLLOW on a final symlink
+  if (code === 'ENXIO') return { odd: 'socket' }; // a socket cannot be opened
+  throw new SwarmError('io', `cannot read ${file}: ${(e as Error).message}`, { cause: e });
+}
+
+function cannotRead(file: string, e: unknown): SwarmError {
+  return new SwarmError('io', `cannot read ${file}: ${(e as Error).message}`, { cause: e });
 }
 
 /**
@@ -62,19 +84,34 @@ export function readRegularFileSync(file: string): RegularRead {
   try {
     fd = openSync(file, READ_FLAGS);
   } catch (e) {
-    const code = errnoCode(e);
-    if (code === 'ENOENT') return { missing: true };
-    if (code === 'ELOOP') return { odd: 'symlink' }; // O_NOFOLLOW on a final symlink
-    if (code === 'ENXIO') return { odd: 'socket' }; // a socket cannot be opened
-    throw new SwarmError('io', `cannot read ${file}: ${(e as Error).message}`, { cause: e });
+    return failedOpen(file, e);
   }
   try {
     const odd = oddKindOf(fstatSync(fd));
     if (odd !== undefined) return { odd };
     return { text: readFileSync(fd, 'utf8') };
   } catch (e) {
-    throw new SwarmError('io', `cannot read ${file}: ${(e as Error).message}`, { cause: e });
+    throw cannotRead(file, e);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** readRegularFileSync without blocking the event loop (a large inbox). */
+export async function readRegularFile(file: string): Promise<RegularRead> {
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(file, READ_FLAGS);
+  } catch (e) {
+    return failedOpen(file, e);
+  }
+  try {
+    const odd = oddKindOf(await handle.stat());
+    if (odd !== undefined) return { odd };
+    return { text: await handle.readFile('utf8') };
+  } catch (e) {
+    throw cannotRead(file, e);
+  } finally {
+    await handle.close();
   }
 }

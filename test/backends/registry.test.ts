@@ -5,7 +5,7 @@ import { execa } from 'execa';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Backend } from '../../src/backends/backend.js';
 import type { Exec, ExecResult } from '../../src/backends/process.js';
-import { backendForMember, insideTmuxPane, selectBackend, type Env } from '../../src/backends/registry.js';
+import { backendForMember, backendForType, insideTmuxPane, selectBackend, teamSessions, tmuxSocketOf, type Env } from '../../src/backends/registry.js';
 import { isSwarmError, type Member } from '../../src/protocol/index.js';
 import { createTeam, updateTeam } from '../../src/team/index.js';
 import { useTempRoot } from '../support/tmp-root.js';
@@ -161,4 +161,30 @@ describe('backendForMember: the recorded backendType → its implementation', ()
     expect(insideTmuxPane({ TMUX_PANE: '%1' })).toBeUndefined();
     expect(insideTmuxPane(INSIDE)).toBe('%7');
   });
+});
+
+describe('SWARM_TMUX_SOCKET: checked once where it is read, before tmux runs', () => {
+  const refusal = (v: string): string =>
+    `SWARM_TMUX_SOCKET=${JSON.stringify(v)} is not a tmux server name (tmux -L): use up to 64 letters, digits, _ . and -, not starting with . or - (e.g. swarm-work), or unset it for the default server`;
+
+  it('a name tmux -L can take is used as it is; unset or empty is the default server', () => {
+    for (const ok of ['priv', 'swarm-test-x1', 'a.b_c-d', '9', 'x'.repeat(64)]) expect(tmuxSocketOf({ SWARM_TMUX_SOCKET: ok })).toBe(ok);
+    expect(tmuxSocketOf({})).toBeUndefined();
+    expect(tmuxSocketOf({ SWARM_TMUX_SOCKET: '' })).toBeUndefined();
+  });
+
+  it('a path, a flag, a dot name, a space, or too long: one line saying what is allowed, for every use of it', async () => {
+    for (const bad of ['a/b', '/tmp/s', '-x', '-Lfoo', '.', '..', '.hidden', 'a b', 'x;y', 'x'.repeat(65)]) {
+      const env = { SWARM_TMUX_SOCKET: bad };
+      expect(() => tmuxSocketOf(env)).toThrow(refusal(bad));
+      const picked = await choose(env, { tmux: true, it2: 'missing' }, 'tmux').catch((e: unknown) => e);
+      expect(picked).toMatchObject({ kind: 'invalid_input', message: refusal(bad) });
+      await expect(choose(env, { tmux: true, it2: 'missing' })).rejects.toThrow(refusal(bad)); // auto
+      expect(() => insideTmuxPane({ ...env, ...INSIDE })).toThrow(refusal(bad));
+      expect(() => backendForType('tmux', new Team(root, 't'), { env })).toThrow(refusal(bad));
+      expect(() => backendForType('ssh', new Team(root, 't'), { env })).toThrow(refusal(bad));
+      expect(() => teamSessions({ env })).toThrow(refusal(bad));
+    }
+  });
+
 });

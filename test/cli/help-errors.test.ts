@@ -51,6 +51,12 @@ describe('--version and completion', () => {
   });
 });
 
+describe('swarm completion <shell>', () => {
+  it('is one line (exit 2) saying the supported shells and the line to add to each', async () => {
+    expectOneLineError(await swarm(root, ['completion', 'fish']), 2, /^swarm: swarm completion takes no shell name \(got "fish"\): .*bash or zsh.*; in bash: swarm completion >> ~\/\.bashrc, in zsh: swarm completion >> ~\/\.zshrc$/);
+  });
+});
+
 describe('swarm lead without a terminal', () => {
   it('says it needs one and what to use from a script, in one line', async () => {
     await createTeam(root, { name: 'solo' });
@@ -125,6 +131,17 @@ describe('usage errors', () => {
     hints.forEach(([, text], i) => expectOneLineError(results[i]!, 2, new RegExp(`^swarm: ${text.replace(/[?.()-]/g, '\\$&')} \\(see swarm --help\\)$`)));
     expectOneLineError(await swarm(root, ['send', 'w1']), 2);
   }, 60_000);
+
+  it('--host -oProxyCommand=… is one line saying the flag got no value; nothing runs, nothing is made', async () => {
+    await createTeam(root, { name: 't' });
+    const before = await listTree(root);
+    const marker = path.join(root, 'proxy-ran');
+    const r = await swarm(root, ['spawn', 'bob', '-p', 'hi', '--team', 't', '--host', `-oProxyCommand=touch ${marker}`]);
+    expectOneLineError(r, 2, /^swarm: --host got no value: "-oProxyCommand=touch \S+" starts with "-", so it was read as flags; put the value right after --host \(a value that starts with "-" as --host=<value>\) \(see swarm --help\)$/);
+    const given = await swarm(root, ['spawn', 'bob', '-p', 'hi', '--team', 't', `--host=-oProxyCommand=touch ${marker}`]);
+    expectOneLineError(given, 2, /^swarm: --host: expected \[user@\]host\[:port\] \(e\.g\. alice@build1:2222\), got "-oProxyCommand=touch \S+"$/);
+    expect(await listTree(root)).toEqual(before);
+  });
 
   it.each([
     ['send', 'w1', 'hi'],

@@ -216,10 +216,22 @@ describe('what takes the lock and what rewrites the inbox', () => {
     expect(await archiveOf(mb, 'w1')).toEqual([]);
   });
 
-  it('an inbox that cannot be read fails a send with that error, not as a lock timeout', async () => {
+  it('an inbox that cannot be read fails a send with that error, not as a lock timeout, and takes the message back', async () => {
     const mb = new Mailbox({ team });
     await fs.mkdir(mb.paths.inbox('w1'));
-    await expect(mb.append('w1', { from: 'w2', text: 'hi' })).rejects.toMatchObject({ kind: 'io', message: expect.stringMatching(/^cannot read /) });
+    await expect(mb.append('w1', { from: 'w2', text: 'hi' })).rejects.toMatchObject({ kind: 'io', message: `${mb.paths.inbox('w1')} is a directory, not a regular file; swarm does not read it: remove it (rmdir '${mb.paths.inbox('w1')}')` });
+    expect(await fs.readdir(spoolDirFor(mb.paths.inbox('w1')))).toEqual([]); // not delivered later, after the send failed
+  });
+
+  it('an inbox whose lock path is a plain file fails a send at once, naming it, and takes the message back', async () => {
+    const mb = new Mailbox({ team });
+    const lock = `${mb.paths.inbox('w1')}.lock`;
+    await fs.writeFile(lock, '');
+    await expect(mb.append('w1', { from: 'w2', text: 'hi' })).rejects.toMatchObject({ kind: 'io', message: `${lock} is an empty file, not a lock directory, so nobody can lock w1.json; remove it (swarm doctor --fix does), then try again` });
+    expect(await fs.readdir(spoolDirFor(mb.paths.inbox('w1')))).toEqual([]);
+    await fs.rm(lock);
+    await mb.append('w1', { from: 'w2', text: 'again' });
+    expect((await mb.read('w1')).map((m) => m.text)).toEqual(['again']);
   });
 
   it('refuses an entry of the wrong shape with the field and what to do', async () => {

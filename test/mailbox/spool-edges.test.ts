@@ -1,7 +1,9 @@
 // The spool's edges (spool.test.ts has the main paths): merge order by timestamp whatever the file
-// names say, what in the spool directory is a message, a spool file that is JSON but no message,
-// old-shape messages (no msg_id) not merged twice, the spool file's mode and exclusive create, a
-// spool in a directory not made yet, and a spool path that is not a directory.
+// names say, what in the spool directory is a message (no directory, FIFO or symlink), a spool file
+// that is JSON but no message, old-shape messages (no msg_id) not merged twice, the spool file's
+// mode and exclusive create, a spool in a directory not made yet, and a spool path that is not a
+// directory.
+import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -78,12 +80,18 @@ describe('what in the spool is a message', () => {
     expect(reports[0]!.problem).toMatch(/^1 malformed entry \(first at spool file 0000000000001-dead\.json: invalid JSON: \S/);
   });
 
-  it('leaves a directory named like a spool file where it is, and merges the rest', async () => {
+  it('leaves a directory, a FIFO or a symlink named like a spool file where it is (never followed, never waited on), and merges the rest', async () => {
     spoolEntry(file, at(Date.now(), 'real'), Date.now());
-    await fs.mkdir(path.join(spoolDirFor(file), '0000000000001-odd.json'));
+    const dir = spoolDirFor(file);
+    const elsewhere = path.join(root, 'elsewhere.json');
+    await fs.writeFile(elsewhere, JSON.stringify(at(Date.now(), 'through a link')));
+    await fs.mkdir(path.join(dir, '0000000000001-odd.json'));
+    execFileSync('mkfifo', [path.join(dir, '0000000000002-fifo.json')]);
+    await fs.symlink(elsewhere, path.join(dir, '0000000000003-link.json'));
     expect((await mb.read('w1')).map((m) => m.text)).toEqual(['real']);
-    expect(await spooled()).toEqual(['0000000000001-odd.json']);
+    expect(await spooled()).toEqual(['0000000000001-odd.json', '0000000000002-fifo.json', '0000000000003-link.json']);
     expect(reports).toEqual([]);
+    expect(JSON.parse(await fs.readFile(elsewhere, 'utf8'))).toMatchObject({ text: 'through a link' });
   });
 
   it('a spool path that is not a directory is an error, never an empty spool', async () => {

@@ -1,7 +1,9 @@
 // The inbox spool (SPEC §12 group commit): a message a crashed sender left in the spool is merged by
 // the next writer or reader exactly once, in timestamp order, and a merger that died between its
-// inbox write and removing the spool files causes no duplicate. Real files; the "crash" is a spool
-// file written the way a sender writes it, with no process left to finish the send.
+// inbox write and removing the spool files causes no duplicate; a spool file that is no message is
+// kept aside and reported by whoever meets it (sender, reader, consumer, clear), never just
+// deleted. Real files; the "crash" is a spool file written the way a sender writes it, with no
+// process left to finish the send.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -11,6 +13,7 @@ import type { InboxMessage } from '../../src/protocol/index.js';
 import { addMember, createTeam, Team } from '../../src/team/index.js';
 import { isSwarmError } from '../../src/protocol/errors.js';
 import { lockPathFor, withFileLock } from '../../src/storage/lock.js';
+import type { CorruptReport } from '../../src/storage/json-file.js';
 import { useTempRoot } from '../support/tmp-root.js';
 
 let root: string;
@@ -115,5 +118,50 @@ describe('the inbox spool', () => {
     await held;
     expect((await mb.consume('w1')).map((m) => m.text)).toEqual(['stuck']);
     expect(await mb.consume('w1')).toEqual([]);
+  });
+});
+
+describe('a spool file that is not a message is kept aside and reported, never just deleted', () => {
+  /** Junk a dead sender left long ago (abandoned: past IN_FLIGHT_MS), and the reports of a mailbox that records them. */
+  async function junkAndReports(bytes: string): Promise<{ junk: string; reports: CorruptReport[]; watched: Mailbox }> {
+    await fs.mkdir(spoolDirFor(file), { recursive: true });
+    const junk = path.join(spoolDirFor(file), '0000000000001-junk.json');
+    await fs.writeFile(junk, bytes);
+    const died = (Date.now() - IN_FLIGHT_MS - 1000) / 1000;
+    await fs.utimes(junk, died, died);
+    const reports: CorruptReport[] = [];
+    return { junk, reports, watched: new Mailbox({ team: new Team(root, 't'), onCorrupt: (r) => reports.push(r) }) };
+  }
+
+  /** The one report: it names the spool file, and its kept file holds the junk's bytes. */
+  async function expectKept(reports: CorruptReport[], bytes: string, problem: RegExp): Promise<void> {
+    expect(reports).toEqual([expect.objectContaining({ file, entries: 1, problem: expect.stringMatching(problem) })]);
+    expect(path.dirname(reports[0]!.keptAs)).toBe(mb.paths.inboxes);
+    expect(JSON.parse(await fs.readFile(reports[0]!.keptAs, 'utf8'))).toEqual([bytes]);
+  }
+
+  it('by a consumer that meets it first: kept with its bytes, reported by name, and only then removed; the rest delivered', async () => {
+    await crashedSend('fine', Date.now() - 500);
+    const { junk, reports, watched } = await junkAndReports('{"half');
+    expect((await watched.consume('w1')).map((m) => m.text)).toEqual(['fine']);
+    await expectKept(reports, '{"half', /^1 malformed entry \(first at spool file 0000000000001-junk\.json: invalid JSON: /);
+    await expect(fs.access(junk)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('by a consumer, when it is JSON but no message', async () => {
+    const { reports, watched } = await junkAndReports('{"hello": 1}');
+    expect(await watched.consume('w1')).toEqual([]);
+    await expectKept(reports, '{"hello": 1}', /^1 malformed entry \(first at spool file 0000000000001-junk\.json: /);
+  });
+
+  it('by a clear (spawn): the inbox is emptied, the junk in it and in its spool kept aside first', async () => {
+    await mb.append('w1', { from: 'w2', text: 'old' });
+    await fs.writeFile(file, JSON.stringify([...(await onDisk()), { not: 'a message' }]));
+    const { junk, reports, watched } = await junkAndReports('{"half');
+    await watched.clear('w1');
+    expect(await onDisk()).toEqual([]);
+    expect(reports).toEqual([expect.objectContaining({ file, entries: 2, problem: expect.stringMatching(/^2 malformed entries \(first at \[1\]: /) })]);
+    expect(JSON.parse(await fs.readFile(reports[0]!.keptAs, 'utf8'))).toEqual([{ not: 'a message' }, '{"half']);
+    await expect(fs.access(junk)).rejects.toThrow(/ENOENT/);
   });
 });

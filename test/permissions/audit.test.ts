@@ -51,6 +51,15 @@ describe('audit chain', () => {
     expect((await verifyAuditChain(paths)).breaks).toEqual([{ line: 5, problem: 'has no prev digest after the chain began (added or edited by hand?)' }]);
   });
 
+  it('a log whose first lines were cut off breaks at line 1, which does not start the chain (never "line 0")', async () => {
+    for (const id of ['a', 'b', 'c']) await appendAudit(paths, event(id));
+    const original = await lines();
+    await fs.writeFile(paths.audit, [original[1], original[2]].join('\n') + '\n');
+    expect((await verifyAuditChain(paths)).breaks).toEqual([
+      { line: 1, problem: 'does not start the chain (its prev is not that of an empty log: the lines before it were removed, or it was edited)' },
+    ]);
+  });
+
   it('lines from before chaining are accepted; a line cut by a crash is ended, and the chain goes on from it', async () => {
     await fs.writeFile(paths.audit, `${JSON.stringify(event('old'))}\n{"event":"request","id":"cut`);
     await appendAudit(paths, event('new'));

@@ -1,8 +1,8 @@
 // The leader side of permission requests in this process (src/permissions/leader.ts, SPEC §3.5):
 // why a request is not pending (each wording), which requests decide takes, exactly what it writes
 // (resolved record, the frame the worker gets, the audit line, the result), an answer already in the
-// worker's inbox, "always" and its refusals, addRule/removeRule, expireStale, clearOrphaned and
-// sweepResolved. Real files in a temp root, the team's real signing key, no mocks.
+// worker's inbox, a decider whose lock was taken over (no frame, or no record after a late one),
+// "always" and its refusals, addRule/removeRule, expireStale, clearOrphaned and sweepResolved. Real files in a temp root, the team's real signing key, no mocks.
 import { mkdirSync, rmSync } from 'node:fs';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -179,6 +179,53 @@ describe('which requests decide takes', () => {
     await fs.rename(h.paths.pendingFile('perm-7-b'), h.paths.pendingFile('perm-7-a'));
     await rejectsExactly(decide(team(), 'perm-7-a', 'allow'), 'invalid_input', `${h.paths.pendingFile('perm-7-a')} holds request "perm-7-b", not "perm-7-a"; remove it by hand`);
     expect(await ls(h.paths.pending)).toEqual(['perm-7-a.json']);
+  });
+});
+
+describe('a decider whose lock was taken over (it stalled past the stale window)', () => {
+  /** What a takeover leaves: the request's lock directory is another one now (new inode, fresh mtime). */
+  const takeOver = (id: string): void => {
+    const lock = `${h.paths.pendingFile(id)}.lock`;
+    rmSync(lock, { recursive: true });
+    mkdirSync(lock);
+  };
+
+  it('sends no frame and writes nothing: lock_lost, the request still pending for the new holder', async () => {
+    const id = 'perm-6-lost';
+    await writePending(h.paths, pending(id));
+    // The clock is first read inside the lock, after the pending file was re-read: the stall happens there.
+    const e = await failure(decide(team(), id, 'allow', { now: () => (takeOver(id), T) }));
+    expect(isSwarmError(e, 'lock_lost'), String(e)).toBe(true);
+    expect(await framesOf('w1', id)).toEqual([]);
+    expect(await ls(h.paths.resolved)).toEqual([]);
+    expect(await ls(h.paths.pending)).toEqual([`${id}.json`, `${id}.json.lock`]); // the new holder's lock, untouched
+    expect(await auditOf(id)).toEqual([]);
+    await fs.rmdir(`${h.paths.pendingFile(id)}.lock`); // the new holder finishes
+    expect((await decide(team(), id, 'deny', { now: clock })).status).toBe('rejected');
+    expect((await framesOf('w1', id)).map((f) => (f.frame as { subtype: string }).subtype)).toEqual(['error']);
+  });
+
+  it('taken over while its frame waited for the inbox lock: no resolved record; the next decider ends the request with that frame', async () => {
+    const id = 'perm-6-late';
+    await writePending(h.paths, pending(id));
+    const inbox = h.paths.inbox('w1');
+    let releaseInbox!: () => void;
+    const inboxHeld = withFileLock(inbox, () => new Promise<void>((r) => (releaseInbox = r)));
+    await waitFor(() => releaseInbox !== undefined, 10_000, 'the inbox lock held');
+    const deciding = failure(decide(team(), id, 'allow', { now: clock }));
+    await waitFor(async () => (await ls(queueDirFor(inbox))).length > 0, 10_000, "the decider's frame queued for the inbox lock");
+    takeOver(id);
+    releaseInbox();
+    await inboxHeld;
+    const e = await deciding;
+    expect(isSwarmError(e, 'lock_lost'), String(e)).toBe(true);
+    expect((await framesOf('w1', id)).map((f) => (f.frame as { subtype: string }).subtype)).toEqual(['success']);
+    expect(await ls(h.paths.resolved)).toEqual([]);
+    expect(await auditOf(id)).toEqual([]);
+    await fs.rmdir(`${h.paths.pendingFile(id)}.lock`);
+    await rejectsExactly(decide(team(), id, 'deny', { now: clock }), 'already_resolved', `permission request ${id} is already answered by team-lead (approved); nothing was sent`);
+    expect(await framesOf('w1', id)).toHaveLength(1);
+    expect(await auditOf(id)).toEqual([{ event: 'decision', id, at: T, worker: 'w1', toolName: 'Bash', status: 'approved', by: 'team-lead' }]);
   });
 });
 

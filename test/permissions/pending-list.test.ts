@@ -1,6 +1,7 @@
 // isOrphaned: a pending request nobody will act on (its worker gone from the roster, or its pid
 // dead). A worker on another machine (`host`, the ssh backend) is never judged by a pid check
-// here: the same number on this machine is some other process, or none.
+// here: the same number on this machine is some other process, or none. Materialising inbox
+// frames: made once, never bringing back what was ended, even while the list waited for the lock.
 import { promises as fs } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Mailbox } from '../../src/mailbox/mailbox.js';
@@ -12,8 +13,11 @@ import type { Member, TeamConfig } from '../../src/protocol/config.js';
 import type { PendingRequest } from '../../src/protocol/permission.js';
 import { addMember, createTeam, readTeam } from '../../src/team/team-store.js';
 import type { Team } from '../../src/team/team.js';
+import { withFileLock } from '../../src/storage/lock.js';
+import { ticketsInLine } from '../support/held-lock.js';
 import { pendingRecord } from '../support/pending-record.js';
 import { useTempRoot } from '../support/tmp-root.js';
+import { waitFor } from '../support/wait.js';
 
 let root = '';
 useTempRoot((r) => (root = r), 'swarm-pending-list-');
@@ -105,6 +109,22 @@ describe('materialising inbox requests (a Claude Code teammate writes only the f
     await writePending(team.paths, { ...pendingOf('perm-3-pen'), source: 'inbox' });
     await mailbox.append('w1', { from: 'team-lead', text: encodeControl({ type: 'permission_response', request_id: 'perm-4-ans', subtype: 'success', response: {} } as never) });
     expect(await materialiseInboxRequests(team, await readTeam(team))).toEqual(['perm-5-new']);
+  });
+
+  it('never brings back a request decided while the list waited for its lock: what ended it is read again under the lock', async () => {
+    const { team, mailbox } = await teamWithWorker();
+    const id = 'perm-6-race';
+    await ask(mailbox, 'w1', frame(id));
+    const lock = team.paths.pendingFile(id);
+    let listing!: Promise<unknown>;
+    await withFileLock(lock, async () => {
+      listing = listPending(team, { now: () => T0 + 10, isAlive: () => true });
+      await waitFor(async () => (await ticketsInLine(lock)) > 0, 10_000, 'the list queued for the request lock');
+      // A decider holds it: its decision is audited (its resolved file, already taken, is gone).
+      await appendAudit(team.paths, { event: 'decision', id, at: T0, worker: 'w1', toolName: 'Bash', status: 'approved', by: 'team-lead' });
+    });
+    expect(await listing).toEqual([]);
+    expect(await fs.readdir(team.paths.pending)).toEqual([]);
   });
 
   it("ends a listed inbox request that a Claude Code leader answered, audited as that leader's decision", async () => {

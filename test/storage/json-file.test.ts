@@ -1,8 +1,10 @@
 // json-file.ts in process, where a mutant of it can be seen (the stall tests run their writers in
 // child processes): the fence that discards a cycle whose file changed under its lock and runs it
 // again, and how often; the re-read under the lock of a file caught mid-write; keepInPlace; the
-// one-look variant; the io errors and the words of the corrupt reports.
-import { mkdir, readdir, readFile, rename, stat, symlink, writeFile } from 'node:fs/promises';
+// one-look variant; the io errors (a path that is no regular file among them) and the words of the
+// corrupt reports.
+import { execFileSync } from 'node:child_process';
+import { lstat, mkdir, readdir, readFile, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -222,6 +224,33 @@ describe('errors and reports', () => {
     const plain = path.join(dir, 'plain');
     await writeFile(plain, '');
     await expect(readJsonFile(path.join(plain, 'n.json'), { schema: Counter })).rejects.toMatchObject({ kind: 'io', message: expect.stringMatching(/^cannot read \S+n\.json: ENOTDIR/), cause: { code: 'ENOTDIR' } });
+    expect(await corruptFiles()).toEqual([]);
+  });
+
+  it('a file that cannot be read is an io error, never missing or corrupt', async () => {
+    const f = path.join(dir, `${'n'.repeat(300)}.json`);
+    await expect(readJsonFile(f, { schema: Counter })).rejects.toMatchObject({ kind: 'io', message: expect.stringMatching(/^cannot read \S+n\.json: ENAMETOOLONG/), cause: { code: 'ENAMETOOLONG' } });
+    expect(await corruptFiles()).toEqual([]);
+  });
+
+  it('only a regular file is read: a directory, a FIFO or a symlink is an io error naming it, never followed, waited on or replaced', async () => {
+    const target = path.join(dir, 'elsewhere.json');
+    await writeFile(target, '{"n": 7}\n');
+    const odd: [string, (f: string) => Promise<void>, string][] = [
+      ['dir.json', (f) => mkdir(f), 'a directory'],
+      ['fifo.json', async (f) => void execFileSync('mkfifo', [f]), 'a FIFO (named pipe)'], // a read that opened it would wait for a writer forever
+      ['link.json', (f) => symlink(target, f), 'a symbolic link'],
+    ];
+    for (const [name, make, kind] of odd) {
+      const f = path.join(dir, name);
+      await make(f);
+      const rm = name === 'dir.json' ? 'rmdir' : 'rm';
+      const error = { kind: 'io', message: `${f} is ${kind}, not a regular file; swarm does not read it: remove it (${rm} '${f}')` };
+      await expect(readJsonFile(f, { schema: Counter })).rejects.toMatchObject(error);
+      await expect(updateJsonFile(f, counterOpts(), (c) => ({ n: c.n + 1 }))).rejects.toMatchObject(error);
+    }
+    expect(await readFile(target, 'utf8')).toBe('{"n": 7}\n');
+    expect((await lstat(path.join(dir, 'link.json'))).isSymbolicLink()).toBe(true);
     expect(await corruptFiles()).toEqual([]);
   });
 

@@ -26,6 +26,20 @@ export interface TmuxServerOptions {
   binary?: string;
 }
 
+/**
+ * A private server's name (`tmux -L <name>`, from SWARM_TMUX_SOCKET), checked once where it is
+ * read: tmux makes it a file in its socket directory, so a `/` points elsewhere (and fails
+ * cryptically), `-x` makes a server named "-x", and anything beyond letters, digits, `_`, `.` and
+ * `-` would break the unquoted `tmux -L <name> attach` line swarm prints.
+ */
+export function checkTmuxServerName(name: string): string {
+  if (/^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/.test(name)) return name;
+  throw new SwarmError(
+    'invalid_input',
+    `SWARM_TMUX_SOCKET=${JSON.stringify(name)} is not a tmux server name (tmux -L): use up to 64 letters, digits, _ . and -, not starting with . or - (e.g. swarm-work), or unset it for the default server`,
+  );
+}
+
 /** Escape one command argument for tmux's argv parser: a trailing `;` becomes `\;`. */
 export function escapeTmuxArg(arg: string): string {
   return arg.endsWith(';') ? `${arg.slice(0, -1)}\\;` : arg;

@@ -1,13 +1,16 @@
 // `swarm send <to> <text|->` / `--file F`: append a message to a member's inbox, the leader's, or
 // everyone's (`*`). The text comes from the argument, standard input (`-`) or a file, at most
-// MAX_MESSAGE_BYTES (an argv word tops out near 128 KB, so big texts go through - or --file).
+// MAX_MESSAGE_BYTES (an argv word tops out near 128 KB, so big texts go through - or --file), and
+// never read further than that; `--file` reads regular files only.
 // A recipient that is `stopped` (SPEC §11) gets the message queued as usual, and a note on stderr
 // says how to resume it (exit 0: the message is delivered once it runs again).
-import { readFile, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import type { CommandModule } from 'yargs';
 import { SwarmError } from '../../protocol/errors.js';
 import { MAX_MESSAGE_BYTES, messageTooLarge } from '../../protocol/message.js';
 import { sendMessage } from '../../mailbox/send.js';
+import { describeEntry } from '../../storage/regular-file.js';
 import { openMailbox, printJson, println, requireTeam, type GlobalArgs } from '../context.js';
 import { chalk } from '../output/render.js';
 import { resumeCommand, stoppedAmong } from '../../teammates/status-report.js';
@@ -26,16 +29,7 @@ async function messageText(args: SendArgs): Promise<string> {
   if (args.file !== undefined && args.text !== undefined) {
     throw new SwarmError('invalid_input', 'give the text or --file, not both');
   }
-  if (args.file !== undefined) {
-    const size = await stat(args.file).then(
-      (st) => st.size,
-      (e: unknown) => {
-        throw new SwarmError('invalid_input', `--file ${args.file}: ${(e as Error).message}`);
-      },
-    );
-    if (size > MAX_MESSAGE_BYTES) throw tooLarge(size);
-    return readFile(args.file, 'utf8');
-  }
+  if (args.file !== undefined) return readMessageFile(args.file);
   if (args.text === undefined) throw new SwarmError('invalid_input', "no message: give the text, - to read standard input, or --file <path>");
   // yargs turns a lone `-` argument into "", so ask the raw argv whether it was `-` or a real "".
   const fromStdin = args.text === '-' || (args.text === '' && process.argv.slice(2).includes('-'));
@@ -49,6 +43,37 @@ async function messageText(args: SendArgs): Promise<string> {
     chunks.push(b);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+const READ_CHUNK = 64 * 1024;
+
+/**
+ * The text of `--file`: a regular file only, read up to one chunk past the limit, never further.
+ * Anything else would never end (/dev/zero) or wait for a writer (a FIFO: opened non-blocking, so
+ * the open returns at once); a stream goes through `-`.
+ */
+async function readMessageFile(file: string): Promise<string> {
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK).catch((e: unknown) => {
+    throw new SwarmError('invalid_input', `--file ${file}: ${(e as Error).message}`);
+  });
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) throw new SwarmError('invalid_input', `--file ${file} is ${describeEntry(st)}, not a regular file; to send what a command prints, pipe it: <command> | swarm send <to> -`);
+    if (st.size > MAX_MESSAGE_BYTES) throw tooLarge(st.size);
+    // The size can say 0 (/proc files) or grow meanwhile: read in chunks (some /proc files take
+    // only multiples of 8 bytes) and stop at the first one that passes the limit.
+    const buf = Buffer.alloc(MAX_MESSAGE_BYTES + READ_CHUNK);
+    let n = 0;
+    while (n <= MAX_MESSAGE_BYTES) {
+      const { bytesRead } = await handle.read(buf, n, READ_CHUNK, null);
+      if (bytesRead === 0) break;
+      n += bytesRead;
+    }
+    if (n > MAX_MESSAGE_BYTES) throw tooLarge(MAX_MESSAGE_BYTES, true);
+    return buf.subarray(0, n).toString('utf8');
+  } finally {
+    await handle.close();
+  }
 }
 
 function tooLarge(bytes: number, over = false): SwarmError {

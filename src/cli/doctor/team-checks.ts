@@ -4,6 +4,8 @@
 //   when it gets there);
 // - a `*.lock` path that is a symlink (a lock must be a real directory; --fix removes the link) and
 //   team directories (inboxes/, permissions/, ...) that are symlinks, which swarm refuses to use;
+// - entries of inboxes/ that are not what their names must be (inbox-entries.ts): a lock path that
+//   is a file, an inbox that is a FIFO or a symlink, ...;
 // - the team's lead key: unreadable or corrupt means every signed send fails;
 // - the audit log's chain of `prev` digests: a break means a line was edited or removed;
 // - files kept aside as `*.corrupt-<time>`: listed with their size, never deleted;
@@ -42,6 +44,7 @@ import { scanList, TaskList } from '../../tasks/index.js';
 import { releaseTasksOf } from '../../teammates/release.js';
 import { resumeCommand } from '../../teammates/status-report.js';
 import { formatAge } from '../output/age.js';
+import { inboxEntryFindings } from './inbox-entries.js';
 
 /** A lock dir untouched for this long has no live holder (holders refresh it every second). */
 export const STALE_LOCK_MS = 30_000;
@@ -225,6 +228,7 @@ export async function checkTeamFiles(ctx: DoctorContext): Promise<CheckResult> {
     }
     for (const link of scan.linkedLocks) findings.push(linkedLockFinding(ctx, team.name, link));
     findings.push(...(await linkedDirFindings(ctx, team)));
+    findings.push(...(await inboxEntryFindings(ctx, team)));
     findings.push(...(await leadKeyFindings(team)));
     findings.push(...(await auditChainFindings(ctx, team)));
     findings.push(...taskEntryFindings(team));
@@ -236,6 +240,7 @@ export async function checkTeamFiles(ctx: DoctorContext): Promise<CheckResult> {
   const freshNote = fresh > 0 ? ` (${fresh} touched within ${STALE_LOCK_MS / 1000} s: in use, or a holder that died since; rerun later to tell)` : '';
   if (!has('stale_lock') && !has('linked_lock')) passed.push(`no stale locks${freshNote}`);
   if (!has('linked_dir')) passed.push('no symlinked team directories');
+  if (!has('odd_inbox_entry')) passed.push('inboxes hold only regular files, lock directories and spools');
   if (!has('lead_key') && teams.length > 0) passed.push('no unreadable lead keys');
   if (!has('audit_chain') && teams.length > 0) passed.push('audit logs unbroken');
   if (!has('corrupt_file')) passed.push('no corrupt files kept aside');

@@ -1,5 +1,6 @@
 // `swarm send` and `swarm inbox` (SPEC §6): --json shapes, --unread, --consume, and the human view
 // where control frames are one-line events. Real child processes (execa strips the final newline).
+import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import { execa } from 'execa';
 import os from 'node:os';
@@ -176,6 +177,23 @@ describe('swarm send with large texts', () => {
     const none = await run(['send', 'w1']);
     expect(none.exitCode).toBe(2);
     expect(none.stderr).toMatch(/^swarm: no message: give the text, - to read standard input, or --file <path>$/);
+  });
+
+  it('--file reads only a regular file: /dev/zero, a FIFO or a directory is one line at once (exit 2), nothing written', async () => {
+    const fifo = `${root}/fifo`;
+    execFileSync('mkfifo', [fifo]); // no writer: a read that opened it blocking would wait for ever
+    for (const [file, kind] of [['/dev/zero', 'a device file'], [fifo, 'a FIFO (named pipe)'], [root, 'a directory']] as const) {
+      const r = await run(['send', 'w1', '--file', file]);
+      expect([r.exitCode, r.stderr]).toEqual([2, `swarm: --file ${file} is ${kind}, not a regular file; to send what a command prints, pipe it: <command> | swarm send <to> -`]);
+    }
+    await expect(fs.access(mb.paths.inbox('w1'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('--file stops reading just past the limit in a file whose size says 0 (a /proc file): refused, never read whole', async () => {
+    // pagemap is a regular file of size 0 whose reading goes on for the whole address space.
+    const r = await run(['send', 'w1', '--file', '/proc/self/pagemap']);
+    expect([r.exitCode, r.stderr]).toEqual([2, 'swarm: message is more than 1048576 bytes; the limit is 1048576 (1 MiB): put large content in a file and send its path']);
+    await expect(fs.access(mb.paths.inbox('w1'))).rejects.toThrow(/ENOENT/);
   });
 
   it('over 1 MiB is refused with the limit and what to do, and nothing is written', async () => {
