@@ -14,6 +14,7 @@ import type { ShutdownRequest } from '../protocol/control.js';
 import { LEAD_NAME } from '../protocol/names.js';
 import { DirWatcher } from '../storage/watch.js';
 import { readBudgetState } from '../team/spend.js';
+import { readTeam } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
 import type { ShutdownCoordinator } from './shutdown.js';
 import type { StatusReporter } from './status.js';
@@ -61,6 +62,7 @@ export class BudgetGate {
   /** The agent loop's `beforeStep`: resolves when a model step may be taken; throws when the teammate stops instead. */
   async beforeStep(): Promise<void> {
     const d = this.d;
+    if ((await readTeam(d.team)).swarm?.budget === undefined) return; // no budget: no flush, no sum
     await d.status.flush(); // its own last step is in the sum read below (usage() writes in the background)
     let state = await readBudgetState(d.team);
     if (state.hit === undefined) return;

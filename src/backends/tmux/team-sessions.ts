@@ -10,7 +10,7 @@ import { SwarmError } from '../../protocol/errors.js';
 import { TEAM_NAME_RE } from '../../protocol/names.js';
 import type { ConsoleCommand, ListedSession, PlanLine, SessionConsole, TeamSessions } from '../backend.js';
 import { argvWithEnvFile, plannedEnvFile } from '../env-file.js';
-import { pollUntil } from '../process.js';
+import { pollUntil, terminateProcess } from '../process.js';
 import {
   type TmuxServer,
   hasSession,
@@ -139,6 +139,10 @@ export class TmuxTeamSessions implements TeamSessions {
 
   async kill(team: string): Promise<void> {
     const session = sessionNameFor(team);
+    // Its panes' processes (a console, an agent lead) get SIGHUP from kill-session and may still be
+    // writing the team's files (a lease given back) after the session is gone: wait for each, then
+    // end it, so a caller that removes the files next (the demo's root) is not written behind.
+    const pids = (await listAllPanes(this.server).catch(() => [])).filter((p) => p.sessionName === session && !p.dead).map((p) => p.pid);
     if (await hasSession(this.server, session)) {
       try {
         await killSession(this.server, session);
@@ -149,6 +153,8 @@ export class TmuxTeamSessions implements TeamSessions {
     if (!(await pollUntil(async () => !(await hasSession(this.server, session)), 3000))) {
       throw new SwarmError('backend', `tmux session ${session} is still there after kill-session`);
     }
+    const lingering = (await Promise.all(pids.map(async (pid) => ((await terminateProcess(pid, { waitMs: 3000 })) ? [] : [pid])))).flat();
+    if (lingering.length > 0) throw new SwarmError('backend', `tmux session ${session} is gone, but its process ${lingering.join(', ')} survived SIGKILL`);
   }
 
   private tmux(args: readonly string[]): string[] {

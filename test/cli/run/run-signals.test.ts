@@ -68,6 +68,8 @@ function run(goal: string) {
     cwd: path.join(root, 'work'),
     reject: false,
     stdin: 'ignore',
+    // execa's own SIGKILL 5 s after a SIGTERM would cut the run's shutdown short on a loaded machine.
+    forceKillAfterDelay: false,
   });
   runs.add(child);
   let err = '';
