@@ -1,4 +1,5 @@
-// `swarm doctor`'s checks of the files and processes of each team under the root:
+// `swarm doctor`'s checks of the files and processes of each team under the root (the locks and
+// kept-aside files also in its task list, tasks/<team>/):
 // - lock directories (`*.lock`) whose mtime is older than STALE_LOCK_MS: a live holder refreshes its
 //   lock every second, so these belong to dead processes (--fix removes one only if it is still stale
 //   when it gets there);
@@ -70,7 +71,8 @@ export async function scanTeamDir(dir: string, depth = 4): Promise<{ locks: Foun
         linkedLocks.push(p);
         continue;
       }
-      if (!e.isDirectory() && e.name.endsWith('.lock')) {
+      // (`.lock` alone is no lock path but the target of one: the task list's, whose lock is `.lock.lock`.)
+      if (!e.isDirectory() && e.name.endsWith('.lock') && e.name !== '.lock') {
         const st = await fs.lstat(p).catch(() => undefined); // gone meanwhile: nothing to report
         if (st !== undefined) oddLocks.push({ path: p, st });
         continue;
@@ -206,18 +208,23 @@ export async function checkTeamFiles(ctx: DoctorContext): Promise<CheckResult> {
   let fresh = 0;
   const teams = await listTeamDirs(ctx);
   for (const team of teams) {
-    const scan = await scanTeamDir(team.paths.dir);
-    for (const l of scan.locks) {
-      if (ctx.now - l.mtimeMs > STALE_LOCK_MS) findings.push(staleLockFinding(ctx, team.name, l));
-      else fresh++;
+    const corrupt: Found[] = [];
+    // The team's directory, and its task list (tasks/<team>/, flat: its locks are taken the same way).
+    for (const [dir, depth] of [[team.paths.dir, 4], [team.paths.tasks.dir, 0]] as const) {
+      const scan = await scanTeamDir(dir, depth);
+      for (const l of scan.locks) {
+        if (ctx.now - l.mtimeMs > STALE_LOCK_MS) findings.push(staleLockFinding(ctx, team.name, l));
+        else fresh++;
+      }
+      for (const link of scan.linkedLocks) findings.push(linkedLockFinding(ctx, team.name, link));
+      for (const odd of scan.oddLocks) findings.push(oddLockFinding(ctx, team.name, odd.path, odd.st));
+      corrupt.push(...scan.corrupt);
     }
-    for (const link of scan.linkedLocks) findings.push(linkedLockFinding(ctx, team.name, link));
-    for (const odd of scan.oddLocks) findings.push(oddLockFinding(ctx, team.name, odd.path, odd.st));
     findings.push(...(await linkedDirFindings(ctx, team)));
     findings.push(...(await inboxEntryFindings(ctx, team)));
     findings.push(...(await leadKeyFindings(team)));
     findings.push(...(await auditChainFindings(ctx, team)));
-    for (const c of scan.corrupt) findings.push(corruptFinding(ctx, team.name, c));
+    for (const c of corrupt) findings.push(corruptFinding(ctx, team.name, c));
   }
   const passed: string[] = [];
   const has = (check: string) => findings.some((f) => f.check === check);

@@ -1,9 +1,9 @@
 // swarm doctor's look at entries that are not what their names must be (cli/doctor/odd-entries.ts),
-// in process through the team-files check doctor runs: a lock path anywhere in the team that is a
-// file (nobody can lock it), and in inboxes/ an inbox that is a FIFO or a symlink, a spool that is a
-// file, a spool entry that is no message; each reported by name with what fails while it is there.
-// --fix removes only a stray lock that is an empty regular file, never one that changed meanwhile,
-// and never anything else.
+// in process through the team-files check doctor runs: a lock path anywhere in the team or its task
+// list that is a file (nobody can lock it), and in inboxes/ an inbox that is a FIFO or a symlink, a
+// spool that is a file, a spool entry that is no message; each reported by name with what fails
+// while it is there. --fix removes only a stray lock that is an empty regular file, never one that
+// changed meanwhile, and never anything else.
 import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -70,6 +70,16 @@ describe('swarm doctor: entries that are not what their names must be', () => {
     const result = await checkTeamFiles(ctx);
     expect(result.findings.filter((f) => f.check === 'linked_lock').map((f) => f.path)).toEqual([`${p.inbox('frank')}.lock`]);
     expect(result.passed).not.toContain(PASSED);
+  });
+
+  it("looks at the task list's locks too: a task's lock that is a file is reported, the list's own .lock target file is not", async () => {
+    await fs.mkdir(p.tasks.dir, { recursive: true });
+    await fs.writeFile(p.tasks.lock, ''); // tasks/<team>/.lock: what the list lock (.lock.lock) locks
+    const taskLock = `${p.tasks.task('3')}.lock`;
+    await fs.writeFile(taskLock, '');
+    expect(plain(await odd())).toEqual([
+      { check: 'odd_lock', severity: 'problem', team: 't', path: taskLock, fixable: true, problem: `${rel(taskLock)} is an empty file, not a lock directory: nobody can lock 3.json, so every change to it fails`, fix: `swarm doctor --fix removes it (or: rm '${taskLock}')` },
+    ]);
   });
 
   it('reports in inboxes/ an inbox or archive that is no regular file, a spool that is no directory, a spool entry that is no message', async () => {
