@@ -6,7 +6,7 @@ import { parse } from 'shell-quote';
 import { isSwarmError } from '../../protocol/errors.js';
 import type { Exec } from '../process.js';
 import { SshConnection, parseDestination } from './connection.js';
-import { RemoteHost, SWARM_PACKAGE } from './remote-host.js';
+import { RemoteHost, rootMapOf, SWARM_PACKAGE } from './remote-host.js';
 
 export interface HostCheckOptions {
   host: string;
@@ -64,10 +64,12 @@ export async function checkHost(o: HostCheckOptions): Promise<HostReport> {
     where === '-'
       ? { command, error: `${command} is not on its PATH; install swarm there (npm install -g ${SWARM_PACKAGE}), or set SWARM_TEAMMATE_COMMAND to what runs it there` }
       : { command, shown, ...(answered !== undefined ? { version: answered } : {}) };
-  const remote = new RemoteHost(conn, { local: o.root, remote: o.remoteRoot || o.root });
-  report.sharedRoot = await remote.prove().then(
-    () => ({ path: o.remoteRoot || o.root }),
-    (e: unknown) => ({ error: e instanceof Error ? e.message : String(e) }),
-  );
+  report.sharedRoot = await Promise.resolve()
+    .then(async () => {
+      const root = rootMapOf(o.root, o.remoteRoot);
+      await new RemoteHost(conn, root).prove();
+      return { path: root.remote };
+    })
+    .catch((e: unknown) => ({ error: e instanceof Error ? e.message : String(e) }));
   return report;
 }

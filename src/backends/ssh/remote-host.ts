@@ -29,6 +29,19 @@ export interface RootMap {
   remote: string;
 }
 
+/**
+ * The root map of a host: the team root here, and SWARM_REMOTE_ROOT (unset: the same path there).
+ * The remote root must be absolute (a relative one would name a different directory for every cwd
+ * over there); trailing slashes are dropped, so `/mnt/r/` maps like `/mnt/r`.
+ */
+export function rootMapOf(local: string, remote: string | undefined): RootMap {
+  if (!remote) return { local, remote: local };
+  if (!path.posix.isAbsolute(remote)) {
+    throw new SwarmError('invalid_input', `SWARM_REMOTE_ROOT=${JSON.stringify(remote)} is not an absolute path; set it to where the hosts mount the team root (e.g. /mnt/claude)`);
+  }
+  return { local, remote: remote.replace(/(?<=.)\/+$/, '') };
+}
+
 /** A path (or any string naming one) under the local root, as the host sees it; others unchanged. */
 export function mapPath(map: RootMap, value: string): string {
   if (map.local === map.remote) return value;

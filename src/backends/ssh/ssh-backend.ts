@@ -15,7 +15,7 @@ import type { Backend, PaneOutput, PaneRef, PaneSpec, PaneState, PlanLine } from
 import type { Exec } from '../process.js';
 import { TmuxBackend } from '../tmux/tmux-backend.js';
 import { SshConnection, parseDestination } from './connection.js';
-import { RemoteHost, type RootMap, mapSpec } from './remote-host.js';
+import { RemoteHost, type RootMap, mapSpec, rootMapOf } from './remote-host.js';
 
 export interface SshBackendOptions {
   /** Where new panes go (`[user@]host[:port]`); unset: this backend only manages recorded panes. */
@@ -46,7 +46,7 @@ export class SshBackend implements Backend {
   private readonly rootMap: RootMap;
 
   constructor(private readonly opts: SshBackendOptions) {
-    this.rootMap = { local: opts.root, remote: opts.remoteRoot || opts.root };
+    this.rootMap = rootMapOf(opts.root, opts.remoteRoot);
     if (opts.host !== undefined) parseDestination(opts.host); // a bad --host fails before anything runs
   }
 

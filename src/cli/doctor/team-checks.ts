@@ -1,11 +1,12 @@
-// `swarm doctor`'s checks of the files and processes of each team under the root:
+// `swarm doctor`'s checks of the files and processes of each team under the root (the locks and
+// kept-aside files also in its task list, tasks/<team>/):
 // - lock directories (`*.lock`) whose mtime is older than STALE_LOCK_MS: a live holder refreshes its
 //   lock every second, so these belong to dead processes (--fix removes one only if it is still stale
 //   when it gets there);
 // - a `*.lock` path that is a symlink (a lock must be a real directory; --fix removes the link) and
 //   team directories (inboxes/, permissions/, ...) that are symlinks, which swarm refuses to use;
-// - entries of inboxes/ that are not what their names must be (inbox-entries.ts): a lock path that
-//   is a file, an inbox that is a FIFO or a symlink, ...;
+// - entries that are not what their names must be (odd-entries.ts): a `*.lock` path that is a file
+//   (--fix removes an empty one), an inbox that is a FIFO or a symlink, ...;
 // - the team's lead key: unreadable or corrupt means every signed send fails;
 // - the audit log's chain of `prev` digests: a break means a line was edited or removed;
 // - files kept aside as `*.corrupt-<time>`: listed with their size, never deleted;
@@ -23,7 +24,7 @@
 //   --fix: only a person decides; the fix line names the console and the one-shot commands;
 // - unfinished tasks owned by a dead member (--fix releases them to the list and tells team-lead,
 //   as `swarm status` does by itself: teammates/release).
-import { promises as fs } from 'node:fs';
+import { promises as fs, type Stats } from 'node:fs';
 import path from 'node:path';
 import { gatherLivenessFacts, judgeLiveness, recordedPaneOf, type Liveness, type LivenessFacts } from '../../teammates/liveness.js';
 import { clearOrphaned } from '../../permissions/leader.js';
@@ -44,7 +45,7 @@ import { scanList, TaskList } from '../../tasks/index.js';
 import { releaseTasksOf } from '../../teammates/release.js';
 import { resumeCommand } from '../../teammates/status-report.js';
 import { formatAge } from '../output/age.js';
-import { inboxEntryFindings } from './inbox-entries.js';
+import { inboxEntryFindings, oddLockFinding } from './odd-entries.js';
 
 /** A lock dir untouched for this long has no live holder (holders refresh it every second). */
 export const STALE_LOCK_MS = 30_000;
@@ -61,10 +62,14 @@ interface Found {
   mtimeMs: number;
 }
 
-/** `*.lock` directories, `*.lock` symlinks and `*.corrupt-*` files under `dir` (lock dirs and links are not descended into). */
-export async function scanTeamDir(dir: string, depth = 4): Promise<{ locks: Found[]; linkedLocks: string[]; corrupt: Found[] }> {
+/**
+ * `*.lock` directories, `*.lock` symlinks, `*.lock` paths that are anything else (a file, a FIFO)
+ * and `*.corrupt-*` files under `dir` (lock dirs and links are not descended into).
+ */
+export async function scanTeamDir(dir: string, depth = 4): Promise<{ locks: Found[]; linkedLocks: string[]; oddLocks: { path: string; st: Stats }[]; corrupt: Found[] }> {
   const locks: Found[] = [];
   const linkedLocks: string[] = [];
+  const oddLocks: { path: string; st: Stats }[] = [];
   const corrupt: Found[] = [];
   const walk = async (d: string, left: number): Promise<void> => {
     let entries;
@@ -77,6 +82,12 @@ export async function scanTeamDir(dir: string, depth = 4): Promise<{ locks: Foun
       const p = path.join(d, e.name);
       if (e.isSymbolicLink() && e.name.endsWith('.lock')) {
         linkedLocks.push(p);
+        continue;
+      }
+      // (`.lock` alone is no lock path but the target of one: the task list's, whose lock is `.lock.lock`.)
+      if (!e.isDirectory() && e.name.endsWith('.lock') && e.name !== '.lock') {
+        const st = await fs.lstat(p).catch(() => undefined); // gone meanwhile: nothing to report
+        if (st !== undefined) oddLocks.push({ path: p, st });
         continue;
       }
       const isLock = e.isDirectory() && e.name.endsWith('.lock');
@@ -94,7 +105,7 @@ export async function scanTeamDir(dir: string, depth = 4): Promise<{ locks: Foun
     }
   };
   await walk(dir, depth);
-  return { locks, linkedLocks, corrupt };
+  return { locks, linkedLocks, oddLocks, corrupt };
 }
 
 /** "12 B", "3.4 kB", "1.2 MB". */
@@ -220,19 +231,24 @@ export async function checkTeamFiles(ctx: DoctorContext): Promise<CheckResult> {
   let fresh = 0;
   const teams = await listTeamDirs(ctx);
   for (const team of teams) {
-    const [inTeam, inTasks] = [await scanTeamDir(team.paths.dir), await scanTeamDir(team.paths.tasks.dir, 0)];
-    const scan = { locks: [...inTeam.locks, ...inTasks.locks], linkedLocks: [...inTeam.linkedLocks, ...inTasks.linkedLocks], corrupt: [...inTeam.corrupt, ...inTasks.corrupt] };
-    for (const l of scan.locks) {
-      if (ctx.now - l.mtimeMs > STALE_LOCK_MS) findings.push(staleLockFinding(ctx, team.name, l));
-      else fresh++;
+    const corrupt: Found[] = [];
+    // The team's directory, and its task list (tasks/<team>/, flat: its locks are taken the same way).
+    for (const [dir, depth] of [[team.paths.dir, 4], [team.paths.tasks.dir, 0]] as const) {
+      const scan = await scanTeamDir(dir, depth);
+      for (const l of scan.locks) {
+        if (ctx.now - l.mtimeMs > STALE_LOCK_MS) findings.push(staleLockFinding(ctx, team.name, l));
+        else fresh++;
+      }
+      for (const link of scan.linkedLocks) findings.push(linkedLockFinding(ctx, team.name, link));
+      for (const odd of scan.oddLocks) findings.push(oddLockFinding(ctx, team.name, odd.path, odd.st));
+      corrupt.push(...scan.corrupt);
     }
-    for (const link of scan.linkedLocks) findings.push(linkedLockFinding(ctx, team.name, link));
     findings.push(...(await linkedDirFindings(ctx, team)));
     findings.push(...(await inboxEntryFindings(ctx, team)));
     findings.push(...(await leadKeyFindings(team)));
     findings.push(...(await auditChainFindings(ctx, team)));
     findings.push(...taskEntryFindings(team));
-    for (const c of scan.corrupt) findings.push(corruptFinding(ctx, team.name, c));
+    for (const c of corrupt) findings.push(corruptFinding(ctx, team.name, c));
   }
   const passed: string[] = [];
   const has = (check: string) => findings.some((f) => f.check === check);
@@ -240,7 +256,7 @@ export async function checkTeamFiles(ctx: DoctorContext): Promise<CheckResult> {
   const freshNote = fresh > 0 ? ` (${fresh} touched within ${STALE_LOCK_MS / 1000} s: in use, or a holder that died since; rerun later to tell)` : '';
   if (!has('stale_lock') && !has('linked_lock')) passed.push(`no stale locks${freshNote}`);
   if (!has('linked_dir')) passed.push('no symlinked team directories');
-  if (!has('odd_inbox_entry')) passed.push('inboxes hold only regular files, lock directories and spools');
+  if (!has('odd_lock') && !has('odd_inbox_entry')) passed.push('every lock a directory, every inbox a regular file');
   if (!has('lead_key') && teams.length > 0) passed.push('no unreadable lead keys');
   if (!has('audit_chain') && teams.length > 0) passed.push('audit logs unbroken');
   if (!has('corrupt_file')) passed.push('no corrupt files kept aside');

@@ -8,7 +8,10 @@ describe('ssh destinations and argv', () => {
   it('parses [user@]host[:port]; anything else is one line with the form', () => {
     expect(parseDestination('build1')).toEqual({ user: undefined, host: 'build1', port: undefined, text: 'build1' });
     expect(parseDestination('ci@build-2.lan:2222')).toEqual({ user: 'ci', host: 'build-2.lan', port: 2222, text: 'ci@build-2.lan:2222' });
-    for (const bad of ['', 'a b', 'x@', 'h:0', 'h:70000', '-oProxyCommand=x', 'h;rm']) {
+    expect(parseDestination(' me@[::1]:1 ')).toEqual({ user: 'me', host: '::1', port: 1, text: 'me@[::1]:1' });
+    expect(parseDestination('h:65535').port).toBe(65535);
+    // A leading '-' anywhere would be an ssh option: -F reads a config file (a ProxyCommand), -o sets one.
+    for (const bad of ['', 'a b', 'x@', 'h:0', 'h:70000', '-oProxyCommand=x', '-Fevil', 'u@-Fevil', '-lroot@h', '[::1', 'h;rm', 'h/x', 'h:22x']) {
       expect(() => parseDestination(bad)).toThrow(/^--host: expected \[user@\]host\[:port\]/);
     }
   });

@@ -47,7 +47,11 @@ describe('SshBackend (real sshd on 127.0.0.1)', () => {
     try {
       await expect(
         backend.createPane({ team: 'conf', name: 'alpha', color: 'blue', argv: kit.argv(out, 'wait'), env: {}, cwd: kit.dir }),
-      ).rejects.toThrow(new RegExp(`team root ${root} is not shared with ${SSH_TEST_HOST} at SWARM_REMOTE_ROOT=${elsewhere} .*mount it there \\(NFS or sshfs\\), or set SWARM_REMOTE_ROOT`));
+      ).rejects.toThrow(
+        new RegExp(
+          `^the team root ${root} is not shared with ${SSH_TEST_HOST} at SWARM_REMOTE_ROOT=${elsewhere} \\(${elsewhere}/swarm/ssh-proof-[0-9a-f]{16} there does not hold the file swarm just wrote here\\); mount it there \\(NFS or sshfs\\), or set SWARM_REMOTE_ROOT`,
+        ),
+      );
     } finally {
       await reapServer(socket);
       await kit.dispose();

@@ -71,7 +71,7 @@ describe('swarm doctor --host', () => {
     ]);
   });
 
-  it('no swarm there, a root the host does not share, an unknown host key: problems saying what to do', async () => {
+  it('no swarm there, a root the host does not share, a relative SWARM_REMOTE_ROOT, an unknown host key: problems saying what to do', async () => {
     // In process (the CLI path is the test above): the same check doctor runs.
     const elsewhere = await tempRoot('swarm-doc-elsewhere-');
     await mkdir(path.join(elsewhere, 'swarm'));
@@ -89,6 +89,15 @@ describe('swarm doctor --host', () => {
         severity: 'problem',
         problem: expect.stringContaining(`host ${SSH_TEST_HOST}: the team root ${root} is not shared with ${SSH_TEST_HOST} at SWARM_REMOTE_ROOT=${elsewhere}`),
         fix: `mount it there (NFS or sshfs), or set SWARM_REMOTE_ROOT to where ${SSH_TEST_HOST} mounts it`,
+      },
+    ]);
+    const relative = (await check({ SWARM_SSH_COMMAND: sshd.sshCommand, SWARM_REMOTE_ROOT: 'mnt/claude', SWARM_TEAMMATE_COMMAND: process.execPath })).findings;
+    expect(relative).toEqual([
+      {
+        check: 'ssh_host_root',
+        severity: 'problem',
+        problem: `host ${SSH_TEST_HOST}: SWARM_REMOTE_ROOT="mnt/claude" is not an absolute path`,
+        fix: 'set it to where the hosts mount the team root (e.g. /mnt/claude)',
       },
     ]);
     const unknown = (await check({ SWARM_SSH_COMMAND: quote(['ssh', '-F', sshd.unknownKeyConfig]) })).findings;

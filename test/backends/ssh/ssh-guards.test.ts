@@ -1,0 +1,207 @@
+// The ssh backend's guards of data and trust, each seen red with its guard removed (issue 30):
+// - the shared-root proof needs a write seen in BOTH directions: a host holding a one-way copy of
+//   the root (it sees swarm's nonce, but what it writes never comes back) is refused;
+// - a failed proof is not remembered: once the root is shared, the next spawn proves it again;
+// - host validation: a destination that would be an ssh option (`-oProxyCommand=…`), given or
+//   recorded in config.json, never reaches ssh: not for a spawn, a kill, a probe, an attach line
+//   or `doctor --host`;
+// - quoting: values travel to the host as positional arguments, intact, never run as shell text;
+// - the pane's environment (API key included) goes over stdin into a 0600 file in a 0700 dir there,
+//   never onto an ssh command line, and a file that cannot be made there is an error;
+// - a kill there is verified, a zombie counting as gone.
+// A REAL sshd on 127.0.0.1 (support/sshd.ts) where ssh runs; a recording exec where it must not.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { quote } from 'shell-quote';
+import { describe, expect, it } from 'vitest';
+import type { PaneRef } from '../../../src/backends/backend.js';
+import { type Exec, execaExec } from '../../../src/backends/process.js';
+import { SshConnection, parseDestination } from '../../../src/backends/ssh/connection.js';
+import { checkHost } from '../../../src/backends/ssh/host-check.js';
+import { RemoteHost, rootMapOf } from '../../../src/backends/ssh/remote-host.js';
+import { SshBackend } from '../../../src/backends/ssh/ssh-backend.js';
+import { startSshd, SSH_TEST_HOST, type TestSshd } from '../../support/sshd.js';
+import { privateSocket, reapServer } from '../../support/tmux.js';
+import { tempRoot } from '../../support/tmp-root.js';
+import { waitFor } from '../../support/wait.js';
+
+/** An exec that records every call and runs none (what must never reach ssh). */
+function recording(): { exec: Exec; calls: string[][] } {
+  const calls: string[][] = [];
+  return { calls, exec: async (file, args) => (calls.push([file, ...args]), { exitCode: 0, stdout: '', stderr: '' }) };
+}
+
+/** A team root for `sshd`, its shared connections closed when the test ends. */
+async function rootFor(sshd: TestSshd): Promise<string> {
+  const root = await tempRoot('swarm-ssh-guard-root-');
+  sshd.closeMastersUnder(root);
+  return root;
+}
+
+const BAD_HOST = (marker: string): string => `-oProxyCommand=touch ${marker}`;
+const HOST_ERROR = (host: string): string => `--host: expected [user@]host[:port] (e.g. alice@build1:2222), got ${JSON.stringify(host)}`;
+
+describe('the shared-root proof', () => {
+  it('needs a write seen in both directions: a host with a one-way copy of the root (it sees the nonce, its write never comes back) is refused', async () => {
+    const sshd = await startSshd();
+    const root = await rootFor(sshd);
+    const copy = await tempRoot('swarm-ssh-guard-copy-');
+    await mkdir(path.join(root, 'swarm'), { recursive: true });
+    await mkdir(path.join(copy, 'swarm'));
+    // Like a host whose "mount" is an rsync of the root: before every ssh command, what is here is
+    // copied there; nothing written there ever comes back.
+    const wrapper = path.join(copy, 'ssh-after-sync');
+    await writeFile(wrapper, `#!/bin/sh\ncp -R ${quote([path.join(root, 'swarm')])}/. ${quote([path.join(copy, 'swarm')])}/ 2>/dev/null\nexec ssh -F ${quote([sshd.config])} "$@"\n`, { mode: 0o755 });
+    const socket = privateSocket();
+    const backend = new SshBackend({ host: SSH_TEST_HOST, root, remoteRoot: copy, sessionName: 'swarm-guard', socket, env: { SWARM_SSH_COMMAND: quote([wrapper]) }, killTimeoutMs: 1500 });
+    try {
+      const err = await backend.createPane({ team: 'guard', name: 'alpha', color: 'blue', argv: ['sleep', '60'], env: {}, cwd: root }).then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+      expect(err?.message).toMatch(
+        new RegExp(
+          `^the team root ${root} is not shared with ${SSH_TEST_HOST} at SWARM_REMOTE_ROOT=${copy} \\(the file ${SSH_TEST_HOST} wrote at ${copy}/swarm/ssh-proof-[0-9a-f]{16}\\.back is not seen here at ${root}/swarm/ssh-proof-[0-9a-f]{16}\\.back\\); mount it there \\(NFS or sshfs\\), or set SWARM_REMOTE_ROOT to where ${SSH_TEST_HOST} mounts it$`,
+        ),
+      );
+      expect(await backend.probe([{ paneId: '%1', backendType: 'ssh', host: SSH_TEST_HOST }])).toEqual(['gone']); // no pane was made
+      expect((await readFile(path.join(copy, 'swarm', (err!.message.match(/ssh-proof-[0-9a-f]{16}\.back/) ?? [''])[0]), 'utf8')).length).toBe(32); // it did write, over there
+    } finally {
+      await reapServer(socket);
+    }
+  });
+
+  it('is not remembered when it fails: once the root is shared, the next proof passes', async () => {
+    const sshd = await startSshd();
+    const root = await rootFor(sshd);
+    const elsewhere = await tempRoot('swarm-ssh-guard-elsewhere-');
+    const remote = new RemoteHost(new SshConnection({ dest: parseDestination(SSH_TEST_HOST), root, env: { SWARM_SSH_COMMAND: sshd.sshCommand } }), rootMapOf(root, path.join(elsewhere, 'mnt')));
+    await expect(remote.prove()).rejects.toThrow(/is not shared with/);
+    await symlink(root, path.join(elsewhere, 'mnt')); // now mounted there
+    await expect(remote.prove()).resolves.toBeUndefined();
+  });
+});
+
+describe('host validation: an ssh option in place of a host never reaches ssh', () => {
+  it('given for new panes: refused when the backend is made, nothing run', async () => {
+    const marker = path.join(await tempRoot(), 'proxy-ran');
+    const rec = recording();
+    expect(() => new SshBackend({ host: BAD_HOST(marker), root: '/r', sessionName: 's', env: {}, exec: rec.exec })).toThrow(HOST_ERROR(BAD_HOST(marker)));
+    expect(() => new SshBackend({ host: '-lroot@h', root: '/r', sessionName: 's', env: {}, exec: rec.exec })).toThrow(HOST_ERROR('-lroot@h'));
+    expect(rec.calls).toEqual([]);
+  });
+
+  it('recorded in config.json (edited by hand): kill, probe, capture, attach line and doctor --host refuse it, nothing run', async () => {
+    const marker = path.join(await tempRoot(), 'proxy-ran');
+    const host = BAD_HOST(marker);
+    const rec = recording();
+    const backend = new SshBackend({ root: '/r', sessionName: 's', env: {}, exec: rec.exec });
+    const pane: PaneRef = { paneId: '%1', backendType: 'ssh', pid: process.pid, host };
+    await expect(backend.kill(pane)).rejects.toThrow(HOST_ERROR(host));
+    await expect(backend.probe([pane])).rejects.toThrow(HOST_ERROR(host));
+    await expect(backend.capture(pane, 5)).rejects.toThrow(HOST_ERROR(host));
+    expect(() => backend.howToReach(pane)).toThrow(HOST_ERROR(host));
+    expect(await checkHost({ host, root: '/r', env: {}, exec: rec.exec })).toEqual({ host, reach: { error: HOST_ERROR(host) } });
+    expect(rec.calls).toEqual([]);
+    await expect(stat(marker)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('a pane with no host recorded is never looked for on this machine: kill refuses, probe says unknown', async () => {
+    const rec = recording();
+    const backend = new SshBackend({ host: SSH_TEST_HOST, root: '/r', sessionName: 's', env: {}, exec: rec.exec });
+    const local: PaneRef = { paneId: '%1', backendType: 'ssh', pid: process.pid };
+    await expect(backend.kill(local)).rejects.toThrow('ssh pane %1 has no host recorded; stop its process on its machine by hand');
+    expect(await backend.probe([local])).toEqual(['unknown']);
+    expect(rec.calls).toEqual([]);
+  });
+});
+
+describe('what the backend refuses before anything runs', () => {
+  it('a new pane with no --host, and a relative SWARM_REMOTE_ROOT: one line each, nothing run', async () => {
+    const rec = recording();
+    const noHost = new SshBackend({ root: '/r', sessionName: 's', env: {}, exec: rec.exec });
+    await expect(noHost.createPane({ team: 't', name: 'w1', color: 'blue', argv: ['true'], env: {}, cwd: '/r' })).rejects.toThrow(
+      '--backend ssh needs --host [user@]host[:port] (or host:/hosts: in the team file)',
+    );
+    expect(() => new SshBackend({ host: 'h', root: '/r', remoteRoot: 'mnt/r', sessionName: 's', env: {}, exec: rec.exec })).toThrow(/^SWARM_REMOTE_ROOT="mnt\/r" is not an absolute path; /);
+    expect(rec.calls).toEqual([]);
+  });
+});
+
+describe('quoting: what swarm hands a host arrives as data', () => {
+  it('the attach line a person copies is shell-quoted word by word', () => {
+    const backend = new SshBackend({ host: 'ci@b1', root: '/r', sessionName: 'swarm-t', socket: 'priv', env: { SWARM_SSH_COMMAND: quote(['ssh', '-F', '/etc/my config']) } });
+    expect(backend.describe()).toBe("ssh -F '/etc/my config' -t -l ci b1 tmux -L priv attach -t swarm-t");
+  });
+
+  it('run() passes values as positional arguments, intact; exec() quotes every word; none is run as shell text', async () => {
+    const sshd = await startSshd();
+    const root = await rootFor(sshd);
+    const marker = path.join(root, 'pwned');
+    const conn = new SshConnection({ dest: parseDestination(SSH_TEST_HOST), root, env: { SWARM_SSH_COMMAND: sshd.sshCommand } });
+    const hostile = ['a b', `$(touch ${marker})`, `'; touch ${marker}; '`, '`touch x`', '--', '-n', '*', 'line\nbreak', ''];
+    const r = await conn.run('for a in "$@"; do printf "[%s]\\n" "$a"; done', hostile);
+    expect(r.stdout).toBe(hostile.map((v) => `[${v}]`).join('\n')); // (the last newline is stripped)
+    const e = await conn.exec('printf', ['%s|', ...hostile]);
+    expect(e.stdout).toBe(hostile.map((v) => `${v}|`).join(''));
+    await expect(stat(marker)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
+describe('a kill over there is verified', () => {
+  it('a zombie (exited, its parent not reaping it) counts as gone: kill -0 alone would call it alive for ever', async () => {
+    const sshd = await startSshd();
+    const root = await rootFor(sshd);
+    // sh starts `sleep 0` in the background, then becomes `sleep 600`, which never reaps it.
+    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 600'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const [line] = (await once(parent.stdout!, 'data')) as [Buffer];
+      const zombie = Number(line.toString().trim());
+      await waitFor(async () => / Z /.test(await readFile(`/proc/${zombie}/stat`, 'utf8').catch(() => '')), 10_000, 'the child to be a zombie');
+      const remote = new RemoteHost(new SshConnection({ dest: parseDestination(SSH_TEST_HOST), root, env: { SWARM_SSH_COMMAND: sshd.sshCommand } }), rootMapOf(root, undefined));
+      expect(await remote.terminate(zombie, { waitMs: 50, termMs: 100, killMs: 100 })).toBe(true);
+    } finally {
+      const exited = once(parent, 'exit');
+      parent.kill('SIGKILL');
+      await exited;
+    }
+  });
+});
+
+describe("the pane's environment on the host", () => {
+  it('goes over stdin into a 0600 file in a 0700 directory there, never onto an ssh command line', async () => {
+    const sshd = await startSshd();
+    const root = await rootFor(sshd);
+    const calls: string[][] = [];
+    const spy: Exec = (file, args, opts) => (calls.push([file, ...args]), execaExec(file, args, opts));
+    const remote = new RemoteHost(new SshConnection({ dest: parseDestination(SSH_TEST_HOST), root, env: { SWARM_SSH_COMMAND: sshd.sshCommand }, exec: spy }), rootMapOf(root, undefined));
+    const secret = 'sk-ant-guard-0123456789';
+    const argv = await remote.paneArgv({ team: 't', name: 'w1', color: 'blue', argv: ['sh', '-c', 'true'], env: { ANTHROPIC_API_KEY: secret }, cwd: root });
+    const envFile = argv[3]!; // ['/bin/sh', '-c', loader, <file>, ...argv]
+    try {
+      expect(argv.slice(0, 2)).toEqual(['/bin/sh', '-c']);
+      expect(((await stat(envFile)).mode & 0o777).toString(8)).toBe('600');
+      expect(((await stat(path.dirname(envFile))).mode & 0o777).toString(8)).toBe('700');
+      expect(await readFile(envFile, 'utf8')).toContain(secret);
+      expect(calls.length).toBeGreaterThan(0);
+      expect(calls.flat().join(' ')).not.toContain(secret);
+      expect(argv.join(' ')).not.toContain(secret);
+    } finally {
+      await rm(path.dirname(envFile), { recursive: true, force: true });
+    }
+  });
+
+  it('a private file that cannot be made there is an error, never a pane loading a file that is not there', async () => {
+    const sshd = await startSshd();
+    const root = await rootFor(sshd);
+    // A host whose temp dir is unusable: the wrapper makes the remote command run with TMPDIR gone.
+    const wrapper = path.join(root, 'ssh-no-tmp');
+    await writeFile(wrapper, `#!/bin/bash\nexec ssh -F ${quote([sshd.config])} "\${@:1:$#-1}" "export TMPDIR=/nonexistent/tmp; \${@: -1}"\n`, { mode: 0o755 });
+    const remote = new RemoteHost(new SshConnection({ dest: parseDestination(SSH_TEST_HOST), root, env: { SWARM_SSH_COMMAND: quote([wrapper]) } }), rootMapOf(root, undefined));
+    await expect(remote.paneArgv({ team: 't', name: 'w1', color: 'blue', argv: ['sh', '-c', 'true'], env: { K: 'v' }, cwd: root })).rejects.toThrow(
+      new RegExp(`^could not write the pane's private files on ${SSH_TEST_HOST}: .*mktemp`),
+    );
+  });
+});
