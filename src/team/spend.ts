@@ -73,8 +73,6 @@ export interface BudgetState {
 export async function readBudgetState(team: Team): Promise<BudgetState> {
   const config = await readTeam(team);
   const budget = config.swarm?.budget;
-  // No budget, nothing to judge: every member's status file is not read before every model step.
-  if (budget === undefined) return { budget, spent: { costUsd: 0, tokens: 0, unpriced: [] }, hit: undefined };
   const spent = spentSince(budget, await readTeamSpend(team, config));
   return { budget, spent, hit: budgetReached(budget, spent) };
 }
