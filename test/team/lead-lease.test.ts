@@ -5,15 +5,21 @@
 // no live process proves (pid 1 from before a reboot, a live `sleep`, a renewal dated 2100) locks
 // nobody out and is handed nothing; a lease naming this pid from another process is not ours;
 // doctor's clear removes only the unbelieved lease it saw. A keeper asks with takeOver, gives up at
-// waitHolding's deadline, and on close waits for a tick under way before releasing.
+// waitHolding's deadline, and on close waits for a tick under way before releasing. And each guard
+// the mutation run found untested: how a holder is named, when a tick takes the lock, what a
+// hand-over and an ask record (nothing undefined), onChange/onError and the timer, around close.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTeam, readTeam, updateTeam } from '../../src/team/team-store.js';
+import { writeFile } from 'node:fs/promises';
 import {
   claudeCodeHolds,
   clearUntrustedLease,
+  describeHolder,
   LEASE_TICK_MS,
   LeaseKeeper,
   leaseSelf,
+  needsSync,
+  otherHolder,
   releaseLease,
   requestTakeOver,
   syncLease,
@@ -257,5 +263,136 @@ describe('the leader lease', () => {
     expect((await ticking).role).toBe('watcher');
     expect(changes).toEqual([]);
     expect((await readTeam(team)).leadProcess).toBeUndefined();
+  });
+
+  it('names the holder: its host only when another, a kind-less lease as a leader', () => {
+    expect(describeHolder({ pid: 7, claimedAt: 1, kind: 'console' }, 'here')).toBe('pid 7 (a console)');
+    expect(describeHolder({ pid: 7, claimedAt: 1, kind: 'console', host: 'here' }, 'here')).toBe('pid 7 (a console)');
+    expect(describeHolder({ pid: 7, claimedAt: 1, kind: 'headless', host: 'there' }, 'here')).toBe('pid 7 on there (a headless run)');
+    expect(describeHolder({ pid: 7, claimedAt: 1 }, 'here')).toBe('pid 7 (a leader)');
+  });
+
+  it('a tick takes the config lock only for a claim, a renewal or hand-over due, or a clock gone back', () => {
+    const t = Date.now();
+    const mine: LeadLease = { pid: process.pid, claimedAt: t, renewedAt: t, host: 'here', kind: 'console', identity: holder.identity! };
+    expect(needsSync(undefined, holder, t)).toBe(true); // nobody holds it
+    expect(needsSync(mine, holder, t)).toBe(false); // renewed just now
+    expect(needsSync(mine, holder, t + RENEW_MS - 1)).toBe(false);
+    expect(needsSync(mine, holder, t + RENEW_MS)).toBe(true);
+    expect(needsSync(mine, holder, t - 1)).toBe(true); // our clock went back
+    expect(needsSync({ ...mine, takeOver: { pid: process.ppid, kind: 'console', host: 'here', at: t } }, holder, t)).toBe(true);
+    expect(needsSync(mine, watcher, t)).toBe(false); // a live holder, watched
+    expect(needsSync({ ...mine, pid: DEAD, identity: undefined }, watcher, t)).toBe(true); // its holder gone
+  });
+
+  it('a hand-over to an ask an older swarm wrote (no host, no identity) records only what it said', async () => {
+    const { team } = await createTeam(root, { name: 'l13' });
+    const t = Date.now();
+    await syncLease(team, holder, t);
+    await updateTeam(team, (c) => void (c.leadProcess!.takeOver = { pid: process.ppid, kind: 'console', at: t }));
+    expect(await syncLease(team, holder, t)).toStrictEqual({ role: 'watcher', holder: { pid: process.ppid, claimedAt: t, renewedAt: t, kind: 'console' } });
+  });
+
+  it('with no identity of its own to read (no /proc), a holder renews without touching the recorded one, and asks without one', async () => {
+    const { team } = await createTeam(root, { name: 'l14' });
+    const t = Date.now();
+    const bare = { ...holder, identity: undefined };
+    await syncLease(team, holder, t);
+    expect(await syncLease(team, bare, t + RENEW_MS)).toEqual({ role: 'holder' });
+    expect((await readTeam(team)).leadProcess).toEqual({ pid: process.pid, claimedAt: t, renewedAt: t + RENEW_MS, host: 'here', kind: 'console', identity: holder.identity });
+
+    const asker = { ...watcher, identity: undefined };
+    const asked = await requestTakeOver(team, asker, t + RENEW_MS);
+    expect(asked.role === 'watcher' && asked.holder.takeOver).toStrictEqual({ pid: process.ppid, kind: 'console', host: 'here', at: t + RENEW_MS });
+  });
+
+  it("--take-over of an agent lead is an 'exists' error; otherHolder reads the live holder that is not us", async () => {
+    const { team } = await createTeam(root, { name: 'l15' });
+    expect(await otherHolder(team, watcher)).toBeUndefined();
+    await syncLease(team, leaseSelf('agent', process.pid, 'here'));
+    await expect(requestTakeOver(team, watcher)).rejects.toMatchObject({ kind: 'exists' });
+    expect(await otherHolder(team, watcher)).toMatchObject({ pid: process.pid, kind: 'agent' });
+    expect(await otherHolder(team, holder)).toBeUndefined();
+  });
+
+  it("a keeper reports a change of role only, with the role before; a watcher's keeper is not holding", async () => {
+    const { team } = await createTeam(root, { name: 'l16' });
+    await syncLease(team, holder);
+    const changes: [LeaseState, LeaseState][] = [];
+    const keeper = await LeaseKeeper.open(team, watcher, { tickMs: 3_600_000, onChange: (now, before) => changes.push([now, before]) });
+    try {
+      expect(keeper.holding).toBe(false);
+      await keeper.tick();
+      expect(changes).toEqual([]);
+      await updateTeam(team, (c) => void (c.leadProcess!.pid = DEAD)); // the holder died
+      await keeper.tick();
+      expect(keeper.holding).toBe(true);
+      expect(changes).toEqual([[{ role: 'holder' }, { role: 'watcher', holder: expect.objectContaining({ pid: process.pid }) }]]);
+    } finally {
+      await keeper.close();
+    }
+  });
+
+  it('a failed tick goes to onError and keeps the state; none after close, and without onError or onChange a tick still resolves', async () => {
+    const { team } = await createTeam(root, { name: 'l17' });
+    const errors: unknown[] = [];
+    const quiet = await LeaseKeeper.open(team, holder, { tickMs: 3_600_000 });
+    const keeper = await LeaseKeeper.open(team, watcher, { tickMs: 3_600_000, onError: (e) => errors.push(e) });
+    try {
+      await updateTeam(team, (c) => void (c.leadProcess!.pid = DEAD)); // watcher's keeper takes over: a change, and no onChange given
+      expect(await keeper.tick()).toEqual({ role: 'holder' });
+      expect(errors).toEqual([]);
+      await writeFile(team.paths.config, '{ not json');
+      expect(await keeper.tick()).toEqual({ role: 'holder' });
+      expect(errors).toEqual([expect.objectContaining({ kind: 'corrupt' })]);
+      expect(await quiet.tick()).toEqual({ role: 'holder' }); // its state from open: the failure reported to nobody
+      const ticking = keeper.tick();
+      await keeper.close();
+      await ticking;
+      expect(errors).toHaveLength(1);
+    } finally {
+      await keeper.close();
+      await quiet.close();
+    }
+  });
+
+  it("a keeper's timer ticks every tickMs until closed, and not once after", async () => {
+    const { team } = await createTeam(root, { name: 'l18' });
+    await syncLease(team, holder);
+    let calls = 0;
+    let closing: Promise<void> | undefined;
+    const t = Date.now();
+    const keeper = await LeaseKeeper.open(team, watcher, {
+      tickMs: 1,
+      clock: () => {
+        if (++calls === 3) closing = Promise.resolve().then(() => keeper.close()); // once the second timer tick is under way: close waits for it
+        return t;
+      },
+    });
+    await waitFor(() => calls >= 3, LEASE_TICK_MS, 'two timer ticks'); // far sooner than LEASE_TICK_MS: tickMs is used
+    await closing;
+    // A timer of the same length set after close fires after any the keeper could have set (Node runs
+    // equal timeouts in the order set): an ordering barrier, not a wait for something to happen.
+    await new Promise((r) => setTimeout(r, 1));
+
+    expect(calls).toBe(3);
+  });
+
+  it('waitHolding polls until the holder hands over, and a holding keeper is holding at once', async () => {
+    const { team } = await createTeam(root, { name: 'l19' });
+    const t = Date.now();
+    const mine = await LeaseKeeper.open(team, holder, { tickMs: 3_600_000, clock: () => t });
+    expect(await mine.waitHolding(0)).toBe(true);
+    let calls = 0;
+    const theirs = await LeaseKeeper.open(team, watcher, { takeOver: true, tickMs: 3_600_000, clock: () => (calls++, t) });
+    try {
+      const waiting = theirs.waitHolding(60_000, 1);
+      await waitFor(() => calls >= 3, 5000, 'a second poll'); // open, then two ticks: the first one saw a watcher
+      await mine.tick(); // hands over
+      expect(await waiting).toBe(true);
+    } finally {
+      await theirs.close();
+      await mine.close();
+    }
   });
 });

@@ -2,11 +2,12 @@
 // test writes (its pids real, so kill(0) reaches them: this process and a `sleep` it starts) and
 // against this machine's /proc: a swarm lease while its pid is still the process that recorded it,
 // whatever its age; one with no identity, or from another host, while freshly renewed and never
-// from the future; Claude Code's while its pid lives. And which lease is this process's own.
+// from the future; Claude Code's while its pid lives. And which lease is this process's own, and
+// the records leaseSelf and askClaim build.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LeadLease } from '../../src/protocol/config.js';
 import { processIdentityIn } from '../../src/storage/pid.js';
-import { CLOCK_SKEW_MS, isMine, leaseSelf, STALE_RENEWAL_MS, whyUntrusted, type LeaseSelf } from '../../src/team/lease-trust.js';
+import { askClaim, CLOCK_SKEW_MS, isMine, leaseSelf, STALE_RENEWAL_MS, whyUntrusted, type LeaseSelf } from '../../src/team/lease-trust.js';
 import { fakeProc } from '../support/fake-proc.js';
 import { YEAR_2100 } from '../support/forged-leases.js';
 import { deadPid, reapChildren, startSleeper } from '../support/team-fixture.js';
@@ -107,5 +108,15 @@ describe('isMine', () => {
     expect(isMine({ ...lease, pid: 8 }, me)).toBe(false);
     expect(isMine({ ...lease, host: 'there' }, me)).toBe(false);
     for (const other of [{ bootId: 'a' }, { startTicks: 4 }, { cmd: 'd' }]) expect(isMine({ ...lease, identity: { ...lease.identity!, ...other } }, me), JSON.stringify(other)).toBe(false);
+  });
+});
+
+describe('the records it builds', () => {
+  it('leaseSelf and askClaim carry an identity and a host only where there is one', async () => {
+    const noProc = await fakeProc({}, { self: false });
+    expect(leaseSelf('console', process.pid, 'here', noProc)).toStrictEqual({ pid: process.pid, kind: 'console', host: 'here', procRoot: noProc });
+    const identity = { bootId: 'b', startTicks: 5, cmd: 'c' };
+    expect(askClaim({ pid: 7, kind: 'console', at: NOW })).toStrictEqual({ pid: 7, kind: 'console', claimedAt: NOW });
+    expect(askClaim({ pid: 7, kind: 'console', host: 'there', at: NOW, identity })).toStrictEqual({ pid: 7, kind: 'console', claimedAt: NOW, host: 'there', identity });
   });
 });
