@@ -70,7 +70,9 @@ describe('files the commands of agent configuration name', () => {
     expect(pathsNamedBy('"$CLAUDE_PROJECT_DIR"/d.sh $HOME/e.sh ~/f.sh a~/g.sh', '/w', '/h')).toEqual(['/w/d.sh', '/h/e.sh', '/h/f.sh', '/w/a~/g.sh']);
     // Another variable is not guessed; a URL is not a file.
     expect(pathsNamedBy('$OTHER/x.sh ${OTHER}/y.sh https://example.invalid/z HTTP://example.invalid/z git+ssh://h/r', '/w', '/h')).toEqual([]);
-    expect(pathsNamedBy("sh -c 'python3 tools/wrap.py'", '/w', '/h')).toEqual(['/w/tools/wrap.py']);
+    expect(pathsNamedBy("sh -c 'python3 tools/wrap.py && ./b.sh'", '/w', '/h')).toEqual(['/w/tools/wrap.py', '/w/b.sh']);
+    // Operators are not words; a quoted word is one path, whatever it holds; a scheme only at the start is a URL.
+    expect(pathsNamedBy('./a.sh && ./b.sh | c > ./out.log; "./odd;name.sh" ./cache/https://x.sh', '/w', '/h')).toEqual(['/w/a.sh', '/w/b.sh', '/w/out.log', '/w/odd;name.sh', '/w/cache/https:/x.sh']);
     // One level: a command nested deeper is taken whole, as one word with a slash.
     expect(pathsNamedBy(`sh -c "sh -c 'x/y.sh'"`, '/w', '/h')).toEqual(['/w/x/y.sh']);
     expect(pathsNamedBy(`sh -c "sh -c 'sh -c x/y.sh'"`, '/w', '/h')).toEqual(['/w/sh -c x/y.sh']);
@@ -114,5 +116,10 @@ describe('files the commands of agent configuration name', () => {
     expect(await config.configures(path.join(root, 'scripts/real.sh'))).toBe(`a command in ${path.join(root, 'settings.json')} names it`);
     await fs.writeFile(path.join(root, 'settings.json'), json.padEnd((1 << 20) + 1));
     expect(await config.configures(path.join(root, 'scripts/real.sh'))).toBeUndefined();
+    // Each source read is closed again.
+    const open = async () => (await Promise.all((await fs.readdir('/proc/self/fd')).map((fd) => fs.readlink(`/proc/self/fd/${fd}`).catch(() => '')))).filter((t) => t.startsWith(root));
+    const before = await open();
+    for (let i = 0; i < 3; i++) await config.configures(path.join(root, 'scripts/other.sh'));
+    expect(await open()).toEqual(before);
   });
 });
