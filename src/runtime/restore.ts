@@ -28,20 +28,25 @@ const ModeLineSchema = z.looseObject({ kind: z.literal('control'), what: z.liter
 function lastMode(text: string): PermissionMode | undefined {
   let mode: PermissionMode | undefined;
   for (const line of text.split('\n')) {
-    if (!line.includes('"mode"')) continue;
+    if (!line.includes('"mode"')) continue; // a shortcut: the rebuild has parsed every line once already
+    let json: unknown;
     try {
-      const parsed = ModeLineSchema.safeParse(JSON.parse(line));
-      if (parsed.success) mode = parsed.data.mode;
+      json = JSON.parse(line);
     } catch {
-      // not a whole line (the rebuild reports those)
+      // not a whole line (the rebuild reports those): undefined, which the schema refuses
     }
+    const parsed = ModeLineSchema.safeParse(json);
+    if (parsed.success) mode = parsed.data.mode;
   }
   return mode;
 }
 
-/** Where the last line of `text` starts: just after the newline that ends the line before it (kept). */
+/**
+ * Where the last line of `text` starts: just after the newline that ends the line before it (kept).
+ * The search starts before the last character, which is the line's own newline if it has one.
+ */
 function lastLineStart(text: string): number {
-  return text.lastIndexOf('\n', text.endsWith('\n') ? text.length - 2 : text.length - 1) + 1;
+  return text.lastIndexOf('\n', text.length - 2) + 1;
 }
 
 /** Rebuild the conversation of `file`; throws SwarmError('corrupt') when it cannot be restored whole. */

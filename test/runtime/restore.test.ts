@@ -5,12 +5,15 @@
 // again); a transcript corrupt in the middle ends the process with one line, before any
 // status file. Real processes, no tmux (the CLI resume tests cover panes). And the repair itself
 // (restoreConversation, in-process): a last line cut short is cut off the file, the newline of the
-// line before it kept, so the next append starts a whole line.
+// line before it kept, so the next append starts a whole line; a whole transcript is left as it is;
+// a missing one is an empty conversation, an unreadable or corrupt one a SwarmError; the mode is that
+// of the last whole mode line.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NOT_RUN_AFTER_CRASH, RESUMED_NOTE } from '../../src/runtime/agent-loop.js';
 import { readConversation, SUMMARY_HEADER } from '../../src/runtime/conversation.js';
+import { isSwarmError } from '../../src/protocol/errors.js';
 import { restoreConversation } from '../../src/runtime/restore.js';
 import { tempRoot } from '../support/tmp-root.js';
 import { readStatus, setupRuntime, waitFor, type RuntimeEnv } from '../support/runtime-harness.js';
@@ -87,5 +90,51 @@ describe('swarm teammate --resume', () => {
       const again = await readConversation(file);
       expect([again.corrupt, again.skipped, again.messages.length]).toEqual([undefined, undefined, 3]);
     }
+  });
+
+  it('a whole transcript is left as it is, with no note; a missing one is an empty conversation', async () => {
+    const dir = await tempRoot('swarm-restore-');
+    const file = path.join(dir, 'w1.jsonl');
+    const whole = [{ kind: 'user', content: text('one') }, { kind: 'assistant', content: text('two') }].map((e) => `${JSON.stringify(e)}\n`).join('');
+    await fs.writeFile(file, whole);
+    const r = await restoreConversation(file);
+    expect([r.messages.map((m) => m.role), r.notes, 'mode' in r]).toEqual([['user', 'assistant'], [], false]);
+    expect(await fs.readFile(file, 'utf8')).toBe(whole);
+    expect(await restoreConversation(path.join(dir, 'never.jsonl'))).toEqual({ messages: [], notes: [] });
+  });
+
+  it('an unreadable transcript is an io error naming it, with its cause; a corrupt middle line a corrupt error, the file untouched', async () => {
+    const dir = await tempRoot('swarm-restore-');
+    const unreadable = path.join(dir, 'dir.jsonl');
+    await fs.mkdir(unreadable);
+    const e = await restoreConversation(unreadable).catch((x: unknown) => x);
+    expect(isSwarmError(e, 'io')).toBe(true);
+    expect((e as Error).message).toMatch(new RegExp(`^cannot resume: ${unreadable} is unreadable \\(EISDIR: .*\\)$`));
+    expect(((e as Error).cause as NodeJS.ErrnoException).code).toBe('EISDIR');
+    const file = path.join(dir, 'w1.jsonl');
+    const bad = `${JSON.stringify({ kind: 'user', content: text('one') })}\n{"kind":"assi\n${JSON.stringify({ kind: 'user', content: text('three') })}\n`;
+    await fs.writeFile(file, bad);
+    const c = await restoreConversation(file).catch((x: unknown) => x);
+    expect(isSwarmError(c, 'corrupt')).toBe(true);
+    expect((c as Error).message).toBe(`cannot resume: ${file} line 2: not JSON; the conversation is rebuilt up to the line before it; repair or move that line, then run swarm resume again`);
+    expect(await fs.readFile(file, 'utf8')).toBe(bad);
+  });
+
+  it('the mode is that of the last whole control/mode line: other lines that name a mode, a bad mode and a cut line change nothing', async () => {
+    const file = path.join(await tempRoot('swarm-restore-'), 'w1.jsonl');
+    const mode = (m: string) => ({ kind: 'control', what: 'mode', mode: m });
+    const lines = [
+      { kind: 'user', content: text('go') },
+      mode('plan'),
+      mode('acceptEdits'),
+      { kind: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Fmt', input: { mode: 'plan' } }] }, // "mode" in a tool's input
+      { kind: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'done' }] },
+      mode('yolo'), // not a permission mode
+      { kind: 'control', what: 'model', mode: 'plan' }, // another control line
+    ];
+    await fs.writeFile(file, `${lines.map((e) => `${JSON.stringify(e)}\n`).join('')}{"kind":"control","what":"mode","mode":"bypassPer`);
+    const r = await restoreConversation(file);
+    expect(r.mode).toBe('acceptEdits');
+    expect(r.notes).toHaveLength(1);
   });
 });
