@@ -40,9 +40,20 @@ export const TaskSchema = z.looseObject({
 });
 export type Task = z.infer<typeof TaskSchema>;
 
-/** The record of the file `<id>.json`: a task whose own `id` is that id (a copy under another name is not it). */
+const fileSchemas = new Map<string, z.ZodType<Task>>();
+
+/**
+ * The record of the file `<id>.json`: a task whose own `id` is that id (a copy under another name is
+ * not it). One schema per id, made once: zod compiles a refined object schema on its first parse
+ * (~0.15 ms), which every listing of every task paid (the claim race ran 3.5 times slower).
+ */
 export function taskFileSchema(id: string): z.ZodType<Task> {
-  return TaskSchema.superRefine((t, ctx) => {
-    if (t.id !== id) ctx.addIssue({ code: 'custom', path: ['id'], message: `holds task ${JSON.stringify(t.id)}, but the file is named for task ${id}` });
-  });
+  let schema = fileSchemas.get(id);
+  if (schema === undefined) {
+    schema = TaskSchema.superRefine((t, ctx) => {
+      if (t.id !== id) ctx.addIssue({ code: 'custom', path: ['id'], message: `holds task ${JSON.stringify(t.id)}, but the file is named for task ${id}` });
+    });
+    fileSchemas.set(id, schema);
+  }
+  return schema;
 }
