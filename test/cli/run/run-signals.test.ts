@@ -118,6 +118,9 @@ describe('swarm run -p ended by a signal', () => {
     const first = run(FIRST);
     const approve = await first.approveLine();
     const worker = await workerPid();
+    // The lead has had both of its scripted turns (a loaded machine can show the question first):
+    // the second run's lead then gets the script's exhausted reply, not an unmatched request.
+    await waitFor(() => server.requests.filter((q) => q.agent === 'team-lead').length >= 2, 20_000, "the first lead's second model step");
     first.child.kill('SIGKILL');
     await first.child;
     expect(isProcessAlive(worker)).toBe(true); // left waiting on a question nobody will answer
