@@ -62,9 +62,10 @@ export class BudgetGate {
   /** The agent loop's `beforeStep`: resolves when a model step may be taken; throws when the teammate stops instead. */
   async beforeStep(): Promise<void> {
     const d = this.d;
-    if ((await readTeam(d.team)).swarm?.budget === undefined) return; // no budget: no flush, no sum
+    const config = await readTeam(d.team);
+    if (config.swarm?.budget === undefined) return; // no budget: no flush, no sum
     await d.status.flush(); // its own last step is in the sum read below (usage() writes in the background)
-    let state = await readBudgetState(d.team);
+    let state = await readBudgetState(d.team, config); // the budget as just read; the spend after the flush
     if (state.hit === undefined) return;
     const why = state.hit.why;
     const before = d.status.state;

@@ -69,9 +69,9 @@ export interface BudgetState {
   hit: BudgetHit | undefined;
 }
 
-/** The team's budget as it is now (config.json read once). */
-export async function readBudgetState(team: Team): Promise<BudgetState> {
-  const config = await readTeam(team);
+/** The team's budget as it is now (config.json read once; `config`: as the caller just read it). */
+export async function readBudgetState(team: Team, config?: TeamConfig): Promise<BudgetState> {
+  config ??= await readTeam(team);
   const budget = config.swarm?.budget;
   const spent = spentSince(budget, await readTeamSpend(team, config));
   return { budget, spent, hit: budgetReached(budget, spent) };
