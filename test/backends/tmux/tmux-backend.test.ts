@@ -171,6 +171,8 @@ describe('TmuxBackend (real tmux, private socket)', () => {
       await server.runChain([['start-server'], ['set-option', '-g', 'default-shell', '/bin/sh'], ['new-session', '-d', '-s', 'cc', '-P', '-F', '#{pane_id} #{pane_pid}']])
     ).trim().split(' ');
     const pane: PaneRef = { paneId: paneId!, backendType: 'tmux' };
+    // a login shell runs its profile first (commands of its own, for a moment): wait for its prompt
+    await waitFor(async () => (await descendantsOf(Number(shell))).length === 0, 5000, 'the shell at its prompt');
     expect(await backend.isAlive(pane)).toBe(false); // a shell prompt: no teammate there
     await server.run(['send-keys', '-t', paneId!, 'sleep 600', 'Enter']);
     const teammate = await waitFor(async () => (await descendantsOf(Number(shell)))[0], 5000, 'the typed command');
