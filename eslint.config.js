@@ -31,8 +31,11 @@ const allowedFrom = (layer) => {
   const tier = tiers.findIndex((t) => t.includes(layer));
   return [...tiers.slice(0, tier).flat(), ...(sameTier[layer] ?? [])];
 };
-// cli may import everything, standin included (its demo runs the stand-in server).
+// cli may import everything, standin included (its demo runs the stand-in server), except the
+// command handlers: cli/commands/ is a leaf (an element of its own) that only cli/main.ts, the
+// wiring, imports; what two features share lives in a feature folder or cli/output/ instead.
 const allowedTargets = (layer) => (layer === 'cli' ? layers : [layer, ...allowedFrom(layer)]);
+const CLI_COMMANDS = 'cli-commands';
 
 const typeAware = ['src/**/*.ts', 'test/**/*.ts', 'scripts/**/*.ts'];
 
@@ -82,7 +85,11 @@ export default defineConfig(
     plugins: { boundaries },
     settings: {
       'import/resolver': { typescript: { project: 'tsconfig.json' } },
-      'boundaries/elements': layers.map((type) => ({ type, pattern: `src/${type}`, partialMatch: false })),
+      'boundaries/elements': [
+        // Before cli: a command handler's file is of this type, not `cli`.
+        { type: CLI_COMMANDS, pattern: 'src/cli/commands', partialMatch: false },
+        ...layers.map((type) => ({ type, pattern: `src/${type}`, partialMatch: false })),
+      ],
       'boundaries/dependency-nodes': ['import', 'export', 'dynamic-import'],
     },
     rules: {
@@ -96,6 +103,8 @@ export default defineConfig(
               from: { element: { type } },
               allow: { to: { element: { types: { anyOf: allowedTargets(type) } } } },
             })),
+            { from: { element: { type: CLI_COMMANDS } }, allow: { to: { element: { types: { anyOf: [...layers, CLI_COMMANDS] } } } } },
+            { from: { file: { path: 'src/cli/main.ts' } }, allow: { to: { element: { types: { anyOf: [CLI_COMMANDS] } } } } },
           ],
         },
       ],

@@ -7,7 +7,7 @@
 // return false and the caller run the full CLI, whose help and errors then apply unchanged.
 // Errors from the runtime end the process through fail.ts, exactly as in main.ts.
 import { flagsFromArgv } from '../runtime/args.js';
-import { runTeammateProcess } from './commands/teammate.js';
+import { runTeammateProcess } from './teammate-process.js';
 import { failWith } from './fail.js';
 
 /** The camel-cased flags of `swarm teammate <argv>`, or undefined when the full CLI should parse them. */

@@ -1,5 +1,5 @@
 // The import direction rule in eslint.config.js can fail: an upward import is an error, a downward
-// one is not. Type information is switched off here (the snippets are not files on disk, and the
+// one is not; cli/commands/ is a leaf that only cli/main.ts imports. Type information is switched off here (the snippets are not files on disk, and the
 // layer rule needs none), so this lints in well under a second instead of building the program.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,5 +39,16 @@ describe('import direction (eslint-plugin-boundaries)', () => {
     expect(await layerErrors('src/permissions/layer-probe.ts', "export * from '../mailbox/index.js';\n")).toEqual([]);
     const upward = await layerErrors('src/mailbox/layer-probe.ts', "export * from '../permissions/rules.js';\n");
     expect(upward).toEqual([expect.stringMatching(/^boundaries\/dependencies: .*"mailbox".*"permissions"/)]);
+  });
+
+  it('keeps cli/commands a leaf: another cli folder may not import a command, cli/main.ts (the wiring) may', async () => {
+    const fromConsole = await layerErrors('src/cli/console/layer-probe.ts', "export { shutdownCommand } from '../commands/stop.js';\n");
+    expect(fromConsole).toEqual([expect.stringMatching(/^boundaries\/dependencies: .*"cli".*"cli-commands"/)]);
+    const fromCliRoot = await layerErrors('src/cli/layer-probe.ts', "export { teammateCommand } from './commands/teammate.js';\n");
+    expect(fromCliRoot).toEqual([expect.stringMatching(/^boundaries\/dependencies: .*"cli".*"cli-commands"/)]);
+    expect(await layerErrors('src/cli/main.ts', "export { shutdownCommand } from './commands/stop.js';\n")).toEqual([]);
+    // A command imports the rest of cli and the layers below as before.
+    const command = ["export { shutdownCommand } from './stop.js';", "export { chalk } from '../output/render.js';", "export { LEAD_NAME } from '../../protocol/names.js';", ''].join('\n');
+    expect(await layerErrors('src/cli/commands/layer-probe.ts', command)).toEqual([]);
   });
 });

@@ -6,36 +6,16 @@
 // closed) leaves the console as /quit does and then ends the process by that signal (cli/interrupts.ts).
 //
 // `swarm demo` runs this command in the first pane of its team's tmux session and tells it, through
-// the environment (sessionConsoleEnv), what to show first, the hint for an all-idle team, to end
+// the environment (console/session-env.ts), what to show first, the hint for an all-idle team, to end
 // with the team, and the agent lead's goal.
 import { fstatSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { SwarmError } from '../../protocol/errors.js';
 import { runConsole } from '../console/run.js';
+import { SESSION_ENV } from '../console/session-env.js';
 import { refuseGlobals, requireTeam, type GlobalArgs } from '../context.js';
 import { refuseOtherLeader } from '../run/lead-process.js';
 import { leadOptions, leadSettings, type LeadArgs } from '../run/options.js';
-
-/** What `swarm demo` tells the console it starts in a tmux session. */
-export interface SessionConsoleSettings {
-  banner?: string;
-  idleHint?: string;
-  endWithTeam?: boolean;
-  /** With --agent: the lead's first user turn. */
-  goal?: string;
-}
-
-const SESSION_ENV = { banner: 'SWARM_LEAD_BANNER', idleHint: 'SWARM_LEAD_IDLE_HINT', endWithTeam: 'SWARM_LEAD_END_WITH_TEAM', goal: 'SWARM_LEAD_GOAL' } as const;
-
-/** The settings as environment variables for the console's pane. */
-export function sessionConsoleEnv(s: SessionConsoleSettings): Record<string, string> {
-  return {
-    ...(s.banner !== undefined ? { [SESSION_ENV.banner]: s.banner } : {}),
-    ...(s.idleHint !== undefined ? { [SESSION_ENV.idleHint]: s.idleHint } : {}),
-    ...(s.endWithTeam === true ? { [SESSION_ENV.endWithTeam]: '1' } : {}),
-    ...(s.goal !== undefined ? { [SESSION_ENV.goal]: s.goal } : {}),
-  };
-}
 
 interface LeadCommandArgs extends GlobalArgs, LeadArgs {
   agent: boolean;

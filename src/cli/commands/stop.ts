@@ -9,38 +9,13 @@
 import type { CommandModule } from 'yargs';
 import { killTeammate, shutdownAll, shutdownTeammate, type StopOutcome } from '../../teammates/stop.js';
 import { SwarmError } from '../../protocol/errors.js';
-import { describeWorktreeFate } from '../../teammates/worktree.js';
 import { LEAD_NAME, sameName } from '../../protocol/names.js';
 import { SHUTDOWN_GRACE_ENV, shutdownGraceMs, shutdownWaitMs } from '../../protocol/shutdown-timing.js';
 import { readTeam, requireMember } from '../../team/team-store.js';
 import { printJson, println, requireTeam, type GlobalArgs } from '../context.js';
 import { chalk } from '../output/render.js';
+import { describeOutcome } from '../output/stop.js';
 import { nameList, WaitingLine } from '../output/waiting.js';
-
-/** One human line per outcome; a worktree teammate's line ends with what became of its worktree. */
-export function describeOutcome(o: StopOutcome): string {
-  return o.worktree === undefined ? describeStopped(o) : `${describeStopped(o)}; ${describeWorktreeFate(o.worktree)}`;
-}
-
-function describeStopped(o: StopOutcome): string {
-  const name = chalk.bold(o.name);
-  switch (o.outcome) {
-    case 'approved':
-      return `${name}: approved the shutdown; process exited, pane closed, removed from the team${o.reason ? ` (${o.reason})` : ''}`;
-    case 'grace_exit':
-      return `${name}: ${chalk.yellow('did not answer')}; ${o.reason ?? 'exited by itself when its grace period ended'}; pane closed, removed from the team`;
-    case 'rejected':
-      return `${name}: ${chalk.yellow('rejected')} the shutdown: ${o.reason ?? '(no reason)'}; still running (use --force to kill)`;
-    case 'killed':
-      return `${name}: ${chalk.red('killed')}${o.reason ? ` (${o.reason})` : ''}; pane and process gone, removed from the team`;
-    case 'timeout':
-      return `${name}: ${chalk.yellow(o.reason ?? 'no answer')}; still running (retry with --force to kill)`;
-    case 'already_gone':
-      return `${name}: ${o.reason ?? 'already gone'}; leftover pane closed, removed from the team`;
-    case 'failed':
-      return `${name}: ${chalk.red('failed')}: ${o.reason ?? 'unknown error'}`;
-  }
-}
 
 /** What Ctrl-C during a shutdown leaves: the requests stand; swarm teammates still stop when their grace ends. */
 export function interruptedLine(

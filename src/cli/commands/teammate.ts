@@ -1,13 +1,10 @@
 // `swarm teammate ...`: the teammate process a pane runs (SPEC §4.3, §5). Flags are validated by
-// runtime/args.ts; this command only owns the process: SIGTERM / SIGHUP stop the teammate cleanly,
-// and so does Ctrl-C pressed twice within INTERRUPT_CONFIRM_MS (a single Ctrl-C in its pane only
-// says how to stop it: a stray key must not end a teammate's work). The exit code is the runtime's
-// (0 after a shutdown or a signal, 1 after a failure).
+// runtime/args.ts; the process itself (signals, Ctrl-C twice, the exit code) is teammate-process.ts,
+// shared with the fast entry (teammate-main.ts).
 import type { CommandModule } from 'yargs';
 import { TEAMMATE_FLAG_ENTRIES } from '../../protocol/teammate-flags.js';
 import { refuseGlobals, type GlobalArgs } from '../context.js';
-import { OUTSIDE_SIGNALS } from '../interrupts.js';
-import { chalk } from '../output/render.js';
+import { runTeammateProcess } from '../teammate-process.js';
 
 // The yargs options of every teammate flag, from the one table.
 const TEAMMATE_OPTIONS = Object.fromEntries(TEAMMATE_FLAG_ENTRIES.map(([, f]) => [f.flag, { type: f.type, describe: f.describe }]));
@@ -24,30 +21,3 @@ export const teammateCommand: CommandModule<GlobalArgs> = {
       ),
   handler: (args) => runTeammateProcess(args),
 };
-
-/** A second Ctrl-C within this long stops the teammate. */
-export const INTERRUPT_CONFIRM_MS = 3000;
-
-/** Runs the teammate as this process (signals stop it, its code is the exit code); shared with teammate-main.ts. */
-export async function runTeammateProcess(flags: unknown): Promise<never> {
-  const ac = new AbortController();
-  const onSignal = (sig: NodeJS.Signals): void => ac.abort(sig);
-  for (const sig of OUTSIDE_SIGNALS) process.on(sig, onSignal);
-  let interruptedAt = -Infinity;
-  process.on('SIGINT', () => {
-    if (Date.now() - interruptedAt <= INTERRUPT_CONFIRM_MS) return onSignal('SIGINT');
-    interruptedAt = Date.now();
-    const name = (flags as { agentName?: unknown } | undefined)?.agentName;
-    const who = typeof name === 'string' ? name : 'this teammate';
-    process.stdout.write(`\n^C again within ${INTERRUPT_CONFIRM_MS / 1000} s stops ${who} now; to stop it cleanly: swarm shutdown ${who}\n`);
-  });
-  const { runTeammate } = await import('../../runtime/teammate.js'); // only this command needs the runtime
-  const code = await runTeammate({
-    flags,
-    env: process.env,
-    write: (t) => void process.stdout.write(t),
-    colorLevel: chalk.level,
-    signal: ac.signal,
-  });
-  process.exit(code);
-}

@@ -11,7 +11,7 @@ import { listPending } from '../../permissions/pending-list.js';
 import { answerPlan } from '../../permissions/plan-answer.js';
 import { readTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
-import { describeOutcome } from '../commands/stop.js';
+import { describeOutcome } from '../output/stop.js';
 import { openMailbox } from '../context.js';
 import { resumeRecipients } from '../resume-members.js';
 import { oneLine } from '../../protocol/text.js';

@@ -40,7 +40,7 @@ import { LeaseKeeper, leaseSelf, type LeaseState } from '../../team/lead-lease.j
 import { SwarmError } from '../../protocol/errors.js';
 import { roleChangeLine, watchingLines } from './lease-lines.js';
 import type { Team } from '../../team/team.js';
-import { describeOutcome } from '../commands/stop.js';
+import { describeOutcome } from '../output/stop.js';
 import { openMailbox } from '../context.js';
 import { oneLine } from '../../protocol/text.js';
 import { catchInterrupts, describeInterrupt, OUTSIDE_SIGNALS, terminalGone, type CaughtInterrupts, type Interrupt } from '../interrupts.js';

@@ -9,7 +9,7 @@ import { runLead, type LeadOutcome } from '../../runtime/lead/lead.js';
 import type { LimitHit } from '../../runtime/lead/limits.js';
 import { LeadQueue } from '../../runtime/lead/queue.js';
 import type { Team } from '../../team/team.js';
-import { describeOutcome } from '../commands/stop.js';
+import { describeOutcome } from '../output/stop.js';
 import { chalk } from '../output/render.js';
 import type { LeadSettings } from '../run/options.js';
 import { prefixedLines } from '../run/lead-lines.js';

@@ -46,7 +46,7 @@ import { attachOrSay, consoleInSession, startTeam } from '../launch/start-team.j
 import { catchInterrupts } from '../interrupts.js';
 import { chalk } from '../output/render.js';
 import { defaultLeadSettings } from '../run/options.js';
-import { sessionConsoleEnv } from '../commands/lead.js';
+import { sessionConsoleEnv } from '../console/session-env.js';
 
 
 export const DEMO_IDLE_HINT = 'the demo is done: type /shutdown --all, or press Ctrl-C and answer y, to shut the team down and end the demo';
