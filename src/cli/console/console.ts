@@ -1,7 +1,10 @@
-// The leader console (`swarm lead`, SPEC §6): takes delivery of team-lead's inbox and prints each
-// entry above a readline prompt (events as one line each), asks the permission and plan questions
-// one at a time (prompt-queue.ts), runs slash commands (actions.ts), prints a compact status line
-// when it changes, and hosts in-process teammates (host.ts).
+// The leader console (`swarm lead`, SPEC §6): a readline prompt (screen.ts) with team-lead's inbox
+// printed above it (inbox-feed.ts, by the lead's inbox rule), the permission and plan questions
+// asked one at a time (questions.ts, keys y/a/n), slash commands (actions.ts), a compact status line
+// when it changes (status-tracker.ts), and the in-process teammates it hosts (host.ts). This file
+// keeps the leader lease, the display (which question is shown, the prompt's mode) and the input;
+// long actions (shutdown waits, spawns) run as tracked tasks, so the prompt stays live, every
+// task's error is printed, and leaving (leave.ts) waits for them.
 //
 // Only the holder of the leader lease (team/lead-lease.ts) takes delivery; a console opened while
 // another live process holds it watches: it follows the inbox without consuming it (no lead queue,
@@ -9,86 +12,40 @@
 // are exactly-once), and takes the lease over when the holder ends or hands over (`--take-over`).
 // A console holder that is asked hands over and watches from then on.
 //
-// Sources of change: the inbox (followInbox: consume mode while holding, observe mode watching), permissions/pending/ (a request made or
-// decided elsewhere), status/ and config.json (teammate states), and a slow tick for liveness that
-// no file shows (a pane killed behind swarm's back). Every question already open when it starts is
-// asked too: the pending list, and the plan requests nobody answered (read or not in the inbox).
-// Long actions (shutdown waits, spawns) run as tracked tasks, so the prompt stays live; every
-// task's error is printed, and exit waits for them.
+// Other sources of change (sources.ts): permissions/pending/, status/ and config.json, and a slow
+// tick for liveness that no file shows. Every question already open when it starts is asked too.
 //
 // With an agent lead (`swarm run`, `swarm lead --agent`, SPEC §9) the lead runs in this process
 // (lead-in-console.ts): every inbox entry but the person's questions also goes to it, a plain line
 // is said to it, its lines are printed as `lead › …`, and its limits are questions like the others.
-// The demo's console (`endWithLastTeammate`, `swarm demo`) ends once the lead has finished with no
-// teammate left.
-import { setTimeout as delay } from 'node:timers/promises';
+// When the team empties, the demo's console ends and any other says how to leave (team-end.ts).
 import type { InProcessHost } from '../../backends/in-process/host.js';
-import { handleShutdownApproved, killTeammate, shutdownAll } from '../../teammates/stop.js';
-import { followInbox } from '../../mailbox/follow.js';
-import { decide } from '../../permissions/leader.js';
-import { listPending } from '../../permissions/pending-list.js';
-import { answerPlan, openPlanRequests } from '../../permissions/plan-answer.js';
-import { parseControl } from '../../protocol/control.js';
 import { isSwarmError } from '../../protocol/errors.js';
-import { messageKey, type InboxMessage } from '../../protocol/message.js';
 import { LEAD_NAME } from '../../protocol/names.js';
 import { coalesced } from '../../storage/coalesce.js';
-import { DirWatcher } from '../../storage/watch.js';
 import { readStateDigest } from './state-digest.js';
 import { readTeam } from '../../team/team-store.js';
 import { LeaseKeeper, leaseSelf, type LeaseState } from '../../team/lead-lease.js';
 import { SwarmError } from '../../protocol/errors.js';
 import { roleChangeLine, watchingLines } from './lease-lines.js';
 import type { Team } from '../../team/team.js';
-import { describeOutcome } from '../output/stop.js';
-import { openMailbox } from '../context.js';
-import { oneLine } from '../../protocol/text.js';
 import { catchInterrupts, describeInterrupt, OUTSIDE_SIGNALS, terminalGone, type CaughtInterrupts, type Interrupt } from '../interrupts.js';
-import { chalk, describeToolInput, paint, renderMessage } from '../output/render.js';
+import { chalk } from '../output/render.js';
 import { runCommand, stopContext, type ActionContext } from './actions.js';
 import { openConsoleHost } from './host.js';
-import { PromptQueue, type Question } from './prompt-queue.js';
+import { shutdownEveryTeammate, stopHosted } from './leave.js';
+import type { Question } from './prompt-queue.js';
+import { OpenQuestions } from './questions.js';
 import { Screen } from './screen.js';
 import { complete, parseLine } from './slash.js';
 import { StatusTracker } from './status-tracker.js';
-import { VerdictTracker, verdictLine } from '../output/verdict.js';
-import { eventLine, promptText, questionLines, type PromptMode } from './view.js';
-import { LeadInConsole, type ConsoleLeadOptions } from './lead-in-console.js';
+import { TeamEnd } from './team-end.js';
+import { promptText, questionLines, type PromptMode } from './view.js';
+import { InboxFeed } from './inbox-feed.js';
+import { LeadInConsole } from './lead-in-console.js';
+import type { ConsoleOptions } from './options.js';
+import { everyTick, watchDir } from './sources.js';
 import type { LimitHit } from '../../runtime/lead/limits.js';
-
-export interface ConsoleOptions {
-  team: Team;
-  env: NodeJS.ProcessEnv;
-  input?: NodeJS.ReadableStream & { isTTY?: boolean };
-  output?: NodeJS.WritableStream & { isTTY?: boolean };
-  /** An in-process host already open in this process (launch/demo); else the console opens one. */
-  host?: InProcessHost;
-  /** Printed first (e.g. the demo's "scripted model" notice). */
-  banner?: readonly string[];
-  /** Printed (once per episode) when every teammate is idle and nothing is pending. */
-  allIdleHint?: string;
-  /**
-   * Leave the console once the last teammate is gone (the demo, which then cleans up); with an agent
-   * lead, once the lead has finished with no teammate left. Otherwise the console only says how to leave.
-   */
-  endWithLastTeammate?: boolean;
-  /** Leave the console (without shutting the team down) when this aborts. */
-  signal?: AbortSignal;
-  /** How long `shutdown --all` on exit waits for answers before killing. Default 20 s. */
-  exitShutdownTimeoutMs?: number;
-  /** Run an agent lead in the console (SPEC §9). */
-  lead?: ConsoleLeadOptions;
-  /** Ask the lease holder to hand over, and wait for it, before opening (`--take-over`). */
-  takeOver?: boolean;
-  /** Where the last words go when the terminal is gone (SIGHUP, a closed output). Default stderr. */
-  errorOutput?: NodeJS.WritableStream;
-  /**
-   * Once it has left because of SIGTERM, SIGHUP or a closed output, end the process by it
-   * (cli/interrupts.ts) instead of returning: `swarm lead`, `run`, `launch`. Unset for the demo,
-   * which cleans up after its console and ends the process itself.
-   */
-  dieOfInterrupt?: boolean;
-}
 
 /** How long `--take-over` waits for the holder to hand over. */
 const TAKE_OVER_WAIT_MS = 15_000;
@@ -102,30 +59,22 @@ export class LeaderConsole implements ActionContext {
   host: InProcessHost | undefined;
   private readonly screen: Screen;
   private readonly status: StatusTracker;
-  private readonly queue = new PromptQueue();
+  private readonly questions: OpenQuestions;
   private readonly stop = new AbortController();
   private readonly tasks = new Set<Promise<unknown>>();
-  private readonly verdicts = new VerdictTracker();
   private mode: PromptMode = { kind: 'command' };
   private shownQuestion: string | undefined;
   /** Screen rows the shown question took, and rows printed below it since. */
   private questionRows = 0;
   private rowsSinceQuestion = 0;
-  private readonly answering = new Set<string>();
   private members: string[] = [];
-  /** Some teammate was on the roster since the console started (so "none left" is news). */
-  private hadTeammates = false;
-  private saidNoneLeft = false;
+  private readonly teamEnd: TeamEnd;
   /** Teammates this console is shutting down (lower-case names). */
   readonly stopping = new Set<string>();
   private exiting: Promise<void> | undefined;
   private lead: LeadInConsole | undefined;
   private lease: LeaseKeeper | undefined;
-  /** Aborted when the lease role changes: the inbox follow restarts in the other mode. */
-  private roleChange = new AbortController();
-  /** Inbox entries shown (msg keys), so a watcher that takes over does not show them again. */
-  private readonly shown = new Set<string>();
-  private readonly openedAt = Date.now();
+  private readonly inbox: InboxFeed;
   private interrupts: CaughtInterrupts | undefined;
   private resolveDone: () => void = () => undefined;
   readonly done = new Promise<void>((r) => (this.resolveDone = r));
@@ -139,6 +88,40 @@ export class LeaderConsole implements ActionContext {
       input: o.input ?? process.stdin,
       output: o.output ?? process.stdout,
       completer: (line) => complete(line, this.members),
+    });
+    this.teamEnd = new TeamEnd({
+      team: o.team,
+      endWithLastTeammate: o.endWithLastTeammate === true,
+      stopping: this.stopping,
+      leadRuns: () => this.lead !== undefined,
+      leaving: () => this.exiting !== undefined,
+      leave: () => void this.quit(false),
+      print: (t) => this.print(t),
+      track: (p) => this.track(p),
+    });
+    this.questions = new OpenQuestions({
+      team: o.team,
+      print: (t) => this.print(t),
+      track: (p) => this.track(p),
+      show: () => this.showQuestion(),
+      taken: () => {
+        this.shownQuestion = undefined;
+        this.setMode({ kind: 'command' });
+        this.showQuestion();
+      },
+      listed: () => this.refreshStatus.trigger(),
+      signal: this.stop.signal,
+    });
+    this.inbox = new InboxFeed({
+      team: o.team,
+      stopping: this.stopping,
+      stopContext: () => stopContext(this),
+      holding: () => this.lease?.holding ?? true,
+      leadQueue: () => this.lead?.queue,
+      print: (t) => this.print(t),
+      track: (p) => this.track(p),
+      permissionAsked: () => this.track(this.questions.refresh.trigger()),
+      planAsked: (from, request) => this.questions.addPlan(from, request),
     });
   }
 
@@ -179,49 +162,38 @@ export class LeaderConsole implements ActionContext {
     this.o.signal?.addEventListener('abort', () => void this.quit(false), { once: true });
     this.setMode({ kind: 'command' });
     this.screen.listen();
-    this.track(this.followInbox());
-    this.track(this.watch(this.team.paths.pending, () => this.refreshQuestions.trigger()));
+    this.track(this.inbox.run(this.stop.signal));
+    const watching = { onError: (e: unknown) => this.printError(e), signal: this.stop.signal };
+    this.track(watchDir(this.team.paths.pending, () => this.questions.refresh.trigger(), watching));
     let digest = '';
     this.track(
-      this.watch(this.team.paths.statusDir, async () => {
-        const next = await readStateDigest(this.team.paths.statusDir);
-        if (next === digest) return; // a heartbeat only
-        digest = next;
-        await this.refreshStatus.trigger();
-      }),
+      watchDir(
+        this.team.paths.statusDir,
+        async () => {
+          const next = await readStateDigest(this.team.paths.statusDir);
+          if (next === digest) return; // a heartbeat only
+          digest = next;
+          await this.refreshStatus.trigger();
+        },
+        watching,
+      ),
     );
-    this.track(this.watch(this.team.paths.dir, () => this.refreshStatus.trigger(), (n) => n === 'config.json'));
-    this.track(this.tick());
-    await this.replayPlans().catch((e: unknown) => this.printError(e));
-    await this.refreshQuestions.trigger();
+    this.track(watchDir(this.team.paths.dir, () => this.refreshStatus.trigger(), { ...watching, match: (n) => n === 'config.json' }));
+    this.track(everyTick(STATUS_TICK_MS, () => this.refreshStatus.trigger(), this.stop.signal));
+    await this.questions.replayPlans().catch((e: unknown) => this.printError(e));
+    await this.questions.refresh.trigger();
     await this.refreshStatus.trigger();
     if (this.lead) this.track(this.lead.run(this.stop.signal));
   }
 
   /** The agent lead finished: the demo ends when no teammate is left (the lead stopped them). */
   leadFinished(): void {
-    if (!this.o.endWithLastTeammate || this.exiting !== undefined) return;
-    this.track(
-      readTeam(this.team).then((c) => {
-        if (c.members.some((m) => m.name !== LEAD_NAME) || this.exiting !== undefined) return;
-        this.print(chalk.dim('the lead has finished and no teammate is left: the demo ends'));
-        void this.quit(false);
-      }),
-    );
+    this.teamEnd.leadFinished();
   }
 
   /** Ask the person (the agent lead's limit); resolves with the answer, `stop` if the console closes first. */
   askLimit(hit: LimitHit): Promise<'continue' | 'stop'> {
-    return new Promise((resolve) => {
-      const id = `limit-${Date.now()}`;
-      const onStop = (): void => resolve('stop');
-      this.stop.signal.addEventListener('abort', onStop, { once: true });
-      this.queue.addLimit(id, hit, (go) => {
-        this.stop.signal.removeEventListener('abort', onStop);
-        resolve(go);
-      });
-      this.showQuestion();
-    });
+    return this.questions.askLimit(hit);
   }
 
   // ---- the lease -------------------------------------------------------------------------------
@@ -252,140 +224,32 @@ export class LeaderConsole implements ActionContext {
 
   private onLeaseChange(now: LeaseState, before: LeaseState): void {
     for (const line of roleChangeLine(this.team.name, now, before)) this.print(line);
-    this.roleChange.abort();
+    this.inbox.restart();
   }
 
   // ---- sources ---------------------------------------------------------------------------------
-
-  /** Consume team-lead's inbox while holding the lease, observe it while watching; switch on a change. */
-  private async followInbox(): Promise<void> {
-    const mailbox = await openMailbox(this.team);
-    while (!this.stop.signal.aborted) {
-      const change = (this.roleChange = new AbortController());
-      const holding = this.lease?.holding ?? true;
-      const signal = AbortSignal.any([this.stop.signal, change.signal]);
-      // Watching, the follow starts from the inbox as it is (its watch takes a moment to open): what
-      // arrived since this console opened, or is not taken yet, is shown.
-      const fresh = (m: InboxMessage): boolean => holding || !m.read || Date.parse(m.timestamp) >= this.openedAt;
-      for await (const m of followInbox(mailbox, LEAD_NAME, { consume: holding, signal })) if (fresh(m)) this.onEntry(m, holding);
-    }
-  }
-
-  private async watch(dir: string, onChange: () => Promise<void>, match?: (name: string) => boolean): Promise<void> {
-    const w = await DirWatcher.open(dir, match ? { match } : {});
-    try {
-      for (;;) {
-        await w.changed(this.stop.signal);
-        await onChange().catch((e: unknown) => this.printError(e)); // the next change tries again
-      }
-    } catch (e) {
-      if (!this.stop.signal.aborted) throw e;
-    } finally {
-      await w.close();
-    }
-  }
-
-  private async tick(): Promise<void> {
-    while (!this.stop.signal.aborted) {
-      await delay(STATUS_TICK_MS, undefined, { signal: this.stop.signal }).catch(() => undefined); // aborted: the loop ends
-      if (!this.stop.signal.aborted) await this.refreshStatus.trigger();
-    }
-  }
-
-  private onEntry(m: InboxMessage, holding: boolean): void {
-    const key = messageKey(m);
-    if (this.shown.has(key)) return; // shown while watching, delivered now
-    this.shown.add(key);
-    if (holding) this.lead?.queue.offer(m);
-    const parsed = parseControl(m.text);
-    const verdict = this.verdicts.next(m);
-    if (parsed.kind !== 'control') {
-      this.print(renderMessage({ ...m, read: true }));
-      if (verdict !== undefined) this.print(verdictLine(verdict, m.from, true));
-      return;
-    }
-    const c = parsed.message;
-    // A permission request is shown as the question itself (from the pending list).
-    if (c.type !== 'permission_request') this.print(eventLine(m, c));
-    if (verdict !== undefined) this.print(verdictLine(verdict, m.from, true));
-    if (c.type === 'permission_request') this.track(this.refreshQuestions.trigger());
-    if (c.type === 'plan_approval_request') {
-      this.queue.addPlan(m.from, c);
-      this.showQuestion();
-    }
-    if (c.type === 'shutdown_approved' && holding) {
-      // When this console asked (/shutdown, exit), that command reports the outcome itself.
-      const asked = this.stopping.has(c.from.toLowerCase());
-      this.track(
-        handleShutdownApproved(this.team, c, stopContext(this)).then((o) => {
-          if (o.outcome !== 'already_gone' && !asked) this.print(describeOutcome(o));
-        }),
-      );
-    }
-  }
 
   // ---- status line -----------------------------------------------------------------------------
 
   private readonly refreshStatus = coalesced(
     async () => {
       if (this.stop.signal.aborted) return;
-      const names = await this.status.update(this.queue.size).catch((e: unknown) => (this.printError(e), undefined));
+      const names = await this.status.update(this.questions.queue.size).catch((e: unknown) => (this.printError(e), undefined));
       if (names === undefined) return;
       this.members = names;
-      this.queue.keepPlansOf(names);
-      this.noteRoster(names);
+      this.questions.queue.keepPlansOf(names);
+      this.teamEnd.roster(names);
     },
     { gapMs: STATUS_MIN_GAP_MS, signal: this.stop.signal },
   );
 
-  /** Once no teammate is left: end (the demo) or say how to leave, once per time it empties. */
-  private noteRoster(names: readonly string[]): void {
-    if (names.length > 0) {
-      this.hadTeammates = true;
-      this.saidNoneLeft = false;
-      return;
-    }
-    // A shutdown still reporting its outcomes here finishes first (the command refreshes after).
-    // With an agent lead, the roster is the lead's business.
-    if (this.lead !== undefined) return;
-    if (!this.hadTeammates || this.saidNoneLeft || this.exiting !== undefined || this.stopping.size > 0) return;
-    this.saidNoneLeft = true;
-    if (this.o.endWithLastTeammate) {
-      this.print(chalk.dim('the last teammate has left: the demo ends'));
-      void this.quit(false);
-      return;
-    }
-    this.print(chalk.dim('no teammate is left: /quit leaves the console (or /spawn <name> <prompt> adds one)'));
-  }
-
   // ---- questions -------------------------------------------------------------------------------
-
-  /** One listing at a time, so a stale listing never brings back a request decided meanwhile. */
-  private readonly refreshQuestions = coalesced(() => this.syncQuestions(), { signal: this.stop.signal });
-
-  private async syncQuestions(): Promise<void> {
-    const pending = await listPending(this.team, { onProblem: (m) => this.print(chalk.yellow(m)) });
-    // A request being answered right now is still on file until decide() finishes: not asked again.
-    this.queue.syncPermissions(pending.filter((p) => !this.answering.has(p.id)));
-    this.showQuestion();
-    await this.refreshStatus.trigger();
-  }
-
-  /**
-   * The plan questions already open when the console starts: the inbox brings only unread entries
-   * (and, watching, recent ones), so a request taken by a leader that died before answering comes
-   * from here. (Permission questions come from the pending list, which keeps them on file.)
-   */
-  private async replayPlans(): Promise<void> {
-    for (const p of await openPlanRequests(this.team)) this.queue.addPlan(p.from, p.request);
-    this.showQuestion();
-  }
 
   private showQuestion(): void {
     if (this.mode.kind === 'feedback' || this.mode.kind === 'confirm-quit') return;
     // The next question comes after the answer to the last one is printed, not above it.
-    if (this.answering.size > 0) return;
-    const q = this.queue.current();
+    if (this.questions.busy) return;
+    const q = this.questions.queue.current();
     if (q === undefined) {
       this.shownQuestion = undefined;
       if (this.mode.kind !== 'command') this.setMode({ kind: 'command' });
@@ -399,7 +263,7 @@ export class LeaderConsole implements ActionContext {
   }
 
   private printQuestion(q: Question): void {
-    this.questionRows = this.screen.print(questionLines(q, this.queue.size - 1).join('\n'));
+    this.questionRows = this.screen.print(questionLines(q, this.questions.queue.size - 1).join('\n'));
     this.rowsSinceQuestion = 0;
   }
 
@@ -417,40 +281,6 @@ export class LeaderConsole implements ActionContext {
     this.screen.setPrompt(promptText(mode));
   }
 
-  private answer(q: Question, verdict: 'allow' | 'always' | 'deny', feedback?: string): void {
-    this.answering.add(q.id);
-    this.queue.remove(q.id);
-    this.shownQuestion = undefined;
-    this.setMode({ kind: 'command' });
-    this.showQuestion();
-    this.track(
-      this.sendAnswer(q, verdict, feedback).finally(() => {
-        this.answering.delete(q.id);
-        return this.refreshQuestions.trigger();
-      }),
-    );
-  }
-
-  private async sendAnswer(q: Question, verdict: 'allow' | 'always' | 'deny', feedback?: string): Promise<void> {
-    if (q.kind === 'limit') {
-      this.print(verdict === 'deny' ? chalk.red(`stopping the lead: ${q.hit.why}`) : chalk.green(`the lead goes on (--${q.hit.kind} raised)`));
-      q.answer(verdict === 'deny' ? 'stop' : 'continue');
-      return;
-    }
-    if (q.kind === 'plan') {
-      const r = await answerPlan(this.team, q.from, { approve: verdict !== 'deny', ...(feedback ? { feedback } : {}) });
-      this.print(`${r.approved ? chalk.green('approved') : chalk.red('rejected')} ${r.to}'s plan${feedback ? `: ${oneLine(feedback, 80)}` : ''}`);
-      return;
-    }
-    const r = await decide(this.team, q.id, verdict === 'deny' ? 'deny' : 'allow', {
-      always: verdict === 'always',
-      ...(feedback ? { feedback } : {}),
-    });
-    const what = oneLine(describeToolInput(r.request.toolName, r.request.input), 80);
-    const word = r.status === 'approved' ? chalk.green('approved') : chalk.red('denied');
-    this.print(`${word} ${paint(r.request.workerColor, r.request.workerName)} ${r.request.toolName}${what ? `: ${what}` : ''}${r.rule ? chalk.dim(`  (rule added: ${r.rule})`) : ''}`);
-  }
-
   // ---- input -----------------------------------------------------------------------------------
 
   private onKey(key: string): (() => void) | undefined {
@@ -463,16 +293,16 @@ export class LeaderConsole implements ActionContext {
     }
     if (mode.kind !== 'question') return undefined;
     const q = mode.question;
-    if (k === 'y') return () => this.answer(q, 'allow');
-    if (k === 'a' && q.kind === 'permission') return () => this.answer(q, 'always');
-    if (k === 'n') return () => (q.kind === 'limit' ? this.answer(q, 'deny') : this.setMode({ kind: 'feedback', question: q }));
+    if (k === 'y') return () => this.questions.answer(q, 'allow');
+    if (k === 'a' && q.kind === 'permission') return () => this.questions.answer(q, 'always');
+    if (k === 'n') return () => (q.kind === 'limit' ? this.questions.answer(q, 'deny') : this.setMode({ kind: 'feedback', question: q }));
     return undefined;
   }
 
   private onLine(line: string): void {
     const mode = this.mode;
     const t = line.trim();
-    if (mode.kind === 'feedback') return this.answer(mode.question, 'deny', t || undefined);
+    if (mode.kind === 'feedback') return this.questions.answer(mode.question, 'deny', t || undefined);
     if (mode.kind === 'confirm-quit') {
       if (/^y(es)?$/i.test(t)) return void this.quit(true);
       return this.backFromQuit();
@@ -481,9 +311,9 @@ export class LeaderConsole implements ActionContext {
       const m = /^([yan])(?:\s+([\s\S]+))?$/i.exec(t);
       if (m) {
         const v = m[1]!.toLowerCase();
-        if (v === 'y') return this.answer(mode.question, 'allow');
-        if (v === 'a' && mode.question.kind === 'permission') return this.answer(mode.question, 'always');
-        if (v === 'n') return m[2] || mode.question.kind === 'limit' ? this.answer(mode.question, 'deny', m[2]?.trim()) : this.setMode({ kind: 'feedback', question: mode.question });
+        if (v === 'y') return this.questions.answer(mode.question, 'allow');
+        if (v === 'a' && mode.question.kind === 'permission') return this.questions.answer(mode.question, 'always');
+        if (v === 'n') return m[2] || mode.question.kind === 'limit' ? this.questions.answer(mode.question, 'deny', m[2]?.trim()) : this.setMode({ kind: 'feedback', question: mode.question });
       }
     }
     const parsed = parseLine(line);
@@ -543,17 +373,11 @@ export class LeaderConsole implements ActionContext {
 
   private async exit(shutdownTeam: boolean): Promise<void> {
     this.screen.onKey(undefined);
-    if (shutdownTeam) {
-      this.print(chalk.dim('shutting the team down…'));
-      for (const m of this.members) this.stopping.add(m.toLowerCase());
-      const outcomes = await shutdownAll(this.team, { ...stopContext(this), force: true, timeoutMs: this.o.exitShutdownTimeoutMs ?? 20_000 }).catch(
-        (e: unknown) => (this.printError(e), []),
-      );
-      for (const o of outcomes) this.print(describeOutcome(o));
-    }
+    const onError = (e: unknown): void => this.printError(e);
+    if (shutdownTeam) await shutdownEveryTeammate(this, this.members, this.o.exitShutdownTimeoutMs ?? 20_000, onError);
     this.stop.abort();
     await Promise.allSettled([...this.tasks]);
-    await this.stopHosted();
+    await stopHosted(this, onError);
     await this.lease?.close(); // the team may be gone (demo cleanup): fine
     const left = await readTeam(this.team).then((c) => c.members.filter((m) => m.name !== LEAD_NAME).length, () => 0);
     // The demo (endWithLastTeammate) stops its teammates itself once the console has gone.
@@ -578,20 +402,6 @@ export class LeaderConsole implements ActionContext {
     } catch {
       // that output is gone too
     }
-  }
-
-  /** In-process teammates die with this process: stop them and take them off the roster. */
-  private async stopHosted(): Promise<void> {
-    if (this.host === undefined) return;
-    const config = await readTeam(this.team).catch(() => undefined);
-    for (const m of config?.members ?? []) {
-      if (m.pid !== this.host.pid || m.name === LEAD_NAME) continue; // hosted here: recorded with this process's pid
-      await killTeammate(this.team, m.name, stopContext(this)).then(
-        (o) => this.print(describeOutcome(o)),
-        (e: unknown) => this.printError(e),
-      );
-    }
-    await this.host.close().catch((e: unknown) => this.printError(e));
   }
 }
 

@@ -1,32 +1,35 @@
 // `swarm run -p "<goal>"` (SPEC §9): the agent lead with no console. This process is team-lead's
-// inbox consumer: each entry goes to the lead (runtime/lead/queue.ts) except the questions for the
-// person, which are printed with the exact command that answers them from another shell
-// (`waiting for approval: … swarm approve <id> --team <team>`), each question once, and the ones
-// already open when the run starts (asked of a leader that died before answering) first. Progress
-// (spawned, claimed, done, messages, a verifier's `verdict: PASS (verifier)`, the lead's own lines)
-// goes to stderr; the final answer to stdout. At the end, or when `signal` aborts (an interrupt),
-// every teammate is shut down (verified; one that does not answer is killed) and the team's files
-// stay for inspection. Exit 0 when the lead finished, 1 when it failed or stopped at a limit.
+// inbox consumer, by the lead's inbox rule (runtime/lead/inbox-rule.ts): each entry goes to the lead
+// except the questions for the person, which are printed with the exact command that answers them
+// from another shell (`waiting for approval: … swarm approve <id> --team <team>`), each question
+// once, and the ones already open when the run starts (asked of a leader that died before
+// answering) first; a teammate that approved its shutdown is released (the lead hears the approval;
+// only a failed release is printed). Progress (spawned, claimed, done, messages, a verifier's
+// `verdict: PASS (verifier)`, the lead's own lines) goes to stderr; the final answer to stdout. At
+// the end, or when `signal` aborts (an interrupt), every teammate is shut down (verified; one that
+// does not answer is killed; each outcome in the words of `swarm shutdown`: cli/output/stop.ts) and
+// the team's files stay for inspection. Exit 0 when the lead finished, 1 when it failed or stopped
+// at a limit.
+import { stripVTControlCharacters } from 'node:util';
 import { openConsoleHost } from '../console/host.js';
 import { listPending } from '../../permissions/pending-list.js';
 import { openPlanRequests } from '../../permissions/plan-answer.js';
 import { followInbox } from '../../mailbox/follow.js';
-import { parseControl } from '../../protocol/control.js';
-import type { InboxMessage } from '../../protocol/message.js';
 import { LEAD_NAME } from '../../protocol/names.js';
 import { oneLine } from '../../protocol/text.js';
 import type { Task } from '../../protocol/task.js';
+import { LeadInboxRule, type LeadInboxEvent } from '../../runtime/lead/inbox-rule.js';
 import { runLead, type LeadOutcome } from '../../runtime/lead/lead.js';
 import { LeadQueue } from '../../runtime/lead/queue.js';
-import { describeStop } from '../../runtime/lead/tools.js';
 import { ensureDir } from '../../storage/atomic.js';
 import { DirWatcher } from '../../storage/watch.js';
 import { TaskList } from '../../tasks/index.js';
-import { handleShutdownApproved, shutdownAll } from '../../teammates/stop.js';
+import { shutdownAll, type StopOutcome } from '../../teammates/stop.js';
 import type { Team } from '../../team/team.js';
 import { openMailbox } from '../context.js';
 import { describeControl, describeToolInput } from '../output/render.js';
-import { VerdictTracker, verdictLine } from '../output/verdict.js';
+import { describeOutcome } from '../output/stop.js';
+import { verdictLine } from '../output/verdict.js';
 import { prefixedLines } from './lead-lines.js';
 import { leadPowers } from './lead-powers.js';
 import { claimLeadProcess } from './lead-process.js';
@@ -56,22 +59,18 @@ function planLine(worker: string, team: string): string {
   return `waiting for plan approval: ${worker} → swarm plan ${worker} --approve --team ${team}`;
 }
 
-/** The progress line for one entry of team-lead's inbox. */
-export function progressLine(m: InboxMessage, team: string): string {
-  const parsed = parseControl(m.text);
-  if (parsed.kind !== 'control') return `${m.from} › ${oneLine(m.summary ? `${m.summary}: ${m.text}` : m.text, 200)}`;
-  const c = parsed.message;
-  if (c.type === 'permission_request') return approvalLine(m.from, c.tool_name, c.input, c.request_id, team);
-  if (c.type === 'plan_approval_request') return planLine(m.from, team);
-  return describeControl(c, m.from);
+/** The progress line for how an entry of team-lead's inbox is shown (a message, an event, a question). */
+export function progressLine(e: Extract<LeadInboxEvent, { kind: 'message' | 'event' | 'question' }>, team: string): string {
+  const m = e.entry;
+  if (e.kind === 'message') return `${m.from} › ${oneLine(m.summary ? `${m.summary}: ${m.text}` : m.text, 200)}`;
+  if (e.kind === 'event') return describeControl(e.control, m.from);
+  const r = e.request;
+  return r.type === 'permission_request' ? approvalLine(m.from, r.tool_name, r.input, r.request_id, team) : planLine(m.from, team);
 }
 
-/** The id of the question an entry asks the person (a permission or plan request), if it asks one. */
-function questionId(m: InboxMessage): string | undefined {
-  const parsed = parseControl(m.text);
-  if (parsed.kind !== 'control') return undefined;
-  const c = parsed.message;
-  return c.type === 'permission_request' ? c.request_id : c.type === 'plan_approval_request' ? c.requestId : undefined;
+/** A stop's progress line: the words of the console and `swarm shutdown` (output/stop.ts), uncoloured like all progress. */
+export function stopLine(s: StopOutcome): string {
+  return stripVTControlCharacters(describeOutcome(s));
 }
 
 /** The questions already open (pending requests whose worker lives, unanswered plans), as [id, line], oldest first. */
@@ -112,8 +111,8 @@ async function leadHeadless(o: HeadlessRunOptions): Promise<number> {
   const host = await openConsoleHost(o.team, o.env);
   const mailbox = await openMailbox(o.team);
   const queue = new LeadQueue();
-  const verdicts = new VerdictTracker();
   const ctx = { env: o.env, inProcessHost: host };
+  const rule = new LeadInboxRule({ team: o.team, stopContext: () => ctx });
   const background: Promise<unknown>[] = [];
   const fail = (what: string) => (e: unknown) => {
     if (!stop.signal.aborted) o.progress(`error: ${what}: ${e instanceof Error ? e.message : String(e)}`);
@@ -134,13 +133,12 @@ async function leadHeadless(o: HeadlessRunOptions): Promise<number> {
   background.push(
     (async () => {
       for await (const m of followInbox(mailbox, LEAD_NAME, { consume: true, signal: stop.signal })) {
-        if (firstAsk(questionId(m))) o.progress(progressLine(m, o.team.name));
-        const verdict = verdicts.next(m);
-        if (verdict !== undefined) o.progress(verdictLine(verdict, m.from));
-        queue.offer(m);
-        const parsed = parseControl(m.text);
-        if (parsed.kind === 'control' && parsed.message.type === 'shutdown_approved') {
-          background.push(handleShutdownApproved(o.team, parsed.message, ctx).catch(fail(`removing ${m.from}`)));
+        for (const e of rule.take(m, true)) {
+          if (e.kind === 'message' || e.kind === 'event' || e.kind === 'question') {
+            if (firstAsk(e.kind === 'question' ? e.id : undefined)) o.progress(progressLine(e, o.team.name));
+          } else if (e.kind === 'verdict') o.progress(verdictLine(e.verdict, e.from));
+          else if (e.kind === 'for-lead') queue.offer(e.entry);
+          else background.push(e.outcome.catch(fail(`removing ${e.name}`)));
         }
       }
     })().catch(fail('reading the inbox')),
@@ -206,7 +204,7 @@ async function leadHeadless(o: HeadlessRunOptions): Promise<number> {
     o.progress(`error: shutting the team down: ${e instanceof Error ? e.message : String(e)}`);
     return [];
   });
-  for (const s of outcomes) o.progress(describeStop(s));
+  for (const s of outcomes) o.progress(stopLine(s));
   stop.abort();
   await Promise.allSettled(background);
   await host.close().catch(fail('closing the in-process host'));

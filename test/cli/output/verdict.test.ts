@@ -1,31 +1,10 @@
-// A verifier's verdict in team-lead's inbox (SPEC §10): read from a plain message's or an idle
-// notification's last line, shown once (an idle summary repeating the message's verdict is not
-// shown again), as `verdict: PASS (verifier)` for the headless run and highlighted in the console.
+// A verifier's verdict as a line (SPEC §10): `verdict: PASS (verifier)` for the headless run,
+// highlighted in the console.
 import { describe, expect, it } from 'vitest';
-import type { InboxMessage } from '../../../src/protocol/message.js';
-import { entryVerdict, VerdictTracker, verdictLine } from '../../../src/cli/output/verdict.js';
+import { verdictLine } from '../../../src/cli/output/verdict.js';
 
-const at = '2026-12-04T10:00:00.000Z';
-const text = (from: string, body: string): InboxMessage => ({ from, text: body, timestamp: at, read: false });
-const idle = (from: string, summary: string): InboxMessage => text(from, JSON.stringify({ type: 'idle_notification', from, timestamp: at, idleReason: 'available', summary }));
-
-describe('verdicts', () => {
-  it('from the last line of a message or an idle summary; not from elsewhere', () => {
-    expect(entryVerdict(text('verifier', 'Tests pass, docs match.\nVERDICT: PASS'))).toBe('PASS');
-    expect(entryVerdict(idle('verifier', 'Two checks fail.\nVERDICT: FAIL'))).toBe('FAIL');
-    expect(entryVerdict(text('verifier', 'VERDICT: PASS\nwait, one more thing'))).toBeUndefined();
-    expect(entryVerdict(text('w1', JSON.stringify({ type: 'shutdown_approved', requestId: 'r', from: 'w1', timestamp: at })))).toBeUndefined();
-  });
-
-  it('shown once when the idle summary repeats the message; a new verdict shows again', () => {
-    const t = new VerdictTracker();
-    expect(t.next(text('verifier', 'report\nVERDICT: PARTIAL'))).toBe('PARTIAL');
-    expect(t.next(idle('verifier', 'report\nVERDICT: PARTIAL'))).toBeUndefined();
-    expect(t.next(text('verifier', 're-checked\nVERDICT: PASS'))).toBe('PASS');
-    expect(t.next(idle('other', 'VERDICT: FAIL'))).toBe('FAIL');
-  });
-
-  it('the line: plain for the headless run, marked for the console', () => {
+describe('verdict line', () => {
+  it('plain for the headless run, marked for the console', () => {
     expect(verdictLine('PASS', 'verifier')).toBe('verdict: PASS (verifier)');
     expect(verdictLine('FAIL', 'verifier', true)).toContain('★ verdict: FAIL (verifier)');
   });

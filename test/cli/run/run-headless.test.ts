@@ -150,7 +150,7 @@ describe('swarm run -p', () => {
     const done = await r.child;
     expect(done.exitCode, r.stderr()).toBe(1);
     expect(r.stderr()).toMatch(/worker › waiting at the budget: \[swarm\] worker is waiting: the team's budget is reached \(\$1\.2\d spent of --budget-usd 1\)/);
-    expect(r.stderr()).toMatch(/worker approved the shutdown and is gone \(verified\)\./);
+    expect(r.stderr()).toMatch(/worker: approved the shutdown; process exited, pane closed, removed from the team/);
     expect(r.stderr()).toMatch(/stopped: over a limit: \$1\.2\d spent of --budget-usd 1\n/);
     expect(String(done.stdout)).toBe('');
     // No model step past the budget: the worker's one step, the lead's two (woken, it checked and stopped before a third).

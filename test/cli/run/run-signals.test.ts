@@ -110,7 +110,7 @@ describe('swarm run -p ended by a signal', () => {
     r.child.kill('SIGHUP');
     const done = await r.child;
     expect(done.signal, r.stderr()).toBe('SIGHUP');
-    expect(r.stderr()).toContain('worker approved the shutdown and is gone (verified)');
+    expect(r.stderr()).toContain('worker: approved the shutdown; process exited, pane closed, removed from the team');
     await expectTeamStopped(worker);
   }, 60_000);
 
@@ -136,7 +136,7 @@ describe('swarm run -p ended by a signal', () => {
     second.child.kill('SIGTERM');
     const done = await second.child;
     expect(done.signal, second.stderr()).toBe('SIGTERM');
-    expect(second.stderr()).toMatch(/worker approved the shutdown and is gone \(verified\)/);
+    expect(second.stderr()).toMatch(/worker: approved the shutdown; process exited, pane closed, removed from the team/);
     await expectTeamStopped(worker);
   }, 90_000);
 });
