@@ -16,12 +16,12 @@
 // hides the good ones. The first reader or consumer that meets one moves it, under the lock, to
 // `<name>.json.corrupt-<epochMs>` (a JSON array of the bad entries), reports it in one line, and
 // rewrites the inbox with the rest. A file that is not a JSON array at all is kept aside whole.
-import { promises as fs } from 'node:fs';
 import { z } from 'zod';
 import { InboxMessageSchema, MAX_MESSAGE_BYTES, messageKey, messageTooLarge, type InboxMessage } from '../protocol/message.js';
 import { firstIssue, isSwarmError, SwarmError } from '../protocol/errors.js';
 import { newMsgId } from '../protocol/ids.js';
-import { appendFileDurableSync, formatJson } from '../storage/atomic.js';
+import { formatJson } from '../storage/atomic.js';
+import { appendJsonlSync, jsonlBadLines, jsonlValues, readJsonl } from '../storage/jsonl.js';
 import {
   defaultCorruptReporter,
   mutateJsonFile,
@@ -287,7 +287,7 @@ export class Mailbox {
       if (readCount > threshold) {
         const archived = inbox.filter(archivable);
         held.assertHeld(); // a cycle retried after a takeover must not archive the same entries twice
-        appendFileDurableSync(this.paths.archive(name), archived.map((m) => JSON.stringify(m)).join('\n') + '\n');
+        appendJsonlSync(this.paths.archive(name), archived);
         next = inbox.filter((m) => !archivable(m));
         changed = true;
       }
@@ -312,24 +312,17 @@ export class Mailbox {
     });
   }
 
-  /** Entries moved to the archive by compaction, oldest first. */
+  /**
+   * Entries moved to the archive by compaction, oldest first (storage/jsonl.ts's rule: a torn last
+   * line is not written yet; a line that is not JSON is an error; JSON that is not a message is skipped).
+   */
   async archived(name: string): Promise<InboxMessage[]> {
-    let raw: string;
-    try {
-      raw = await fs.readFile(this.paths.archive(name), 'utf8');
-    } catch {
-      return [];
-    }
-    const out: InboxMessage[] = [];
-    for (const line of raw.split('\n')) {
-      if (line.trim() === '') continue;
-      try {
-        const parsed = InboxMessageSchema.safeParse(JSON.parse(line));
-        if (parsed.success) out.push(parsed.data);
-      } catch {
-        throw new SwarmError('corrupt', `${this.paths.archive(name)} has a line that is not JSON; inspect it with 'jq -c . ${this.paths.archive(name)}'`);
-      }
-    }
-    return out;
+    const file = this.paths.archive(name);
+    const read = await readJsonl(file);
+    if (jsonlBadLines(read).length > 0) throw new SwarmError('corrupt', `${file} has a line that is not JSON; inspect it with 'jq -c . ${file}'`);
+    return jsonlValues(read).flatMap((v) => {
+      const parsed = InboxMessageSchema.safeParse(v);
+      return parsed.success ? [parsed.data] : [];
+    });
   }
 }

@@ -14,8 +14,9 @@
 // the act (the disk filled up meanwhile), the error says exactly what was done and that its line
 // is missing (`unaudited`), and the command exits 1 like any failure: the act stands, the audit
 // promise of SPEC §3.5 does not.
-// Reading: every line is parsed with zod; a line that is not JSON or not an event is skipped and
-// reported through `onBadLine`, never fatal.
+// Reading (storage/jsonl.ts): a torn last line is not written yet; every whole line is parsed with
+// zod; a line that is not JSON or not an event is skipped and reported through `onBadLine`, never
+// fatal (an append-only log cannot be repaired, and requests must still be answerable).
 //
 // Which events end a request (so it is never listed or materialised again): decision, timeout,
 // cancelled, cleared. `request` (first, or asking again) reopens it; `forged` and the rest
@@ -25,6 +26,7 @@ import { promises as fs } from 'node:fs';
 import { AuditEventSchema, type AuditEvent } from '../protocol/permission.js';
 import { errnoCode, SwarmError } from '../protocol/errors.js';
 import { appendFileDurable, checkAppendable, ensureDir, refuseLinkedDir } from '../storage/atomic.js';
+import { jsonlBadLines, jsonlValues, readJsonl, type LineCheck } from '../storage/jsonl.js';
 import { withFileLock } from '../storage/lock.js';
 import type { TeamPaths } from '../team/paths.js';
 
@@ -114,72 +116,48 @@ export interface ChainBreak {
 }
 
 /**
- * Check every `prev` of audit.jsonl against the line before it. Lines written before chaining
- * (no `prev`) are accepted only before the first chained line. A missing file is an intact log.
+ * Check every `prev` of audit.jsonl against the line before it (its whole lines: a torn last line is
+ * not written yet, storage/jsonl.ts; appendAudit ends it and chains on from it). Lines written
+ * before chaining (no `prev`) are accepted only before the first chained line; a blank or bad line
+ * has no `prev`. A missing file is an intact log.
  */
 export async function verifyAuditChain(paths: TeamPaths): Promise<{ lines: number; breaks: ChainBreak[] }> {
   refuseLinkedDir(paths.permissions);
-  let raw: string;
-  try {
-    raw = await fs.readFile(paths.audit, 'utf8');
-  } catch (e) {
-    if (errnoCode(e) === 'ENOENT') return { lines: 0, breaks: [] };
-    throw new SwarmError('io', `cannot read ${paths.audit}: ${(e as Error).message}`, { cause: e });
-  }
-  const lines = raw.endsWith('\n') ? raw.slice(0, -1).split('\n') : raw.split('\n');
+  const { lines } = await readJsonl(paths.audit);
   const breaks: ChainBreak[] = [];
   let chained = false;
-  lines.forEach((line, i) => {
-    let prev: unknown;
-    try {
-      prev = (JSON.parse(line) as { prev?: unknown }).prev;
-    } catch {
-      prev = undefined;
-    }
+  lines.forEach((l, i) => {
+    const value = 'value' in l ? l.value : undefined;
+    const prev = typeof value === 'object' && value !== null ? (value as { prev?: unknown }).prev : undefined;
     if (prev === undefined) {
-      if (chained) breaks.push({ line: i + 1, problem: 'has no prev digest after the chain began (added or edited by hand?)' });
+      if (chained) breaks.push({ line: l.line, problem: 'has no prev digest after the chain began (added or edited by hand?)' });
       return;
     }
     chained = true;
-    if (prev === lineDigest(i === 0 ? '' : lines[i - 1]!)) return;
+    if (prev === lineDigest(i === 0 ? '' : lines[i - 1]!.text)) return;
     // The first line follows the empty log: there is no "line 0" to blame.
     const problem = i === 0 ? 'does not start the chain (its prev is not that of an empty log: the lines before it were removed, or it was edited)' : `does not follow line ${i} (line ${i} was edited, or lines between were removed)`;
-    breaks.push({ line: i + 1, problem });
+    breaks.push({ line: l.line, problem });
   });
   return { lines: lines.length, breaks };
 }
 
 export interface ReadAuditOptions {
-  /** Called for a line that does not parse (1-based line number). */
+  /** Called for a bad line (1-based line number): it is skipped, never fatal (the log is never rewritten). */
   onBadLine?: (line: number, problem: string) => void;
 }
 
-/** Every event in audit.jsonl, oldest first; a missing file is an empty log. */
+const auditEvent: LineCheck<AuditEvent> = (json) => {
+  const parsed = AuditEventSchema.safeParse(json);
+  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, problem: parsed.error.issues[0]?.message ?? 'not an audit event' };
+};
+
+/** Every event in audit.jsonl, oldest first (storage/jsonl.ts's rule); a missing file is an empty log. */
 export async function readAudit(paths: TeamPaths, opts: ReadAuditOptions = {}): Promise<AuditEvent[]> {
   refuseLinkedDir(paths.permissions);
-  let raw: string;
-  try {
-    raw = await fs.readFile(paths.audit, 'utf8');
-  } catch (e) {
-    if (errnoCode(e) === 'ENOENT') return [];
-    throw new SwarmError('io', `cannot read ${paths.audit}: ${(e as Error).message}`, { cause: e });
-  }
-  const out: AuditEvent[] = [];
-  const lines = raw.split('\n');
-  lines.forEach((line, i) => {
-    if (line.trim() === '') return;
-    let json: unknown;
-    try {
-      json = JSON.parse(line);
-    } catch (e) {
-      opts.onBadLine?.(i + 1, `not JSON: ${(e as Error).message}`);
-      return;
-    }
-    const parsed = AuditEventSchema.safeParse(json);
-    if (parsed.success) out.push(parsed.data);
-    else opts.onBadLine?.(i + 1, parsed.error.issues[0]?.message ?? 'not an audit event');
-  });
-  return out;
+  const read = await readJsonl(paths.audit, auditEvent);
+  for (const bad of jsonlBadLines(read)) opts.onBadLine?.(bad.line, bad.problem);
+  return jsonlValues(read);
 }
 
 /**

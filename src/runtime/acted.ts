@@ -1,10 +1,11 @@
 // The leader's control messages this teammate has acted on, by msg_id, kept across restarts in
-// `teams/<team>/status/<name>.acted.jsonl` (one JSON string per line, appended durably; a line
-// that does not parse is skipped and reported). A restarted teammate therefore never obeys the
+// `teams/<team>/status/<name>.acted.jsonl` (one JSON string per line, appended durably; read by
+// storage/jsonl.ts's rule: a torn last line is not written yet and is cut off before the next
+// append, a bad line is skipped and reported). A restarted teammate therefore never obeys the
 // same signed shutdown_request, plan approval or mode change twice.
-import { readFileSync } from 'node:fs';
-import { errnoCode } from '../protocol/errors.js';
-import { appendFileDurableSync } from '../storage/atomic.js';
+import { appendJsonlSync, jsonlBadLines, jsonlValues, readJsonlSync, type JsonlText, type LineCheck } from '../storage/jsonl.js';
+
+const msgIdLine: LineCheck<string> = (json) => (typeof json === 'string' ? { ok: true, value: json } : { ok: false, problem: 'not a msg_id' });
 
 /** What the runtime needs of the acted-on set (a plain Set does for tests). */
 export interface ActedSet {
@@ -20,22 +21,14 @@ export class ActedLog implements ActedSet {
     private readonly file: string,
     private readonly onError: (message: string) => void,
   ) {
-    let raw = '';
+    let read: JsonlText<string> = { lines: [] };
     try {
-      raw = readFileSync(file, 'utf8');
+      read = readJsonlSync(file, msgIdLine);
     } catch (e) {
-      if (errnoCode(e) !== 'ENOENT') onError(`cannot read ${file}: ${(e as Error).message}; earlier acted-on messages are unknown`);
+      onError(`${(e as Error).message}; earlier acted-on messages are unknown`);
     }
-    raw.split('\n').forEach((line, i) => {
-      if (line.trim() === '') return;
-      try {
-        const id: unknown = JSON.parse(line);
-        if (typeof id === 'string') return void this.ids.add(id);
-      } catch {
-        // reported below
-      }
-      onError(`${file} line ${i + 1} is not a msg_id; skipped`);
-    });
+    for (const bad of jsonlBadLines(read)) onError(`${file} line ${bad.line} is not a msg_id; skipped`);
+    for (const id of jsonlValues(read)) this.ids.add(id);
   }
 
   has(msgId: string): boolean {
@@ -47,7 +40,7 @@ export class ActedLog implements ActedSet {
     if (this.ids.has(msgId)) return this;
     this.ids.add(msgId);
     try {
-      appendFileDurableSync(this.file, `${JSON.stringify(msgId)}\n`);
+      appendJsonlSync(this.file, [msgId]);
     } catch (e) {
       this.onError(`cannot record acted-on message ${msgId} in ${this.file}: ${(e as Error).message}`);
     }

@@ -6,12 +6,13 @@
 // teammate (SPEC §11) adds its next user blocks to the unanswered user message the crash left, as
 // the agent loop does in memory (the API needs alternating roles), so both count messages alike.
 //
-// Every line is parsed and zod-checked. A bad last line is what a crash mid-append leaves (the
-// process died between the bytes of one line): it is skipped and said in `skipped`. A bad line with
-// lines after it is corruption: the rebuild stops before it and says where in `corrupt`, so the
-// caller decides (it never guesses what the line held). A missing file is an empty conversation.
-import { promises as fs } from 'node:fs';
+// Lines are read by storage/jsonl.ts's rule, each whole line zod-checked. A torn last line (no
+// newline) is what a crash mid-append leaves: it is skipped and said in `skipped` (`torn` says where
+// it starts, for restore.ts to cut it off). A bad whole line is corruption: the rebuild stops before
+// it and says where in `corrupt`, so the caller decides (it never guesses what the line held). A
+// missing file is an empty conversation.
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import { parseJsonl, readJsonl, type JsonlText, type LineCheck } from '../storage/jsonl.js';
 import { CONVERSATION_KINDS, ConversationEntrySchema, TranscriptLineSchema, type ConversationEntry } from '../protocol/conversation.js';
 
 /** How the first user message after a compaction begins (a person reading the log knows it too). */
@@ -44,44 +45,36 @@ export function compacted(messages: readonly MessageParam[], summary: string, re
 
 export interface RebuiltConversation {
   messages: MessageParam[];
-  /** A bad last line that was skipped (a crash mid-write): its line number and why. */
+  /** A torn last line that was skipped (a crash mid-write): its line number, and where it starts (`offset`, bytes). */
   skipped?: string;
-  /** A bad line before the last: the rebuild stopped before it. `messages` is what came before. */
+  torn?: { offset: number; chars: number };
+  /** A bad whole line: the rebuild stopped before it. `messages` is what came before. */
   corrupt?: string;
 }
 
-/** A line checked: a conversation entry, a line for people (`null`), or why it is bad. */
-type Checked = { ok: true; entry: ConversationEntry | null } | { ok: false; why: string };
-
-function check(line: string): Checked {
-  let json: unknown;
-  try {
-    json = JSON.parse(line);
-  } catch {
-    return { ok: false, why: 'not JSON' };
-  }
+/** A line checked: a conversation entry, or a line for people (`null`). */
+const check: LineCheck<ConversationEntry | null> = (json) => {
   const base = TranscriptLineSchema.safeParse(json);
-  if (!base.success) return { ok: false, why: 'not a transcript entry (no kind)' };
-  if (!CONVERSATION_KINDS.has(base.data.kind)) return { ok: true, entry: null };
+  if (!base.success) return { ok: false, problem: 'not a transcript entry (no kind)' };
+  if (!CONVERSATION_KINDS.has(base.data.kind)) return { ok: true, value: null };
   const full = ConversationEntrySchema.safeParse(json);
-  if (!full.success) return { ok: false, why: `a bad ${base.data.kind} entry: ${full.error.issues[0]?.message ?? 'invalid'}` };
-  return { ok: true, entry: full.data };
-}
+  if (!full.success) return { ok: false, problem: `a bad ${base.data.kind} entry: ${full.error.issues[0]?.message ?? 'invalid'}` };
+  return { ok: true, value: full.data };
+};
 
 /** Rebuild the message list from transcript text (the contents of logs/<name>.jsonl). */
 export function conversationFromText(text: string, file = 'transcript'): RebuiltConversation {
-  const lines = text.split('\n');
-  if (lines.at(-1) === '') lines.pop(); // the newline that ends the last whole line
+  return conversationFromLines(parseJsonl(text, check), file);
+}
+
+function conversationFromLines(read: JsonlText<ConversationEntry | null>, file: string): RebuiltConversation {
+  const torn = read.torn === undefined ? {} : { skipped: `${file} line ${read.torn.line}: not a whole line (a write cut short; skipped)`, torn: { offset: read.torn.offset, chars: read.torn.text.length } };
   let messages: MessageParam[] = [];
-  for (const [i, line] of lines.entries()) {
-    if (line.trim() === '') continue;
-    const c = check(line);
-    const where = `${file} line ${i + 1}`;
-    if (!c.ok) {
-      if (i === lines.length - 1) return { messages, skipped: `${where}: ${c.why} (a write cut short; skipped)` };
-      return { messages, corrupt: `${where}: ${c.why}; the conversation is rebuilt up to the line before it` };
-    }
-    const e = c.entry;
+  for (const l of read.lines) {
+    if ('blank' in l) continue;
+    const where = `${file} line ${l.line}`;
+    if ('problem' in l) return { messages, corrupt: `${where}: ${l.problem.startsWith('not JSON') ? 'not JSON' : l.problem}; the conversation is rebuilt up to the line before it` };
+    const e = l.value;
     if (e === null) continue;
     if (e.kind === 'compaction') {
       if (e.replaced > messages.length) {
@@ -93,17 +86,10 @@ export function conversationFromText(text: string, file = 'transcript'): Rebuilt
       appendMessage(messages, { role: e.kind, content: e.content as ContentBlockParam[] });
     }
   }
-  return { messages };
+  return { messages, ...torn };
 }
 
 /** Rebuild the message list from the transcript file (missing: empty). For resume and tests. */
 export async function readConversation(file: string): Promise<RebuiltConversation> {
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { messages: [] };
-    throw e;
-  }
-  return conversationFromText(text, file);
+  return conversationFromLines(await readJsonl(file, check), file);
 }

@@ -75,7 +75,7 @@ export async function createTeam(root: string, opts: CreateTeamOptions): Promise
     agentId: agentId(LEAD_NAME, name),
     name: LEAD_NAME,
     agentType: LEAD_NAME,
-    color: nextColor([]),
+    color: newMemberColor([]),
     joinedAt: now,
     tmuxPaneId: '',
     cwd: opts.cwd ?? process.cwd(),
@@ -238,6 +238,14 @@ export interface NewMember {
   isActive?: boolean;
 }
 
+/**
+ * The colour a member joining `roster` gets unless it brings its own (the lead: an empty roster):
+ * the first palette colour nobody has. `launch --dry-run` shows a new team's colours with it.
+ */
+export function newMemberColor(roster: readonly Pick<Member, 'color'>[]): string {
+  return nextColor(roster.map((m) => m.color));
+}
+
 /** Add a member under the config lock: validated, unique, coloured. Returns the stored member. */
 export async function addMember(team: Team, member: NewMember, now = Date.now()): Promise<Member> {
   assertMemberName(member.name);
@@ -248,7 +256,7 @@ export async function addMember(team: Team, member: NewMember, now = Date.now())
     const stored: Member = {
       ...member,
       agentId: agentId(member.name, config.name),
-      color: member.color ?? nextColor(config.members.map((m) => m.color)),
+      color: member.color ?? newMemberColor(config.members),
       joinedAt: now,
       tmuxPaneId: '',
       cwd: member.cwd ?? process.cwd(),

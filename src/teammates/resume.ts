@@ -18,20 +18,19 @@
 // its new pane, takes back a claude prompt and puts the old pane fields back (only while config
 // still names its pane), so the member is stopped as before, with why in the error. Readiness is
 // awaited outside the lock, so several members' handshakes overlap.
-import path from 'node:path';
 import type { Backend, PaneRef } from '../backends/backend.js';
 import { memberPaneFields, paneRefOf } from '../backends/registry.js';
-import { isPermissionMode, type Member } from '../protocol/config.js';
+import type { Member } from '../protocol/config.js';
 import { SwarmError, isSwarmError } from '../protocol/errors.js';
 import { sameName } from '../protocol/names.js';
 import { openLeadMailbox } from '../permissions/lead-mailbox.js';
 import { isDirectory } from '../storage/atomic.js';
-import { withFileLock } from '../storage/lock.js';
 import { retireStatus } from '../team/spend.js';
 import { findMember, readTeam, updateMember, updateTeam } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
-import { TEAMMATE_RUNTIMES, buildTeammateCommand, type Env, type TeammateRuntime } from './command-line.js';
-import { abandonPane, awaitReadiness, DEFAULT_READY_TIMEOUT_MS, startFailure } from './readiness.js';
+import { TEAMMATE_RUNTIMES, type Env, type TeammateRuntime } from './command-line.js';
+import { abandonPane, awaitReadiness, startFailure } from './readiness.js';
+import { memberColor, memberPane, withSpawnLock } from './recipe.js';
 import { spawnedTeammate, type SpawnedTeammate } from './spawn.js';
 import { collectStatus, type MemberStatus } from './status-report.js';
 
@@ -132,15 +131,10 @@ interface StartedResume {
   mailbox: Awaited<ReturnType<typeof openLeadMailbox>>['mailbox'];
 }
 
-/** The spawn lock of `team` (spawn.ts takes the same), with a budget that outlasts one start. */
-function underSpawnLock<R>(o: ResumeOptions, fn: () => Promise<R>): Promise<R> {
-  return withFileLock(path.join(o.team.paths.dir, 'spawn'), fn, { budgetMs: (o.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS) + 60_000 });
-}
-
 /** Under the spawn lock: still stopped?, the checks, the new pane, recorded in config.json at once. */
 async function startResume(o: ResumeOptions, name: string): Promise<StartedResume> {
   const paths = o.team.paths;
-  return underSpawnLock(o, async () => {
+  return withSpawnLock(o.team, o.readyTimeoutMs, async () => {
     // Again under the lock: another resume may have started it since this one was asked for.
     const { report } = await collectStatus(o.team, { env: o.env });
     const now = report.members.slice(1).find((m) => sameName(m.name, name));
@@ -158,24 +152,16 @@ async function startResume(o: ResumeOptions, name: string): Promise<StartedResum
     }
     if (runtime === 'claude' && !member.prompt) throw new SwarmError('invalid_input', 'config.json records no prompt for it, so a claude teammate cannot be restarted');
     const { mailbox, key } = await openLeadMailbox({ team: o.team });
-    const cmd = buildTeammateCommand({
+    const spec = memberPane({
+      team: o.team,
+      member,
       runtime,
-      team: o.team.name,
-      name: member.name,
-      color: member.color ?? 'blue',
-      leadSessionId: config.leadSessionId,
-      leadVerifyKey: key.verifyKey,
-      agentType: member.agentType,
-      model: member.model,
-      planModeRequired: member.planModeRequired,
-      permissionMode: isPermissionMode(member.mode) ? member.mode : undefined,
-      cwd: member.cwd,
+      lead: { sessionId: config.leadSessionId, verifyKey: key.verifyKey },
       resume: runtime === 'swarm',
       env: o.env,
-      // On another machine: that machine's swarm and claude, from its PATH (as spawn does).
-      ...((o.swarmExecutable ?? o.backend.teammateExecutable) ? { swarmExecutable: o.swarmExecutable ?? o.backend.teammateExecutable } : {}),
-      remote: o.backend.remoteProcesses === true,
-      ...(o.which ? { which: o.which } : {}),
+      backend: o.backend,
+      swarmExecutable: o.swarmExecutable,
+      which: o.which,
     });
     // Asked before the new pane exists: a restarted server could reuse the old id for another pane.
     const oldRef = oldPaneRef(member, o.backend);
@@ -189,7 +175,7 @@ async function startResume(o: ResumeOptions, name: string): Promise<StartedResum
     }
     let pane: PaneRef | undefined;
     try {
-      pane = await o.backend.createPane({ team: o.team.name, name: member.name, color: member.color ?? 'blue', argv: cmd.argv, env: cmd.env, cwd: member.cwd, stderrLog: paths.stderrLog(member.name) });
+      pane = await o.backend.createPane(spec);
       // Every pane field, absent ones cleared: the old pid must not stand for the new pane.
       const { tmuxPaneId, backendType, pid, paneServer } = memberPaneFields(pane);
       await updateMember(o.team, member.name, { tmuxPaneId, backendType, pid, paneServer });
@@ -226,7 +212,7 @@ async function finishResume(o: ResumeOptions, s: StartedResume): Promise<ResumeR
   await updateMember(o.team, name, { ...memberPaneFields(s.pane), isActive: true });
   if (s.exitedPane !== undefined) await o.backend.kill(s.exitedPane).catch(() => undefined); // its stderr stays in logs/<name>.stderr
   const unread = (await s.mailbox.unread(name).catch(() => [])).length;
-  return { ok: true, name, runtime: s.runtime, restored: s.restored, unread, teammate: spawnedTeammate(old.agentId, name, old.color ?? 'blue', s.pane) };
+  return { ok: true, name, runtime: s.runtime, restored: s.restored, unread, teammate: spawnedTeammate(old.agentId, name, memberColor(old), s.pane) };
 }
 
 /**
@@ -237,7 +223,7 @@ async function finishResume(o: ResumeOptions, s: StartedResume): Promise<ResumeR
 async function undoResume(o: ResumeOptions, s: StartedResume, cause: unknown): Promise<SwarmError> {
   const name = s.member.name;
   const problems: string[] = [];
-  const output = await underSpawnLock(o, async () => {
+  const output = await withSpawnLock(o.team, o.readyTimeoutMs, async () => {
     const captured = await abandonPane(o.backend, s.pane, problems);
     await takeBackPrompt(s.mailbox, name, s.msgId);
     // The new process may have recorded itself (pid, isActive) before it failed: put back what was.

@@ -5,7 +5,7 @@
 //      mode a model asks for above it refuses the spawn, an agent type's above it is lowered to it
 //      (and the result says so);
 //   2. clear its inbox and write the initial prompt as its first message from team-lead (signed);
-//   3. create the pane with the teammate as its command (teammate-command.ts);
+//   3. create the pane with the teammate as its command (recipe.ts);
 //   4. record tmuxPaneId / backendType / pid / paneServer / runtime in config.json;
 //   5. readiness handshake (readiness.ts, shared with resume.ts): the prompt is marked read or
 //      removed, and (swarm runtime) the teammate's status/<name>.json names a live pid; a claude
@@ -33,15 +33,15 @@ import { assertMemberName } from '../protocol/names.js';
 import type { Mailbox } from '../mailbox/mailbox.js';
 import { openLeadMailbox } from '../permissions/lead-mailbox.js';
 import { ensureDir, isDirectory, writeFileAtomic } from '../storage/atomic.js';
-import { withFileLock } from '../storage/lock.js';
 import { resolveAgentType } from '../team/agent-types.js';
 import { retireStatus } from '../team/spend.js';
 import { addMember, readTeam, removeMember, updateMember, updateTeam } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
 import type { Backend, BackendType, PaneRef } from '../backends/backend.js';
 import { memberPaneFields } from '../backends/registry.js';
-import { abandonPane, awaitReadiness, DEFAULT_READY_TIMEOUT_MS, startFailure } from './readiness.js';
-import { TEAMMATE_RUNTIMES, buildTeammateCommand, resolveClaude, type Env, type TeammateRuntime } from './command-line.js';
+import { abandonPane, awaitReadiness, startFailure } from './readiness.js';
+import { memberColor, memberPane, withSpawnLock } from './recipe.js';
+import { TEAMMATE_RUNTIMES, resolveClaude, type Env, type TeammateRuntime } from './command-line.js';
 import { addWorktree, dropWorktree, planWorktree, type WorktreePlan } from './worktree.js';
 
 /** `--isolation` values: `worktree` runs the teammate in its own git worktree (SPEC §10). */
@@ -254,10 +254,7 @@ interface StartedSpawn {
 /** Steps 1-4 under the team's spawn lock; on failure everything is undone and the error thrown. */
 async function startSpawn(o: SpawnOptions): Promise<StartedSpawn> {
   const { runtime, mode, cwd, agentType } = validateSpawn({ ...o, root: o.team.root, remote: o.backend.remoteProcesses });
-  const paths = o.team.paths;
   const config = await readTeam(o.team); // not_found before anything is written
-  const lockFile = path.join(paths.dir, 'spawn');
-  const readyTimeoutMs = o.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
   const chosen = typedSettings(
     {
       model: o.model,
@@ -269,10 +266,7 @@ async function startSpawn(o: SpawnOptions): Promise<StartedSpawn> {
     agentType,
   );
   const modeNote = chosen.lowered && agentType ? describeLoweredMode(o.name, agentType, chosen.lowered) : undefined;
-  // Waiters give up only after a long time without progress.
-  const started = await withFileLock(lockFile, () => startLocked(o, { runtime, mode: chosen.mode, model: chosen.model, cwd }), {
-    budgetMs: readyTimeoutMs + 60_000,
-  });
+  const started = await withSpawnLock(o.team, o.readyTimeoutMs, () => startLocked(o, { runtime, mode: chosen.mode, model: chosen.model, cwd }));
   return { ...started, modeNote };
 }
 
@@ -310,7 +304,7 @@ async function startLocked(
     ...(v.mode ? { mode: v.mode } : {}),
   });
   const name = member.name;
-  const color = member.color ?? 'blue';
+  const color = memberColor(member);
   let pane: PaneRef | undefined;
   let worktree: WorktreePlan | undefined;
   let cwd = v.cwd;
@@ -326,34 +320,25 @@ async function startLocked(
         if (!repos.includes(plan.repo)) c.swarm = { ...c.swarm, worktreeRepos: [...repos, plan.repo] };
       });
     }
-    const cmd = buildTeammateCommand({
+    const spec = memberPane({
+      team: o.team,
+      member: { name, color, agentType: o.agentType, model: v.model, planModeRequired: o.planModeRequired, mode: v.mode, cwd },
       runtime: v.runtime,
-      team: o.team.name,
-      name,
-      color,
-      leadSessionId: config.leadSessionId,
-      leadVerifyKey: key.verifyKey,
-      agentType: o.agentType,
-      model: v.model,
-      planModeRequired: o.planModeRequired,
-      permissionMode: v.mode,
-      cwd,
+      lead: { sessionId: config.leadSessionId, verifyKey: key.verifyKey },
       env: o.env,
-      // A pane on another machine runs that machine's swarm (its PATH), not this process's.
-      ...((o.swarmExecutable ?? o.backend.teammateExecutable) ? { swarmExecutable: o.swarmExecutable ?? o.backend.teammateExecutable } : {}),
-      remote: o.backend.remoteProcesses === true,
-      ...(o.which ? { which: o.which } : {}),
+      backend: o.backend,
+      swarmExecutable: o.swarmExecutable,
+      which: o.which,
     });
     await retireStatus(o.team, name); // a previous teammate's heartbeat must not count (what it spent still does)
-    const stderrLog = paths.stderrLog(name);
     await ensureDir(paths.logsDir);
     // Started empty (nor a previous teammate's errors) and 0600 like every file under the root:
     // the pane's `tee -a` and the in-process host only append, so they keep this mode.
-    await writeFileAtomic(stderrLog, '');
+    await writeFileAtomic(paths.stderrLog(name), '');
     await mailbox.clear(name);
     const lead = config.members[0];
     const prompt = await mailbox.append(name, { from: 'team-lead', text: o.prompt, ...(lead?.color ? { color: lead.color } : {}) });
-    pane = await o.backend.createPane({ team: o.team.name, name, color, argv: cmd.argv, env: cmd.env, cwd, stderrLog });
+    pane = await o.backend.createPane(spec);
     await updateMember(o.team, name, { ...memberPaneFields(pane), runtime: v.runtime });
     return { o, mailbox, agentId: member.agentId, name, color, msgId: prompt.msg_id ?? '', pane, runtime: v.runtime, cwd, worktree };
   } catch (e) {

@@ -63,6 +63,18 @@ describe('compaction', () => {
     const file = mb.paths.archive('w1');
     await expect(mb.archived('w1')).rejects.toMatchObject({ kind: 'corrupt', message: `${file} has a line that is not JSON; inspect it with 'jq -c . ${file}'` });
   });
+
+  it('a torn last archive line (a crash mid-append) is not read, and the next compaction cuts it off instead of gluing onto it', async () => {
+    const mb = new Mailbox({ team, compactThreshold: 0 });
+    const file = mb.paths.archive('w1');
+    await fs.writeFile(file, `${JSON.stringify(mb.makeEntry({ from: 'w2', text: 'before' }))}\n{"from":"w2","te`);
+    expect((await mb.archived('w1')).map((m) => m.text)).toEqual(['before']);
+    await mb.append('w1', { from: 'w2', text: 'after' });
+    await mb.consume('w1');
+    await mb.consume('w1'); // the read entry moves to the archive
+    expect((await mb.archived('w1')).map((m) => m.text)).toEqual(['before', 'after']);
+    expect((await fs.readFile(file, 'utf8')).endsWith('\n')).toBe(true);
+  });
 });
 
 describe('entries', () => {

@@ -51,6 +51,15 @@ describe('audit chain', () => {
     expect((await verifyAuditChain(paths)).breaks).toEqual([{ line: 5, problem: 'has no prev digest after the chain began (added or edited by hand?)' }]);
   });
 
+  it('a blank or corrupt line inserted after the chain began breaks it where it stands and at the line after it', async () => {
+    for (const id of ['a', 'b']) await appendAudit(paths, event(id));
+    const original = await lines();
+    for (const inserted of ['', '{not json']) {
+      await fs.writeFile(paths.audit, [original[0], inserted, original[1]].join('\n') + '\n');
+      expect((await verifyAuditChain(paths)).breaks.map((b) => b.line), JSON.stringify(inserted)).toEqual([2, 3]);
+    }
+  });
+
   it('a log whose first lines were cut off breaks at line 1, which does not start the chain (never "line 0")', async () => {
     for (const id of ['a', 'b', 'c']) await appendAudit(paths, event(id));
     const original = await lines();

@@ -75,7 +75,7 @@ describe('transcript → conversation', () => {
     const got = await readConversation(file);
     expect(got.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
     expect(JSON.stringify(got.messages[2])).toContain('x'.repeat(50_000));
-    expect(got.skipped).toMatch(/line 5: not JSON \(a write cut short; skipped\)/);
+    expect(got.skipped).toMatch(/line 5: not a whole line \(a write cut short; skipped\)/);
     expect(got.corrupt).toBeUndefined();
   });
 

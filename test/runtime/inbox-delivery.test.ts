@@ -149,6 +149,18 @@ describe('inbox delivery', () => {
     expect(warnings).toEqual([`${file} line 2 is not a msg_id; skipped`]);
   });
 
+  it('an acted-on log cut mid-line by a crash: the torn id is not read nor reported, and the next id is not glued onto it', async () => {
+    const file = teamPaths(root, 't').acted('w1');
+    await fs.writeFile(file, '"m-1"\n"m-');
+    const warnings: string[] = [];
+    const log = new ActedLog(file, (m) => warnings.push(m));
+    expect([log.has('m-1'), warnings]).toEqual([true, []]);
+    log.add('m-2');
+    expect(await fs.readFile(file, 'utf8')).toBe('"m-1"\n"m-2"\n');
+    expect(new ActedLog(file, (m) => warnings.push(m)).has('m-2')).toBe(true);
+    expect(warnings).toEqual([]);
+  });
+
   it('leaves permission_response frames for the permission library, except late ones it is done with', async () => {
     const s = await setup();
     const frame = (id: string): string => encodeControl({ type: 'permission_response', request_id: id, subtype: 'success', response: {} });

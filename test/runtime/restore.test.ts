@@ -79,8 +79,8 @@ describe('swarm teammate --resume', () => {
     const file = path.join(await tempRoot('swarm-restore-'), 'w1.jsonl');
     const whole = [{ kind: 'user', content: text('café — naïve') }, { kind: 'assistant', content: text('ünïcödé answer') }].map((e) => `${JSON.stringify(e)}\n`).join('');
     const next = `${JSON.stringify({ kind: 'user', content: text('after the resume') })}\n`;
-    // Cut in the middle of a write, and a bad last line that did get its newline.
-    for (const cut of ['{"kind":"assistant","content":[{"type":"te', '{"kind":"assi\n']) {
+    // Cut in the middle of a write (no newline: storage/jsonl.ts's torn line).
+    for (const cut of ['{"kind":"assistant","content":[{"type":"te', '{"kind":"assi']) {
       await fs.writeFile(file, whole + cut);
       const r = await restoreConversation(file);
       expect(r.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
@@ -90,6 +90,10 @@ describe('swarm teammate --resume', () => {
       const again = await readConversation(file);
       expect([again.corrupt, again.skipped, again.messages.length]).toEqual([undefined, undefined, 3]);
     }
+    // A bad last line that did get its newline is a whole line, so corrupt: the resume is refused, the file untouched.
+    await fs.writeFile(file, `${whole}{"kind":"assi\n`);
+    await expect(restoreConversation(file)).rejects.toMatchObject({ kind: 'corrupt', message: expect.stringContaining(`${file} line 3: not JSON`) });
+    expect(await fs.readFile(file, 'utf8')).toBe(`${whole}{"kind":"assi\n`);
   });
 
   it('a whole transcript is left as it is, with no note; a missing one is an empty conversation', async () => {

@@ -6,11 +6,12 @@
 // pane ids, the private env files and fifo dirs) are <placeholders>.
 import { quote } from 'shell-quote';
 import type { Backend, PlanLine } from '../../backends/backend.js';
-import { colorForIndex } from '../../protocol/colors.js';
 import { agentId } from '../../protocol/names.js';
-import { teamPaths } from '../../team/paths.js';
+import { Team } from '../../team/team.js';
+import { newMemberColor } from '../../team/team-store.js';
 import { resolveAgentType } from '../../team/agent-types.js';
-import { buildTeammateCommand, forwardedEnv, type Env } from '../../teammates/command-line.js';
+import { forwardedEnv, type Env } from '../../teammates/command-line.js';
+import { memberPane } from '../../teammates/recipe.js';
 import { describeLoweredMode, typedSettings } from '../../teammates/spawn.js';
 import { worktreeAddArgv, type WorktreePlan } from '../../teammates/worktree.js';
 import { leadArgv } from './start-team.js';
@@ -75,9 +76,10 @@ export function dryRunPlan(i: DryRunInput): PlanLine[] {
     note(`create team "${i.team}"${i.taken ? ' (taken: a free name would be picked and announced)' : ''} with ${i.file.members.length} member${i.file.members.length === 1 ? '' : 's'}`),
     note(i.backend.describe()),
   );
+  const team = new Team(i.root, i.team);
   const tasks = i.file.tasks ?? [];
   if (tasks.length > 0) {
-    out.push(note(`create ${tasks.length} task${tasks.length === 1 ? '' : 's'} in ${teamPaths(i.root, i.team).tasks.dir} before spawning (owners get a task_assignment once spawned)`));
+    out.push(note(`create ${tasks.length} task${tasks.length === 1 ? '' : 's'} in ${team.paths.tasks.dir} before spawning (owners get a task_assignment once spawned)`));
   }
   const printedOnce = new Set<string>();
   const print = (lines: readonly PlanLine[]): void => {
@@ -90,6 +92,7 @@ export function dryRunPlan(i: DryRunInput): PlanLine[] {
       out.push(l);
     }
   };
+  const roster: { color: string }[] = [{ color: newMemberColor([]) }];
   i.file.members.forEach((m, index) => {
     const worktree = i.worktrees?.get(m.name);
     const baseCwd = m.cwd ?? i.cwd;
@@ -101,27 +104,21 @@ export function dryRunPlan(i: DryRunInput): PlanLine[] {
     const chosen = typedSettings({ model: m.model, defaultModel: i.file.model, permissionMode: m.permissionMode, defaultPermissionMode: i.file.permissionMode }, type);
     if (chosen.lowered && type) out.push(note(describeLoweredMode(m.name, type, chosen.lowered)));
     const backend = i.backendOf?.(index) ?? i.backend;
-    const built = buildTeammateCommand({
+    // The colour addMember gives it in the new team: the lead's and the earlier members' are taken.
+    const color = newMemberColor(roster);
+    roster.push({ color });
+    const spec = memberPane({
+      team,
+      member: { name: m.name, color, agentType: m.agentType, model: chosen.model, planModeRequired: m.planModeRequired, mode: chosen.mode, cwd },
       runtime: m.runtime ?? 'swarm',
-      team: i.team,
-      name: m.name,
-      color: colorForIndex(index + 1),
-      leadSessionId: '<lead-session-id>',
-      leadVerifyKey: '<lead-verify-key>',
-      agentType: m.agentType,
-      model: chosen.model,
-      planModeRequired: m.planModeRequired,
-      permissionMode: chosen.mode,
-      cwd,
+      lead: { sessionId: '<lead-session-id>', verifyKey: '<lead-verify-key>' },
       env: i.env,
-      ...(backend.teammateExecutable ? { swarmExecutable: backend.teammateExecutable } : {}),
-      remote: backend.remoteProcesses === true,
-      ...(i.which ? { which: i.which } : {}),
+      backend,
+      which: i.which,
     });
     const lines = m.prompt.trim().split('\n').length;
     out.push(note(`${m.name} (${agentId(m.name, i.team)}): its prompt (${lines} line${lines === 1 ? '' : 's'}) becomes its first inbox message`));
-    const stderrLog = teamPaths(i.root, i.team).stderrLog(m.name);
-    print(backend.plan({ team: i.team, name: m.name, color: colorForIndex(index + 1), argv: built.argv, env: redacted(built.env), cwd, stderrLog }));
+    print(backend.plan({ ...spec, env: redacted(spec.env) }));
   });
   if (!i.console) {
     if (i.backend.sessions !== undefined) print(i.backend.sessions.planDropConsolePane(i.team));

@@ -1,0 +1,70 @@
+// The member → pane recipe, the one spawn, resume and `launch --dry-run` all use: what a roster
+// member runs (its teammate command, command-line.ts, with the backend's executable and `claude`
+// lookup) and the PaneSpec createPane()/plan() take. Also the spawn lock both spawn and resume take,
+// `teams/<team>/spawn.lock`, with a budget that outlasts one start (waiters give up only after a
+// long time without progress).
+import path from 'node:path';
+import type { Backend, PaneSpec } from '../backends/backend.js';
+import { isPermissionMode, type Member } from '../protocol/config.js';
+import { withFileLock } from '../storage/lock.js';
+import type { Team } from '../team/team.js';
+import { buildTeammateCommand, type Env, type TeammateRuntime } from './command-line.js';
+import { DEFAULT_READY_TIMEOUT_MS } from './readiness.js';
+
+/** The colour of a member config.json records none for (one added by another tool). */
+export const DEFAULT_MEMBER_COLOR = 'blue';
+
+export function memberColor(m: Pick<Member, 'color'>): string {
+  return m.color ?? DEFAULT_MEMBER_COLOR;
+}
+
+/** `fn` under the team's spawn lock (spawn's steps 1-4, a resume's start and undo). */
+export function withSpawnLock<R>(team: Team, readyTimeoutMs: number | undefined, fn: () => Promise<R>): Promise<R> {
+  return withFileLock(path.join(team.paths.dir, 'spawn'), fn, { budgetMs: (readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS) + 60_000 });
+}
+
+/** What the recipe reads of a member: its roster entry's fields (an unknown `mode` is left out). */
+export type RecipeMember = Pick<Member, 'name' | 'color' | 'agentType' | 'model' | 'planModeRequired' | 'mode'> & { cwd: string };
+
+export interface MemberPaneInput {
+  team: Team;
+  member: RecipeMember;
+  runtime: TeammateRuntime;
+  /** config.json's leadSessionId and the lead's verify key (placeholders in a dry run). */
+  lead: { sessionId: string; verifyKey: string };
+  /** A swarm teammate restores its conversation (`swarm resume`). */
+  resume?: boolean;
+  /** The leader's environment (forwarded variables, SWARM_TEAMMATE_COMMAND, PATH). */
+  env: Env;
+  /** The backend the pane is made on: a pane on another machine runs that machine's swarm and claude. */
+  backend: Pick<Backend, 'teammateExecutable' | 'remoteProcesses'>;
+  /** Tests: the swarm executable (else the backend's) and the PATH lookup of `claude`. */
+  swarmExecutable?: readonly string[] | undefined;
+  which?: ((command: string, env: Env) => string | undefined) | undefined;
+}
+
+/** The pane `member` runs in: its teammate command, colour, cwd and stderr log. Throws SwarmError when it cannot be built. */
+export function memberPane(i: MemberPaneInput): PaneSpec {
+  const { member: m } = i;
+  const color = memberColor(m);
+  const swarmExecutable = i.swarmExecutable ?? i.backend.teammateExecutable;
+  const cmd = buildTeammateCommand({
+    runtime: i.runtime,
+    team: i.team.name,
+    name: m.name,
+    color,
+    leadSessionId: i.lead.sessionId,
+    leadVerifyKey: i.lead.verifyKey,
+    agentType: m.agentType,
+    model: m.model,
+    planModeRequired: m.planModeRequired,
+    permissionMode: isPermissionMode(m.mode) ? m.mode : undefined,
+    cwd: m.cwd,
+    resume: i.resume,
+    env: i.env,
+    ...(swarmExecutable ? { swarmExecutable } : {}),
+    remote: i.backend.remoteProcesses === true,
+    ...(i.which ? { which: i.which } : {}),
+  });
+  return { team: i.team.name, name: m.name, color, argv: cmd.argv, env: cmd.env, cwd: m.cwd, stderrLog: i.team.paths.stderrLog(m.name) };
+}
