@@ -10,7 +10,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { execaExec } from '../../../src/backends/process.js';
 import { checkHosts, judgeHost } from '../../../src/cli/doctor/hosts.js';
 import { SWARM_BIN, swarm } from '../../support/cli.js';
-import { SSH_TEST_HOST, startSshd, type TestSshd } from '../../support/sshd.js';
+import { SSH_SKIP, SSH_TEST_HOST, startSshd, type TestSshd } from '../../support/sshd.js';
 import { tempRoot, useTempRoot } from '../../support/tmp-root.js';
 
 interface Report {
@@ -21,10 +21,6 @@ interface Report {
 let root: string;
 let sshd: TestSshd;
 useTempRoot((dir) => (root = dir), 'swarm-doc-host-');
-beforeEach(async () => {
-  sshd = await startSshd();
-  sshd.closeMastersUnder(root);
-});
 
 async function doctor(env: Record<string, string>): Promise<Report> {
   const r = await swarm(root, ['doctor', '--host', SSH_TEST_HOST, '--json'], { SWARM_TEAMMATE_COMMAND: quote([process.execPath, SWARM_BIN]), ...env });
@@ -57,7 +53,12 @@ describe('a host whose swarm is another version', () => {
   });
 });
 
-describe('swarm doctor --host', () => {
+describe.skipIf(SSH_SKIP !== undefined)('swarm doctor --host', () => {
+  beforeEach(async () => {
+    sshd = await startSshd();
+    sshd.closeMastersUnder(root);
+  });
+
   it('a healthy host: reachable, tmux, the teammate command and the shared root all pass', async () => {
     const r = await doctor({ SWARM_SSH_COMMAND: sshd.sshCommand });
     expect(hostFindings(r)).toEqual([]);
