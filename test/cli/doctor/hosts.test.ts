@@ -3,7 +3,6 @@
 // passed), then (in process) a teammate command missing there, a root the host does not share
 // (SWARM_REMOTE_ROOT elsewhere) and an unknown host key, each a problem whose fix says what to do.
 import { mkdir } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { quote } from 'shell-quote';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -76,7 +75,7 @@ describe.skipIf(SSH_SKIP !== undefined)('swarm doctor --host', () => {
     // In process (the CLI path is the test above): the same check doctor runs.
     const elsewhere = await tempRoot('swarm-doc-elsewhere-');
     await mkdir(path.join(elsewhere, 'swarm'));
-    const check = (env: Record<string, string>) => checkHosts({ root, env, exec: execaExec, now: Date.now(), isAlive: () => true, tmpDir: os.tmpdir(), hosts: [SSH_TEST_HOST] });
+    const check = (env: Record<string, string>) => checkHosts({ root, env, exec: execaExec, now: Date.now(), isAlive: () => true, hosts: [SSH_TEST_HOST] });
     const notShared = (await check({ SWARM_SSH_COMMAND: sshd.sshCommand, SWARM_REMOTE_ROOT: elsewhere, SWARM_TEAMMATE_COMMAND: 'swarm-not-installed-here teammate' })).findings;
     expect(notShared).toEqual([
       {
