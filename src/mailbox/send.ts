@@ -2,6 +2,7 @@
 // broadcasts to every member except the sender (case-insensitive), one append per recipient, all
 // carrying the same msg_id. The sender must be a member or `team-lead`; its colour is taken from the
 // roster.
+import { CONTROL_TYPES, parseControl } from '../protocol/control.js';
 import { SwarmError } from '../protocol/errors.js';
 import { newMsgId } from '../protocol/ids.js';
 import { LEAD_NAME, sameName } from '../protocol/names.js';
@@ -45,3 +46,26 @@ export async function sendMessage(mailbox: Mailbox, input: SendInput): Promise<S
   for (const r of recipients) await mailbox.append(r, { ...base });
   return { msg_id: msgId, recipients };
 }
+
+/** What the person runs instead of writing a control frame by hand, by its type. */
+const FRAME_INSTEAD: Record<string, (to: string) => string> = {
+  shutdown_request: (to) => `swarm shutdown ${to === '*' ? '--all' : to} sends it signed and waits for the answer`,
+  permission_response: () => 'answer a request with swarm approve <id> or swarm deny <id> (swarm permissions lists them)',
+  plan_approval_response: (to) => `answer a plan with swarm plan ${to === '*' ? '<name>' : to}`,
+  task_assignment: (to) => `assign a task with swarm tasks update <id> --owner ${to === '*' ? '<name>' : to}`,
+  mode_set_request: () => 'a teammate\'s mode is set when it is spawned (--permission-mode)',
+};
+
+/**
+ * A person's message that is a control frame (`{"type":"shutdown_request"}` …) would be "sent" and
+ * then ignored (it is unsigned) or mistaken for the real thing: refused with one line naming the
+ * command that does it. Plain text, and JSON of any other type, pass.
+ */
+export function refuseHandWrittenFrame(text: string, to: string): void {
+  const parsed = parseControl(text);
+  const type = parsed.kind === 'control' ? parsed.message.type : parsed.kind === 'unknown' && (CONTROL_TYPES as readonly string[]).includes(parsed.type) ? parsed.type : undefined;
+  if (type === undefined) return;
+  const instead = FRAME_INSTEAD[type]?.(to) ?? `only a teammate sends ${type}`;
+  throw new SwarmError('invalid_input', `not sent: ${type} is a control frame swarm writes itself (signed where it must be; a hand-written one would be ignored); ${instead}`);
+}
+

@@ -84,6 +84,15 @@ export function swarmDir(root: string): string {
   return path.join(root, 'swarm');
 }
 
+/**
+ * `<root>/swarm/demos/`: one record per running `swarm demo` this root started (cli/demo/root.ts),
+ * so that `swarm doctor` looks only at the demos that are this root's, never another user's or
+ * another root's in the shared temp dir.
+ */
+export function demosDir(root: string): string {
+  return path.join(swarmDir(root), 'demos');
+}
+
 function taskId(id: string): string {
   if (!isTaskId(id)) throw new SwarmError('invalid_input', `invalid task id "${id}": expected a number like 3 (see swarm tasks)`);
   return id;

@@ -66,5 +66,5 @@ export const API_KEY_SUFFIX_LENGTH = 20;
 export function claudeSeedFix(o: { stateFile: string; realCwd: string; hasApiKey: boolean }): string[] {
   const approved = o.hasApiKey ? { customApiKeyResponses: { approved: [`<last ${API_KEY_SUFFIX_LENGTH} characters of $ANTHROPIC_API_KEY>`] } } : {};
   const seed = { hasCompletedOnboarding: true, ...approved, projects: { [o.realCwd]: { hasTrustDialogAccepted: true } } };
-  return [`to skip these dialogs from now on, merge this into ${o.stateFile} once (see README, "Your own Claude Code as a teammate"):`, `  ${JSON.stringify(seed)}`];
+  return [`to skip these dialogs from now on, merge this into ${o.stateFile} once (see docs/claude-code.md, "Your own Claude Code as a teammate"):`, `  ${JSON.stringify(seed)}`];
 }

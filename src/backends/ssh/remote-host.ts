@@ -61,7 +61,7 @@ export function mapSpec(map: RootMap, spec: PaneSpec): PaneSpec {
   };
 }
 
-/** The package a host needs for `swarm` (README "Teammates on other machines"). */
+/** The package a host needs for `swarm` (docs/remote.md). */
 export const SWARM_PACKAGE = 'swarm-launcher';
 
 const PANE_FILES = [

@@ -6,7 +6,6 @@
 // or work in a worktree, nor kills a teammate process config.json does not know of (reported with
 // its `kill` line). `--host <h>` also checks a machine teammates run on over ssh (ssh, tmux, swarm,
 // the shared root). Exit 0 when healthy, 1 while problems remain (warnings alone do not fail).
-import os from 'node:os';
 import type { CommandModule } from 'yargs';
 import { execaExec, isProcessAlive } from '../../backends/process.js';
 import { checkIt2, checkPermissions, checkTmux, type CheckResult, type DoctorContext, type Finding, type Severity } from '../doctor/machine-checks.js';
@@ -139,7 +138,6 @@ export const doctorCommand: CommandModule<GlobalArgs, DoctorArgs> = {
       exec: execaExec,
       now: Date.now(),
       isAlive: isProcessAlive,
-      tmpDir: os.tmpdir(),
       teams: args.team === undefined ? undefined : [args.team],
       hosts: args.host?.map(String),
     };

@@ -9,7 +9,7 @@ import { open } from 'node:fs/promises';
 import type { CommandModule } from 'yargs';
 import { SwarmError } from '../../protocol/errors.js';
 import { MAX_MESSAGE_BYTES, messageTooLarge } from '../../protocol/message.js';
-import { sendMessage } from '../../mailbox/send.js';
+import { refuseHandWrittenFrame, sendMessage } from '../../mailbox/send.js';
 import { describeEntry } from '../../storage/regular-file.js';
 import { openMailbox, printJson, println, requireTeam, type GlobalArgs } from '../context.js';
 import { chalk } from '../output/render.js';
@@ -96,10 +96,12 @@ export const sendCommand: CommandModule<GlobalArgs, SendArgs> = {
       .example('$0 send alice --file notes.md', "send a file's contents"),
   handler: async (args) => {
     const team = requireTeam(args);
+    const text = await messageText(args);
+    refuseHandWrittenFrame(text, args.to);
     const mailbox = await openMailbox(team);
     const result = await sendMessage(mailbox, {
       to: args.to,
-      text: await messageText(args),
+      text,
       ...(args.from ? { from: args.from } : {}),
       ...(args.summary ? { summary: args.summary } : {}),
     });

@@ -1,6 +1,6 @@
 // `swarm worktrees [--json]`: the team's git worktrees (SPEC §10) — those of worktree teammates
 // still running and those kept when a teammate with changes stopped — with member, path, branch,
-// base, commits ahead and whether it has uncommitted changes. The README's "Worktrees" section says
+// base, commits ahead and whether it has uncommitted changes. docs/worktrees.md says
 // how to review and merge a kept branch.
 import type { CommandModule } from 'yargs';
 import { readTeam } from '../../team/team-store.js';

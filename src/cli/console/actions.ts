@@ -6,7 +6,7 @@ import { BACKEND_CHOICES, paneLabel, selectBackend, type BackendChoice } from '.
 import { spawnTeammate } from '../../teammates/spawn.js';
 import { killTeammate, shutdownAll, shutdownTeammate, type StopContext, type StopOutcome } from '../../teammates/stop.js';
 import { LEAD_NAME } from '../../protocol/names.js';
-import { sendMessage } from '../../mailbox/send.js';
+import { refuseHandWrittenFrame, sendMessage } from '../../mailbox/send.js';
 import { listPending } from '../../permissions/pending-list.js';
 import { answerPlan } from '../../permissions/plan-answer.js';
 import { readTeam } from '../../team/team-store.js';
@@ -70,6 +70,7 @@ export async function runCommand(cmd: SlashCommand, c: ActionContext): Promise<'
     case 'send':
     case 'broadcast': {
       const to = cmd.kind === 'send' ? cmd.to : '*';
+      refuseHandWrittenFrame(cmd.text, to);
       const r = await sendMessage(await openMailbox(c.team), { to, text: cmd.text });
       c.print(chalk.dim(`→ ${r.recipients.join(', ')}: ${oneLine(cmd.text, 100)}`));
       // A stopped recipient is brought back, and reads the message then (SPEC §11).

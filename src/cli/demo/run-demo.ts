@@ -24,7 +24,6 @@
 // crash leave the root behind; its marker names this process, so `swarm doctor` can tell it is
 // orphaned and `--fix` removes it.
 import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { TeamSessions } from '../../backends/backend.js';
@@ -37,10 +36,10 @@ import { readTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
 import { lastLeadAnswer } from '../../runtime/lead/answer.js';
 import { runConsole } from '../console/run.js';
-import { println } from '../context.js';
+import { println, rootDir } from '../context.js';
 import { LEAD_DEMO_GOAL, leadDemoScript, leadDemoTeamFile } from './lead-scenario.js';
 import { DEMO_FILES, LEAD_DEMO_FILES, writeDemoProject } from './project.js';
-import { makeDemoRoot } from './root.js';
+import { makeDemoRoot, removeDemoRoot } from './root.js';
 import { DEMO_TEAM, demoScript, demoTeamFile } from './scenario.js';
 import { attachOrSay, consoleInSession, startTeam } from '../launch/start-team.js';
 import { catchInterrupts } from '../interrupts.js';
@@ -85,14 +84,14 @@ interface Started {
   env?: NodeJS.ProcessEnv;
 }
 
-async function cleanUp(root: string, s: Started, interrupted: boolean): Promise<void> {
+async function cleanUp(owner: string, root: string, s: Started, interrupted: boolean): Promise<void> {
   if (s.team !== undefined && s.env !== undefined) {
     const { team, env } = s;
     await stopTeammates(team, env, interrupted).catch((e: unknown) => println(chalk.yellow(`could not stop the teammates: ${e instanceof Error ? e.message : String(e)}`)));
     await s.sessions?.kill(team.name).catch((e: unknown) => println(chalk.yellow(`could not kill the demo's session: ${e instanceof Error ? e.message : String(e)}`)));
   }
   await s.server?.close();
-  await rm(root, { recursive: true, force: true });
+  await removeDemoRoot(owner, root);
   println(chalk.dim(`demo cleaned up (removed ${root})`));
 }
 
@@ -118,7 +117,8 @@ function bannerLines(manual: boolean, root: string, server: MessagesServer): str
 export async function runDemo(manual: boolean): Promise<void> {
   // Interruptions are caught before anything exists, so whatever gets made is also cleaned up.
   const interrupted = catchInterrupts();
-  const root = await makeDemoRoot(os.tmpdir(), { pid: process.pid, startedAt: Date.now() });
+  const owner = rootDir();
+  const root = await makeDemoRoot(os.tmpdir(), owner, { pid: process.pid, startedAt: Date.now() });
   const s: Started = {};
   try {
     const project = await writeDemoProject(path.join(root, 'project'), manual ? DEMO_FILES : LEAD_DEMO_FILES);
@@ -151,7 +151,7 @@ export async function runDemo(manual: boolean): Promise<void> {
       await runConsole({ team: started.team, env, banner: [], endWithLastTeammate: true, signal: interrupted.signal, ...scenario, ...(started.host ? { host: started.host } : {}) });
     }
   } finally {
-    await cleanUp(root, s, interrupted.signal.aborted);
+    await cleanUp(owner, root, s, interrupted.signal.aborted);
     // Interrupted: end now (a tmux client or a timer must not keep alive a demo told to stop).
     if (interrupted.cause !== undefined) await interrupted.exit(interrupted.cause);
     interrupted.off();

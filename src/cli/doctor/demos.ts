@@ -1,10 +1,12 @@
 // `swarm doctor`: what a `swarm demo` left behind when its process was killed without a chance to
-// clean up (SIGKILL, a crash; every other ending cleans up itself). A demo root in the OS temp dir
-// (cli/demo/root.ts) whose marker names a pid that is no longer running is orphaned: its teammates
-// may still run (retrying a stand-in that died with the demo), its `swarm-demo` session may still
-// hold its console. `--fix` kills its teammates (verified), then its team sessions, then removes the
-// root. A team session whose panes run under a demo root that no longer exists is orphaned too.
-// Roots without a marker (a demo from before markers, or one starting this instant) are left alone.
+// clean up (SIGKILL, a crash; every other ending cleans up itself). Only the demos this root
+// started are judged (their records in `<root>/swarm/demos/`, cli/demo/root.ts): another user's or
+// another root's demo in the shared temp dir is none of this doctor's business. A recorded demo
+// root whose marker names a pid that is no longer running is orphaned: its teammates may still run
+// (retrying a stand-in that died with the demo), its `swarm-demo` session may still hold its
+// console. `--fix` kills its teammates (verified), then its team sessions, then removes the root and
+// its record. A record whose root is gone is stale (its sessions, if any, orphaned): `--fix` kills
+// those and removes the record. A recorded root without a marker yet (starting this instant) is left alone.
 import { promises as fs } from 'node:fs';
 import type { ListedSession } from '../../backends/backend.js';
 import { teamSessions } from '../../backends/registry.js';
@@ -12,7 +14,7 @@ import { LEAD_NAME } from '../../protocol/names.js';
 import { killTeammate } from '../../teammates/stop.js';
 import { listTeams, readTeam } from '../../team/team-store.js';
 import { Team } from '../../team/team.js';
-import { isDemoRootPath, listDemoRoots } from '../demo/root.js';
+import { listDemoRoots, removeDemoRoot } from '../demo/root.js';
 import type { CheckResult, DoctorContext, Finding } from './machine-checks.js';
 import { processRoot } from './sessions.js';
 
@@ -40,51 +42,52 @@ async function killDemoTeammates(root: string, ctx: DoctorContext): Promise<numb
 export async function checkDemos(ctx: DoctorContext): Promise<CheckResult> {
   const sessions = teamSessions({ env: ctx.env, exec: ctx.exec });
   const listed: ListedSession[] = await sessions.list().catch(() => []); // no usable tmux: no sessions
+  const recorded = await listDemoRoots(ctx.root); // only the demos this root started
+  const ours = new Set(recorded.map((d) => d.root));
   const demoRootOf = (s: ListedSession): string | undefined =>
     s.panes
       .filter((p) => !p.dead)
       .map((p) => processRoot(p.pid))
-      .find((r) => r !== undefined && isDemoRootPath(ctx.tmpDir, r));
+      .find((r) => r !== undefined && ours.has(r));
   const findings: Finding[] = [];
   let running = 0;
-  const judged = new Set<string>();
-  for (const d of await listDemoRoots(ctx.tmpDir)) {
-    if (d.marker === undefined) continue;
-    judged.add(d.root);
+  for (const d of recorded) {
+    const own = listed.filter((s) => demoRootOf(s) === d.root);
+    const killLine = own.length > 0 ? ` and ${own.map((s) => s.name).join(', ')}` : '';
+    if (d.marker === undefined) {
+      if (await fs.access(d.root).then(() => true, () => false)) continue; // a demo starting this instant: not judged
+      findings.push({
+        check: 'orphan_demo',
+        severity: own.length > 0 ? 'problem' : 'warning',
+        path: d.root,
+        problem: `a swarm demo this root started left its record, but its root ${d.root} is gone${own.length > 0 ? ` (${own.map((s) => `tmux session ${s.name}`).join(', ')} still running)` : ''}`,
+        fix: `swarm doctor --fix (removes the record${killLine ? `, kills${killLine.slice(4)}` : ''})`,
+        apply: async () => {
+          for (const s of own) await sessions.kill(s.team);
+          await removeDemoRoot(ctx.root, d.root);
+          return `removed the record of ${d.root}${killLine ? `, killed${killLine.slice(4)}` : ''}`;
+        },
+      });
+      continue;
+    }
     if (ctx.isAlive(d.marker.pid)) {
       running++;
       continue;
     }
     const teams = await listTeams(d.root);
     const teammates = teams.reduce((n, t) => n + t.members, 0);
-    const own = listed.filter((s) => demoRootOf(s) === d.root);
     const what = [plural(teammates, 'teammate'), ...own.map((s) => `tmux session ${s.name}`)].join(', ');
     findings.push({
       check: 'orphan_demo',
       severity: 'problem',
       path: d.root,
       problem: `demo root ${d.root} is left from a swarm demo whose process (pid ${d.marker.pid}) is gone (${what})`,
-      fix: `swarm doctor --fix (kills its teammates${own.length > 0 ? ` and ${own.map((s) => s.name).join(', ')}` : ''}, then removes the root)`,
+      fix: `swarm doctor --fix (kills its teammates${killLine}, then removes the root)`,
       apply: async () => {
         const killed = await killDemoTeammates(d.root, ctx);
         for (const s of own) await sessions.kill(s.team);
-        await fs.rm(d.root, { recursive: true, force: true });
-        return `killed ${plural(killed, 'teammate')}${own.length > 0 ? ` and ${own.map((s) => s.name).join(', ')}` : ''}, removed ${d.root}`;
-      },
-    });
-  }
-  for (const s of listed) {
-    const root = demoRootOf(s);
-    if (root === undefined || judged.has(root)) continue;
-    if (await fs.access(root).then(() => true, () => false)) continue; // an unmarked root that exists: not judged
-    findings.push({
-      check: 'orphan_demo',
-      severity: 'problem',
-      problem: `tmux session ${s.name} (${plural(s.panes.length, 'pane')}) belongs to a swarm demo whose root ${root} is gone`,
-      fix: `${sessions.killLine(s.team)}  (swarm doctor --fix does it)`,
-      apply: async () => {
-        await sessions.kill(s.team);
-        return `killed tmux session ${s.name}`;
+        await removeDemoRoot(ctx.root, d.root);
+        return `killed ${plural(killed, 'teammate')}${killLine}, removed ${d.root}`;
       },
     });
   }

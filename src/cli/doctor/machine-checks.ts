@@ -50,8 +50,6 @@ export interface DoctorContext {
   exec: Exec;
   now: number;
   isAlive: (pid: number) => boolean;
-  /** The OS temp dir, where `swarm demo` keeps its roots (os.tmpdir()). */
-  tmpDir: string;
   /** Only these teams (default: every team under the root). */
   teams?: string[] | undefined;
   /** `--host`: machines teammates run on over ssh, checked too (ssh, tmux, swarm, the shared root). */

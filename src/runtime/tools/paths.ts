@@ -4,7 +4,7 @@
 // resolved, a dangling symlink is followed to where it would write, so a link cannot smuggle a
 // path in. A hard link has no path to resolve, so what the tools open is also compared by
 // device/inode with every file under those directories (`isProtectedFile`, checked-file.ts).
-// (Not a boundary against a hostile process of the same user: see the README threat model.)
+// (Not a boundary against a hostile process of the same user: see docs/security.md.)
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { errnoCode, SwarmError } from '../../protocol/errors.js';

@@ -10,7 +10,7 @@ import { isProcessAlive } from '../../../src/backends/process.js';
 import { SshBackend } from '../../../src/backends/ssh/ssh-backend.js';
 import { waitFor } from '../../support/wait.js';
 import { privateSocket, reapServer } from '../../support/tmux.js';
-import { mountSshfs, startSshd, SSH_TEST_HOST, type TestSshd } from '../../support/sshd.js';
+import { mountSshfs, SSH_SKIP, startSshd, SSH_TEST_HOST, type TestSshd } from '../../support/sshd.js';
 import { tempRoot } from '../../support/tmp-root.js';
 import { PROBE_ENV, ProbeKit, runBackendConformance } from '../conformance.js';
 import { quote } from 'shell-quote';
@@ -37,7 +37,7 @@ runBackendConformance('ssh', async () => {
   return { backend, cleanup: () => reapServer(socket) };
 }, { exitStatus: 'sometimes' });
 
-describe('SshBackend (real sshd on 127.0.0.1)', () => {
+describe.skipIf(SSH_SKIP !== undefined)('SshBackend (real sshd on 127.0.0.1)', () => {
   it('refuses a root that is not shared: SWARM_REMOTE_ROOT naming a directory without the nonce', async () => {
     const elsewhere = await tempRoot('swarm-ssh-elsewhere-');
     await mkdir(path.join(elsewhere, 'swarm'));

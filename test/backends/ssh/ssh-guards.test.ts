@@ -22,7 +22,7 @@ import { SshConnection, parseDestination } from '../../../src/backends/ssh/conne
 import { checkHost } from '../../../src/backends/ssh/host-check.js';
 import { RemoteHost, rootMapOf } from '../../../src/backends/ssh/remote-host.js';
 import { SshBackend } from '../../../src/backends/ssh/ssh-backend.js';
-import { startSshd, SSH_TEST_HOST, type TestSshd } from '../../support/sshd.js';
+import { SSH_SKIP, startSshd, SSH_TEST_HOST, type TestSshd } from '../../support/sshd.js';
 import { privateSocket, reapServer } from '../../support/tmux.js';
 import { tempRoot } from '../../support/tmp-root.js';
 import { waitFor } from '../../support/wait.js';
@@ -43,7 +43,7 @@ async function rootFor(sshd: TestSshd): Promise<string> {
 const BAD_HOST = (marker: string): string => `-oProxyCommand=touch ${marker}`;
 const HOST_ERROR = (host: string): string => `--host: expected [user@]host[:port] (e.g. alice@build1:2222), got ${JSON.stringify(host)}`;
 
-describe('the shared-root proof', () => {
+describe.skipIf(SSH_SKIP !== undefined)('the shared-root proof', () => {
   it('needs a write seen in both directions: a host with a one-way copy of the root (it sees the nonce, its write never comes back) is refused', async () => {
     const sshd = await startSshd();
     const root = await rootFor(sshd);
@@ -136,7 +136,7 @@ describe('quoting: what swarm hands a host arrives as data', () => {
     expect(backend.describe()).toBe("ssh -F '/etc/my config' -t -l ci b1 tmux -L priv attach -t swarm-t");
   });
 
-  it('run() passes values as positional arguments, intact; exec() quotes every word; none is run as shell text', async () => {
+  it.skipIf(SSH_SKIP !== undefined)('run() passes values as positional arguments, intact; exec() quotes every word; none is run as shell text', async () => {
     const sshd = await startSshd();
     const root = await rootFor(sshd);
     const marker = path.join(root, 'pwned');
@@ -150,7 +150,7 @@ describe('quoting: what swarm hands a host arrives as data', () => {
   });
 });
 
-describe('a kill over there is verified', () => {
+describe.skipIf(SSH_SKIP !== undefined)('a kill over there is verified', () => {
   it('a zombie (exited, its parent not reaping it) counts as gone: kill -0 alone would call it alive for ever', async () => {
     const sshd = await startSshd();
     const root = await rootFor(sshd);
@@ -170,7 +170,7 @@ describe('a kill over there is verified', () => {
   });
 });
 
-describe("the pane's environment on the host", () => {
+describe.skipIf(SSH_SKIP !== undefined)("the pane's environment on the host", () => {
   it('goes over stdin into a 0600 file in a 0700 directory there, never onto an ssh command line', async () => {
     const sshd = await startSshd();
     const root = await rootFor(sshd);

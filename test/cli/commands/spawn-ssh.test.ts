@@ -15,7 +15,7 @@ import { startMessagesServer, type MessagesServer } from '../../../src/standin/m
 import { createTeam, readTeam } from '../../../src/team/index.js';
 import { Team } from '../../../src/team/team.js';
 import { SWARM_BIN, swarm } from '../../support/cli.js';
-import { SSH_TEST_HOST, startSshd, type TestSshd } from '../../support/sshd.js';
+import { SSH_SKIP, SSH_TEST_HOST, startSshd, type TestSshd } from '../../support/sshd.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 import { tmuxEnv, tmuxForThisTest } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
@@ -46,7 +46,7 @@ afterEach(async () => {
 
 const run = (args: string[], env: Record<string, string>) => swarm(root, ['--team', TEAM, ...args], env);
 
-describe('swarm spawn --host (ssh backend)', () => {
+describe.skipIf(SSH_SKIP !== undefined)('swarm spawn --host (ssh backend)', () => {
   it('a remote teammate asks permission, is approved, shows its host in status, and shuts down verified', async () => {
     standin = await startMessagesServer({
       script: {

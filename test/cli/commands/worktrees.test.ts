@@ -156,7 +156,7 @@ describe('swarm spawn --isolation worktree', () => {
   });
 
   it("the README's review-and-merge commands work as printed on a kept branch", async () => {
-    const readme = await fs.readFile(path.join(REPO, 'README.md'), 'utf8');
+    const readme = await fs.readFile(path.join(REPO, 'docs/worktrees.md'), 'utf8');
     const block = /To review and merge a kept branch[^]*?```sh\n([^]*?)```/.exec(readme)?.[1];
     expect(block).toBeDefined();
     await createTeam(root, { name: 'review' });

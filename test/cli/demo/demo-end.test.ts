@@ -29,6 +29,13 @@ let socket: string;
 let tmux: TmuxServer;
 
 useTempRoot((dir) => (tmp = dir), 'swarm-demo-test-');
+/** The root the demo runs under (its CLAUDE_CONFIG_DIR, where it records itself); the demo never uses it otherwise. */
+const userRoot = (): string => path.join(tmp, 'user-root');
+/** What a demo left: its records under the user's root, and demo roots in the temp dir. */
+const demoLeftovers = async (): Promise<string[]> => [
+  ...(await listDemoRoots(userRoot())).map((d) => d.root),
+  ...(await fs.readdir(tmp)).filter((n) => n.startsWith('swarm-demo-')),
+];
 beforeEach(() => {
   socket = privateSocket();
   tmux = new TmuxServer({ socket });
@@ -52,7 +59,7 @@ async function startDemo(outsideTmux: boolean, pipe?: string): Promise<{ pane: s
   const run = outsideTmux ? `env -u TMUX ${demo} </dev/null` : demo;
   const cmd = pipe === undefined ? `${run}; echo DEMO-EXIT=$?` : quote(['bash', '-c', `${run} | ${pipe}; echo DEMO-EXIT=\${PIPESTATUS[0]}`]);
   await execa('tmux', ['-L', socket, 'new-session', '-d', '-s', 'main', '-x', '200', '-y', '50', ...flags, '-c', tmp, cmd], {
-    env: { ...process.env, TMUX: '', SWARM_TEAM: '', ANTHROPIC_API_KEY: '', CLAUDE_CONFIG_DIR: path.join(tmp, 'never-used') },
+    env: { ...process.env, TMUX: '', SWARM_TEAM: '', ANTHROPIC_API_KEY: '', CLAUDE_CONFIG_DIR: userRoot() },
   });
   const pane = (await listAllPanes(tmux))[0]!.paneId;
   await tmux.run(['set-option', '-w', '-t', pane, 'remain-on-exit', 'on']); // the exit status stays readable
@@ -63,7 +70,7 @@ async function startDemo(outsideTmux: boolean, pipe?: string): Promise<{ pane: s
 /** The running demo's root, pid (from its marker) and teammates' pids, once all three are spawned. */
 async function demoState(): Promise<{ root: string; pid: number; teammatePids: number[] }> {
   return waitFor(async () => {
-    const [d] = await listDemoRoots(tmp);
+    const [d] = await listDemoRoots(userRoot());
     if (d?.marker === undefined) return undefined;
     const config = await readTeam(new Team(d.root, 'demo'));
     const pids = config.members.flatMap((m) => (m.name !== 'team-lead' && m.pid !== undefined ? [m.pid] : []));
@@ -118,7 +125,7 @@ describe('swarm demo --manual ends', () => {
 
     await tmux.run(['kill-pane', '-t', pane]);
     await waitFor(() => teammatePids.every((p) => !isProcessAlive(p)) && !isProcessAlive(pid), 30_000, 'the demo and its teammates gone');
-    await waitFor(async () => (await listDemoRoots(tmp)).length === 0, 10_000, 'the demo root removed');
+    await waitFor(async () => (await demoLeftovers()).length === 0, 10_000, 'the demo root removed');
     await expect(fs.access(root)).rejects.toThrow(/ENOENT/);
   }, 90_000);
 
@@ -126,7 +133,7 @@ describe('swarm demo --manual ends', () => {
     const { screen } = await startDemo(true, 'head -3');
     await waitFor(async () => (await screen()).includes('DEMO-EXIT=141'), 40_000, 'the demo to exit 141');
     expect(await sessionNames()).toEqual(['main']);
-    expect(await listDemoRoots(tmp)).toEqual([]);
+    expect(await demoLeftovers()).toEqual([]);
   }, 90_000);
 
   it('on SIGKILL: swarm doctor reports the orphaned demo, and --fix kills its teammates and session and removes its root', async () => {
@@ -137,11 +144,16 @@ describe('swarm demo --manual ends', () => {
     await waitFor(async () => (await screen()).includes('DEMO-EXIT=137'), 10_000, 'the demo to die');
     expect(await sessionNames()).toEqual(['main', 'swarm-demo']); // what the issue saw: everything left
 
-    const userRoot = path.join(tmp, 'user-root');
     const doctor = async (...args: string[]): Promise<DoctorReport> => {
-      const r = await swarm(userRoot, ['doctor', '--json', ...args], { ...DEMO_ENV(), TMUX: '' });
+      const r = await swarm(userRoot(), ['doctor', '--json', ...args], { ...DEMO_ENV(), TMUX: '' });
       return JSON.parse(r.stdout) as DoctorReport;
     };
+    // Another root's doctor (another user, another CLAUDE_CONFIG_DIR, another test run): not its demo.
+    const other = await swarm(path.join(tmp, 'other-root'), ['doctor', '--json', '--fix'], { ...DEMO_ENV(), TMUX: '' });
+    expect((JSON.parse(other.stdout) as DoctorReport).findings.filter((f) => f.check === 'orphan_demo')).toEqual([]);
+    expect(teammatePids.filter((p) => isProcessAlive(p))).toHaveLength(3);
+    await fs.access(root);
+
     const before = await doctor();
     expect(before.healthy).toBe(false);
     expect(before.findings.filter((f) => f.check === 'orphan_demo')).toEqual([

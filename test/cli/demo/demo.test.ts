@@ -31,6 +31,13 @@ let socket: string;
 let tmux: TmuxServer;
 
 useTempRoot((dir) => (tmp = dir), 'swarm-demo-test-');
+/** The root the demo runs under (its CLAUDE_CONFIG_DIR, where it records itself); the demo never uses it otherwise. */
+const userRoot = (): string => path.join(tmp, 'user-root');
+/** What a demo left: its records under the user's root, and demo roots in the temp dir. */
+const demoLeftovers = async (): Promise<string[]> => [
+  ...(await listDemoRoots(userRoot())).map((d) => d.root),
+  ...(await fs.readdir(tmp)).filter((n) => n.startsWith('swarm-demo-')),
+];
 beforeEach(async () => {
   socket = privateSocket();
   tmux = new TmuxServer({ socket });
@@ -55,7 +62,7 @@ async function startDemo(outsideTmux = false, pathWithoutTmux?: string): Promise
   const run = pathWithoutTmux !== undefined ? `env -u TMUX PATH=${quote([pathWithoutTmux])} ${demo}` : outsideTmux ? `env -u TMUX ${demo} </dev/null` : demo;
   const cmd = `${run}; echo DEMO-EXIT=$?`;
   await execa('tmux', ['-L', socket, 'new-session', '-d', '-s', 'main', '-x', '200', '-y', '50', ...flags, '-c', tmp, cmd], {
-    env: { ...process.env, TMUX: '', SWARM_TEAM: '', ANTHROPIC_API_KEY: '', CLAUDE_CONFIG_DIR: path.join(tmp, 'never-used') },
+    env: { ...process.env, TMUX: '', SWARM_TEAM: '', ANTHROPIC_API_KEY: '', CLAUDE_CONFIG_DIR: userRoot() },
   });
   const pane = (await listAllPanes(tmux))[0]!.paneId;
   await tmux.run(['set-option', '-w', '-t', pane, 'remain-on-exit', 'on']); // the exit status stays readable
@@ -63,7 +70,7 @@ async function startDemo(outsideTmux = false, pathWithoutTmux?: string): Promise
 }
 
 /** The running demo's root (from its marker). */
-const demoRoot = (): Promise<string> => waitFor(async () => (await listDemoRoots(tmp))[0]?.root, 10_000, 'the demo root');
+const demoRoot = (): Promise<string> => waitFor(async () => (await listDemoRoots(userRoot()))[0]?.root, 10_000, 'the demo root');
 
 const sessionNames = async (): Promise<string[]> => [...new Set((await listAllPanes(tmux)).map((p) => p.sessionName))].sort();
 
@@ -113,7 +120,7 @@ describe('swarm demo (the agent lead)', () => {
     expect(out).toContain('VERDICT: PASS');
     expect(out).toContain(`lead › ${LEAD_DEMO_DONE}`);
     expect(out).toContain('demo cleaned up');
-    expect(await listDemoRoots(tmp)).toEqual([]);
+    expect(await demoLeftovers()).toEqual([]);
   }, 60_000);
 
   it('Ctrl-C → y at the permission question shuts the team down and cleans up', async () => {
@@ -153,7 +160,7 @@ describe('swarm demo (the agent lead)', () => {
     const { pane, screen } = await startDemo(true);
     const { root, pid, teammatePids } = await waitFor(
       async () => {
-        const [d] = await listDemoRoots(tmp);
+        const [d] = await listDemoRoots(userRoot());
         if (d?.marker === undefined) return undefined;
         const config = await readTeam(new Team(d.root, 'demo')).catch(() => undefined);
         const pids = config?.members.flatMap((m) => (m.name !== 'team-lead' && m.pid !== undefined ? [m.pid] : [])) ?? [];

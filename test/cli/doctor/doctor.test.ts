@@ -356,7 +356,7 @@ describe('swarm doctor', () => {
     const team = new Team(root, TEAM);
     const t = Date.now();
     await updateTeam(team, (c) => void (c.leadProcess = { pid: 4242, claimedAt: t - 120_000, renewedAt: t - 60_000, host: 'elsewhere', kind: 'console' }));
-    const ctx: DoctorContext = { root, env: {}, exec: () => Promise.reject(new Error('no exec here')), now: t, isAlive: () => false, tmpDir: root };
+    const ctx: DoctorContext = { root, env: {}, exec: () => Promise.reject(new Error('no exec here')), now: t, isAlive: () => false };
     const [finding, ...more] = (await checkLeases(ctx)).findings;
     expect(more).toEqual([]);
     await updateTeam(team, (c) => void (c.leadProcess!.renewedAt = Date.now())); // its holder on elsewhere renewed meanwhile
@@ -512,7 +512,6 @@ describe('doctor checks with a scripted exec', () => {
     exec,
     now: 0,
     isAlive: () => false,
-    tmpDir: '/nonexistent',
   });
   const answer = (map: Record<string, { exitCode: number; stdout?: string; stderr?: string }>): Exec =>
     async (file, args) => {

@@ -3,14 +3,13 @@
 // passed), then (in process) a teammate command missing there, a root the host does not share
 // (SWARM_REMOTE_ROOT elsewhere) and an unknown host key, each a problem whose fix says what to do.
 import { mkdir } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { quote } from 'shell-quote';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { execaExec } from '../../../src/backends/process.js';
 import { checkHosts, judgeHost } from '../../../src/cli/doctor/hosts.js';
 import { SWARM_BIN, swarm } from '../../support/cli.js';
-import { SSH_TEST_HOST, startSshd, type TestSshd } from '../../support/sshd.js';
+import { SSH_SKIP, SSH_TEST_HOST, startSshd, type TestSshd } from '../../support/sshd.js';
 import { tempRoot, useTempRoot } from '../../support/tmp-root.js';
 
 interface Report {
@@ -21,10 +20,6 @@ interface Report {
 let root: string;
 let sshd: TestSshd;
 useTempRoot((dir) => (root = dir), 'swarm-doc-host-');
-beforeEach(async () => {
-  sshd = await startSshd();
-  sshd.closeMastersUnder(root);
-});
 
 async function doctor(env: Record<string, string>): Promise<Report> {
   const r = await swarm(root, ['doctor', '--host', SSH_TEST_HOST, '--json'], { SWARM_TEAMMATE_COMMAND: quote([process.execPath, SWARM_BIN]), ...env });
@@ -57,7 +52,12 @@ describe('a host whose swarm is another version', () => {
   });
 });
 
-describe('swarm doctor --host', () => {
+describe.skipIf(SSH_SKIP !== undefined)('swarm doctor --host', () => {
+  beforeEach(async () => {
+    sshd = await startSshd();
+    sshd.closeMastersUnder(root);
+  });
+
   it('a healthy host: reachable, tmux, the teammate command and the shared root all pass', async () => {
     const r = await doctor({ SWARM_SSH_COMMAND: sshd.sshCommand });
     expect(hostFindings(r)).toEqual([]);
@@ -75,7 +75,7 @@ describe('swarm doctor --host', () => {
     // In process (the CLI path is the test above): the same check doctor runs.
     const elsewhere = await tempRoot('swarm-doc-elsewhere-');
     await mkdir(path.join(elsewhere, 'swarm'));
-    const check = (env: Record<string, string>) => checkHosts({ root, env, exec: execaExec, now: Date.now(), isAlive: () => true, tmpDir: os.tmpdir(), hosts: [SSH_TEST_HOST] });
+    const check = (env: Record<string, string>) => checkHosts({ root, env, exec: execaExec, now: Date.now(), isAlive: () => true, hosts: [SSH_TEST_HOST] });
     const notShared = (await check({ SWARM_SSH_COMMAND: sshd.sshCommand, SWARM_REMOTE_ROOT: elsewhere, SWARM_TEAMMATE_COMMAND: 'swarm-not-installed-here teammate' })).findings;
     expect(notShared).toEqual([
       {

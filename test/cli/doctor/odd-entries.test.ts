@@ -24,7 +24,7 @@ beforeEach(async () => {
   await createTeam(root, { name: 't' });
   for (const name of ['alice', 'bob']) await addMember(new Team(root, 't'), { name });
   p = teamPaths(root, 't');
-  ctx = { root, env: {}, exec: execaExec, now: Date.now(), isAlive: () => true, tmpDir: root };
+  ctx = { root, env: {}, exec: execaExec, now: Date.now(), isAlive: () => true };
 });
 
 const PASSED = 'every lock a directory, every inbox a regular file';

@@ -41,13 +41,13 @@ describe('the scenarios shipped in examples/', () => {
   });
 
   it('the team file the README shows is examples/hello.yaml as it is', async () => {
-    const readme = await fs.readFile(path.join(REPO, 'README.md'), 'utf8');
+    const readme = await fs.readFile(path.join(REPO, 'docs/launch.md'), 'utf8');
     const block = /<!-- examples\/hello\.yaml -->\s*```yaml\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(block).toBe(await fs.readFile(path.join(EXAMPLES, 'hello.yaml'), 'utf8'));
   });
 
   it("the README's example scenario is a valid script that answers shutdowns", async () => {
-    const readme = await fs.readFile(path.join(REPO, 'README.md'), 'utf8');
+    const readme = await fs.readFile(path.join(REPO, 'docs/models.md'), 'utf8');
     const block = /<!-- scenario-example -->\s*```json\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(block, 'the README block after <!-- scenario-example -->').toBeDefined();
     expect(parseScript(JSON.parse(block!), 'README').shutdown).toBe('approve');
@@ -79,7 +79,7 @@ describe('swarm launch examples/hello.yaml on the stand-in', () => {
     let scenario = path.join(EXAMPLES, 'hello.scenario.json');
     if (which.startsWith('the README')) {
       scenario = path.join(root, 'my-scenario.json');
-      const readme = await fs.readFile(path.join(REPO, 'README.md'), 'utf8');
+      const readme = await fs.readFile(path.join(REPO, 'docs/models.md'), 'utf8');
       await fs.writeFile(scenario, /<!-- scenario-example -->\s*```json\n([\s\S]*?)```/.exec(readme)![1]!);
     }
     // As the README runs it: the stand-in CLI serving the scenario, its url on stdout.

@@ -28,7 +28,7 @@ afterEach(async () => {
 
 describe("the README's offline swarm run example", () => {
   it('runs as printed and prints the answer', async () => {
-    const readme = await fs.readFile(path.join(REPO, 'README.md'), 'utf8');
+    const readme = await fs.readFile(path.join(REPO, 'docs/run.md'), 'utf8');
     expect(readme).toContain('node dist/standin/messages-server.js --script examples/goal.scenario.json --port 8788 &');
     expect(readme).toContain(`ANTHROPIC_BASE_URL=http://127.0.0.1:8788 swarm run -p "List this project's files"`);
     // Port 0: the test must not depend on 8788 being free; the stand-in prints the URL it got.

@@ -1,0 +1,76 @@
+// The README's everyday jobs, run as printed, in order, in one bash (the stand-in it starts with `&`
+// is the job the clean-up's `kill %1` ends): launch offline, list pending requests, read the
+// leader's inbox with jq, stop the teammate with a shutdown request, clean up. Only the port
+// changes (a free one, not 8787) and, between the blocks, the script waits as a person would for
+// scout's message; every command must succeed (`set -e`).
+import { execa } from 'execa';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { isProcessAlive } from '../../src/backends/process.js';
+import { REPO } from '../support/cli.js';
+import { afterThisTest, useTempRoot } from '../support/tmp-root.js';
+import { tmuxForThisTest } from '../support/tmux.js';
+
+let root: string;
+useTempRoot((r) => (root = r));
+let socket: string;
+beforeEach(() => {
+  socket = tmuxForThisTest();
+});
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** The sh blocks of the README's "Everyday jobs" section, in order. */
+export function everydayBlocks(readme: string): string[] {
+  const section = /^## Everyday jobs\n([^]*?)^## /m.exec(readme)?.[1] ?? '';
+  return [...section.matchAll(/^```sh\n([^]*?)^```/gm)].map((m) => m[1]!);
+}
+
+describe("the README's everyday jobs", () => {
+  it('run as printed: launch offline, approve, inspect, stop, clean up', async () => {
+    const blocks = everydayBlocks(await readFile(path.join(REPO, 'README.md'), 'utf8'));
+    expect(blocks).toHaveLength(5);
+    const [launch, approve, inspect, stop, cleanUp] = blocks as [string, string, string, string, string];
+    const port = String(await freePort());
+    const inbox = '"$CLAUDE_CONFIG_DIR/teams/hello/inboxes/team-lead.json"';
+    const script = [
+      'set -eo pipefail',
+      launch.replaceAll('8787', port),
+      'echo "== launched"',
+      `for i in $(seq 300); do [ -s ${inbox} ] && jq -e 'length > 0' ${inbox} >/dev/null && break; sleep 0.1; done`,
+      approve.split('\n').filter((l) => !l.includes('<')).join('\n'), // a request id is the reader's to fill in
+      'echo "== inspect"',
+      inspect,
+      'echo "== stop"',
+      stop,
+      'echo "== clean up"',
+      cleanUp,
+      'wait', // the stand-in, ended by `kill %1`: the script ends only once it is gone
+    ].join('\n');
+    const run = execa('bash', ['-c', script], {
+      cwd: REPO,
+      env: { CLAUDE_CONFIG_DIR: root, SWARM_TMUX_SOCKET: socket, TMUX: '', TMUX_PANE: '', NO_COLOR: '1', SWARM_TEAM: '' },
+      reject: false,
+      stdin: 'ignore',
+      detached: true, // its own process group: the clean-up below ends the stand-in even if the script failed
+      timeout: 120_000,
+    });
+    afterThisTest(async () => {
+      if (run.pid !== undefined && isProcessAlive(run.pid)) process.kill(-run.pid, 'SIGKILL');
+    });
+    const r = await run;
+    const out = String(r.stdout);
+    expect(r.exitCode, `${out}\n${String(r.stderr)}`).toBe(0);
+    expect(out).toMatch(/== inspect\nscout: /);
+    expect(out).toMatch(/== stop\n[^]*scout[^]*approved/);
+    expect(out).toMatch(/== clean up\n[^]*deleted[^]*hello/);
+  }, 150_000);
+});
