@@ -1,4 +1,4 @@
-// `swarm teammate ...`: the teammate process a pane runs (SPEC §4.3, §5). Flags are validated by
+// `swarm teammate ...`: the teammate process a pane runs (docs/protocol.md#teammate-command-line, docs/protocol.md#teammate-runtime). Flags are validated by
 // runtime/args.ts; this command only owns the process: SIGTERM / SIGHUP stop the teammate cleanly,
 // and so does Ctrl-C pressed twice within INTERRUPT_CONFIRM_MS (a single Ctrl-C in its pane only
 // says how to stop it: a stray key must not end a teammate's work). The exit code is the runtime's

@@ -1,4 +1,4 @@
-// The leader console (`swarm lead`, SPEC §6): takes delivery of team-lead's inbox and prints each
+// The leader console (`swarm lead`, docs/protocol.md#cli): takes delivery of team-lead's inbox and prints each
 // entry above a readline prompt (events as one line each), asks the permission and plan questions
 // one at a time (prompt-queue.ts), runs slash commands (actions.ts), prints a compact status line
 // when it changes, and hosts in-process teammates (host.ts).
@@ -16,7 +16,7 @@
 // Long actions (shutdown waits, spawns) run as tracked tasks, so the prompt stays live; every
 // task's error is printed, and exit waits for them.
 //
-// With an agent lead (`swarm run`, `swarm lead --agent`, SPEC §9) the lead runs in this process
+// With an agent lead (`swarm run`, `swarm lead --agent`, docs/protocol.md#agent-lead) the lead runs in this process
 // (lead-in-console.ts): every inbox entry but the person's questions also goes to it, a plain line
 // is said to it, its lines are printed as `lead › …`, and its limits are questions like the others.
 // The demo's console (`endWithLastTeammate`, `swarm demo`) ends once the lead has finished with no
@@ -76,7 +76,7 @@ export interface ConsoleOptions {
   signal?: AbortSignal;
   /** How long `shutdown --all` on exit waits for answers before killing. Default 20 s. */
   exitShutdownTimeoutMs?: number;
-  /** Run an agent lead in the console (SPEC §9). */
+  /** Run an agent lead in the console (docs/protocol.md#agent-lead). */
   lead?: ConsoleLeadOptions;
   /** Ask the lease holder to hand over, and wait for it, before opening (`--take-over`). */
   takeOver?: boolean;

@@ -1,4 +1,4 @@
-// A verifier's verdict (SPEC §10): a teammate's plain message or idle summary whose last line is
+// A verifier's verdict (docs/protocol.md#agent-types-and-worktrees): a teammate's plain message or idle summary whose last line is
 // `VERDICT: PASS|FAIL|PARTIAL` is shown as a line of its own, `verdict: PASS (verifier)` — by the
 // console (highlighted) and by the headless run, once per verdict (VerdictTracker).
 import { verdictOf, type Verdict } from '../../protocol/agent-type.js';
