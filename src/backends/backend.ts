@@ -11,7 +11,7 @@ export interface PaneSpec {
   team: string;
   /** Member name; becomes the pane title. */
   name: string;
-  /** Palette colour name (SPEC §3.1), e.g. "blue". */
+  /** Palette colour name (docs/protocol.md#names-and-ids), e.g. "blue". */
   color: string;
   argv: string[];
   /** Extra environment for the pane's process (forwarded variables, SWARM_*). */

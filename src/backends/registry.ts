@@ -1,4 +1,4 @@
-// The backend registry: the only place that chooses a backend (SPEC §4.1) and the only place that
+// The backend registry: the only place that chooses a backend (docs/protocol.md#backends) and the only place that
 // maps a member's recorded `backendType` back to an implementation. Everything else holds a
 // `Backend` and never asks which one it is.
 //
@@ -139,7 +139,7 @@ async function inProcessOrFail(o: SelectBackendOptions, why: string): Promise<Ba
   return inProcessBackend(o);
 }
 
-/** Choose the backend for new teammates (SPEC §4.1). Throws SwarmError when the choice cannot work. */
+/** Choose the backend for new teammates (docs/protocol.md#backends). Throws SwarmError when the choice cannot work. */
 export async function selectBackend(o: SelectBackendOptions): Promise<SelectedBackend> {
   const notes: string[] = [];
   const pane = insideTmuxPane(o.env);

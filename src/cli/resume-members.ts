@@ -1,7 +1,7 @@
 // Resume as every front end does it (`swarm resume`, the console, the agent lead's powers): the
 // lifecycle is teammates/resume.ts; the transcript check it needs comes from the runtime layer
 // (runtime/conversation.ts), wired here; and the one line each member's outcome prints. The console
-// and the agent lead resume a stopped member when they message it (`resumeRecipients`, SPEC §11);
+// and the agent lead resume a stopped member when they message it (`resumeRecipients`, docs/protocol.md#transcripts-and-resume);
 // the plain `swarm send` only says how.
 import type { Backend } from '../backends/backend.js';
 import { selectBackend } from '../backends/registry.js';

@@ -1,4 +1,4 @@
-// The teammate as this process (SPEC §4.3, §5), for `swarm teammate` (commands/teammate.ts) and its
+// The teammate as this process (docs/protocol.md#teammate-command-line, docs/protocol.md#teammate-runtime), for `swarm teammate` (commands/teammate.ts) and its
 // fast entry (teammate-main.ts): SIGTERM / SIGHUP stop the teammate cleanly, and so does Ctrl-C
 // pressed twice within INTERRUPT_CONFIRM_MS (a single Ctrl-C in its pane only says how to stop it: a
 // stray key must not end a teammate's work). The exit code is the runtime's (0 after a shutdown or a

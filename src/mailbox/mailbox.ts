@@ -1,4 +1,4 @@
-// Inboxes (SPEC §3.3): teams/<team>/inboxes/<name>.json, a pretty-printed JSON array per recipient.
+// Inboxes (docs/protocol.md#inboxes): teams/<team>/inboxes/<name>.json, a pretty-printed JSON array per recipient.
 //
 // Locking rule: every change (append, consume, clear, compact) is a locked read-modify-write of the
 // inbox file through storage/json-file (lock dir `<name>.json.lock`, atomic replace). Reads take no
@@ -7,7 +7,7 @@
 // lock (archive appended and fsynced before the inbox is rewritten: a crash can duplicate an entry in
 // the archive, never lose one). Delivery is once per msg_id, in append order.
 //
-// Appends go through the spool (spool.ts, SPEC §12 group commit): a sender drops its message in
+// Appends go through the spool (spool.ts, docs/protocol.md#inbox-spool group commit): a sender drops its message in
 // `<name>.json.spool/` and then waits for the inbox lock only until somebody has merged it; the
 // holder merges every spooled message in one cycle (one rewrite and fsync for many messages). So
 // under load most senders never take the lock, and each returns once its message is in the file.
@@ -44,7 +44,7 @@ export interface MailboxOptions {
   team: Team;
   lock?: LockOptions;
   onCorrupt?: (report: CorruptReport) => void;
-  /** Used for entries whose `from` is `team-lead` (SPEC §3.6). */
+  /** Used for entries whose `from` is `team-lead` (docs/protocol.md#leader-signatures). */
   signLead?: EntrySigner;
   now?: () => number;
   /** Read entries kept in the inbox before a consume moves them to the archive. */

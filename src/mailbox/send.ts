@@ -1,4 +1,4 @@
-// Addressing (SPEC §3.3): a recipient must be a member or `team-lead` (no orphan inboxes); `*`
+// Addressing (docs/protocol.md#inboxes): a recipient must be a member or `team-lead` (no orphan inboxes); `*`
 // broadcasts to every member except the sender (case-insensitive), one append per recipient, all
 // carrying the same msg_id. The sender must be a member or `team-lead`; its colour is taken from the
 // roster.

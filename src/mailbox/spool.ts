@@ -1,4 +1,4 @@
-// The inbox spool (SPEC §12, group commit): where a sender puts its message before it is in the inbox.
+// The inbox spool (docs/protocol.md#inbox-spool, group commit): where a sender puts its message before it is in the inbox.
 //
 // Layout: `inboxes/<name>.json.spool/<epochMs>-<key>.json`, one message per file, created in place
 // (no temp name and rename: under load every metadata operation waits on the journal). No lock is

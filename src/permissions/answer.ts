@@ -1,6 +1,6 @@
 // Worker side, pure: judging what claims to be the leader's answer to a permission request.
 //
-// Two carriers (SPEC §3.5 step 3): the signed `resolved/<id>.json` record, and a `permission_response`
+// Two carriers (docs/protocol.md#permission-requests step 3): the signed `resolved/<id>.json` record, and a `permission_response`
 // frame in the worker's inbox whose entry carries a valid `lead_sig`. Either is accepted only when
 // the leader's signature verifies. A resolved record must also be about THIS request: same id, team,
 // worker, tool, tool_use_id and input (canonical JSON) — so a validly signed record for another

@@ -13,7 +13,7 @@
 // anything is sent or written) and does nothing when it cannot. If the append still fails after
 // the act (the disk filled up meanwhile), the error says exactly what was done and that its line
 // is missing (`unaudited`), and the command exits 1 like any failure: the act stands, the audit
-// promise of SPEC §3.5 does not.
+// promise of docs/protocol.md#audit-log does not.
 // Reading (storage/jsonl.ts): a torn last line is not written yet; every whole line is parsed with
 // zod; a line that is not JSON or not an event is skipped and reported through `onBadLine`, never
 // fatal (an append-only log cannot be repaired, and requests must still be answerable).

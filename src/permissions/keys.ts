@@ -1,4 +1,4 @@
-// The leader's per-team Ed25519 key file (SPEC §3.6).
+// The leader's per-team Ed25519 key file (docs/protocol.md#the-swarm-directory).
 //
 // On disk: `<root>/swarm/keys/<team>.key` (directory 0700, file 0600), outside `teams/` so the
 // teammates' file tools (which refuse `teams/` and `swarm/`) cannot reach it. Contents, pretty JSON:

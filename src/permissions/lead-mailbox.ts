@@ -1,4 +1,4 @@
-// The leader's view of the mailbox: every entry it writes carries `lead_sig` (SPEC §3.6), signed
+// The leader's view of the mailbox: every entry it writes carries `lead_sig` (docs/protocol.md#leader-signatures), signed
 // with the team's key (created on first use for a team another tool wrote).
 import { Mailbox, type MailboxOptions } from '../mailbox/mailbox.js';
 import { ensureLeadKey, type LeadKey } from './keys.js';

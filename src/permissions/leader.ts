@@ -1,4 +1,4 @@
-// Leader side of permission requests (SPEC §3.5 steps 2, 5, 6): decide, expire, clear, sweep.
+// Leader side of permission requests (docs/protocol.md#permission-requests steps 2, 5, 6): decide, expire, clear, sweep.
 //
 // decide() holds the request's lock (the lock of `pending/<id>.json`) from the moment it re-checks
 // the pending file until everything is written, in this order: signed `permission_response` frame

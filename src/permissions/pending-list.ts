@@ -1,7 +1,7 @@
 // Leader side: what is waiting for a decision.
 //
 // listPending first materialises requests that exist only as `permission_request` frames in
-// team-lead's inbox (a real Claude Code teammate writes nothing else, SPEC §3.5 item 4): for each
+// team-lead's inbox (a real Claude Code teammate writes nothing else, docs/protocol.md#permission-requests item 4): for each
 // such frame whose request_id has no pending file, no resolved file and no ending audit event, it
 // creates `pending/<request_id>.json` (worker = the entry's sender, `source: "inbox"`) with exclusive
 // create under the request's lock — the lock a decider holds while it writes the resolved file and

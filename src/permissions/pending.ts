@@ -1,4 +1,4 @@
-// The request files both sides share (SPEC §3.5):
+// The request files both sides share (docs/protocol.md#permission-requests):
 //   teams/<team>/permissions/pending/<id>.json        PendingRequest, written once by the worker (or
 //                                                     materialised by the leader from an inbox frame)
 //   teams/<team>/permissions/pending/<id>.json.lock/  the request's lock (proper-lockfile, transient)

@@ -1,4 +1,4 @@
-// Leader side of plan approval (SPEC §3.4, §5): answer a teammate's latest `plan_approval_request`
+// Leader side of plan approval (docs/protocol.md#control-messages, docs/protocol.md#teammate-runtime): answer a teammate's latest `plan_approval_request`
 // in team-lead's inbox with a signed `plan_approval_response` in the teammate's inbox. Used by
 // `swarm plan` and the leader console. The request entry is marked read in team-lead's inbox. Like
 // a permission decision, nothing is sent unless the audit log can be written (audit.ts).

@@ -1,4 +1,4 @@
-// Permission rules (SPEC §3.5 step 5): data plus a pure evaluator. No I/O; symlinks are not
+// Permission rules (docs/protocol.md#permission-requests step 5): data plus a pure evaluator. No I/O; symlinks are not
 // resolved here (the caller passes real paths if it cares).
 //
 // A rule is `Tool` or `Tool(pattern)`, in the spirit of Claude Code's permission rules:

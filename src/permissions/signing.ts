@@ -1,4 +1,4 @@
-// Leader signatures (SPEC §3.6): Ed25519 via node:crypto, pure functions, no file I/O (key files
+// Leader signatures (docs/protocol.md#leader-signatures): Ed25519 via node:crypto, pure functions, no file I/O (key files
 // live in keys.ts).
 //
 // Verify key (the `--lead-verify-key` value, Claude Code 2.1.332's form):
@@ -223,7 +223,7 @@ function encode(value: unknown, seen: Set<object>, at: string): string {
 
 /**
  * `sha256:<hex>` of canonicalJson(input): what a permission_response frame carries as `input_sha256`
- * to say which request input the leader saw and decided (SPEC §3.6).
+ * to say which request input the leader saw and decided (docs/protocol.md#leader-signatures).
  */
 export function inputDigest(input: Record<string, unknown>): string {
   return `sha256:${createHash('sha256').update(canonicalJson(input), 'utf8').digest('hex')}`;

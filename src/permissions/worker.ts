@@ -1,4 +1,4 @@
-// Worker side of a permission request (SPEC §3.5): what the teammate runtime calls before a tool
+// Worker side of a permission request (docs/protocol.md#permission-requests): what the teammate runtime calls before a tool
 // that needs approval.
 //
 // 1. Team rules (config.json `swarm.rules`) first: a matching deny or allow rule decides at once;

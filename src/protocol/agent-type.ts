@@ -1,4 +1,4 @@
-// Agent types (SPEC §10): Claude Code's subagent files — Markdown with YAML front matter (name,
+// Agent types (docs/protocol.md#agent-types-and-worktrees): Claude Code's subagent files — Markdown with YAML front matter (name,
 // description, tools, disallowedTools, model, permissionMode, color; the body is the system
 // prompt) — parsed and checked here (pure), and the four built-in types. Loading the files from
 // `<cwd>/.claude/agents` and `<root>/agents` is team/agent-types.ts.
@@ -110,7 +110,7 @@ const READ_ONLY_NOTE =
 export const VERDICT_VALUES = ['PASS', 'FAIL', 'PARTIAL'] as const;
 export type Verdict = (typeof VERDICT_VALUES)[number];
 
-/** The built-in types (SPEC §10). */
+/** The built-in types (docs/protocol.md#agent-types-and-worktrees). */
 export const BUILTIN_AGENT_TYPES: readonly AgentType[] = [
   {
     name: 'general-purpose',

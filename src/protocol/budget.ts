@@ -1,4 +1,4 @@
-// The team's budget (SPEC §9: `--budget-usd`, `--budget-tokens`) and the one rule that says when it
+// The team's budget (docs/protocol.md#spend-and-budget: `--budget-usd`, `--budget-tokens`) and the one rule that says when it
 // is reached, for every member: the agent lead before each of its steps and each spawn, every
 // swarm-runtime teammate before each of its model steps. The run records the budget in
 // config.json (`swarm.budget`, team/spend.ts writes it under the config lock) so every member

@@ -1,4 +1,4 @@
-// Member colours (SPEC §3.1): assigned round-robin, leader first, with their tmux equivalents.
+// Member colours (docs/protocol.md#names-and-ids): assigned round-robin, leader first, with their tmux equivalents.
 
 export const COLORS = ['red', 'blue', 'green', 'yellow', 'purple', 'orange', 'pink', 'cyan'] as const;
 export type ColorName = (typeof COLORS)[number];

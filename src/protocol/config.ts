@@ -1,10 +1,10 @@
-// config.json (SPEC §3.2): the team file shared with Claude Code. Unknown fields written by other
+// config.json (docs/protocol.md#team-file): the team file shared with Claude Code. Unknown fields written by other
 // tools are kept (loose objects), so a rewrite by swarm never drops them.
 import { z } from 'zod';
 import { TeamBudgetSchema } from './budget.js';
 import { SwarmError } from './errors.js';
 
-/** The pane backends (SPEC §4.1); `backendType` in config.json names one of them. */
+/** The pane backends (docs/protocol.md#backends); `backendType` in config.json names one of them. */
 export const BackendTypeSchema = z.enum(['tmux', 'iterm2', 'in-process', 'ssh']);
 export type BackendType = z.infer<typeof BackendTypeSchema>;
 
@@ -61,9 +61,9 @@ export const SwarmSectionSchema = z.looseObject({
   backend: z.string().optional(),
   tmuxSession: z.string().optional(),
   permissionMode: PermissionModeSchema.optional(),
-  // Repositories where teammates got a git worktree (SPEC §10): where `swarm worktrees` and doctor look.
+  // Repositories where teammates got a git worktree (docs/protocol.md#agent-types-and-worktrees): where `swarm worktrees` and doctor look.
   worktreeRepos: z.array(z.string()).optional(),
-  // The agent lead's budget (SPEC §9), binding every member: protocol/budget.ts.
+  // The agent lead's budget (docs/protocol.md#spend-and-budget), binding every member: protocol/budget.ts.
   budget: TeamBudgetSchema.optional(),
 });
 export type SwarmSection = z.infer<typeof SwarmSectionSchema>;

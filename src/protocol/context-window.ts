@@ -1,4 +1,4 @@
-// How much conversation a model holds, for compaction (SPEC §11): each known model's context window
+// How much conversation a model holds, for compaction (docs/protocol.md#transcripts-and-resume): each known model's context window
 // in tokens, and the default point at which the runtime compacts (80 % of it). A `[1m]` suffix (the
 // 1M-token context beta) means 1,000,000; a model no row names gets the conservative DEFAULT_WINDOW.
 // Models are matched by the same family-and-version key as the price table (prices.ts).

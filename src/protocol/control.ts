@@ -1,4 +1,4 @@
-// Control messages (SPEC §3.4): JSON carried in an inbox entry's `text`, field names as Claude
+// Control messages (docs/protocol.md#control-messages): JSON carried in an inbox entry's `text`, field names as Claude
 // Code writes them. `parseControl` never throws: plain text and unknown types come back as such,
 // so a reader shows them and moves on.
 import { z } from 'zod';
@@ -108,7 +108,7 @@ export const ModeSetRequestSchema = z.looseObject({
   to: z.string().optional(),
 });
 
-/** Sent to a task's new owner when `owner` is set (SPEC §8), Claude Code's fields. */
+/** Sent to a task's new owner when `owner` is set (docs/protocol.md#task-list), Claude Code's fields. */
 export const TaskAssignmentSchema = z.looseObject({
   type: z.literal('task_assignment'),
   taskId: z.string(),

@@ -1,4 +1,4 @@
-// The conversation entries of a member's transcript (logs/<name>.jsonl, SPEC §11): what the model
+// The conversation entries of a member's transcript (logs/<name>.jsonl, docs/protocol.md#transcripts-and-resume): what the model
 // saw, whole, so the message list can be rebuilt. `user` and `assistant` carry the content blocks of
 // one message exactly as sent (tool results in full); `compaction` says the first `replaced`
 // messages were replaced by `summary` (conversation.ts in runtime/ applies it). Every other kind of

@@ -1,4 +1,4 @@
-// Records of the in-process backend (teammates hosted inside the leader console), SPEC §4.1.
+// Records of the in-process backend (teammates hosted inside the leader console), docs/protocol.md#backends.
 //
 // On disk, under teams/<team>/:
 //   config.json            swarm.inProcessHost = {pid, startedAt}: the running host, if any

@@ -1,4 +1,4 @@
-// Id generators (SPEC §3.1). Random parts come from node:crypto so two processes in the same
+// Id generators (docs/protocol.md#names-and-ids). Random parts come from node:crypto so two processes in the same
 // millisecond never collide. The clock is a parameter so tests can pin it.
 import { randomBytes, randomUUID } from 'node:crypto';
 

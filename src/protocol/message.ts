@@ -1,4 +1,4 @@
-// Inbox entries (SPEC §3.3). An inbox file is a JSON array of these. Two shapes are read:
+// Inbox entries (docs/protocol.md#inboxes). An inbox file is a JSON array of these. Two shapes are read:
 // Claude Code 2.1.112 writes {from, text, timestamp, read, color?, summary?}; newer writers add
 // {type: "message", msgV: 1, msg_id, lead_sig?}. Unknown fields are kept on rewrite.
 import { createHash } from 'node:crypto';

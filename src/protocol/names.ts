@@ -1,4 +1,4 @@
-// Name rules (SPEC §3.1): team names, member names, agent ids. Validation happens here, once, before
+// Name rules (docs/protocol.md#names-and-ids): team names, member names, agent ids. Validation happens here, once, before
 // any path is built from a name, so `../x`, `a/b`, NUL or `@` can never reach the file system.
 import { SwarmError } from './errors.js';
 

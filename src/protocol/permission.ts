@@ -1,4 +1,4 @@
-// Permission request records (SPEC §3.5): permissions/pending/<id>.json and resolved/<id>.json.
+// Permission request records (docs/protocol.md#permission-requests): permissions/pending/<id>.json and resolved/<id>.json.
 import { z } from 'zod';
 
 export const PendingRequestSchema = z.looseObject({

@@ -1,5 +1,5 @@
 // The list price of each Claude model, declared once for the runtime's status file, `swarm status`
-// and the agent lead's `--budget-usd` (SPEC §9: tokens × the model's list price). An estimate: the
+// and the agent lead's `--budget-usd` (docs/protocol.md#spend-and-budget: tokens × the model's list price). An estimate: the
 // Messages API's list prices in USD per million tokens, checked against Anthropic's pricing and
 // model pages on PRICES_CHECKED. Cache reads cost 10 % of input unless a row says otherwise,
 // cache writes 125 % (the 5-minute cache, which is what the runtime asks for).

@@ -1,4 +1,4 @@
-// The timing of a cooperative shutdown (SPEC §5, §6), declared once for both sides:
+// The timing of a cooperative shutdown (docs/protocol.md#teammate-runtime, docs/protocol.md#cli), declared once for both sides:
 //   grace — how long a swarm teammate waits for its model to answer a signed shutdown_request
 //           before it exits anyway (SWARM_SHUTDOWN_GRACE_MS, default 30 s);
 //   wait  — how long the leader (`swarm shutdown`, the console's /shutdown) waits for the answer or

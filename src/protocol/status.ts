@@ -1,4 +1,4 @@
-// status/<name>.json (SPEC §5): the heartbeat and progress each teammate writes.
+// status/<name>.json (docs/protocol.md#status-files): the heartbeat and progress each teammate writes.
 import { z } from 'zod';
 
 // waiting_budget: at the team's budget (protocol/budget.ts), no model step until it is raised.
@@ -15,7 +15,7 @@ export const StatusFileSchema = z.looseObject({
   toolUses: z.number().int().default(0),
   inputTokens: z.number().int().default(0),
   outputTokens: z.number().int().default(0),
-  /** Every step's whole prompt plus its output, summed: what a token budget counts (SPEC §9). */
+  /** Every step's whole prompt plus its output, summed: what a token budget counts (docs/protocol.md#spend-and-budget). */
   totalTokens: z.number().int().default(0),
   costUsd: z.number().optional(),
   activities: z.array(z.looseObject({ at: z.number(), text: z.string() })).max(5).default([]),

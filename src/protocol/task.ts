@@ -1,4 +1,4 @@
-// The shared task list's records (SPEC §8), field for field Claude Code's: one task per file
+// The shared task list's records (docs/protocol.md#task-list), field for field Claude Code's: one task per file
 // `tasks/<team>/<id>.json`, ids decimal strings ("1", "2", ...). Unknown fields are kept (loose), so
 // a rewrite never drops what another tool wrote. The task_assignment frame is in control.ts.
 import { z } from 'zod';

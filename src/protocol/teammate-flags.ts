@@ -1,4 +1,4 @@
-// The teammate command line (SPEC §4.3), declared once: each flag's name, value type, whether it is
+// The teammate command line (docs/protocol.md#teammate-command-line), declared once: each flag's name, value type, whether it is
 // required, its help text, and whether a real `claude` teammate (`--runtime claude`) takes it too.
 // teammates/command-line.ts builds argv from this table (`flagWords`), runtime/args.ts parses argv
 // and validates the flags with it, and `swarm teammate`'s yargs options come from it.

@@ -10,7 +10,7 @@
 //           request summarises the older messages (compaction.ts) and the summary replaces them; a
 //           failed summary is shown and logged, the conversation kept whole, and tried again before
 //           a later step.
-// resume: a restored `history` (SPEC §11, a resumed teammate) is the conversation so far. Cut off
+// resume: a restored `history` (docs/protocol.md#transcripts-and-resume, a resumed teammate) is the conversation so far. Cut off
 //           in the middle of a turn (it ends in a user message, or in tool calls that never got
 //           their results), the loop first answers those calls with `is_error` results, then
 //           starts a turn at once with RESUMED_NOTE (plus whatever the inbox holds), merged into

@@ -1,4 +1,4 @@
-// The teammate's command line (SPEC §4.3; the flags are declared in protocol/teammate-flags.ts) and
+// The teammate's command line (docs/protocol.md#teammate-command-line; the flags are declared in protocol/teammate-flags.ts) and
 // environment, validated once into the settings the runtime runs with. Refuses inconsistent input with a one-line "expected X, got Y" error:
 // an agent id that is not <name>@<team>, an unknown member, a bad verify key, a missing cwd.
 //

@@ -1,4 +1,4 @@
-// The team's budget binding a teammate (SPEC §9). Before each model step the teammate reads the
+// The team's budget binding a teammate (docs/protocol.md#spend-and-budget). Before each model step the teammate reads the
 // budget state as it is now (team/spend.ts: config.json's `swarm.budget` and every member's spend,
 // the same sum and rule the agent lead uses). Under the budget the step goes ahead. At it, no
 // model call: the state becomes `waiting_budget`, team-lead is told once (a message, which also

@@ -1,4 +1,4 @@
-// Compaction of a long conversation (SPEC §11): which older messages a summary replaces, and the
+// Compaction of a long conversation (docs/protocol.md#transcripts-and-resume): which older messages a summary replaces, and the
 // one extra model request that writes the summary. The agent loop (agent-loop.ts) decides when
 // (the last step's prompt passed SWARM_COMPACT_AT), applies the result (conversation.ts
 // `compacted`) and records it in the transcript.

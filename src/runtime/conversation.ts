@@ -1,9 +1,9 @@
-// The conversation as the model saw it, rebuilt from a member's transcript (SPEC §11): the `user`
+// The conversation as the model saw it, rebuilt from a member's transcript (docs/protocol.md#transcripts-and-resume): the `user`
 // and `assistant` lines in order, with each `compaction` line applied where it stands (its summary
 // replaces the first `replaced` messages: `compacted`, the one rule the agent loop uses too).
 //
 // A `user` line right after a `user` line extends that message (`appendMessage`): a resumed
-// teammate (SPEC §11) adds its next user blocks to the unanswered user message the crash left, as
+// teammate (docs/protocol.md#transcripts-and-resume) adds its next user blocks to the unanswered user message the crash left, as
 // the agent loop does in memory (the API needs alternating roles), so both count messages alike.
 //
 // Lines are read by storage/jsonl.ts's rule, each whole line zod-checked. A torn last line (no

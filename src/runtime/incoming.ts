@@ -1,6 +1,6 @@
 // What an inbox entry is to the teammate (pure). Control messages the runtime obeys —
 // shutdown_request, plan_approval_response, mode_set_request — count only when the entry is from
-// team-lead, its `lead_sig` verifies under --lead-verify-key (SPEC §3.6), its msg_id has not been
+// team-lead, its `lead_sig` verifies under --lead-verify-key (docs/protocol.md#leader-signatures), its msg_id has not been
 // acted on before (runtime/acted.ts, kept across restarts), it is addressed to this teammate (the
 // `@name` of `shutdown-<ms>@<name>` and `plan_approval-<ms>@<name>@<team>`, the `to` of a
 // mode_set_request) and it was signed no earlier than this teammate joined the team (the entry's

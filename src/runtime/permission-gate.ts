@@ -1,4 +1,4 @@
-// The permission gate (SPEC §5): what a tool call needs before it runs, per permission mode.
+// The permission gate (docs/protocol.md#teammate-runtime): what a tool call needs before it runs, per permission mode.
 //
 //   kind (tools)                 default   acceptEdits         bypassPermissions   plan
 //   read (Read, Glob, Grep)      run       run                 run                 run

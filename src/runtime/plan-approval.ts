@@ -1,4 +1,4 @@
-// Plan mode (SPEC §5): the permission mode, and ExitPlanMode's round trip to the leader.
+// Plan mode (docs/protocol.md#teammate-runtime): the permission mode, and ExitPlanMode's round trip to the leader.
 // submit(): a `plan_approval_request {from, timestamp, planFilePath, planContent, requestId}` goes to
 // team-lead; then the teammate waits (inbox watch, no polling loop of its own) for a
 // `plan_approval_response` with that requestId, from team-lead, with a valid lead_sig, not acted on

@@ -1,7 +1,7 @@
 // The teammate's presence as others see it: `isActive` (and pid) in config.json, the state in the
-// status file, and the `idle_notification` frames to team-lead (SPEC §5): "available" with a short
+// status file, and the `idle_notification` frames to team-lead (docs/protocol.md#idle): "available" with a short
 // summary when a turn ends (and `completedTaskId`/`completedStatus` when the teammate completed a
-// task in it, SPEC §8), "failed" with the reason when the process gives up. config.json is
+// task in it, docs/protocol.md#task-list), "failed" with the reason when the process gives up. config.json is
 // written only when isActive actually changes (under the config lock, via team-store).
 import { encodeControl } from '../protocol/control.js';
 import { isSwarmError } from '../protocol/errors.js';

@@ -1,4 +1,4 @@
-// Team-wide rate-limit backoff (SPEC §5): a 429 seen by any swarm-runtime member makes every member
+// Team-wide rate-limit backoff (docs/protocol.md#teammate-runtime): a 429 seen by any swarm-runtime member makes every member
 // of the team wait out the same retry-after, instead of each hammering the API on its own schedule.
 //
 // File: teams/<team>/ratelimit.json, `{until, by, status, at}` in epoch ms (protocol/rate-limit.ts).

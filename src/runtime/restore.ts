@@ -1,4 +1,4 @@
-// A resumed teammate's conversation (`swarm teammate --resume`, run by `swarm resume`, SPEC §11):
+// A resumed teammate's conversation (`swarm teammate --resume`, run by `swarm resume`, docs/protocol.md#transcripts-and-resume):
 // logs/<name>.jsonl rebuilt by conversation.ts. A torn last line (no newline: a crash mid-write,
 // storage/jsonl.ts) is cut off the file before the teammate appends to it again — else its next
 // line would be glued to the half line, turning the tail into corruption in the middle — and said

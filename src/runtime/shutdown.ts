@@ -1,4 +1,4 @@
-// Cooperative shutdown (SPEC §5). A signed shutdown_request is shown to the model, which answers
+// Cooperative shutdown (docs/protocol.md#shutdown). A signed shutdown_request is shown to the model, which answers
 // with SendMessage {type: "shutdown_response", request_id, approve, reason?}:
 //   approve → the runtime stops its work and exits 0, and `shutdown_approved` goes to team-lead;
 //   reject  → `shutdown_rejected` with the (required) reason goes to team-lead; work goes on.

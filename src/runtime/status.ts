@@ -1,4 +1,4 @@
-// The teammate's heartbeat file, teams/<team>/status/<name>.json (SPEC §5): pid, state, heartbeat
+// The teammate's heartbeat file, teams/<team>/status/<name>.json (docs/protocol.md#status-files): pid, state, heartbeat
 // time, tool uses, input tokens (latest), output tokens (summed), cost estimate, last 5 activities.
 // A model without a list price (protocol/prices) has no cost estimate: `costUsd` is left out of the
 // file, not written as 0, so a reader can tell "unpriced" from "free".

@@ -10,7 +10,7 @@ export interface PromptInput {
   name: string;
   team: string;
   agentType?: string;
-  /** The agent type's body (SPEC §10). */
+  /** The agent type's body (docs/protocol.md#agent-types-and-worktrees). */
   typePrompt?: string;
   cwd: string;
   root: string;

@@ -1,4 +1,4 @@
-// The teammate's side of the team's task list (SPEC §8): the TaskList the Task tools use, acting as
+// The teammate's side of the team's task list (docs/protocol.md#task-list): the TaskList the Task tools use, acting as
 // this member; the `task_assignment` frame it sends when it gives a task to someone else (from the
 // teammate, through the normal send path: roster-checked, its colour); which task it completed in
 // the current turn (for that turn's idle_notification); and the auto-claim when a turn ends with an

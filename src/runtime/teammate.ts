@@ -1,4 +1,4 @@
-// `swarm teammate`: one teammate process (SPEC §5), wired from the pieces in this folder.
+// `swarm teammate`: one teammate process (docs/protocol.md#teammate-runtime), wired from the pieces in this folder.
 //
 // Start: validate flags against config.json (args.ts; a one-line error and nothing touched when
 // they disagree) → with --resume, the conversation from logs/<name>.jsonl (restore.ts; a corrupt

@@ -3,7 +3,7 @@
 // writeFileAtomic: write `<file>.tmp-<pid>-<random>` in the same directory, fsync it, rename it over
 // the target, then fsync the directory so the rename itself survives a crash. Readers therefore see
 // either the old bytes or the new bytes, never a mix. createFileExclusive: the same, but linked into
-// place, so it never replaces a file that is already there. Files are 0600, directories 0700 (SPEC §3).
+// place, so it never replaces a file that is already there. Files are 0600, directories 0700 (docs/protocol.md#locks-and-atomic-writes).
 import { randomBytes } from 'node:crypto';
 import * as nodeFs from 'node:fs';
 import { closeSync, constants as fsConstants, fchmodSync, fstatSync, fsyncSync, lstatSync, openSync, promises as fs, statSync, writeSync } from 'node:fs';

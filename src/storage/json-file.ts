@@ -1,6 +1,6 @@
 // JSON files shared between processes: a lock-free read and a locked read-modify-write.
 //
-// Rules (SPEC §3): every whole-file write is atomic (see atomic.ts); every read-modify-write holds
+// Rules (docs/protocol.md#locks-and-atomic-writes): every whole-file write is atomic (see atomic.ts); every read-modify-write holds
 // the file's lock (see lock.ts); a file that does not parse (JSON or schema) is never treated as
 // empty and never overwritten: it is renamed to `<file>.corrupt-<epochMs>` (bytes kept), reported,
 // and a fresh file is started. A lock-free read that fails to parse is retried under the lock first,

@@ -1,4 +1,4 @@
-// The task list's files (SPEC §8), Claude Code's layout under `<root>/tasks/<team>/`:
+// The task list's files (docs/protocol.md#task-list), Claude Code's layout under `<root>/tasks/<team>/`:
 //   <id>.json          one task, pretty-printed; written atomically 0600 (Claude Code's own 0644
 //                      files are read as they are, and only a rewrite makes them 0600)
 //   .lock              empty; the list lock's target (proper-lockfile lock dir `.lock.lock`)

@@ -1,4 +1,4 @@
-// A team's shared task list (SPEC §8), on Claude Code's files (store.ts has the layout and the
+// A team's shared task list (docs/protocol.md#task-list), on Claude Code's files (store.ts has the layout and the
 // locking rule). Claims follow Claude Code's rules: refused when another member owns the task
 // (`already_claimed`), when it is completed (`already_resolved`), or while a blocker is open
 // (`blocked`, naming it). Every change says who makes it (`by`: the CLI and the agent lead are

@@ -1,4 +1,4 @@
-// The agent types a teammate may be spawned as (SPEC §10): the built-ins, then the user's files
+// The agent types a teammate may be spawned as (docs/protocol.md#agent-types-and-worktrees): the built-ins, then the user's files
 // `<root>/agents/*.md`, then the project's `<cwd>/.claude/agents/*.md`; a later source replaces an
 // earlier type of the same name (project wins). A file that does not parse is a problem, not a
 // failure: `swarm agents` lists it, and spawning a type fails only when its own file is the bad one

@@ -1,4 +1,4 @@
-// The leader lease (config.json `leadProcess`, SPEC §3.2): the one process that takes delivery of
+// The leader lease (config.json `leadProcess`, docs/protocol.md#lead-lease): the one process that takes delivery of
 // team-lead's inbox and is the team's leader — a console (`swarm lead`), an agent lead in a console
 // (`swarm run`, `swarm lead --agent`) or a headless run (`swarm run -p`). Every other console
 // watches: it follows the inbox without consuming it.

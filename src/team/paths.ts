@@ -1,4 +1,4 @@
-// Where everything lives (SPEC §3). The only place that looks at the home directory: the root is
+// Where everything lives (docs/protocol.md#root-layout). The only place that looks at the home directory: the root is
 // $CLAUDE_CONFIG_DIR if set, else ~/.claude (and Claude Code's own state file is beside it). Every path is built from a validated name, and every
 // file path under inboxes/, permissions/, status/, logs/ or the task list is refused while that directory is a
 // symlink (checked each time the path is built: the directory may be replaced at any moment).
@@ -47,7 +47,7 @@ export interface TeamPaths {
   log(name: string): string;
   /** logs/<name>.stderr: the teammate's stderr, kept beside what its pane shows. */
   stderrLog(name: string): string;
-  /** The team's task list, Claude Code's layout (SPEC §8): `<root>/tasks/<team>/`. */
+  /** The team's task list, Claude Code's layout (docs/protocol.md#task-list): `<root>/tasks/<team>/`. */
   tasks: TaskListPaths;
 }
 

@@ -1,4 +1,4 @@
-// The team's spend and budget on disk (SPEC §9), declared once for every member process: the agent
+// The team's spend and budget on disk (docs/protocol.md#spend-and-budget), declared once for every member process: the agent
 // lead's limits and each swarm-runtime teammate's budget gate read the same sum and the same budget,
 // and judge them by the same rule (protocol/budget.ts).
 //

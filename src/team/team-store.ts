@@ -1,4 +1,4 @@
-// Team files: teams/<team>/config.json and the team's directories (SPEC §3, §3.2).
+// Team files: teams/<team>/config.json and the team's directories (docs/protocol.md#root-layout, docs/protocol.md#team-file).
 //
 // A team is claimed by mkdir of teams/<team>/ (atomic: two creators never share a name); a taken
 // name is an error unless the caller asks for a free one (`rename`). Every

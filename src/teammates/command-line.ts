@@ -1,4 +1,4 @@
-// The teammate's command line and environment (SPEC §4.3), built as data: an argv array (run as the
+// The teammate's command line and environment (docs/protocol.md#teammate-command-line), built as data: an argv array (run as the
 // pane's command, never typed into a shell) and the variables forwarded from the leader. The flags
 // themselves are declared once, in protocol/teammate-flags.ts.
 //
@@ -49,7 +49,7 @@ export const FORWARDED_ENV = [
 
 /**
  * Set for a real `claude` teammate: it runs as an agent-team member and its Task tools use the
- * team's task list (SPEC §8). Newer Claude Code builds hide the Task tools on newer models unless
+ * team's task list (docs/protocol.md#task-list). Newer Claude Code builds hide the Task tools on newer models unless
  * CLAUDE_CODE_ENABLE_TODO_TOOLS is set.
  */
 export function claudeTeammateEnv(team: string): Record<string, string> {
@@ -100,7 +100,7 @@ export interface TeammateCommand {
   env: Record<string, string>;
 }
 
-/** The forwarded subset of `env` (SPEC §4.3), in a stable order. */
+/** The forwarded subset of `env` (docs/protocol.md#teammate-command-line), in a stable order. */
 export function forwardedEnv(env: Env): Record<string, string> {
   const out: Record<string, string> = {};
   for (const k of FORWARDED_ENV) {

@@ -1,4 +1,4 @@
-// The readiness handshake of a teammate just started in a pane (SPEC §4.2 step 5), shared by spawn
+// The readiness handshake of a teammate just started in a pane (docs/protocol.md#ready step 5), shared by spawn
 // and resume: its prompt is marked read or removed (`msgId`; none for a resumed swarm teammate) and,
 // for the swarm runtime, its status/<name>.json names a live pid. Re-checked on every change in the
 // inbox and status directories and on a short tick (to notice a pane that died), with a deadline. A

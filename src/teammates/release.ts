@@ -1,5 +1,5 @@
 // A member that leaves (shutdown, kill, or a crash found by status / doctor) gives its unfinished
-// tasks back (SPEC §8): `TaskList.release` clears their owner and sets them `pending`, and
+// tasks back (docs/protocol.md#task-list): `TaskList.release` clears their owner and sets them `pending`, and
 // team-lead gets ONE plain-text message listing them, from `system` — as Claude Code's leader
 // tells itself when a teammate is terminated or shuts down (same wording, so a person and an
 // agent lead both know what to do next). Nothing released, nothing sent: a second call (the

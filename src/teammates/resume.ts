@@ -1,4 +1,4 @@
-// Resuming stopped members (SPEC §11): a member still in the roster whose process and pane are gone
+// Resuming stopped members (docs/protocol.md#resume): a member still in the roster whose process and pane are gone
 // (status-report.ts: `stopped`) is started again in a new pane of the backend the caller chose,
 // with everything config.json recorded at its spawn: name, agentId, colour, agent type, model,
 // permission mode (the current one), runtime and cwd (inside its worktree, reused as it is).

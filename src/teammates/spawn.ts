@@ -1,4 +1,4 @@
-// Spawning one teammate (SPEC §4.2), through whichever Backend the caller chose:
+// Spawning one teammate (docs/protocol.md#spawn), through whichever Backend the caller chose:
 //   1. under the config lock: validate and reserve the member (tmuxPaneId "", colour); the agent
 //      type (team/agent-types.ts) is checked before that and supplies the model and permission
 //      mode the spawn does not give. The person's mode is a ceiling (protocol/mode-ceiling.ts): a
@@ -44,7 +44,7 @@ import { memberColor, memberPane, withSpawnLock } from './recipe.js';
 import { TEAMMATE_RUNTIMES, resolveClaude, type Env, type TeammateRuntime } from './command-line.js';
 import { addWorktree, dropWorktree, planWorktree, type WorktreePlan } from './worktree.js';
 
-/** `--isolation` values: `worktree` runs the teammate in its own git worktree (SPEC §10). */
+/** `--isolation` values: `worktree` runs the teammate in its own git worktree (docs/protocol.md#agent-types-and-worktrees). */
 export const ISOLATIONS = ['worktree'] as const;
 export type Isolation = (typeof ISOLATIONS)[number];
 
@@ -183,7 +183,7 @@ export function describeLoweredMode(name: string, type: AgentType, lowered: { fr
   );
 }
 
-/** Add one teammate and wait until it is ready (SPEC §4.2); throws SwarmError, leaving nothing behind. */
+/** Add one teammate and wait until it is ready (docs/protocol.md#spawn); throws SwarmError, leaving nothing behind. */
 export async function spawnTeammate(o: SpawnOptions): Promise<SpawnedTeammate> {
   return awaitReady(await startSpawn(o));
 }

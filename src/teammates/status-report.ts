@@ -1,14 +1,14 @@
-// The data behind `swarm status` (SPEC §6): one row per member, leader first, built from
+// The data behind `swarm status` (docs/protocol.md#cli): one row per member, leader first, built from
 // config.json, status/<name>.json (zod-parsed), each inbox's unread count, the pending permission
 // files, and liveness checked against reality (teammates/liveness: one probe per backend the team
 // uses, zombie-aware pids), and the team's task list (each member's current task: its lowest-id
 // in_progress task; the progress `done/total`). Reads only — a corrupt file is kept aside by the
 // storage layer as everywhere else (and reported as a warning) — except that, with `releaseDead`,
-// the unfinished tasks of a member found `dead` go back to the list (release.ts, SPEC §8) before
+// the unfinished tasks of a member found `dead` go back to the list (release.ts, docs/protocol.md#task-list) before
 // the task columns are read. A `stopped` member keeps its tasks: `swarm resume` brings it back.
 //
 // State rules: a member whose process is dead (or unknown) and whose pane is gone or exited is
-// `stopped` (SPEC §11: not shut down, so still in the roster; `swarm resume` restarts it), whatever
+// `stopped` (docs/protocol.md#transcripts-and-resume: not shut down, so still in the roster; `swarm resume` restarts it), whatever
 // config.json's `isActive` says; a pane gone while its pid still lives is `dead` (a process nobody
 // can reach: resuming it would run it twice); a heartbeat older than STALE_HEARTBEAT_MS from a process that is not known dead is `stale`; a
 // member with no status file (e.g. a real `claude` teammate) is `working`/`idle` from `isActive`,
@@ -41,12 +41,12 @@ export const STALE_HEARTBEAT_MS = 30_000;
 
 export type MemberState = TeammateState | 'stale' | 'stopped' | 'dead' | 'unknown' | 'leading' | 'away';
 
-/** The command that restarts a stopped member (SPEC §11), as status and send print it. */
+/** The command that restarts a stopped member (docs/protocol.md#transcripts-and-resume), as status and send print it. */
 export function resumeCommand(name: string, team: string): string {
   return `swarm resume ${name} --team ${team}`;
 }
 
-/** One member of `swarm status --json` (SPEC §6). `null` = not known (no pid, no status file). */
+/** One member of `swarm status --json` (docs/protocol.md#cli). `null` = not known (no pid, no status file). */
 export interface MemberStatus {
   name: string;
   agentId: string;
@@ -67,7 +67,7 @@ export interface MemberStatus {
   outputTokens: number | null;
   /** Its cost estimate in USD; null when its status file has none (no file, or a model without a list price). */
   costUsd: number | null;
-  /** The member's current task (its in_progress task; the lowest id if several), SPEC §8. */
+  /** The member's current task (its in_progress task; the lowest id if several), docs/protocol.md#task-list. */
   task: { id: string; subject: string } | null;
 }
 
@@ -82,7 +82,7 @@ export interface StatusTotal {
   unpricedMembers: number;
 }
 
-/** `swarm status --json` (SPEC §6). */
+/** `swarm status --json` (docs/protocol.md#cli). */
 export interface StatusReport {
   team: string;
   backend: string | null;

@@ -1,4 +1,4 @@
-// Stopping teammates, always verified (SPEC §1 item 4, §6 kill/shutdown):
+// Stopping teammates, always verified (docs/protocol.md#shutdown):
 //   killTeammate      kill now through the member's backend (pane + process verified gone), then
 //                     remove the member and its status file;
 //   shutdownTeammate  cooperative: a signed `shutdown_request` to its inbox, then wait for that

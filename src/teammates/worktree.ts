@@ -1,4 +1,4 @@
-// Git worktree isolation per teammate (SPEC §10): every git call swarm makes lives here, run through
+// Git worktree isolation per teammate (docs/protocol.md#agent-types-and-worktrees): every git call swarm makes lives here, run through
 // an injectable `Exec` (execa, argv arrays, never a shell string).
 //
 //   planWorktree    at spawn, before anything is written: the repository containing the cwd, its

@@ -9,10 +9,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { quote } from 'shell-quote';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Backend, PaneRef, PaneSpec, PlanLine } from '../../src/backends/backend.js';
 import { isProcessAlive } from '../../src/backends/process.js';
-import { tempRoot } from '../support/tmp-root.js';
+import { tempRoot, afterThisTest } from '../support/tmp-root.js';
 import { waitFor } from '../support/wait.js';
 
 export const PROBE_ENV = 'SWARM_PROBE_VALUE';
@@ -114,16 +114,10 @@ export function runBackendConformance(
 
     beforeEach(async () => {
       kit = await ProbeKit.create();
+      afterThisTest(() => kit.dispose());
       harness = await makeBackend();
+      if (harness.cleanup) afterThisTest(harness.cleanup);
       backend = harness.backend;
-    });
-
-    afterEach(async (ctx) => {
-      const errors: unknown[] = [];
-      await harness.cleanup?.().catch((e: unknown) => errors.push(e));
-      await kit.dispose().catch((e: unknown) => errors.push(e));
-      // A cleanup error must not hide the test's own failure; alone, it fails the test.
-      if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
     });
 
     const spec = (argv: string[], extra: Partial<PaneSpec> = {}): PaneSpec => ({

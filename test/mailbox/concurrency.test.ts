@@ -1,10 +1,10 @@
 // Many writer processes on one inbox: nothing lost, nothing duplicated, per-writer order kept, the
 // file valid JSON at every moment a reader looks; a writer SIGKILLed while holding the lock does not
 // block the others beyond stale detection and loses nothing already written.
-import { execa, type ResultPromise } from 'execa';
+import { execa } from 'execa';
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Mailbox } from '../../src/mailbox/mailbox.js';
 import { InboxSchema } from '../../src/protocol/message.js';
 import { addMember, createTeam } from '../../src/team/team-store.js';
@@ -13,6 +13,7 @@ import { REPO } from '../support/cli.js';
 import { printedLine } from '../support/child-lines.js';
 import { useTempRoot } from '../support/tmp-root.js';
 import { Team } from '../../src/team/team.js';
+import { endAfterThisTest } from '../support/children.js';
 
 const WORKER = path.join(REPO, 'test/support/append-worker.mjs');
 const READER = path.join(REPO, 'test/support/inbox-reader.mjs');
@@ -27,19 +28,11 @@ interface WorkerReport {
 }
 
 let root: string;
-const children: ResultPromise[] = [];
 
 useTempRoot((dir) => (root = dir));
 beforeEach(async () => {
   await createTeam(root, { name: 'load' });
   await addMember(new Team(root, 'load'), { name: 'sink' });
-});
-
-afterEach(async () => {
-  for (const c of children.splice(0)) {
-    if (c.exitCode === null && c.pid) c.kill('SIGKILL');
-    await c.catch(() => undefined);
-  }
 });
 
 async function inboxTexts(): Promise<string[]> {
@@ -61,12 +54,12 @@ describe('inbox under concurrent writer processes', () => {
   it('16 writers x 100 appends: exactly 1600, no duplicates, per-writer order, always valid JSON', async () => {
     const file = path.join(root, 'teams/load/inboxes/sink.json');
     const reader = execa(process.execPath, [READER, file], { reject: false });
-    children.push(reader);
+    endAfterThisTest(reader);
     await printedLine(reader, 'ready');
     const writers = Array.from({ length: 16 }, (_, w) =>
       execa(process.execPath, [WORKER, root, 'load', 'sink', `w${w}`, '100', '60000'], { reject: false }),
     );
-    children.push(...writers);
+    for (const w of writers) endAfterThisTest(w);
     const reports = (await Promise.all(writers)).map((r) => JSON.parse(String(r.stdout).trim()) as WorkerReport);
     reader.kill('SIGTERM');
     const readerOut = JSON.parse(String((await reader).stdout).trim().split('\n').pop()!) as { reads: number; badReads: number };
@@ -86,11 +79,11 @@ describe('inbox under concurrent writer processes', () => {
     const file = mailbox.paths.inbox('sink');
 
     const holder = execa(process.execPath, [HOLDER, file], { reject: false });
-    children.push(holder);
+    endAfterThisTest(holder);
     await printedLine(holder, 'locked');
     await expect(stat(lockPathFor(file))).resolves.toBeTruthy(); // really held
     const writers = Array.from({ length: 4 }, (_, w) => execa(process.execPath, [WORKER, root, 'load', 'sink', `w${w}`, '10'], { reject: false }));
-    children.push(...writers);
+    for (const w of writers) endAfterThisTest(w);
     holder.kill('SIGKILL');
     await holder;
     const started = Date.now();
@@ -117,7 +110,7 @@ describe('inbox under concurrent writer processes', () => {
     await writeFile(full, await readFile(file, 'utf8'));
 
     const writer = execa('node', [HALF_WRITER, file, full]);
-    children.push(writer);
+    endAfterThisTest(writer);
     await printedLine(writer, 'half'); // the inbox now holds a cut-off prefix, and its lock is held
     const read = await mb.read('sink').then(
       (ms) => ms.map((m) => m.text),

@@ -5,7 +5,7 @@
 import { execa, type ResultPromise } from 'execa';
 import { mkdir, readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { lockPathFor, queueDirFor } from '../../src/storage/lock.js';
 import { addMember, createTeam } from '../../src/team/team-store.js';
 import { Team } from '../../src/team/team.js';
@@ -13,6 +13,7 @@ import { REPO } from '../support/cli.js';
 import { useTempRoot } from '../support/tmp-root.js';
 import { printedLine } from '../support/child-lines.js';
 import { waitFor } from '../support/wait.js';
+import { endAfterThisTest } from '../support/children.js';
 
 const STALLER = path.join(REPO, 'test/support/stall-holder.mjs');
 const SENDER = path.join(REPO, 'test/support/append-worker.mjs');
@@ -20,7 +21,6 @@ const HOLDER = path.join(REPO, 'test/support/lock-holder.mjs');
 
 let root: string;
 let file: string;
-const children: ResultPromise[] = [];
 
 useTempRoot((dir) => (root = dir));
 beforeEach(async () => {
@@ -30,19 +30,9 @@ beforeEach(async () => {
   await mkdir(path.dirname(file), { recursive: true });
 });
 
-afterEach(async () => {
-  for (const c of children.splice(0)) {
-    if (c.pid !== undefined && c.exitCode === null) {
-      c.kill('SIGCONT');
-      c.kill('SIGKILL');
-    }
-    await c.catch(() => undefined);
-  }
-});
-
 function start(script: string, args: string[]): ResultPromise {
   const child = execa(process.execPath, [script, ...args], { reject: false });
-  children.push(child);
+  endAfterThisTest(child);
   return child;
 }
 

@@ -6,7 +6,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { quote } from 'shell-quote';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Backend } from '../../src/backends/backend.js';
 import { selectBackend } from '../../src/backends/registry.js';
 import { TmuxServer, listAllPanes } from '../../src/backends/tmux/commands.js';
@@ -17,8 +17,8 @@ import { Team } from '../../src/team/team.js';
 import { claudeSeedFix, recognizeClaudeDialog } from '../../src/teammates/claude-dialogs.js';
 import { spawnTeammate, type SpawnOptions } from '../../src/teammates/spawn.js';
 import { CLAUDE_CODE_API_KEY, claudeCodeScript } from '../support/claude-code.js';
-import { useTempRoot } from '../support/tmp-root.js';
-import { privateSocket, reapServer } from '../support/tmux.js';
+import { useTempRoot, afterThisTest, tempRoot } from '../support/tmp-root.js';
+import { tmuxForThisTest } from '../support/tmux.js';
 import { waitFor } from '../support/wait.js';
 
 const TEAM = 'cc';
@@ -87,20 +87,14 @@ describe('spawn --runtime claude waiting on a dialog (tmux, private socket)', ()
   useTempRoot((dir) => (root = dir), 'swarm-cc-');
   beforeEach(async () => {
     await createTeam(root, { name: TEAM });
-    socket = privateSocket();
+    socket = tmuxForThisTest();
     server = new TmuxServer({ socket });
     standin = await startMessagesServer({ script: { turns: [] } });
-    work = await fs.realpath(await fs.mkdtemp(path.join(root, 'work-')));
+    afterThisTest(() => standin.close());
+    work = await fs.realpath(await tempRoot('swarm-work-'));
     bin = path.join(root, 'bin');
     await fs.mkdir(bin);
     ({ backend } = await selectBackend({ requested: 'tmux', env: { SWARM_TMUX_SOCKET: socket }, team: new Team(root, TEAM), killTimeoutMs: 2000 }));
-  });
-
-  afterEach(async (ctx) => {
-    const errors: unknown[] = [];
-    await reapServer(socket).catch((e: unknown) => errors.push(e));
-    await standin.close().catch((e: unknown) => errors.push(e));
-    if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
   });
 
   /** Spawn `claude` (a script in bin/) for member c1; notices are collected. */

@@ -6,7 +6,7 @@
 // Code wrote in tasks/<team>/, and Claude Code read what swarm wrote.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Backend } from '../../src/backends/backend.js';
 import { selectBackend } from '../../src/backends/registry.js';
 import { lastToolResultNames, lastUserText, type IncomingRequest } from '../../src/standin/request.js';
@@ -16,8 +16,8 @@ import { createTeam } from '../../src/team/index.js';
 import { Team } from '../../src/team/team.js';
 import { spawnTeammate } from '../../src/teammates/spawn.js';
 import { CLAUDE_CODE_API_KEY, claudeCodeScript, seedClaudeCodeState } from '../support/claude-code.js';
-import { useTempRoot } from '../support/tmp-root.js';
-import { privateSocket, reapServer } from '../support/tmux.js';
+import { useTempRoot, afterThisTest, tempRoot } from '../support/tmp-root.js';
+import { tmuxForThisTest } from '../support/tmux.js';
 import { waitFor } from '../support/wait.js';
 
 const TEAM = 'cc';
@@ -39,8 +39,8 @@ describe('a real Claude Code teammate on the team task list', () => {
   beforeEach(async () => {
     const script = claudeCodeScript();
     await createTeam(root, { name: TEAM });
-    socket = privateSocket();
-    work = await fs.realpath(await fs.mkdtemp(path.join(root, 'work-')));
+    socket = tmuxForThisTest();
+    work = await fs.realpath(await tempRoot('swarm-work-'));
     bin = path.join(root, 'bin');
     await fs.mkdir(bin);
     await fs.writeFile(path.join(bin, 'claude'), script, { mode: 0o755 });
@@ -57,14 +57,8 @@ describe('a real Claude Code teammate on the team task list', () => {
         ],
       },
     });
+    afterThisTest(() => standin.close());
     ({ backend } = await selectBackend({ requested: 'tmux', env: { SWARM_TMUX_SOCKET: socket }, team: new Team(root, TEAM), killTimeoutMs: 2000 }));
-  });
-
-  afterEach(async (ctx) => {
-    const errors: unknown[] = [];
-    await reapServer(socket).catch((e: unknown) => errors.push(e));
-    await standin.close().catch((e: unknown) => errors.push(e));
-    if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
   });
 
   it('lists, claims and creates tasks in the files swarm reads (CLAUDE_CODE_TASK_LIST_ID=<team>)', async () => {

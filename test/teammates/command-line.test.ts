@@ -1,8 +1,7 @@
 // The teammate command line (SPEC §4.3) as a pure function: flags, forwarded env, the
 // SWARM_TEAMMATE_COMMAND override, `--runtime claude`, and a shell line that a real `sh` reads back
 // into exactly the same words.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -22,6 +21,7 @@ import { isSwarmError } from '../../src/protocol/errors.js';
 import { TEAMMATE_FLAGS } from '../../src/protocol/teammate-flags.js';
 import { generateLeadKeyPair } from '../../src/permissions/signing.js';
 import { flagsFromArgv, parseFlags } from '../../src/runtime/args.js';
+import { tempRoot } from '../support/tmp-root.js';
 
 const base: TeammateCommandInput = {
   runtime: 'swarm',
@@ -178,19 +178,15 @@ describe('buildTeammateCommand: claude runtime', () => {
     expect(findOnPath('node', { PATH: ':' })).toBeUndefined();
   });
 
-  it('findOnPath skips a directory of that name and a file without the execute bit', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'swarm-which-'));
-    try {
-      mkdirSync(path.join(dir, 'a', 'tool'), { recursive: true });
-      mkdirSync(path.join(dir, 'b'));
-      writeFileSync(path.join(dir, 'b', 'tool'), '#!/bin/sh\n', { mode: 0o644 });
-      mkdirSync(path.join(dir, 'c'));
-      writeFileSync(path.join(dir, 'c', 'tool'), '#!/bin/sh\n', { mode: 0o755 });
-      const PATH = ['a', 'b', 'c'].map((d) => path.join(dir, d)).join(':');
-      expect(findOnPath('tool', { PATH })).toBe(path.join(dir, 'c', 'tool'));
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+  it('findOnPath skips a directory of that name and a file without the execute bit', async () => {
+    const dir = await tempRoot('swarm-which-');
+    mkdirSync(path.join(dir, 'a', 'tool'), { recursive: true });
+    mkdirSync(path.join(dir, 'b'));
+    writeFileSync(path.join(dir, 'b', 'tool'), '#!/bin/sh\n', { mode: 0o644 });
+    mkdirSync(path.join(dir, 'c'));
+    writeFileSync(path.join(dir, 'c', 'tool'), '#!/bin/sh\n', { mode: 0o755 });
+    const PATH = ['a', 'b', 'c'].map((d) => path.join(dir, d)).join(':');
+    expect(findOnPath('tool', { PATH })).toBe(path.join(dir, 'c', 'tool'));
   });
 });
 

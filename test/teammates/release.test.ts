@@ -3,32 +3,23 @@
 // found by `swarm status` each put the member's unfinished tasks back to pending without owner,
 // leave its completed ones alone, and send team-lead ONE message from `system` listing them;
 // nothing owned, nothing sent. Run `npm run build` first.
-import { fileURLToPath } from 'node:url';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Mailbox } from '../../src/mailbox/mailbox.js';
 import { TaskList } from '../../src/tasks/index.js';
-import { addMember, createTeam, updateMember } from '../../src/team/index.js';
+import { addMember, updateMember } from '../../src/team/index.js';
 import { Team } from '../../src/team/team.js';
 import { releaseNotice } from '../../src/teammates/release.js';
 import { swarm } from '../support/cli.js';
 import { deadPid } from '../support/team-fixture.js';
-import { useTempRoot } from '../support/tmp-root.js';
-import { tmuxForThisTest, tmuxEnv } from '../support/tmux.js';
+import { useFakeTeam } from '../support/fake-team.js';
 
-const FAKE = fileURLToPath(new URL('../support/fake-teammate.mjs', import.meta.url));
 const TEAM = 'rel';
 
 let root: string;
-let socket: string;
 let env: Record<string, string>;
 const pids = new Set<number>();
 
-useTempRoot((dir) => (root = dir));
-beforeEach(async () => {
-  await createTeam(root, { name: TEAM });
-  socket = tmuxForThisTest(pids);
-  env = { SWARM_TEAM: TEAM, ...tmuxEnv(socket, [process.execPath, FAKE]) };
-});
+useFakeTeam(TEAM, pids, (t) => ({ root, env } = t));
 
 const team = (): Team => new Team(root, TEAM);
 const run = (args: string[]) => swarm(root, args, env);

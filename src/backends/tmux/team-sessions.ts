@@ -1,4 +1,4 @@
-// The visible per-team tmux sessions (SPEC §4.1: `swarm-<team>` on the user's server, or the
+// The visible per-team tmux sessions (docs/protocol.md#backends: `swarm-<team>` on the user's server, or the
 // private SWARM_TMUX_SOCKET one): the name and its inverse, the session's first pane (created when
 // missing, reused when someone else just created it), the leader console run in that pane, and a
 // verified kill. The TmuxBackend offers this as its `sessions` capability outside tmux; doctor and

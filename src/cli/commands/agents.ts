@@ -1,4 +1,4 @@
-// `swarm agents [--cwd <dir>] [--json]`: the agent types a teammate may be spawned as (SPEC §10)
+// `swarm agents [--cwd <dir>] [--json]`: the agent types a teammate may be spawned as (docs/protocol.md#agent-types-and-worktrees)
 // — the built-ins, the user's `<root>/agents/*.md`, the project's `<cwd>/.claude/agents/*.md`
 // (project wins) — with where each comes from, its tools and its model. Bad files are reported
 // (stderr; `problems` in --json) without failing: the command exits 0.

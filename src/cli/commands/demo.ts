@@ -1,4 +1,4 @@
-// `swarm demo` (SPEC §7): the command line; the demo itself is cli/demo/run-demo.ts, loaded only
+// `swarm demo` (docs/protocol.md#demo): the command line; the demo itself is cli/demo/run-demo.ts, loaded only
 // when it runs (the stand-in server, the scenarios and the launch code would cost every other
 // command start-up time).
 import type { CommandModule } from 'yargs';

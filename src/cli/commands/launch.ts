@@ -1,4 +1,4 @@
-// `swarm launch <file>` (SPEC §6): the command line; what it does is cli/launch/run-launch.ts,
+// `swarm launch <file>` (docs/protocol.md#cli): the command line; what it does is cli/launch/run-launch.ts,
 // loaded only when it runs (team files, YAML, the start-up code would cost every other command
 // start-up time).
 import type { CommandModule } from 'yargs';

@@ -1,6 +1,6 @@
-// `swarm lead`: the leader console (SPEC §6) for a team, in this terminal. Also the team's
+// `swarm lead`: the leader console (docs/protocol.md#cli) for a team, in this terminal. Also the team's
 // in-process host: teammates spawned with `--backend in-process` run inside this process.
-// `swarm lead --agent` puts an agent lead (SPEC §9) in the console of an existing team: what you
+// `swarm lead --agent` puts an agent lead (docs/protocol.md#agent-lead) in the console of an existing team: what you
 // type goes to it. A console opened while another process holds the team's leader lease watches;
 // `--take-over` asks that console to hand over and waits for it. SIGTERM or SIGHUP (its terminal
 // closed) leaves the console as /quit does and then ends the process by that signal (cli/interrupts.ts).

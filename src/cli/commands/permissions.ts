@@ -1,5 +1,5 @@
 // `swarm permissions [list] | rules | allow/deny/remove <rule> | clear <id>` and
-// `swarm approve <id> [--always] [--feedback]`, `swarm deny <id> [--feedback]` (SPEC §3.5, §6).
+// `swarm approve <id> [--always] [--feedback]`, `swarm deny <id> [--feedback]` (docs/protocol.md#permission-requests, docs/protocol.md#cli).
 import type { CommandModule } from 'yargs';
 import { SwarmError } from '../../protocol/errors.js';
 import { addRule, clearOrphaned, decide, removeRule, type DecideResult } from '../../permissions/leader.js';

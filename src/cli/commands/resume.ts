@@ -1,4 +1,4 @@
-// `swarm resume [<name>...]`: start stopped members again (SPEC §11) — every stopped member, or the
+// `swarm resume [<name>...]`: start stopped members again (docs/protocol.md#transcripts-and-resume) — every stopped member, or the
 // named ones (each must be stopped: a one-line error naming its state otherwise, nothing started).
 // The backend: --backend, else the team's `swarm.backend`, else the one the members ran on, else
 // auto-detection. One line per member; exit 1 when any resume failed (that member stays stopped).

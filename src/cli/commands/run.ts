@@ -1,4 +1,4 @@
-// `swarm run "<goal>"` (SPEC §9): give the team a goal and an agent lead that turns it into tasks and
+// `swarm run "<goal>"` (docs/protocol.md#agent-lead): give the team a goal and an agent lead that turns it into tasks and
 // teammates and has the result verified. The team is created (a free name unless --team; an
 // existing --team is used as it is). With -p/--print the run is headless (cli/run/headless.ts):
 // progress on stderr, the answer on stdout, exit 0 done / 1 failed or over a limit. Without it the

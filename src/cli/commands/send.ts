@@ -2,7 +2,7 @@
 // everyone's (`*`). The text comes from the argument, standard input (`-`) or a file, at most
 // MAX_MESSAGE_BYTES (an argv word tops out near 128 KB, so big texts go through - or --file), and
 // never read further than that; `--file` reads regular files only.
-// A recipient that is `stopped` (SPEC §11) gets the message queued as usual, and a note on stderr
+// A recipient that is `stopped` (docs/protocol.md#transcripts-and-resume) gets the message queued as usual, and a note on stderr
 // says how to resume it (exit 0: the message is delivered once it runs again).
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';

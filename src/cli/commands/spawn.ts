@@ -1,5 +1,5 @@
 // `swarm spawn <name> --prompt <text>`: add one teammate in a new pane and wait until it is ready
-// (SPEC §4.2). The backend comes from --backend, else the team's `swarm.backend`, else detection;
+// (docs/protocol.md#spawn). The backend comes from --backend, else the team's `swarm.backend`, else detection;
 // `--host` puts it on another machine (the ssh backend).
 import type { CommandModule } from 'yargs';
 import { BACKEND_CHOICES, selectBackend } from '../../backends/registry.js';

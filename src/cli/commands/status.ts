@@ -1,4 +1,4 @@
-// `swarm status [--watch] [--json]`: one table of the team (SPEC §6), liveness checked against
+// `swarm status [--watch] [--json]`: one table of the team (docs/protocol.md#cli), liveness checked against
 // tmux / it2 / the process table, not taken from config.json. `--watch` clears and redraws every
 // second and at once when status/, inboxes/, permissions/pending/ or config.json change (a
 // DirWatcher hint only says "re-read"), until Ctrl-C. `--watch --json` prints one compact report
@@ -20,7 +20,7 @@ interface StatusArgs extends GlobalArgs {
 const CLEAR = '\x1b[H\x1b[2J';
 const REDRAW_MS = 1000;
 
-// A member found dead gives its unfinished tasks back (SPEC §8), once: the next look finds none.
+// A member found dead gives its unfinished tasks back (docs/protocol.md#task-list), once: the next look finds none.
 function probeOptions(): CollectOptions {
   return { env: process.env, releaseDead: () => true };
 }

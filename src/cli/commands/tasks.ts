@@ -1,4 +1,4 @@
-// `swarm tasks [list] | add | show | update | claim` (SPEC §8): the team's shared task list from
+// `swarm tasks [list] | add | show | update | claim` (docs/protocol.md#task-list): the team's shared task list from
 // the leader's side: every change is made as team-lead (the person leads), so the ownership rules
 // let it change and reassign any task. Exit 0 done, 1 a refused claim (the reason on the one error
 // line), 2 bad input (an unknown task, a cycle, a bad id, owner or status). Setting an owner other

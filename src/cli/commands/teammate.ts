@@ -1,4 +1,4 @@
-// `swarm teammate ...`: the teammate process a pane runs (SPEC §4.3, §5). Flags are validated by
+// `swarm teammate ...`: the teammate process a pane runs (docs/protocol.md#teammate-command-line, docs/protocol.md#teammate-runtime). Flags are validated by
 // runtime/args.ts; the process itself (signals, Ctrl-C twice, the exit code) is teammate-process.ts,
 // shared with the fast entry (teammate-main.ts).
 import type { CommandModule } from 'yargs';

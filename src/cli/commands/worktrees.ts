@@ -1,4 +1,4 @@
-// `swarm worktrees [--json]`: the team's git worktrees (SPEC §10) — those of worktree teammates
+// `swarm worktrees [--json]`: the team's git worktrees (docs/protocol.md#agent-types-and-worktrees) — those of worktree teammates
 // still running and those kept when a teammate with changes stopped — with member, path, branch,
 // base, commits ahead and whether it has uncommitted changes. docs/worktrees.md says
 // how to review and merge a kept branch.

@@ -73,7 +73,7 @@ export async function runCommand(cmd: SlashCommand, c: ActionContext): Promise<'
       refuseHandWrittenFrame(cmd.text, to);
       const r = await sendMessage(await openMailbox(c.team), { to, text: cmd.text });
       c.print(chalk.dim(`→ ${r.recipients.join(', ')}: ${oneLine(cmd.text, 100)}`));
-      // A stopped recipient is brought back, and reads the message then (SPEC §11).
+      // A stopped recipient is brought back, and reads the message then (docs/protocol.md#transcripts-and-resume).
       const resumed = await resumeRecipients(c.team, r.recipients, { backend: () => consoleBackend(c), env: c.env, onNotice: (text) => c.print(chalk.yellow(text)) });
       for (const line of resumed) c.print(line);
       return undefined;

@@ -1,4 +1,4 @@
-// The leader console (`swarm lead`, SPEC §6): a readline prompt (screen.ts) with team-lead's inbox
+// The leader console (`swarm lead`, docs/protocol.md#cli): a readline prompt (screen.ts) with team-lead's inbox
 // printed above it (inbox-feed.ts, by the lead's inbox rule), the permission and plan questions
 // asked one at a time (questions.ts, keys y/a/n), slash commands (actions.ts), a compact status line
 // when it changes (status-tracker.ts), and the in-process teammates it hosts (host.ts). This file
@@ -15,7 +15,7 @@
 // Other sources of change (sources.ts): permissions/pending/, status/ and config.json, and a slow
 // tick for liveness that no file shows. Every question already open when it starts is asked too.
 //
-// With an agent lead (`swarm run`, `swarm lead --agent`, SPEC §9) the lead runs in this process
+// With an agent lead (`swarm run`, `swarm lead --agent`, docs/protocol.md#agent-lead) the lead runs in this process
 // (lead-in-console.ts): every inbox entry but the person's questions also goes to it, a plain line
 // is said to it, its lines are printed as `lead › …`, and its limits are questions like the others.
 // When the team empties, the demo's console ends and any other says how to leave (team-end.ts).

@@ -1,4 +1,4 @@
-// The console as the in-process host (SPEC §4.1 item 4): in-process teammates run inside the
+// The console as the in-process host (docs/protocol.md#backends item 4): in-process teammates run inside the
 // leader console's process, each as the real teammate runtime (runTeammate) started from the same
 // argv a pane would run. Their pane output goes to the host's ring buffer (`swarm status`, capture),
 // not to the console screen.

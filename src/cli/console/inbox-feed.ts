@@ -1,4 +1,4 @@
-// The console's side of team-lead's inbox (SPEC §6): follows it in the mode the console's lease role
+// The console's side of team-lead's inbox (docs/protocol.md#cli): follows it in the mode the console's lease role
 // allows — consuming while it holds the lease, observing while it watches (then only what arrived
 // since the console opened, or is not taken yet) — and starts over in the other mode when the role
 // changes (restart). Each entry goes through the lead's inbox rule (runtime/lead/inbox-rule.ts),

@@ -1,4 +1,4 @@
-// The agent lead inside the leader console (SPEC §9): runLead in this process, fed by the console
+// The agent lead inside the leader console (docs/protocol.md#agent-lead): runLead in this process, fed by the console
 // (every inbox entry but the person's questions, and each plain line typed), its lines printed as
 // `lead › …`, its spawns and stops through the console's in-process host and stop context (the
 // console reports a stop's outcome once), its limits asked as console questions. When the lead

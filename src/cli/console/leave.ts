@@ -1,4 +1,4 @@
-// What the console stops on its way out (SPEC §6): with `/quit` answered yes, every teammate, asked to
+// What the console stops on its way out (docs/protocol.md#cli): with `/quit` answered yes, every teammate, asked to
 // shut down and killed when it does not answer in time (each outcome one line); and, however it
 // leaves, the teammates hosted in this process (in-process backend), which die with it: stopped,
 // verified, and taken off the roster first.

@@ -24,7 +24,7 @@ export interface ConsoleOptions {
   signal?: AbortSignal;
   /** How long `shutdown --all` on exit waits for answers before killing. Default 20 s. */
   exitShutdownTimeoutMs?: number;
-  /** Run an agent lead in the console (SPEC §9). */
+  /** Run an agent lead in the console (docs/protocol.md#agent-lead). */
   lead?: ConsoleLeadOptions;
   /** Ask the lease holder to hand over, and wait for it, before opening (`--take-over`). */
   takeOver?: boolean;

@@ -1,6 +1,6 @@
 // The leader console's questions, pure: permission requests (kept in step with `listPending`),
-// plan approval requests (from team-lead's inbox) and the agent lead's limits (go on or stop, SPEC
-// §9), shown one at a time, oldest first. The question
+// plan approval requests (from team-lead's inbox) and the agent lead's limits (go on or stop,
+// docs/protocol.md#agent-lead), shown one at a time, oldest first. The question
 // on screen stays current until it is answered or disappears (decided elsewhere, e.g. by
 // `swarm approve` in another terminal), so an older request arriving late never swaps the question
 // under the user's finger.

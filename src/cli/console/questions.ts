@@ -1,4 +1,4 @@
-// The console's open questions and the person's answers (SPEC §6, §9): the permission requests kept
+// The console's open questions and the person's answers (docs/protocol.md#cli, docs/protocol.md#agent-lead): the permission requests kept
 // in step with the pending list (one listing at a time, so a stale listing never brings back a
 // request decided meanwhile; one being answered is not asked again while decide() runs), the plan
 // requests (from the inbox, and those already open when the console starts), the agent lead's

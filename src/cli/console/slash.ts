@@ -1,4 +1,4 @@
-// The leader console's slash commands (SPEC §6, "Leader console"), pure: parsing a typed line into
+// The leader console's slash commands (docs/protocol.md#cli, "Leader console"), pure: parsing a typed line into
 // a command, and tab completion of command names, member names and fixed words. Each command maps
 // one-to-one onto a plain CLI command, listed in HELP, so scripts and the console can be mixed.
 

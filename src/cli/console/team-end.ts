@@ -1,4 +1,4 @@
-// When the console's team empties (SPEC §6, §7): once no teammate is left, the demo's console
+// When the console's team empties (docs/protocol.md#cli, docs/protocol.md#demo): once no teammate is left, the demo's console
 // (`endWithLastTeammate`) ends and any other says how to leave — once each time the roster empties,
 // and only after a shutdown this console runs has reported its outcomes. With an agent lead the
 // roster is the lead's business: the demo's console ends once the lead has finished with no

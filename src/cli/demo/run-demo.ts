@@ -1,8 +1,8 @@
-// The demo (`swarm demo`, SPEC §7; runDemo): the whole system for real — panes, processes, inboxes, a permission
+// The demo (`swarm demo`, docs/protocol.md#demo; runDemo): the whole system for real — panes, processes, inboxes, a permission
 // request approved from the leader console, a graceful shutdown — with every model call answered by
 // the stand-in Messages API (in this process, on 127.0.0.1) replaying a scripted scenario. No API
 // key is used or needed. Two scenarios:
-//   default   an agent lead (SPEC §9) in the console gets a small goal for the demo project
+//   default   an agent lead (docs/protocol.md#agent-lead) in the console gets a small goal for the demo project
 //             (demo/lead-scenario.ts): it makes tasks with a dependency, spawns two workers and a
 //             verification teammate, the person answers one permission question (y), and once the
 //             verdict is in the lead shuts the team down and gives its final answer;

@@ -95,7 +95,7 @@ function octal(mode: number): string {
   return `0${(mode & 0o777).toString(8)}`;
 }
 
-/** Directories and key files swarm keeps private (SPEC §3: dirs 0700, files 0600). */
+/** Directories and key files swarm keeps private (docs/protocol.md#root-layout: dirs 0700, files 0600). */
 async function privatePaths(ctx: DoctorContext): Promise<{ dirs: string[]; files: string[] }> {
   const dirs = [ctx.root, teamsDir(ctx.root)];
   for (const team of await listTeamDirs(ctx)) {

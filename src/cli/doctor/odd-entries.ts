@@ -1,7 +1,7 @@
 // `swarm doctor`'s look at entries of a team's directory that are not what their names must be:
 // - a lock path (`*.lock`, anywhere under teams/<team>/) that is not a directory: no process can
 //   ever take that lock, so every change to its file fails (a symlink is linked_lock, team-checks);
-// - in inboxes/, where only one kind of entry works (SPEC §3, §12):
+// - in inboxes/, where only one kind of entry works (docs/protocol.md#root-layout, docs/protocol.md#inbox-spool):
 //     <name>.json, <name>.archive.jsonl    regular files (swarm reads only those: a symlink, FIFO or
 //                                          directory there fails every read and send of that inbox)
 //     <name>.json.lock.queue, <name>.json.spool   directories

@@ -1,5 +1,5 @@
 // `swarm doctor`: team sessions (`swarm-<team>`, the visible tmux sessions swarm creates outside
-// tmux, SPEC §4.1) whose team no longer exists under this root. They are listed once through the
+// tmux, docs/protocol.md#backends) whose team no longer exists under this root. They are listed once through the
 // registry's team sessions (the right server: SWARM_TMUX_SOCKET); `--fix` kills exactly those
 // sessions and verifies they are gone.
 //

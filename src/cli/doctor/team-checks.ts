@@ -272,7 +272,7 @@ function describeDeath(m: Member, l: Liveness): string {
 
 function memberFindings(ctx: DoctorContext, handle: Team, m: Member, l: Liveness): Finding[] {
   const team = handle.name;
-  // Its process gone too (not only its pane): stopped, so it can be resumed (SPEC §11).
+  // Its process gone too (not only its pane): stopped, so it can be resumed (docs/protocol.md#transcripts-and-resume).
   const resumable = l.alive === false && l.pidAlive !== true;
   const kill = `${resumable ? `resume it with: ${resumeCommand(m.name, team)}, or ` : ''}remove it with: swarm kill ${m.name} --team ${team}`;
   if (l.alive === false && m.isActive !== false) {

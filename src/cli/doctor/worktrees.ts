@@ -1,4 +1,4 @@
-// `swarm doctor`'s worktree check (SPEC §10): the team's worktrees (teamWorktrees: on branches
+// `swarm doctor`'s worktree check (docs/protocol.md#agent-types-and-worktrees): the team's worktrees (teamWorktrees: on branches
 // `swarm/<team>/*`, else attributed by exact path, never by another team's name prefix) and such
 // branches without a worktree, whose member is no longer in the team. Usually the kept work of a teammate that stopped with changes: a warning whose fix
 // is the exact plain-git review and cleanup. One with no commits and no changes is removed by --fix.

@@ -1,4 +1,4 @@
-// `swarm launch <team.yaml> [--no-console] [--dry-run] [--backend]` (SPEC §6; runLaunch): create the team
+// `swarm launch <team.yaml> [--no-console] [--dry-run] [--backend]` (docs/protocol.md#cli; runLaunch): create the team
 // from a team file, spawn every member, then run the leader console — in this pane inside tmux (or
 // iTerm2, or in-process), else in the first pane of the `swarm-<team>` session, attached when this
 // is a terminal. `--dry-run` prints the commands and writes nothing; `--no-console` spawns, prints

@@ -1,6 +1,6 @@
 // The work of `swarm launch` (and `swarm demo`) once the team file is read: create the team
 // (under a free name if taken, only when asked: `rename`), choose the backend (the console process becomes the in-process host when
-// that is the backend), spawn every member, and put the leader console where SPEC §6 says: in the
+// that is the backend), spawn every member, and put the leader console where docs/protocol.md#cli says: in the
 // first pane of the team's session when the backend has team sessions (tmux outside tmux), else
 // in this process.
 //

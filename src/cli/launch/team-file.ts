@@ -1,9 +1,9 @@
-// Team files for `swarm launch <team.yaml>` (SPEC §6): YAML, parsed with the `yaml` package (which
+// Team files for `swarm launch <team.yaml>` (docs/protocol.md#cli): YAML, parsed with the `yaml` package (which
 // keeps every node's source range) and validated with zod. Every error names the file, the line
 // and the field, e.g. `team.yaml:7: members[1].name: invalid member name "a/b": ...`.
 //
 // Format (unknown keys are errors, so a typo never silently drops a setting):
-//   name: review-squad                 team name (SPEC §3.1)
+//   name: review-squad                 team name (docs/protocol.md#names-and-ids)
 //   description: ...                   optional
 //   backend: auto|tmux|iterm2|in-process|ssh optional (default auto)
 //   hosts: [build1, ci@build2:2222]    optional: machines for the members without their own host,

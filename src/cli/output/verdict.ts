@@ -1,4 +1,4 @@
-// A verifier's verdict (SPEC §10) as a line of its own, `verdict: PASS (verifier)`: highlighted by
+// A verifier's verdict (docs/protocol.md#agent-types-and-worktrees) as a line of its own, `verdict: PASS (verifier)`: highlighted by
 // the console, plain in the headless run. Which entries carry one, and once each, is the lead's
 // inbox rule (runtime/lead/verdicts.ts).
 import type { Verdict } from '../../protocol/agent-type.js';

@@ -1,4 +1,4 @@
-// `swarm run -p "<goal>"` (SPEC §9): the agent lead with no console. This process is team-lead's
+// `swarm run -p "<goal>"` (docs/protocol.md#agent-lead): the agent lead with no console. This process is team-lead's
 // inbox consumer, by the lead's inbox rule (runtime/lead/inbox-rule.ts): each entry goes to the lead
 // except the questions for the person, which are printed with the exact command that answers them
 // from another shell (`waiting for approval: … swarm approve <id> --team <team>`), each question

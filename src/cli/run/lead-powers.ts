@@ -1,4 +1,4 @@
-// What the agent lead's Agent and SendMessage tools do, as the command line decided (SPEC §9):
+// What the agent lead's Agent and SendMessage tools do, as the command line decided (docs/protocol.md#agent-lead):
 // spawning goes through the normal spawn path (the team's backend unless --backend, readiness, the
 // flags the run passes down: --model, --permission-mode, --runtime; the lead's `mode` is a model's
 // request, refused above the person's --permission-mode, the ceiling: teammates/spawn.ts); a shutdown_request goes

@@ -1,4 +1,4 @@
-// One leader per team while an agent lead runs (SPEC §9): the lead hears team-lead's inbox through
+// One leader per team while an agent lead runs (docs/protocol.md#agent-lead): the lead hears team-lead's inbox through
 // the one process that consumes it, the holder of the leader lease (team/lead-lease.ts). A console
 // can watch an agent lead; an agent lead cannot start while another live process holds the lease.
 import { SwarmError } from '../../protocol/errors.js';

@@ -1,4 +1,4 @@
-// The agent lead's flags, declared once for `swarm run` and `swarm lead --agent` (SPEC §9), and
+// The agent lead's flags, declared once for `swarm run` and `swarm lead --agent` (docs/protocol.md#agent-lead), and
 // what they become: the lead's model, its limits (checked: a one-line error for a bad one, before
 // anything is created) and what teammates inherit.
 import type { Argv } from 'yargs';

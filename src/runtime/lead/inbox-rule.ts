@@ -1,4 +1,4 @@
-// The lead's inbox rule (SPEC §6, §9): what the process leading a team does with each entry of
+// The lead's inbox rule (docs/protocol.md#cli, docs/protocol.md#agent-lead): what the process leading a team does with each entry of
 // team-lead's inbox, whatever its front end (the console, `swarm run -p`, an MCP server). One entry
 // becomes typed events, in the order a front end shows them; the front end words them (cli/output/)
 // and acts on them:

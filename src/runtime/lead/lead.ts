@@ -1,4 +1,4 @@
-// The agent lead (SPEC §9): the same agent loop as a teammate (agent-loop.ts), as member team-lead,
+// The agent lead (docs/protocol.md#agent-lead): the same agent loop as a teammate (agent-loop.ts), as member team-lead,
 // in the leader's process (the console's pane, or `swarm run -p`), with its own tools (tools.ts plus
 // the task tools; Read/Glob/Grep only with `readTools`), its own system prompt (prompt.ts), and its
 // own turn source: a queue the caller fills from team-lead's inbox and the person's lines
@@ -72,7 +72,7 @@ export interface LeadOptions {
   spawn(req: AgentRequest): Promise<SpawnReport>;
   stop(name: string, reason: string | undefined): Promise<StopReport>;
   stopAll(reason: string | undefined): Promise<StopReport[]>;
-  /** Resume the stopped ones among a message's recipients (SPEC §11); one line each for SendMessage's result. */
+  /** Resume the stopped ones among a message's recipients (docs/protocol.md#transcripts-and-resume); one line each for SendMessage's result. */
   resumeStopped?(recipients: readonly string[]): Promise<string[]>;
   /** A limit was reached: go on (the limit grows) or stop the run. */
   onLimit(hit: LimitHit): Promise<'continue' | 'stop'>;

@@ -1,4 +1,4 @@
-// The agent lead's limits (SPEC §9): --max-teammates (on the roster at once), --max-turns (the
+// The agent lead's limits (docs/protocol.md#agent-lead): --max-teammates (on the roster at once), --max-turns (the
 // lead's model steps), and the team's budget, --budget-usd (the team's cost: tokens × list price,
 // runtime/usage.ts) and --budget-tokens (the team's tokens: for models the price table does not
 // know). The budget binds every member: the run records it in config.json and every teammate checks

@@ -1,4 +1,4 @@
-// The agent lead's system prompt (SPEC §9): a coordinator that does not code itself but runs a
+// The agent lead's system prompt (docs/protocol.md#agent-lead): a coordinator that does not code itself but runs a
 // four-phase method (research, synthesis, implementation, verification), with the team's limits, the
 // agent types it can spawn (built-ins and the project's/user's .claude/agents files) and the member
 // list as they are at the start of each turn.

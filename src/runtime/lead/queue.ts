@@ -1,4 +1,4 @@
-// What the agent lead hears (SPEC §9): every entry of team-lead's inbox except the questions that
+// What the agent lead hears (docs/protocol.md#agent-lead): every entry of team-lead's inbox except the questions that
 // stay with the person (permission requests and plan approvals), each wrapped as
 // <teammate-message teammate_id=".." color=".." summary="..">text</teammate-message> (idle
 // notifications included, so the lead knows who is done), and the lines the person types.

@@ -1,4 +1,4 @@
-// What the agent lead needs to know about its team between turns (SPEC §9): who is still working
+// What the agent lead needs to know about its team between turns (docs/protocol.md#agent-lead): who is still working
 // (a live process whose status file says starting, working, or waiting for a permission or at the
 // team's budget; a member without a status file, e.g. a real `claude` teammate, by config.json's
 // isActive; a live teammate with unread messages it will take up as a turn: it is about to work),

@@ -1,4 +1,4 @@
-// The agent lead's own tools (SPEC §9), beside the task tools every member has (tools/tasks.ts):
+// The agent lead's own tools (docs/protocol.md#agent-lead), beside the task tools every member has (tools/tasks.ts):
 //   Agent {name, prompt, description?, subagent_type?, model?, isolation?, mode?} spawns a teammate
 //     through the normal spawn path (readiness included) and returns its agentId; a refusal (the
 //     team's --max-teammates, a budget, a bad name, a pane that never came up, a `mode` above the
@@ -6,7 +6,7 @@
 //   SendMessage {to, message, summary?}: plain text to a teammate or "*", signed like every leader
 //     entry; {type: "shutdown_request", reason?} stops a teammate (or "*": all of them), verified,
 //     and the result says what really happened (approved / rejected with the reason / killed). A
-//     recipient that is stopped (crashed: SPEC §11) is resumed by the powers, and the result says so.
+//     recipient that is stopped (crashed: docs/protocol.md#transcripts-and-resume) is resumed by the powers, and the result says so.
 // Both are kind `message`: no permission is asked. What they do is injected (LeadPowers): the
 // command line chose the backend, the inherited flags and the stop context.
 import { z } from 'zod';
@@ -22,7 +22,7 @@ export interface AgentRequest {
   agentType?: string;
   model?: string;
   mode?: string;
-  /** `worktree`: its own git worktree and branch (SPEC §10). */
+  /** `worktree`: its own git worktree and branch (docs/protocol.md#agent-types-and-worktrees). */
   isolation?: 'worktree';
 }
 

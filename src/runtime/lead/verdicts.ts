@@ -1,4 +1,4 @@
-// A verifier's verdict (SPEC §10) in team-lead's inbox: a teammate's plain message or idle summary
+// A verifier's verdict (docs/protocol.md#agent-types-and-worktrees) in team-lead's inbox: a teammate's plain message or idle summary
 // whose last line is `VERDICT: PASS|FAIL|PARTIAL`, reported once per verdict (VerdictTracker). The
 // lead's inbox rule (inbox-rule.ts) asks it; each front end words it (cli/output/verdict.ts).
 import { verdictOf, type Verdict } from '../../protocol/agent-type.js';

@@ -1,4 +1,4 @@
-// Files that configure other members: agent types (SPEC §10: `<cwd>/.claude/agents/*.md` and
+// Files that configure other members: agent types (docs/protocol.md#agent-types-and-worktrees: `<cwd>/.claude/agents/*.md` and
 // `<root>/agents/*.md`, whose front matter sets tools, model and permissionMode of the next teammate
 // of that type), Claude Code's settings (permissions, hooks, MCP servers: `.claude/settings*.json`,
 // `<root>/settings*.json`) and project MCP servers (`.mcp.json`). A teammate that could write them

@@ -1,5 +1,5 @@
 // The teammate's tools, in the order the model sees them, and their API definitions (JSON Schema
-// generated from the same zod schemas that validate the input). An agent type (SPEC §10) narrows
+// generated from the same zod schemas that validate the input). An agent type (docs/protocol.md#agent-types-and-worktrees) narrows
 // them: its `tools` (all when absent) minus its `disallowedTools`, plus the team tools every
 // teammate keeps; a read-only type's Bash is the read-only one.
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';

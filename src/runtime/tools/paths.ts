@@ -1,6 +1,6 @@
 // Where file tools may go. Relative paths resolve against the teammate's cwd; anything under the
 // root's `teams/` (inboxes, permission records, status) or `swarm/` (the leader's key) is refused
-// (SPEC §3.6), without asking the leader. The check is realpath-aware: every existing component is
+// (docs/protocol.md#what-a-teammate-may-write), without asking the leader. The check is realpath-aware: every existing component is
 // resolved, a dangling symlink is followed to where it would write, so a link cannot smuggle a
 // path in. A hard link has no path to resolve, so what the tools open is also compared by
 // device/inode with every file under those directories (`isProtectedFile`, checked-file.ts).

@@ -1,4 +1,4 @@
-// Bash for the read-only agent types (Explore, Plan, verification; SPEC §10): the same tool, but
+// Bash for the read-only agent types (Explore, Plan, verification; docs/protocol.md#agent-types-and-worktrees): the same tool, but
 // `prepare` refuses any command that is not plainly read-only. A conservative check, not a
 // sandbox: the command is split with shell-quote; only simple commands joined by `|` pass, each
 // starting with a program of a small allowlist, without the options of those programs that write

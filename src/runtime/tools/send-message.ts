@@ -1,4 +1,4 @@
-// SendMessage {to, message, summary?} (SPEC §5): `to` is a member name, `team-lead` or `*`;
+// SendMessage {to, message, summary?} (docs/protocol.md#teammate-runtime): `to` is a member name, `team-lead` or `*`;
 // `message` is plain text, or {type: "shutdown_response", request_id, approve, reason?} (answers a
 // signed shutdown request; a rejection needs a reason), or {type: "plan_approval_response", ...}
 // (leader only: refused here). A structured answer written as a JSON string is read as structured;

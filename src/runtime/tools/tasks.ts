@@ -1,4 +1,4 @@
-// The team's task list as tools (SPEC §8), with Claude Code's names, input fields and result text:
+// The team's task list as tools (docs/protocol.md#task-list), with Claude Code's names, input fields and result text:
 //   TaskCreate {subject, description, activeForm?, metadata?}  → "Task #N created successfully: <subject>"
 //   TaskGet {taskId}                                           → "Task #N: <subject>\nStatus: ..\nDescription: .."
 //   TaskList {}                                                → "#N [status] subject (owner) [blocked by #a, #b]" per task

@@ -18,6 +18,7 @@ import { execaExec, isProcessAlive } from '../../../src/backends/process.js';
 import { isSwarmError } from '../../../src/protocol/errors.js';
 import { FakeIt2, LEADER } from '../../support/fake-it2.js';
 import { PROBE_ENV, ProbeKit, runBackendConformance } from '../conformance.js';
+import { afterThisTest } from '../../support/tmp-root.js';
 
 runBackendConformance('iterm2 (fake it2)', async () => {
   const fake = await FakeIt2.create();
@@ -32,15 +33,10 @@ describe('Iterm2Backend (fake it2)', () => {
   let kit: ProbeKit;
 
   beforeEach(async () => {
-    fake = await FakeIt2.create();
     kit = await ProbeKit.create();
-  });
-
-  afterEach(async (ctx) => {
-    const errors: unknown[] = [];
-    await fake.dispose().catch((e: unknown) => errors.push(e));
-    await kit.dispose().catch((e: unknown) => errors.push(e));
-    if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
+    afterThisTest(() => kit.dispose());
+    fake = await FakeIt2.create();
+    afterThisTest(() => fake.dispose());
   });
 
   const backend = (extra: { startTimeoutMs?: number } = {}): Iterm2Backend =>

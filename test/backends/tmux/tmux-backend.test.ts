@@ -2,14 +2,15 @@
 // `swarm-test-<random>`, killed afterwards, socket file removed). The default server is never touched.
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { PaneRef, PaneSpec } from '../../../src/backends/backend.js';
 import { descendantsOf, isProcessAlive } from '../../../src/backends/process.js';
 import { TmuxServer, listAllPanes, newSession, setPaneOptionArgs } from '../../../src/backends/tmux/commands.js';
 import { PANE_BORDER_FORMAT, TmuxBackend } from '../../../src/backends/tmux/tmux-backend.js';
-import { privateSocket, reapServer } from '../../support/tmux.js';
+import { privateSocket, reapServer, tmuxForThisTest } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
 import { PROBE_ENV, ProbeKit, runBackendConformance } from '../conformance.js';
+import { afterThisTest } from '../../support/tmp-root.js';
 
 runBackendConformance('tmux', async () => {
   const socket = privateSocket();
@@ -25,16 +26,10 @@ describe('TmuxBackend (real tmux, private socket)', () => {
   let kit: ProbeKit;
 
   beforeEach(async () => {
-    socket = privateSocket();
-    server = new TmuxServer({ socket });
     kit = await ProbeKit.create();
-  });
-
-  afterEach(async (ctx) => {
-    const errors: unknown[] = [];
-    await reapServer(socket).catch((e: unknown) => errors.push(e));
-    await kit.dispose().catch((e: unknown) => errors.push(e));
-    if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
+    afterThisTest(() => kit.dispose());
+    socket = tmuxForThisTest();
+    server = new TmuxServer({ socket });
   });
 
   const backendFor = (team: string, extra: { insideTmux?: { paneId: string } } = {}): TmuxBackend =>

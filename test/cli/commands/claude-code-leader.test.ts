@@ -12,7 +12,7 @@ import { execa } from 'execa';
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { quote } from 'shell-quote';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { descendantsOf, isProcessAlive } from '../../../src/backends/process.js';
 import { TmuxServer, capturePane, listAllPanes } from '../../../src/backends/tmux/commands.js';
 import { lastToolResultNames, lastUserText, type IncomingRequest, type MessagesRequest } from '../../../src/standin/request.js';
@@ -20,7 +20,7 @@ import { startMessagesServer, type MessagesServer } from '../../../src/standin/m
 import { teamPaths } from '../../../src/team/index.js';
 import { CLAUDE_CODE, CLAUDE_CODE_API_KEY, requireClaudeCode, seedClaudeCodeState } from '../../support/claude-code.js';
 import { swarm } from '../../support/cli.js';
-import { useTempRoot } from '../../support/tmp-root.js';
+import { useTempRoot, afterThisTest, tempRoot } from '../../support/tmp-root.js';
 import { tmuxForThisTest } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
 
@@ -55,7 +55,7 @@ describe('a real Claude Code leader and its teammates, driven by swarm', () => {
   useTempRoot((dir) => (root = dir), 'swarm-ccl-');
   beforeEach(async () => {
     requireClaudeCode();
-    work = await fs.realpath(await fs.mkdtemp(path.join(root, 'work-')));
+    work = await fs.realpath(await tempRoot('swarm-work-'));
     await seedClaudeCodeState(root, work);
     const w2Idle = async (): Promise<boolean> =>
       (await fs.readFile(teamPaths(root, TEAM).inbox('team-lead'), 'utf8').catch(() => '')).includes('\\"idle_notification\\",\\"from\\":\\"w2\\"');
@@ -88,14 +88,9 @@ describe('a real Claude Code leader and its teammates, driven by swarm', () => {
         ],
       },
     });
+    afterThisTest(() => standin.close());
     socket = tmuxForThisTest(started); // reaped after the test, and the Claude Code processes found SIGKILLed
     tmux = new TmuxServer({ socket });
-  });
-
-  afterEach(async (ctx) => {
-    await standin.close().catch((e: unknown) => {
-      if (ctx.task.result?.state !== 'fail') throw e;
-    });
   });
 
   /** Every pane's screen and what the stand-in was asked: what a failed wait shows. */

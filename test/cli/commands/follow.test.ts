@@ -1,16 +1,15 @@
 // `swarm inbox <name> --follow` as a long-running child: it shows what another `swarm send` process
 // writes, and a SIGTERM ends it cleanly (exit 0, no stack trace).
-import { execa, type ResultPromise } from 'execa';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ResultPromise } from 'execa';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { addMember, createTeam } from '../../../src/team/index.js';
-import { swarm, SWARM_BIN } from '../../support/cli.js';
+import { swarm, startSwarm } from '../../support/cli.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 import { waitFor } from '../../support/wait.js';
 import { Team } from '../../../src/team/team.js';
 
 const TEAM = 't';
 let root: string;
-let child: ResultPromise | undefined;
 
 useTempRoot((dir) => (root = dir));
 beforeEach(async () => {
@@ -18,26 +17,8 @@ beforeEach(async () => {
   await addMember(new Team(root, TEAM), { name: 'w1' });
   await addMember(new Team(root, TEAM), { name: 'w2' });
 });
-afterEach(async () => {
-  if (child && child.exitCode === null) {
-    child.kill('SIGKILL');
-    await child.catch(() => undefined);
-  }
-  child = undefined;
-});
-
 function startFollow(args: string[]): { output: () => string; proc: ResultPromise } {
-  let out = '';
-  const proc = execa(process.execPath, [SWARM_BIN, 'inbox', ...args, '--follow', '--team', TEAM], {
-    env: { CLAUDE_CONFIG_DIR: root, NO_COLOR: '1', SWARM_TEAM: '' },
-    reject: false,
-    stdin: 'ignore',
-  });
-  proc.stdout!.on('data', (b: Buffer) => {
-    out += b.toString();
-  });
-  child = proc;
-  return { output: () => out, proc };
+  return startSwarm(root, ['inbox', ...args, '--follow', '--team', TEAM]);
 }
 
 async function send(args: string[]): Promise<void> {

@@ -7,30 +7,21 @@
 //   - Ctrl-C stops the waiting, says the requests stay and who stops on their own within how long,
 //     exits 130; the teammates then do stop by themselves.
 import { execa } from 'execa';
-import { fileURLToPath } from 'node:url';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../../src/backends/process.js';
-import { createTeam, readTeam } from '../../../src/team/index.js';
+import { readTeam } from '../../../src/team/index.js';
 import { Team } from '../../../src/team/team.js';
 import { SWARM_BIN, swarm } from '../../support/cli.js';
-import { useTempRoot } from '../../support/tmp-root.js';
-import { tmuxForThisTest, tmuxEnv } from '../../support/tmux.js';
+import { useFakeTeam } from '../../support/fake-team.js';
 import { waitFor } from '../../support/wait.js';
 
-const FAKE = fileURLToPath(new URL('../../support/fake-teammate.mjs', import.meta.url));
 const TEAM = 'cli';
 
 let root: string;
-let socket: string;
 let env: Record<string, string>;
 const pids = new Set<number>();
 
-useTempRoot((dir) => (root = dir));
-beforeEach(async () => {
-  await createTeam(root, { name: TEAM });
-  socket = tmuxForThisTest(pids);
-  env = { SWARM_TEAM: TEAM, ...tmuxEnv(socket, ['env', 'FAKE_GRACE=1', process.execPath, FAKE]) };
-});
+useFakeTeam(TEAM, pids, (t) => ({ root, env } = t), ['env', 'FAKE_GRACE=1']);
 
 async function spawnSilentModel(name: string, graceMs: number): Promise<number> {
   const r = await swarm(root, ['spawn', name, '--prompt', `hi ${name}`, '--backend', 'tmux', '--json'], { ...env, SWARM_SHUTDOWN_GRACE_MS: String(graceMs) });

@@ -2,18 +2,17 @@
 // shapes, the human lines, exit codes, and the errors a user meets. tmux on a private socket per
 // test (reaped afterwards); the fake teammate via SWARM_TEAMMATE_COMMAND. Run `npm run build` first.
 // (execa strips the final newline of stdout/stderr.)
-import { fileURLToPath } from 'node:url';
 import { quote } from 'shell-quote';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../../src/backends/process.js';
 import { TmuxServer, listAllPanes } from '../../../src/backends/tmux/commands.js';
-import { createTeam, readTeam } from '../../../src/team/index.js';
+import { readTeam } from '../../../src/team/index.js';
 import { swarm } from '../../support/cli.js';
-import { afterThisTest, useTempRoot } from '../../support/tmp-root.js';
-import { privateSocket, reapServer, tmuxForThisTest, tmuxEnv } from '../../support/tmux.js';
+import { FAKE_TEAMMATE as FAKE, useFakeTeam } from '../../support/fake-team.js';
+import { afterThisTest } from '../../support/tmp-root.js';
+import { privateSocket, reapServer } from '../../support/tmux.js';
 import { Team } from '../../../src/team/team.js';
 
-const FAKE = fileURLToPath(new URL('../../support/fake-teammate.mjs', import.meta.url));
 const TEAM = 'cli';
 
 let root: string;
@@ -21,12 +20,7 @@ let socket: string;
 let env: Record<string, string>;
 const pids = new Set<number>();
 
-useTempRoot((dir) => (root = dir));
-beforeEach(async () => {
-  await createTeam(root, { name: TEAM });
-  socket = tmuxForThisTest(pids);
-  env = { SWARM_TEAM: TEAM, ...tmuxEnv(socket, [process.execPath, FAKE]) };
-});
+useFakeTeam(TEAM, pids, (t) => ({ root, socket, env } = t));
 
 const run = (args: string[], extra: Record<string, string> = {}) => swarm(root, args, { ...env, ...extra });
 

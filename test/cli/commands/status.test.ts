@@ -4,51 +4,28 @@
 // permission counts, the exact --json shape, each member's cost and the team total, the leader's row
 // from an agent lead's status file, --watch redrawing on a change until Ctrl-C, and a FIFO in the task
 // list that must not hang it.
-import { execa, type ResultPromise } from 'execa';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../../src/backends/process.js';
 import { TmuxServer, listAllPanes, newSession, setWindowOption, splitWindow } from '../../../src/backends/tmux/commands.js';
 import { Mailbox } from '../../../src/mailbox/mailbox.js';
 import { addMember, createTeam, readTeam, updateMember, updateTeam } from '../../../src/team/index.js';
-import { SWARM_BIN, swarm } from '../../support/cli.js';
-import { privateSocket, reapServer } from '../../support/tmux.js';
+import { swarm, startSwarm } from '../../support/cli.js';
+import { tmuxForThisTest } from '../../support/tmux.js';
 import { deadPid, reapChildren, startSleeper, writePendingFor, writeStatus } from '../../support/team-fixture.js';
-import { useTempRoot } from '../../support/tmp-root.js';
+import { useTempRoot, afterThisTest } from '../../support/tmp-root.js';
 import { waitFor } from '../../support/wait.js';
 import { Team } from '../../../src/team/team.js';
 import { TaskList } from '../../../src/tasks/index.js';
 
 const TEAM = 't';
 let root: string;
-let sockets: string[];
-let watchers: ResultPromise[];
-/** Processes that outlive their pane on purpose; SIGKILLed afterwards. */
-let strays: number[];
 
 useTempRoot((dir) => (root = dir));
 beforeEach(async () => {
-  sockets = [];
-  watchers = [];
-  strays = [];
   await createTeam(root, { name: TEAM, cwd: '/work/project' });
-});
-
-afterEach(async (ctx) => {
-  const errors: unknown[] = [];
-  for (const w of watchers) {
-    w.kill('SIGKILL');
-    await w.catch(() => undefined);
-  }
-  await reapChildren().catch((e: unknown) => errors.push(e));
-  for (const pid of strays) {
-    if (!isProcessAlive(pid)) continue;
-    process.kill(pid, 'SIGKILL');
-    await waitFor(() => !isProcessAlive(pid), 5000, `stray ${pid} gone`).catch((e: unknown) => errors.push(e));
-  }
-  for (const s of sockets) await reapServer(s).catch((e: unknown) => errors.push(e));
-  if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
+  afterThisTest(reapChildren);
 });
 
 async function member(name: string, patch: { pid?: number; tmuxPaneId?: string; backendType?: string; isActive?: boolean }): Promise<void> {
@@ -207,8 +184,7 @@ describe('swarm status', () => {
   });
 
   it('a tmux pane killed behind swarm\'s back (its process survives), and one whose process died (remain-on-exit), show as dead', async () => {
-    const socket = privateSocket();
-    sockets.push(socket);
+    const socket = tmuxForThisTest();
     const server = new TmuxServer({ socket });
     const leader = await newSession(server, { name: 'swarm-t', argv: ['sleep', '600'] });
     await setWindowOption(server, leader.windowId, 'remain-on-exit', 'on');
@@ -216,7 +192,12 @@ describe('swarm status', () => {
     const keeper = await split();
     // The victim ignores SIGHUP, so it outlives its pane: only the pane check can tell it is gone.
     const victim = await split(['sh', '-c', 'trap "" HUP; exec sleep 600']);
-    strays.push(victim.pid);
+    afterThisTest(async () => {
+      // It outlives its pane on purpose, so reaping the server does not end it.
+      if (!isProcessAlive(victim.pid)) return;
+      process.kill(victim.pid, 'SIGKILL');
+      await waitFor(() => !isProcessAlive(victim.pid), 5000, `stray ${victim.pid} gone`);
+    });
     const exited = await split();
     for (const [name, pane] of [['keeper', keeper], ['victim', victim], ['exited', exited]] as const) {
       await member(name, { backendType: 'tmux', tmuxPaneId: pane.paneId, pid: pane.pid, isActive: true });
@@ -257,23 +238,14 @@ describe('swarm status', () => {
     const pid = await startSleeper();
     await member('worker', { backendType: 'in-process', tmuxPaneId: 'in-process', pid, isActive: true });
     await writeStatus(root, TEAM, 'worker', { pid, state: 'working' });
-    const child = execa(process.execPath, [SWARM_BIN, 'status', '--watch', '--team', TEAM], {
-      env: { CLAUDE_CONFIG_DIR: root, NO_COLOR: '1', SWARM_TEAM: '' },
-      reject: false,
-      stdin: 'ignore',
-    });
-    watchers.push(child);
-    let out = '';
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
+    const { proc: child, output } = startSwarm(root, ['status', '--watch', '--team', TEAM]);
     // The last frame, once written completely (it ends with the footer).
     const lastFrame = (): string => {
-      const frame = out.split('\x1b[H\x1b[2J').at(-1) ?? '';
+      const frame = output().split('\x1b[H\x1b[2J').at(-1) ?? '';
       return frame.includes('Ctrl-C to quit') ? frame : '';
     };
     await waitFor(() => /^worker\s.*\sworking\s/m.test(lastFrame()), 10_000, 'a frame with worker working');
-    expect(out.startsWith('\x1b[H\x1b[2J')).toBe(true);
+    expect(output().startsWith('\x1b[H\x1b[2J')).toBe(true);
 
     await writeStatus(root, TEAM, 'worker', { pid, state: 'waiting_permission' });
     await waitFor(() => /^worker\s.*\swaiting_permission\s/m.test(lastFrame()), 5000, 'a redraw with the new state');

@@ -4,13 +4,13 @@
 // on, n stops the lead); `swarm lead --agent` does the same for an existing team, with no goal.
 import { execa } from 'execa';
 import { quote } from 'shell-quote';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { TmuxServer, listAllPanes } from '../../../src/backends/tmux/commands.js';
 import { startMessagesServer, type MessagesServer, type ScriptInput } from '../../../src/standin/messages-server.js';
 import { createTeam } from '../../../src/team/team-store.js';
 import { SWARM_BIN, swarm } from '../../support/cli.js';
-import { useTempRoot } from '../../support/tmp-root.js';
-import { privateSocket, reapServer } from '../../support/tmux.js';
+import { useTempRoot, afterThisTest } from '../../support/tmp-root.js';
+import { tmuxForThisTest } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
 
 let root: string;
@@ -20,18 +20,16 @@ let server: MessagesServer | undefined;
 
 useTempRoot((dir) => (root = dir), 'swarm-lead-agent-');
 beforeEach(() => {
-  socket = privateSocket();
+  socket = tmuxForThisTest();
   tmux = new TmuxServer({ socket });
-});
-afterEach(async () => {
-  await reapServer(socket);
-  await server?.close();
   server = undefined;
 });
 
 /** The console command in a 100x30 pane; what the pane shows now, and a way to type. */
 async function consolePane(argv: string[], script: ScriptInput) {
-  server = await startMessagesServer({ script });
+  const started = await startMessagesServer({ script });
+  afterThisTest(() => started.close());
+  server = started;
   const env = { CLAUDE_CONFIG_DIR: root, SWARM_TMUX_SOCKET: socket, NO_COLOR: '1', ANTHROPIC_BASE_URL: server.url, SWARM_RETRY_BASE_MS: '10' };
   const flags = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
   await execa('tmux', ['-L', socket, 'new-session', '-d', '-s', 'main', '-x', '100', '-y', '30', ...flags, '-c', root, quote([process.execPath, SWARM_BIN, ...argv])], {

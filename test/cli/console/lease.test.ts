@@ -6,7 +6,7 @@
 // is refused while it holds it (unless --force); a third console with --take-over is handed the lease.
 import { execa } from 'execa';
 import { quote } from 'shell-quote';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { TmuxServer, capturePane } from '../../../src/backends/tmux/commands.js';
 import { isProcessAlive } from '../../../src/backends/process.js';
 import { Mailbox } from '../../../src/mailbox/mailbox.js';
@@ -15,7 +15,7 @@ import { readTeam } from '../../../src/team/team-store.js';
 import { SWARM_BIN, swarm } from '../../support/cli.js';
 import { responseFrames, setupTeam, TEAM, type Harness } from '../../support/perm-harness.js';
 import { useTempRoot } from '../../support/tmp-root.js';
-import { privateSocket, reapServer } from '../../support/tmux.js';
+import { tmuxForThisTest } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
 
 let root: string;
@@ -24,11 +24,8 @@ let tmux: TmuxServer;
 
 useTempRoot((dir) => (root = dir), 'swarm-lease-');
 beforeEach(() => {
-  socket = privateSocket();
+  socket = tmuxForThisTest();
   tmux = new TmuxServer({ socket });
-});
-afterEach(async () => {
-  await reapServer(socket);
 });
 
 /** `swarm lead --team t` in a new pane of the private server; returns the pane id. */

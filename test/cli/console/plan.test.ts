@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { quote } from 'shell-quote';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { TmuxServer, capturePane, listAllPanes } from '../../../src/backends/tmux/commands.js';
 import { Mailbox } from '../../../src/mailbox/mailbox.js';
 import { parseControl } from '../../../src/protocol/control.js';
@@ -15,8 +15,8 @@ import { startMessagesServer, type IncomingRequest, type MessagesServer, type St
 import { lastUserText } from '../../../src/standin/request.js';
 import { readTeam } from '../../../src/team/team-store.js';
 import { SWARM_BIN } from '../../support/cli.js';
-import { useTempRoot } from '../../support/tmp-root.js';
-import { privateSocket, reapServer } from '../../support/tmux.js';
+import { useTempRoot, afterThisTest } from '../../support/tmp-root.js';
+import { tmuxForThisTest } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
 import { Team } from '../../../src/team/team.js';
 
@@ -34,16 +34,10 @@ function planner(req: IncomingRequest): StepInput {
 
 useTempRoot((dir) => (root = dir), 'swarm-plan-');
 beforeEach(async () => {
-  socket = privateSocket();
+  socket = tmuxForThisTest();
   tmux = new TmuxServer({ socket });
   standin = await startMessagesServer({ script: { turns: Array.from({ length: 8 }, () => ({ match: { agent: 'p1' }, respond: planner })) } });
-});
-
-afterEach(async (ctx) => {
-  const errors: unknown[] = [];
-  await reapServer(socket).catch((e: unknown) => errors.push(e));
-  await standin.close().catch((e: unknown) => errors.push(e));
-  if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
+  afterThisTest(() => standin.close());
 });
 
 async function planAnswers(): Promise<{ approved: boolean; feedback?: string }[]> {

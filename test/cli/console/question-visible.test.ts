@@ -5,7 +5,7 @@
 // prompt itself names what is asked.
 import { execa } from 'execa';
 import { quote } from 'shell-quote';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { TmuxServer, listAllPanes } from '../../../src/backends/tmux/commands.js';
 import { Mailbox } from '../../../src/mailbox/mailbox.js';
 import { writePending } from '../../../src/permissions/pending.js';
@@ -14,8 +14,8 @@ import { addMember, createTeam } from '../../../src/team/team-store.js';
 import { Team } from '../../../src/team/team.js';
 import { SWARM_BIN } from '../../support/cli.js';
 import { reapChildren, startSleeper } from '../../support/team-fixture.js';
-import { useTempRoot } from '../../support/tmp-root.js';
-import { privateSocket, reapServer } from '../../support/tmux.js';
+import { useTempRoot, afterThisTest } from '../../support/tmp-root.js';
+import { tmuxForThisTest } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
 
 let root: string;
@@ -24,16 +24,10 @@ let tmux: TmuxServer;
 
 useTempRoot((dir) => (root = dir), 'swarm-question-');
 beforeEach(() => {
-  socket = privateSocket();
+  socket = tmuxForThisTest();
+  afterThisTest(reapChildren);
   tmux = new TmuxServer({ socket });
 });
-afterEach(async (ctx) => {
-  const errors: unknown[] = [];
-  await reapServer(socket).catch((e: unknown) => errors.push(e));
-  await reapChildren().catch((e: unknown) => errors.push(e));
-  if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
-});
-
 async function request(team: Team, id: string, command: string, workerPid: number): Promise<void> {
   await writePending(
     team.paths,

@@ -4,7 +4,7 @@
 // prints the same table as `swarm tasks`.
 import { execa } from 'execa';
 import { quote } from 'shell-quote';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { TmuxServer, capturePane, listAllPanes } from '../../../src/backends/tmux/commands.js';
 import { Mailbox } from '../../../src/mailbox/mailbox.js';
 import { TaskList } from '../../../src/tasks/index.js';
@@ -12,8 +12,8 @@ import { addMember, createTeam, updateMember } from '../../../src/team/index.js'
 import { Team } from '../../../src/team/team.js';
 import { SWARM_BIN } from '../../support/cli.js';
 import { deadPid, reapChildren, startSleeper } from '../../support/team-fixture.js';
-import { useTempRoot } from '../../support/tmp-root.js';
-import { privateSocket, reapServer } from '../../support/tmux.js';
+import { useTempRoot, afterThisTest } from '../../support/tmp-root.js';
+import { tmuxForThisTest } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
 
 const TEAM = 'ct';
@@ -23,16 +23,10 @@ let tmux: TmuxServer;
 
 useTempRoot((dir) => (root = dir), 'swarm-ctasks-');
 beforeEach(async () => {
-  socket = privateSocket();
+  socket = tmuxForThisTest();
+  afterThisTest(reapChildren);
   tmux = new TmuxServer({ socket });
   await createTeam(root, { name: TEAM, cwd: root });
-});
-
-afterEach(async (ctx) => {
-  const errors: unknown[] = [];
-  await reapServer(socket).catch((e: unknown) => errors.push(e));
-  await reapChildren().catch((e: unknown) => errors.push(e));
-  if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
 });
 
 describe('tasks in the leader console', () => {

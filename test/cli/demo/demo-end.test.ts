@@ -12,7 +12,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { quote } from 'shell-quote';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../../src/backends/process.js';
 import { TmuxServer, capturePane, listAllPanes } from '../../../src/backends/tmux/commands.js';
 import type { DoctorReport } from '../../../src/cli/commands/doctor.js';
@@ -21,7 +21,7 @@ import { readTeam } from '../../../src/team/team-store.js';
 import { Team } from '../../../src/team/team.js';
 import { SWARM_BIN, swarm } from '../../support/cli.js';
 import { useTempRoot } from '../../support/tmp-root.js';
-import { privateSocket, reapServer } from '../../support/tmux.js';
+import { tmuxForThisTest } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
 
 let tmp: string;
@@ -37,14 +37,8 @@ const demoLeftovers = async (): Promise<string[]> => [
   ...(await fs.readdir(tmp)).filter((n) => n.startsWith('swarm-demo-')),
 ];
 beforeEach(() => {
-  socket = privateSocket();
+  socket = tmuxForThisTest();
   tmux = new TmuxServer({ socket });
-});
-
-afterEach(async (ctx) => {
-  const errors: unknown[] = [];
-  await reapServer(socket).catch((e: unknown) => errors.push(e));
-  if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
 });
 
 const DEMO_ENV = (): Record<string, string> => ({ SWARM_TMUX_SOCKET: socket, TMPDIR: tmp, SWARM_POLL_MS: '250', SWARM_HEARTBEAT_MS: '500' });

@@ -13,7 +13,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { quote } from 'shell-quote';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../../src/backends/process.js';
 import { TmuxServer, capturePane, listAllPanes } from '../../../src/backends/tmux/commands.js';
 import { LEAD_DEMO_DONE } from '../../../src/cli/demo/lead-scenario.js';
@@ -23,7 +23,7 @@ import { readTeam } from '../../../src/team/team-store.js';
 import { Team } from '../../../src/team/team.js';
 import { SWARM_BIN } from '../../support/cli.js';
 import { useTempRoot } from '../../support/tmp-root.js';
-import { privateSocket, reapServer } from '../../support/tmux.js';
+import { tmuxForThisTest } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
 
 let tmp: string;
@@ -39,14 +39,8 @@ const demoLeftovers = async (): Promise<string[]> => [
   ...(await fs.readdir(tmp)).filter((n) => n.startsWith('swarm-demo-')),
 ];
 beforeEach(async () => {
-  socket = privateSocket();
+  socket = tmuxForThisTest();
   tmux = new TmuxServer({ socket });
-});
-
-afterEach(async (ctx) => {
-  const errors: unknown[] = [];
-  await reapServer(socket).catch((e: unknown) => errors.push(e));
-  if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
 });
 
 /**

@@ -10,7 +10,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../../src/backends/process.js';
 import { parseTmuxVersion } from '../../../src/backends/registry.js';
 import { checkIt2, checkTmux, type DoctorContext } from '../../../src/cli/doctor/machine-checks.js';
@@ -28,7 +28,7 @@ import { encodeControl } from '../../../src/protocol/control.js';
 import { pendingRecord } from '../../support/pending-record.js';
 import { swarm, type CliResult } from '../../support/cli.js';
 import { modeOf } from '../../support/fs-tree.js';
-import { privateSocket, reapServer } from '../../support/tmux.js';
+import { tmuxForThisTest } from '../../support/tmux.js';
 import { deadPid, reapChildren, startSleeper, writePendingFor } from '../../support/team-fixture.js';
 import { afterThisTest, useTempRoot } from '../../support/tmp-root.js';
 import { waitFor } from '../../support/wait.js';
@@ -42,15 +42,9 @@ let socket: string;
 
 useTempRoot((dir) => (root = dir));
 beforeEach(async () => {
-  socket = privateSocket(); // doctor never looks at the default tmux server in these tests
+  socket = tmuxForThisTest(); // doctor never looks at the default tmux server in these tests
+  afterThisTest(reapChildren);
   await createTeam(root, { name: TEAM, cwd: '/work/project' });
-});
-
-afterEach(async (ctx) => {
-  const errors: unknown[] = [];
-  await reapChildren().catch((e: unknown) => errors.push(e));
-  await reapServer(socket).catch((e: unknown) => errors.push(e));
-  if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
 });
 
 async function doctor(...args: string[]): Promise<CliResult & { report: DoctorReport }> {

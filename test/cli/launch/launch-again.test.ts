@@ -8,14 +8,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { quote } from 'shell-quote';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../../src/backends/process.js';
 import { TmuxServer, listAllPanes } from '../../../src/backends/tmux/commands.js';
 import { readTeam } from '../../../src/team/team-store.js';
 import { Team } from '../../../src/team/team.js';
 import { SWARM_BIN, swarm } from '../../support/cli.js';
 import { useTempRoot } from '../../support/tmp-root.js';
-import { privateSocket, reapServer } from '../../support/tmux.js';
+import { tmuxForThisTest } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
 
 const FAKE = fileURLToPath(new URL('../../support/fake-teammate.mjs', import.meta.url));
@@ -27,17 +27,11 @@ let file: string;
 
 useTempRoot((dir) => (root = dir), 'swarm-launch-again-');
 beforeEach(async () => {
-  socket = privateSocket();
+  socket = tmuxForThisTest();
   env = { SWARM_TMUX_SOCKET: socket, SWARM_TEAMMATE_COMMAND: quote([process.execPath, FAKE]), TMUX: '', TMUX_PANE: '' };
   file = path.join(root, 'team.yaml');
   await fs.writeFile(file, 'name: again\nmembers:\n  - name: w1\n    prompt: hi\n');
 });
-afterEach(async (ctx) => {
-  const errors: unknown[] = [];
-  await reapServer(socket).catch((e: unknown) => errors.push(e));
-  if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
-});
-
 const launch = (extra: string[], more: Record<string, string> = {}) => swarm(root, ['launch', file, '--backend', 'tmux', ...extra], { ...env, ...more });
 const teamNames = async () => ((JSON.parse((await swarm(root, ['team', 'list', '--json'])).stdout) as { name: string }[]).map((t) => t.name));
 

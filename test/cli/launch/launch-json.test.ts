@@ -7,10 +7,10 @@ import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { quote } from 'shell-quote';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { swarm } from '../../support/cli.js';
 import { useTempRoot } from '../../support/tmp-root.js';
-import { privateSocket, reapServer } from '../../support/tmux.js';
+import { tmuxForThisTest } from '../../support/tmux.js';
 
 const FAKE = fileURLToPath(new URL('../../support/fake-teammate.mjs', import.meta.url));
 
@@ -21,17 +21,11 @@ let file: string;
 
 useTempRoot((dir) => (root = dir), 'swarm-launch-json-');
 beforeEach(async () => {
-  socket = privateSocket();
+  socket = tmuxForThisTest();
   env = { SWARM_TMUX_SOCKET: socket, SWARM_TEAMMATE_COMMAND: quote([process.execPath, FAKE]), TMUX: '', TMUX_PANE: '' };
   file = path.join(root, 'team.yaml');
   await fs.writeFile(file, ['name: lj', 'members:', '  - name: w1', '    prompt: hi', '  - name: w2', '    prompt: hi', ''].join('\n'));
 });
-afterEach(async (ctx) => {
-  const errors: unknown[] = [];
-  await reapServer(socket).catch((e: unknown) => errors.push(e));
-  if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
-});
-
 describe('swarm launch --json', () => {
   it('--no-console: one JSON document on stdout, progress on stderr', async () => {
     const r = await swarm(root, ['launch', file, '--no-console', '--backend', 'tmux', '--json'], env);

@@ -8,15 +8,15 @@ import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { quote } from 'shell-quote';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { TmuxServer, capturePane, listAllPanes } from '../../../src/backends/tmux/commands.js';
 import { Mailbox } from '../../../src/mailbox/mailbox.js';
 import { startMessagesServer, type IncomingRequest, type MessagesServer, type StepInput } from '../../../src/standin/messages-server.js';
 import { lastUserText } from '../../../src/standin/request.js';
 import { readTeam } from '../../../src/team/team-store.js';
 import { SWARM_BIN } from '../../support/cli.js';
-import { useTempRoot } from '../../support/tmp-root.js';
-import { privateSocket, reapServer } from '../../support/tmux.js';
+import { useTempRoot, afterThisTest } from '../../support/tmp-root.js';
+import { tmuxForThisTest } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
 import { Team } from '../../../src/team/team.js';
 
@@ -57,19 +57,13 @@ const brains: Record<string, (req: IncomingRequest) => StepInput> = {
 
 useTempRoot((dir) => (root = dir), 'swarm-launch-');
 beforeEach(async () => {
-  socket = privateSocket();
+  socket = tmuxForThisTest();
   tmux = new TmuxServer({ socket });
   const turns = Object.entries(brains).flatMap(([agent, brain]) =>
     Array.from({ length: 10 }, () => ({ match: { agent }, respond: (req: IncomingRequest) => approveShutdown(req) ?? brain(req) })),
   );
   standin = await startMessagesServer({ script: { turns } });
-});
-
-afterEach(async (ctx) => {
-  const errors: unknown[] = [];
-  await reapServer(socket).catch((e: unknown) => errors.push(e));
-  await standin.close().catch((e: unknown) => errors.push(e));
-  if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
+  afterThisTest(() => standin.close());
 });
 
 async function screen(pane: string): Promise<string> {

@@ -8,8 +8,8 @@
 // well within the grace period and the session ends.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { execa, type ResultPromise } from 'execa';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Mailbox } from '../../../src/mailbox/mailbox.js';
 import { TmuxServer, listAllPanes } from '../../../src/backends/tmux/commands.js';
 import { parseScript } from '../../../src/standin/script.js';
@@ -17,8 +17,9 @@ import { Team } from '../../../src/team/team.js';
 import { parseTeamFileText } from '../../../src/cli/launch/team-file.js';
 import { REPO, swarm } from '../../support/cli.js';
 import { useTempRoot } from '../../support/tmp-root.js';
-import { privateSocket, reapServer } from '../../support/tmux.js';
+import { tmuxForThisTest } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
+import { endAfterThisTest } from '../../support/children.js';
 
 const EXAMPLES = path.join(REPO, 'examples');
 
@@ -57,19 +58,9 @@ describe('the scenarios shipped in examples/', () => {
 describe('swarm launch examples/hello.yaml on the stand-in', () => {
   let root: string;
   let socket: string;
-  let standin: ResultPromise | undefined;
   useTempRoot((dir) => (root = dir), 'swarm-offline-');
   beforeEach(() => {
-    socket = privateSocket();
-  });
-  afterEach(async (ctx) => {
-    const errors: unknown[] = [];
-    await reapServer(socket).catch((e: unknown) => errors.push(e));
-    if (standin?.pid !== undefined) {
-      standin.kill('SIGTERM');
-      await standin.catch(() => undefined);
-    }
-    if (errors.length > 0 && ctx.task.result?.state !== 'fail') throw errors[0];
+    socket = tmuxForThisTest();
   });
 
   it.each([
@@ -83,7 +74,8 @@ describe('swarm launch examples/hello.yaml on the stand-in', () => {
       await fs.writeFile(scenario, /<!-- scenario-example -->\s*```json\n([\s\S]*?)```/.exec(readme)![1]!);
     }
     // As the README runs it: the stand-in CLI serving the scenario, its url on stdout.
-    standin = execa(process.execPath, [path.join(REPO, 'dist/standin/messages-server.js'), '--script', scenario, '--port', '0']);
+    const standin = execa(process.execPath, [path.join(REPO, 'dist/standin/messages-server.js'), '--script', scenario, '--port', '0']);
+    endAfterThisTest(standin, 'SIGTERM');
     let out = '';
     standin.stdout?.on('data', (d: Buffer) => (out += d.toString()));
     const url = await waitFor(() => /"url":"([^"]+)"/.exec(out)?.[1], 10_000, 'the stand-in url');

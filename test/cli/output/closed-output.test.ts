@@ -1,42 +1,25 @@
 // A closed stdout under a real `swarm` process (the read end of its pipe closed before or while it
 // writes, as `| head -1` does): every command exits quietly with 141 and no EPIPE stack trace.
-import { execa, type ResultPromise } from 'execa';
+import type { ResultPromise } from 'execa';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { CLOSED_OUTPUT_EXIT } from '../../../src/cli/output/closed-output.js';
 import { addMember, createTeam } from '../../../src/team/index.js';
 import { Team } from '../../../src/team/team.js';
-import { REPO, SWARM_BIN, swarm } from '../../support/cli.js';
+import { REPO, swarm, startSwarm } from '../../support/cli.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 import { waitFor } from '../../support/wait.js';
 
 const TEAM = 't';
 let root: string;
-let child: ResultPromise | undefined;
 
 useTempRoot((dir) => (root = dir));
 beforeEach(async () => {
   await createTeam(root, { name: TEAM });
   await addMember(new Team(root, TEAM), { name: 'w1' });
 });
-afterEach(async () => {
-  if (child && child.exitCode === null) {
-    child.kill('SIGKILL');
-    await child.catch(() => undefined);
-  }
-  child = undefined;
-});
-
 function start(args: string[]): { proc: ResultPromise; output: () => string } {
-  let out = '';
-  const proc = execa(process.execPath, [SWARM_BIN, ...args], {
-    env: { CLAUDE_CONFIG_DIR: root, NO_COLOR: '1', SWARM_TEAM: TEAM },
-    reject: false,
-    stdin: 'ignore',
-  });
-  proc.stdout!.on('data', (b: Buffer) => (out += b.toString()));
-  child = proc;
-  return { proc, output: () => out };
+  return startSwarm(root, args, { SWARM_TEAM: TEAM });
 }
 
 async function expectQuietExit(proc: ResultPromise): Promise<void> {

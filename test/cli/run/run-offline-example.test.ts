@@ -4,26 +4,20 @@
 // answers; exit 0, the answer on stdout, no pane left.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { execa, type ResultPromise } from 'execa';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { TmuxServer } from '../../../src/backends/tmux/commands.js';
 import { REPO, swarm } from '../../support/cli.js';
 import { useTempRoot } from '../../support/tmp-root.js';
-import { privateSocket, reapServer } from '../../support/tmux.js';
+import { tmuxForThisTest } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
+import { endAfterThisTest } from '../../support/children.js';
 
 let root = '';
 let socket = '';
-let standin: ResultPromise | undefined;
 useTempRoot((r) => (root = r), 'swarm-run-example-');
 beforeEach(() => {
-  socket = privateSocket();
-});
-afterEach(async () => {
-  standin?.kill('SIGTERM');
-  await standin?.catch(() => undefined);
-  standin = undefined;
-  await reapServer(socket);
+  socket = tmuxForThisTest();
 });
 
 describe("the README's offline swarm run example", () => {
@@ -32,7 +26,8 @@ describe("the README's offline swarm run example", () => {
     expect(readme).toContain('node dist/standin/messages-server.js --script examples/goal.scenario.json --port 8788 &');
     expect(readme).toContain(`ANTHROPIC_BASE_URL=http://127.0.0.1:8788 swarm run -p "List this project's files"`);
     // Port 0: the test must not depend on 8788 being free; the stand-in prints the URL it got.
-    standin = execa(process.execPath, ['dist/standin/messages-server.js', '--script', 'examples/goal.scenario.json', '--port', '0'], { cwd: REPO });
+    const standin = execa(process.execPath, ['dist/standin/messages-server.js', '--script', 'examples/goal.scenario.json', '--port', '0'], { cwd: REPO });
+    endAfterThisTest(standin, 'SIGTERM');
     let out = '';
     standin.stdout?.on('data', (d: Buffer) => (out += d.toString()));
     const url = await waitFor(() => /"url":"([^"]+)"/.exec(out)?.[1], 10_000, 'the stand-in URL');

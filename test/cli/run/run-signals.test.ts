@@ -5,10 +5,10 @@
 //     the question asked before it (its frame was taken by the dead run) once, with the approve
 //     line; approved from another shell, the teammate goes on; SIGTERM then stops that run the same
 //     way: teammate gone (verified), the run dies of SIGTERM.
-import { execa, type ResultPromise } from 'execa';
+import { execa } from 'execa';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../../src/backends/process.js';
 import { listAllPanes, TmuxServer } from '../../../src/backends/tmux/commands.js';
 import { startMessagesServer, type MessagesServer } from '../../../src/standin/messages-server.js';
@@ -16,15 +16,15 @@ import { readTeam } from '../../../src/team/team-store.js';
 import { Team } from '../../../src/team/team.js';
 import { SWARM_BIN, swarm } from '../../support/cli.js';
 import { tmuxEnv, tmuxForThisTest } from '../../support/tmux.js';
-import { useTempRoot } from '../../support/tmp-root.js';
+import { useTempRoot, afterThisTest } from '../../support/tmp-root.js';
 import { waitFor } from '../../support/wait.js';
+import { endAfterThisTest } from '../../support/children.js';
 
 let root = '';
 useTempRoot((r) => (root = r), 'swarm-run-sig-');
 let server: MessagesServer;
 let socket = '';
 const pids = new Set<number>();
-const runs = new Set<ResultPromise>();
 
 const FIRST = 'Write out.txt saying checked.';
 const SECOND = 'Carry on with the check.';
@@ -43,12 +43,7 @@ beforeEach(async () => {
       ],
     },
   });
-});
-afterEach(async () => {
-  for (const r of runs) r.kill('SIGKILL'); // a run a failed test left behind; its teammates go with the tmux server
-  await Promise.allSettled([...runs]);
-  runs.clear();
-  await server.close();
+  afterThisTest(() => server.close());
 });
 
 /** `swarm run -p <goal> --team t` in root/work, its stderr collected as it comes. */
@@ -71,7 +66,7 @@ function run(goal: string) {
     // execa's own SIGKILL 5 s after a SIGTERM would cut the run's shutdown short on a loaded machine.
     forceKillAfterDelay: false,
   });
-  runs.add(child);
+  endAfterThisTest(child); // a run a failed test left behind; its teammates go with the tmux server
   let err = '';
   child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
   const stderr = (): string => err;

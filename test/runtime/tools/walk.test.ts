@@ -1,15 +1,15 @@
 // walkFiles: the file listing under Glob and Grep (tinyglobby), with skipped directories never
 // entered, symlinks never followed or listed, and a cap that still returns what it found.
 import { promises as fs } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { walkFiles } from '../../../src/runtime/tools/walk.js';
+import { tempRoot } from '../../support/tmp-root.js';
 
 let dir: string;
 
 beforeEach(async () => {
-  dir = await fs.mkdtemp(path.join(tmpdir(), 'swarm-walk-'));
+  dir = await tempRoot('swarm-walk-');
   for (const f of ['b.txt', 'a/z.txt', 'a/b/y.txt', '.env', '.venv/lib/x.py', 'node_modules/m/i.js', 'we[ird]/s.txt']) {
     await fs.mkdir(path.dirname(path.join(dir, f)), { recursive: true });
     await fs.writeFile(path.join(dir, f), 'x');
@@ -19,10 +19,6 @@ beforeEach(async () => {
   await fs.symlink(path.join(dir, 'elsewhere'), path.join(dir, 'link-dir'));
   await fs.symlink(path.join(dir, 'elsewhere/secret.txt'), path.join(dir, 'link-file.txt'));
   await fs.symlink(path.join(dir, 'link-loop'), path.join(dir, 'link-loop'));
-});
-
-afterEach(async () => {
-  await fs.rm(dir, { recursive: true, force: true });
 });
 
 const rels = async (opts: Parameters<typeof walkFiles>[1] = {}): Promise<string[]> => (await walkFiles(dir, opts)).files.map((f) => f.rel);
