@@ -151,9 +151,21 @@ function teammateFlags(i: TeammateCommandInput): TeammateFlags {
   };
 }
 
-/** The absolute path of `claude` on PATH, or a SwarmError saying how to get it. */
+/**
+ * The PATH to look for the user's `claude` on. Under npm (`npx swarm`, `npm run`: npm_command is
+ * set), npm put every `node_modules/.bin` from the cwd up in front of the user's PATH, so the
+ * Claude Code a project depends on (swarm's own devDependency, in the clone) would win over the
+ * one the user installed: those entries are left out.
+ */
+export function userPathFor(env: Env): string | undefined {
+  if (env.npm_command === undefined || env.PATH === undefined) return env.PATH;
+  const npmAdded = (dir: string): boolean => /[/\\]node_modules[/\\]\.bin[/\\]?$/.test(dir) || /[/\\]node-gyp-bin[/\\]?$/.test(dir);
+  return env.PATH.split(path.delimiter).filter((d) => !npmAdded(d)).join(path.delimiter);
+}
+
+/** The absolute path of the user's `claude` on PATH (see userPathFor), or a SwarmError saying how to get it. */
 export function resolveClaude(env: Env, which: (command: string, env: Env) => string | undefined = findOnPath): string {
-  const claude = which('claude', env);
+  const claude = which('claude', { ...env, PATH: userPathFor(env) });
   if (claude === undefined) {
     throw new SwarmError(
       'not_found',

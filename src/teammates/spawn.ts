@@ -42,6 +42,7 @@ import { memberPaneFields } from '../backends/registry.js';
 import { abandonPane, awaitReadiness, startFailure } from './readiness.js';
 import { memberColor, memberPane, withSpawnLock } from './recipe.js';
 import { TEAMMATE_RUNTIMES, resolveClaude, type Env, type TeammateRuntime } from './command-line.js';
+import { claudeUsed, type ClaudeUsed } from './claude-version.js';
 import { addWorktree, dropWorktree, planWorktree, type WorktreePlan } from './worktree.js';
 
 /** `--isolation` values: `worktree` runs the teammate in its own git worktree (docs/protocol.md#agent-types-and-worktrees). */
@@ -104,6 +105,8 @@ export interface SpawnedTeammate {
   host?: string;
   /** One line when its agent type's permissionMode was lowered to the person's ceiling. */
   modeNote?: string;
+  /** `--runtime claude` on this machine: the `claude` it runs and its version. */
+  claude?: ClaudeUsed;
 }
 
 export { DEFAULT_DIALOG_TIMEOUT_MS, DEFAULT_READY_TIMEOUT_MS, describeExit } from './readiness.js';
@@ -249,6 +252,7 @@ interface StartedSpawn {
   worktree: WorktreePlan | undefined;
   /** Its agent type's mode was lowered to the ceiling: the line saying so. */
   modeNote: string | undefined;
+  claude: ClaudeUsed | undefined;
 }
 
 /** Steps 1-4 under the team's spawn lock; on failure everything is undone and the error thrown. */
@@ -266,8 +270,9 @@ async function startSpawn(o: SpawnOptions): Promise<StartedSpawn> {
     agentType,
   );
   const modeNote = chosen.lowered && agentType ? describeLoweredMode(o.name, agentType, chosen.lowered) : undefined;
+  const claude = runtime === 'claude' && o.backend.remoteProcesses !== true ? await claudeUsed(o.env, o.which) : undefined;
   const started = await withSpawnLock(o.team, o.readyTimeoutMs, () => startLocked(o, { runtime, mode: chosen.mode, model: chosen.model, cwd }));
-  return { ...started, modeNote };
+  return { ...started, modeNote, claude };
 }
 
 /** Step 5, outside the lock; on failure the teammate is cleaned up and the error thrown. */
@@ -277,7 +282,11 @@ async function awaitReady(s: StartedSpawn): Promise<SpawnedTeammate> {
   } catch (e) {
     throw await undoSpawn(s.o, s.name, s.pane, e, s.worktree);
   }
-  return { ...spawnedTeammate(s.agentId, s.name, s.color, s.pane), ...(s.modeNote !== undefined ? { modeNote: s.modeNote } : {}) };
+  return {
+    ...spawnedTeammate(s.agentId, s.name, s.color, s.pane),
+    ...(s.modeNote !== undefined ? { modeNote: s.modeNote } : {}),
+    ...(s.claude !== undefined ? { claude: s.claude } : {}),
+  };
 }
 
 /** What spawn (and resume) report of a teammate that is ready in `pane`. */
@@ -288,7 +297,7 @@ export function spawnedTeammate(agentId: string, name: string, color: string, pa
 async function startLocked(
   o: SpawnOptions,
   v: { runtime: TeammateRuntime; mode: PermissionMode | undefined; model: string | undefined; cwd: string },
-): Promise<Omit<StartedSpawn, 'modeNote'>> {
+): Promise<Omit<StartedSpawn, 'modeNote' | 'claude'>> {
   const paths = o.team.paths;
   const { mailbox, key } = await openLeadMailbox({ team: o.team });
   const config = await readTeam(o.team);

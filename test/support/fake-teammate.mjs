@@ -35,6 +35,10 @@ const SHOWN_ENV = [
   'CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS', 'HTTPS_PROXY', 'no_proxy',
 ];
 const argv = process.argv.slice(2);
+if (argv.length === 1 && argv[0] === '--version') {
+  console.log('0.0.0-fake (Claude Code)'); // as `claude --version` prints it (spawn reports it)
+  process.exit(0);
+}
 const env = Object.fromEntries(SHOWN_ENV.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]));
 console.log(`FAKE argv ${JSON.stringify(argv)}`);
 console.log(`FAKE env ${JSON.stringify(env)}`);

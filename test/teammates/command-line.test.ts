@@ -14,7 +14,9 @@ import {
   findOnPath,
   forwardedEnv,
   parseCommandOverride,
+  resolveClaude,
   shellLine,
+  userPathFor,
   type TeammateCommandInput,
 } from '../../src/teammates/command-line.js';
 import { isSwarmError } from '../../src/protocol/errors.js';
@@ -187,6 +189,24 @@ describe('buildTeammateCommand: claude runtime', () => {
     writeFileSync(path.join(dir, 'c', 'tool'), '#!/bin/sh\n', { mode: 0o755 });
     const PATH = ['a', 'b', 'c'].map((d) => path.join(dir, d)).join(':');
     expect(findOnPath('tool', { PATH })).toBe(path.join(dir, 'c', 'tool'));
+  });
+});
+
+describe("the user's claude (--runtime claude)", () => {
+  it('under npm (npx swarm in the clone), the project\'s node_modules/.bin claude is passed over for the user\'s', async () => {
+    const dir = await tempRoot('swarm-which-');
+    const project = path.join(dir, 'clone', 'node_modules', '.bin');
+    const user = path.join(dir, 'home', 'bin');
+    for (const d of [project, user]) {
+      mkdirSync(d, { recursive: true });
+      writeFileSync(path.join(d, 'claude'), '#!/bin/sh\n', { mode: 0o755 });
+    }
+    const PATH = [project, user, '/usr/bin'].join(':');
+    expect(resolveClaude({ PATH, npm_command: 'exec' })).toBe(path.join(user, 'claude'));
+    expect(resolveClaude({ PATH })).toBe(path.join(project, 'claude')); // not under npm: the PATH as it is
+    expect(userPathFor({ PATH: `${project}/:${user}:/x/node_modules/@npmcli/run-script/lib/node-gyp-bin`, npm_command: 'run-script' })).toBe(user);
+    // Only npm's one: the user's own claude under node_modules/.bin is the only one: not found, said.
+    expect(() => resolveClaude({ PATH: project, npm_command: 'exec' })).toThrow(/--runtime claude needs the `claude` CLI/);
   });
 });
 

@@ -188,6 +188,7 @@ describe('spawnTeammate (tmux, fake teammate)', () => {
     await fs.writeFile(path.join(bin, 'claude'), `#!/bin/sh\nexec ${quote([process.execPath, FAKE])} "$@"\n`, { mode: 0o755 });
     const claudeEnv = { ...env, PATH: `${bin}:${env.PATH}` };
     const r = await spawn('cc', { runtime: 'claude', env: claudeEnv, permissionMode: 'bypassPermissions', model: 'opus' });
+    expect(r.claude).toEqual({ path: path.join(bin, 'claude'), version: '0.0.0-fake (Claude Code)' }); // which claude, said
     const config = await readTeam(new Team(root, TEAM));
     expect(config.members[1]).toMatchObject({ name: 'cc', runtime: 'claude', tmuxPaneId: r.paneId });
     await expect(fs.access(teamPaths(root, TEAM).status('cc'))).rejects.toThrow(/ENOENT/); // no status: prompt alone

@@ -7,6 +7,7 @@ import { DEFAULT_READY_TIMEOUT_MS, ISOLATIONS, spawnTeammate, type Isolation } f
 import { TEAMMATE_RUNTIMES, type TeammateRuntime } from '../../teammates/command-line.js';
 import { PermissionModeSchema } from '../../protocol/config.js';
 import { SwarmError } from '../../protocol/errors.js';
+import { describeClaudeUsed } from '../../teammates/claude-version.js';
 import { printJson, println, requestedBackend, requireTeam, type GlobalArgs } from '../context.js';
 import { chalk, paint } from '../output/render.js';
 
@@ -74,6 +75,7 @@ export const spawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
     const pid = r.pid === undefined ? '' : `, pid ${r.pid}`;
     const on = r.host === undefined ? '' : ` on ${r.host}`;
     println(`spawned ${paint(r.color, r.name)} (${r.agentId}) in ${r.backendType} pane ${r.paneId}${on}${pid}: ready`);
+    if (r.claude !== undefined) println(chalk.dim(`  ${describeClaudeUsed(r.claude)}`));
     println(chalk.dim(`  ${backend.describe()}`));
   },
 };

@@ -15,6 +15,7 @@
 import type { Backend, SessionConsole, TeamSessions } from '../../backends/backend.js';
 import type { InProcessHost } from '../../backends/in-process/host.js';
 import { paneLabel, selectBackend, type BackendChoice } from '../../backends/registry.js';
+import { describeClaudeUsed } from '../../teammates/claude-version.js';
 import { spawnTeammates, validateSpawn, type SpawnResult } from '../../teammates/spawn.js';
 import { killTeammate } from '../../teammates/stop.js';
 import { SWARM_BIN, forwardedEnv } from '../../teammates/command-line.js';
@@ -132,6 +133,7 @@ export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
     if (r.ok) {
       o.print(`spawned ${paint(r.teammate.color, r.name)}${paneLabel(r.teammate)}: ready`);
       if (r.teammate.modeNote !== undefined) o.print(chalk.yellow(`note: ${r.teammate.modeNote}`));
+      if (r.teammate.claude !== undefined) o.print(chalk.dim(`  ${describeClaudeUsed(r.teammate.claude)}`));
     } else if (r.error.kind !== 'interrupted') o.print(`${chalk.red('failed:')} ${r.error.message}`); // an interruption is reported as a whole
   };
   const results = await spawnTeammates(
