@@ -18,7 +18,6 @@
 // its new pane, takes back a claude prompt and puts the old pane fields back (only while config
 // still names its pane), so the member is stopped as before, with why in the error. Readiness is
 // awaited outside the lock, so several members' handshakes overlap.
-import path from 'node:path';
 import type { Backend, PaneRef } from '../backends/backend.js';
 import { memberPaneFields, paneRefOf } from '../backends/registry.js';
 import { isPermissionMode, type Member } from '../protocol/config.js';
@@ -134,7 +133,7 @@ interface StartedResume {
 
 /** The spawn lock of `team` (spawn.ts takes the same), with a budget that outlasts one start. */
 function underSpawnLock<R>(o: ResumeOptions, fn: () => Promise<R>): Promise<R> {
-  return withFileLock(path.join(o.team.paths.dir, 'spawn'), fn, { budgetMs: (o.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS) + 60_000 });
+  return withFileLock(o.team.paths.spawnLock, fn, { budgetMs: (o.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS) + 60_000 });
 }
 
 /** Under the spawn lock: still stopped?, the checks, the new pane, recorded in config.json at once. */

@@ -256,7 +256,7 @@ async function startSpawn(o: SpawnOptions): Promise<StartedSpawn> {
   const { runtime, mode, cwd, agentType } = validateSpawn({ ...o, root: o.team.root, remote: o.backend.remoteProcesses });
   const paths = o.team.paths;
   const config = await readTeam(o.team); // not_found before anything is written
-  const lockFile = path.join(paths.dir, 'spawn');
+  const lockFile = paths.spawnLock;
   const readyTimeoutMs = o.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
   const chosen = typedSettings(
     {

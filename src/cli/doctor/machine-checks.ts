@@ -19,7 +19,7 @@ import { detectIt2, probeTmuxInstall, TMUX_MIN_VERSION } from '../../backends/re
 import type { Exec } from '../../backends/process.js';
 import { errnoCode } from '../../protocol/errors.js';
 import { DIR_MODE, FILE_MODE } from '../../storage/atomic.js';
-import { resolveRoot, swarmDir, teamsDir } from '../../team/paths.js';
+import { keysDir, resolveRoot, swarmDir, teamsDir } from '../../team/paths.js';
 import { Team } from '../../team/team.js';
 import { findMember, readTeam } from '../../team/team-store.js';
 import { LEAD_NAME } from '../../protocol/names.js';
@@ -104,7 +104,7 @@ async function privatePaths(ctx: DoctorContext): Promise<{ dirs: string[]; files
     const p = team.paths;
     dirs.push(p.dir, p.inboxes, p.permissions, p.pending, p.resolved, p.statusDir, p.logsDir);
   }
-  const keys = path.join(swarmDir(ctx.root), 'keys');
+  const keys = keysDir(ctx.root);
   dirs.push(swarmDir(ctx.root), keys);
   let files: string[] = [];
   try {
