@@ -12,6 +12,10 @@ import { errnoCode, SwarmError } from '../protocol/errors.js';
 
 export const FILE_MODE = 0o600;
 export const DIR_MODE = 0o700;
+/** Permission bits a private file or directory may not have: any access for group or others. */
+export const NOT_PRIVATE = 0o077;
+/** The permission bits of a stat mode (rwx for user, group, others; no type, no setuid/sticky). */
+export const PERMISSION_BITS = 0o777;
 
 /** The file-system calls of the async writers: node's `fs.promises` by default (a test passes a recording wrapper). */
 export type AtomicFs = Pick<typeof fs, 'open' | 'rename' | 'link' | 'rm'>;
@@ -205,9 +209,6 @@ export async function checkAppendable(file: string): Promise<void> {
   const handle = await fs.open(file, APPEND_NOFOLLOW, FILE_MODE).catch((e: unknown) => refuseLink(file, e));
   await handle.close();
 }
-
-/** Permission bits a log may not keep: any access for group or others (a log found wider is narrowed to 0600). */
-const NOT_PRIVATE = 0o077;
 
 /** Synchronous appendFileDurable (for use inside a lock). */
 export function appendFileDurableSync(file: string, data: string): void {

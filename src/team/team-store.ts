@@ -12,7 +12,7 @@ import { TeamConfigSchema, type Member, type TeamConfig } from '../protocol/conf
 import { errnoCode, SwarmError } from '../protocol/errors.js';
 import { newSessionId } from '../protocol/ids.js';
 import { agentId, assertMemberName, assertTeamName, LEAD_NAME, sameName } from '../protocol/names.js';
-import { ensureDir, fileExists, formatJson, writeFileAtomic } from '../storage/atomic.js';
+import { DIR_MODE, ensureDir, fileExists, formatJson, writeFileAtomic } from '../storage/atomic.js';
 import { mutateJsonFile, readJsonFile, type JsonFileOptions } from '../storage/json-file.js';
 import { teamsDir, type TeamPaths } from './paths.js';
 import { Team } from './team.js';
@@ -45,7 +45,7 @@ async function makeTeamDirs(p: TeamPaths): Promise<void> {
 async function claimDir(team: Team): Promise<boolean> {
   await ensureDir(teamsDir(team.root));
   try {
-    await fs.mkdir(team.paths.dir, { mode: 0o700 });
+    await fs.mkdir(team.paths.dir, { mode: DIR_MODE });
     return true;
   } catch (e) {
     if (errnoCode(e) === 'EEXIST') return false;
