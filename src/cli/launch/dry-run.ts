@@ -10,7 +10,7 @@ import { colorForIndex } from '../../protocol/colors.js';
 import { agentId } from '../../protocol/names.js';
 import { teamPaths } from '../../team/paths.js';
 import { resolveAgentType } from '../../team/agent-types.js';
-import { buildTeammateCommand, forwardedEnv, type Env } from '../../teammates/command-line.js';
+import { buildTeammateCommand, CREDENTIAL_ENV, forwardedEnv, type Env } from '../../teammates/command-line.js';
 import { describeLoweredMode, typedSettings } from '../../teammates/spawn.js';
 import { worktreeAddArgv, type WorktreePlan } from '../../teammates/worktree.js';
 import { leadArgv } from './start-team.js';
@@ -38,7 +38,7 @@ export interface DryRunInput {
 }
 
 /** Credentials are never printed: their values become `<redacted>`. */
-const SECRETS = new Set(['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN']);
+const SECRETS = new Set<string>(CREDENTIAL_ENV);
 export const REDACTED = '<redacted>';
 
 export function redacted(env: Record<string, string>): Record<string, string> {
