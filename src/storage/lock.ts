@@ -63,9 +63,12 @@ export interface LockOptions {
   maxDelayMs?: number;
 }
 
+/** Age after which a lock dir is abandoned (its holder refreshes it every second): a waiter takes it over, doctor reports it. */
+export const STALE_LOCK_MS = 10_000;
+
 export const DEFAULT_LOCK_OPTIONS: Required<LockOptions> = {
   budgetMs: 20_000,
-  staleMs: 10_000,
+  staleMs: STALE_LOCK_MS,
   updateMs: 1_000,
   maxDelayMs: 100,
 };
