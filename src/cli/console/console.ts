@@ -42,6 +42,7 @@ import { roleChangeLine, watchingLines } from './lease-lines.js';
 import type { Team } from '../../team/team.js';
 import { describeOutcome } from '../commands/stop.js';
 import { openMailbox } from '../context.js';
+import { END_OF_RUN_SHUTDOWN_MS } from '../../protocol/shutdown-timing.js';
 import { oneLine } from '../../protocol/text.js';
 import { catchInterrupts, describeInterrupt, OUTSIDE_SIGNALS, terminalGone, type CaughtInterrupts, type Interrupt } from '../interrupts.js';
 import { chalk, describeToolInput, paint, renderMessage } from '../output/render.js';
@@ -74,7 +75,7 @@ export interface ConsoleOptions {
   endWithLastTeammate?: boolean;
   /** Leave the console (without shutting the team down) when this aborts. */
   signal?: AbortSignal;
-  /** How long `shutdown --all` on exit waits for answers before killing. Default 20 s. */
+  /** How long `shutdown --all` on exit waits for answers before killing. Default END_OF_RUN_SHUTDOWN_MS (20 s). */
   exitShutdownTimeoutMs?: number;
   /** Run an agent lead in the console (SPEC §9). */
   lead?: ConsoleLeadOptions;
@@ -546,7 +547,7 @@ export class LeaderConsole implements ActionContext {
     if (shutdownTeam) {
       this.print(chalk.dim('shutting the team down…'));
       for (const m of this.members) this.stopping.add(m.toLowerCase());
-      const outcomes = await shutdownAll(this.team, { ...stopContext(this), force: true, timeoutMs: this.o.exitShutdownTimeoutMs ?? 20_000 }).catch(
+      const outcomes = await shutdownAll(this.team, { ...stopContext(this), force: true, timeoutMs: this.o.exitShutdownTimeoutMs ?? END_OF_RUN_SHUTDOWN_MS }).catch(
         (e: unknown) => (this.printError(e), []),
       );
       for (const o of outcomes) this.print(describeOutcome(o));

@@ -14,6 +14,7 @@ import { followInbox } from '../../mailbox/follow.js';
 import { parseControl } from '../../protocol/control.js';
 import type { InboxMessage } from '../../protocol/message.js';
 import { LEAD_NAME } from '../../protocol/names.js';
+import { END_OF_RUN_SHUTDOWN_MS } from '../../protocol/shutdown-timing.js';
 import { oneLine } from '../../protocol/text.js';
 import type { Task } from '../../protocol/task.js';
 import { runLead, type LeadOutcome } from '../../runtime/lead/lead.js';
@@ -42,7 +43,7 @@ export interface HeadlessRunOptions extends LeadSettings {
   answer: (text: string) => void;
   /** Ctrl-C / SIGTERM: the run stops, the team is shut down. */
   signal?: AbortSignal;
-  /** How long the end-of-run shutdown waits for answers before killing. Default 20 s. */
+  /** How long the end-of-run shutdown waits for answers before killing. Default END_OF_RUN_SHUTDOWN_MS (20 s). */
   shutdownTimeoutMs?: number;
 }
 
@@ -202,7 +203,7 @@ async function leadHeadless(o: HeadlessRunOptions): Promise<number> {
   }
 
   o.progress('shutting the team down…');
-  const outcomes = await shutdownAll(o.team, { ...ctx, force: true, reason: 'the run is over', timeoutMs: o.shutdownTimeoutMs ?? 20_000 }).catch((e: unknown) => {
+  const outcomes = await shutdownAll(o.team, { ...ctx, force: true, reason: 'the run is over', timeoutMs: o.shutdownTimeoutMs ?? END_OF_RUN_SHUTDOWN_MS }).catch((e: unknown) => {
     o.progress(`error: shutting the team down: ${e instanceof Error ? e.message : String(e)}`);
     return [];
   });
