@@ -46,14 +46,13 @@ import { releaseTasksOf } from '../../teammates/release.js';
 import { resumeCommand } from '../../teammates/status-report.js';
 import { formatAge } from '../output/age.js';
 import { STALE_LOCK_MS } from '../../storage/lock.js';
+import { CORRUPT_LABEL, keptAsideAt } from '../../storage/atomic.js';
 import { inboxEntryFindings, oddLockFinding } from './odd-entries.js';
 
 /** A member reserved this long ago with neither pane nor pid never started. */
 export const UNSTARTED_MS = 60_000;
 /** A question waiting this long while no leader runs is reported: nobody is there to answer it. */
 export const UNANSWERED_MS = 5 * 60_000;
-
-const CORRUPT_RE = /\.corrupt-\d+$/;
 
 interface Found {
   path: string;
@@ -90,7 +89,7 @@ export async function scanTeamDir(dir: string, depth = 4): Promise<{ locks: Foun
         continue;
       }
       const isLock = e.isDirectory() && e.name.endsWith('.lock');
-      const isCorrupt = e.isFile() && CORRUPT_RE.test(e.name);
+      const isCorrupt = e.isFile() && keptAsideAt(e.name, CORRUPT_LABEL) !== undefined;
       if (isLock || isCorrupt) {
         try {
           const st = await fs.stat(p);
