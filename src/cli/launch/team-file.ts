@@ -142,11 +142,16 @@ function hostProblems(team: { backend?: unknown; hosts?: unknown; members?: unkn
   }
 }
 
-/** The machine of each member, in order: its own `host`, else the next of `hosts` (round-robin); undefined = this one. */
-export function memberHosts(file: Pick<TeamFile, 'members' | 'hosts'>): (string | undefined)[] {
-  const pool = file.hosts ?? [];
+/** Deal the `hosts` pool out to the members without their own `host` (round-robin, in member order): once, at parse. */
+function dealHosts(team: TeamFile): void {
+  const pool = team.hosts ?? [];
   let next = 0;
-  return file.members.map((m) => m.host ?? (pool.length === 0 ? undefined : pool[next++ % pool.length]));
+  for (const m of team.members) if (m.host === undefined && pool.length > 0) m.host = pool[next++ % pool.length];
+}
+
+/** The machine of each member, in order (the pool was dealt at parse); undefined = this one. */
+export function memberHosts(file: Pick<TeamFile, 'members'>): (string | undefined)[] {
+  return file.members.map((m) => m.host);
 }
 
 /** The 0-based positions a task's `blockedBy` names (a position or a unique subject), or the problem. */
@@ -302,6 +307,7 @@ function parseLocated(text: string, sourceName: string, baseDir: string): Locate
     m.cwd = path.resolve(baseDir, m.cwd);
   });
   if (problems.length > 0) throw invalid(problems);
+  dealHosts(team);
   return { team, at };
 }
 
