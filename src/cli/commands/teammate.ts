@@ -6,7 +6,7 @@
 import type { CommandModule } from 'yargs';
 import { TEAMMATE_FLAG_ENTRIES } from '../../protocol/teammate-flags.js';
 import { refuseGlobals, type GlobalArgs } from '../context.js';
-import { OUTSIDE_SIGNALS } from '../interrupts.js';
+import { onSignals, OUTSIDE_SIGNALS, type InterruptSignal } from '../interrupts.js';
 import { chalk } from '../output/render.js';
 
 // The yargs options of every teammate flag, from the one table.
@@ -31,10 +31,10 @@ export const INTERRUPT_CONFIRM_MS = 3000;
 /** Runs the teammate as this process (signals stop it, its code is the exit code); shared with teammate-main.ts. */
 export async function runTeammateProcess(flags: unknown): Promise<never> {
   const ac = new AbortController();
-  const onSignal = (sig: NodeJS.Signals): void => ac.abort(sig);
-  for (const sig of OUTSIDE_SIGNALS) process.on(sig, onSignal);
+  const onSignal = (sig: InterruptSignal): void => ac.abort(sig);
+  onSignals(OUTSIDE_SIGNALS, onSignal);
   let interruptedAt = -Infinity;
-  process.on('SIGINT', () => {
+  onSignals(['SIGINT'], () => {
     if (Date.now() - interruptedAt <= INTERRUPT_CONFIRM_MS) return onSignal('SIGINT');
     interruptedAt = Date.now();
     const name = (flags as { agentName?: unknown } | undefined)?.agentName;
