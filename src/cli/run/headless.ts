@@ -24,6 +24,7 @@ import { ensureDir } from '../../storage/atomic.js';
 import { DirWatcher } from '../../storage/watch.js';
 import { TaskList } from '../../tasks/index.js';
 import { handleShutdownApproved, shutdownAll } from '../../teammates/stop.js';
+import { readTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
 import { openMailbox } from '../context.js';
 import { describeControl, describeToolInput } from '../output/render.js';
@@ -77,8 +78,9 @@ function questionId(m: InboxMessage): string | undefined {
 
 /** The questions already open (pending requests whose worker lives, unanswered plans), as [id, line], oldest first. */
 async function openQuestions(team: Team): Promise<[string, string][]> {
-  const permissions = (await listPending(team)).filter((p) => !p.orphaned);
-  const plans = await openPlanRequests(team);
+  const config = await readTeam(team); // one read for both lists
+  const permissions = (await listPending(team, { config })).filter((p) => !p.orphaned);
+  const plans = await openPlanRequests(team, config);
   return [
     ...permissions.map((p): [number, string, string] => [p.createdAt, p.id, approvalLine(p.workerName, p.toolName, p.input, p.id, team.name)]),
     ...plans.map((p): [number, string, string] => [p.at, p.request.requestId, planLine(p.from, team.name)]),
