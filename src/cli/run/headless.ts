@@ -23,7 +23,7 @@ import { describeStop } from '../../runtime/lead/tools.js';
 import { ensureDir } from '../../storage/atomic.js';
 import { DirWatcher } from '../../storage/watch.js';
 import { TaskList } from '../../tasks/index.js';
-import { handleShutdownApproved, shutdownAll } from '../../teammates/stop.js';
+import { backendsOnce, handleShutdownApproved, shutdownAll, type StopContext } from '../../teammates/stop.js';
 import { readTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
 import { openMailbox } from '../context.js';
@@ -116,7 +116,8 @@ async function leadHeadless(o: HeadlessRunOptions): Promise<number> {
   const mailbox = await openMailbox(o.team);
   const queue = new LeadQueue();
   const verdicts = new VerdictTracker();
-  const ctx = { env: o.env, inProcessHost: host };
+  const ctx: StopContext = { env: o.env, inProcessHost: host };
+  ctx.backendFor = backendsOnce(ctx); // one backend per kind for every removal and the final shutdown
   const background: Promise<unknown>[] = [];
   const fail = (what: string) => (e: unknown) => {
     if (!stop.signal.aborted) o.progress(`error: ${what}: ${e instanceof Error ? e.message : String(e)}`);
