@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { quote } from 'shell-quote';
 import { assertEnvName } from '../protocol/names.js';
+import { FILE_MODE } from '../storage/atomic.js';
 
 /** $0 is the env file, "$@" the teammate's argv. A file that cannot be loaded stops the pane (exit 97). */
 export const ENV_LOADER = '. "$0" || exit 97; rm -f -- "$0"; rmdir -- "${0%/env}" 2>/dev/null; exec "$@"';
@@ -36,7 +37,7 @@ export async function argvWithEnvFile(env: Record<string, string>, argv: readonl
   if (Object.keys(env).length === 0) return [...argv];
   const dir = await mkdtemp(path.join(os.tmpdir(), 'swarm-env-'));
   const file = path.join(dir, 'env');
-  await writeFile(file, envFileText(env), { mode: 0o600, flag: 'wx' });
+  await writeFile(file, envFileText(env), { mode: FILE_MODE, flag: 'wx' });
   return envLoaderArgv(env, file, argv);
 }
 

@@ -5,7 +5,7 @@
 // storage/pid.ts and is re-exported here.
 import { execa } from 'execa';
 import { errnoCode } from '../protocol/errors.js';
-import { isProcessAlive } from '../storage/pid.js';
+import { isProcessAlive, pollUntil, stopForSure, type StopTimings } from '../storage/pid.js';
 
 export interface ExecResult {
   exitCode: number;
@@ -35,21 +35,7 @@ export const execaExec: Exec = async (file, args, opts = {}) => {
   };
 };
 
-export { isProcessAlive };
-
-/** Poll `cond` every `intervalMs` until it is true (→ true) or `timeoutMs` passes (→ false). */
-export async function pollUntil(
-  cond: () => boolean | Promise<boolean>,
-  timeoutMs: number,
-  intervalMs = 25,
-): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await cond()) return true;
-    if (Date.now() >= deadline) return false;
-    await new Promise((r) => setTimeout(r, Math.min(intervalMs, Math.max(1, deadline - Date.now()))));
-  }
-}
+export { isProcessAlive, pollUntil };
 
 function signal(pid: number, sig: NodeJS.Signals): void {
   try {
@@ -59,26 +45,14 @@ function signal(pid: number, sig: NodeJS.Signals): void {
   }
 }
 
-export interface TerminateOptions {
-  /** How long to wait for the process to go by itself before SIGTERM (e.g. after closing its pane). */
-  waitMs?: number;
-  /** How long SIGTERM gets before SIGKILL. */
-  termMs?: number;
-  /** How long to wait for SIGKILL to take effect. */
-  killMs?: number;
-}
+export type TerminateOptions = StopTimings;
 
 /**
  * Make sure `pid` is gone: wait briefly, then SIGTERM, then SIGKILL, each with a deadline.
  * Resolves true when the process is verified gone, false if it survived SIGKILL's deadline.
  */
-export async function terminateProcess(pid: number, opts: TerminateOptions = {}): Promise<boolean> {
-  const gone = (): boolean => !isProcessAlive(pid);
-  if (await pollUntil(gone, opts.waitMs ?? 500)) return true;
-  signal(pid, 'SIGTERM');
-  if (await pollUntil(gone, opts.termMs ?? 2000)) return true;
-  signal(pid, 'SIGKILL');
-  return pollUntil(gone, opts.killMs ?? 2000);
+export function terminateProcess(pid: number, opts: TerminateOptions = {}): Promise<boolean> {
+  return stopForSure((sig) => signal(pid, sig), () => !isProcessAlive(pid), { ...opts, waitMs: opts.waitMs ?? 500 });
 }
 
 /** Parent pid → its children's pids, from one `ps`; undefined when `ps` cannot be run. */

@@ -10,15 +10,12 @@
 // the terminal is gone (EIO), where a death by signal resets nothing. The listeners stay until then:
 // a second signal during the cleanup is absorbed, never the default action that would kill the
 // process half-way.
+// The list itself is protocol/signals.ts (the stand-in server below the CLI listens to it too).
 import os from 'node:os';
+import { INTERRUPT_SIGNALS, onSignals, type InterruptSignal } from '../protocol/signals.js';
 import { CLOSED_OUTPUT_EXIT, onClosedOutput } from './output/closed-output.js';
 
-/** Every signal that interrupts a command. */
-export const INTERRUPT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-/** The ones only ever sent from outside: a console's prompt takes Ctrl-C as a key, and a teammate wants it twice. */
-export const OUTSIDE_SIGNALS = ['SIGTERM', 'SIGHUP'] as const;
-
-export type InterruptSignal = (typeof INTERRUPT_SIGNALS)[number];
+export { INTERRUPT_SIGNALS, OUTSIDE_SIGNALS, onSignals, type InterruptSignal } from '../protocol/signals.js';
 /** What ended a command: one of the signals, or its output closing. */
 export type Interrupt = InterruptSignal | 'closed-output';
 
@@ -57,11 +54,10 @@ export function catchInterrupts(signals: readonly InterruptSignal[] = INTERRUPT_
     ac.abort(new Error(`interrupted by ${describeInterrupt(i)}`));
     onInterrupt?.(i);
   };
-  const onSignal = (sig: NodeJS.Signals): void => caught(sig as InterruptSignal);
-  for (const sig of signals) process.on(sig, onSignal);
+  const offSignals = onSignals(signals, caught);
   const offClosed = onClosedOutput(() => caught('closed-output'));
   const off = (): void => {
-    for (const sig of signals) process.removeListener(sig, onSignal);
+    offSignals();
     offClosed();
   };
   return {

@@ -3,7 +3,7 @@
 // pressed twice within INTERRUPT_CONFIRM_MS (a single Ctrl-C in its pane only says how to stop it: a
 // stray key must not end a teammate's work). The exit code is the runtime's (0 after a shutdown or a
 // signal, 1 after a failure).
-import { OUTSIDE_SIGNALS } from './interrupts.js';
+import { onSignals, OUTSIDE_SIGNALS, type InterruptSignal } from './interrupts.js';
 import { chalk } from './output/render.js';
 
 /** A second Ctrl-C within this long stops the teammate. */
@@ -12,10 +12,10 @@ export const INTERRUPT_CONFIRM_MS = 3000;
 /** Runs the teammate as this process (signals stop it, its code is the exit code). */
 export async function runTeammateProcess(flags: unknown): Promise<never> {
   const ac = new AbortController();
-  const onSignal = (sig: NodeJS.Signals): void => ac.abort(sig);
-  for (const sig of OUTSIDE_SIGNALS) process.on(sig, onSignal);
+  const onSignal = (sig: InterruptSignal): void => ac.abort(sig);
+  onSignals(OUTSIDE_SIGNALS, onSignal);
   let interruptedAt = -Infinity;
-  process.on('SIGINT', () => {
+  onSignals(['SIGINT'], () => {
     if (Date.now() - interruptedAt <= INTERRUPT_CONFIRM_MS) return onSignal('SIGINT');
     interruptedAt = Date.now();
     const name = (flags as { agentName?: unknown } | undefined)?.agentName;

@@ -13,10 +13,10 @@
 // links, i.e. any local POSIX one.) An existing key file is never overwritten.
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
 import { errnoCode, SwarmError } from '../protocol/errors.js';
 import { createFileExclusive, DIR_MODE, ensureDir, formatJson } from '../storage/atomic.js';
+import { keysDir } from '../team/paths.js';
 import type { Team } from '../team/team.js';
 import { formatVerifyKey, generateLeadKeyPair } from './signing.js';
 
@@ -36,13 +36,9 @@ export interface LeadKey {
   verifyKey: string;
 }
 
-function keysDir(root: string): string {
-  return path.join(root, 'swarm', 'keys');
-}
-
 /** `<root>/swarm/keys/<team>.key` (the name was validated when the handle was made). */
 export function leadKeyPath(team: Team): string {
-  return path.join(keysDir(team.root), `${team.name}.key`);
+  return team.paths.leadKey;
 }
 
 function fromFile(file: string, text: string): LeadKey {

@@ -41,6 +41,8 @@ export interface ListPendingOptions {
   isAlive?: (pid: number) => boolean;
   /** A pending file that could not be used (corrupt, or its id does not match its name). */
   onProblem?: (message: string) => void;
+  /** config.json as the caller just read it (default: read here). */
+  config?: TeamConfig;
 }
 
 export function isWorkerName(name: string): boolean {
@@ -133,7 +135,7 @@ async function inboxRequests(team: Team, config: TeamConfig, now: Clock): Promis
 export async function listPending(team: Team, opts: ListPendingOptions = {}): Promise<PendingView[]> {
   const now = opts.now ?? systemClock;
   const isAlive = opts.isAlive ?? isProcessAlive;
-  const config = await readTeam(team);
+  const config = opts.config ?? (await readTeam(team));
   await materialiseInboxRequests(team, config, now);
   const paths = team.paths;
   const t = now();

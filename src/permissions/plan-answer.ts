@@ -11,7 +11,6 @@ import { messageKey, type InboxMessage } from '../protocol/message.js';
 import { LEAD_NAME, sameName } from '../protocol/names.js';
 import { findMember, readTeam, requireMember } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
-import path from 'node:path';
 import { withFileLock } from '../storage/lock.js';
 import { Mailbox } from '../mailbox/mailbox.js';
 import type { TeamConfig } from '../protocol/config.js';
@@ -97,7 +96,7 @@ export async function answerPlan(team: Team, name: string, answer: PlanAnswer): 
   const { requestId } = found.request;
   // Check and answer under one lock: two leaders (a console and its watcher, or `swarm plan` in
   // another shell) answering at the same instant send exactly one response.
-  const entry = await withFileLock(path.join(team.paths.dir, 'plan-answer'), async () => {
+  const entry = await withFileLock(team.paths.planAnswerLock, async () => {
     if (answered(await mailbox.read(member.name), requestId)) {
       throw new SwarmError('already_resolved', `${member.name}'s plan ${requestId} is already answered`);
     }

@@ -40,7 +40,7 @@ import { SwarmError } from '../protocol/errors.js';
 import { compileGlob, globError } from '../protocol/glob.js';
 import { ENV_NAME_RE, sameName } from '../protocol/names.js';
 import { nearest } from '../protocol/spelling.js';
-import { KNOWN_TOOL_NAMES, isKnownToolName } from '../protocol/tool-names.js';
+import { KNOWN_TOOL_NAMES, isKnownToolName, isOneOfTools, isTool, type ToolName } from '../protocol/tool-names.js';
 
 const posix = path.posix;
 
@@ -75,9 +75,9 @@ const PATH_FIELD: Record<string, string> = {
   Grep: 'path',
 };
 // Tools whose path field is optional and defaults to the cwd.
-const PATH_DEFAULTS_TO_CWD = new Set(['Glob', 'Grep']);
+const PATH_DEFAULTS_TO_CWD: readonly ToolName[] = ['Glob', 'Grep'];
 
-const FAMILY: Record<string, readonly string[]> = {
+const FAMILY: Record<string, readonly ToolName[]> = {
   Edit: ['Edit', 'MultiEdit', 'Write', 'NotebookEdit'],
   Read: ['Read', 'Glob', 'Grep'],
 };
@@ -106,7 +106,7 @@ export function parseRule(s: string): Rule {
   if (raw === undefined) return RuleSchema.parse({ tool });
   if (/[\u0000-\u001f\u007f]/.test(raw)) throw invalid(s, 'control characters are not allowed');
   let pattern: string;
-  if (tool === 'Bash') pattern = checkBashPattern(s, raw);
+  if (isTool(tool, 'Bash')) pattern = checkBashPattern(s, raw);
   else if (tool in PATH_FIELD) pattern = normaliseGlob(s, raw);
   else throw invalid(s, `${tool} takes no pattern; write just ${tool} (patterns: Bash, ${Object.keys(PATH_FIELD).join(', ')})`);
   return RuleSchema.parse({ tool, pattern });
@@ -186,7 +186,7 @@ function field(input: unknown, name: string): unknown {
 
 function toolCovered(ruleTool: string, toolName: string): boolean {
   if (ruleTool === toolName) return true;
-  if (FAMILY[ruleTool]?.includes(toolName)) return true;
+  if (isOneOfTools(toolName, FAMILY[ruleTool] ?? [])) return true;
   // `mcp__server` covers `mcp__server__<tool>`.
   return /^mcp__[^_]+(?:_[^_]+)*$/.test(ruleTool) && toolName.startsWith(`${ruleTool}__`);
 }
@@ -229,9 +229,9 @@ function pathMatches(pattern: string, request: ToolRequest, mode: Mode): boolean
   const value = field(request.input, name);
   let target: string;
   if (typeof value === 'string' && value !== '') target = posix.resolve(request.cwd, value);
-  else if (value === undefined && PATH_DEFAULTS_TO_CWD.has(request.toolName)) target = posix.normalize(request.cwd);
+  else if (value === undefined && isOneOfTools(request.toolName, PATH_DEFAULTS_TO_CWD)) target = posix.normalize(request.cwd);
   else return false;
-  if (mode === 'allow' && request.toolName === 'Glob') {
+  if (mode === 'allow' && isTool(request.toolName, 'Glob')) {
     const g = field(request.input, 'pattern');
     if (typeof g === 'string' && (g.startsWith('/') || g.split('/').includes('..'))) return false;
   }
@@ -249,7 +249,7 @@ function pathMatches(pattern: string, request: ToolRequest, mode: Mode): boolean
 export function ruleMatches(rule: Rule, request: ToolRequest, mode: Mode): boolean {
   if (!toolCovered(rule.tool, request.toolName)) return false;
   if (rule.pattern === undefined) return true;
-  if (rule.tool === 'Bash') {
+  if (isTool(rule.tool, 'Bash')) {
     const command = field(request.input, 'command');
     return typeof command === 'string' && bashMatches(rule.pattern, command, mode);
   }
@@ -316,7 +316,7 @@ function relOrAbs(cwd: string, p: string): string {
 function suggestPath(request: ToolRequest, value: unknown): string | undefined {
   const tool = request.toolName;
   let dir: string;
-  if (tool === 'Glob' || tool === 'Grep') {
+  if (isTool(tool, 'Glob') || isTool(tool, 'Grep')) {
     if (value !== undefined && (typeof value !== 'string' || value === '')) return undefined;
     dir = posix.resolve(request.cwd, value ?? '.');
   } else {
@@ -330,7 +330,7 @@ function suggestPath(request: ToolRequest, value: unknown): string | undefined {
   const inside = !(rel === '..' || rel.startsWith('../') || posix.isAbsolute(rel));
   const escaped = relOrAbs(request.cwd, dir);
   // The cwd (or `/`) itself: only its direct entries, not the whole tree.
-  if (inside && rel === '') return `${tool}(${tool === 'Glob' || tool === 'Grep' ? '**' : '*'})`;
+  if (inside && rel === '') return `${tool}(${isTool(tool, 'Glob') || isTool(tool, 'Grep') ? '**' : '*'})`;
   if (!inside && dir === '/') return `${tool}(/*)`;
   return `${tool}(${escaped}/**)`;
 }
@@ -352,7 +352,7 @@ function suggestPath(request: ToolRequest, value: unknown): string | undefined {
  */
 export function suggestRule(request: ToolRequest): string | undefined {
   if (!posix.isAbsolute(request.cwd)) return undefined;
-  if (request.toolName === 'Bash') {
+  if (isTool(request.toolName, 'Bash')) {
     const command = field(request.input, 'command');
     return typeof command === 'string' ? suggestBash(command) : undefined;
   }

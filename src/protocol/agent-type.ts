@@ -6,7 +6,7 @@ import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import { PermissionModeSchema, type PermissionMode } from './config.js';
 import { SwarmError } from './errors.js';
-import { isKnownToolName } from './tool-names.js';
+import { isKnownToolName, type ToolName } from './tool-names.js';
 
 export type AgentTypeSource = 'built-in' | 'project' | 'user';
 
@@ -30,7 +30,7 @@ export interface AgentType {
 }
 
 /** The team tools every teammate keeps whatever its type allows: it must be able to report and use the task list. */
-export const TEAM_TOOL_NAMES: readonly string[] = ['SendMessage', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate'];
+export const TEAM_TOOL_NAMES: readonly ToolName[] = ['SendMessage', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate'];
 
 /** A current model of each family the `model` field may name (ids the price table knows). */
 export const MODEL_ALIASES: Readonly<Record<string, string>> = {
@@ -102,7 +102,7 @@ export function parseAgentFile(text: string, file: string, source: Exclude<Agent
   };
 }
 
-const READ_ONLY_TOOLS = ['Read', 'Glob', 'Grep', 'Bash'];
+const READ_ONLY_TOOLS: readonly ToolName[] = ['Read', 'Glob', 'Grep', 'Bash'];
 const READ_ONLY_NOTE =
   'You are read-only: you have Read, Glob, Grep, and Bash for read-only commands only (ls, cat, head, wc, grep, find, git status/log/diff/show, …; ' +
   'no redirections, no chains with ; or &&). Never try to change files.';

@@ -9,6 +9,9 @@
 // Every file is written atomically; the host is the only writer of state and spawn-error files.
 import { z } from 'zod';
 
+/** The `<kind>` of a `hosted/<name>.<kind>.json` file. */
+export type HostedFileKind = 'spawn' | 'spawn-error' | 'state' | 'kill';
+
 export const InProcessHostRegistrationSchema = z.looseObject({
   pid: z.number().int().positive(),
   startedAt: z.number(),

@@ -2,6 +2,7 @@
 // then pending/<id>.json + a permission_request frame, then a signed answer). This file only adapts
 // it to the runtime: a description the leader can judge, pane lines for the wait, and the set of
 // request ids this process is done with (so inbox delivery can drop their late frames).
+import { isTool } from '../protocol/tool-names.js';
 import { requestPermission, type PermissionEvent, type PermissionResult } from '../permissions/worker.js';
 import type { TeammateSettings } from './args.js';
 import type { Transcript } from './transcript.js';
@@ -18,7 +19,7 @@ export type Ask = (req: AskRequest, signal: AbortSignal) => Promise<PermissionRe
 
 export function describeRequest(req: AskRequest): string {
   const description = req.input.description;
-  if (req.toolName === 'Bash') return typeof description === 'string' && description.trim() !== '' ? description : `Run: ${req.summary}`;
+  if (isTool(req.toolName, 'Bash')) return typeof description === 'string' && description.trim() !== '' ? description : `Run: ${req.summary}`;
   return `${req.toolName} ${req.summary}`;
 }
 

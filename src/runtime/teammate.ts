@@ -19,6 +19,7 @@ import { DirWatcher } from '../storage/watch.js';
 import { homeDir, resolveRoot } from '../team/paths.js';
 import { findMember, readTeam, updateMember } from '../team/team-store.js';
 import { Team } from '../team/team.js';
+import { CREDENTIAL_ENV } from '../teammates/command-line.js';
 import { AgentLoop } from './agent-loop.js';
 import { BudgetGate } from './budget-gate.js';
 import { parseFlags, readTuning, resolveSettings, type TeammateSettings } from './args.js';
@@ -65,11 +66,9 @@ export interface RunTeammateOptions {
   fetch?: typeof fetch;
 }
 
-const SECRET_ENV = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'];
-
 function shellEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const out = { ...env };
-  for (const k of SECRET_ENV) delete out[k];
+  for (const k of CREDENTIAL_ENV) delete out[k];
   return out;
 }
 

@@ -21,6 +21,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { SwarmError } from '../protocol/errors.js';
+import { INTERRUPT_SIGNALS, onSignals } from '../protocol/signals.js';
 import { createHandler } from './handler.js';
 import { createRecorder } from './recorder.js';
 import type { RecordedRequest } from './request.js';
@@ -182,7 +183,10 @@ function isMainModule(): boolean {
 }
 
 function exitOnSignals(server: MessagesServer): void {
+  let stopping = false;
   const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
     server.close().then(
       () => process.exit(0),
       (e: unknown) => {
@@ -191,8 +195,7 @@ function exitOnSignals(server: MessagesServer): void {
       },
     );
   };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  onSignals(INTERRUPT_SIGNALS, stop);
 }
 
 if (isMainModule()) {

@@ -12,6 +12,10 @@ import { errnoCode, SwarmError } from '../protocol/errors.js';
 
 export const FILE_MODE = 0o600;
 export const DIR_MODE = 0o700;
+/** Permission bits a private file or directory may not have: any access for group or others. */
+export const NOT_PRIVATE = 0o077;
+/** The permission bits of a stat mode (rwx for user, group, others; no type, no setuid/sticky). */
+export const PERMISSION_BITS = 0o777;
 
 /** The file-system calls of the async writers: node's `fs.promises` by default (a test passes a recording wrapper). */
 export type AtomicFs = Pick<typeof fs, 'open' | 'rename' | 'link' | 'rm'>;
@@ -119,6 +123,21 @@ export async function createFileExclusive(file: string, data: string | Uint8Arra
   return true;
 }
 
+/** The label of a file kept aside because it did not parse (`<file>.corrupt-<epochMs>`). */
+export const CORRUPT_LABEL = 'corrupt';
+
+/** `<file>.<label>-<epochMs>`: the name `file` is kept aside under. */
+export function keptAsideName(file: string, label: string, at: number): string {
+  return `${file}.${label}-${at}`;
+}
+
+/** The time in `name` when it is `<base>.<label>-<epochMs>` (any base when `base` is undefined), else undefined. */
+export function keptAsideAt(name: string, label: string, base?: string): number | undefined {
+  const suffix = new RegExp(`\\.${label}-(\\d+)$`).exec(name);
+  if (suffix === null || (base !== undefined && name !== keptAsideName(base, label, Number(suffix[1])))) return undefined;
+  return Number(suffix[1]);
+}
+
 /**
  * Move `file` to `<file>.<label>-<epochMs>`, never over an earlier one; the new name. Durable: the
  * kept name is on disk (directory fsynced) before the original name goes.
@@ -126,7 +145,7 @@ export async function createFileExclusive(file: string, data: string | Uint8Arra
 export async function keepAside(file: string, label: string, now = Date.now(), io: AtomicFs = fs): Promise<string> {
   const dir = path.dirname(file);
   for (let t = now; ; t++) {
-    const keptAs = `${file}.${label}-${t}`;
+    const keptAs = keptAsideName(file, label, t);
     try {
       await io.link(file, keptAs);
     } catch (e) {
@@ -143,7 +162,7 @@ export async function keepAside(file: string, label: string, now = Date.now(), i
 /** Write `content` as `<file>.<label>-<epochMs>` (never over an earlier one), durably; the new name. */
 export async function keepAsideContent(file: string, label: string, content: string, now = Date.now(), io: AtomicFs = fs): Promise<string> {
   for (let t = now; ; t++) {
-    const keptAs = `${file}.${label}-${t}`;
+    const keptAs = keptAsideName(file, label, t);
     try {
       if (await createFileExclusive(keptAs, content, FILE_MODE, io)) return keptAs;
     } catch (e) {
@@ -205,9 +224,6 @@ export async function checkAppendable(file: string): Promise<void> {
   const handle = await fs.open(file, APPEND_NOFOLLOW, FILE_MODE).catch((e: unknown) => refuseLink(file, e));
   await handle.close();
 }
-
-/** Permission bits a log may not keep: any access for group or others (a log found wider is narrowed to 0600). */
-const NOT_PRIVATE = 0o077;
 
 /** Synchronous appendFileDurable (for use inside a lock). */
 export function appendFileDurableSync(file: string, data: string): void {

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { z } from 'zod';
 import { errnoCode, firstIssue, isSwarmError, SwarmError } from '../protocol/errors.js';
-import { formatJson, keepAside, keepAsideContent, writeFileAtomicSync } from './atomic.js';
+import { CORRUPT_LABEL, formatJson, keepAside, keepAsideContent, writeFileAtomicSync } from './atomic.js';
 import { oddFileError, readRegularFile, readRegularFileSync, type RegularRead } from './regular-file.js';
 import { STOPPED_WAITING, withFileLock, type HeldLock, type LockOptions, type StopWaiting } from './lock.js';
 
@@ -95,7 +95,7 @@ export function parseText<T>(raw: string, schema: z.ZodType<T>): { ok: true; val
  * of a file whose other entries stay (the caller rewrites it).
  */
 export async function quarantine(file: string, now = Date.now(), content?: string): Promise<string> {
-  return content === undefined ? keepAside(file, 'corrupt', now) : keepAsideContent(file, 'corrupt', content, now);
+  return content === undefined ? keepAside(file, CORRUPT_LABEL, now) : keepAsideContent(file, CORRUPT_LABEL, content, now);
 }
 
 /**

@@ -47,7 +47,7 @@ import { mkdir, readdir, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { errnoCode, SwarmError } from '../protocol/errors.js';
-import { ensureDir } from './atomic.js';
+import { DIR_MODE, ensureDir, FILE_MODE } from './atomic.js';
 import { DirWakeup } from './dir-wakeup.js';
 import { describeEntry } from './regular-file.js';
 import { isProcessAlive } from './pid.js';
@@ -63,9 +63,12 @@ export interface LockOptions {
   maxDelayMs?: number;
 }
 
+/** Age after which a lock dir is abandoned (its holder refreshes it every second): a waiter takes it over, doctor reports it. */
+export const STALE_LOCK_MS = 10_000;
+
 export const DEFAULT_LOCK_OPTIONS: Required<LockOptions> = {
   budgetMs: 20_000,
-  staleMs: 10_000,
+  staleMs: STALE_LOCK_MS,
   updateMs: 1_000,
   maxDelayMs: 100,
 };
@@ -178,7 +181,7 @@ function syncToCallback<T>(call: () => T, cb: Callback<T>): void {
  */
 const lockFs: typeof nodeFs = {
   ...nodeFs,
-  mkdir: ((p: nodeFs.PathLike, cb: Callback) => syncToCallback(() => void nodeFs.mkdirSync(p, { mode: 0o700 }), cb)) as typeof nodeFs.mkdir,
+  mkdir: ((p: nodeFs.PathLike, cb: Callback) => syncToCallback(() => void nodeFs.mkdirSync(p, { mode: DIR_MODE }), cb)) as typeof nodeFs.mkdir,
   stat: ((p: nodeFs.PathLike, cb: Callback<nodeFs.Stats>) => syncToCallback(() => nodeFs.statSync(p), cb)) as typeof nodeFs.stat,
   utimes: ((p: nodeFs.PathLike, a: Date, m: Date, cb: Callback) => syncToCallback(() => nodeFs.utimesSync(p, a, m), cb)) as typeof nodeFs.utimes,
   rmdir: ((p: nodeFs.PathLike, cb: Callback) =>
@@ -295,8 +298,8 @@ async function takeTicket(file: string): Promise<string> {
   const name = `${process.hrtime.bigint().toString().padStart(20, '0')}-${process.pid}-${randomBytes(3).toString('hex')}`;
   for (;;) {
     try {
-      await mkdir(dir, { recursive: true, mode: 0o700 });
-      await writeFile(path.join(dir, name), '', { flag: 'wx', mode: 0o600 });
+      await mkdir(dir, { recursive: true, mode: DIR_MODE });
+      await writeFile(path.join(dir, name), '', { flag: 'wx', mode: FILE_MODE });
       return name;
     } catch (e) {
       if (errnoCode(e) !== 'ENOENT') throw e; // the last one out removed the empty line just now: make it again

@@ -13,6 +13,9 @@
 // clock ticks since that boot) and a digest of /proc/<pid>/cmdline. A pid reused later differs in
 // start time, one after a reboot in boot id, a process that exec'd another program in command line.
 // Without /proc (macOS) there is no identity.
+//
+// stopForSure is the one kill ladder (SIGTERM, a grace, SIGKILL, verified gone) for a process
+// (backends/process.ts terminateProcess) and a process group (runtime/tools/process-groups.ts).
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -69,4 +72,35 @@ export function processIdentityIn(procRoot: string, pid: number): ProcessIdentit
   } catch {
     return undefined;
   }
+}
+
+/** Poll `cond` every `intervalMs` until it is true (→ true) or `timeoutMs` passes (→ false). */
+export async function pollUntil(cond: () => boolean | Promise<boolean>, timeoutMs: number, intervalMs = 25): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await cond()) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, Math.min(intervalMs, Math.max(1, deadline - Date.now()))));
+  }
+}
+
+export interface StopTimings {
+  /** How long to wait for it to go by itself before SIGTERM (e.g. after closing its pane). */
+  waitMs?: number;
+  /** How long SIGTERM gets before SIGKILL. */
+  termMs?: number;
+  /** How long to wait for SIGKILL to take effect. */
+  killMs?: number;
+}
+
+/**
+ * Make sure something is gone: wait `waitMs` for it to go, then `signal('SIGTERM')`, then
+ * `signal('SIGKILL')`, each with a deadline. True once `gone()`, false if it survived SIGKILL's deadline.
+ */
+export async function stopForSure(signal: (sig: 'SIGTERM' | 'SIGKILL') => void, gone: () => boolean, t: StopTimings = {}): Promise<boolean> {
+  if (await pollUntil(gone, t.waitMs ?? 0)) return true;
+  signal('SIGTERM');
+  if (await pollUntil(gone, t.termMs ?? 2000)) return true;
+  signal('SIGKILL');
+  return pollUntil(gone, t.killMs ?? 2000);
 }

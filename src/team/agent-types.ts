@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BUILTIN_AGENT_TYPES, parseAgentFile, type AgentType } from '../protocol/agent-type.js';
 import { SwarmError, errnoCode } from '../protocol/errors.js';
+import { userAgentsDir } from './paths.js';
 
 export interface AgentFileProblem {
   file: string;
@@ -23,7 +24,7 @@ export interface AgentCatalog {
 
 /** The user's agent files (`<root>/agents`) and the project's (`<cwd>/.claude/agents`). */
 export function agentDirs(o: { cwd: string; root: string }): { user: string; project: string } {
-  return { user: path.join(o.root, 'agents'), project: path.join(o.cwd, '.claude', 'agents') };
+  return { user: userAgentsDir(o.root), project: path.join(o.cwd, '.claude', 'agents') };
 }
 
 function readDir(dir: string, source: 'project' | 'user', problems: AgentFileProblem[]): AgentType[] {

@@ -4,7 +4,8 @@
 // symlink (checked each time the path is built: the directory may be replaced at any moment).
 import os from 'node:os';
 import path from 'node:path';
-import { assertInboxName, assertTeamName } from '../protocol/names.js';
+import { assertInboxName, assertMemberName, assertTeamName } from '../protocol/names.js';
+import type { HostedFileKind } from '../protocol/hosted.js';
 import { isSafeRequestId } from '../protocol/ids.js';
 import { isTaskId } from '../protocol/task.js';
 import { SwarmError } from '../protocol/errors.js';
@@ -39,6 +40,16 @@ export interface TeamPaths {
   rateLimit: string;
   /** `spent.json`: what members that left had spent, still counted in the team's budget (team/spend.ts). */
   spent: string;
+  /** `spawn`: the target of the lock held while a member is spawned or resumed (lock dir `spawn.lock`). */
+  spawnLock: string;
+  /** `plan-answer`: the target of the lock held while a plan approval request is answered. */
+  planAnswerLock: string;
+  /** `<root>/swarm/keys/<team>.key`: the team's lead signing key (permissions/keys.ts). */
+  leadKey: string;
+  /** `hosted/`: the in-process backend's files (layout in protocol/hosted.ts). */
+  hosted: string;
+  /** `hosted/<name>.<kind>.json`. */
+  hostedFile(name: string, kind: HostedFileKind): string;
   statusDir: string;
   status(name: string): string;
   /** The leader's control messages a teammate acted on (runtime/acted.ts). */
@@ -79,7 +90,7 @@ export function teamsDir(root: string): string {
   return path.join(root, 'teams');
 }
 
-/** swarm's private state outside teams/ (keys). */
+/** swarm's private state outside teams/ (keys, ssh sockets). */
 export function swarmDir(root: string): string {
   return path.join(root, 'swarm');
 }
@@ -91,6 +102,26 @@ export function swarmDir(root: string): string {
  */
 export function demosDir(root: string): string {
   return path.join(swarmDir(root), 'demos');
+}
+
+/** `<root>/swarm/keys`: every team's lead signing key, `<team>.key`. */
+export function keysDir(root: string): string {
+  return path.join(swarmDir(root), 'keys');
+}
+
+/** `<root>/swarm/ssh`: the shared ssh connections' control sockets (backends/ssh/connection.ts). */
+export function sshControlDir(root: string): string {
+  return path.join(swarmDir(root), 'ssh');
+}
+
+/** `<root>/agents`: the user's agent type files (Claude Code's layout). */
+export function userAgentsDir(root: string): string {
+  return path.join(root, 'agents');
+}
+
+/** The root's Claude Code settings files: `settings.json`, then `settings.local.json`. */
+export function rootSettingsFiles(root: string): string[] {
+  return [path.join(root, 'settings.json'), path.join(root, 'settings.local.json')];
 }
 
 function taskId(id: string): string {
@@ -121,6 +152,7 @@ export function teamPaths(root: string, team: string): TeamPaths {
   const statusDir = path.join(dir, 'status');
   const logsDir = path.join(dir, 'logs');
   const tasks = path.join(tasksDir(root), team);
+  const hosted = path.join(dir, 'hosted');
   return {
     root,
     team,
@@ -137,6 +169,11 @@ export function teamPaths(root: string, team: string): TeamPaths {
     audit: path.join(permissions, 'audit.jsonl'),
     rateLimit: path.join(dir, 'ratelimit.json'),
     spent: path.join(dir, 'spent.json'),
+    spawnLock: path.join(dir, 'spawn'),
+    planAnswerLock: path.join(dir, 'plan-answer'),
+    leadKey: path.join(keysDir(root), `${team}.key`),
+    hosted,
+    hostedFile: (name, kind) => path.join(hosted, `${assertMemberName(name)}.${kind}.json`),
     statusDir,
     status: (name) => inside([statusDir], `${assertInboxName(name)}.json`),
     acted: (name) => inside([statusDir], `${assertInboxName(name)}.acted.jsonl`),

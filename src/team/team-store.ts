@@ -12,7 +12,7 @@ import { TeamConfigSchema, type Member, type TeamConfig } from '../protocol/conf
 import { errnoCode, SwarmError } from '../protocol/errors.js';
 import { newSessionId } from '../protocol/ids.js';
 import { agentId, assertMemberName, assertTeamName, LEAD_NAME, sameName } from '../protocol/names.js';
-import { ensureDir, fileExists, formatJson, writeFileAtomic } from '../storage/atomic.js';
+import { CORRUPT_LABEL, DIR_MODE, ensureDir, fileExists, formatJson, keptAsideAt, writeFileAtomic } from '../storage/atomic.js';
 import { mutateJsonFile, readJsonFile, type JsonFileOptions } from '../storage/json-file.js';
 import { teamsDir, type TeamPaths } from './paths.js';
 import { Team } from './team.js';
@@ -45,7 +45,7 @@ async function makeTeamDirs(p: TeamPaths): Promise<void> {
 async function claimDir(team: Team): Promise<boolean> {
   await ensureDir(teamsDir(team.root));
   try {
-    await fs.mkdir(team.paths.dir, { mode: 0o700 });
+    await fs.mkdir(team.paths.dir, { mode: DIR_MODE });
     return true;
   } catch (e) {
     if (errnoCode(e) === 'EEXIST') return false;
@@ -121,12 +121,15 @@ function notFound(team: string): SwarmError {
 
 /** Copies of config.json kept aside (`config.json.corrupt-<ms>`, e.g. by an older swarm), newest first. */
 async function keptConfigs(team: Team): Promise<string[]> {
-  const base = `${path.basename(team.paths.config)}.corrupt-`;
+  const base = path.basename(team.paths.config);
   const names = await fs.readdir(team.paths.dir).catch(() => [] as string[]);
   return names
-    .filter((n) => n.startsWith(base))
-    .sort((a, b) => Number(b.slice(base.length)) - Number(a.slice(base.length)))
-    .map((n) => path.join(team.paths.dir, n));
+    .flatMap((n) => {
+      const at = keptAsideAt(n, CORRUPT_LABEL, base);
+      return at === undefined ? [] : [{ n, at }];
+    })
+    .sort((a, b) => b.at - a.at)
+    .map(({ n }) => path.join(team.paths.dir, n));
 }
 
 /** A team directory without config.json but with a kept copy: say how to put it back. */

@@ -27,11 +27,16 @@ export type Env = Record<string, string | undefined>;
 export const TEAMMATE_RUNTIMES = ['swarm', 'claude'] as const;
 export type TeammateRuntime = (typeof TEAMMATE_RUNTIMES)[number];
 
+/**
+ * The model credentials: forwarded to a teammate (its model calls need them), never printed (the dry
+ * run shows `<redacted>`), never handed to the commands a swarm teammate runs (its Bash tool).
+ */
+export const CREDENTIAL_ENV = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'] as const;
+
 /** Variables forwarded from the leader's environment as they are, besides every `SWARM_*`. */
 export const FORWARDED_ENV = [
   'CLAUDE_CONFIG_DIR',
-  'ANTHROPIC_API_KEY',
-  'ANTHROPIC_AUTH_TOKEN',
+  ...CREDENTIAL_ENV,
   'ANTHROPIC_BASE_URL',
   'ANTHROPIC_MODEL',
   'HTTP_PROXY',

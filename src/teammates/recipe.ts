@@ -3,7 +3,6 @@
 // lookup) and the PaneSpec createPane()/plan() take. Also the spawn lock both spawn and resume take,
 // `teams/<team>/spawn.lock`, with a budget that outlasts one start (waiters give up only after a
 // long time without progress).
-import path from 'node:path';
 import type { Backend, PaneSpec } from '../backends/backend.js';
 import { isPermissionMode, type Member } from '../protocol/config.js';
 import { withFileLock } from '../storage/lock.js';
@@ -20,7 +19,7 @@ export function memberColor(m: Pick<Member, 'color'>): string {
 
 /** `fn` under the team's spawn lock (spawn's steps 1-4, a resume's start and undo). */
 export function withSpawnLock<R>(team: Team, readyTimeoutMs: number | undefined, fn: () => Promise<R>): Promise<R> {
-  return withFileLock(path.join(team.paths.dir, 'spawn'), fn, { budgetMs: (readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS) + 60_000 });
+  return withFileLock(team.paths.spawnLock, fn, { budgetMs: (readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS) + 60_000 });
 }
 
 /** What the recipe reads of a member: its roster entry's fields (an unknown `mode` is left out). */

@@ -268,16 +268,25 @@ async function askToShutDown(team: Team, name: string, opts: ShutdownOptions, as
     : { name: member.name, outcome: 'approved', verified: true };
 }
 
+/**
+ * A `backendFor` that builds each backend once (per team and kind) and reuses it: for shutdownAll,
+ * and for a command that stops teammates again and again (`swarm run -p`).
+ */
+export function backendsOnce(ctx: StopContext): (member: Member, team: Team) => Backend {
+  const shared = new Map<string, Backend>();
+  const build = ctx.backendFor ?? ((member: Member, t: Team) => backendForMember(member, t, ctx)); // as it is now: ctx.backendFor may become this
+  return (member, t) => {
+    const key = `${t.name}\u0000${member.backendType ?? ''}`;
+    let b = shared.get(key);
+    if (b === undefined) shared.set(key, (b = build(member, t)));
+    return b;
+  };
+}
+
 /** Shut down every teammate at once; a failure for one is reported as its `failed` outcome. */
 export async function shutdownAll(team: Team, opts: ShutdownOptions): Promise<StopOutcome[]> {
   const names = (await readTeam(team)).members.filter((m) => !sameName(m.name, LEAD_NAME)).map((m) => m.name);
-  const shared = new Map<string, Backend>();
-  const backendFor = (member: Member, t: Team): Backend => {
-    const key = `${t.name}\u0000${member.backendType ?? ''}`;
-    let b = shared.get(key);
-    if (b === undefined) shared.set(key, (b = opts.backendFor?.(member, t) ?? backendForMember(member, t, opts)));
-    return b;
-  };
+  const backendFor = backendsOnce(opts);
   // Every request is sent at once and every wait runs concurrently (one shutdownTeammate each).
   return Promise.all(
     names.map((name) =>

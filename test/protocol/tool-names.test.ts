@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_TOOLS } from '../../src/runtime/tools/index.js';
 import { nearest } from '../../src/protocol/spelling.js';
-import { KNOWN_TOOL_NAMES, isKnownToolName } from '../../src/protocol/tool-names.js';
+import { KNOWN_TOOL_NAMES, isKnownToolName, isTool, type ToolName } from '../../src/protocol/tool-names.js';
+import type { ToolDefinition } from '../../src/runtime/tools/types.js';
 
 describe('known tool names', () => {
   it("include every runtime tool, Claude Code's and MCP names", () => {
@@ -19,5 +20,16 @@ describe('known tool names', () => {
     expect(nearest('webfetch', KNOWN_TOOL_NAMES)).toBe('WebFetch');
     expect(nearest('planModeRequred', ['planModeRequired', 'permissionMode'])).toBe('planModeRequired');
     expect(nearest('Frobnicate', KNOWN_TOOL_NAMES)).toBeUndefined();
+  });
+
+  it('a tool name written in code is a ToolName: a typo does not compile (npm run typecheck checks these lines)', () => {
+    // @ts-expect-error 'Bsh' is no tool
+    expect(isTool('Bash', 'Bsh')).toBe(false);
+    // @ts-expect-error a runtime tool named 'Raed' does not compile
+    const typo: Pick<ToolDefinition, 'name'> = { name: 'Raed' };
+    // @ts-expect-error nor does a list of tools with one misspelled
+    const list: readonly ToolName[] = ['Read', 'Glbo'];
+    expect([typo.name, list[1]]).toEqual(['Raed', 'Glbo']);
+    expect(isTool('Bash', 'Bash')).toBe(true);
   });
 });

@@ -2,25 +2,13 @@
 // protocol/hosted.ts). Reads here are lenient: a missing or half-understood file is `undefined`,
 // never an exception, because the host rewrites them continually and a reader just looks again.
 import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import type { z } from 'zod';
 import { SwarmError, errnoCode } from '../../protocol/errors.js';
-import { InProcessHostRegistrationSchema, type InProcessHostRegistration } from '../../protocol/hosted.js';
-import { assertMemberName } from '../../protocol/names.js';
+import { InProcessHostRegistrationSchema, type HostedFileKind, type InProcessHostRegistration } from '../../protocol/hosted.js';
 import { parseText } from '../../storage/json-file.js';
 import { readTeam, teamExists } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
 import { isProcessAlive } from '../process.js';
-
-export type HostedFileKind = 'spawn' | 'spawn-error' | 'state' | 'kill';
-
-export function hostedDir(team: Team): string {
-  return path.join(team.paths.dir, 'hosted');
-}
-
-export function hostedFile(team: Team, name: string, kind: HostedFileKind): string {
-  return path.join(hostedDir(team), `${assertMemberName(name)}.${kind}.json`);
-}
 
 /** `<name>.<kind>.json` → its parts; undefined for any other file (temp files included). */
 export function parseHostedFileName(file: string): { name: string; kind: HostedFileKind } | undefined {

@@ -26,7 +26,7 @@ import { updateTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
 import { isProcessAlive, tailLines } from '../process.js';
 import { runAsTeammate, type TeammateContext, type TeammateLaunch } from './context.js';
-import { hostedDir, hostedFile, parseHostedFileName, readRecord } from './files.js';
+import { parseHostedFileName, readRecord } from './files.js';
 
 export interface InProcessHostOptions {
   team: Team;
@@ -75,7 +75,7 @@ export class InProcessHost {
       }
       config.swarm = { ...config.swarm, inProcessHost: { pid: process.pid, startedAt } };
     });
-    const watcher = await DirWatcher.open(hostedDir(opts.team), { pollMs: opts.pollMs ?? 500 });
+    const watcher = await DirWatcher.open(opts.team.paths.hosted, { pollMs: opts.pollMs ?? 500 });
     host.serving = host.serve(watcher);
     return host;
   }
@@ -166,7 +166,7 @@ export class InProcessHost {
       this.teammates.delete(name);
       await h.writes.idle();
     }
-    await fs.rm(hostedFile(this.opts.team, name, 'state'), { force: true });
+    await fs.rm(this.opts.team.paths.hostedFile(name, 'state'), { force: true });
   }
 
   /** Stop serving, kill every teammate, and unregister. */
@@ -217,7 +217,7 @@ export class InProcessHost {
       ...(h.exitedAt !== undefined ? { exitedAt: h.exitedAt, exitCode: h.exitCode ?? 0 } : {}),
       output: [...h.output],
     };
-    await writeFileAtomic(hostedFile(this.opts.team, h.name, 'state'), formatJson(state)).catch(() => undefined);
+    await writeFileAtomic(this.opts.team.paths.hostedFile(h.name, 'state'), formatJson(state)).catch(() => undefined);
   }
 
   private async serve(watcher: DirWatcher): Promise<void> {
@@ -234,7 +234,7 @@ export class InProcessHost {
   }
 
   private async scan(): Promise<void> {
-    const dir = hostedDir(this.opts.team);
+    const dir = this.opts.team.paths.hosted;
     for (const file of await fs.readdir(dir).catch(() => [] as string[])) {
       const parsed = parseHostedFileName(file);
       if (parsed === undefined || this.inFlight.has(file)) continue;
@@ -249,7 +249,7 @@ export class InProcessHost {
 
   private async handleSpawn(name: string): Promise<void> {
     const { team } = this.opts;
-    const file = hostedFile(team, name, 'spawn');
+    const file = team.paths.hostedFile(name, 'spawn');
     const req = await readRecord(file, HostedSpawnRequestSchema);
     if (req === undefined || req.name !== name) return; // half-written or foreign: the next scan retries
     try {
@@ -257,13 +257,13 @@ export class InProcessHost {
       await this.teammates.get(name)?.writes.idle(); // the state file exists before the request goes
     } catch (e) {
       const refusal: HostedSpawnError = { id: req.id, name, message: e instanceof Error ? e.message : String(e) };
-      await writeFileAtomic(hostedFile(team, name, 'spawn-error'), formatJson(refusal));
+      await writeFileAtomic(team.paths.hostedFile(name, 'spawn-error'), formatJson(refusal));
     }
     await fs.rm(file, { force: true });
   }
 
   private async handleKill(name: string): Promise<void> {
-    const file = hostedFile(this.opts.team, name, 'kill');
+    const file = this.opts.team.paths.hostedFile(name, 'kill');
     const req = await readRecord(file, HostedKillRequestSchema);
     if (req === undefined) return;
     try {

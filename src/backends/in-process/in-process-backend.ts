@@ -22,7 +22,7 @@ import { ensureDir, formatJson, writeFileAtomic } from '../../storage/atomic.js'
 import { awaitFiles } from '../../storage/await-files.js';
 import { isProcessAlive, tailLines } from '../process.js';
 import type { InProcessHost } from './host.js';
-import { hostedDir, hostedFile, liveHost, noHostError, readRecord } from './files.js';
+import { liveHost, noHostError, readRecord } from './files.js';
 import type { Team } from '../../team/team.js';
 
 export interface InProcessBackendOptions {
@@ -68,16 +68,16 @@ export class InProcessBackend implements Backend {
       ...(spec.stderrLog === undefined ? {} : { stderrLog: spec.stderrLog }),
       requestedAt: Date.now(),
     };
-    await ensureDir(hostedDir(team));
-    await fs.rm(hostedFile(team, spec.name, 'spawn-error'), { force: true });
-    const requestFile = hostedFile(team, spec.name, 'spawn');
+    await ensureDir(team.paths.hosted);
+    await fs.rm(team.paths.hostedFile(spec.name, 'spawn-error'), { force: true });
+    const requestFile = team.paths.hostedFile(spec.name, 'spawn');
     await writeFileAtomic(requestFile, formatJson(request));
     const answer = await awaitFiles(
-      [hostedDir(team)],
+      [team.paths.hosted],
       async (): Promise<{ ok: true } | { ok: false; message: string } | undefined> => {
-        const state = await readRecord(hostedFile(team, spec.name, 'state'), HostedStateSchema);
+        const state = await readRecord(team.paths.hostedFile(spec.name, 'state'), HostedStateSchema);
         if (state?.id === request.id) return { ok: true };
-        const refusal = await readRecord(hostedFile(team, spec.name, 'spawn-error'), HostedSpawnErrorSchema);
+        const refusal = await readRecord(team.paths.hostedFile(spec.name, 'spawn-error'), HostedSpawnErrorSchema);
         if (refusal?.id === request.id) return { ok: false, message: refusal.message };
         if (!isProcessAlive(reg.pid)) return { ok: false, message: `the in-process host (pid ${reg.pid}) exited` };
         return undefined;
@@ -95,7 +95,7 @@ export class InProcessBackend implements Backend {
     const name = memberName(pane);
     if (host !== undefined) return host.isAlive(name);
     if ((await liveHost(team)) === undefined) return false;
-    return (await readRecord(hostedFile(team, name, 'state'), HostedStateSchema))?.state === 'running';
+    return (await readRecord(team.paths.hostedFile(name, 'state'), HostedStateSchema))?.state === 'running';
   }
 
   async probe(panes: readonly PaneRef[]): Promise<PaneState[]> {
@@ -106,7 +106,7 @@ export class InProcessBackend implements Backend {
       panes.map(async (p): Promise<PaneState> => {
         if (p.name === undefined) return 'unknown';
         try {
-          const state = await readRecord(hostedFile(team, p.name, 'state'), HostedStateSchema);
+          const state = await readRecord(team.paths.hostedFile(p.name, 'state'), HostedStateSchema);
           return state === undefined ? 'gone' : state.state === 'running' ? 'alive' : 'dead';
         } catch {
           return 'unknown'; // unreadable state file
@@ -126,7 +126,7 @@ export class InProcessBackend implements Backend {
     const name = memberName(pane);
     const timeoutMs = this.opts.killTimeoutMs ?? 8000;
     if (host !== undefined) return host.kill(name, timeoutMs);
-    const files = (['state', 'kill', 'spawn'] as const).map((k) => hostedFile(team, name, k));
+    const files = (['state', 'kill', 'spawn'] as const).map((k) => team.paths.hostedFile(name, k));
     const reg = await liveHost(team);
     if (reg === undefined) {
       // No host process: nothing it hosted can be running. Clear what it left behind.
@@ -134,9 +134,9 @@ export class InProcessBackend implements Backend {
       return;
     }
     const request: HostedKillRequest = { id: randomUUID(), name, requestedAt: Date.now() };
-    await writeFileAtomic(hostedFile(team, name, 'kill'), formatJson(request));
+    await writeFileAtomic(team.paths.hostedFile(name, 'kill'), formatJson(request));
     const done = await awaitFiles(
-      [hostedDir(team)],
+      [team.paths.hosted],
       async () => {
         if (!isProcessAlive(reg.pid)) return true;
         const left = await Promise.all(files.slice(0, 2).map((f) => fs.access(f).then(() => true, () => false)));
@@ -154,7 +154,7 @@ export class InProcessBackend implements Backend {
     const { team, host } = this.opts;
     const name = memberName(pane);
     if (host !== undefined) return host.capture(name, lines);
-    const state = await readRecord(hostedFile(team, name, 'state'), HostedStateSchema);
+    const state = await readRecord(team.paths.hostedFile(name, 'state'), HostedStateSchema);
     if (state === undefined) return { lines: [] };
     return { lines: tailLines(state.output.join('\n'), lines), exit: state.state === 'exited' ? { code: state.exitCode ?? 0 } : undefined };
   }

@@ -18,6 +18,7 @@ import path from 'node:path';
 import { parse, quote } from 'shell-quote';
 import { SwarmError } from '../../protocol/errors.js';
 import { ensureDir } from '../../storage/atomic.js';
+import { sshControlDir } from '../../team/paths.js';
 import { type Exec, type ExecResult, execaExec } from '../process.js';
 
 /** `[user@]host[:port]`, as given to --host and in team files. */
@@ -58,7 +59,7 @@ const MAX_CONTROL_PATH = 90;
 /** Where the shared connection's socket lives: `<root>/swarm/ssh/<hash>`, else under the temp dir. */
 export function controlPathFor(root: string, key: string): string {
   const name = createHash('sha256').update(key).digest('hex').slice(0, 16);
-  const inRoot = path.join(root, 'swarm', 'ssh', name);
+  const inRoot = path.join(sshControlDir(root), name);
   return inRoot.length <= MAX_CONTROL_PATH ? inRoot : path.join(os.tmpdir(), `swarm-ssh-${process.getuid?.() ?? 'u'}`, name);
 }
 

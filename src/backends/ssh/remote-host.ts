@@ -16,6 +16,7 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { SwarmError } from '../../protocol/errors.js';
 import { ensureDir, writeFileAtomic } from '../../storage/atomic.js';
+import { swarmDir } from '../../team/paths.js';
 import type { PaneSpec } from '../backend.js';
 import { envFileText, envLoaderArgv } from '../env-file.js';
 import { descendantsOf, type TerminateOptions } from '../process.js';
@@ -116,7 +117,7 @@ export class RemoteHost implements PaneHost {
   }
 
   private async proveNow(): Promise<void> {
-    const dir = path.join(this.root.local, 'swarm');
+    const dir = swarmDir(this.root.local);
     await ensureDir(dir);
     const id = randomBytes(8).toString('hex');
     const here = path.join(dir, `ssh-proof-${id}`);

@@ -9,6 +9,7 @@ import { describeHolder, leaseSelf, liveHolder } from '../../team/lead-lease.js'
 import { readTeam, requireMember } from '../../team/team-store.js';
 import { openMailbox, printJson, println, requireTeam, type GlobalArgs } from '../context.js';
 import { chalk, renderMessage } from '../output/render.js';
+import { INTERRUPT_SIGNALS, onSignals } from '../interrupts.js';
 
 interface InboxArgs extends GlobalArgs {
   name: string;
@@ -44,11 +45,13 @@ export const inboxCommand: CommandModule<GlobalArgs, InboxArgs> = {
     const mailbox = await openMailbox(team);
     if (args.follow) {
       const ac = new AbortController();
-      const stop = (): void => ac.abort();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-      for await (const m of followInbox(mailbox, name, { signal: ac.signal, consume: args.consume, unreadOnly: args.unread })) {
-        println(args.json ? JSON.stringify(m) : renderMessage(m));
+      const off = onSignals(INTERRUPT_SIGNALS, () => ac.abort());
+      try {
+        for await (const m of followInbox(mailbox, name, { signal: ac.signal, consume: args.consume, unreadOnly: args.unread })) {
+          println(args.json ? JSON.stringify(m) : renderMessage(m));
+        }
+      } finally {
+        off();
       }
       return;
     }

@@ -11,6 +11,7 @@ import { printJson, println, requireTeam, type GlobalArgs } from '../context.js'
 import { chalk } from '../output/render.js';
 import { renderStatus } from '../output/status.js';
 import { collectStatus, type CollectOptions } from '../../teammates/status-report.js';
+import { INTERRUPT_SIGNALS, onSignals } from '../interrupts.js';
 
 interface StatusArgs extends GlobalArgs {
   watch: boolean;
@@ -49,9 +50,7 @@ async function nextChange(watchers: readonly DirWatcher[], signal: AbortSignal, 
 async function watchStatus(team: Team, json: boolean): Promise<void> {
   await readTeam(team); // not_found before any directory is watched (DirWatcher creates it)
   const ac = new AbortController();
-  const stop = (): void => ac.abort();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  const off = onSignals(INTERRUPT_SIGNALS, () => ac.abort());
   const p = team.paths;
   const watchers = await Promise.all([
     DirWatcher.open(p.statusDir),
@@ -76,8 +75,7 @@ async function watchStatus(team: Team, json: boolean): Promise<void> {
       await nextChange(watchers, ac.signal, REDRAW_MS);
     }
   } finally {
-    process.removeListener('SIGINT', stop);
-    process.removeListener('SIGTERM', stop);
+    off();
     await Promise.all(watchers.map((w) => w.close()));
   }
 }

@@ -16,6 +16,7 @@ import { printJson, println, requireTeam, type GlobalArgs } from '../context.js'
 import { chalk } from '../output/render.js';
 import { describeOutcome } from '../output/stop.js';
 import { nameList, WaitingLine } from '../output/waiting.js';
+import { INTERRUPT_SIGNALS, interruptStatus, onSignals, type InterruptSignal } from '../interrupts.js';
 
 /** What Ctrl-C during a shutdown leaves: the requests stand; swarm teammates still stop when their grace ends. */
 export function interruptedLine(
@@ -92,13 +93,13 @@ export const shutdownCommand: CommandModule<GlobalArgs, ShutdownArgs> = {
     const config = await readTeam(team);
     const members = args.all ? config.members.filter((m) => !sameName(m.name, LEAD_NAME)) : [requireMember(config, args.name!)];
     const waiting = new WaitingLine(members.map((m) => m.name));
-    const onInterrupt = (): void => {
+    const onInterrupt = (sig: InterruptSignal): void => {
       waiting.stop();
       const left = members.filter((m) => waiting.waitingFor.includes(m.name));
       process.stderr.write(`${interruptedLine(team.name, left, waiting.notAsked, shutdownGraceMs(process.env) - waiting.elapsedMs)}\n`);
-      process.exit(130);
+      process.exit(interruptStatus(sig));
     };
-    process.once('SIGINT', onInterrupt);
+    const offInterrupts = onSignals(INTERRUPT_SIGNALS, onInterrupt);
     const opts = {
       env: process.env,
       timeoutMs: args.timeout * 1000,
@@ -108,7 +109,7 @@ export const shutdownCommand: CommandModule<GlobalArgs, ShutdownArgs> = {
       onOutcome: (o: StopOutcome) => waiting.done(o.name),
     };
     const outcomes = await (args.all ? shutdownAll(team, opts) : shutdownTeammate(team, args.name!, opts).then((o) => [o])).finally(() => {
-      process.removeListener('SIGINT', onInterrupt);
+      offInterrupts();
       waiting.stop();
     });
     if (args.json) printJson(outcomes);

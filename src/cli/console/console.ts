@@ -27,6 +27,7 @@ import { readStateDigest } from './state-digest.js';
 import { readTeam } from '../../team/team-store.js';
 import { LeaseKeeper, leaseSelf, type LeaseState } from '../../team/lead-lease.js';
 import { SwarmError } from '../../protocol/errors.js';
+import { END_OF_RUN_SHUTDOWN_MS } from '../../protocol/shutdown-timing.js';
 import { roleChangeLine, watchingLines } from './lease-lines.js';
 import type { Team } from '../../team/team.js';
 import { catchInterrupts, describeInterrupt, OUTSIDE_SIGNALS, terminalGone, type CaughtInterrupts, type Interrupt } from '../interrupts.js';
@@ -374,7 +375,7 @@ export class LeaderConsole implements ActionContext {
   private async exit(shutdownTeam: boolean): Promise<void> {
     this.screen.onKey(undefined);
     const onError = (e: unknown): void => this.printError(e);
-    if (shutdownTeam) await shutdownEveryTeammate(this, this.members, this.o.exitShutdownTimeoutMs ?? 20_000, onError);
+    if (shutdownTeam) await shutdownEveryTeammate(this, this.members, this.o.exitShutdownTimeoutMs ?? END_OF_RUN_SHUTDOWN_MS, onError);
     this.stop.abort();
     await Promise.allSettled([...this.tasks]);
     await stopHosted(this, onError);

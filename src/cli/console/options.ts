@@ -22,7 +22,7 @@ export interface ConsoleOptions {
   endWithLastTeammate?: boolean;
   /** Leave the console (without shutting the team down) when this aborts. */
   signal?: AbortSignal;
-  /** How long `shutdown --all` on exit waits for answers before killing. Default 20 s. */
+  /** How long `shutdown --all` on exit waits for answers before killing. Default END_OF_RUN_SHUTDOWN_MS (20 s). */
   exitShutdownTimeoutMs?: number;
   /** Run an agent lead in the console (docs/protocol.md#agent-lead). */
   lead?: ConsoleLeadOptions;

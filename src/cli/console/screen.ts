@@ -11,6 +11,7 @@
 import readline from 'node:readline';
 import wrapAnsi from 'wrap-ansi';
 import { isClosedOutputError } from '../output/closed-output.js';
+import { onSignals } from '../interrupts.js';
 
 export interface ScreenOptions {
   input: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -65,9 +66,7 @@ export class Screen {
   /** Ctrl-C at the prompt (a key on a TTY), or SIGINT sent to the process (until close). */
   onInterrupt(handler: () => void): void {
     this.rl.on('SIGINT', handler);
-    const onSignal = (): void => handler();
-    process.on('SIGINT', onSignal);
-    this.signalHandlers.push(() => process.removeListener('SIGINT', onSignal));
+    this.signalHandlers.push(onSignals(['SIGINT'], () => handler()));
   }
 
   /** The input ended (Ctrl-D, or EOF of a pipe). */

@@ -18,8 +18,8 @@ import { quote } from 'shell-quote';
 import { detectIt2, probeTmuxInstall, TMUX_MIN_VERSION } from '../../backends/registry.js';
 import type { Exec } from '../../backends/process.js';
 import { errnoCode } from '../../protocol/errors.js';
-import { DIR_MODE, FILE_MODE } from '../../storage/atomic.js';
-import { resolveRoot, swarmDir, teamsDir } from '../../team/paths.js';
+import { DIR_MODE, FILE_MODE, NOT_PRIVATE, PERMISSION_BITS } from '../../storage/atomic.js';
+import { keysDir, resolveRoot, swarmDir, teamsDir } from '../../team/paths.js';
 import { Team } from '../../team/team.js';
 import { findMember, readTeam } from '../../team/team-store.js';
 import { LEAD_NAME } from '../../protocol/names.js';
@@ -92,7 +92,7 @@ export async function checkIt2(ctx: DoctorContext): Promise<CheckResult> {
 }
 
 function octal(mode: number): string {
-  return `0${(mode & 0o777).toString(8)}`;
+  return `0${(mode & PERMISSION_BITS).toString(8)}`;
 }
 
 /** Directories and key files swarm keeps private (docs/protocol.md#root-layout: dirs 0700, files 0600). */
@@ -102,7 +102,7 @@ async function privatePaths(ctx: DoctorContext): Promise<{ dirs: string[]; files
     const p = team.paths;
     dirs.push(p.dir, p.inboxes, p.permissions, p.pending, p.resolved, p.statusDir, p.logsDir);
   }
-  const keys = path.join(swarmDir(ctx.root), 'keys');
+  const keys = keysDir(ctx.root);
   dirs.push(swarmDir(ctx.root), keys);
   let files: string[] = [];
   try {
@@ -129,7 +129,7 @@ export async function listTeamDirs(ctx: DoctorContext): Promise<Team[]> {
 async function modeOf(p: string): Promise<{ mode: number; isDir: boolean } | undefined> {
   try {
     const st = await fs.stat(p);
-    return { mode: st.mode & 0o777, isDir: st.isDirectory() };
+    return { mode: st.mode & PERMISSION_BITS, isDir: st.isDirectory() };
   } catch (e) {
     if (errnoCode(e) === 'ENOENT') return undefined;
     throw e;
@@ -151,7 +151,7 @@ async function claudeCodeTeamDirs(ctx: DoctorContext): Promise<Map<string, strin
   const out = new Map<string, string>();
   for (const team of await listTeamDirs(ctx)) {
     const st = await modeOf(team.paths.dir);
-    if (st === undefined || (st.mode & 0o077) === 0) continue;
+    if (st === undefined || (st.mode & NOT_PRIVATE) === 0) continue;
     const lead = await readTeam(team).then((c) => findMember(c, LEAD_NAME), () => undefined);
     if (lead === undefined || lead.color !== undefined) continue;
     out.set(teamsDir(ctx.root), 'teams directory');
@@ -171,7 +171,7 @@ export async function checkPermissions(ctx: DoctorContext): Promise<CheckResult>
     const st = await modeOf(p);
     if (st === undefined) return;
     checked++;
-    if ((st.mode & 0o077) === 0) return; // no group/other bits: private enough
+    if ((st.mode & NOT_PRIVATE) === 0) return; // no group/other bits: private enough
     const ccWhat = claudeCodes.get(p);
     if (ccWhat !== undefined) {
       checked--; // not one of the private paths the passed line counts

@@ -1,6 +1,6 @@
 // `swarm doctor`'s checks of the files and processes of each team under the root (the locks and
 // kept-aside files also in its task list, tasks/<team>/):
-// - lock directories (`*.lock`) whose mtime is older than STALE_LOCK_MS: a live holder refreshes its
+// - lock directories (`*.lock`) whose mtime is older than STALE_LOCK_MS (storage/lock.ts): a live holder refreshes its
 //   lock every second, so these belong to dead processes (--fix removes one only if it is still stale
 //   when it gets there);
 // - a `*.lock` path that is a symlink (a lock must be a real directory; --fix removes the link) and
@@ -45,16 +45,14 @@ import { scanList, TaskList } from '../../tasks/index.js';
 import { releaseTasksOf } from '../../teammates/release.js';
 import { resumeCommand } from '../../teammates/status-report.js';
 import { formatAge } from '../output/age.js';
+import { STALE_LOCK_MS } from '../../storage/lock.js';
+import { CORRUPT_LABEL, keptAsideAt } from '../../storage/atomic.js';
 import { inboxEntryFindings, oddLockFinding } from './odd-entries.js';
 
-/** A lock dir untouched for this long has no live holder (holders refresh it every second). */
-export const STALE_LOCK_MS = 30_000;
 /** A member reserved this long ago with neither pane nor pid never started. */
 export const UNSTARTED_MS = 60_000;
 /** A question waiting this long while no leader runs is reported: nobody is there to answer it. */
 export const UNANSWERED_MS = 5 * 60_000;
-
-const CORRUPT_RE = /\.corrupt-\d+$/;
 
 interface Found {
   path: string;
@@ -91,7 +89,7 @@ export async function scanTeamDir(dir: string, depth = 4): Promise<{ locks: Foun
         continue;
       }
       const isLock = e.isDirectory() && e.name.endsWith('.lock');
-      const isCorrupt = e.isFile() && CORRUPT_RE.test(e.name);
+      const isCorrupt = e.isFile() && keptAsideAt(e.name, CORRUPT_LABEL) !== undefined;
       if (isLock || isCorrupt) {
         try {
           const st = await fs.stat(p);

@@ -10,7 +10,7 @@ import { agentId } from '../../protocol/names.js';
 import { Team } from '../../team/team.js';
 import { newMemberColor } from '../../team/team-store.js';
 import { resolveAgentType } from '../../team/agent-types.js';
-import { forwardedEnv, type Env } from '../../teammates/command-line.js';
+import { CREDENTIAL_ENV, forwardedEnv, type Env } from '../../teammates/command-line.js';
 import { memberPane } from '../../teammates/recipe.js';
 import { describeLoweredMode, typedSettings } from '../../teammates/spawn.js';
 import { worktreeAddArgv, type WorktreePlan } from '../../teammates/worktree.js';
@@ -39,7 +39,7 @@ export interface DryRunInput {
 }
 
 /** Credentials are never printed: their values become `<redacted>`. */
-const SECRETS = new Set(['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN']);
+const SECRETS = new Set<string>(CREDENTIAL_ENV);
 export const REDACTED = '<redacted>';
 
 export function redacted(env: Record<string, string>): Record<string, string> {

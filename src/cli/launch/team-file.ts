@@ -37,6 +37,7 @@ import { assertMemberName, assertTeamName, LEAD_NAME } from '../../protocol/name
 import { nearest } from '../../protocol/spelling.js';
 import { TASK_LIMITS } from '../../protocol/task.js';
 import { isDirectory } from '../../storage/atomic.js';
+import { findCycle, type Edge } from '../../tasks/index.js';
 import { parseDestination } from '../../backends/ssh/connection.js';
 import { resolveClaude, type Env } from '../../teammates/command-line.js';
 import { ISOLATIONS } from '../../teammates/spawn.js';
@@ -141,11 +142,16 @@ function hostProblems(team: { backend?: unknown; hosts?: unknown; members?: unkn
   }
 }
 
-/** The machine of each member, in order: its own `host`, else the next of `hosts` (round-robin); undefined = this one. */
-export function memberHosts(file: Pick<TeamFile, 'members' | 'hosts'>): (string | undefined)[] {
-  const pool = file.hosts ?? [];
+/** Deal the `hosts` pool out to the members without their own `host` (round-robin, in member order): once, at parse. */
+function dealHosts(team: TeamFile): void {
+  const pool = team.hosts ?? [];
   let next = 0;
-  return file.members.map((m) => m.host ?? (pool.length === 0 ? undefined : pool[next++ % pool.length]));
+  for (const m of team.members) if (m.host === undefined && pool.length > 0) m.host = pool[next++ % pool.length];
+}
+
+/** The machine of each member, in order (the pool was dealt at parse); undefined = this one. */
+export function memberHosts(file: Pick<TeamFile, 'members'>): (string | undefined)[] {
+  return file.members.map((m) => m.host);
 }
 
 /** The 0-based positions a task's `blockedBy` names (a position or a unique subject), or the problem. */
@@ -161,7 +167,7 @@ function taskProblems(team: { members?: unknown; tasks?: unknown }, ctx: z.Refin
   if (!Array.isArray(team.tasks)) return;
   const tasks = team.tasks as { subject?: unknown; owner?: unknown; blockedBy?: unknown }[];
   const members = Array.isArray(team.members) ? (team.members as { name?: unknown }[]).map((m) => String(m?.name ?? '').toLowerCase()) : [];
-  const edges = new Map<number, number[]>();
+  const edges: Edge[] = []; // blocker → blocked, as the task list's own dependency check takes them
   tasks.forEach((t, i) => {
     if (t === null || typeof t !== 'object') return;
     if (typeof t.owner === 'string' && t.owner !== LEAD_NAME && !members.includes(t.owner.toLowerCase())) {
@@ -173,10 +179,11 @@ function taskProblems(team: { members?: unknown; tasks?: unknown }, ctx: z.Refin
       const at = blockerIndex(ref, tasks);
       if (typeof at === 'string') ctx.addIssue({ code: 'custom', path: ['tasks', i, 'blockedBy', j], message: at });
       else if (at === i) ctx.addIssue({ code: 'custom', path: ['tasks', i, 'blockedBy', j], message: 'a task cannot be blocked by itself' });
-      else edges.set(i, [...(edges.get(i) ?? []), at]);
+      else edges.push({ from: String(at), to: String(i) });
     });
   });
-  const cycle = firstCycle(edges);
+  // findCycle gives the cycle in "blocks" order; reversed, each position waits for the next.
+  const cycle = findCycle([], edges)?.cycle.map(Number).reverse();
   if (cycle) {
     ctx.addIssue({
       code: 'custom',
@@ -184,30 +191,6 @@ function taskProblems(team: { members?: unknown; tasks?: unknown }, ctx: z.Refin
       message: `the tasks wait for each other in a circle (${cycle.map((i) => i + 1).join(' → ')}): none could ever start`,
     });
   }
-}
-
-/** A cycle in "waits for" edges (positions, the first repeated at the end), or undefined. */
-function firstCycle(edges: ReadonlyMap<number, number[]>): number[] | undefined {
-  const state = new Map<number, 'open' | 'done'>();
-  const stack: number[] = [];
-  const visit = (n: number): number[] | undefined => {
-    if (state.get(n) === 'done') return undefined;
-    if (state.get(n) === 'open') return [...stack.slice(stack.indexOf(n)), n];
-    state.set(n, 'open');
-    stack.push(n);
-    for (const m of edges.get(n) ?? []) {
-      const c = visit(m);
-      if (c) return c;
-    }
-    stack.pop();
-    state.set(n, 'done');
-    return undefined;
-  };
-  for (const n of edges.keys()) {
-    const c = visit(n);
-    if (c) return c;
-  }
-  return undefined;
 }
 
 /** Each task's blockers as 0-based positions in `tasks` (the file is valid: every reference resolves). */
@@ -324,6 +307,7 @@ function parseLocated(text: string, sourceName: string, baseDir: string): Locate
     m.cwd = path.resolve(baseDir, m.cwd);
   });
   if (problems.length > 0) throw invalid(problems);
+  dealHosts(team);
   return { team, at };
 }
 

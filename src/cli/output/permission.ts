@@ -5,6 +5,7 @@
 import { structuredPatch } from 'diff';
 import type { PendingView } from '../../permissions/pending-list.js';
 import { oneLine } from '../../protocol/text.js';
+import { isTool } from '../../protocol/tool-names.js';
 import { formatAge } from './age.js';
 import { chalk, describeToolInput, paint } from './render.js';
 
@@ -53,21 +54,21 @@ export function shortDiff(oldText: string, newText: string): string[] {
 /** The tool input as readable lines (no indentation). */
 export function describeRequestInput(toolName: string, input: Record<string, unknown>): string[] {
   const file = str(input, 'file_path') ?? str(input, 'notebook_path');
-  if (toolName === 'Bash') {
+  if (isTool(toolName, 'Bash')) {
     const command = str(input, 'command') ?? '';
     const [first = '', ...rest] = clip(command, '', (s) => s);
     return [`$ ${first}`, ...rest.map((l) => `  ${l}`)];
   }
-  if (toolName === 'Edit' && file) {
+  if (isTool(toolName, 'Edit') && file) {
     return [file, ...shortDiff(str(input, 'old_string') ?? '', str(input, 'new_string') ?? '')];
   }
-  if (toolName === 'MultiEdit' && file && Array.isArray(input.edits)) {
+  if (isTool(toolName, 'MultiEdit') && file && Array.isArray(input.edits)) {
     const edits = input.edits.filter((e): e is Record<string, unknown> => typeof e === 'object' && e !== null);
     const first = edits[0];
     const diff = first ? shortDiff(str(first, 'old_string') ?? '', str(first, 'new_string') ?? '') : [];
     return [`${file} (${edits.length} edit${edits.length === 1 ? '' : 's'})`, ...diff];
   }
-  if (toolName === 'Write' && file) {
+  if (isTool(toolName, 'Write') && file) {
     const content = str(input, 'content') ?? '';
     return [file, ...(content === '' ? [chalk.dim('(empty file)')] : shortDiff('', content))];
   }

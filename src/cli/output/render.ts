@@ -5,6 +5,7 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import { parseControl, type ControlMessage } from '../../protocol/control.js';
 import type { InboxMessage } from '../../protocol/message.js';
 import { oneLine } from '../../protocol/text.js';
+import { isTool } from '../../protocol/tool-names.js';
 import { painter } from '../../team/paint.js';
 import { decideColorLevel, exportColorChoice, type ColorLevel } from './color.js';
 
@@ -26,7 +27,7 @@ export function paint(color: string | undefined, text: string): string {
 /** The most telling part of a tool input: the Bash command, the file path, the pattern. */
 export function describeToolInput(tool: string, input: Record<string, unknown>): string {
   const str = (k: string): string | undefined => (typeof input[k] === 'string' ? (input[k] as string) : undefined);
-  if (tool === 'Bash') return str('command') ?? '';
+  if (isTool(tool, 'Bash')) return str('command') ?? '';
   const file = str('file_path') ?? str('path') ?? str('notebook_path');
   const pattern = str('pattern');
   if (file && pattern) return `${pattern} in ${file}`;
@@ -38,7 +39,7 @@ export function describeControl(m: ControlMessage, from: string): string {
   switch (m.type) {
     case 'permission_request': {
       const what = describeToolInput(m.tool_name, m.input);
-      return m.tool_name === 'Bash'
+      return isTool(m.tool_name, 'Bash')
         ? `${m.agent_id || from} asks to run Bash: ${oneLine(what)} [${m.request_id}]`
         : `${m.agent_id || from} asks to use ${m.tool_name}${what ? `: ${oneLine(what)}` : ''} [${m.request_id}]`;
     }

@@ -16,6 +16,7 @@ import { listPending } from '../../permissions/pending-list.js';
 import { openPlanRequests } from '../../permissions/plan-answer.js';
 import { followInbox } from '../../mailbox/follow.js';
 import { LEAD_NAME } from '../../protocol/names.js';
+import { END_OF_RUN_SHUTDOWN_MS } from '../../protocol/shutdown-timing.js';
 import { oneLine } from '../../protocol/text.js';
 import type { Task } from '../../protocol/task.js';
 import { LeadInboxRule, type LeadInboxEvent } from '../../runtime/lead/inbox-rule.js';
@@ -24,7 +25,8 @@ import { LeadQueue } from '../../runtime/lead/queue.js';
 import { ensureDir } from '../../storage/atomic.js';
 import { DirWatcher } from '../../storage/watch.js';
 import { TaskList } from '../../tasks/index.js';
-import { shutdownAll, type StopOutcome } from '../../teammates/stop.js';
+import { backendsOnce, shutdownAll, type StopContext, type StopOutcome } from '../../teammates/stop.js';
+import { readTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
 import { openMailbox } from '../context.js';
 import { describeControl, describeToolInput } from '../output/render.js';
@@ -45,7 +47,7 @@ export interface HeadlessRunOptions extends LeadSettings {
   answer: (text: string) => void;
   /** Ctrl-C / SIGTERM: the run stops, the team is shut down. */
   signal?: AbortSignal;
-  /** How long the end-of-run shutdown waits for answers before killing. Default 20 s. */
+  /** How long the end-of-run shutdown waits for answers before killing. Default END_OF_RUN_SHUTDOWN_MS (20 s). */
   shutdownTimeoutMs?: number;
 }
 
@@ -75,8 +77,9 @@ export function stopLine(s: StopOutcome): string {
 
 /** The questions already open (pending requests whose worker lives, unanswered plans), as [id, line], oldest first. */
 async function openQuestions(team: Team): Promise<[string, string][]> {
-  const permissions = (await listPending(team)).filter((p) => !p.orphaned);
-  const plans = await openPlanRequests(team);
+  const config = await readTeam(team); // one read for both lists
+  const permissions = (await listPending(team, { config })).filter((p) => !p.orphaned);
+  const plans = await openPlanRequests(team, config);
   return [
     ...permissions.map((p): [number, string, string] => [p.createdAt, p.id, approvalLine(p.workerName, p.toolName, p.input, p.id, team.name)]),
     ...plans.map((p): [number, string, string] => [p.at, p.request.requestId, planLine(p.from, team.name)]),
@@ -111,7 +114,8 @@ async function leadHeadless(o: HeadlessRunOptions): Promise<number> {
   const host = await openConsoleHost(o.team, o.env);
   const mailbox = await openMailbox(o.team);
   const queue = new LeadQueue();
-  const ctx = { env: o.env, inProcessHost: host };
+  const ctx: StopContext = { env: o.env, inProcessHost: host };
+  ctx.backendFor = backendsOnce(ctx); // one backend per kind for every removal and the final shutdown
   const rule = new LeadInboxRule({ team: o.team, stopContext: () => ctx });
   const background: Promise<unknown>[] = [];
   const fail = (what: string) => (e: unknown) => {
@@ -200,7 +204,7 @@ async function leadHeadless(o: HeadlessRunOptions): Promise<number> {
   }
 
   o.progress('shutting the team down…');
-  const outcomes = await shutdownAll(o.team, { ...ctx, force: true, reason: 'the run is over', timeoutMs: o.shutdownTimeoutMs ?? 20_000 }).catch((e: unknown) => {
+  const outcomes = await shutdownAll(o.team, { ...ctx, force: true, reason: 'the run is over', timeoutMs: o.shutdownTimeoutMs ?? END_OF_RUN_SHUTDOWN_MS }).catch((e: unknown) => {
     o.progress(`error: shutting the team down: ${e instanceof Error ? e.message : String(e)}`);
     return [];
   });

@@ -11,7 +11,7 @@ import type { LeadOptions } from '../../runtime/lead/lead.js';
 import type { StopReport } from '../../runtime/lead/tools.js';
 import type { TeammateRuntime } from '../../teammates/command-line.js';
 import { spawnTeammate } from '../../teammates/spawn.js';
-import { killTeammate, shutdownAll, shutdownTeammate, type StopContext, type StopOutcome } from '../../teammates/stop.js';
+import { backendsOnce, killTeammate, shutdownAll, shutdownTeammate, type StopContext, type StopOutcome } from '../../teammates/stop.js';
 import { readTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
 import { requestedBackend } from '../context.js';
@@ -57,6 +57,7 @@ export function leadPowers(o: LeadPowerOptions): Required<Pick<LeadOptions, 'spa
     return { ...s, sessionExisted: (await s.backend.sessions?.exists(o.team.name)) ?? true };
   };
   const ctx: StopContext = { env: o.env, inProcessHost: o.host };
+  ctx.backendFor = backendsOnce(ctx); // one backend per kind for every stop of the run
   return {
     spawn: async (req) => {
       selected ??= backend();

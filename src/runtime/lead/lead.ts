@@ -19,6 +19,7 @@ import type { ColorSupportLevel } from 'chalk';
 import type { TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { openLeadMailbox } from '../../permissions/lead-mailbox.js';
 import { sendMessage } from '../../mailbox/send.js';
+import type { TeamConfig } from '../../protocol/config.js';
 import { defaultCompactAt } from '../../protocol/context-window.js';
 import { LEAD_NAME, sameName } from '../../protocol/names.js';
 import { oneLine } from '../../protocol/text.js';
@@ -161,10 +162,16 @@ export async function runLead(o: LeadOptions): Promise<LeadOutcome> {
   o.signal?.addEventListener('abort', onAbort, { once: true });
   if (o.signal?.aborted) onAbort();
 
+  // config.json as the turn's system prompt read it, handed to the turn's first limit check (nothing
+  // between the two writes it); every later check, and every one after a raise, reads it afresh.
+  let turnConfig: TeamConfig | undefined;
+
   /** A limit reached: the person decides; a stop throws LimitReached out of the loop, a go-on raises it (a budget in config.json). */
   const checkLimits = async (): Promise<void> => {
     await status.flush(); // the lead's own last step is in the spend read below (usage() writes in the background)
-    for (let hit = limits.reached(await readBudgetState(o.team)); hit !== undefined; hit = limits.reached(await readBudgetState(o.team))) {
+    const read = turnConfig;
+    turnConfig = undefined;
+    for (let hit = limits.reached(await readBudgetState(o.team, read)); hit !== undefined; hit = limits.reached(await readBudgetState(o.team))) {
       view.warn(`limit reached: ${hit.why}`);
       transcript.append({ kind: 'limit', what: hit.kind, why: hit.why });
       const before = status.state;
@@ -178,13 +185,14 @@ export async function runLead(o: LeadOptions): Promise<LeadOutcome> {
 
   const powers: LeadPowers = {
     mayAddTeammate: async () => {
-      const teammates = (await readTeam(o.team)).members.filter((m) => !sameName(m.name, LEAD_NAME));
+      const config = await readTeam(o.team);
+      const teammates = config.members.filter((m) => !sameName(m.name, LEAD_NAME));
       if (teammates.length >= limits.maxTeammates) {
         throw new Error(
           `the team already has ${teammates.length} teammates (--max-teammates ${limits.maxTeammates}): give one of them the work (SendMessage) or stop one whose work is done (shutdown_request) first`,
         );
       }
-      const { hit } = await readBudgetState(o.team);
+      const { hit } = await readBudgetState(o.team, config);
       if (hit !== undefined) throw new Error(`no new teammates: ${hit.why}`);
     },
     spawn: (req) => o.spawn(req),
@@ -239,9 +247,10 @@ export async function runLead(o: LeadOptions): Promise<LeadOutcome> {
     tools: apiTools(tools),
     systemPrompt: async () => {
       const config = await readTeam(o.team);
+      turnConfig = config;
       view.setRoster(config.members);
       const agentTypes = loadAgentTypes({ cwd: o.cwd, root: o.team.root }).types;
-      return buildLeadPrompt({ team: o.team.name, cwd: o.cwd, config, maxTeammates: limits.maxTeammates, limits: limits.describe(await readBudgetState(o.team)), readTools: o.readTools === true, agentTypes });
+      return buildLeadPrompt({ team: o.team.name, cwd: o.cwd, config, maxTeammates: limits.maxTeammates, limits: limits.describe(await readBudgetState(o.team, config)), readTools: o.readTools === true, agentTypes });
     },
     runner,
     inbox: o.queue,

@@ -21,6 +21,7 @@
 import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'shell-quote';
+import { rootSettingsFiles } from '../../team/paths.js';
 import { PathPatterns } from './path-patterns.js';
 import { realpathLoose } from './paths.js';
 
@@ -44,7 +45,7 @@ export function configSummary(shown: string, pattern: string | undefined): strin
 /** The files whose commands name scripts: the project's (relative to the cwd) and the root's. */
 function commandSources(root: string, cwd: string | undefined): string[] {
   const project = cwd === undefined ? [] : ['.claude/settings.json', '.claude/settings.local.json', '.mcp.json'].map((f) => path.join(cwd, f));
-  return [...project, path.join(root, 'settings.json'), path.join(root, 'settings.local.json')];
+  return [...project, ...rootSettingsFiles(root)];
 }
 
 /** A settings file is at most this big; past it (or not a regular file) it names nothing here. */

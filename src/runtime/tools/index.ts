@@ -5,6 +5,7 @@
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
 import { z } from 'zod';
 import { TEAM_TOOL_NAMES, type AgentType } from '../../protocol/agent-type.js';
+import { isOneOfTools } from '../../protocol/tool-names.js';
 import { bashTool } from './bash.js';
 import { editTool } from './edit.js';
 import { exitPlanModeTool } from './exit-plan-mode.js';
@@ -29,7 +30,7 @@ export function findTool(name: string): AnyTool | undefined {
  */
 export function toolsForType(type: Pick<AgentType, 'tools' | 'disallowedTools' | 'readOnlyBash'> | undefined, keepPlanExit = false): AnyTool[] {
   if (type === undefined) return [...ALL_TOOLS];
-  const always = (name: string): boolean => TEAM_TOOL_NAMES.includes(name) || (keepPlanExit && name === exitPlanModeTool.name);
+  const always = (name: string): boolean => isOneOfTools(name, TEAM_TOOL_NAMES) || (keepPlanExit && name === exitPlanModeTool.name);
   const allowed = (name: string): boolean => always(name) || ((type.tools === undefined || type.tools.includes(name)) && !type.disallowedTools.includes(name));
   return ALL_TOOLS.filter((t) => allowed(t.name)).map((t) => (t === bashTool && type.readOnlyBash === true ? readOnlyBashTool : t));
 }

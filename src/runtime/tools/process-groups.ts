@@ -11,8 +11,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import { setTimeout as delay } from 'node:timers/promises';
 import { errnoCode } from '../../protocol/errors.js';
+import { stopForSure } from '../../storage/pid.js';
 
 export interface RunOptions {
   cwd: string;
@@ -102,13 +102,7 @@ export class ProcessGroups {
 
   /** SIGTERM the group, SIGKILL after the grace period; resolves true once it is gone (false if it lingers). */
   async killGroup(pgid: number): Promise<boolean> {
-    signalGroup(pgid, 'SIGTERM');
-    const deadline = Date.now() + this.killGraceMs;
-    while (groupAlive(pgid) && Date.now() < deadline) await delay(20);
-    if (groupAlive(pgid)) signalGroup(pgid, 'SIGKILL');
-    const hard = Date.now() + 2000;
-    while (groupAlive(pgid) && Date.now() < hard) await delay(20);
-    const gone = !groupAlive(pgid);
+    const gone = await stopForSure((sig) => signalGroup(pgid, sig), () => !groupAlive(pgid), { termMs: this.killGraceMs });
     if (gone) this.live.delete(pgid);
     return gone;
   }

@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import { SwarmError } from '../../protocol/errors.js';
 import type { PermissionMode } from '../../protocol/config.js';
+import type { ToolName } from '../../protocol/tool-names.js';
 import type { RuleSet } from '../../permissions/rules.js';
 import type { TaskList } from '../../tasks/index.js';
 import type { PathGuard } from './paths.js';
@@ -78,7 +79,7 @@ export interface ToolContext {
 }
 
 export interface ToolDefinition<I = unknown> {
-  name: string;
+  name: ToolName;
   kind: ToolKind;
   description: string;
   schema: z.ZodType<I>;
@@ -87,7 +88,7 @@ export interface ToolDefinition<I = unknown> {
 
 /** A tool with its input type erased: `prepare` parses the raw model input with the schema first. */
 export interface AnyTool {
-  name: string;
+  name: ToolName;
   kind: ToolKind;
   description: string;
   schema: z.ZodType;

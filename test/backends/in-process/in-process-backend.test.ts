@@ -7,7 +7,6 @@ import { readFile } from 'node:fs/promises';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { currentTeammate, type TeammateLaunch } from '../../../src/backends/in-process/context.js';
-import { hostedFile } from '../../../src/backends/in-process/files.js';
 import { InProcessBackend } from '../../../src/backends/in-process/in-process-backend.js';
 import { InProcessHost } from '../../../src/backends/in-process/host.js';
 import { spawnTeammate } from '../../../src/teammates/spawn.js';
@@ -153,7 +152,7 @@ describe('in-process host', () => {
     await backend.kill(a);
     expect(await backend.isAlive(a)).toBe(false);
     expect(await backend.isAlive(b)).toBe(true);
-    await expect(readFile(hostedFile(new Team(t.root, 'als'), 'ann', 'state'))).rejects.toThrow(/ENOENT/);
+    await expect(readFile(new Team(t.root, 'als').paths.hostedFile('ann', 'state'))).rejects.toThrow(/ENOENT/);
   });
 
   it('a teammate that ignores its stop signal makes kill fail (not verified), never a false success', async () => {
@@ -183,6 +182,6 @@ describe('in-process host', () => {
     expect(out).toEqual({ name: 'ann', outcome: 'approved', verified: true });
     expect((await readTeam(new Team(t.root, 'sq'))).members.map((m) => m.name)).toEqual(['team-lead']);
     expect(t.host.isAlive('ann')).toBe(false);
-    await expect(readFile(hostedFile(new Team(t.root, 'sq'), 'ann', 'state'))).rejects.toThrow(/ENOENT/);
+    await expect(readFile(new Team(t.root, 'sq').paths.hostedFile('ann', 'state'))).rejects.toThrow(/ENOENT/);
   });
 });

@@ -1,5 +1,5 @@
 // `swarm inbox <name> --follow` as a long-running child: it shows what another `swarm send` process
-// writes, and a SIGTERM ends it cleanly (exit 0, no stack trace).
+// writes, and a SIGTERM or SIGHUP ends it cleanly (exit 0, no stack trace).
 import type { ResultPromise } from 'execa';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { addMember, createTeam } from '../../../src/team/index.js';
@@ -42,7 +42,7 @@ describe('swarm inbox --follow', () => {
     expect(r.stderr).toBe('');
   });
 
-  it('--consume --json streams JSON lines and takes delivery', async () => {
+  it('--consume --json streams JSON lines and takes delivery; SIGHUP (its terminal closed) ends it cleanly too', async () => {
     const f = startFollow(['w1', '--consume', '--json']);
     await send(['send', 'w1', 'take me']);
     await waitFor(() => f.output().includes('\n'), 10_000, 'a JSON line');
@@ -50,7 +50,7 @@ describe('swarm inbox --follow', () => {
     expect(line).toMatchObject({ from: 'team-lead', text: 'take me', read: true });
     const unread = await swarm(root, ['inbox', 'w1', '--unread', '--json', '--team', TEAM]);
     expect(JSON.parse(unread.stdout)).toEqual([]);
-    f.proc.kill('SIGTERM');
+    f.proc.kill('SIGHUP');
     expect((await f.proc).exitCode).toBe(0);
   });
 });

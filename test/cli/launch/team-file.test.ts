@@ -184,6 +184,12 @@ describe('team file tasks:', () => {
       'team.yaml:12: tasks[2].owners: unknown field (did you mean "owner"?)',
     ]);
   });
+
+  it('a circle of three (found by the task list\'s own cycle check) is named in waiting order, at a task of it', () => {
+    // a waits for c, c for b, b for a.
+    const msg = errorOf([...head, 'tasks:', '  - subject: a', '    blockedBy: [3]', '  - subject: b', '    blockedBy: [1]', '  - subject: c', '    blockedBy: [2]'].join('\n'));
+    expect(msg).toBe('team.yaml:9: tasks[1].blockedBy: the tasks wait for each other in a circle (2 → 1 → 3 → 2): none could ever start');
+  });
 });
 
 describe('team file tasks: caps', () => {
