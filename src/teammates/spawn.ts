@@ -42,7 +42,7 @@ import { memberPaneFields } from '../backends/registry.js';
 import { abandonPane, awaitReadiness, startFailure } from './readiness.js';
 import { memberColor, memberPane, withSpawnLock } from './recipe.js';
 import { TEAMMATE_RUNTIMES, resolveClaude, type Env, type TeammateRuntime } from './command-line.js';
-import { claudeUsed, type ClaudeUsed } from './claude-version.js';
+import { askClaudeVersion, type ClaudeUsed, type ClaudeVersionQuestion } from './claude-version.js';
 import { addWorktree, dropWorktree, planWorktree, type WorktreePlan } from './worktree.js';
 
 /** `--isolation` values: `worktree` runs the teammate in its own git worktree (docs/protocol.md#agent-types-and-worktrees). */
@@ -252,7 +252,8 @@ interface StartedSpawn {
   worktree: WorktreePlan | undefined;
   /** Its agent type's mode was lowered to the ceiling: the line saying so. */
   modeNote: string | undefined;
-  claude: ClaudeUsed | undefined;
+  /** `--runtime claude` here: its `--version`, asked beside the spawn. */
+  claude: ClaudeVersionQuestion | undefined;
 }
 
 /** Steps 1-4 under the team's spawn lock; on failure everything is undone and the error thrown. */
@@ -270,9 +271,14 @@ async function startSpawn(o: SpawnOptions): Promise<StartedSpawn> {
     agentType,
   );
   const modeNote = chosen.lowered && agentType ? describeLoweredMode(o.name, agentType, chosen.lowered) : undefined;
-  const claude = runtime === 'claude' && o.backend.remoteProcesses !== true ? await claudeUsed(o.env, o.which) : undefined;
-  const started = await withSpawnLock(o.team, o.readyTimeoutMs, () => startLocked(o, { runtime, mode: chosen.mode, model: chosen.model, cwd }));
-  return { ...started, modeNote, claude };
+  const claude = runtime === 'claude' && o.backend.remoteProcesses !== true ? askClaudeVersion(resolveClaude(o.env, o.which), o.env) : undefined;
+  try {
+    const started = await withSpawnLock(o.team, o.readyTimeoutMs, () => startLocked(o, { runtime, mode: chosen.mode, model: chosen.model, cwd }));
+    return { ...started, modeNote, claude };
+  } catch (e) {
+    claude?.cancel();
+    throw e;
+  }
 }
 
 /** Step 5, outside the lock; on failure the teammate is cleaned up and the error thrown. */
@@ -280,12 +286,14 @@ async function awaitReady(s: StartedSpawn): Promise<SpawnedTeammate> {
   try {
     await awaitReadiness({ ...s.o, mailbox: s.mailbox, name: s.name, msgId: s.msgId, pane: s.pane, runtime: s.runtime, cwd: s.cwd });
   } catch (e) {
+    s.claude?.cancel();
     throw await undoSpawn(s.o, s.name, s.pane, e, s.worktree);
   }
+  const claude = await s.claude?.answer();
   return {
     ...spawnedTeammate(s.agentId, s.name, s.color, s.pane),
     ...(s.modeNote !== undefined ? { modeNote: s.modeNote } : {}),
-    ...(s.claude !== undefined ? { claude: s.claude } : {}),
+    ...(claude !== undefined ? { claude } : {}),
   };
 }
 
