@@ -44,13 +44,28 @@ export interface StepHooks {
   onRestart?: () => void;
 }
 
-function credentials(env: NodeJS.ProcessEnv): { apiKey: string } | { authToken: string } {
+/** What the model client authenticates with, from `env`; undefined when there is nothing to use. */
+function credentialsIn(env: NodeJS.ProcessEnv): { apiKey: string } | { authToken: string } | undefined {
   const key = env.ANTHROPIC_API_KEY?.trim();
   if (key) return { apiKey: key };
   const token = env.ANTHROPIC_AUTH_TOKEN?.trim();
   if (token) return { authToken: token };
   if (env.ANTHROPIC_BASE_URL?.trim()) return { apiKey: 'swarm-local-endpoint' };
-  throw new SwarmError('invalid_input', 'no model credentials: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (or ANTHROPIC_BASE_URL for a local endpoint)');
+  return undefined;
+}
+
+/** What to set when `env` has no model credentials. */
+export const NO_CREDENTIALS = 'no model credentials: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (or ANTHROPIC_BASE_URL for a local endpoint)';
+
+/** Whether a model client can be made from `env` (the check front ends make before creating anything). */
+export function hasModelCredentials(env: NodeJS.ProcessEnv): boolean {
+  return credentialsIn(env) !== undefined;
+}
+
+function credentials(env: NodeJS.ProcessEnv): { apiKey: string } | { authToken: string } {
+  const found = credentialsIn(env);
+  if (found === undefined) throw new SwarmError('invalid_input', NO_CREDENTIALS);
+  return found;
 }
 
 /** The request with cache breakpoints added (the stored conversation is not modified). */

@@ -15,7 +15,7 @@ import { runConsole } from '../console/run.js';
 import { SESSION_ENV } from '../console/session-env.js';
 import { refuseGlobals, requireTeam, type GlobalArgs } from '../context.js';
 import { refuseOtherLeader } from '../run/lead-process.js';
-import { leadOptions, leadSettings, type LeadArgs } from '../run/options.js';
+import { leadOptions, leadSettings, requireModelCredentials, type LeadArgs } from '../run/options.js';
 
 interface LeadCommandArgs extends GlobalArgs, LeadArgs {
   agent: boolean;
@@ -43,6 +43,7 @@ export const leadCommand: CommandModule<GlobalArgs, LeadCommandArgs> = {
       .example('$0 lead --agent --team review-squad --budget-usd 1', 'an agent lead for an existing team')
       .example('$0 lead --take-over --team review-squad', 'take delivery from the console open in another terminal'),
   handler: async (args) => {
+    if (args.agent) requireModelCredentials(process.env, 'swarm lead --agent');
     // Piped /commands are a scripted console; /dev/null (or a closed terminal) would only quit at once.
     if (!process.stdin.isTTY && fstatSync(0).isCharacterDevice()) {
       throw new SwarmError('invalid_input', "swarm lead needs a terminal (it reads your keys): run it in a terminal or a tmux pane; from a script, use 'swarm inbox team-lead --follow' and 'swarm approve <id>'");

@@ -19,7 +19,7 @@ import { refuseGlobals, rootDir, type GlobalArgs } from '../context.js';
 import { catchInterrupts } from '../interrupts.js';
 import { chalk } from '../output/render.js';
 import { refuseOtherLeader } from '../run/lead-process.js';
-import { leadOptions, leadSettings, type LeadArgs } from '../run/options.js';
+import { leadOptions, leadSettings, requireModelCredentials, type LeadArgs } from '../run/options.js';
 
 interface RunArgs extends GlobalArgs, LeadArgs {
   goal: string;
@@ -53,6 +53,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       .example('$0 run "add a --verbose flag to the CLI, with tests"', 'a team and its lead, in the console')
       .example('$0 run -p "fix the failing test in test/app.test.ts" --budget-usd 2 > answer.txt', 'headless, for scripts and CI'),
   handler: async (args) => {
+    requireModelCredentials(process.env, 'swarm run');
     const settings = leadSettings(args, process.env, process.cwd());
     const goal = String(args.goal);
     if (goal.trim() === '') throw new SwarmError('invalid_input', 'the goal is empty: say what the team should achieve, e.g. swarm run "add a --verbose flag"');

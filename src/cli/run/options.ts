@@ -5,7 +5,11 @@ import type { Argv } from 'yargs';
 import { BACKEND_CHOICES } from '../../backends/registry.js';
 import { PermissionModeSchema, parsePermissionMode } from '../../protocol/config.js';
 import { SwarmError } from '../../protocol/errors.js';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DEFAULT_MODEL } from '../../runtime/args.js';
+import { hasModelCredentials, NO_CREDENTIALS } from '../../runtime/model-client.js';
 import type { LeadLimitSettings } from '../../runtime/lead/limits.js';
 import { PRICES_CHECKED, priceOf } from '../../runtime/usage.js';
 import { TEAMMATE_RUNTIMES, type TeammateRuntime } from '../../teammates/command-line.js';
@@ -83,3 +87,23 @@ export function leadSettings(args: LeadArgs, env: NodeJS.ProcessEnv, cwd: string
 export function defaultLeadSettings(env: NodeJS.ProcessEnv, cwd: string): LeadSettings {
   return leadSettings(DEFAULTS, env, cwd);
 }
+
+/** The swarm package's own directory (dist/cli/run/ → the package). */
+const PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/**
+ * Before an agent lead is made (`swarm run`, `swarm lead --agent`) and before anything is created:
+ * without model credentials, one error (exit 2) that says what to set, that `swarm demo` runs
+ * offline, and, where the stand-in and its example scenario are here (a clone), how to run a goal
+ * on it. Nothing is left behind: no team, key or file.
+ */
+export function requireModelCredentials(env: NodeJS.ProcessEnv, command: string): void {
+  if (hasModelCredentials(env)) return;
+  const standin = path.join(PACKAGE_DIR, 'dist/standin/messages-server.js');
+  const script = path.join(PACKAGE_DIR, 'examples/goal.scenario.json');
+  const offline = existsSync(standin) && existsSync(script)
+    ? [`or run a goal on the scripted stand-in: node ${standin} --script ${script} --port 8788 & ANTHROPIC_BASE_URL=http://127.0.0.1:8788 swarm run -p "List this project's files"`]
+    : [];
+  throw new SwarmError('invalid_input', [`${command} needs a model for its agent lead: ${NO_CREDENTIALS}; nothing was created`, 'swarm demo runs the whole thing offline (a scripted stand-in model, no key)', ...offline].join('\n'));
+}
+

@@ -1,0 +1,42 @@
+// No dead end without a key: `swarm run` (console and -p) and `swarm lead --agent` check for model
+// credentials before creating anything, and say in one error (exit 2) what to set, that `swarm
+// demo` runs offline, and how to run a goal on the stand-in here; no team, key or file is left.
+import { readdir } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { createTeam } from '../../../src/team/team-store.js';
+import { swarm } from '../../support/cli.js';
+import { useTempRoot } from '../../support/tmp-root.js';
+
+let root = '';
+useTempRoot((r) => (root = r), 'swarm-nokey-');
+
+const NO_KEY = { ANTHROPIC_API_KEY: '', ANTHROPIC_AUTH_TOKEN: '', ANTHROPIC_BASE_URL: ' ' };
+
+describe('without model credentials', () => {
+  it('swarm run and run -p: one error saying what to set, the offline demo and the stand-in; nothing created', async () => {
+    for (const args of [['run', '-p', 'add a flag'], ['run', 'add a flag'], ['run', 'add a flag', '--team', 'named']]) {
+      const r = await swarm(root, args, NO_KEY);
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      const [first, ...rest] = r.stderr.trim().split('\n');
+      expect(first).toBe('swarm: swarm run needs a model for its agent lead: no model credentials: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (or ANTHROPIC_BASE_URL for a local endpoint); nothing was created');
+      expect(rest[0]).toMatch(/swarm demo runs the whole thing offline/);
+      expect(rest[1]).toMatch(/--script \S+examples\/goal\.scenario\.json --port 8788 & ANTHROPIC_BASE_URL=http:\/\/127\.0\.0\.1:8788 swarm run -p/);
+    }
+    expect(await readdir(root)).toEqual([]); // no team, no key, no directory
+  });
+
+  it('swarm lead --agent: the same, before the terminal check; the team is untouched', async () => {
+    await createTeam(root, { name: 'crew' });
+    const before = (await readdir(root, { recursive: true })).sort();
+    const r = await swarm(root, ['lead', '--agent', '--team', 'crew'], NO_KEY);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^swarm: swarm lead --agent needs a model for its agent lead: no model credentials/);
+    expect((await readdir(root, { recursive: true })).sort()).toEqual(before);
+  });
+
+  it('a base URL alone is enough (a local endpoint): the check lets it through', async () => {
+    const r = await swarm(root, ['run', 'add a flag'], { ...NO_KEY, ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' });
+    expect(r.stderr).not.toMatch(/no model credentials/);
+    expect(r.stderr).toMatch(/needs a terminal/); // the next check: no terminal here
+  });
+});
