@@ -75,6 +75,11 @@ describe('swarm launch of a team that exists', () => {
       expect(dry.stdout).not.toContain('split-window');
     }
 
+    const both = await launch(['--no-console', '--rename', '--fresh']);
+    expect(both.exitCode).toBe(2);
+    expect(both.stderr).toBe('swarm: --fresh and --rename do not go together: --fresh starts the team from nothing, --rename launches a second team under a free name');
+    expect(await teamNames()).toEqual(['again']);
+
     const second = await launch(['--no-console', '--rename']);
     expect(second.exitCode, second.stderr).toBe(0);
     const renamed = /^team "again" exists; created "([a-z]+-[a-z]+-\d{2})" instead$/m.exec(second.stdout);
