@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { errnoCode, SwarmError } from '../protocol/errors.js';
 import { createFileExclusive, DIR_MODE, ensureDir, formatJson } from '../storage/atomic.js';
 import { keysDir } from '../team/paths.js';
+import { deleteTeam } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
 import { formatVerifyKey, generateLeadKeyPair } from './signing.js';
 
@@ -111,6 +112,12 @@ export async function ensureLeadKey(team: Team, now: number = Date.now()): Promi
   }
   if (!won) return loadLeadKey(team);
   return { privateKey: pair.privateKey, publicKey: pair.publicKey, createdAt: pair.createdAt, verifyKey: pair.verifyKey };
+}
+
+/** Delete a team for good: its directory, its task list (deleteTeam) and then its key (`swarm team delete`, `launch --fresh`). */
+export async function removeTeam(team: Team): Promise<void> {
+  await deleteTeam(team);
+  await deleteLeadKey(team);
 }
 
 /** Remove the team's key file; true if there was one. */

@@ -4,7 +4,8 @@
 //      mode the spawn does not give. The person's mode is a ceiling (protocol/mode-ceiling.ts): a
 //      mode a model asks for above it refuses the spawn, an agent type's above it is lowered to it
 //      (and the result says so);
-//   2. clear its inbox and write the initial prompt as its first message from team-lead (signed);
+//   2. clear its inbox (with `keepInbox`, a team launched again: keep it, its messages marked read —
+//      they were for the teammate that left) and write the initial prompt from team-lead (signed);
 //   3. create the pane with the teammate as its command (recipe.ts);
 //   4. record tmuxPaneId / backendType / pid / paneServer / runtime in config.json;
 //   5. readiness handshake (readiness.ts, shared with resume.ts): the prompt is marked read or
@@ -16,7 +17,7 @@
 // (for `swarm worktrees` and doctor once the member is gone). A failed spawn removes the worktree
 // and its branch too.
 // On any failure after step 1: capture the pane's last non-blank lines and how its process ended,
-// kill the pane (verified), remove the member, its status and inbox files, and throw a SwarmError
+// kill the pane (verified), remove the member, its status and inbox files (a kept inbox stays), and throw a SwarmError
 // carrying that output.
 // Spawns of one team are serialised by the lock `teams/<team>/spawn.lock`, held for steps 1-4
 // (reservation and pane creation: two `swarm spawn` processes never interleave them). The readiness
@@ -75,6 +76,11 @@ export interface SpawnOptions {
   cwd?: string | undefined;
   runtime?: TeammateRuntime | undefined;
   isolation?: Isolation | undefined;
+  /**
+   * A team launched again: the member's inbox from its earlier run is kept as history (marked read,
+   * so the new teammate starts from its prompt) instead of cleared, and a failed spawn leaves it.
+   */
+  keepInbox?: boolean | undefined;
   backend: Backend;
   /** Default 20 s. */
   readyTimeoutMs?: number;
@@ -352,7 +358,8 @@ async function startLocked(
     // Started empty (nor a previous teammate's errors) and 0600 like every file under the root:
     // the pane's `tee -a` and the in-process host only append, so they keep this mode.
     await writeFileAtomic(paths.stderrLog(name), '');
-    await mailbox.clear(name);
+    if (o.keepInbox === true) await mailbox.consume(name);
+    else await mailbox.clear(name);
     const lead = config.members[0];
     const prompt = await mailbox.append(name, { from: 'team-lead', text: o.prompt, ...(lead?.color ? { color: lead.color } : {}) });
     pane = await o.backend.createPane(spec);
@@ -372,6 +379,6 @@ async function undoSpawn(o: SpawnOptions, name: string, pane: PaneRef | undefine
     await dropWorktree(worktree).catch((e: unknown) => problems.push(`its worktree could not be removed: ${e instanceof Error ? e.message : String(e)}`));
   }
   await retireStatus(o.team, name).catch(() => undefined);
-  await fs.rm(o.team.paths.inbox(name), { force: true }).catch(() => undefined);
+  if (o.keepInbox !== true) await fs.rm(o.team.paths.inbox(name), { force: true }).catch(() => undefined);
   return startFailure(`spawn of ${name} failed`, o.team.paths.stderrLog(name), output, problems, cause);
 }

@@ -2,7 +2,8 @@
 // is the job the clean-up's `kill %1` ends): launch offline, list pending requests, read the
 // leader's inbox with jq, stop the teammate with a shutdown request, clean up. Only the port
 // changes (a free one, not 8787) and, between the blocks, the script waits as a person would for
-// scout's message; every command must succeed (`set -e`).
+// scout's message; every command must succeed (`set -e`). After the stop, the launch line runs a
+// second time (the same stand-in still serving): the team, shut down, starts again from its file.
 import { execa } from 'execa';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -35,7 +36,7 @@ export function everydayBlocks(readme: string): string[] {
 }
 
 describe("the README's everyday jobs", () => {
-  it('run as printed: launch offline, approve, inspect, stop, clean up', async () => {
+  it('run as printed: launch offline, approve, inspect, stop, launch again, clean up', async () => {
     const blocks = everydayBlocks(await readFile(path.join(REPO, 'README.md'), 'utf8'));
     expect(blocks).toHaveLength(5);
     const [launch, approve, inspect, stop, cleanUp] = blocks as [string, string, string, string, string];
@@ -51,6 +52,9 @@ describe("the README's everyday jobs", () => {
       inspect,
       'echo "== stop"',
       stop,
+      'echo "== launch again"',
+      launch.split('\n').filter((l) => l.includes('swarm launch')).join('\n').replaceAll('8787', port),
+      'npx swarm shutdown --all',
       'echo "== clean up"',
       cleanUp,
       'wait', // the stand-in, ended by `kill %1`: the script ends only once it is gone
@@ -71,6 +75,7 @@ describe("the README's everyday jobs", () => {
     expect(r.exitCode, `${out}\n${String(r.stderr)}`).toBe(0);
     expect(out).toMatch(/== inspect\nscout: /);
     expect(out).toMatch(/== stop\n[^]*scout[^]*approved/);
+    expect(out).toMatch(/== launch again\nteam "hello" exists with no teammate running: starting it again from the file[^]*spawned scout[^]*scout[^]*approved/);
     expect(out).toMatch(/== clean up\n[^]*deleted[^]*hello/);
   }, 150_000);
 });

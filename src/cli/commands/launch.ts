@@ -15,11 +15,17 @@ export const launchCommand: CommandModule<GlobalArgs, LaunchArgs> = {
       .option('console', { type: 'boolean', default: true, describe: 'run the leader console afterwards (--no-console: just spawn)' })
       .option('dry-run', { type: 'boolean', default: false, describe: 'print every command it would run; write nothing' })
       .option('backend', { type: 'string', choices: BACKEND_CHOICES, describe: "where panes open (default: the file's backend, else auto)" })
-      .option('rename', { type: 'boolean', default: false, describe: 'if the team exists, launch a second one under a free name (default: attach to it when it runs)' })
+      .option('rename', { type: 'boolean', default: false, describe: 'if the team exists, launch a second one under a free name (default: attach to it when it runs, else start it again)' })
+      .option('fresh', {
+        type: 'boolean',
+        default: false,
+        describe: "if the team exists and none of it runs, delete its files (tasks, inboxes) first and start from nothing (default: start it again, keeping them)",
+      })
       .example('$0 launch examples/review-trio.yaml', 'start the team; the console opens here (inside tmux) or in swarm-<team>')
       .example('$0 launch team.yaml --dry-run', 'what it would run')
       .example('$0 launch team.yaml --no-console --backend tmux', 'spawn only, print the status table')
-      .example('$0 launch team.yaml --rename', 'a second team from the same file, under a free name'),
+      .example('$0 launch team.yaml --rename', 'a second team from the same file, under a free name')
+      .example('$0 launch team.yaml --fresh', 'the team was shut down: start it from nothing, not again with its tasks and inboxes'),
   handler: async (args) => {
     const { runLaunch } = await import('../launch/run-launch.js');
     await runLaunch(args);

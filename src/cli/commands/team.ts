@@ -3,8 +3,8 @@ import type { CommandModule } from 'yargs';
 import { SwarmError } from '../../protocol/errors.js';
 import { isProcessAlive } from '../../storage/pid.js';
 import { LEAD_NAME } from '../../protocol/names.js';
-import { deleteLeadKey, ensureLeadKey } from '../../permissions/keys.js';
-import { createTeam, deleteTeam, listTeams, readTeam } from '../../team/team-store.js';
+import { ensureLeadKey, removeTeam } from '../../permissions/keys.js';
+import { createTeam, listTeams, readTeam } from '../../team/team-store.js';
 import { renderTable, type Cell } from '../output/table.js';
 import { chalk, paint } from '../output/render.js';
 import { printJson, println, refuseGlobals, requireTeam, rootDir, type GlobalArgs } from '../context.js';
@@ -92,8 +92,7 @@ const del: CommandModule<GlobalArgs, GlobalArgs & { name?: string; force: boolea
         `team "${team.name}" has live teammates (${alive.map((m) => m.name).join(', ')}); stop them with 'swarm shutdown --all' or pass --force`,
       );
     }
-    await deleteTeam(team);
-    await deleteLeadKey(team);
+    await removeTeam(team);
     if (args.json) return printJson({ deleted: team.name });
     println(`deleted team ${team.name}`);
   },

@@ -14,16 +14,21 @@ import { CREDENTIAL_ENV, forwardedEnv, type Env } from '../../teammates/command-
 import { memberPane } from '../../teammates/recipe.js';
 import { describeLoweredMode, typedSettings } from '../../teammates/spawn.js';
 import { worktreeAddArgv, type WorktreePlan } from '../../teammates/worktree.js';
-import { leadArgv } from './start-team.js';
+import type { ExistingTeam } from './existing-team.js';
+import { leadArgv, spawnAgain } from './start-team.js';
 import type { TeamFile } from './team-file.js';
 
 export interface DryRunInput {
   file: TeamFile;
   team: string;
-  /** The team name is taken (then launch attaches to it, or with `rename` picks a free name). */
+  /** The team name is taken (then launch attaches to it, starts it again, or with `rename` picks a free name). */
   taken: boolean;
   /** --rename: a taken name gets a free one. */
   rename?: boolean;
+  /** A taken name (without --rename): what launch finds there (existingTeam), or why it would stop. */
+  existing?: ExistingTeam | { refused: string } | undefined;
+  /** --fresh: a team at rest is deleted first. */
+  fresh?: boolean;
   root: string;
   env: Env;
   cwd: string;
@@ -68,12 +73,30 @@ export function dryRunPlan(i: DryRunInput): PlanLine[] {
     note('swarm launch --dry-run: nothing is written; <placeholders> exist only once the team is created'),
     note(`root ${i.root}`),
   ];
-  if (i.taken && i.rename !== true) {
-    out.push(note(`team "${i.team}" exists: launch would attach to it while a teammate of it runs, else stop with an error; it creates nothing (--rename: a second team under a free name)`));
+  const existing = i.taken && i.rename !== true ? i.existing : undefined;
+  if (existing !== undefined && 'refused' in existing) {
+    out.push(note(`team "${i.team}" exists; launch would stop here: ${existing.refused}`));
     return out;
   }
+  if (existing?.running === true) {
+    const fresh = i.fresh === true ? '; --fresh would refuse: it deletes a team only when none of it runs' : '';
+    out.push(note(`team "${i.team}" exists and runs: launch would attach to it (or print how), starting nothing${fresh} (--rename: a second team under a free name)`));
+    return out;
+  }
+  if (existing !== undefined && i.fresh !== true) {
+    const spawn = i.file.members.filter((m) => spawnAgain(m.name, existing.roster)).map((m) => m.name);
+    const what = [spawn.length > 0 ? `spawn ${spawn.join(', ')}` : '', existing.stopped.length > 0 ? `resume ${existing.stopped.join(', ')} (stopped, with their conversation)` : '']
+      .filter((w) => w !== '')
+      .join('; ');
+    out.push(
+      note(`team "${i.team}" exists with no teammate running: launch would start it again from this file, keeping its task list and inbox history: ${what || 'nobody to start'}`),
+      note(`the file's tasks not on its list yet are created; ${i.backend.describe()} (--fresh: delete it first and start from nothing)`),
+    );
+    return out;
+  }
+  if (existing !== undefined) out.push(note(`delete team "${i.team}" and its files: its tasks, inboxes and key (--fresh)`));
   out.push(
-    note(`create team "${i.team}"${i.taken ? ' (taken: a free name would be picked and announced)' : ''} with ${i.file.members.length} member${i.file.members.length === 1 ? '' : 's'}`),
+    note(`create team "${i.team}"${i.taken && existing === undefined ? ' (taken: a free name would be picked and announced)' : ''} with ${i.file.members.length} member${i.file.members.length === 1 ? '' : 's'}`),
     note(i.backend.describe()),
   );
   const team = new Team(i.root, i.team);

@@ -1,10 +1,11 @@
-// `swarm launch <team.yaml> [--no-console] [--dry-run] [--backend]` (docs/protocol.md#cli; runLaunch): create the team
+// `swarm launch <team.yaml> [--no-console] [--dry-run] [--backend] [--rename|--fresh]` (docs/protocol.md#cli; runLaunch): create the team
 // from a team file, spawn every member, then run the leader console — in this pane inside tmux (or
 // iTerm2, or in-process), else in the first pane of the `swarm-<team>` session, attached when this
 // is a terminal. `--dry-run` prints the commands and writes nothing; `--no-console` spawns, prints
 // the status table and exits (1 if any member failed to start). A team that already exists is not
-// launched twice (launch/existing-team.ts: attach, or say how); `--rename` launches a second team
-// under a free name. `--json` (with --no-console or --dry-run) prints one JSON document instead: the
+// launched twice (launch/existing-team.ts): while a teammate runs, launch attaches (or says how);
+// with none running it starts the team again, keeping its tasks and inboxes (`--fresh`: deleted
+// first, as `swarm team delete`); `--rename` launches a second team under a free name. `--json` (with --no-console or --dry-run) prints one JSON document instead: the
 // launch result with the status report, or the dry run's steps.
 // Ctrl-C (or SIGTERM, SIGHUP, a closed output: cli/interrupts.ts) while the members start stops what
 // launch started, removes the team, says so, and dies of that signal (a shell shows 130; 143 for
@@ -15,13 +16,14 @@
 import type { Backend, SessionConsole } from '../../backends/backend.js';
 import { backendForType, selectBackend, type BackendChoice } from '../../backends/registry.js';
 import { SwarmError, isSwarmError } from '../../protocol/errors.js';
+import { removeTeam } from '../../permissions/keys.js';
 import { teamExists } from '../../team/team-store.js';
 import { Team } from '../../team/team.js';
 import { runConsole } from '../console/run.js';
 import { printJson, println, rootDir, type GlobalArgs } from '../context.js';
 import { catchInterrupts, describeInterrupt } from '../interrupts.js';
 import { dryRunJson, dryRunLines } from './dry-run.js';
-import { launchExisting } from './existing-team.js';
+import { existingTeam, launchExisting } from './existing-team.js';
 import { attachOrSay, consoleInSession, startTeam, undoStart, type StartTeamOptions, type StartedTeam } from './start-team.js';
 import { chalk } from '../output/render.js';
 import { renderStatus } from '../output/status.js';
@@ -34,6 +36,7 @@ export interface LaunchArgs extends GlobalArgs {
   console: boolean;
   'dry-run': boolean;
   rename: boolean;
+  fresh: boolean;
   backend?: string;
 }
 
@@ -92,6 +95,7 @@ export async function runLaunch(args: LaunchArgs): Promise<void> {
   if (args.json && args.console && !args['dry-run']) {
     throw new SwarmError('invalid_input', '--json needs --no-console or --dry-run (the console is interactive)');
   }
+  if (args.fresh && args.rename) throw new SwarmError('invalid_input', '--fresh and --rename do not go together: --fresh starts the team from nothing, --rename launches a second team under a free name');
   const root = rootDir();
   const env = process.env;
   // The machine checks (each cwd, claude on PATH, worktrees) run before anything is created, dry run too.
@@ -108,20 +112,33 @@ export async function runLaunch(args: LaunchArgs): Promise<void> {
     const onHost = new Map<string, Backend>();
     for (const h of new Set(hosts.filter((h): h is string => h !== undefined))) onHost.set(h, (await selectBackend({ requested: 'ssh', env, team: named, host: h })).backend);
     const backendOf = (index: number): Backend | undefined => onHost.get(hosts[index] ?? '');
-    const input = { file, team: file.name, taken: await teamExists(named), rename: args.rename, root, env, cwd, backend, backendOf, console: args.console, worktrees };
+    const taken = await teamExists(named);
+    const existing = taken && !args.rename ? await existingTeam(named, env).catch((e: unknown) => (isSwarmError(e, 'exists') ? { refused: e.message } : Promise.reject(e))) : undefined;
+    const input = { file, team: file.name, taken, existing, fresh: args.fresh, rename: args.rename, root, env, cwd, backend, backendOf, console: args.console, worktrees };
     if (args.json) return printJson(dryRunJson(input));
     for (const l of dryRunLines(input)) println(l);
     return;
   }
   const named = new Team(root, file.name);
+  let again: StartTeamOptions['again'];
   if (!args.rename && (await teamExists(named))) {
-    const terminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
-    await launchExisting(named, { env, withConsole: args.console, terminal, print: println });
-    return;
+    const existing = await existingTeam(named, env);
+    if (existing.running && args.fresh) {
+      throw new SwarmError('exists', `team "${named.name}" is running (${existing.alive.map((m) => m.name).join(', ')} alive); --fresh deletes a team only when none of it runs: stop it first (swarm shutdown --all --team ${named.name})`);
+    }
+    if (existing.running) {
+      const terminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
+      await launchExisting(named, existing, { env, withConsole: args.console, terminal, print: println });
+      return;
+    }
+    if (args.fresh) {
+      await removeTeam(named);
+      println(chalk.yellow(`deleted team "${named.name}" and its files (--fresh): starting from nothing`));
+    } else again = { stopped: existing.stopped, roster: existing.roster };
   }
   // With --json, stdout is the JSON document alone: the progress lines go to stderr.
   const progress = args.json ? (line: string): void => void process.stderr.write(`${line}\n`) : println;
-  const started = await startInterruptibly({ root, env, file, requested, withConsole: args.console, cwd, rename: args.rename, print: progress });
+  const started = await startInterruptibly({ root, env, file, requested, withConsole: args.console, cwd, rename: args.rename, again, print: progress });
   const { team, backend } = started;
   if (!args.console) {
     if (backend.sessions !== undefined) await backend.sessions.dropConsolePane(team.name);

@@ -12,6 +12,11 @@
 // readiness; `undoStart` then stops the ones already ready and removes the team, so nothing is left.
 // The file's `tasks:` are created before the first spawn; their owners get task_assignment frames
 // once spawned.
+// `again`: the team exists with no teammate running (existing-team.ts): nothing is created; its
+// task list (the file's tasks not on it yet are added), inboxes (spawn's `keepInbox`) and lead key
+// are kept; the members that crashed (`stopped`) are resumed with their conversation, as `swarm
+// resume` does, and the file's members not in the roster are spawned. A failure before the first
+// spawn, or an interruption, never removes a team that existed before (undoStart keeps it).
 import type { Backend, SessionConsole, TeamSessions } from '../../backends/backend.js';
 import type { InProcessHost } from '../../backends/in-process/host.js';
 import { paneLabel, selectBackend, type BackendChoice } from '../../backends/registry.js';
@@ -21,8 +26,10 @@ import { killTeammate } from '../../teammates/stop.js';
 import { SWARM_BIN, forwardedEnv } from '../../teammates/command-line.js';
 import { ensureLeadKey } from '../../permissions/keys.js';
 import { SwarmError, isSwarmError } from '../../protocol/errors.js';
+import { sameName } from '../../protocol/names.js';
 import { createTeam, deleteTeam, updateTeam } from '../../team/team-store.js';
-import type { Team } from '../../team/team.js';
+import { Team } from '../../team/team.js';
+import { resumeNamed, resumedLine } from '../resume-members.js';
 import { chalk, paint } from '../output/render.js';
 import { memberHosts, type TeamFile } from './team-file.js';
 import { announceOwners, createFileTasks } from './team-tasks.js';
@@ -40,6 +47,8 @@ export interface StartTeamOptions {
   cwd: string;
   /** Create the team under a free name if the file's name is taken (else that is an error). */
   rename?: boolean;
+  /** The team exists with no teammate running: start it again; `stopped`: its crashed members, resumed; `roster`: its teammates. */
+  again?: { stopped: readonly string[]; roster: readonly string[] } | undefined;
   print(line: string): void;
   readyTimeoutMs?: number;
   /** Ctrl-C: members not started yet are skipped, and pending spawns are undone (spawn's `signal`). */
@@ -56,6 +65,8 @@ export interface StartedTeam {
   failed: { name: string; error: string }[];
   /** Members not started, or undone, because `signal` aborted. */
   interrupted: string[];
+  /** The team existed before (`again`): an undo keeps it. */
+  existed: boolean;
 }
 
 async function chooseBackend(o: StartTeamOptions, team: Team): Promise<{ backend: Backend; host: InProcessHost | undefined }> {
@@ -80,6 +91,17 @@ async function chooseBackend(o: StartTeamOptions, team: Team): Promise<{ backend
   }
 }
 
+/** The line launch prints when it starts an existing team again. */
+export function againLine(name: string, stopped: readonly string[]): string {
+  const resumed = stopped.length === 0 ? '' : `, resuming ${stopped.join(', ')} (stopped, never shut down) with their conversation`;
+  return `team "${name}" exists with no teammate running: starting it again from the file, its tasks and inbox history kept${resumed} (--fresh starts from nothing)`;
+}
+
+/** Launched again: a file member is spawned unless the roster holds it (then it is stopped, and resumed). */
+export function spawnAgain(name: string, roster: readonly string[]): boolean {
+  return !roster.some((r) => sameName(r, name));
+}
+
 /** Every member's spawn inputs, checked as spawn checks them, before anything is created. */
 function validateMembers(o: StartTeamOptions): void {
   const hosts = memberHosts(o.file);
@@ -96,7 +118,9 @@ function validateMembers(o: StartTeamOptions): void {
 
 export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
   validateMembers(o);
-  const { team, renamedFrom } = await createTeam(o.root, { name: o.file.name, ...(o.file.description ? { description: o.file.description } : {}), cwd: o.cwd, rename: o.rename ?? false });
+  const { team, renamedFrom } =
+    o.again !== undefined ? { team: new Team(o.root, o.file.name), renamedFrom: undefined } : await createTeam(o.root, { name: o.file.name, ...(o.file.description ? { description: o.file.description } : {}), cwd: o.cwd, rename: o.rename ?? false });
+  const members = o.file.members.map((m, i) => ({ m, i })).filter(({ m }) => spawnAgain(m.name, o.again?.roster ?? []));
   let backend: Backend;
   let host: InProcessHost | undefined;
   let tasks: Task[] = [];
@@ -109,10 +133,11 @@ export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
     await ensureLeadKey(team); // last: a key outlives `deleteTeam`
   } catch (e) {
     // No member exists yet: leave no half-made team behind (its directory and task list go, and nothing else was made).
-    await deleteTeam(team).catch(() => undefined);
+    if (o.again === undefined) await deleteTeam(team).catch(() => undefined);
     throw e;
   }
-  if (renamedFrom) o.print(chalk.yellow(`team "${renamedFrom}" exists; created "${team.name}" instead`));
+  if (o.again !== undefined) o.print(chalk.yellow(againLine(team.name, o.again.stopped)));
+  else if (renamedFrom) o.print(chalk.yellow(`team "${renamedFrom}" exists; created "${team.name}" instead`));
   else o.print(`created team ${chalk.bold(team.name)}`);
   if (tasks.length > 0) o.print(`created ${tasks.length} task${tasks.length === 1 ? '' : 's'} (swarm tasks --team ${team.name})`);
   o.print(chalk.dim(backend.describe()));
@@ -136,8 +161,17 @@ export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
       if (r.teammate.claude !== undefined) o.print(chalk.dim(`  ${describeClaudeUsed(r.teammate.claude)}`));
     } else if (r.error.kind !== 'interrupted') o.print(`${chalk.red('failed:')} ${r.error.message}`); // an interruption is reported as a whole
   };
+  if (o.again !== undefined && o.again.stopped.length > 0) {
+    const resumed = await resumeNamed(team, o.again.stopped, { backend, env: o.env, onNotice: (text) => o.print(chalk.yellow(text)), readyTimeoutMs: o.readyTimeoutMs, signal: o.signal }, (r) =>
+      o.print(r.ok ? resumedLine(r) : `${chalk.red('failed:')} ${resumedLine(r)}`),
+    );
+    for (const r of resumed) {
+      if (r.ok) spawned.push(r.name);
+      else failed.push({ name: r.name, error: r.error.message });
+    }
+  }
   const results = await spawnTeammates(
-    o.file.members.map((m, i) => ({
+    members.map(({ m, i }) => ({
       team,
       name: m.name,
       prompt: m.prompt,
@@ -149,6 +183,7 @@ export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
       cwd: m.cwd ?? o.cwd,
       runtime: m.runtime,
       isolation: m.isolation,
+      keepInbox: o.again !== undefined,
       backend: onHost.get(hosts[i] ?? '') ?? backend,
       env: o.env,
       onNotice: (text: string) => o.print(chalk.yellow(text)),
@@ -163,22 +198,24 @@ export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
     else failed.push({ name: r.name, error: r.error.message });
   }
   await announceOwners(team, tasks, spawned);
-  return { team, backend, host, renamedFrom, spawned, failed, interrupted };
+  return { team, backend, host, renamedFrom, spawned, failed, interrupted, existed: o.again !== undefined };
 }
 
 /**
  * Undo a start that was interrupted: kill the members that did start (verified), the team's
- * session (if the backend made one), the in-process host, and remove the team. Returns one line
- * saying what was stopped; throws if a teammate could not be stopped (the team is then kept).
+ * session (if the backend made one), the in-process host, and remove the team — unless it existed
+ * before (launched again: its files are kept). Returns one line saying what was stopped; throws if
+ * a teammate could not be stopped (the team is then kept).
  */
 export async function undoStart(s: StartedTeam, env: NodeJS.ProcessEnv): Promise<string> {
   const ctx = { env, inProcessHost: s.host };
   for (const name of s.spawned) await killTeammate(s.team, name, ctx);
   await s.backend.sessions?.kill(s.team.name);
   await s.host?.close();
-  await deleteTeam(s.team);
+  if (!s.existed) await deleteTeam(s.team);
   const stopped = s.spawned.length > 0 ? `stopped ${s.spawned.join(', ')}` : 'no teammate had started';
   const undone = s.interrupted.length > 0 ? `; not started or undone: ${s.interrupted.join(', ')}` : '';
+  if (s.existed) return `interrupted: ${stopped}${undone}; team ${s.team.name} is kept (it existed before this launch: its task list and inbox history stay).`;
   return `interrupted: ${stopped}${undone}; removed team ${s.team.name}. Nothing is left.`;
 }
 
