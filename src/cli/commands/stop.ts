@@ -16,6 +16,7 @@ import { readTeam, requireMember } from '../../team/team-store.js';
 import { printJson, println, requireTeam, type GlobalArgs } from '../context.js';
 import { chalk } from '../output/render.js';
 import { nameList, WaitingLine } from '../output/waiting.js';
+import { cliIo, setExitCode } from '../io.js';
 
 /** One human line per outcome; a worktree teammate's line ends with what became of its worktree. */
 export function describeOutcome(o: StopOutcome): string {
@@ -77,7 +78,7 @@ export const killCommand: CommandModule<GlobalArgs, KillArgs> = {
       .positional('name', { type: 'string', demandOption: true, describe: 'member name' })
       .example('$0 kill alice --team review-squad', 'hard stop alice'),
   handler: async (args) => {
-    const out = await killTeammate(requireTeam(args), args.name, { env: process.env });
+    const out = await killTeammate(requireTeam(args), args.name, { env: cliIo().env });
     if (args.json) return printJson(out);
     println(describeOutcome(out));
   },
@@ -101,7 +102,7 @@ export const shutdownCommand: CommandModule<GlobalArgs, ShutdownArgs> = {
       .option('reason', { type: 'string', describe: 'shown to the teammate' })
       .option('timeout', {
         type: 'number',
-        default: shutdownWaitMs(process.env) / 1000,
+        default: shutdownWaitMs(cliIo().env) / 1000,
         describe: `seconds to wait for an answer or the exit (default: the teammates' grace period, ${SHUTDOWN_GRACE_ENV}, plus 10 s)`,
       })
       .option('force', { type: 'boolean', default: false, describe: 'kill when it rejects or does not answer in time' })
@@ -120,12 +121,12 @@ export const shutdownCommand: CommandModule<GlobalArgs, ShutdownArgs> = {
     const onInterrupt = (): void => {
       waiting.stop();
       const left = members.filter((m) => waiting.waitingFor.includes(m.name));
-      process.stderr.write(`${interruptedLine(team.name, left, waiting.notAsked, shutdownGraceMs(process.env) - waiting.elapsedMs)}\n`);
+      cliIo().stderr.write(`${interruptedLine(team.name, left, waiting.notAsked, shutdownGraceMs(cliIo().env) - waiting.elapsedMs)}\n`);
       process.exit(130);
     };
     process.once('SIGINT', onInterrupt);
     const opts = {
-      env: process.env,
+      env: cliIo().env,
       timeoutMs: args.timeout * 1000,
       force: args.force,
       reason: args.reason,
@@ -139,6 +140,6 @@ export const shutdownCommand: CommandModule<GlobalArgs, ShutdownArgs> = {
     if (args.json) printJson(outcomes);
     else if (outcomes.length === 0) println(chalk.dim('no teammates to shut down'));
     else for (const o of outcomes) println(describeOutcome(o));
-    if (outcomes.some((o) => !o.verified)) process.exitCode = 1;
+    if (outcomes.some((o) => !o.verified)) setExitCode(1);
   },
 };
