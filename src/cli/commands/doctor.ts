@@ -140,7 +140,7 @@ export const doctorCommand: CommandModule<GlobalArgs, DoctorArgs> = {
       exec: execaExec,
       now: Date.now(),
       isAlive: isProcessAlive,
-      tmpDir: os.tmpdir(),
+      tmpDir: cliIo().env.TMPDIR || os.tmpdir(), // os.tmpdir() as the command's env says (an in-process call's own TMPDIR)
       teams: args.team === undefined ? undefined : [args.team],
       hosts: args.host?.map(String),
     };
