@@ -17,6 +17,7 @@ import { parseTmuxVersion } from '../../../src/backends/registry.js';
 import { checkIt2, checkTmux, type DoctorContext } from '../../../src/cli/doctor/machine-checks.js';
 import { checkLeases } from '../../../src/cli/doctor/lease.js';
 import type { DoctorReport } from '../../../src/cli/commands/doctor.js';
+import { makeDemoRoot } from '../../../src/cli/demo/root.js';
 import type { Exec } from '../../../src/backends/process.js';
 import { TmuxServer, listAllPanes, newSession } from '../../../src/backends/tmux/commands.js';
 import { ensureLeadKey, leadKeyPath } from '../../../src/permissions/keys.js';
@@ -499,6 +500,12 @@ describe('swarm doctor', () => {
     expect(of(fixed.report, 'orphan_session')[0]).toMatchObject({ fixed: true, fixResult: 'killed tmux session swarm-gone' });
     const sessions = [...new Set((await listAllPanes(server)).map((p) => p.sessionName))].sort();
     expect(sessions).toEqual(['notes', 'swarm-t', 'swarm-theirs']);
+  });
+
+  it("looks for demo roots in the temp dir its env names (TMPDIR), not this process's", async () => {
+    const orphan = await makeDemoRoot(root, { pid: await deadPid(), startedAt: Date.now() });
+    const found = of((await doctor()).report, 'orphan_demo');
+    expect(found.map((f) => f.problem)).toEqual([expect.stringContaining(`demo root ${orphan} is left from a swarm demo`)]);
   });
 
   it('--team narrows to one team that must exist', async () => {
