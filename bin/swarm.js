@@ -19,4 +19,5 @@ if (process.argv[2] === 'teammate' && existsSync(fileURLToPath(teammateEntry))) 
   await teammateMain(process.argv.slice(3));
 }
 const { main } = await import(entry.href);
-await main();
+// main() resolves to the exit status; it never exits the process itself.
+process.exitCode = await main();

@@ -1,8 +1,9 @@
 // What every command needs: the root, the team handle (from --team or SWARM_TEAM, made here once
 // and passed down), a Mailbox that signs the leader's entries, and the output helpers for --json and
-// human modes.
+// human modes — all read from the running command's io (io.ts), never from `process` directly.
 import type { Argv } from 'yargs';
 import { BACKEND_CHOICES, type BackendChoice } from '../backends/registry.js';
+import { cliIo } from './io.js';
 import { SwarmError } from '../protocol/errors.js';
 import type { Mailbox } from '../mailbox/mailbox.js';
 import { openLeadMailbox } from '../permissions/lead-mailbox.js';
@@ -32,12 +33,12 @@ export function refuseGlobals<T>(y: Argv<T>, command: string, flags: Partial<Rec
 }
 
 export function rootDir(): string {
-  return resolveRoot(process.env);
+  return resolveRoot(cliIo().env);
 }
 
 /** The handle of the team named by --team or SWARM_TEAM, under the root; validates the name. */
 export function requireTeam(args: GlobalArgs): Team {
-  const team = args.team ?? process.env.SWARM_TEAM;
+  const team = args.team ?? cliIo().env.SWARM_TEAM;
   if (!team) throw new SwarmError('invalid_input', 'no team given: pass --team <name> or set SWARM_TEAM (see swarm team list)');
   return new Team(rootDir(), team);
 }
@@ -49,11 +50,11 @@ export async function openMailbox(team: Team): Promise<Mailbox> {
 }
 
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  cliIo().stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
 export function println(line = ''): void {
-  process.stdout.write(`${line}\n`);
+  cliIo().stdout.write(`${line}\n`);
 }
 
 /** The backend asked for: the flag, else the team's `swarm.backend`, else auto; one line for an unknown one. */

@@ -1,6 +1,8 @@
 // The `swarm` command line: yargs wiring, global flags, and the one place that turns an error into
-// a one-line message and an exit code (2 for usage errors, 1 for everything else).
-import yargs from 'yargs';
+// a one-line message and an exit code (2 for usage errors, 1 for everything else). `main(argv, io)`
+// runs one command line against `io` (io.ts) and resolves to its exit status; bin/swarm.js calls it
+// with no arguments (the real process) and sets process.exitCode from it.
+import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { agentsCommand } from './commands/agents.js';
 import { demoCommand } from './commands/demo.js';
@@ -20,8 +22,9 @@ import { tasksCommand } from './commands/tasks.js';
 import { teamCommand } from './commands/team.js';
 import { teammateCommand } from './commands/teammate.js';
 import { worktreesCommand } from './commands/worktrees.js';
-import { fail, failWith } from './fail.js';
-import { applyColorFlag } from './output/render.js';
+import { exitCodeFor, fail } from './fail.js';
+import { processIo, withCliRun, type CliIo, type CliRun } from './io.js';
+import { applyColorFlag, chalk } from './output/render.js';
 import { nearest } from '../protocol/spelling.js';
 import { handleClosedOutput } from './output/closed-output.js';
 import { SWARM_VERSION } from './version.js';
@@ -81,10 +84,40 @@ export function completionWordMessage(argv: readonly string[]): string | undefin
   return `swarm completion takes no shell name (got ${JSON.stringify(word)}): it prints the script for the shell $SHELL names, bash or zsh (no other shell is supported); in bash: swarm completion >> ~/.bashrc, in zsh: swarm completion >> ~/.zshrc`;
 }
 
-export async function main(argv: string[] = hideBin(process.argv)): Promise<void> {
-  handleClosedOutput(); // `swarm status | head -1`: exit quietly, no EPIPE stack trace
-  const completionWord = completionWordMessage(argv);
-  if (completionWord !== undefined) fail(completionWord, 2);
+/**
+ * Run `swarm <argv>` against `io` and resolve to its exit status: 0, what the command chose
+ * (setExitCode), or fail()'s 2/1. Leaves nothing behind in this process: the colour level is
+ * restored, yargs never exits it (its help, version and completion output is written to io.stdout).
+ */
+export async function main(argv: string[] = hideBin(process.argv), io: CliIo = processIo()): Promise<number> {
+  const run: CliRun = { io, argv, exitCode: 0 };
+  const level = chalk.level;
+  try {
+    return await withCliRun(run, () => runCommandLine(argv, io, run));
+  } finally {
+    chalk.level = level;
+  }
+}
+
+async function runCommandLine(argv: string[], io: CliIo, run: CliRun): Promise<number> {
+  // `swarm status | head -1`: exit quietly, no EPIPE stack trace (the process's own streams only).
+  if (io.stdout === process.stdout) handleClosedOutput();
+  const isTTY = Boolean(io.stdout.isTTY);
+  applyColorFlag(undefined, io.env, isTTY);
+  try {
+    const completionWord = completionWordMessage(argv);
+    if (completionWord !== undefined) fail(completionWord, 2);
+    await buildCli(argv, io, isTTY).parseAsync(argv, {}, (_err, _args, output) => {
+      if (output !== '') io.stdout.write(`${output}\n`);
+    });
+    return run.exitCode;
+  } catch (e) {
+    return exitCodeFor(e);
+  }
+}
+
+/** A fresh yargs for one command line (yargs keeps parse state on the instance). */
+function buildCli(argv: string[], io: CliIo, isTTY: boolean): Argv {
   const cli = yargs(argv)
     .scriptName('swarm')
     .usage('$0 <command> [options]\n\nRun a team of Claude agents in tmux panes, coordinated through plain files.')
@@ -92,7 +125,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
     .option('json', { type: 'boolean', global: true, default: false, describe: 'machine-readable output' })
     .option('color', { type: 'boolean', global: true, describe: 'colour even into a pipe (--no-color: never); default: on a terminal, unless NO_COLOR is set' })
     // Before validation, so even a usage error is printed in the chosen colours.
-    .middleware((args) => void applyColorFlag(typeof args.color === 'boolean' ? args.color : undefined), true)
+    .middleware((args) => void applyColorFlag(typeof args.color === 'boolean' ? args.color : undefined, io.env, isTTY), true)
     .command(launchCommand)
     .command(leadCommand)
     .command(runCommand)
@@ -125,7 +158,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
     .alias('h', 'help')
     .version(SWARM_VERSION)
     .completion('completion', 'print a bash/zsh completion script: swarm completion >> ~/.bashrc')
-    .wrap(Math.min(100, process.stdout.columns || 100))
+    .wrap(Math.min(100, io.stdout.columns || 100))
     .fail((msg, err) => {
       if (err) throw err;
       // recommendCommands() says only "Did you mean X?": name what was typed too.
@@ -138,9 +171,5 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
       const unknown = msg?.startsWith('Unknown argument') === true;
       fail(`${(unknown ? flagAsValueMessage(argv, valueFlags, known) : undefined) ?? unknownFlagMessage(msg, argv, known) ?? what} (see swarm --help)`, 2);
     });
-  try {
-    await cli.parseAsync();
-  } catch (e) {
-    failWith(e);
-  }
+  return cli;
 }

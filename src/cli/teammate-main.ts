@@ -5,10 +5,10 @@
 // in-process host does). Anything it does not take (--help, --version, --team/--json, an unknown or
 // negated flag, a value on a boolean, a positional, a value starting with `-`) makes `teammateMain`
 // return false and the caller run the full CLI, whose help and errors then apply unchanged.
-// Errors from the runtime end the process through fail.ts, exactly as in main.ts.
+// Errors from the runtime end the process with fail.ts's line and status, exactly as in main.ts.
 import { flagsFromArgv } from '../runtime/args.js';
 import { runTeammateProcess } from './teammate-process.js';
-import { failWith } from './fail.js';
+import { exitCodeFor } from './fail.js';
 
 /** The camel-cased flags of `swarm teammate <argv>`, or undefined when the full CLI should parse them. */
 export function parseTeammateArgv(argv: readonly string[]): Record<string, string | boolean> | undefined {
@@ -26,7 +26,7 @@ export async function teammateMain(argv: string[]): Promise<boolean> {
   try {
     await runTeammateProcess(flags);
   } catch (e) {
-    failWith(e);
+    process.exit(exitCodeFor(e)); // a teammate is always its own process
   }
   return true;
 }

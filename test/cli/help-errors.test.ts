@@ -1,12 +1,13 @@
 // The CLI contract (SPEC §6) as a user meets it: --help with examples, one-line errors with exit
-// codes, --team / SWARM_TEAM, and names that must never reach the file system. Real child processes
-// of bin/swarm.js (run `npm run build` first).
+// codes, --team / SWARM_TEAM, and names that must never reach the file system. In-process through
+// main(argv, io); the real bin/swarm.js (run `npm run build` first) for --version from another
+// directory, the completion script in bash, and lead's check of a stdin that is no terminal.
 import { execa } from 'execa';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { addMember, createTeam } from '../../src/team/index.js';
-import { SWARM_BIN, swarm, type CliResult } from '../support/cli.js';
+import { SWARM_BIN, swarmInProcess, type CliResult } from '../support/cli.js';
 import { listTree } from '../support/fs-tree.js';
 import { useTempRoot } from '../support/tmp-root.js';
 import { Team } from '../../src/team/team.js';
@@ -53,7 +54,7 @@ describe('--version and completion', () => {
 
 describe('swarm completion <shell>', () => {
   it('is one line (exit 2) saying the supported shells and the line to add to each', async () => {
-    expectOneLineError(await swarm(root, ['completion', 'fish']), 2, /^swarm: swarm completion takes no shell name \(got "fish"\): .*bash or zsh.*; in bash: swarm completion >> ~\/\.bashrc, in zsh: swarm completion >> ~\/\.zshrc$/);
+    expectOneLineError(await swarmInProcess(root, ['completion', 'fish']), 2, /^swarm: swarm completion takes no shell name \(got "fish"\): .*bash or zsh.*; in bash: swarm completion >> ~\/\.bashrc, in zsh: swarm completion >> ~\/\.zshrc$/);
   });
 });
 
@@ -67,7 +68,7 @@ describe('swarm lead without a terminal', () => {
 
 describe('--help', () => {
   it('lists every command and shows examples', async () => {
-    const r = await swarm(root, ['--help']);
+    const r = await swarmInProcess(root, ['--help']);
     expect(r.exitCode).toBe(0);
     for (const cmd of ['team ', 'send <to> [text]', 'inbox <name>']) expect(r.stdout).toContain(`swarm ${cmd}`);
     expect(r.stdout).toContain('--team');
@@ -76,13 +77,13 @@ describe('--help', () => {
   });
 
   it.each([['team'], ['send'], ['inbox']])('%s --help shows examples', async (...cmd) => {
-    const r = await swarm(root, [...cmd, '--help']);
+    const r = await swarmInProcess(root, [...cmd, '--help']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`Examples:\\n\\s+swarm ${cmd.join(' ')} `));
   });
 
   it('demo, lead and teammate list only the global flags they honour, and refuse the others (exit 2)', async () => {
-    const options = async (cmd: string): Promise<string> => (await swarm(root, [cmd, '--help'])).stdout.split('Examples:')[0]!;
+    const options = async (cmd: string): Promise<string> => (await swarmInProcess(root, [cmd, '--help'])).stdout.split('Examples:')[0]!;
     const [demo, lead, teammate] = await Promise.all([options('demo'), options('lead'), options('teammate')]);
     expect(demo).not.toMatch(/--team|--json/);
     expect(lead).toContain('--team');
@@ -90,9 +91,9 @@ describe('--help', () => {
     expect(teammate).toContain('--team-name');
     expect(teammate).not.toMatch(/--team\b(?!-)|--json/);
     const [demoJson, leadJson, teammateTeam] = await Promise.all([
-      swarm(root, ['demo', '--json']),
-      swarm(root, ['lead', '--team', 'x', '--json']),
-      swarm(root, ['teammate', '--team', 'x']),
+      swarmInProcess(root, ['demo', '--json']),
+      swarmInProcess(root, ['lead', '--team', 'x', '--json']),
+      swarmInProcess(root, ['teammate', '--team', 'x']),
     ]);
     expectOneLineError(demoJson, 2, /^swarm: --json is not an option of swarm demo$/);
     expectOneLineError(leadJson, 2, /^swarm: --json is not an option of swarm lead: .*swarm inbox team-lead --follow --json$/);
@@ -100,26 +101,26 @@ describe('--help', () => {
   }, 60_000);
 
   it('team list and team create name no team with --team: not in their --help, refused (exit 2), nothing created', async () => {
-    for (const cmd of [['team', 'list'], ['team', 'create']]) expect((await swarm(root, [...cmd, '--help'])).stdout).not.toMatch(/--team\b/);
-    const [list, create] = await Promise.all([swarm(root, ['team', 'list', '--team', 'x']), swarm(root, ['team', 'create', 'y', '--team', 'x'])]);
+    for (const cmd of [['team', 'list'], ['team', 'create']]) expect((await swarmInProcess(root, [...cmd, '--help'])).stdout).not.toMatch(/--team\b/);
+    const [list, create] = await Promise.all([swarmInProcess(root, ['team', 'list', '--team', 'x']), swarmInProcess(root, ['team', 'create', 'y', '--team', 'x'])]);
     expectOneLineError(list, 2, /^swarm: --team is not an option of swarm team list: it lists every team under the root$/);
     expectOneLineError(create, 2, /^swarm: --team is not an option of swarm team create: the new team is named by the argument: swarm team create <name>$/);
-    expect((await swarm(root, ['team', 'list', '--json'])).stdout.trim()).toBe('[]');
+    expect((await swarmInProcess(root, ['team', 'list', '--json'])).stdout.trim()).toBe('[]');
   }, 60_000);
 });
 
 describe('usage errors', () => {
   it('no command → exit 2, one line', async () => {
-    expectOneLineError(await swarm(root, []), 2, /swarm --help/);
+    expectOneLineError(await swarmInProcess(root, []), 2, /swarm --help/);
   });
 
   it('unknown command → non-zero, one line', async () => {
-    expectOneLineError(await swarm(root, ['lanch']), 'non-zero', /lanch/);
-    expectOneLineError(await swarm(root, ['team', 'destroy', 'x']), 'non-zero', /destroy/);
+    expectOneLineError(await swarmInProcess(root, ['lanch']), 'non-zero', /lanch/);
+    expectOneLineError(await swarmInProcess(root, ['team', 'destroy', 'x']), 'non-zero', /destroy/);
   });
 
   it('unknown flag or missing argument → non-zero, one line', async () => {
-    expectOneLineError(await swarm(root, ['send', 'w1', 'hi', '--team', 't', '--frm', 'w2']), 2, /^swarm: unknown flag --frm; did you mean --from\? \(see swarm --help\)$/);
+    expectOneLineError(await swarmInProcess(root, ['send', 'w1', 'hi', '--team', 't', '--frm', 'w2']), 2, /^swarm: unknown flag --frm; did you mean --from\? \(see swarm --help\)$/);
     // "did you mean" for a mistyped flag, from the options of the command that was typed.
     const hints: [string[], string][] = [
       [['status', '--wach'], 'unknown flag --wach; did you mean --watch?'],
@@ -127,18 +128,18 @@ describe('usage errors', () => {
       [['launch', 'x.yaml', '--no-consol'], 'unknown flag --no-consol; did you mean --no-console?'],
       [['status', '--zzzzzz'], 'unknown flag --zzzzzz'],
     ];
-    const results = await Promise.all(hints.map(([args]) => swarm(root, args)));
+    const results = await Promise.all(hints.map(([args]) => swarmInProcess(root, args)));
     hints.forEach(([, text], i) => expectOneLineError(results[i]!, 2, new RegExp(`^swarm: ${text.replace(/[?.()-]/g, '\\$&')} \\(see swarm --help\\)$`)));
-    expectOneLineError(await swarm(root, ['send', 'w1']), 2);
+    expectOneLineError(await swarmInProcess(root, ['send', 'w1']), 2);
   }, 60_000);
 
   it('--host -oProxyCommand=… is one line saying the flag got no value; nothing runs, nothing is made', async () => {
     await createTeam(root, { name: 't' });
     const before = await listTree(root);
     const marker = path.join(root, 'proxy-ran');
-    const r = await swarm(root, ['spawn', 'bob', '-p', 'hi', '--team', 't', '--host', `-oProxyCommand=touch ${marker}`]);
+    const r = await swarmInProcess(root, ['spawn', 'bob', '-p', 'hi', '--team', 't', '--host', `-oProxyCommand=touch ${marker}`]);
     expectOneLineError(r, 2, /^swarm: --host got no value: "-oProxyCommand=touch \S+" starts with "-", so it was read as flags; put the value right after --host \(a value that starts with "-" as --host=<value>\) \(see swarm --help\)$/);
-    const given = await swarm(root, ['spawn', 'bob', '-p', 'hi', '--team', 't', `--host=-oProxyCommand=touch ${marker}`]);
+    const given = await swarmInProcess(root, ['spawn', 'bob', '-p', 'hi', '--team', 't', `--host=-oProxyCommand=touch ${marker}`]);
     expectOneLineError(given, 2, /^swarm: --host: expected \[user@\]host\[:port\] \(e\.g\. alice@build1:2222\), got "-oProxyCommand=touch \S+"$/);
     expect(await listTree(root)).toEqual(before);
   });
@@ -147,7 +148,7 @@ describe('usage errors', () => {
     ['send', 'w1', 'hi'],
     ['team', 'show'],
   ])('missing --team (%s) → exit 2 with a one-line error naming SWARM_TEAM', async (...args) => {
-    expectOneLineError(await swarm(root, args), 2, /SWARM_TEAM/);
+    expectOneLineError(await swarmInProcess(root, args), 2, /SWARM_TEAM/);
     expect(await listTree(root)).toEqual([]);
   });
 });
@@ -161,20 +162,20 @@ describe('--team and SWARM_TEAM', () => {
   });
 
   it('SWARM_TEAM selects the team; --team wins over it', async () => {
-    const viaEnv = await swarm(root, ['send', 'w1', 'via env', '--json'], { SWARM_TEAM: 'alpha' });
+    const viaEnv = await swarmInProcess(root, ['send', 'w1', 'via env', '--json'], { SWARM_TEAM: 'alpha' });
     expect(viaEnv.exitCode, viaEnv.stderr).toBe(0);
-    const viaFlag = await swarm(root, ['send', 'w1', 'via flag', '--team', 'beta', '--json'], { SWARM_TEAM: 'alpha' });
+    const viaFlag = await swarmInProcess(root, ['send', 'w1', 'via flag', '--team', 'beta', '--json'], { SWARM_TEAM: 'alpha' });
     expect(viaFlag.exitCode, viaFlag.stderr).toBe(0);
-    const alpha = JSON.parse((await swarm(root, ['inbox', 'w1', '--json'], { SWARM_TEAM: 'alpha' })).stdout) as { text: string }[];
-    const beta = JSON.parse((await swarm(root, ['inbox', 'w1', '--json', '-t', 'beta'])).stdout) as { text: string }[];
+    const alpha = JSON.parse((await swarmInProcess(root, ['inbox', 'w1', '--json'], { SWARM_TEAM: 'alpha' })).stdout) as { text: string }[];
+    const beta = JSON.parse((await swarmInProcess(root, ['inbox', 'w1', '--json', '-t', 'beta'])).stdout) as { text: string }[];
     expect(alpha.map((m) => m.text)).toEqual(['via env']);
     expect(beta.map((m) => m.text)).toEqual(['via flag']);
   });
 
   it('an unknown team is exit 1 with a hint; an invalid SWARM_TEAM is exit 2; nothing is created', async () => {
     const before = await listTree(root);
-    expectOneLineError(await swarm(root, ['send', 'w1', 'hi', '--team', 'gamma']), 1, /no team "gamma".*swarm team/);
-    expectOneLineError(await swarm(root, ['inbox', 'w1'], { SWARM_TEAM: '../alpha' }), 2, /invalid team name/);
+    expectOneLineError(await swarmInProcess(root, ['send', 'w1', 'hi', '--team', 'gamma']), 1, /no team "gamma".*swarm team/);
+    expectOneLineError(await swarmInProcess(root, ['inbox', 'w1'], { SWARM_TEAM: '../alpha' }), 2, /invalid team name/);
     expect(await listTree(root)).toEqual(before);
   });
 });
@@ -182,9 +183,9 @@ describe('--team and SWARM_TEAM', () => {
 describe('bad names never touch the file system', () => {
   it('team create with an invalid name → exit 2, nothing created', async () => {
     for (const name of ['../x', 'a'.repeat(65)]) {
-      expectOneLineError(await swarm(root, ['team', 'create', name]), 2, /invalid team name/);
+      expectOneLineError(await swarmInProcess(root, ['team', 'create', name]), 2, /invalid team name/);
     }
-    expectOneLineError(await swarm(root, ['team', 'create', '-x']), 2); // a flag, not a name
+    expectOneLineError(await swarmInProcess(root, ['team', 'create', '-x']), 2); // a flag, not a name
     expect(await listTree(root)).toEqual([]);
   });
 
@@ -199,7 +200,7 @@ describe('bad names never touch the file system', () => {
       ['send', 'w1', 'hi', '--from', 'a/b'],
       ['inbox', '../w1'],
     ]) {
-      expectOneLineError(await swarm(root, [...args, '--team', 't']), 'non-zero');
+      expectOneLineError(await swarmInProcess(root, [...args, '--team', 't']), 'non-zero');
     }
     expect(await listTree(teams)).toEqual(before);
   });

@@ -1,5 +1,6 @@
 // Permission requests across real processes (SPEC §3.5, §3.6): a worker child process asks through
-// the built requestPermission, the leader answers with the real `swarm` CLI in another process.
+// the built requestPermission, the leader answers with the `swarm` CLI (in-process through
+// main(argv, io); racing deciders as separate processes of the real executable).
 // Forged resolutions, racing deciders, "always" rules and a Claude Code teammate's bare inbox frame.
 import { promises as fs } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,7 +11,7 @@ import { requestPermission } from '../../src/permissions/worker.js';
 import { newPermissionId } from '../../src/protocol/ids.js';
 import { formatJson, writeFileAtomic } from '../../src/storage/atomic.js';
 import { createTeam, readTeam } from '../../src/team/index.js';
-import { swarm } from '../support/cli.js';
+import { swarm, swarmInProcess } from '../support/cli.js';
 import { auditFor, ls, reapWorkers, responseFrames, setupTeam, startWorker, TEAM, type Harness } from '../support/perm-harness.js';
 import { useTempRoot } from '../support/tmp-root.js';
 import { Team } from '../../src/team/team.js';
@@ -23,7 +24,9 @@ afterEach(async () => {
   await reapWorkers();
 });
 
-const run = (args: string[]) => swarm(h.root, [...args, '--team', TEAM]);
+const run = (args: string[]) => swarmInProcess(h.root, [...args, '--team', TEAM]);
+/** The same as a separate process of the real executable: for the races between deciders. */
+const runChild = (args: string[]) => swarm(h.root, [...args, '--team', TEAM]);
 
 describe('round trip: worker process asks, leader answers with the CLI', () => {
   it('approve: the worker resumes with allow; pending and resolved files are gone; audit has both events', async () => {
@@ -174,7 +177,7 @@ describe('racing deciders', () => {
   it('approve and deny from two processes while the worker waits: one decision, one frame', async () => {
     const w = startWorker(h.base);
     const id = String((await w.event('requested')).id);
-    const [a, d] = await Promise.all([run(['approve', id]), run(['deny', id])]);
+    const [a, d] = await Promise.all([runChild(['approve', id]), runChild(['deny', id])]);
     const winners = [a, d].filter((r) => r.exitCode === 0);
     const loser = [a, d].find((r) => r.exitCode !== 0);
     expect(winners).toHaveLength(1);
@@ -191,7 +194,7 @@ describe('racing deciders', () => {
       const id = `perm-${Date.now()}-race${round}`;
       const text = JSON.stringify({ type: 'permission_request', request_id: id, agent_id: 'w1', tool_name: 'Bash', tool_use_id: `toolu_${round}`, description: 'x', input: { command: 'ls' }, permission_suggestions: [] });
       await lead.append('team-lead', { from: 'w1', text });
-      const results = await Promise.all([run(['approve', id]), run(['deny', id]), run(['approve', id])]);
+      const results = await Promise.all([runChild(['approve', id]), runChild(['deny', id]), runChild(['approve', id])]);
       expect(results.filter((r) => r.exitCode === 0)).toHaveLength(1);
       for (const r of results.filter((x) => x.exitCode !== 0)) expect(r.stderr).toContain('already resolved');
       expect((await ls(h.paths.resolved)).filter((n) => n.startsWith(id))).toEqual([`${id}.json`]);

@@ -1,7 +1,12 @@
-// Run the real, built `swarm` executable (bin/swarm.js -> dist/) as a child process.
+// Run the `swarm` command line in a test: the real, built executable (bin/swarm.js -> dist/) as a
+// child process (`swarm`, `startSwarm` for one left running), or the same command line in-process
+// through main(argv, io) (`swarmInProcess`).
 import { execa, type Result, type ResultPromise } from 'execa';
+import { createReadStream, openSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { main } from '../../src/cli/main.js';
+import { normalizeColorEnv } from '../../src/cli/output/color.js';
 import { endAfterThisTest } from './children.js';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -43,4 +48,35 @@ export function startSwarm(root: string, args: string[], env: Record<string, str
   endAfterThisTest(proc);
   proc.stdout!.on('data', (b: Buffer) => (out += b.toString()));
   return { proc, output: () => out };
+}
+
+/** What a command wrote to one stream, in-process. */
+class Collected {
+  text = '';
+  readonly isTTY = false;
+  write(chunk: string): boolean {
+    this.text += chunk;
+    return true;
+  }
+}
+
+/**
+ * The in-process twin of `swarm()`: the same command line through main(argv, io) in this process,
+ * with the same environment (this process's, plus CLAUDE_CONFIG_DIR=root, NO_COLOR=1, SWARM_TEAM=''
+ * and `env`, normalised as bin/swarm.js does) copied for this call alone, stdin /dev/null as the
+ * child's, and stdout/stderr collected. For tests of arguments, help, output and errors; a test about
+ * processes, signals or terminals runs the real executable with `swarm()`.
+ */
+export async function swarmInProcess(root: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  const ioEnv: NodeJS.ProcessEnv = { ...process.env, CLAUDE_CONFIG_DIR: root, NO_COLOR: '1', SWARM_TEAM: '', ...env };
+  normalizeColorEnv(ioEnv);
+  const stdout = new Collected();
+  const stderr = new Collected();
+  const stdin = createReadStream('/dev/null', { fd: openSync('/dev/null', 'r') });
+  try {
+    const exitCode = await main(args, { env: ioEnv, cwd: process.cwd(), stdin, stdout, stderr });
+    return { stdout: stdout.text.replace(/\n$/, ''), stderr: stderr.text.replace(/\n$/, ''), exitCode };
+  } finally {
+    stdin.destroy();
+  }
 }

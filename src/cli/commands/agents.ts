@@ -9,6 +9,7 @@ import { agentDirs, loadAgentTypes } from '../../team/agent-types.js';
 import { printJson, println, refuseGlobals, rootDir, type GlobalArgs } from '../context.js';
 import { chalk } from '../output/render.js';
 import { renderTable } from '../output/table.js';
+import { cliIo } from '../io.js';
 
 interface AgentsArgs extends GlobalArgs {
   cwd?: string;
@@ -33,10 +34,10 @@ export const agentsCommand: CommandModule<GlobalArgs, AgentsArgs> = {
       .example('$0 agents', 'every type, where it comes from, its tools and model')
       .example('$0 agents --json | jq -r ".types[].name"', 'just the names'),
   handler: (args) => {
-    const cwd = path.resolve(args.cwd ?? process.cwd());
+    const cwd = path.resolve(args.cwd ?? cliIo().cwd);
     const root = rootDir();
     const { types, problems } = loadAgentTypes({ cwd, root });
-    for (const p of problems) process.stderr.write(`${chalk.yellow('swarm: bad agent file:')} ${p.message}\n`);
+    for (const p of problems) cliIo().stderr.write(`${chalk.yellow('swarm: bad agent file:')} ${p.message}\n`);
     if (args.json) {
       return printJson({
         ...agentDirs({ cwd, root }),

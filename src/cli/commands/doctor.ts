@@ -21,6 +21,7 @@ import { teamExists } from '../../team/team-store.js';
 import { SwarmError } from '../../protocol/errors.js';
 import { printJson, println, rootDir, type GlobalArgs } from '../context.js';
 import { chalk } from '../output/render.js';
+import { cliIo, setExitCode } from '../io.js';
 
 interface DoctorArgs extends GlobalArgs {
   fix: boolean;
@@ -134,7 +135,7 @@ export const doctorCommand: CommandModule<GlobalArgs, DoctorArgs> = {
     }
     const ctx: DoctorContext = {
       root,
-      env: process.env,
+      env: cliIo().env,
       exec: execaExec,
       now: Date.now(),
       isAlive: isProcessAlive,
@@ -144,6 +145,6 @@ export const doctorCommand: CommandModule<GlobalArgs, DoctorArgs> = {
     const report = await runDoctor(ctx, args.fix);
     if (args.json) printJson(report);
     else for (const line of render(report, args.fix)) println(line);
-    if (!report.healthy) process.exitCode = 1;
+    if (!report.healthy) setExitCode(1);
   },
 };

@@ -10,6 +10,7 @@ import { readTeam, requireMember } from '../../team/team-store.js';
 import { openMailbox, printJson, println, requireTeam, type GlobalArgs } from '../context.js';
 import { chalk, renderMessage } from '../output/render.js';
 import { INTERRUPT_SIGNALS, onSignals } from '../interrupts.js';
+import { cliIo } from '../io.js';
 
 interface InboxArgs extends GlobalArgs {
   name: string;
@@ -40,7 +41,7 @@ export const inboxCommand: CommandModule<GlobalArgs, InboxArgs> = {
     if (holder !== undefined) {
       const what = `${describeHolder(holder)} takes delivery of team-lead's inbox`;
       if (!args.force) throw new SwarmError('exists', `${what}: consuming here would take its messages; read without --consume, or add --force`);
-      process.stderr.write(`${chalk.yellow('warning:')} ${what}; messages consumed here do not reach it\n`);
+      cliIo().stderr.write(`${chalk.yellow('warning:')} ${what}; messages consumed here do not reach it\n`);
     }
     const mailbox = await openMailbox(team);
     if (args.follow) {

@@ -8,7 +8,6 @@
 // `swarm demo` runs this command in the first pane of its team's tmux session and tells it, through
 // the environment (console/session-env.ts), what to show first, the hint for an all-idle team, to end
 // with the team, and the agent lead's goal.
-import { fstatSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { SwarmError } from '../../protocol/errors.js';
 import { runConsole } from '../console/run.js';
@@ -16,6 +15,7 @@ import { SESSION_ENV } from '../console/session-env.js';
 import { refuseGlobals, requireTeam, type GlobalArgs } from '../context.js';
 import { refuseOtherLeader } from '../run/lead-process.js';
 import { leadOptions, leadSettings, requireModelCredentials, type LeadArgs } from '../run/options.js';
+import { cliIo, stdinIsDeadDevice } from '../io.js';
 
 interface LeadCommandArgs extends GlobalArgs, LeadArgs {
   agent: boolean;
@@ -43,15 +43,15 @@ export const leadCommand: CommandModule<GlobalArgs, LeadCommandArgs> = {
       .example('$0 lead --agent --team review-squad --budget-usd 1', 'an agent lead for an existing team')
       .example('$0 lead --take-over --team review-squad', 'take delivery from the console open in another terminal'),
   handler: async (args) => {
-    if (args.agent) requireModelCredentials(process.env, 'swarm lead --agent');
+    if (args.agent) requireModelCredentials(cliIo().env, 'swarm lead --agent');
     // Piped /commands are a scripted console; /dev/null (or a closed terminal) would only quit at once.
-    if (!process.stdin.isTTY && fstatSync(0).isCharacterDevice()) {
+    if (stdinIsDeadDevice(cliIo().stdin)) {
       throw new SwarmError('invalid_input', "swarm lead needs a terminal (it reads your keys): run it in a terminal or a tmux pane; from a script, use 'swarm inbox team-lead --follow' and 'swarm approve <id>'");
     }
     const team = requireTeam(args);
-    const env = process.env;
+    const env = cliIo().env;
     const goal = env[SESSION_ENV.goal];
-    const lead = args.agent ? { ...leadSettings(args, env, process.cwd()), ...(goal ? { goal } : {}) } : undefined;
+    const lead = args.agent ? { ...leadSettings(args, env, cliIo().cwd), ...(goal ? { goal } : {}) } : undefined;
     if (lead && !args['take-over']) await refuseOtherLeader(team);
     const banner = env[SESSION_ENV.banner]?.split('\n') ?? [];
     const hint = env[SESSION_ENV.idleHint];

@@ -12,9 +12,10 @@ import { printJson, println, requireTeam, type GlobalArgs } from '../context.js'
 import { oneLine } from '../../protocol/text.js';
 import { chalk, describeToolInput, paint } from '../output/render.js';
 import { renderPending } from '../output/permission.js';
+import { cliIo } from '../io.js';
 
 function warn(message: string): void {
-  process.stderr.write(`${chalk.yellow('swarm:')} ${message}\n`);
+  cliIo().stderr.write(`${chalk.yellow('swarm:')} ${message}\n`);
 }
 
 const list: CommandModule<GlobalArgs, GlobalArgs> = {

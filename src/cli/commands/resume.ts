@@ -11,6 +11,7 @@ import { membersToResume } from '../../teammates/resume.js';
 import { printJson, println, requestedBackend, requireTeam, type GlobalArgs } from '../context.js';
 import { chalk } from '../output/render.js';
 import { resumeNamed, resumedLine } from '../resume-members.js';
+import { cliIo, setExitCode } from '../io.js';
 
 interface ResumeArgs extends GlobalArgs {
   names?: string[];
@@ -32,7 +33,7 @@ export const resumeCommand: CommandModule<GlobalArgs, ResumeArgs> = {
   handler: async (args) => {
     const team = requireTeam(args);
     if (!(args['ready-timeout'] > 0)) throw new SwarmError('invalid_input', `expected --ready-timeout > 0 seconds, got ${args['ready-timeout']}`);
-    const names = await membersToResume(team, (args.names ?? []).map(String), process.env);
+    const names = await membersToResume(team, (args.names ?? []).map(String), cliIo().env);
     if (names.length === 0) {
       if (args.json) return printJson([]);
       return println(`no stopped members in team ${team.name} (swarm status shows each member's state)`);
@@ -44,27 +45,27 @@ export const resumeCommand: CommandModule<GlobalArgs, ResumeArgs> = {
     const recorded = ran.size === 1 ? [...ran][0] : undefined;
     // None here: the backend below goes unused (a team file's `backend: ssh` would want a --host).
     const requested = here.length === 0 ? 'auto' : await requestedBackend(team, args.backend ?? config.swarm?.backend ?? recorded);
-    const { backend, notes } = await selectBackend({ requested, env: process.env, team });
-    for (const n of notes) process.stderr.write(`${chalk.yellow('swarm: note:')} ${n}\n`);
+    const { backend, notes } = await selectBackend({ requested, env: cliIo().env, team });
+    for (const n of notes) cliIo().stderr.write(`${chalk.yellow('swarm: note:')} ${n}\n`);
     const results = await resumeNamed(
       team,
       names,
       {
         backend,
-        env: process.env,
+        env: cliIo().env,
         readyTimeoutMs: args['ready-timeout'] * 1000,
-        onNotice: (text) => process.stderr.write(`${chalk.yellow('swarm:')} ${text.split('\n').join('\n  ')}\n`),
+        onNotice: (text) => cliIo().stderr.write(`${chalk.yellow('swarm:')} ${text.split('\n').join('\n  ')}\n`),
       },
       (r) => {
         if (args.json) return;
         if (r.ok) println(resumedLine(r));
-        else process.stderr.write(`${chalk.red('swarm:')} ${r.error.message}\n`);
+        else cliIo().stderr.write(`${chalk.red('swarm:')} ${r.error.message}\n`);
       },
     );
     if (!args.json && results.some((r) => r.ok && here.includes(r.name))) println(chalk.dim(`  ${backend.describe()}`));
     if (args.json) {
       printJson(results.map((r) => (r.ok ? { ok: true, ...r.teammate, restored: r.restored, unread: r.unread } : { ok: false, name: r.name, error: r.error.message })));
     }
-    if (results.some((r) => !r.ok)) process.exitCode = 1;
+    if (results.some((r) => !r.ok)) setExitCode(1);
   },
 };

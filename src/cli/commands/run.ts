@@ -6,7 +6,6 @@
 // Signals (cli/interrupts.ts): a headless run interrupted by Ctrl-C, SIGTERM, SIGHUP or a closed
 // output stops its lead and every teammate (verified), then dies of that signal. The console leaves
 // on SIGTERM/SIGHUP as on /quit: the lead (in this process) stops, teammates in panes run on, said.
-import { fstatSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { ensureLeadKey } from '../../permissions/keys.js';
 import { SwarmError } from '../../protocol/errors.js';
@@ -20,6 +19,7 @@ import { catchInterrupts } from '../interrupts.js';
 import { chalk } from '../output/render.js';
 import { refuseOtherLeader } from '../run/lead-process.js';
 import { leadOptions, leadSettings, requireModelCredentials, type LeadArgs } from '../run/options.js';
+import { cliIo, setExitCode, stdinIsDeadDevice } from '../io.js';
 
 interface RunArgs extends GlobalArgs, LeadArgs {
   goal: string;
@@ -29,16 +29,16 @@ interface RunArgs extends GlobalArgs, LeadArgs {
 /** The team to run in: --team (created if missing), else a new team with a free name. */
 async function teamFor(args: RunArgs): Promise<Team> {
   const description = oneLine(args.goal, 120);
-  const name = args.team ?? process.env.SWARM_TEAM;
+  const name = args.team ?? cliIo().env.SWARM_TEAM;
   if (name !== undefined && name !== '') {
     const team = new Team(rootDir(), name);
     if (await teamExists(team)) {
       await refuseOtherLeader(team);
       return team;
     }
-    return (await createTeam(rootDir(), { name, description, cwd: process.cwd() })).team;
+    return (await createTeam(rootDir(), { name, description, cwd: cliIo().cwd })).team;
   }
-  return (await createTeam(rootDir(), { name: wordSlug(), description, cwd: process.cwd(), rename: true })).team;
+  return (await createTeam(rootDir(), { name: wordSlug(), description, cwd: cliIo().cwd, rename: true })).team;
 }
 
 export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
@@ -53,18 +53,18 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       .example('$0 run "add a --verbose flag to the CLI, with tests"', 'a team and its lead, in the console')
       .example('$0 run -p "fix the failing test in test/app.test.ts" --budget-usd 2 > answer.txt', 'headless, for scripts and CI'),
   handler: async (args) => {
-    requireModelCredentials(process.env, 'swarm run');
-    const settings = leadSettings(args, process.env, process.cwd());
+    requireModelCredentials(cliIo().env, 'swarm run');
+    const settings = leadSettings(args, cliIo().env, cliIo().cwd);
     const goal = String(args.goal);
     if (goal.trim() === '') throw new SwarmError('invalid_input', 'the goal is empty: say what the team should achieve, e.g. swarm run "add a --verbose flag"');
     // The console reads keys: without a terminal, the headless form is the one that works.
-    if (!args.print && !process.stdin.isTTY && fstatSync(0).isCharacterDevice()) {
+    if (!args.print && stdinIsDeadDevice(cliIo().stdin)) {
       throw new SwarmError('invalid_input', 'swarm run opens a console and needs a terminal: run it in a terminal, or use swarm run -p "<goal>" for scripts');
     }
     const team = await teamFor(args);
     await ensureLeadKey(team);
-    if (!args.print) return runConsole({ team, env: process.env, lead: { ...settings, goal }, dieOfInterrupt: true });
-    process.stderr.write(`${chalk.bold(`team ${team.name}`)} ${chalk.dim(`· lead ${settings.leadModel} · swarm status --team ${team.name}`)}\n`);
+    if (!args.print) return runConsole({ team, env: cliIo().env, lead: { ...settings, goal }, dieOfInterrupt: true });
+    cliIo().stderr.write(`${chalk.bold(`team ${team.name}`)} ${chalk.dim(`· lead ${settings.leadModel} · swarm status --team ${team.name}`)}\n`);
     // Loaded here: the lead's runtime (the Messages API SDK, the tools) would cost every other
     // command ~0.1 s of start-up.
     const { runHeadless } = await import('../run/headless.js');
@@ -73,14 +73,14 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       ...settings,
       team,
       goal,
-      env: process.env,
-      progress: (line) => process.stderr.write(`${line}\n`),
-      answer: (text) => process.stdout.write(`${text}\n`),
+      env: cliIo().env,
+      progress: (line) => cliIo().stderr.write(`${line}\n`),
+      answer: (text) => cliIo().stdout.write(`${text}\n`),
       signal: interrupts.signal,
     }).finally(() => {
       if (interrupts.cause === undefined) interrupts.off();
     });
     if (interrupts.cause !== undefined) await interrupts.exit(interrupts.cause); // the team is stopped: now die of it
-    process.exitCode = code;
+    setExitCode(code);
   },
 };

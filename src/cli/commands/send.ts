@@ -15,6 +15,7 @@ import { openMailbox, printJson, println, requireTeam, type GlobalArgs } from '.
 import { chalk } from '../output/render.js';
 import { resumeCommand, stoppedAmong } from '../../teammates/status-report.js';
 import type { Team } from '../../team/team.js';
+import { cliIo, cliRun } from '../io.js';
 
 interface SendArgs extends GlobalArgs {
   to: string;
@@ -32,11 +33,11 @@ async function messageText(args: SendArgs): Promise<string> {
   if (args.file !== undefined) return readMessageFile(args.file);
   if (args.text === undefined) throw new SwarmError('invalid_input', "no message: give the text, - to read standard input, or --file <path>");
   // yargs turns a lone `-` argument into "", so ask the raw argv whether it was `-` or a real "".
-  const fromStdin = args.text === '-' || (args.text === '' && process.argv.slice(2).includes('-'));
+  const fromStdin = args.text === '-' || (args.text === '' && cliRun().argv.includes('-'));
   if (!fromStdin) return String(args.text);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of process.stdin) {
+  for await (const chunk of cliIo().stdin) {
     const b = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
     size += b.length;
     if (size > MAX_MESSAGE_BYTES) throw tooLarge(size, true);
@@ -107,12 +108,12 @@ export const sendCommand: CommandModule<GlobalArgs, SendArgs> = {
     });
     if (args.json) printJson(result);
     else println(`sent to ${result.recipients.join(', ')} ${chalk.dim(result.msg_id)}`);
-    for (const line of await stoppedNotes(team, result.recipients)) process.stderr.write(`${chalk.yellow('swarm: note:')} ${line}\n`);
+    for (const line of await stoppedNotes(team, result.recipients)) cliIo().stderr.write(`${chalk.yellow('swarm: note:')} ${line}\n`);
   },
 };
 
 /** One note per recipient that is stopped: the message waits in its inbox until it is resumed. */
 async function stoppedNotes(team: Team, recipients: readonly string[]): Promise<string[]> {
-  const stopped = await stoppedAmong(team, recipients, process.env).catch((): string[] => []);
+  const stopped = await stoppedAmong(team, recipients, cliIo().env).catch((): string[] => []);
   return stopped.map((name) => `${name} is stopped (its process and pane are gone); the message waits in its inbox until you resume it: ${resumeCommand(name, team.name)}`);
 }

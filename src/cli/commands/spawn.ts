@@ -10,6 +10,7 @@ import { SwarmError } from '../../protocol/errors.js';
 import { describeClaudeUsed } from '../../teammates/claude-version.js';
 import { printJson, println, requestedBackend, requireTeam, type GlobalArgs } from '../context.js';
 import { chalk, paint } from '../output/render.js';
+import { cliIo } from '../io.js';
 
 interface SpawnArgs extends GlobalArgs {
   name: string;
@@ -52,8 +53,8 @@ export const spawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
     const team = requireTeam(args);
     const requested = args.host !== undefined && args.backend === undefined ? 'ssh' : await requestedBackend(team, args.backend);
     if (!(args['ready-timeout'] > 0)) throw new SwarmError('invalid_input', `expected --ready-timeout > 0 seconds, got ${args['ready-timeout']}`);
-    const { backend, notes } = await selectBackend({ requested, env: process.env, team, host: args.host });
-    for (const n of notes) process.stderr.write(`${chalk.yellow('swarm: note:')} ${n}\n`);
+    const { backend, notes } = await selectBackend({ requested, env: cliIo().env, team, host: args.host });
+    for (const n of notes) cliIo().stderr.write(`${chalk.yellow('swarm: note:')} ${n}\n`);
     const r = await spawnTeammate({
       team,
       name: args.name,
@@ -67,10 +68,10 @@ export const spawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
       isolation: args.isolation as Isolation | undefined,
       backend,
       readyTimeoutMs: args['ready-timeout'] * 1000,
-      env: process.env,
-      onNotice: (text) => process.stderr.write(`${chalk.yellow('swarm:')} ${text.split('\n').join('\n  ')}\n`),
+      env: cliIo().env,
+      onNotice: (text) => cliIo().stderr.write(`${chalk.yellow('swarm:')} ${text.split('\n').join('\n  ')}\n`),
     });
-    if (r.modeNote !== undefined) process.stderr.write(`${chalk.yellow('swarm: note:')} ${r.modeNote}\n`);
+    if (r.modeNote !== undefined) cliIo().stderr.write(`${chalk.yellow('swarm: note:')} ${r.modeNote}\n`);
     if (args.json) return printJson(r);
     const pid = r.pid === undefined ? '' : `, pid ${r.pid}`;
     const on = r.host === undefined ? '' : ` on ${r.host}`;

@@ -12,6 +12,7 @@ import { chalk } from '../output/render.js';
 import { renderStatus } from '../output/status.js';
 import { collectStatus, type CollectOptions } from '../../teammates/status-report.js';
 import { INTERRUPT_SIGNALS, onSignals } from '../interrupts.js';
+import { cliIo } from '../io.js';
 
 interface StatusArgs extends GlobalArgs {
   watch: boolean;
@@ -23,7 +24,7 @@ const REDRAW_MS = 1000;
 
 // A member found dead gives its unfinished tasks back (docs/protocol.md#task-list), once: the next look finds none.
 function probeOptions(): CollectOptions {
-  return { env: process.env, releaseDead: () => true };
+  return { env: cliIo().env, releaseDead: () => true };
 }
 
 /** Resolves after `ms`, when any watcher reports a change, or when `signal` aborts. */
@@ -67,10 +68,10 @@ async function watchStatus(team: Team, json: boolean): Promise<void> {
         const line = JSON.stringify(s.report);
         if (line !== last) println(line);
         last = line;
-        for (const w of s.warnings) process.stderr.write(`swarm: warning: ${w}\n`);
+        for (const w of s.warnings) cliIo().stderr.write(`swarm: warning: ${w}\n`);
       } else {
         const footer = chalk.dim(`updated ${new Date(now).toTimeString().slice(0, 8)} · redraws every second and on changes · Ctrl-C to quit`);
-        process.stdout.write(`${CLEAR}${renderStatus(s, now).join('\n')}\n\n${footer}\n`);
+        cliIo().stdout.write(`${CLEAR}${renderStatus(s, now).join('\n')}\n\n${footer}\n`);
       }
       await nextChange(watchers, ac.signal, REDRAW_MS);
     }
@@ -95,7 +96,7 @@ export const statusCommand: CommandModule<GlobalArgs, StatusArgs> = {
     const now = Date.now();
     const s = await collectStatus(team, { ...probeOptions(), now: () => now });
     if (args.json) {
-      for (const w of s.warnings) process.stderr.write(`swarm: warning: ${w}\n`);
+      for (const w of s.warnings) cliIo().stderr.write(`swarm: warning: ${w}\n`);
       return printJson(s.report);
     }
     for (const line of renderStatus(s, now)) println(line);

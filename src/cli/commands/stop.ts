@@ -17,6 +17,7 @@ import { chalk } from '../output/render.js';
 import { describeOutcome } from '../output/stop.js';
 import { nameList, WaitingLine } from '../output/waiting.js';
 import { INTERRUPT_SIGNALS, interruptStatus, onSignals, type InterruptSignal } from '../interrupts.js';
+import { cliIo, setExitCode } from '../io.js';
 
 /** What Ctrl-C during a shutdown leaves: the requests stand; swarm teammates still stop when their grace ends. */
 export function interruptedLine(
@@ -53,7 +54,7 @@ export const killCommand: CommandModule<GlobalArgs, KillArgs> = {
       .positional('name', { type: 'string', demandOption: true, describe: 'member name' })
       .example('$0 kill alice --team review-squad', 'hard stop alice'),
   handler: async (args) => {
-    const out = await killTeammate(requireTeam(args), args.name, { env: process.env });
+    const out = await killTeammate(requireTeam(args), args.name, { env: cliIo().env });
     if (args.json) return printJson(out);
     println(describeOutcome(out));
   },
@@ -77,7 +78,7 @@ export const shutdownCommand: CommandModule<GlobalArgs, ShutdownArgs> = {
       .option('reason', { type: 'string', describe: 'shown to the teammate' })
       .option('timeout', {
         type: 'number',
-        default: shutdownWaitMs(process.env) / 1000,
+        default: shutdownWaitMs(cliIo().env) / 1000,
         describe: `seconds to wait for an answer or the exit (default: the teammates' grace period, ${SHUTDOWN_GRACE_ENV}, plus 10 s)`,
       })
       .option('force', { type: 'boolean', default: false, describe: 'kill when it rejects or does not answer in time' })
@@ -96,12 +97,12 @@ export const shutdownCommand: CommandModule<GlobalArgs, ShutdownArgs> = {
     const onInterrupt = (sig: InterruptSignal): void => {
       waiting.stop();
       const left = members.filter((m) => waiting.waitingFor.includes(m.name));
-      process.stderr.write(`${interruptedLine(team.name, left, waiting.notAsked, shutdownGraceMs(process.env) - waiting.elapsedMs)}\n`);
+      cliIo().stderr.write(`${interruptedLine(team.name, left, waiting.notAsked, shutdownGraceMs(cliIo().env) - waiting.elapsedMs)}\n`);
       process.exit(interruptStatus(sig));
     };
     const offInterrupts = onSignals(INTERRUPT_SIGNALS, onInterrupt);
     const opts = {
-      env: process.env,
+      env: cliIo().env,
       timeoutMs: args.timeout * 1000,
       force: args.force,
       reason: args.reason,
@@ -115,6 +116,6 @@ export const shutdownCommand: CommandModule<GlobalArgs, ShutdownArgs> = {
     if (args.json) printJson(outcomes);
     else if (outcomes.length === 0) println(chalk.dim('no teammates to shut down'));
     else for (const o of outcomes) println(describeOutcome(o));
-    if (outcomes.some((o) => !o.verified)) process.exitCode = 1;
+    if (outcomes.some((o) => !o.verified)) setExitCode(1);
   },
 };

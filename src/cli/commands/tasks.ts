@@ -17,9 +17,10 @@ import { openMailbox, printJson, println, requireTeam, type GlobalArgs } from '.
 import { fail } from '../fail.js';
 import { chalk } from '../output/render.js';
 import { renderTask, renderTaskTable } from '../output/tasks.js';
+import { cliIo } from '../io.js';
 
 function warn(message: string): void {
-  process.stderr.write(`${chalk.yellow('swarm:')} ${message}\n`);
+  cliIo().stderr.write(`${chalk.yellow('swarm:')} ${message}\n`);
 }
 
 /** The team's list, for an existing team, whose task_assignment frames go out as the signed leader. */

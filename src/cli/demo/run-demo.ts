@@ -46,12 +46,13 @@ import { catchInterrupts } from '../interrupts.js';
 import { chalk } from '../output/render.js';
 import { defaultLeadSettings } from '../run/options.js';
 import { sessionConsoleEnv } from '../console/session-env.js';
+import { cliIo } from '../io.js';
 
 
 export const DEMO_IDLE_HINT = 'the demo is done: type /shutdown --all, or press Ctrl-C and answer y, to shut the team down and end the demo';
 
 function demoEnv(root: string, server: MessagesServer): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, CLAUDE_CONFIG_DIR: root, ANTHROPIC_BASE_URL: server.url, [SHUTDOWN_GRACE_ENV]: '10000' };
+  const env: NodeJS.ProcessEnv = { ...cliIo().env, CLAUDE_CONFIG_DIR: root, ANTHROPIC_BASE_URL: server.url, [SHUTDOWN_GRACE_ENV]: '10000' };
   for (const k of ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_MODEL', 'SWARM_TEAMMATE_COMMAND', 'SWARM_TEAM']) delete env[k];
   return env;
 }

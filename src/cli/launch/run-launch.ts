@@ -30,6 +30,7 @@ import { renderStatus } from '../output/status.js';
 import { collectStatus } from '../../teammates/status-report.js';
 import { planWorktree, type WorktreePlan } from '../../teammates/worktree.js';
 import { memberHosts, parseTeamFile } from './team-file.js';
+import { cliIo, setExitCode } from '../io.js';
 
 export interface LaunchArgs extends GlobalArgs {
   file: string;
@@ -72,7 +73,7 @@ async function attachToSession(inSession: SessionConsole, team: string): Promise
   const cause = interrupts.cause;
   if (cause === undefined) return interrupts.off();
   try {
-    process.stderr.write(`swarm launch: ${describeInterrupt(cause)}: team ${team} runs on in its tmux session (its console in pane ${inSession.paneId}); back to it: ${inSession.attach.join(' ')}\n`);
+    cliIo().stderr.write(`swarm launch: ${describeInterrupt(cause)}: team ${team} runs on in its tmux session (its console in pane ${inSession.paneId}); back to it: ${inSession.attach.join(' ')}\n`);
   } catch {
     // stderr is gone too
   }
@@ -82,10 +83,10 @@ async function attachToSession(inSession: SessionConsole, team: string): Promise
 /** The backend launch would choose; only its plan() is used. */
 async function dryRunBackend(requested: BackendChoice, team: Team, withConsole: boolean, sshHost: string | undefined): Promise<Backend> {
   try {
-    return (await selectBackend({ requested, env: process.env, team, host: requested === 'ssh' ? sshHost : undefined })).backend;
+    return (await selectBackend({ requested, env: cliIo().env, team, host: requested === 'ssh' ? sshHost : undefined })).backend;
   } catch (e) {
     // No in-process host yet: launch's console would become it (without a console, launch fails the same way).
-    if (isSwarmError(e, 'not_found') && withConsole) return backendForType('in-process', team, { env: process.env });
+    if (isSwarmError(e, 'not_found') && withConsole) return backendForType('in-process', team, { env: cliIo().env });
     throw e;
   }
 }
@@ -97,9 +98,9 @@ export async function runLaunch(args: LaunchArgs): Promise<void> {
   }
   if (args.fresh && args.rename) throw new SwarmError('invalid_input', '--fresh and --rename do not go together: --fresh starts the team from nothing, --rename launches a second team under a free name');
   const root = rootDir();
-  const env = process.env;
+  const env = cliIo().env;
   // The machine checks (each cwd, claude on PATH, worktrees) run before anything is created, dry run too.
-  const cwd = process.cwd();
+  const cwd = cliIo().cwd;
   const file = await parseTeamFile(args.file, { env, cwd });
   const requested = (args.backend ?? file.backend ?? 'auto') as BackendChoice;
   if (args['dry-run']) {
@@ -127,7 +128,7 @@ export async function runLaunch(args: LaunchArgs): Promise<void> {
       throw new SwarmError('exists', `team "${named.name}" is running (${existing.alive.map((m) => m.name).join(', ')} alive); --fresh deletes a team only when none of it runs: stop it first (swarm shutdown --all --team ${named.name})`);
     }
     if (existing.running) {
-      const terminal = Boolean(process.stdin.isTTY && process.stdout.isTTY);
+      const terminal = Boolean(cliIo().stdin.isTTY && cliIo().stdout.isTTY);
       await launchExisting(named, existing, { env, withConsole: args.console, terminal, print: println });
       return;
     }
@@ -137,14 +138,14 @@ export async function runLaunch(args: LaunchArgs): Promise<void> {
     } else again = { stopped: existing.stopped, roster: existing.roster };
   }
   // With --json, stdout is the JSON document alone: the progress lines go to stderr.
-  const progress = args.json ? (line: string): void => void process.stderr.write(`${line}\n`) : println;
+  const progress = args.json ? (line: string): void => void cliIo().stderr.write(`${line}\n`) : println;
   const started = await startInterruptibly({ root, env, file, requested, withConsole: args.console, cwd, rename: args.rename, again, print: progress });
   const { team, backend } = started;
   if (!args.console) {
     if (backend.sessions !== undefined) await backend.sessions.dropConsolePane(team.name);
     const now = Date.now();
     const s = await collectStatus(team, { env, now: () => now });
-    if (started.failed.length > 0) process.exitCode = 1;
+    if (started.failed.length > 0) setExitCode(1);
     if (args.json) {
       const { renamedFrom, spawned, failed } = started;
       return printJson({ team: team.name, renamedFrom: renamedFrom ?? null, backend: backend.type, where: backend.describe(), spawned, failed, status: s.report });

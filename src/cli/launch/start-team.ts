@@ -35,6 +35,7 @@ import { memberHosts, type TeamFile } from './team-file.js';
 import { announceOwners, createFileTasks } from './team-tasks.js';
 import type { Task } from '../../protocol/task.js';
 import { openConsoleHost } from '../console/host.js';
+import { cliIo } from '../io.js';
 
 export interface StartTeamOptions {
   root: string;
@@ -246,6 +247,6 @@ export function consoleInSession(
  */
 export async function attachOrSay(inSession: SessionConsole, print: (line: string) => void): Promise<void> {
   print(`the leader console is in the session's first pane (${inSession.paneId}); attach with the tmux line above`);
-  if (!process.stdout.isTTY || !process.stdin.isTTY) return;
+  if (!cliIo().stdout.isTTY || !cliIo().stdin.isTTY) return;
   await inSession.attachHere();
 }

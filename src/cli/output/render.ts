@@ -12,9 +12,9 @@ import { decideColorLevel, exportColorChoice, type ColorLevel } from './color.js
 /** Every CLI output's chalk; its level comes from the environment until `applyColorFlag` runs. */
 export const chalk: ChalkInstance = new Chalk({ level: decideColorLevel({ env: process.env, isTTY: Boolean(process.stdout.isTTY) }) });
 
-/** Set the colour level once at CLI start (`--color` / `--no-color`, else the environment). */
-export function applyColorFlag(flag: boolean | undefined, env: NodeJS.ProcessEnv = process.env): ColorLevel {
-  const level = decideColorLevel({ flag, env, isTTY: Boolean(process.stdout.isTTY) });
+/** Set the colour level once at CLI start (`--color` / `--no-color`, else the environment and whether stdout is a terminal). */
+export function applyColorFlag(flag: boolean | undefined, env: NodeJS.ProcessEnv, isTTY: boolean): ColorLevel {
+  const level = decideColorLevel({ flag, env, isTTY });
   chalk.level = level;
   exportColorChoice(flag, level, env);
   return level;

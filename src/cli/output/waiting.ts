@@ -4,6 +4,8 @@
 // is out (a prompt answer prints nothing); then, on a terminal, it is one line rewritten in place
 // every second and erased at the end; otherwise (a log, a pipe) a new line every 10 s, so a long
 // wait leaves a few lines, not a flood.
+import { cliIo } from '../io.js';
+
 /** Where the line goes: stderr, or the console's print. */
 export interface LineSink {
   write(text: string): unknown;
@@ -48,7 +50,7 @@ export class WaitingLine {
   constructor(names: readonly string[], o: WaitingOptions = {}) {
     this.order = [...names];
     this.unasked = [...names];
-    this.stream = o.stream ?? process.stderr;
+    this.stream = o.stream ?? cliIo().stderr;
     this.now = o.now ?? Date.now;
     this.startedAt = this.now();
     this.every = this.stream.isTTY === true ? 1000 : (o.logEveryMs ?? 10_000);

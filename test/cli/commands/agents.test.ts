@@ -1,15 +1,16 @@
-// Agent types at the command line (SPEC §10), through the built executable: `swarm agents --json`
+// Agent types at the command line (SPEC §10): `swarm agents --json`
 // (every type with its source, bad files as problems, exit 0), and `swarm spawn --agent-type`: a
 // project type's model and permission mode reach config.json and the teammate's flags; an unknown
 // type and a broken file are one-line errors that leave no member. tmux on a private socket per
-// test, the fake teammate via SWARM_TEAMMATE_COMMAND. Run `npm run build` first.
+// test, the fake teammate via SWARM_TEAMMATE_COMMAND. In-process (main(argv, io)), but for the spawn
+// that starts a teammate: the real executable (run `npm run build` first).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createTeam, readTeam, teamPaths } from '../../../src/team/index.js';
 import { Team } from '../../../src/team/team.js';
-import { swarm } from '../../support/cli.js';
+import { swarm, swarmInProcess } from '../../support/cli.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 import { tmuxEnv, tmuxForThisTest } from '../../support/tmux.js';
 
@@ -37,12 +38,14 @@ async function write(dir: string, file: string, text: string): Promise<string> {
 }
 
 const members = async () => (await readTeam(new Team(root, TEAM))).members.map((m) => m.name);
-const spawnAs = (name: string, type: string) => swarm(root, ['spawn', name, '--prompt', 'hi', '--agent-type', type, '--cwd', project, '--backend', 'tmux', '--json'], env);
+const spawnArgs = (name: string, type: string) => ['spawn', name, '--prompt', 'hi', '--agent-type', type, '--cwd', project, '--backend', 'tmux', '--json'];
+/** A spawn refused before anything starts. */
+const refusedSpawn = (name: string, type: string) => swarmInProcess(root, spawnArgs(name, type), env);
 
 describe('swarm agents', () => {
   it('--json: every type with its source, tools and model; a bad file is a problem, not a failure', async () => {
     const bad = await write(path.join(project, '.claude', 'agents'), 'broken.md', '---\nname: broken\ndescription: x\npermissionMode: yolo\n---\n');
-    const r = await swarm(root, ['agents', '--cwd', project, '--json']);
+    const r = await swarmInProcess(root, ['agents', '--cwd', project, '--json']);
     expect(r.exitCode, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { types: { name: string; source: string; tools: string[] | null; model: string; modelId: string | null }[]; problems: { file: string; message: string }[] };
     expect(out.types.map((t) => `${t.name}:${t.source}`)).toEqual(['general-purpose:built-in', 'Explore:built-in', 'Plan:built-in', 'verification:built-in', 'writer:user', 'reviewer:project']);
@@ -54,7 +57,7 @@ describe('swarm agents', () => {
   });
 
   it('human table: name, source, tools, model', async () => {
-    const r = await swarm(root, ['agents', '--cwd', project]);
+    const r = await swarmInProcess(root, ['agents', '--cwd', project]);
     expect(r.exitCode, r.stderr).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines[0]).toMatch(/^NAME\s+SOURCE\s+TOOLS\s+MODEL\s+DESCRIPTION$/);
@@ -65,7 +68,7 @@ describe('swarm agents', () => {
 
 describe('swarm spawn --agent-type', () => {
   it("a project type: its model (opus → a current Opus id) and permission mode reach config.json and the teammate's flags", async () => {
-    const r = await spawnAs('rev', 'reviewer');
+    const r = await swarm(root, spawnArgs('rev', 'reviewer'), env);
     expect(r.exitCode, r.stderr).toBe(0);
     pids.add((JSON.parse(r.stdout) as { pid: number }).pid);
     const member = (await readTeam(new Team(root, TEAM))).members.find((m) => m.name === 'rev');
@@ -75,7 +78,7 @@ describe('swarm spawn --agent-type', () => {
   });
 
   it('an unknown type: one line listing the known ones, exit 2, no member', async () => {
-    const r = await spawnAs('x', 'nope');
+    const r = await refusedSpawn('x', 'nope');
     expect(r.exitCode).toBe(2); // bad input
     expect(r.stderr).toMatch(/^swarm: unknown agent type "nope"; known: general-purpose, Explore, Plan, verification, writer, reviewer \(swarm agents lists them\)/);
     expect(r.stderr.split('\n')).toHaveLength(1);
@@ -84,7 +87,7 @@ describe('swarm spawn --agent-type', () => {
 
   it('a broken file: one line naming the file and the field, exit 2, no member', async () => {
     const bad = await write(path.join(project, '.claude', 'agents'), 'reviewer.md', '---\nname: reviewer\ndescription: Reviews code\ntools: Read, Telepathy\n---\n');
-    const r = await spawnAs('x', 'reviewer');
+    const r = await refusedSpawn('x', 'reviewer');
     expect(r.exitCode).toBe(2); // bad input
     expect(r.stderr).toMatch(new RegExp(`^swarm: ${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: tools: unknown tool "Telepathy"`));
     expect(r.stderr.split('\n')).toHaveLength(1);

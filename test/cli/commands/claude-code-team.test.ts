@@ -3,6 +3,7 @@
 // directories, 0644 files, no permissions/ directory), with a teammate's `permission_request` frame
 // in team-lead's inbox. `swarm permissions`, `approve`, `deny`, `status` and `doctor` work on it, and
 // a request the Claude Code leader answered first is never answered twice.
+// In-process (main(argv, io)), but for the spawn and shutdown and the second console: the real executable.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +13,7 @@ import { teamPaths } from '../../../src/team/index.js';
 import { TmuxServer } from '../../../src/backends/tmux/commands.js';
 import { quote } from 'shell-quote';
 import { capturePane } from '../../../src/backends/tmux/commands.js';
-import { SWARM_BIN, swarm } from '../../support/cli.js';
+import { SWARM_BIN, swarm, swarmInProcess } from '../../support/cli.js';
 import { reapChildren, startSleeper } from '../../support/team-fixture.js';
 import { waitFor } from '../../support/wait.js';
 import { tmuxEnv, tmuxForThisTest } from '../../support/tmux.js';
@@ -38,7 +39,7 @@ beforeEach(async () => {
   for (const f of [p.config, p.inbox('team-lead')]) await fs.chmod(f, 0o644);
 });
 
-const run = (args: string[]) => swarm(root, [...args, '--team', TEAM]);
+const run = (args: string[]) => swarmInProcess(root, [...args, '--team', TEAM]);
 
 /** The permission_response frames to `id` in `name`'s inbox. */
 async function responses(name: string, id = ID): Promise<{ from: string; lead_sig?: string; frame: Record<string, unknown> }[]> {
@@ -117,18 +118,18 @@ describe('a team Claude Code made', () => {
     const env = { SWARM_TMUX_SOCKET: socket, TMUX: '', TMUX_PANE: '' };
     expect((await run(['permissions'])).exitCode).toBe(0);
 
-    const status = await swarm(root, ['status', '--team', TEAM], env);
+    const status = await swarmInProcess(root, ['status', '--team', TEAM], env);
     expect(status.exitCode, status.stderr).toBe(0);
     expect(status.stdout).toMatch(/alice\s+tmux\s+%\d+\s/);
 
-    const doctor = await swarm(root, ['doctor', '--team', TEAM], env);
+    const doctor = await swarmInProcess(root, ['doctor', '--team', TEAM], env);
     // The fixture's one problem: alice's question from 2024, and no leader running to answer it.
     expect(doctor.stdout.split('\n').filter((l) => l.startsWith('✗'))).toEqual([expect.stringMatching(/^✗ alice \(team review-squad\) has waited .* for permission to use Bash \(request perm-1733140002000-a1b2c3\) and no leader is running to answer it$/)]);
     expect(doctor.exitCode, doctor.stdout).toBe(1);
     expect(doctor.stdout).toContain(`i teams directory ${path.join(root, 'teams')} has mode 0755, as Claude Code made it; doctor leaves it alone`);
     expect(doctor.stdout).toContain(`i team ${TEAM}'s directory ${p.dir} has mode 0755, as Claude Code made it`);
     expect(doctor.stdout).toContain(`i team ${TEAM}'s inboxes directory ${p.inboxes} has mode 0755, as Claude Code made it`);
-    const fixed = await swarm(root, ['doctor', '--fix', '--team', TEAM], env);
+    const fixed = await swarmInProcess(root, ['doctor', '--fix', '--team', TEAM], env);
     expect(fixed.exitCode).toBe(1); // the question is the person's to answer, never doctor's
     for (const d of [path.join(root, 'teams'), p.dir, p.inboxes]) expect(await modeOf(d)).toBe(0o755);
     expect(await modeOf(p.permissions)).toBe(0o700);

@@ -1,13 +1,14 @@
 // `swarm permissions [list] | rules | allow | deny | remove | clear` and `swarm approve|deny <id>`
 // (SPEC §6): human output (worker, tool, readable input, age, orphaned), --json shapes, rule
-// editing with validation, one-line errors with exit codes, --help with examples. Real processes.
+// editing with validation, one-line errors with exit codes, --help with examples. In-process
+// (main(argv, io)), but for one approve end to end through the real executable.
 import { promises as fs } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readAudit } from '../../../src/permissions/audit.js';
 import { writePending } from '../../../src/permissions/pending.js';
 import type { PendingRequest } from '../../../src/protocol/permission.js';
 import { readTeam, updateMember } from '../../../src/team/index.js';
-import { swarm } from '../../support/cli.js';
+import { swarm, swarmInProcess } from '../../support/cli.js';
 import { deadPid } from '../../support/team-fixture.js';
 import { listTree } from '../../support/fs-tree.js';
 import { setupTeam, TEAM, type Harness } from '../../support/perm-harness.js';
@@ -19,7 +20,7 @@ useTempRoot(async (root) => {
   h = await setupTeam(root);
 });
 
-const run = (args: string[]) => swarm(h.root, [...args, '--team', TEAM]);
+const run = (args: string[]) => swarmInProcess(h.root, [...args, '--team', TEAM]);
 
 function record(id: string, extra: Partial<PendingRequest>): PendingRequest {
   return {
@@ -68,7 +69,7 @@ describe('swarm permissions [list]', () => {
 
   it('colours the worker name with its colour when colour is on', async () => {
     await writePending(h.paths, record('perm-2-col', {}));
-    const r = await swarm(h.root, ['permissions', '--team', TEAM], { NO_COLOR: '', FORCE_COLOR: '1' });
+    const r = await swarmInProcess(h.root, ['permissions', '--team', TEAM], { NO_COLOR: '', FORCE_COLOR: '1' });
     expect(r.stdout).toContain('\u001b[34mw1\u001b[39m'); // blue
   });
 
@@ -148,7 +149,7 @@ describe('swarm permissions clear', () => {
 describe('swarm approve / deny', () => {
   it('--json reports the decision', async () => {
     await writePending(h.paths, record('perm-5-a', {}));
-    const r = await run(['approve', 'perm-5-a', '--json']);
+    const r = await swarm(h.root, ['approve', 'perm-5-a', '--json', '--team', TEAM]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ id: 'perm-5-a', status: 'approved', worker: 'w1', toolName: 'Bash', frameSent: true });
   });
@@ -221,7 +222,7 @@ describe('swarm approve / deny', () => {
 
   it('--help shows examples', async () => {
     for (const cmd of [['approve'], ['deny'], ['permissions']]) {
-      const r = await swarm(h.root, [...cmd, '--help']);
+      const r = await swarmInProcess(h.root, [...cmd, '--help']);
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toContain('Examples:');
     }

@@ -1,5 +1,6 @@
 // `swarm send` and `swarm inbox` (SPEC §6): --json shapes, --unread, --consume, and the human view
-// where control frames are one-line events. Real child processes (execa strips the final newline).
+// where control frames are one-line events. In-process (main(argv, io)), but for standard input and
+// the storage layer's warning: the real executable (execa strips the final newline).
 import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import { execa } from 'execa';
@@ -8,9 +9,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Mailbox } from '../../../src/mailbox/index.js';
 import { encodeControl, type InboxMessage } from '../../../src/protocol/index.js';
 import { addMember, createTeam, updateTeam } from '../../../src/team/index.js';
-import { SWARM_BIN, swarm } from '../../support/cli.js';
+import { SWARM_BIN, swarm, swarmInProcess } from '../../support/cli.js';
 import { forgedLeases } from '../../support/forged-leases.js';
-import { reapChildren } from '../../support/team-fixture.js';
+import { reapChildren, startSleeper } from '../../support/team-fixture.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 import { Team } from '../../../src/team/team.js';
 
@@ -25,7 +26,9 @@ beforeEach(async () => {
   mb = new Mailbox({ team: new Team(root, TEAM) });
 });
 
-const run = (args: string[], env?: Record<string, string>) => swarm(root, [...args, '--team', TEAM], env);
+const run = (args: string[], env?: Record<string, string>) => swarmInProcess(root, [...args, '--team', TEAM], env);
+/** The same through the real executable. */
+const runChild = (args: string[], env?: Record<string, string>) => swarm(root, [...args, '--team', TEAM], env);
 async function onDisk(name: string): Promise<InboxMessage[]> {
   return JSON.parse(await fs.readFile(mb.paths.inbox(name), 'utf8')) as InboxMessage[];
 }
@@ -153,7 +156,8 @@ describe('swarm inbox with a malformed entry', () => {
   it('shows the valid message, exits 0, and says in one line where the bad entry went', async () => {
     const good = mb.makeEntry({ from: 'w2', text: 'still here' });
     await fs.writeFile(mb.paths.inbox('w1'), JSON.stringify([good, 'garbage']));
-    const r = await run(['inbox', 'w1', '--json']);
+    // The real executable: the storage layer writes the warning to the process's own stderr.
+    const r = await runChild(['inbox', 'w1', '--json']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect((JSON.parse(r.stdout) as InboxMessage[]).map((m) => m.text)).toEqual(['still here']);
     const warning = r.stderr.trim().split('\n');
@@ -234,7 +238,8 @@ describe('swarm inbox team-lead --consume and the leader lease', () => {
 
   it('is refused while a live leader holds the lease, and not for a lease no live holder proves', async () => {
     const team = new Team(root, TEAM);
-    await updateTeam(team, (c) => void (c.leadProcess = { pid: process.pid, claimedAt: Date.now() })); // Claude Code's shape, this live process
+    const leader = await startSleeper(); // a live process other than this one, where the command runs
+    await updateTeam(team, (c) => void (c.leadProcess = { pid: leader, claimedAt: Date.now() })); // Claude Code's shape
     const refused = await run(['inbox', 'team-lead', '--consume']);
     expect(refused.exitCode).toBe(1);
     expect(refused.stderr).toMatch(/takes delivery of team-lead's inbox: consuming here would take its messages/);

@@ -1,9 +1,10 @@
-// `swarm status` (SPEC §6) as a real child process against real processes and a real tmux server on
-// a private socket: liveness comes from reality (a dead pid or a pane killed behind swarm's back
-// shows as `dead` although config.json still says isActive), stale heartbeats, unread counts, pending
-// permission counts, the exact --json shape, each member's cost and the team total, the leader's row
-// from an agent lead's status file, --watch redrawing on a change until Ctrl-C, and a FIFO in the task
-// list that must not hang it.
+// `swarm status` (SPEC §6) against real processes and a real tmux server on a private socket:
+// liveness comes from reality (a dead pid or a pane killed behind swarm's back shows as `dead`
+// although config.json still says isActive), stale heartbeats, unread counts, pending permission
+// counts, the exact --json shape, each member's cost and the team total, the leader's row from an
+// agent lead's status file, --watch redrawing on a change until Ctrl-C, and a FIFO in the task list
+// that must not hang it. In-process (main(argv, io)), but for --watch and the FIFO's deadline: the
+// real executable.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -11,7 +12,7 @@ import { isProcessAlive } from '../../../src/backends/process.js';
 import { TmuxServer, listAllPanes, newSession, setWindowOption, splitWindow } from '../../../src/backends/tmux/commands.js';
 import { Mailbox } from '../../../src/mailbox/mailbox.js';
 import { addMember, createTeam, readTeam, updateMember, updateTeam } from '../../../src/team/index.js';
-import { swarm, startSwarm } from '../../support/cli.js';
+import { swarm, swarmInProcess, startSwarm } from '../../support/cli.js';
 import { tmuxForThisTest } from '../../support/tmux.js';
 import { deadPid, reapChildren, startSleeper, writePendingFor, writeStatus } from '../../support/team-fixture.js';
 import { useTempRoot, afterThisTest } from '../../support/tmp-root.js';
@@ -34,7 +35,7 @@ async function member(name: string, patch: { pid?: number; tmuxPaneId?: string; 
 }
 
 async function statusJson(env: Record<string, string> = {}): Promise<Record<string, unknown> & { members: Record<string, unknown>[] }> {
-  const r = await swarm(root, ['status', '--team', TEAM, '--json'], env);
+  const r = await swarmInProcess(root, ['status', '--team', TEAM, '--json'], env);
   expect(r.exitCode, r.stderr).toBe(0);
   return JSON.parse(r.stdout) as Record<string, unknown> & { members: Record<string, unknown>[] };
 }
@@ -100,7 +101,7 @@ describe('swarm status', () => {
     // config.json was not touched: the stopped member is still recorded as active.
     expect((await readTeam(new Team(root, TEAM))).members.find((m) => m.name === 'ghost')?.isActive).toBe(true);
 
-    const human = await swarm(root, ['status', '--team', TEAM]);
+    const human = await swarmInProcess(root, ['status', '--team', TEAM]);
     expect(human.exitCode, human.stderr).toBe(0);
     const lines = human.stdout.split('\n');
     expect(lines[0]).toBe('team t  backend in-process · 4 teammates · tasks 0/0 done');
@@ -135,7 +136,7 @@ describe('swarm status', () => {
     expect(report.members.slice(1).map((m) => [m.name, m.costUsd])).toEqual([['w1', 0.5], ['w2', null], ['w3', null]]);
     expect(report.total).toEqual({ inputTokens: 65_000, outputTokens: 9700, costUsd: 0.75, unpricedMembers: 1 });
 
-    const human = await swarm(root, ['status', '--team', TEAM]);
+    const human = await swarmInProcess(root, ['status', '--team', TEAM]);
     expect(human.exitCode, human.stderr).toBe(0);
     const lines = human.stdout.split('\n');
     expect(lines.find((l) => l.startsWith('team-lead '))).toMatch(new RegExp(`^team-lead\\s+-\\s+-\\s+${leadPid} ✓\\s+idle\\s+-\\s+\\d+s ago\\s+0\\s+0\\s+9\\s+40k/6k\\s+\\$0\\.25$`));
@@ -176,7 +177,7 @@ describe('swarm status', () => {
       ['alive', { id: '2', subject: 'Parse the arguments of every subcommand' }],
       ['other', null],
     ]);
-    const human = await swarm(root, ['status', '--team', TEAM]);
+    const human = await swarmInProcess(root, ['status', '--team', TEAM]);
     expect(human.exitCode, human.stderr).toBe(0);
     const lines = human.stdout.split('\n');
     expect(lines[0]).toBe('team t  backend in-process · 2 teammates · tasks 1/3 done');
@@ -229,7 +230,7 @@ describe('swarm status', () => {
     const config = await readTeam(new Team(root, TEAM));
     expect(config.members.filter((m) => m.isActive === true).map((m) => m.name)).toEqual(['keeper', 'victim', 'exited']);
 
-    const human = await swarm(root, ['status', '--team', TEAM], env);
+    const human = await swarmInProcess(root, ['status', '--team', TEAM], env);
     expect(human.stdout).toMatch(new RegExp(`^victim\\s+tmux\\s+${victim.paneId} \\(gone\\)\\s.*\\sdead\\s`, 'm'));
     expect(human.stdout).toMatch(new RegExp(`^exited\\s+tmux\\s+${exited.paneId} \\(exited\\)\\s.*\\sstopped\\s`, 'm'));
   });
@@ -267,7 +268,7 @@ describe('swarm status', () => {
   });
 
   it('a team that does not exist: exit 1, one line', async () => {
-    const r = await swarm(root, ['status', '--team', 'nope']);
+    const r = await swarmInProcess(root, ['status', '--team', 'nope']);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(/^swarm: no team "nope"/);
   });

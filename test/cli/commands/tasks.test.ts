@@ -1,9 +1,9 @@
-// `swarm tasks` through the built executable, as separate processes on real files: concurrent adds
-// get distinct ids, concurrent claims have exactly one winner, the refusals exit 1 with the reason,
+// `swarm tasks` on real files: concurrent adds get distinct ids and concurrent claims have exactly
+// one winner (separate processes of the built executable, `npm run build` first), the refusals exit 1 with the reason,
 // bad input exits 2 with nothing written, an owner set from the CLI gets a task_assignment frame
 // signed as team-lead, `--status` is checked in one line (update, and the list's filter), and a FIFO
-// named like a task file neither hangs the listing nor is read (a deadline proves it). Run
-// `npm run build` first.
+// named like a task file neither hangs the listing nor is read (a process with a deadline proves
+// it). The rest runs in-process (main(argv, io)).
 import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -15,7 +15,7 @@ import { TaskList } from '../../../src/tasks/index.js';
 import { queueDirFor, withFileLock } from '../../../src/storage/lock.js';
 import { addMember, createTeam } from '../../../src/team/team-store.js';
 import { Team } from '../../../src/team/team.js';
-import { swarm } from '../../support/cli.js';
+import { swarm, swarmInProcess } from '../../support/cli.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 import { waitFor } from '../../support/wait.js';
 
@@ -26,7 +26,9 @@ beforeEach(async () => {
   for (const name of ['alice', 'bob', ...Array.from({ length: 8 }, (_, i) => `w${i}`)]) await addMember(new Team(root, 'crew'), { name });
 });
 
-const run = (...args: string[]) => swarm(root, ['tasks', ...args, '--team', 'crew']);
+const run = (...args: string[]) => swarmInProcess(root, ['tasks', ...args, '--team', 'crew']);
+/** The same as a separate process of the built executable: for the races between processes. */
+const runChild = (...args: string[]) => swarm(root, ['tasks', ...args, '--team', 'crew']);
 const dir = (): string => path.join(root, 'tasks/crew');
 
 /**
@@ -54,11 +56,11 @@ async function inboxFrames(name: string): Promise<unknown[]> {
   return InboxSchema.parse(JSON.parse(raw)).map((m) => ({ ...parseControl(m.text), from: m.from, signed: m.lead_sig !== undefined }));
 }
 
-// Every test runs the CLI several times; each start costs seconds on a loaded machine.
+// The races start 16 and 8 processes; each start costs seconds on a loaded machine.
 describe('swarm tasks', { timeout: 60_000 }, () => {
   it('16 concurrent adds (separate processes) get 16 distinct ids, 1..16', async () => {
     await mkdir(dir(), { recursive: true });
-    const results = await underHeldLock(path.join(dir(), '.lock'), 8, () => Promise.all(Array.from({ length: 16 }, (_, i) => run('add', `task ${i}`))));
+    const results = await underHeldLock(path.join(dir(), '.lock'), 8, () => Promise.all(Array.from({ length: 16 }, (_, i) => runChild('add', `task ${i}`))));
     for (const r of results) expect(r.exitCode, r.stderr).toBe(0);
     const ids = results.map((r) => r.stdout.trim());
     expect(new Set(ids).size).toBe(16);
@@ -68,7 +70,7 @@ describe('swarm tasks', { timeout: 60_000 }, () => {
 
   it('8 concurrent claims of one task: exactly one winner, 7 exit 1 with already_claimed', async () => {
     expect((await run('add', 'the one')).stdout.trim()).toBe('1');
-    const results = await underHeldLock(path.join(dir(), '1.json'), 4, () => Promise.all(Array.from({ length: 8 }, (_, i) => run('claim', '1', '--owner', `w${i}`))));
+    const results = await underHeldLock(path.join(dir(), '1.json'), 4, () => Promise.all(Array.from({ length: 8 }, (_, i) => runChild('claim', '1', '--owner', `w${i}`))));
     const won = results.filter((r) => r.exitCode === 0);
     const lost = results.filter((r) => r.exitCode === 1);
     expect(won).toHaveLength(1);
@@ -143,7 +145,7 @@ describe('swarm tasks', { timeout: 60_000 }, () => {
       expect.objectContaining({ kind: 'control', from: 'team-lead', signed: true, message: expect.objectContaining({ type: 'task_assignment', taskId: '1', subject: 'design', description: 'the API', assignedBy: 'team-lead' }) as unknown }),
     ]);
     expect(await inboxFrames('bob')).toHaveLength(1);
-    const shown = await swarm(root, ['inbox', 'alice', '--team', 'crew']);
+    const shown = await swarmInProcess(root, ['inbox', 'alice', '--team', 'crew']);
     expect(shown.stdout).toMatch(/team-lead assigned task #1: design$/m);
     const del = await run('update', '1', '--status', 'deleted', '--json');
     expect(JSON.parse(del.stdout)).toEqual({ id: '1', deleted: true });

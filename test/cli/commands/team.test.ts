@@ -1,10 +1,11 @@
-// `swarm team create|list|show|delete` (SPEC §6), human and --json output, as real child processes.
+// `swarm team create|list|show|delete` (SPEC §6), human and --json output, in-process (main(argv, io));
+// the first test runs the real executable, end to end.
 // (execa strips the final newline of stdout/stderr.)
 import { promises as fs } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { TeamConfigSchema } from '../../../src/protocol/index.js';
 import { addMember, createTeam, teamExists, teamPaths, updateMember } from '../../../src/team/index.js';
-import { swarm } from '../../support/cli.js';
+import { swarm, swarmInProcess } from '../../support/cli.js';
 import { listTree } from '../../support/fs-tree.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 import { Team } from '../../../src/team/team.js';
@@ -31,13 +32,13 @@ describe('swarm team', () => {
   });
 
   it('create --json prints config.json (plus renamedFrom when renamed)', async () => {
-    const a = await swarm(root, ['team', 'create', 'alpha', '--json']);
+    const a = await swarmInProcess(root, ['team', 'create', 'alpha', '--json']);
     expect(a.exitCode, a.stderr).toBe(0);
     const printed = JSON.parse(a.stdout) as Record<string, unknown>;
     expect(printed).toEqual(await configOnDisk('alpha'));
     expect(printed).toMatchObject({ name: 'alpha', leadAgentId: 'team-lead@alpha', members: [{ name: 'team-lead', color: 'red' }] });
 
-    const b = JSON.parse((await swarm(root, ['team', 'create', 'alpha', '--rename', '--json'])).stdout) as Record<string, unknown>;
+    const b = JSON.parse((await swarmInProcess(root, ['team', 'create', 'alpha', '--rename', '--json'])).stdout) as Record<string, unknown>;
     expect(b.renamedFrom).toBe('alpha');
     expect(b.name).not.toBe('alpha');
   });
@@ -46,7 +47,7 @@ describe('swarm team', () => {
     await createTeam(root, { name: 'alpha' });
     const before = await listTree(root);
     for (const extra of [[], ['--no-rename'], ['--json']]) {
-      const r = await swarm(root, ['team', 'create', 'alpha', ...extra]);
+      const r = await swarmInProcess(root, ['team', 'create', 'alpha', ...extra]);
       expect(r.exitCode).toBe(1);
       expect(r.stdout).toBe('');
       expect(r.stderr).toBe(
@@ -57,17 +58,17 @@ describe('swarm team', () => {
   });
 
   it('list (human and --json)', async () => {
-    const empty = await swarm(root, ['team', 'list']);
+    const empty = await swarmInProcess(root, ['team', 'list']);
     expect(empty.exitCode).toBe(0);
     expect(empty.stdout).toMatch(/^no teams under /);
-    expect(JSON.parse((await swarm(root, ['team', 'list', '--json'])).stdout)).toEqual([]);
+    expect(JSON.parse((await swarmInProcess(root, ['team', 'list', '--json'])).stdout)).toEqual([]);
 
     await createTeam(root, { name: 'beta-longer-name', description: 'second' });
     await createTeam(root, { name: 'alpha' });
     await addMember(new Team(root, 'alpha'), { name: 'w1' });
-    const human = await swarm(root, ['team', 'list']);
+    const human = await swarmInProcess(root, ['team', 'list']);
     expect(human.stdout).toBe('alpha             1 teammate\nbeta-longer-name  0 teammates  second'); // aligned columns
-    const json = JSON.parse((await swarm(root, ['team', 'list', '--json'])).stdout) as Record<string, unknown>[];
+    const json = JSON.parse((await swarmInProcess(root, ['team', 'list', '--json'])).stdout) as Record<string, unknown>[];
     expect(json).toEqual([
       { name: 'alpha', members: 1, createdAt: expect.any(Number) },
       { name: 'beta-longer-name', description: 'second', members: 0, createdAt: expect.any(Number) },
@@ -78,22 +79,22 @@ describe('swarm team', () => {
     await createTeam(root, { name: 'alpha', description: 'the A team' });
     await addMember(new Team(root, 'alpha'), { name: 'w1', model: 'claude-sonnet-4-5', agentType: 'reviewer' });
     await updateMember(new Team(root, 'alpha'), 'w1', { tmuxPaneId: '%3', backendType: 'tmux' });
-    const human = await swarm(root, ['team', 'show', 'alpha']);
+    const human = await swarmInProcess(root, ['team', 'show', 'alpha']);
     expect(human.exitCode, human.stderr).toBe(0);
     const lines = human.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe('alpha  the A team');
     expect(lines[2]).toMatch(/^ {2}team-lead\s+leader\s*$/);
     expect(lines[3]).toMatch(/^ {2}w1\s+reviewer\s+tmux %3 claude-sonnet-4-5$/);
 
-    const viaFlag = await swarm(root, ['team', 'show', '--team', 'alpha', '--json']);
-    const viaEnv = await swarm(root, ['team', 'show', '--json'], { SWARM_TEAM: 'alpha' });
+    const viaFlag = await swarmInProcess(root, ['team', 'show', '--team', 'alpha', '--json']);
+    const viaEnv = await swarmInProcess(root, ['team', 'show', '--json'], { SWARM_TEAM: 'alpha' });
     // config.json plus the leader's verify key (SPEC §6)
     const { leadVerifyKey, ...config } = JSON.parse(viaFlag.stdout) as Record<string, unknown>;
     expect(config).toEqual(await configOnDisk('alpha'));
     expect(leadVerifyKey).toMatch(/^\d+\.[A-Za-z0-9_-]+$/);
     expect(viaEnv.stdout).toBe(viaFlag.stdout);
 
-    const missing = await swarm(root, ['team', 'show', 'nope']);
+    const missing = await swarmInProcess(root, ['team', 'show', 'nope']);
     expect(missing.exitCode).toBe(1);
     expect(missing.stderr).toMatch(/^swarm: no team "nope".*$/);
   });
@@ -101,14 +102,14 @@ describe('swarm team', () => {
   it('delete removes the team (--json says which); a missing team → exit 1', async () => {
     await createTeam(root, { name: 'alpha' });
     await createTeam(root, { name: 'beta' });
-    const r = await swarm(root, ['team', 'delete', 'alpha', '--json']);
+    const r = await swarmInProcess(root, ['team', 'delete', 'alpha', '--json']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ deleted: 'alpha' });
     expect(await teamExists(new Team(root, 'alpha'))).toBe(false);
     expect(await teamExists(new Team(root, 'beta'))).toBe(true);
-    const human = await swarm(root, ['team', 'delete'], { SWARM_TEAM: 'beta' });
+    const human = await swarmInProcess(root, ['team', 'delete'], { SWARM_TEAM: 'beta' });
     expect(human.stdout).toBe('deleted team beta');
-    const again = await swarm(root, ['team', 'delete', 'alpha']);
+    const again = await swarmInProcess(root, ['team', 'delete', 'alpha']);
     expect(again.exitCode).toBe(1);
     expect(again.stderr).toMatch(/^swarm: no team "alpha".*$/);
   });
@@ -117,11 +118,11 @@ describe('swarm team', () => {
     await createTeam(root, { name: 'alpha' });
     await addMember(new Team(root, 'alpha'), { name: 'w1' });
     await updateMember(new Team(root, 'alpha'), 'w1', { pid: process.pid }); // this test process: surely alive
-    const r = await swarm(root, ['team', 'delete', 'alpha']);
+    const r = await swarmInProcess(root, ['team', 'delete', 'alpha']);
     expect(r.exitCode).not.toBe(0);
     expect(r.stderr).toMatch(/^swarm: team "alpha" has live teammates \(w1\).*--force$/);
     expect(await teamExists(new Team(root, 'alpha'))).toBe(true);
-    const forced = await swarm(root, ['team', 'delete', 'alpha', '--force']);
+    const forced = await swarmInProcess(root, ['team', 'delete', 'alpha', '--force']);
     expect(forced.exitCode, forced.stderr).toBe(0);
     expect(await teamExists(new Team(root, 'alpha'))).toBe(false);
   });

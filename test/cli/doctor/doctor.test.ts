@@ -1,4 +1,5 @@
-// `swarm doctor [--fix]` as a real child process: stale lock dirs found and removed (a fresh one left
+// `swarm doctor [--fix]`, in-process (main(argv, io)) but for a healthy root and a FIFO's deadline
+// (the real executable): stale lock dirs found and removed (a fresh one left
 // alone), loose permissions fixed, corrupt files listed and never deleted, dead members flagged and
 // only marked inactive, orphaned requests cleared, leader leases no live holder proves reported and
 // cleared, orphaned `swarm-<team>` tmux sessions (private socket) killed while another root's
@@ -16,6 +17,7 @@ import { parseTmuxVersion } from '../../../src/backends/registry.js';
 import { checkIt2, checkTmux, type DoctorContext } from '../../../src/cli/doctor/machine-checks.js';
 import { checkLeases } from '../../../src/cli/doctor/lease.js';
 import type { DoctorReport } from '../../../src/cli/commands/doctor.js';
+import { makeDemoRoot } from '../../../src/cli/demo/root.js';
 import type { Exec } from '../../../src/backends/process.js';
 import { TmuxServer, listAllPanes, newSession } from '../../../src/backends/tmux/commands.js';
 import { ensureLeadKey, leadKeyPath } from '../../../src/permissions/keys.js';
@@ -26,7 +28,7 @@ import { forgedLeases } from '../../support/forged-leases.js';
 import { writePending } from '../../../src/permissions/pending.js';
 import { encodeControl } from '../../../src/protocol/control.js';
 import { pendingRecord } from '../../support/pending-record.js';
-import { swarm, type CliResult } from '../../support/cli.js';
+import { swarm, swarmInProcess, type CliResult } from '../../support/cli.js';
 import { modeOf } from '../../support/fs-tree.js';
 import { tmuxForThisTest } from '../../support/tmux.js';
 import { deadPid, reapChildren, startSleeper, writePendingFor } from '../../support/team-fixture.js';
@@ -49,7 +51,7 @@ beforeEach(async () => {
 
 async function doctor(...args: string[]): Promise<CliResult & { report: DoctorReport }> {
   // TMPDIR: the demo check looks for demo roots there, never in the machine's /tmp.
-  const r = await swarm(root, ['doctor', '--json', ...args], { SWARM_TMUX_SOCKET: socket, TMUX: '', TERM_PROGRAM: '', ITERM_SESSION_ID: '', TMPDIR: root });
+  const r = await swarmInProcess(root, ['doctor', '--json', ...args], { SWARM_TMUX_SOCKET: socket, TMUX: '', TERM_PROGRAM: '', ITERM_SESSION_ID: '', TMPDIR: root });
   try {
     return { ...r, report: JSON.parse(r.stdout) as DoctorReport };
   } catch {
@@ -248,7 +250,7 @@ describe('swarm doctor', () => {
       ]);
       expect(await fs.readFile(kept, 'utf8')).toBe('[{"from": ');
     }
-    const human = await swarm(root, ['doctor'], { SWARM_TMUX_SOCKET: socket, TMPDIR: root });
+    const human = await swarmInProcess(root, ['doctor'], { SWARM_TMUX_SOCKET: socket, TMPDIR: root });
     expect(human.stdout).toMatch(/^! kept aside: teams\/t\/inboxes\/alice\.json\.corrupt-1733140000000 \(10 B, .*\n {4}fix: inspect it .* swarm never does$/m);
   });
 
@@ -264,7 +266,7 @@ describe('swarm doctor', () => {
       expect(f!.fix).not.toMatch(/delete/);
       expect(await fs.readFile(config, 'utf8')).toBe('{ "name": "t", ');
     }
-    const list = await swarm(root, ['team', 'list']);
+    const list = await swarmInProcess(root, ['team', 'list']);
     expect(list.stdout).toContain('t'); // still listed
   });
 
@@ -411,6 +413,7 @@ describe('swarm doctor', () => {
     const old = Date.now() - 10 * 60_000;
     // The leader that took these died (a SIGKILLed `swarm run -p`): its lease names a dead pid.
     const deadLeader = await deadPid();
+    const leaderPid = await startSleeper();
     await updateTeam(team, (c) => void (c.leadProcess = { pid: deadLeader, claimedAt: old, kind: 'headless' }));
     await writePending(teamPaths(root, TEAM), pendingRecord('perm-1-old', { workerName: 'worker', workerId: 'worker@t', createdAt: old }));
     await writePendingFor(root, TEAM, 'worker'); // asked just now: not yet worth a finding
@@ -434,8 +437,9 @@ describe('swarm doctor', () => {
     expect(of(r.report, 'orphan_permission').map((f) => f.path)).toEqual([teamPaths(root, TEAM).pendingFile('perm-4-ghost')]);
     expect(await fs.readdir(teamPaths(root, TEAM).pending)).toHaveLength(3); // the inbox-only one was not written
 
-    // A live leader holds the lease: it asks them (or is asking): nothing to report.
-    await updateTeam(team, (c) => void (c.leadProcess = { pid: process.pid, claimedAt: Date.now(), kind: 'console' }));
+    // A live leader holds the lease: it asks them (or is asking): nothing to report. (Not this test
+    // process: doctor runs in it, and its own pid is no other leader.)
+    await updateTeam(team, (c) => void (c.leadProcess = { pid: leaderPid, claimedAt: Date.now(), kind: 'console' }));
     expect(of((await doctor()).report, 'unanswered_question')).toEqual([]);
   });
 
@@ -492,8 +496,14 @@ describe('swarm doctor', () => {
     expect(sessions).toEqual(['notes', 'swarm-t', 'swarm-theirs']);
   });
 
+  it("looks at the demos the root its env names recorded (in-process: the command's root, not this process's)", async () => {
+    const orphan = await makeDemoRoot(root, root, { pid: await deadPid(), startedAt: Date.now() });
+    const found = of((await doctor()).report, 'orphan_demo');
+    expect(found.map((f) => f.problem)).toEqual([expect.stringContaining(`demo root ${orphan} is left from a swarm demo`)]);
+  });
+
   it('--team narrows to one team that must exist', async () => {
-    const r = await swarm(root, ['doctor', '--team', 'nope'], { SWARM_TMUX_SOCKET: socket });
+    const r = await swarmInProcess(root, ['doctor', '--team', 'nope'], { SWARM_TMUX_SOCKET: socket });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(/^swarm: no team "nope" under /);
   });

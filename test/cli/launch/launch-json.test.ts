@@ -1,14 +1,15 @@
-// `swarm launch --json` (the built executable, fake teammates, tmux on a private socket reaped
-// afterwards): with --no-console, stdout is one JSON document (team, backend, spawned, failed, the
-// status report) while the progress lines go to stderr, exit 1 when a member failed; with
-// --dry-run, the steps as argv arrays and notes, nothing written; with the console, --json is
-// refused (exit 2) before anything is made.
+// `swarm launch --json` (fake teammates, tmux on a private socket reaped afterwards): with
+// --no-console, stdout is one JSON document (team, backend, spawned, failed, the status report)
+// while the progress lines go to stderr, exit 1 when a member failed; with --dry-run, the steps as
+// argv arrays and notes, nothing written; with the console, --json is refused (exit 2) before
+// anything is made. The launch that starts teammates runs the built executable; the dry run and the
+// refusal run in-process (main(argv, io)).
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { quote } from 'shell-quote';
 import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { swarm } from '../../support/cli.js';
+import { swarm, swarmInProcess } from '../../support/cli.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 import { tmuxForThisTest } from '../../support/tmux.js';
 
@@ -49,7 +50,7 @@ describe('swarm launch --json', () => {
   }, 60_000);
 
   it('--dry-run: the steps as argv arrays and notes; nothing written', async () => {
-    const r = await swarm(root, ['launch', file, '--dry-run', '--backend', 'tmux', '--json'], env);
+    const r = await swarmInProcess(root, ['launch', file, '--dry-run', '--backend', 'tmux', '--json'], env);
     expect(r.exitCode, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { team: string; nameTaken: boolean; root: string; backend: string; steps: ({ run: string[] } | { note: string })[] };
     expect(out).toMatchObject({ team: 'lj', nameTaken: false, root, backend: 'tmux' });
@@ -60,7 +61,7 @@ describe('swarm launch --json', () => {
   });
 
   it('with the console, --json is refused before anything is made', async () => {
-    const r = await swarm(root, ['launch', file, '--json'], env);
+    const r = await swarmInProcess(root, ['launch', file, '--json'], env);
     expect([r.exitCode, r.stderr, r.stdout]).toEqual([2, 'swarm: --json needs --no-console or --dry-run (the console is interactive)', '']);
     expect(existsSync(path.join(root, 'teams'))).toBe(false);
   });

@@ -2,7 +2,8 @@
 // stand-in Messages API, teammates as real `swarm teammate` processes in a private tmux server.
 // Limits (--budget-tokens, --max-turns) end the run with exit 1 and say which; spawn refusals reach
 // the lead as tool errors; the lead's tools; shutdown outcomes as SendMessage results; the nudge
-// limit; bad flags refused before any team exists.
+// limit; bad flags refused before any team exists (in-process through main(argv, io), as are the
+// status checks).
 import { execa } from 'execa';
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -12,7 +13,7 @@ import { MAX_NUDGES } from '../../../src/runtime/lead/lead.js';
 import { startMessagesServer, type MessagesServer, type RecordedRequest, type ScriptInput } from '../../../src/standin/messages-server.js';
 import { lastUserText, shutdownRequestId } from '../../../src/standin/request.js';
 import { shutdownApproval } from '../../../src/standin/script.js';
-import { SWARM_BIN, swarm } from '../../support/cli.js';
+import { SWARM_BIN, swarmInProcess } from '../../support/cli.js';
 import { toolResults } from '../../support/runtime-harness.js';
 import { tmuxEnv, tmuxForThisTest } from '../../support/tmux.js';
 import { useTempRoot } from '../../support/tmp-root.js';
@@ -63,7 +64,7 @@ function leadRequestWith(s: MessagesServer, text: string): RecordedRequest {
 }
 
 async function roster(team: string): Promise<string[]> {
-  const status = await swarm(root, ['status', '--team', team, '--json']);
+  const status = await swarmInProcess(root, ['status', '--team', team, '--json']);
   return (JSON.parse(status.stdout) as { members: { name: string }[] }).members.map((m) => m.name);
 }
 
@@ -140,7 +141,7 @@ describe('swarm run -p: limits and refusals', () => {
       [['--budget-usd', '-1'], /expected --budget-usd to be a positive number, got -1/],
       [['--budget-usd', '1', '--lead-model', 'some-unknown-model'], /--budget-usd needs a list price.* has none for some-unknown-model: give --budget-tokens instead/],
     ];
-    const results = await Promise.all(cases.map(([flags]) => swarm(root, ['run', '-p', GOAL, '--team', 'bad', ...flags], { ANTHROPIC_BASE_URL: 'http://127.0.0.1:9', ANTHROPIC_API_KEY: 'sk-test' })));
+    const results = await Promise.all(cases.map(([flags]) => swarmInProcess(root, ['run', '-p', GOAL, '--team', 'bad', ...flags], { ANTHROPIC_BASE_URL: 'http://127.0.0.1:9', ANTHROPIC_API_KEY: 'sk-test' })));
     results.forEach((r, i) => {
       expect(r.exitCode, r.stderr).not.toBe(0);
       expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
