@@ -47,7 +47,7 @@ describe('swarm doctor: entries that are not what their names must be', () => {
     await fs.writeFile(`${p.inbox('alice')}.corrupt-1`, '[');
     await fs.writeFile(`${p.inbox('alice')}.tmp-1-ab`, '');
     expect(await odd()).toEqual([]);
-    expect((await checkTeamFiles(ctx)).passed).toEqual(expect.arrayContaining(['no stale locks (2 touched within 30 s: in use, or a holder that died since; rerun later to tell)', PASSED]));
+    expect((await checkTeamFiles(ctx)).passed).toEqual(expect.arrayContaining(['no stale locks (2 touched within 10 s: in use, or a holder that died since; rerun later to tell)', PASSED]));
   });
 
   it('reports a lock path that is a file, anywhere in the team, by name with what fails; only an empty one is fixable', async () => {
