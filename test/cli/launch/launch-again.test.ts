@@ -177,7 +177,7 @@ describe('swarm launch of a team that exists', () => {
     expect(await subjects()).toEqual(['1 Ship it']);
     expect(await inbox('w1')).not.toContain('EARLIER');
     expect(await inbox('team-lead')).not.toEqual(expect.arrayContaining(leadInbox));
-  });
+  }, 90_000);
 
   it('a crashed teammate (stopped, never shut down) is resumed by launch, not spawned twice', async () => {
     expect((await launch(['--no-console'])).exitCode).toBe(0);

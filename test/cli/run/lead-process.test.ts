@@ -26,7 +26,7 @@ describe('one leader per team for an agent lead', () => {
     expect(run.stderr).toMatch(/team busy is led by pid \d+/);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     // A pipe for stdin (a scripted console): the terminal check passes, the leader check refuses.
-    const lead = await execa(process.execPath, [SWARM_BIN, 'lead', '--agent', '--team', 'busy'], { env: { CLAUDE_CONFIG_DIR: root, NO_COLOR: '1' }, input: '', reject: false });
+    const lead = await execa(process.execPath, [SWARM_BIN, 'lead', '--agent', '--team', 'busy'], { env: { CLAUDE_CONFIG_DIR: root, NO_COLOR: '1', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' }, input: '', reject: false });
     expect(lead.exitCode).toBe(1);
     expect(String(lead.stderr)).toMatch(/team busy is led by pid \d+/);
   });
