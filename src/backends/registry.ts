@@ -25,7 +25,7 @@ import { detectIt2 } from './iterm2/it2-commands.js';
 import { type Exec, execaExec } from './process.js';
 import { SshBackend } from './ssh/ssh-backend.js';
 import { checkTmuxServerName, TmuxServer } from './tmux/commands.js';
-import { TmuxTeamSessions, sessionNameFor } from './tmux/team-sessions.js';
+import { TmuxTeamSessions, sessionNameFor, sessionTeam } from './tmux/team-sessions.js';
 import { TmuxBackend } from './tmux/tmux-backend.js';
 import { probeTmuxInstall, TMUX_MIN_VERSION } from './tmux/version.js';
 
@@ -74,6 +74,29 @@ export function insideTmuxPane(env: Env): string | undefined {
   const socket = tmuxSocketOf(env);
   if (socket !== undefined && path.basename(tmux.split(',')[0] ?? '') !== socket) return undefined;
   return pane;
+}
+
+/** The tmux session this shell is in: its name, the team it belongs to (`swarm-<team>`), its panes. */
+export interface MySession {
+  name: string;
+  team: string | undefined;
+  paneIds: string[];
+}
+
+/**
+ * The tmux session of this shell's pane ($TMUX, $TMUX_PANE), asked of the server $TMUX names;
+ * undefined outside tmux or when tmux cannot say. For commands that pick a team by where you are.
+ */
+export async function mySession(env: Env, exec: Exec = execaExec): Promise<MySession | undefined> {
+  const socketPath = env.TMUX?.split(',')[0];
+  const pane = env.TMUX_PANE;
+  if (!socketPath || !pane) return undefined;
+  const r = await new TmuxServer({ socketPath, exec }).tryRun(['list-panes', '-s', '-t', pane, '-F', '#{session_name}\t#{pane_id}']);
+  if (r.exitCode !== 0) return undefined;
+  const rows = r.stdout.split('\n').filter((l) => l.includes('\t')).map((l) => l.split('\t') as [string, string]);
+  const name = rows[0]?.[0];
+  if (name === undefined) return undefined;
+  return { name, team: sessionTeam(name), paneIds: rows.map(([, id]) => id) };
 }
 
 export function inIterm2(env: Env): boolean {

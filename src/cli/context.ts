@@ -10,6 +10,7 @@ import { openLeadMailbox } from '../permissions/lead-mailbox.js';
 import { resolveRoot } from '../team/paths.js';
 import { readTeam } from '../team/team-store.js';
 import { Team } from '../team/team.js';
+import { chooseTeam } from './team-choice.js';
 
 export interface GlobalArgs {
   team?: string;
@@ -36,11 +37,12 @@ export function rootDir(): string {
   return resolveRoot(cliIo().env);
 }
 
-/** The handle of the team named by --team or SWARM_TEAM, under the root; validates the name. */
-export function requireTeam(args: GlobalArgs): Team {
-  const team = args.team ?? cliIo().env.SWARM_TEAM;
-  if (!team) throw new SwarmError('invalid_input', 'no team given: pass --team <name> or set SWARM_TEAM (see swarm team list)');
-  return new Team(rootDir(), team);
+/**
+ * The handle of the team the command means: --team, else SWARM_TEAM, else the team whose tmux
+ * session you are in, else the only live team (cli/team-choice.ts); validates the name.
+ */
+export async function requireTeam(args: GlobalArgs): Promise<Team> {
+  return chooseTeam(args.team, { root: rootDir(), env: cliIo().env });
 }
 
 /** The mailbox as the leader uses it: entries written as team-lead are signed. */

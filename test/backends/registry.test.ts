@@ -5,7 +5,9 @@ import { execa } from 'execa';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Backend } from '../../src/backends/backend.js';
 import type { Exec, ExecResult } from '../../src/backends/process.js';
-import { backendForMember, backendForType, insideTmuxPane, selectBackend, teamSessions, tmuxSocketOf, type Env } from '../../src/backends/registry.js';
+import { backendForMember, backendForType, insideTmuxPane, mySession, selectBackend, teamSessions, tmuxSocketOf, type Env } from '../../src/backends/registry.js';
+import { TmuxServer } from '../../src/backends/tmux/commands.js';
+import { tmuxForThisTest } from '../support/tmux.js';
 import { isSwarmError, type Member } from '../../src/protocol/index.js';
 import { createTeam, updateTeam } from '../../src/team/index.js';
 import { useTempRoot } from '../support/tmp-root.js';
@@ -187,4 +189,18 @@ describe('SWARM_TMUX_SOCKET: checked once where it is read, before tmux runs', (
     }
   });
 
+});
+
+describe('mySession: the tmux session this shell is in', () => {
+  it("names the session, its team (swarm-<team>) and its panes, asked of $TMUX's server; outside tmux, nothing", async () => {
+    const socket = tmuxForThisTest();
+    const server = new TmuxServer({ socket });
+    await server.run(['new-session', '-d', '-s', 'swarm-crew', 'sleep 600']);
+    await server.run(['split-window', '-t', 'swarm-crew', 'sleep 600']);
+    const [socketPath, pane] = (await server.run(['display-message', '-p', '-t', 'swarm-crew', '#{socket_path} #{pane_id}'])).trim().split(' ');
+    const panes = (await server.run(['list-panes', '-s', '-t', 'swarm-crew', '-F', '#{pane_id}'])).trim().split('\n');
+    expect(await mySession({ TMUX: `${socketPath},1,0`, TMUX_PANE: pane })).toEqual({ name: 'swarm-crew', team: 'crew', paneIds: panes });
+    expect(await mySession({})).toBeUndefined();
+    expect(await mySession({ TMUX: `${socketPath},1,0`, TMUX_PANE: '%999' })).toBeUndefined(); // a pane that is not there
+  });
 });

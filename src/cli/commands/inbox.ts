@@ -34,7 +34,7 @@ export const inboxCommand: CommandModule<GlobalArgs, InboxArgs> = {
       .example('$0 inbox alice --follow', "watch alice's inbox live")
       .example('$0 inbox team-lead --json | jq -r ".[].text"', 'raw entries'),
   handler: async (args) => {
-    const team = requireTeam(args);
+    const team = await requireTeam(args);
     const config = await readTeam(team);
     const name = requireMember(config, args.name).name;
     const holder = args.consume && sameName(name, LEAD_NAME) ? liveHolder(config.leadProcess, leaseSelf('console')) : undefined;

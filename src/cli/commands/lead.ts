@@ -48,7 +48,7 @@ export const leadCommand: CommandModule<GlobalArgs, LeadCommandArgs> = {
     if (stdinIsDeadDevice(cliIo().stdin)) {
       throw new SwarmError('invalid_input', "swarm lead needs a terminal (it reads your keys): run it in a terminal or a tmux pane; from a script, use 'swarm inbox team-lead --follow' and 'swarm approve <id>'");
     }
-    const team = requireTeam(args);
+    const team = await requireTeam(args);
     const env = cliIo().env;
     const goal = env[SESSION_ENV.goal];
     const lead = args.agent ? { ...leadSettings(args, env, cliIo().cwd), ...(goal ? { goal } : {}) } : undefined;

@@ -22,7 +22,7 @@ const list: CommandModule<GlobalArgs, GlobalArgs> = {
   command: ['list', '$0'],
   describe: 'pending requests, oldest first (worker, tool, input, age, orphaned)',
   handler: async (args) => {
-    const team = requireTeam(args);
+    const team = await requireTeam(args);
     const pending = await listPending(team, { onProblem: warn });
     if (args.json) return printJson(pending);
     if (pending.length === 0) return println(chalk.dim('no pending permission requests'));
@@ -48,7 +48,7 @@ const rules: CommandModule<GlobalArgs, GlobalArgs> = {
   command: 'rules',
   describe: "the team's allow/deny rules (deny wins)",
   handler: async (args) => {
-    const current = await readRules(requireTeam(args));
+    const current = await readRules(await requireTeam(args));
     if (args.json) return printJson(current);
     printRules(current);
   },
@@ -64,7 +64,7 @@ function ruleEdit(list: 'allow' | 'deny'): CommandModule<GlobalArgs, RuleArgs> {
     describe: `add ${list === 'allow' ? 'an' : 'a'} ${list} rule: Tool, Bash(cmd), Bash(prefix:*), Edit(glob), Read(glob)`,
     builder: (y) => y.positional('rule', { type: 'string', demandOption: true, describe: 'the rule (quote it in the shell)' }),
     handler: async (args) => {
-      const team = requireTeam(args);
+      const team = await requireTeam(args);
       const rule = checkRule(String(args.rule));
       const added = await addRule(team, list, rule);
       if (args.json) return printJson(await readRules(team));
@@ -78,7 +78,7 @@ const remove: CommandModule<GlobalArgs, RuleArgs> = {
   describe: 'remove a rule from the allow and deny lists',
   builder: (y) => y.positional('rule', { type: 'string', demandOption: true, describe: 'the rule as listed by `swarm permissions rules`' }),
   handler: async (args) => {
-    const team = requireTeam(args);
+    const team = await requireTeam(args);
     const raw = String(args.rule);
     let removedFrom = await removeRule(team, raw);
     if (removedFrom.length === 0) {
@@ -108,7 +108,7 @@ const clear: CommandModule<GlobalArgs, IdArgs & { force: boolean }> = {
       .positional('id', { type: 'string', demandOption: true, describe: 'request id from `swarm permissions`' })
       .option('force', { type: 'boolean', default: false, describe: 'clear even if the worker looks alive' }),
   handler: async (args) => {
-    const record = await clearOrphaned(requireTeam(args), String(args.id), { force: args.force });
+    const record = await clearOrphaned(await requireTeam(args), String(args.id), { force: args.force });
     if (args.json) return printJson({ id: record.id, cleared: true });
     println(`cleared ${record.id} (${record.workerName} ${record.toolName})`);
   },
@@ -175,11 +175,11 @@ export const approveCommand: CommandModule<GlobalArgs, ApproveArgs> = {
       .example('$0 approve perm-1733140000000-a1b2c3d4e5f6', 'allow once')
       .example('$0 approve perm-1733140000000-a1b2c3d4e5f6 --always', 'allow, and the same kind of request from now on'),
   handler: async (args) => {
-    const r = await decide(requireTeam(args), String(args.id), 'allow', {
+    const r = await decide(await requireTeam(args), String(args.id), 'allow', {
       always: args.always,
       ...(args.feedback ? { feedback: args.feedback } : {}),
     });
-    printDecision(args, r, await onAnotherMachine(requireTeam(args), r.request.workerName));
+    printDecision(args, r, await onAnotherMachine(await requireTeam(args), r.request.workerName));
   },
 };
 
@@ -192,7 +192,7 @@ export const denyCommand: CommandModule<GlobalArgs, IdArgs & { feedback?: string
       .option('feedback', { type: 'string', describe: 'why, or what to do instead (the worker sees it)' })
       .example('$0 deny perm-1733140000000-a1b2c3d4e5f6 --feedback "use npm run test:unit"', 'deny with a hint'),
   handler: async (args) => {
-    const r = await decide(requireTeam(args), String(args.id), 'deny', args.feedback ? { feedback: args.feedback } : {});
-    printDecision(args, r, await onAnotherMachine(requireTeam(args), r.request.workerName));
+    const r = await decide(await requireTeam(args), String(args.id), 'deny', args.feedback ? { feedback: args.feedback } : {});
+    printDecision(args, r, await onAnotherMachine(await requireTeam(args), r.request.workerName));
   },
 };

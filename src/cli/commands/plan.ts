@@ -30,7 +30,7 @@ export const planCommand: CommandModule<GlobalArgs, PlanArgs> = {
       .example('$0 plan alice --reject --feedback "keep the public API unchanged"', 'send it back with feedback'),
   handler: async (args) => {
     if (!args.approve && !args.reject) throw new SwarmError('invalid_input', 'say --approve or --reject');
-    const result = await answerPlan(requireTeam(args), args.name, {
+    const result = await answerPlan(await requireTeam(args), args.name, {
       approve: args.approve === true,
       ...(args.feedback ? { feedback: args.feedback } : {}),
       ...(args.mode !== undefined ? { mode: args.mode } : {}),

@@ -31,7 +31,7 @@ export const resumeCommand: CommandModule<GlobalArgs, ResumeArgs> = {
       .example('$0 resume alice --team review-squad', 'just alice')
       .example('$0 resume --json | jq -r ".[] | select(.ok | not) | .error"', 'why a resume failed'),
   handler: async (args) => {
-    const team = requireTeam(args);
+    const team = await requireTeam(args);
     if (!(args['ready-timeout'] > 0)) throw new SwarmError('invalid_input', `expected --ready-timeout > 0 seconds, got ${args['ready-timeout']}`);
     const names = await membersToResume(team, (args.names ?? []).map(String), cliIo().env);
     if (names.length === 0) {

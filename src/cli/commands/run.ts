@@ -63,8 +63,13 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
     }
     const team = await teamFor(args);
     await ensureLeadKey(team);
-    if (!args.print) return runConsole({ team, env: cliIo().env, lead: { ...settings, goal }, dieOfInterrupt: true });
+    const exportLine = cliIo().env.SWARM_TEAM === team.name ? [] : [chalk.dim(`  export SWARM_TEAM=${team.name}   (then no command needs --team)`)];
+    if (!args.print) {
+      for (const l of exportLine) cliIo().stderr.write(`${l}\n`);
+      return runConsole({ team, env: cliIo().env, lead: { ...settings, goal }, dieOfInterrupt: true });
+    }
     cliIo().stderr.write(`${chalk.bold(`team ${team.name}`)} ${chalk.dim(`· lead ${settings.leadModel} · swarm status --team ${team.name}`)}\n`);
+    for (const l of exportLine) cliIo().stderr.write(`${l}\n`);
     // Loaded here: the lead's runtime (the Messages API SDK, the tools) would cost every other
     // command ~0.1 s of start-up.
     const { runHeadless } = await import('../run/headless.js');

@@ -96,7 +96,7 @@ export const sendCommand: CommandModule<GlobalArgs, SendArgs> = {
       .example('git diff | $0 send alice -', 'send standard input')
       .example('$0 send alice --file notes.md', "send a file's contents"),
   handler: async (args) => {
-    const team = requireTeam(args);
+    const team = await requireTeam(args);
     const text = await messageText(args);
     refuseHandWrittenFrame(text, args.to);
     const mailbox = await openMailbox(team);

@@ -50,7 +50,7 @@ export const spawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
       .example('$0 spawn dave -p "fix the parser" --isolation worktree', 'edits in its own git worktree')
       .example('$0 spawn erin -p "run the slow suite" --backend ssh --host ci@build1', 'a teammate on another machine (shared root)'),
   handler: async (args) => {
-    const team = requireTeam(args);
+    const team = await requireTeam(args);
     const requested = args.host !== undefined && args.backend === undefined ? 'ssh' : await requestedBackend(team, args.backend);
     if (!(args['ready-timeout'] > 0)) throw new SwarmError('invalid_input', `expected --ready-timeout > 0 seconds, got ${args['ready-timeout']}`);
     const { backend, notes } = await selectBackend({ requested, env: cliIo().env, team, host: args.host });

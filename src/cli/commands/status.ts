@@ -91,7 +91,7 @@ export const statusCommand: CommandModule<GlobalArgs, StatusArgs> = {
       .example('$0 status --watch', 'keep it on screen (SWARM_TEAM set)')
       .example(`$0 status --json | jq -r '.members[] | select(.state == "stopped") | .resumeCommand'`, 'how to bring back who crashed'),
   handler: async (args) => {
-    const team = requireTeam(args);
+    const team = await requireTeam(args);
     if (args.watch) return watchStatus(team, args.json === true);
     const now = Date.now();
     const s = await collectStatus(team, { ...probeOptions(), now: () => now });

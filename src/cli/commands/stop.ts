@@ -54,7 +54,7 @@ export const killCommand: CommandModule<GlobalArgs, KillArgs> = {
       .positional('name', { type: 'string', demandOption: true, describe: 'member name' })
       .example('$0 kill alice --team review-squad', 'hard stop alice'),
   handler: async (args) => {
-    const out = await killTeammate(requireTeam(args), args.name, { env: cliIo().env });
+    const out = await killTeammate(await requireTeam(args), args.name, { env: cliIo().env });
     if (args.json) return printJson(out);
     println(describeOutcome(out));
   },
@@ -90,7 +90,7 @@ export const shutdownCommand: CommandModule<GlobalArgs, ShutdownArgs> = {
       throw new SwarmError('invalid_input', 'name one teammate or pass --all (not both)');
     }
     if (!(args.timeout > 0)) throw new SwarmError('invalid_input', `expected --timeout > 0 seconds, got ${args.timeout}`);
-    const team = requireTeam(args);
+    const team = await requireTeam(args);
     const config = await readTeam(team);
     const members = args.all ? config.members.filter((m) => !sameName(m.name, LEAD_NAME)) : [requireMember(config, args.name!)];
     const waiting = new WaitingLine(members.map((m) => m.name));

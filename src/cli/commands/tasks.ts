@@ -25,7 +25,7 @@ function warn(message: string): void {
 
 /** The team's list, for an existing team, whose task_assignment frames go out as the signed leader. */
 async function openList(args: GlobalArgs): Promise<{ team: Team; list: TaskList }> {
-  const team = requireTeam(args);
+  const team = await requireTeam(args);
   await readTeam(team); // not_found for a team that does not exist, before any file is made
   const list = new TaskList(team, {
     notify: async (to, frame) => {

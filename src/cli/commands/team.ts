@@ -61,7 +61,7 @@ const show: CommandModule<GlobalArgs, GlobalArgs & { name?: string }> = {
   describe: 'show a team and its roster (--json prints config.json)',
   builder: (y) => y.positional('name', { type: 'string', describe: 'team (default: --team / SWARM_TEAM)' }),
   handler: async (args) => {
-    const team = requireTeam({ ...args, ...(args.name ? { team: args.name } : {}) });
+    const team = await requireTeam({ ...args, ...(args.name ? { team: args.name } : {}) });
     const config = await readTeam(team);
     if (args.json) return printJson({ ...config, leadVerifyKey: (await ensureLeadKey(team)).verifyKey });
     println(`${chalk.bold(config.name)}${config.description ? `  ${config.description}` : ''}`);
@@ -82,7 +82,7 @@ const del: CommandModule<GlobalArgs, GlobalArgs & { name?: string; force: boolea
       .positional('name', { type: 'string', describe: 'team (default: --team / SWARM_TEAM)' })
       .option('force', { type: 'boolean', default: false, describe: 'delete even if teammates look alive' }),
   handler: async (args) => {
-    const team = requireTeam({ ...args, ...(args.name ? { team: args.name } : {}) });
+    const team = await requireTeam({ ...args, ...(args.name ? { team: args.name } : {}) });
     const config = await readTeam(team);
     // A member on another machine (`host`) may be alive: its pid cannot be checked here.
     const alive = config.members.filter((m) => m.name !== LEAD_NAME && (m.host !== undefined || (m.pid !== undefined && isProcessAlive(m.pid))));

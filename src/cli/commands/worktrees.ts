@@ -30,7 +30,7 @@ export const worktreesCommand: CommandModule<GlobalArgs, GlobalArgs> = {
       .example('$0 worktrees --team review-squad', 'worktrees of running teammates and kept ones')
       .example('$0 worktrees --json | jq -r ".[] | select(.ahead > 0) | .branch"', 'branches with commits to review'),
   handler: async (args) => {
-    const list = await teamWorktrees(await readTeam(requireTeam(args)));
+    const list = await teamWorktrees(await readTeam(await requireTeam(args)));
     if (args.json) return printJson(list);
     if (list.length === 0) return println(chalk.dim('no worktrees: spawn with --isolation worktree to give a teammate one'));
     for (const line of renderTable(list.map(row))) println(line);

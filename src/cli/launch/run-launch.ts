@@ -141,6 +141,7 @@ export async function runLaunch(args: LaunchArgs): Promise<void> {
   const progress = args.json ? (line: string): void => void cliIo().stderr.write(`${line}\n`) : println;
   const started = await startInterruptibly({ root, env, file, requested, withConsole: args.console, cwd, rename: args.rename, again, print: progress });
   const { team, backend } = started;
+  if (env.SWARM_TEAM !== team.name) progress(chalk.dim(`  export SWARM_TEAM=${team.name}`)); // then no command needs --team
   if (!args.console) {
     if (backend.sessions !== undefined) await backend.sessions.dropConsolePane(team.name);
     const now = Date.now();
