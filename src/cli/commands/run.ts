@@ -6,8 +6,11 @@
 // Signals (cli/interrupts.ts): a headless run interrupted by Ctrl-C, SIGTERM, SIGHUP or a closed
 // output stops its lead and every teammate (verified), then dies of that signal. The console leaves
 // on SIGTERM/SIGHUP as on /quit: the lead (in this process) stops, teammates in panes run on, said.
+import { readdir } from 'node:fs/promises';
 import type { CommandModule } from 'yargs';
-import { ensureLeadKey } from '../../permissions/keys.js';
+import { ensureLeadKey, removeTeam } from '../../permissions/keys.js';
+import { LEAD_NAME } from '../../protocol/names.js';
+import { TaskList } from '../../tasks/index.js';
 import { SwarmError } from '../../protocol/errors.js';
 import { oneLine } from '../../protocol/text.js';
 import { wordSlug } from '../../team/slug.js';
@@ -26,19 +29,37 @@ interface RunArgs extends GlobalArgs, LeadArgs {
   print: boolean;
 }
 
-/** The team to run in: --team (created if missing), else a new team with a free name. */
-async function teamFor(args: RunArgs): Promise<Team> {
+/** The team to run in: --team (created if missing), else a new team with a free name; `created` when this run made it. */
+async function teamFor(args: RunArgs): Promise<{ team: Team; created: boolean }> {
   const description = oneLine(args.goal, 120);
   const name = args.team ?? cliIo().env.SWARM_TEAM;
   if (name !== undefined && name !== '') {
     const team = new Team(rootDir(), name);
     if (await teamExists(team)) {
       await refuseOtherLeader(team);
-      return team;
+      return { team, created: false };
     }
-    return (await createTeam(rootDir(), { name, description, cwd: cliIo().cwd })).team;
+    return { team: (await createTeam(rootDir(), { name, description, cwd: cliIo().cwd })).team, created: true };
   }
-  return (await createTeam(rootDir(), { name: wordSlug(), description, cwd: cliIo().cwd, rename: true })).team;
+  return { team: (await createTeam(rootDir(), { name: wordSlug(), description, cwd: cliIo().cwd, rename: true })).team, created: true };
+}
+
+/**
+ * After a run that did not succeed (or a console left): a team this run created into which nobody
+ * was ever spawned (no inbox but the leader's) holds nothing and is removed, with its key; one that
+ * had teammates stays, and one line says what it holds and how to remove it.
+ */
+async function settleRunTeam(team: Team, created: boolean, say: (line: string) => void): Promise<void> {
+  if (!created) return;
+  const inboxes = await readdir(team.paths.inboxes).catch((): string[] => []);
+  const members = inboxes.filter((f) => f.endsWith('.json') && f !== `${LEAD_NAME}.json`).map((f) => f.slice(0, -'.json'.length));
+  if (members.length === 0) {
+    await removeTeam(team);
+    say(chalk.dim(`removed team ${team.name}: nobody was spawned into it`));
+    return;
+  }
+  const tasks = (await new TaskList(team).list().then((l) => l.tasks, () => [])).length;
+  say(chalk.dim(`team ${team.name} keeps ${tasks} task${tasks === 1 ? '' : 's'} and the inboxes of ${members.join(', ')}: swarm team delete ${team.name} removes it`));
 }
 
 export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
@@ -61,12 +82,14 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
     if (!args.print && stdinIsDeadDevice(cliIo().stdin)) {
       throw new SwarmError('invalid_input', 'swarm run opens a console and needs a terminal: run it in a terminal, or use swarm run -p "<goal>" for scripts');
     }
-    const team = await teamFor(args);
+    const { team, created } = await teamFor(args);
     await ensureLeadKey(team);
+    const say = (line: string): void => void cliIo().stderr.write(`${line}\n`);
     const exportLine = cliIo().env.SWARM_TEAM === team.name ? [] : [chalk.dim(`  export SWARM_TEAM=${team.name}   (then no command needs --team)`)];
     if (!args.print) {
       for (const l of exportLine) cliIo().stderr.write(`${l}\n`);
-      return runConsole({ team, env: cliIo().env, lead: { ...settings, goal }, dieOfInterrupt: true });
+      await runConsole({ team, env: cliIo().env, lead: { ...settings, goal }, dieOfInterrupt: true });
+      return settleRunTeam(team, created, say);
     }
     cliIo().stderr.write(`${chalk.bold(`team ${team.name}`)} ${chalk.dim(`· lead ${settings.leadModel} · swarm status --team ${team.name}`)}\n`);
     for (const l of exportLine) cliIo().stderr.write(`${l}\n`);
@@ -79,12 +102,18 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
       team,
       goal,
       env: cliIo().env,
-      progress: (line) => cliIo().stderr.write(`${line}\n`),
+      progress: say,
       answer: (text) => cliIo().stdout.write(`${text}\n`),
       signal: interrupts.signal,
-    }).finally(() => {
-      if (interrupts.cause === undefined) interrupts.off();
-    });
+    })
+      .catch(async (e: unknown) => {
+        await settleRunTeam(team, created, say);
+        throw e;
+      })
+      .finally(() => {
+        if (interrupts.cause === undefined) interrupts.off();
+      });
+    if (code !== 0 || interrupts.cause !== undefined) await settleRunTeam(team, created, say);
     if (interrupts.cause !== undefined) await interrupts.exit(interrupts.cause); // the team is stopped: now die of it
     setExitCode(code);
   },

@@ -106,6 +106,8 @@ describe('swarm run -p: limits and refusals', () => {
     expect(r.stderr, r.stderr).toMatch(/w1: approved the shutdown; process exited, pane closed, removed from the team/);
     expect(await roster('lim')).toEqual(['team-lead']);
     expect(await panes(socket)).toBe('');
+    // The run made the team and spawned into it: the team stays, and the run says what it holds.
+    expect(r.stderr).toMatch(/team lim keeps 0 tasks and the inboxes of w1: swarm team delete lim removes it/);
   }, 60_000);
 
   it('over --max-turns: exit 1 naming it, after exactly that many lead steps; the lead has no Write, Edit, Bash (nor Read without --lead-tools)', async () => {
@@ -121,6 +123,10 @@ describe('swarm run -p: limits and refusals', () => {
     expect(r.stderr).toMatch(/stopped: over a limit: the lead took 2 model steps \(--max-turns 2\)/);
     expect(leadRequests(server)).toHaveLength(2);
     expect(toolNames(leadRequests(server)[0]!)).toEqual(['Agent', 'SendMessage', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate']);
+    // A failed run that spawned nobody leaves no team behind (it made it), nor its key.
+    expect(r.stderr).toMatch(/removed team turns: nobody was spawned into it/);
+    expect(await fs.readdir(path.join(root, 'teams'))).toEqual([]);
+    expect(await fs.readdir(path.join(root, 'swarm', 'keys')).catch(() => [])).toEqual([]);
   }, 30_000);
 
   it(`fails (exit 1) when the lead ends ${MAX_NUDGES + 1} turns in a row with a task open and nobody working`, async () => {
