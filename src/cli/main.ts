@@ -23,6 +23,7 @@ import { worktreesCommand } from './commands/worktrees.js';
 import { fail, failWith } from './fail.js';
 import { applyColorFlag } from './output/render.js';
 import { nearest } from '../protocol/spelling.js';
+import { helpWidth, layoutExamples } from './output/help-examples.js';
 import { handleClosedOutput } from './output/closed-output.js';
 import { SWARM_VERSION } from './version.js';
 
@@ -85,7 +86,10 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
   handleClosedOutput(); // `swarm status | head -1`: exit quietly, no EPIPE stack trace
   const completionWord = completionWordMessage(argv);
   if (completionWord !== undefined) fail(completionWord, 2);
-  const cli = yargs(argv)
+  const width = helpWidth(process.stdout);
+  const cli = yargs(argv);
+  layoutExamples(cli, width); // before the first .example()
+  cli
     .scriptName('swarm')
     .usage('$0 <command> [options]\n\nRun a team of Claude agents in tmux panes, coordinated through plain files.')
     .option('team', { alias: 't', type: 'string', global: true, describe: 'team name (default: $SWARM_TEAM)' })
@@ -125,7 +129,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
     .alias('h', 'help')
     .version(SWARM_VERSION)
     .completion('completion', 'print a bash/zsh completion script: swarm completion >> ~/.bashrc')
-    .wrap(Math.min(100, process.stdout.columns || 100))
+    .wrap(width)
     .fail((msg, err) => {
       if (err) throw err;
       // recommendCommands() says only "Did you mean X?": name what was typed too.
