@@ -55,6 +55,18 @@ export function unknownFlagMessage(msg: string | undefined, argv: readonly strin
 }
 
 /**
+ * The long flags typed in `argv` (before a `--`) that are none of `known`, as strict mode would list
+ * them: `swarm run --promt x` reads x as --promt's value, so yargs first fails on the missing goal;
+ * the flag is the cause, and it is what the user must hear about.
+ */
+export function unknownTypedFlags(argv: readonly string[], known: readonly string[]): string[] {
+  const end = argv.indexOf('--');
+  const names = (end < 0 ? argv : argv.slice(0, end)).flatMap((a) => /^--([^=]+)/.exec(a)?.[1] ?? []);
+  const isKnown = (n: string): boolean => known.includes(n) || known.includes(camel(n));
+  return names.filter((n) => !isKnown(n) && !(n.startsWith('no-') && isKnown(n.slice(3))));
+}
+
+/**
  * `--host -oProxyCommand=x`: a flag that takes a value, followed by a word yargs read as a cluster
  * of short flags (so the flag got no value, and strict mode lists o, P, r, x, ... as unknown). The
  * one-line message naming both, or undefined. `valueFlags` are the failing command's options that
@@ -140,7 +152,9 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
       const known = Object.keys(options.key);
       const valueFlags = [...options.string, ...options.number, ...options.array];
       const unknown = msg?.startsWith('Unknown argument') === true;
-      fail(`${(unknown ? flagAsValueMessage(argv, valueFlags, known) : undefined) ?? unknownFlagMessage(msg, argv, known) ?? what} (see swarm --help)`, 2);
+      const stray = unknown ? [] : unknownTypedFlags(argv, known);
+      const flagMsg = stray.length > 0 ? `Unknown argument${stray.length === 1 ? '' : 's'}: ${stray.join(', ')}` : msg;
+      fail(`${(unknown ? flagAsValueMessage(argv, valueFlags, known) : undefined) ?? unknownFlagMessage(flagMsg, argv, known) ?? what} (see swarm --help)`, 2);
     });
   try {
     await cli.parseAsync();

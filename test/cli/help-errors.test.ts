@@ -126,6 +126,10 @@ describe('usage errors', () => {
       [['launch', 'x.yaml', '--dry-rn'], 'unknown flag --dry-rn; did you mean --dry-run?'],
       [['launch', 'x.yaml', '--no-consol'], 'unknown flag --no-consol; did you mean --no-console?'],
       [['status', '--zzzzzz'], 'unknown flag --zzzzzz'],
+      // The mistyped flag took the next word as its value, so yargs first missed a required
+      // argument (the prompt, the goal): the flag is still what is named.
+      [['spawn', 'bob', '--promt', 'review it', '--team', 't'], 'unknown flag --promt; did you mean --prompt?'],
+      [['run', '--promt', 'fix it'], 'unknown flag --promt; did you mean --print?'],
     ];
     const results = await Promise.all(hints.map(([args]) => swarm(root, args)));
     hints.forEach(([, text], i) => expectOneLineError(results[i]!, 2, new RegExp(`^swarm: ${text.replace(/[?.()-]/g, '\\$&')} \\(see swarm --help\\)$`)));
