@@ -140,7 +140,16 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<void
     .help()
     .alias('h', 'help')
     .version(SWARM_VERSION)
-    .completion('completion', 'print a bash/zsh completion script: swarm completion >> ~/.bashrc')
+    // yargs' own completion command prints its script even for `--help` (it is checked before
+    // help), so it gets a name nobody types, and `completion` is an ordinary command that calls it.
+    .completion('__completion', false)
+    .command({
+      command: 'completion',
+      describe: 'print a bash/zsh completion script: swarm completion >> ~/.bashrc',
+      builder: (y) => y.example('$0 completion >> ~/.bashrc', 'bash: commands and flags complete in new shells').example('$0 completion >> ~/.zshrc', 'zsh: the same'),
+      // The script's install line names the command: `completion`, not the internal name.
+      handler: () => (cli as unknown as { showCompletionScript($0: string, cmd: string): void }).showCompletionScript('swarm', 'completion'),
+    })
     .wrap(width)
     .fail((msg, err) => {
       if (err) throw err;

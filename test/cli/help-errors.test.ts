@@ -51,6 +51,16 @@ describe('--version and completion', () => {
   });
 });
 
+describe('swarm completion --help', () => {
+  it('prints the help of completion (exit 0), not the script', async () => {
+    const r = await swarm(root, ['completion', '--help']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^swarm completion\n\nprint a bash\/zsh completion script/);
+    expect(r.stdout).toContain('\n  swarm completion >> ~/.zshrc\n');
+    expect(r.stdout).not.toContain('###-begin-swarm-completions-###');
+  });
+});
+
 describe('swarm completion <shell>', () => {
   it('is one line (exit 2) saying the supported shells and the line to add to each', async () => {
     expectOneLineError(await swarm(root, ['completion', 'fish']), 2, /^swarm: swarm completion takes no shell name \(got "fish"\): .*bash or zsh.*; in bash: swarm completion >> ~\/\.bashrc, in zsh: swarm completion >> ~\/\.zshrc$/);

@@ -42,6 +42,7 @@ describe('swarm completion <shell>', () => {
     }
   });
 
+  // `completion --help` is the command's help (help-errors.test.ts), so it is left to yargs too.
   it('leaves swarm completion alone, with a flag after it, and every other command', () => {
     for (const argv of [['completion'], ['completion', '--help'], ['send', 'completion', 'fish'], ['--get-yargs-completions', 'swarm', 'completion', 'fi'], []]) {
       expect(completionWordMessage(argv), argv.join(' ')).toBeUndefined();
