@@ -304,6 +304,12 @@ export class TaskList {
     return released;
   }
 
+  /** The tasks `owner` holds and has not completed (pending or in_progress), lowest id first. */
+  async unfinishedOf(owner: string): Promise<Task[]> {
+    const { tasks } = await this.list();
+    return tasks.filter((t) => this.isOwner(t, owner) && t.status !== 'completed' && !isInternalTask(t));
+  }
+
   /** The list's progress (progressOf): one read of every task. */
   async progress(): Promise<{ done: number; total: number }> {
     return progressOf((await this.list()).tasks);
