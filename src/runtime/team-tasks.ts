@@ -34,7 +34,7 @@ export class TeamTasks implements TaskWork {
   private done: string | undefined;
 
   constructor(private readonly d: TeamTasksDeps) {
-    this.list = new TaskList(d.team, { notify: (to, frame) => this.notify(to, frame) });
+    this.list = new TaskList(d.team, { notify: (to, frame) => this.notify(to, frame), tell: (to, text) => this.tell(to, text) });
   }
 
   get self(): string {
@@ -74,6 +74,12 @@ export class TeamTasks implements TaskWork {
       `You claimed task #${task.id}: ${task.subject}\n\n${task.description}\n\n` +
       `It is yours now (owner ${this.d.name}, in_progress). When the work is fully done, mark it with TaskUpdate {"taskId": "${task.id}", "status": "completed"}.`;
     return [{ type: 'text', text }];
+  }
+
+  private async tell(to: string, text: string): Promise<void> {
+    const r = await sendMessage(this.d.mailbox, { to, from: this.d.name, text });
+    this.d.view.messageOut(to, text);
+    this.d.transcript.append({ kind: 'message_out', to, recipients: r.recipients, msgId: r.msg_id, type: 'text' });
   }
 
   private async notify(to: string, frame: TaskAssignment): Promise<void> {
