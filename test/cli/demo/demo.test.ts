@@ -21,7 +21,7 @@ import { listDemoRoots } from '../../../src/cli/demo/root.js';
 import { TaskList } from '../../../src/tasks/index.js';
 import { readTeam } from '../../../src/team/team-store.js';
 import { Team } from '../../../src/team/team.js';
-import { SWARM_BIN } from '../../support/cli.js';
+import { SWARM_BIN, swarm } from '../../support/cli.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 import { tmuxForThisTest } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
@@ -107,6 +107,11 @@ describe('swarm demo (the agent lead)', () => {
     expect(await visible()).toContain('$ node test/greet.test.js');
     const title = await tmux.run(['display-message', '-p', '-t', pane, '#{pane_title}']);
     expect(title.trim()).toBe('swarm lead · demo');
+    // The stand-in is no priced model: tokens, never a dollar figure.
+    const status = await swarm(await demoRoot(), ['status', '--team', 'demo']);
+    expect(status.exitCode, status.stderr).toBe(0);
+    expect(status.stdout).toMatch(/^total {2}tokens \S+ · \d+ unpriced members$/m);
+    expect(status.stdout).not.toContain('$');
 
     await tmux.run(['send-keys', '-t', pane, 'y']);
     await waitFor(async () => (await screen()).includes('DEMO-EXIT=0'), 60_000, 'the demo to end by itself, exit 0');
