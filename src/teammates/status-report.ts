@@ -121,12 +121,16 @@ export function teammateState(o: {
   pidAlive?: boolean | null;
   status: StatusFile | undefined;
   isActive: boolean | undefined;
+  /** The member's `runtime` (config.json): a `swarm` teammate always writes a status file. */
+  runtime?: string | undefined;
   now: number;
 }): MemberState {
   if (o.alive === false) return o.pidAlive === true ? 'dead' : 'stopped';
   if (o.status !== undefined) return o.now - o.status.heartbeatAt > STALE_HEARTBEAT_MS ? 'stale' : o.status.state;
   if (o.isActive === true) return 'working';
   if (o.isActive === false) return 'idle';
+  // Its pane is up and its first status file not written yet: just spawned, not a mystery.
+  if (o.runtime === 'swarm' && o.alive === true) return 'starting';
   return 'unknown';
 }
 
@@ -249,7 +253,7 @@ export async function collectStatus(team: Team, opts: CollectOptions = {}): Prom
   const pending = await pendingByWorker(paths, warnings);
   const unread = await Promise.all([LEAD_NAME, ...teammates.map((m) => m.name)].map((n) => unreadCount(mailbox, n, warnings)));
 
-  const states = teammates.map((m, i) => teammateState({ alive: live[i + 1]!.alive, pidAlive: live[i + 1]!.pidAlive, status: statuses[i], isActive: m.isActive, now }));
+  const states = teammates.map((m, i) => teammateState({ alive: live[i + 1]!.alive, pidAlive: live[i + 1]!.pidAlive, status: statuses[i], isActive: m.isActive, runtime: m.runtime, now }));
   const dead = teammates.filter((m, i) => states[i] === 'dead' && opts.releaseDead?.(m.name) === true);
   for (const m of dead) {
     await releaseTasksOf(team, m.name, 'crashed').catch((e: unknown) => warnings.push(`releasing ${m.name}'s tasks: ${message(e)}`));

@@ -1,5 +1,5 @@
 // The console's status line: collects `swarm status` data, prints the compact line only when a
-// member's state or the pending count changed (a teammate still being spawned is no change yet),
+// member's state or the pending count changed (a teammate still starting is no change yet),
 // and one event when every teammate has gone idle.
 import { LEAD_NAME } from '../../protocol/names.js';
 import { chalk } from '../output/render.js';
@@ -17,7 +17,7 @@ export interface StatusTrackerOptions {
   stopping?: ReadonlySet<string>;
 }
 
-const TRANSIENT: ReadonlySet<MemberState> = new Set(['unknown', 'starting']);
+const TRANSIENT: ReadonlySet<MemberState> = new Set(['starting']);
 
 export class StatusTracker {
   private last = '';
@@ -36,8 +36,8 @@ export class StatusTracker {
     const members = collected.report.members.map((m) => ((m.state === 'dead' || m.state === 'stopped') && stopping.has(m.name.toLowerCase()) ? { ...m, state: 'exiting' as const } : m));
     const s = { ...collected, report: { ...collected.report, members } };
     const teammates = s.report.members.filter((m) => m.name !== LEAD_NAME);
-    // A teammate being spawned (`unknown` until its status file exists, then `starting`) is news
-    // only once it works (the spawn says so itself): the line leaves it out until then.
+    // A teammate being spawned (`starting`: its pane is up, its first turn not begun) is news only
+    // once it works (the spawn says so itself): the line leaves it out until then.
     const settled = s.report.members.flatMap((m, i) => (TRANSIENT.has(m.state) ? [] : [[m, s.details[i]!] as const]));
     const shown = { ...s, report: { ...s.report, members: settled.map(([m]) => m) }, details: settled.map(([, d]) => d) };
     const key = statusKey(shown, pending);
