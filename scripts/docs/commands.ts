@@ -34,7 +34,7 @@ function commandsOf(text: string, parent: readonly string[]): string[][] {
 /** The generated reference: one `### swarm <command>` section per command, its help in a block. */
 export async function commandReference(): Promise<string> {
   const top = await help([]);
-  const commands = commandsOf(top, []).filter(([c]) => c !== 'completion');
+  const commands = commandsOf(top, []);
   const texts = await Promise.all(commands.map((words) => help(words)));
   const subs = await Promise.all(
     commands.map(async (words, i) => Promise.all(commandsOf(texts[i]!, words).map(async (sub) => [sub, await help(sub)] as const))),

@@ -109,6 +109,7 @@ function tmuxBackend(o: SelectBackendOptions | (BackendContext & { team: Team })
     socket: tmuxSocketOf(o.env),
     insideTmux: pane === undefined ? undefined : { paneId: pane },
     sessionName: sessionNameFor(o.team.name),
+    leaderTitle: `swarm lead · ${o.team.name}`,
     exec: o.exec ?? execaExec,
     ...(o.killTimeoutMs !== undefined ? { killTimeoutMs: o.killTimeoutMs } : {}),
   });

@@ -26,6 +26,7 @@ import { exitCodeFor, fail } from './fail.js';
 import { processIo, withCliRun, type CliIo, type CliRun } from './io.js';
 import { applyColorFlag, chalk } from './output/render.js';
 import { nearest } from '../protocol/spelling.js';
+import { helpWidth, layoutExamples } from './output/help-examples.js';
 import { handleClosedOutput } from './output/closed-output.js';
 import { SWARM_VERSION } from './version.js';
 
@@ -54,6 +55,18 @@ export function unknownFlagMessage(msg: string | undefined, argv: readonly strin
   });
   if (stray.length > 0) parts.push(`unknown argument${stray.length === 1 ? '' : 's'}: ${stray.join(', ')}`);
   return parts.join('; ');
+}
+
+/**
+ * The long flags typed in `argv` (before a `--`) that are none of `known`, as strict mode would list
+ * them: `swarm run --promt x` reads x as --promt's value, so yargs first fails on the missing goal;
+ * the flag is the cause, and it is what the user must hear about.
+ */
+export function unknownTypedFlags(argv: readonly string[], known: readonly string[]): string[] {
+  const end = argv.indexOf('--');
+  const names = (end < 0 ? argv : argv.slice(0, end)).flatMap((a) => /^--([^=]+)/.exec(a)?.[1] ?? []);
+  const isKnown = (n: string): boolean => known.includes(n) || known.includes(camel(n));
+  return names.filter((n) => !isKnown(n) && !(n.startsWith('no-') && isKnown(n.slice(3))));
 }
 
 /**
@@ -118,7 +131,10 @@ async function runCommandLine(argv: string[], io: CliIo, run: CliRun): Promise<n
 
 /** A fresh yargs for one command line (yargs keeps parse state on the instance). */
 function buildCli(argv: string[], io: CliIo, isTTY: boolean): Argv {
-  const cli = yargs(argv)
+  const width = helpWidth(io.stdout);
+  const cli = yargs(argv);
+  layoutExamples(cli, width); // before the first .example()
+  cli
     .scriptName('swarm')
     .usage('$0 <command> [options]\n\nRun a team of Claude agents in tmux panes, coordinated through plain files.')
     .option('team', { alias: 't', type: 'string', global: true, describe: 'team name (default: $SWARM_TEAM)' })
@@ -157,8 +173,17 @@ function buildCli(argv: string[], io: CliIo, isTTY: boolean): Argv {
     .help()
     .alias('h', 'help')
     .version(SWARM_VERSION)
-    .completion('completion', 'print a bash/zsh completion script: swarm completion >> ~/.bashrc')
-    .wrap(Math.min(100, io.stdout.columns || 100))
+    // yargs' own completion command prints its script even for `--help` (it is checked before
+    // help), so it gets a name nobody types, and `completion` is an ordinary command that calls it.
+    .completion('__completion', false)
+    .command({
+      command: 'completion',
+      describe: 'print a bash/zsh completion script: swarm completion >> ~/.bashrc',
+      builder: (y) => y.example('$0 completion >> ~/.bashrc', 'bash: commands and flags complete in new shells').example('$0 completion >> ~/.zshrc', 'zsh: the same'),
+      // The script's install line names the command: `completion`, not the internal name.
+      handler: () => (cli as unknown as { showCompletionScript($0: string, cmd: string): void }).showCompletionScript('swarm', 'completion'),
+    })
+    .wrap(width)
     .fail((msg, err) => {
       if (err) throw err;
       // recommendCommands() says only "Did you mean X?": name what was typed too.
@@ -169,7 +194,9 @@ function buildCli(argv: string[], io: CliIo, isTTY: boolean): Argv {
       const known = Object.keys(options.key);
       const valueFlags = [...options.string, ...options.number, ...options.array];
       const unknown = msg?.startsWith('Unknown argument') === true;
-      fail(`${(unknown ? flagAsValueMessage(argv, valueFlags, known) : undefined) ?? unknownFlagMessage(msg, argv, known) ?? what} (see swarm --help)`, 2);
+      const stray = unknown ? [] : unknownTypedFlags(argv, known);
+      const flagMsg = stray.length > 0 ? `Unknown argument${stray.length === 1 ? '' : 's'}: ${stray.join(', ')}` : msg;
+      fail(`${(unknown ? flagAsValueMessage(argv, valueFlags, known) : undefined) ?? unknownFlagMessage(flagMsg, argv, known) ?? what} (see swarm --help)`, 2);
     });
   return cli;
 }

@@ -93,7 +93,9 @@ export class InboxDelivery {
           return undefined;
         }
         this.log(entry, m.type);
-        view.messageIn(entry.from, `[${m.type}] ${oneLine(entry.text, 120)}`);
+        // A task given to this member reads as words in the pane; other frames as their JSON.
+        if (m.type === 'task_assignment') view.messageIn(entry.from, `assigned task #${m.taskId}: ${m.subject}`);
+        else view.messageIn(entry.from, `[${m.type}] ${oneLine(entry.text, 120)}`);
         return wrapForModel(entry);
       }
       case 'lead_control':

@@ -2,7 +2,8 @@
 // this member; the `task_assignment` frame it sends when it gives a task to someone else (from the
 // teammate, through the normal send path: roster-checked, its colour); which task it completed in
 // the current turn (for that turn's idle_notification); and the auto-claim when a turn ends with an
-// empty inbox — the lowest-id pending, unowned, unblocked task becomes the next user turn.
+// empty inbox and it holds no unfinished task — the lowest-id pending, unowned, unblocked task
+// becomes the next user turn.
 import type { TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { sendMessage } from '../mailbox/send.js';
 import type { Mailbox } from '../mailbox/mailbox.js';
@@ -33,7 +34,7 @@ export class TeamTasks implements TaskWork {
   private done: string | undefined;
 
   constructor(private readonly d: TeamTasksDeps) {
-    this.list = new TaskList(d.team, { notify: (to, frame) => this.notify(to, frame) });
+    this.list = new TaskList(d.team, { notify: (to, frame) => this.notify(to, frame), tell: (to, text) => this.tell(to, text) });
   }
 
   get self(): string {
@@ -58,8 +59,13 @@ export class TeamTasks implements TaskWork {
     return this.done === undefined ? undefined : { completedTaskId: this.done, completedStatus: 'completed' };
   }
 
-  /** Claim the next available task; the user turn that tells the model, or undefined when none is free. */
+  /**
+   * Claim the next available task; the user turn that tells the model, or none when no task is free
+   * or this member still holds one it has not completed: one task at a time, so an idle teammate
+   * does not take every task the moment it is added while its own is unfinished.
+   */
   async claimNext(): Promise<TextBlockParam[]> {
+    if ((await this.list.unfinishedOf(this.d.name)).length > 0) return [];
     const task = await this.list.claimNext(this.d.name);
     if (task === undefined) return [];
     this.d.view.notice(`claimed task #${task.id}: ${task.subject}`);
@@ -68,6 +74,12 @@ export class TeamTasks implements TaskWork {
       `You claimed task #${task.id}: ${task.subject}\n\n${task.description}\n\n` +
       `It is yours now (owner ${this.d.name}, in_progress). When the work is fully done, mark it with TaskUpdate {"taskId": "${task.id}", "status": "completed"}.`;
     return [{ type: 'text', text }];
+  }
+
+  private async tell(to: string, text: string): Promise<void> {
+    const r = await sendMessage(this.d.mailbox, { to, from: this.d.name, text });
+    this.d.view.messageOut(to, text);
+    this.d.transcript.append({ kind: 'message_out', to, recipients: r.recipients, msgId: r.msg_id, type: 'text' });
   }
 
   private async notify(to: string, frame: TaskAssignment): Promise<void> {

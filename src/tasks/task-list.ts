@@ -39,6 +39,8 @@ export interface TaskListOptions {
   now?: () => number;
   /** Sends the new owner its task_assignment frame. */
   notify?: (to: string, frame: TaskAssignment) => Promise<void>;
+  /** Tells the owner of an in_progress task that it was blocked after the claim (a plain message). */
+  tell?: (to: string, text: string) => Promise<void>;
   lock?: LockOptions;
 }
 
@@ -218,7 +220,19 @@ export class TaskList {
       [before, after] = await this.changeDependencies(id, addBlocks, addBlockedBy, (t) => apply(allowed(t)), by);
     }
     if (typeof owner === 'string' && before.owner !== owner) await this.notifyOwner(after, owner, by);
+    const blockedNow = [...(addBlockedBy.length > 0 ? [after] : []), ...addBlocks.flatMap((b) => peekTask(this.paths, b) ?? [])];
+    for (const t of blockedNow) await this.tellBlocked(t, by);
     return after;
+  }
+
+  /** A blocker was added to `t`: if someone other than `by` is at work on it, tell them it waits now. */
+  private async tellBlocked(t: Task, by: string): Promise<void> {
+    const open = this.openBlockers(t);
+    if (t.status !== 'in_progress' || !t.owner || this.isOwner(t, by) || open.length === 0 || !this.opts.tell) return;
+    await this.opts.tell(
+      t.owner,
+      `task #${t.id} "${t.subject}" (yours, in progress) is now blocked by ${open.map(describeBlocker).join(', ')}: it stays yours; go on with it once ${open.length === 1 ? 'that is' : 'those are'} completed`,
+    );
   }
 
   /**
@@ -302,6 +316,12 @@ export class TaskList {
       }
     }
     return released;
+  }
+
+  /** The tasks `owner` holds and has not completed (pending or in_progress), lowest id first. */
+  async unfinishedOf(owner: string): Promise<Task[]> {
+    const { tasks } = await this.list();
+    return tasks.filter((t) => this.isOwner(t, owner) && t.status !== 'completed' && !isInternalTask(t));
   }
 
   /** The list's progress (progressOf): one read of every task. */

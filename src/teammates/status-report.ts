@@ -30,6 +30,7 @@ import { StatusFileSchema, type StatusFile, type TeammateState } from '../protoc
 import { readJsonFile } from '../storage/json-file.js';
 import type { TeamPaths } from '../team/paths.js';
 import { leaseSelf, whyUntrusted } from '../team/lease-trust.js';
+import { readTeamSpend } from '../team/spend.js';
 import { readTeam } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
 import type { Task } from '../protocol/task.js';
@@ -76,7 +77,7 @@ export interface StatusTotal {
   /** The sum of each member's latest whole prompt: the team's context now, not billed input. */
   inputTokens: number;
   outputTokens: number;
-  /** The sum of the known costs; the unpriced members' tokens are not in it. */
+  /** The team's spend (team/spend.ts): its members' known costs and what members that left spent; unpriced tokens are not in it. */
   costUsd: number;
   /** Members whose status file reports tokens but no cost. */
   unpricedMembers: number;
@@ -120,12 +121,16 @@ export function teammateState(o: {
   pidAlive?: boolean | null;
   status: StatusFile | undefined;
   isActive: boolean | undefined;
+  /** The member's `runtime` (config.json): a `swarm` teammate always writes a status file. */
+  runtime?: string | undefined;
   now: number;
 }): MemberState {
   if (o.alive === false) return o.pidAlive === true ? 'dead' : 'stopped';
   if (o.status !== undefined) return o.now - o.status.heartbeatAt > STALE_HEARTBEAT_MS ? 'stale' : o.status.state;
   if (o.isActive === true) return 'working';
   if (o.isActive === false) return 'idle';
+  // Its pane is up and its first status file not written yet: just spawned, not a mystery.
+  if (o.runtime === 'swarm' && o.alive === true) return 'starting';
   return 'unknown';
 }
 
@@ -248,7 +253,7 @@ export async function collectStatus(team: Team, opts: CollectOptions = {}): Prom
   const pending = await pendingByWorker(paths, warnings);
   const unread = await Promise.all([LEAD_NAME, ...teammates.map((m) => m.name)].map((n) => unreadCount(mailbox, n, warnings)));
 
-  const states = teammates.map((m, i) => teammateState({ alive: live[i + 1]!.alive, pidAlive: live[i + 1]!.pidAlive, status: statuses[i], isActive: m.isActive, now }));
+  const states = teammates.map((m, i) => teammateState({ alive: live[i + 1]!.alive, pidAlive: live[i + 1]!.pidAlive, status: statuses[i], isActive: m.isActive, runtime: m.runtime, now }));
   const dead = teammates.filter((m, i) => states[i] === 'dead' && opts.releaseDead?.(m.name) === true);
   for (const m of dead) {
     await releaseTasksOf(team, m.name, 'crashed').catch((e: unknown) => warnings.push(`releasing ${m.name}'s tasks: ${message(e)}`));
@@ -303,7 +308,10 @@ export async function collectStatus(team: Team, opts: CollectOptions = {}): Prom
     });
     details.push({ color: m.color, pane: l.pane, pidAlive: l.pidAlive, isActive: m.isActive });
   });
-  return { report: { team: config.name, backend: teamBackend(config), tasks: progress, members, total: teamTotal(members) }, details, warnings };
+  // The cost is the team's whole spend (team/spend.ts): members that left count too, so it never drops.
+  const spent = await readTeamSpend(team, config);
+  const total = { ...teamTotal(members), costUsd: Math.round(spent.costUsd * 1e6) / 1e6 };
+  return { report: { team: config.name, backend: teamBackend(config), tasks: progress, members, total }, details, warnings };
 }
 
 /** Those of `names` (e.g. a message's recipients) that are stopped, in roster spelling; none stopped: []. */

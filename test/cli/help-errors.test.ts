@@ -52,6 +52,16 @@ describe('--version and completion', () => {
   });
 });
 
+describe('swarm completion --help', () => {
+  it('prints the help of completion (exit 0), not the script', async () => {
+    const r = await swarmInProcess(root, ['completion', '--help']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^swarm completion\n\nprint a bash\/zsh completion script/);
+    expect(r.stdout).toContain('\n  swarm completion >> ~/.zshrc\n');
+    expect(r.stdout).not.toContain('###-begin-swarm-completions-###');
+  });
+});
+
 describe('swarm completion <shell>', () => {
   it('is one line (exit 2) saying the supported shells and the line to add to each', async () => {
     expectOneLineError(await swarmInProcess(root, ['completion', 'fish']), 2, /^swarm: swarm completion takes no shell name \(got "fish"\): .*bash or zsh.*; in bash: swarm completion >> ~\/\.bashrc, in zsh: swarm completion >> ~\/\.zshrc$/);
@@ -127,6 +137,10 @@ describe('usage errors', () => {
       [['launch', 'x.yaml', '--dry-rn'], 'unknown flag --dry-rn; did you mean --dry-run?'],
       [['launch', 'x.yaml', '--no-consol'], 'unknown flag --no-consol; did you mean --no-console?'],
       [['status', '--zzzzzz'], 'unknown flag --zzzzzz'],
+      // The mistyped flag took the next word as its value, so yargs first missed a required
+      // argument (the prompt, the goal): the flag is still what is named.
+      [['spawn', 'bob', '--promt', 'review it', '--team', 't'], 'unknown flag --promt; did you mean --prompt?'],
+      [['run', '--promt', 'fix it'], 'unknown flag --promt; did you mean --print?'],
     ];
     const results = await Promise.all(hints.map(([args]) => swarmInProcess(root, args)));
     hints.forEach(([, text], i) => expectOneLineError(results[i]!, 2, new RegExp(`^swarm: ${text.replace(/[?.()-]/g, '\\$&')} \\(see swarm --help\\)$`)));

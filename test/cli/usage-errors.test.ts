@@ -3,7 +3,7 @@
 // and strict mode would list those letters as unknown arguments), and `swarm completion <shell>`
 // (yargs' completion takes no word: "unknown command completion, did you mean kill?").
 import { describe, expect, it } from 'vitest';
-import { completionWordMessage, flagAsValueMessage } from '../../src/cli/main.js';
+import { completionWordMessage, flagAsValueMessage, unknownTypedFlags } from '../../src/cli/main.js';
 
 const VALUE_FLAGS = ['host', 'prompt', 'p', 'team', 't', 'ready-timeout'];
 const KNOWN = [...VALUE_FLAGS, 'json', 'help', 'h', 'version'];
@@ -42,9 +42,19 @@ describe('swarm completion <shell>', () => {
     }
   });
 
+  // `completion --help` is the command's help (help-errors.test.ts), so it is left to yargs too.
   it('leaves swarm completion alone, with a flag after it, and every other command', () => {
     for (const argv of [['completion'], ['completion', '--help'], ['send', 'completion', 'fish'], ['--get-yargs-completions', 'swarm', 'completion', 'fi'], []]) {
       expect(completionWordMessage(argv), argv.join(' ')).toBeUndefined();
     }
+  });
+});
+
+describe('the long flags typed that the command does not know', () => {
+  it('lists them as typed, knowing --no-x, dashed and camel-case spellings, and nothing after --', () => {
+    const known = ['prompt', 'p', 'dry-run', 'dryRun', 'console', 'team'];
+    expect(unknownTypedFlags(['spawn', 'bob', '--promt', 'x', '--team=t'], known)).toEqual(['promt']);
+    expect(unknownTypedFlags(['launch', 'x.yaml', '--dry-run', '--no-console', '--no-consol'], known)).toEqual(['no-consol']);
+    expect(unknownTypedFlags(['run', '--', '--promt'], known)).toEqual([]);
   });
 });

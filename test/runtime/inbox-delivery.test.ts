@@ -63,6 +63,15 @@ async function shownTexts(delivery: InboxDelivery): Promise<string[]> {
 }
 
 describe('inbox delivery', () => {
+  it('shows a task_assignment in the pane as words, and the frame itself to the model', async () => {
+    const s = await setup();
+    const frame = { type: 'task_assignment' as const, taskId: '3', subject: 'review the parser', description: 'look at src/parse.ts', assignedBy: 'team-lead', timestamp: new Date().toISOString() };
+    await s.lead.append('w1', { from: 'team-lead', text: encodeControl(frame) });
+    const shown = await shownTexts(s.delivery);
+    expect(shown).toEqual([expect.stringContaining('"task_assignment"')]);
+    expect(s.pane()).toBe('← team-lead: assigned task #3: review the parser\n');
+  });
+
   it('obeys a signed mode_set_request without waking the model; an unsigned one is shown as unverified', async () => {
     const s = await setup();
     await s.lead.append('w1', { from: 'team-lead', text: encodeControl({ type: 'mode_set_request', mode: 'acceptEdits', from: 'team-lead', to: 'w1' }) });

@@ -73,6 +73,29 @@ describe('the Task tools and auto-claim in the teammate runtime', () => {
     expect(await list(env).get('1')).toMatchObject({ status: 'in_progress', owner: 'w1' });
   });
 
+  it('claims one task at a time: while its claimed task is unfinished, a new one stays free', async () => {
+    const env = await setupRuntime({
+      turns: [
+        { match: { agent: 'w1', lastUser: 'Say ready' }, reply: 'Ready.' },
+        { match: { agent: 'w1', lastUser: 'You claimed task #1: First' }, reply: 'Working on the first.' },
+        { match: { agent: 'w1', lastUser: 'How is it going?' }, reply: 'Still on the first.' },
+        { match: { agent: 'w1', lastUser: 'You claimed task #2: Second' }, reply: 'Second taken.' },
+      ],
+    });
+    await list(env).create({ subject: 'First', description: 'one' }, 'team-lead');
+    await env.lead.append('w1', { from: 'team-lead', text: 'Say ready' });
+    env.start();
+    await waitForControl(env, 'team-lead', 'idle_notification', 2, 20_000); // then claimed #1, left it in progress
+    await list(env).create({ subject: 'Second', description: 'two' }, 'team-lead');
+    await env.lead.append('w1', { from: 'team-lead', text: 'How is it going?' });
+    await waitForControl(env, 'team-lead', 'idle_notification', 3, 20_000);
+    expect(requestsWith(env.server, 'You claimed task #2')).toEqual([]);
+    expect((await list(env).get('2')).owner).toBeUndefined();
+    // #1 completed (by the lead here): the next idle moment takes #2.
+    await list(env).update('1', { status: 'completed' }, 'team-lead');
+    await waitFor(async () => (await list(env).get('2')).owner === 'w1', 20_000);
+  });
+
   it('TaskCreate, TaskList, TaskGet and TaskUpdate read like Claude Code; refused claims are is_error results saying why', async () => {
     const env = await setupRuntime({
       turns: [

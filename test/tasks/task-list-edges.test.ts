@@ -231,6 +231,25 @@ describe('task_assignment', () => {
   });
 });
 
+describe('a blocker added to a task in progress', () => {
+  it("tells its owner (by --add-blocked-by or another task's --add-blocks), unless the owner did it or the task is not in progress", async () => {
+    const told: [string, string][] = [];
+    const telling = new TaskList(team, { now: () => NOW, tell: async (to, text) => void told.push([to, text]) });
+    await add('build');
+    await add('design');
+    await add('ship');
+    await telling.claim('1', 'bob');
+    await telling.update('1', { addBlockedBy: ['2'] }, 'team-lead');
+    expect(told).toEqual([['bob', 'task #1 "build" (yours, in progress) is now blocked by task 2 "design" (pending): it stays yours; go on with it once that is completed']]);
+    await telling.update('3', { addBlocks: ['1'] }, 'team-lead');
+    expect(told.at(-1)![1]).toMatch(/^task #1 "build" .* is now blocked by task 2 "design" \(pending\), task 3 "ship" \(pending\): .* once those are completed$/);
+    told.length = 0;
+    await telling.update('1', { addBlockedBy: ['3'] }, 'bob'); // its owner knows
+    await telling.update('3', { addBlockedBy: ['2'] }, 'team-lead'); // pending: nobody at work on it
+    expect(told).toEqual([]);
+  });
+});
+
 describe('claimNext', () => {
   it('does not wait for a blocked task somebody holds the lock of', async () => {
     await add('a', { owner: 'alice' });

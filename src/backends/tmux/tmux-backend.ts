@@ -70,6 +70,8 @@ export interface TmuxBackendOptions {
   insideTmux?: { paneId: string } | undefined;
   /** `swarm-<team>`: the session created outside tmux, and the name of overflow windows. */
   sessionName: string;
+  /** The title given to the leader's pane (shown in its border) once teammates sit beside it. */
+  leaderTitle?: string | undefined;
   exec?: Exec;
   /** Deadline for verifying a kill (pane gone, process gone), per stage. Default 3000 ms. */
   killTimeoutMs?: number;
@@ -316,7 +318,7 @@ export class TmuxBackend implements Backend {
     const session: PlanLine[] = this.opts.insideTmux === undefined ? [{ run: tmux(newSessionArgs({ name: this.opts.sessionName })), once: true }] : [];
     return [
       ...session,
-      { run: chain(windowOptionCommands(window)), once: true },
+      { run: chain([...windowOptionCommands(window), ...this.leaderTitleCommands(leader)]), once: true },
       ...(planned.note === undefined ? [] : [{ note: planned.note }]),
       { run: tmux(splitWindowArgs({ cwd: spec.cwd, argv: planned.argv, target: `<largest teammate pane, else ${leader}>`, direction: 'h' })) },
       { run: chain(labelCommands('<new pane>', window, spec, 'main-vertical')) },
@@ -431,13 +433,18 @@ export class TmuxBackend implements Backend {
       leaderPaneId = await this.findOrCreateSession();
     }
     const ctx = await displayPaneContext(this.server, leaderPaneId);
-    await this.prepareWindow(ctx.windowId);
+    await this.server.runChain([...windowOptionCommands(ctx.windowId), ...this.leaderTitleCommands(leaderPaneId)]);
     return { sessionId: ctx.sessionId, windowId: ctx.windowId, leaderPaneId };
   }
 
   /** Outside tmux: the first pane of `swarm-<team>`, creating the session when missing. */
   private findOrCreateSession(): Promise<string> {
     return firstPaneOf(this.server, this.opts.sessionName);
+  }
+
+  /** The leader pane's title (`swarm lead · <team>`), when one was given. */
+  private leaderTitleCommands(leaderPaneId: string): string[][] {
+    return this.opts.leaderTitle === undefined ? [] : [setPaneTitleArgs(leaderPaneId, this.opts.leaderTitle)];
   }
 
   private async prepareWindow(windowId: string): Promise<void> {

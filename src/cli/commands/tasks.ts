@@ -31,6 +31,9 @@ async function openList(args: GlobalArgs): Promise<{ team: Team; list: TaskList 
     notify: async (to, frame) => {
       await sendMessage(await openMailbox(team), { to, text: encodeControl(frame) });
     },
+    tell: async (to, text) => {
+      await sendMessage(await openMailbox(team), { to, text });
+    },
   });
   return { team, list };
 }

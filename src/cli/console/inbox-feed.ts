@@ -18,6 +18,7 @@ import { renderMessage } from '../output/render.js';
 import { describeOutcome } from '../output/stop.js';
 import { verdictLine } from '../output/verdict.js';
 import { eventLine } from './view.js';
+import { RepeatFilter } from './repeats.js';
 
 export interface InboxFeedOptions {
   team: Team;
@@ -40,6 +41,7 @@ export class InboxFeed {
   private readonly rule: LeadInboxRule;
   private readonly openedAt = Date.now();
   private roleChange = new AbortController();
+  private readonly repeats = new RepeatFilter();
 
   constructor(private readonly o: InboxFeedOptions) {
     this.rule = new LeadInboxRule({ team: o.team, stopContext: o.stopContext, askedHere: (name) => o.stopping.has(name.toLowerCase()) });
@@ -66,13 +68,18 @@ export class InboxFeed {
     }
   }
 
+  /** A member's message or event, unless it is the same as the last one it printed. */
+  private printFrom(from: string, line: string): void {
+    if (this.repeats.fresh(from.toLowerCase(), line)) this.o.print(line);
+  }
+
   private act(e: LeadInboxEvent): void {
     const o = this.o;
     switch (e.kind) {
       case 'message':
-        return o.print(renderMessage({ ...e.entry, read: true }));
+        return this.printFrom(e.entry.from, renderMessage({ ...e.entry, read: true }));
       case 'event':
-        return o.print(eventLine(e.entry, e.control));
+        return this.printFrom(e.entry.from, eventLine(e.entry, e.control));
       case 'question':
         // A permission request is shown as the question itself (from the pending list).
         if (e.request.type === 'permission_request') return o.permissionAsked();

@@ -13,6 +13,7 @@ import { describeOutcome } from '../output/stop.js';
 import { chalk } from '../output/render.js';
 import type { LeadSettings } from '../run/options.js';
 import { prefixedLines } from '../run/lead-lines.js';
+import { RepeatFilter } from './repeats.js';
 import { leadPowers } from '../run/lead-powers.js';
 
 /** What `swarm run` / `swarm lead --agent` pass to the console; no goal: the lead waits for the first line. */
@@ -47,7 +48,8 @@ export class LeadInConsole {
 
   async run(signal: AbortSignal): Promise<void> {
     const c = this.c;
-    const lines = prefixedLines(chalk.cyan('lead › '), (l) => c.print(l));
+    const repeats = new RepeatFilter(); // "Waiting for coder and tester." after each idle notification: once
+    const lines = prefixedLines(chalk.cyan('lead › '), (l) => void (repeats.fresh('lead', l) && c.print(l)));
     const powers = leadPowers({
       team: c.team,
       env: c.env,

@@ -1,8 +1,9 @@
 // The console's status line: collects `swarm status` data, prints the compact line only when a
-// member's state or the pending count changed, and one event when every teammate has gone idle.
+// member's state or the pending count changed (a teammate still starting is no change yet),
+// and one event when every teammate has gone idle.
 import { LEAD_NAME } from '../../protocol/names.js';
 import { chalk } from '../output/render.js';
-import { collectStatus } from '../../teammates/status-report.js';
+import { collectStatus, type MemberState } from '../../teammates/status-report.js';
 import { statusKey, statusLine } from './view.js';
 import type { Team } from '../../team/team.js';
 
@@ -15,6 +16,8 @@ export interface StatusTrackerOptions {
   /** Teammates being shut down (lower-case): a dead pane there is `exiting`, not news. */
   stopping?: ReadonlySet<string>;
 }
+
+const TRANSIENT: ReadonlySet<MemberState> = new Set(['starting']);
 
 export class StatusTracker {
   private last = '';
@@ -33,10 +36,14 @@ export class StatusTracker {
     const members = collected.report.members.map((m) => ((m.state === 'dead' || m.state === 'stopped') && stopping.has(m.name.toLowerCase()) ? { ...m, state: 'exiting' as const } : m));
     const s = { ...collected, report: { ...collected.report, members } };
     const teammates = s.report.members.filter((m) => m.name !== LEAD_NAME);
-    const key = statusKey(s, pending);
+    // A teammate being spawned (`starting`: its pane is up, its first turn not begun) is news only
+    // once it works (the spawn says so itself): the line leaves it out until then.
+    const settled = s.report.members.flatMap((m, i) => (TRANSIENT.has(m.state) ? [] : [[m, s.details[i]!] as const]));
+    const shown = { ...s, report: { ...s.report, members: settled.map(([m]) => m) }, details: settled.map(([, d]) => d) };
+    const key = statusKey(shown, pending);
     if (key !== this.last) {
       this.last = key;
-      this.o.print(statusLine(s, pending));
+      this.o.print(statusLine(shown, pending));
     }
     const allIdle = teammates.length > 0 && pending === 0 && teammates.every((m) => m.state === 'idle');
     if (allIdle && !this.allIdle) {

@@ -51,9 +51,15 @@ import { cliIo } from '../io.js';
 
 export const DEMO_IDLE_HINT = 'the demo is done: type /shutdown --all, or press Ctrl-C and answer y, to shut the team down and end the demo';
 
+/**
+ * The model every member of the demo names: the stand-in is no Claude model, and a name no price
+ * row matches (protocol/prices.ts) makes its tokens count without a made-up dollar cost.
+ */
+export const DEMO_MODEL = 'swarm-stand-in';
+
 function demoEnv(root: string, server: MessagesServer): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...cliIo().env, CLAUDE_CONFIG_DIR: root, ANTHROPIC_BASE_URL: server.url, [SHUTDOWN_GRACE_ENV]: '10000' };
-  for (const k of ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'ANTHROPIC_MODEL', 'SWARM_TEAMMATE_COMMAND', 'SWARM_TEAM']) delete env[k];
+  const env: NodeJS.ProcessEnv = { ...cliIo().env, CLAUDE_CONFIG_DIR: root, ANTHROPIC_BASE_URL: server.url, ANTHROPIC_MODEL: DEMO_MODEL, [SHUTDOWN_GRACE_ENV]: '10000' };
+  for (const k of ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'SWARM_TEAMMATE_COMMAND', 'SWARM_TEAM']) delete env[k];
   return env;
 }
 

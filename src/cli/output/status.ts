@@ -22,10 +22,16 @@ export function formatUsd(n: number): string {
   return `$${n.toFixed(n < 0.01 ? 4 : 2)}`;
 }
 
-/** `tokens 41k/6.2k · $0.41 + tokens of 1 unpriced member`. */
+/**
+ * `tokens 41k/6.2k · $0.41 + tokens of 1 unpriced member`; with no priced spend at all, only
+ * unpriced tokens (the demo's stand-in model, a model with no list price), no `$` figure:
+ * `tokens 41k/6.2k · 2 unpriced members`.
+ */
 export function totalLabel(t: StatusTotal): string {
-  const unpriced = t.unpricedMembers === 0 ? '' : ` + tokens of ${t.unpricedMembers} unpriced member${t.unpricedMembers === 1 ? '' : 's'}`;
-  return `tokens ${formatCount(t.inputTokens)}/${formatCount(t.outputTokens)} · ${formatUsd(t.costUsd)}${unpriced}`;
+  const tokens = `tokens ${formatCount(t.inputTokens)}/${formatCount(t.outputTokens)}`;
+  const members = `${t.unpricedMembers} unpriced member${t.unpricedMembers === 1 ? '' : 's'}`;
+  if (t.unpricedMembers > 0 && t.costUsd === 0) return `${tokens} · ${members}`;
+  return `${tokens} · ${formatUsd(t.costUsd)}${t.unpricedMembers === 0 ? '' : ` + tokens of ${members}`}`;
 }
 
 function stateStyle(state: MemberState): (s: string) => string {

@@ -36,9 +36,11 @@ export function renderTaskTable(all: readonly Task[], shown: readonly Task[] = a
   const progress = chalk.dim(`${done}/${tasks.length} done`);
   if (rowsOf.length === 0) return [chalk.dim('no tasks with that status'), progress, ...note];
   const byId = new Map(all.map((t) => [t.id, t]));
+  // A task blocked after it was claimed says so where its status is read.
+  const statusText = (t: Task): string => (t.status === 'in_progress' && openBlockers(t, byId).length > 0 ? 'in_progress, blocked' : t.status);
   const rows: Cell[][] = rowsOf.map((t) => [
     { text: t.id },
-    { text: t.status, style: statusStyle(t.status) },
+    { text: statusText(t), style: statusStyle(t.status) },
     { text: t.owner ?? '-', ...(t.owner ? {} : { style: chalk.dim }) },
     { text: oneLine(t.subject, 60) },
     { text: openBlockers(t, byId).join(',') || '-', ...(openBlockers(t, byId).length > 0 ? { style: chalk.yellow } : { style: chalk.dim }) },

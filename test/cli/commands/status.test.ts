@@ -11,7 +11,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../../src/backends/process.js';
 import { TmuxServer, listAllPanes, newSession, setWindowOption, splitWindow } from '../../../src/backends/tmux/commands.js';
 import { Mailbox } from '../../../src/mailbox/mailbox.js';
-import { addMember, createTeam, readTeam, updateMember, updateTeam } from '../../../src/team/index.js';
+import { addMember, createTeam, readTeam, removeMember, updateMember, updateTeam } from '../../../src/team/index.js';
+import { retireStatus } from '../../../src/team/spend.js';
 import { swarm, swarmInProcess, startSwarm } from '../../support/cli.js';
 import { tmuxForThisTest } from '../../support/tmux.js';
 import { deadPid, reapChildren, startSleeper, writePendingFor, writeStatus } from '../../support/team-fixture.js';
@@ -151,6 +152,10 @@ describe('swarm status', () => {
     const gone = await statusJson();
     expect(gone.members[0]).toMatchObject({ state: 'away', alive: false, costUsd: 0.25 });
     expect(gone.total).toEqual({ inputTokens: 65_000, outputTokens: 9700, costUsd: 0.75, unpricedMembers: 1 });
+    // w1 leaves as a shutdown does (its figures to spent.json, then off the roster): what it spent stays in the total.
+    await retireStatus(new Team(root, TEAM), 'w1');
+    await removeMember(new Team(root, TEAM), 'w1');
+    expect((await statusJson()).total).toMatchObject({ costUsd: 0.75 });
     // A swarm lease nothing proves (no identity, last renewed long ago) naming a live pid: not leading.
     await updateTeam(new Team(root, TEAM), (c) => void (c.leadProcess = { pid: leadPid, claimedAt: 1, renewedAt: 1, kind: 'console' }));
     expect((await statusJson()).members[0]).toMatchObject({ state: 'away', alive: false });

@@ -138,6 +138,25 @@ describe('swarm tasks', { timeout: 60_000 }, () => {
     expect((await tasksJson()).map((t) => t.id)).toEqual(['1', '2', '3', '4']);
   });
 
+  it('a task blocked after it was claimed says so in the table, and its owner is told', async () => {
+    await run('add', 'build');
+    await run('add', 'design');
+    expect((await run('claim', '1', '--owner', 'bob')).exitCode).toBe(0);
+    const blocked = await run('update', '1', '--add-blocked-by', '2');
+    expect(blocked.exitCode, blocked.stderr).toBe(0);
+    expect((await run()).stdout.split('\n').slice(0, 3)).toEqual([
+      'ID  STATUS                OWNER  SUBJECT  BLOCKED BY',
+      '1   in_progress, blocked  bob    build    2',
+      '2   pending               -      design   -',
+    ]);
+    const frames = await inboxFrames('bob');
+    expect(frames.at(-1)).toMatchObject({
+      kind: 'text',
+      from: 'team-lead',
+      text: 'task #1 "build" (yours, in progress) is now blocked by task 2 "design" (pending): it stays yours; go on with it once that is completed',
+    });
+  });
+
   it('an owner set by the CLI (any case) gets a task_assignment frame signed as team-lead; a deleted id is never reused', async () => {
     expect(TaskSchema.parse(JSON.parse((await run('add', 'design', '--owner', 'ALICE', '-d', 'the API', '--json')).stdout)).owner).toBe('alice'); // the roster's spelling
     await run('update', '1', '--owner', 'bob');

@@ -21,7 +21,7 @@ import { listDemoRoots } from '../../../src/cli/demo/root.js';
 import { TaskList } from '../../../src/tasks/index.js';
 import { readTeam } from '../../../src/team/team-store.js';
 import { Team } from '../../../src/team/team.js';
-import { SWARM_BIN } from '../../support/cli.js';
+import { SWARM_BIN, swarm } from '../../support/cli.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 import { tmuxForThisTest } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
@@ -49,13 +49,13 @@ beforeEach(async () => {
  * not a terminal, so its console goes to a `swarm-demo` session and nothing attaches.
  * `pathWithoutTmux`: TMUX unset and PATH only that directory, so the demo finds no tmux.
  */
-async function startDemo(outsideTmux = false, pathWithoutTmux?: string): Promise<{ pane: string; screen: () => Promise<string> }> {
+async function startDemo(outsideTmux = false, pathWithoutTmux?: string, size: [number, number] = [200, 50]): Promise<{ pane: string; screen: () => Promise<string> }> {
   const env = { SWARM_TMUX_SOCKET: socket, TMPDIR: tmp, SWARM_POLL_MS: '250', SWARM_HEARTBEAT_MS: '500' };
   const flags = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
   const demo = quote([process.execPath, SWARM_BIN, 'demo']);
   const run = pathWithoutTmux !== undefined ? `env -u TMUX PATH=${quote([pathWithoutTmux])} ${demo}` : outsideTmux ? `env -u TMUX ${demo} </dev/null` : demo;
   const cmd = `${run}; echo DEMO-EXIT=$?`;
-  await execa('tmux', ['-L', socket, 'new-session', '-d', '-s', 'main', '-x', '200', '-y', '50', ...flags, '-c', tmp, cmd], {
+  await execa('tmux', ['-L', socket, 'new-session', '-d', '-s', 'main', '-x', String(size[0]), '-y', String(size[1]), ...flags, '-c', tmp, cmd], {
     env: { ...process.env, TMUX: '', SWARM_TEAM: '', ANTHROPIC_API_KEY: '', CLAUDE_CONFIG_DIR: userRoot() },
   });
   const pane = (await listAllPanes(tmux))[0]!.paneId;
@@ -99,6 +99,28 @@ describe('swarm demo (the agent lead)', () => {
     expect((await listAllPanes(tmux)).map((p) => p.paneId)).toEqual([pane]);
     await expect(fs.access(root)).rejects.toThrow(/ENOENT/);
   }, 90_000);
+
+  it('at 100x30: the question and its keys are on the screen, the leader pane has a title, and no line is said twice', async () => {
+    const { pane, screen } = await startDemo(false, undefined, [100, 30]);
+    const visible = async (): Promise<string> => (await capturePane(tmux, pane, 0)).replaceAll('\n', '');
+    await waitFor(async () => (await visible()).includes('[y] allow once  [a] always  [n] deny'), 30_000, 'the approval question on the screen');
+    expect(await visible()).toContain('$ node test/greet.test.js');
+    const title = await tmux.run(['display-message', '-p', '-t', pane, '#{pane_title}']);
+    expect(title.trim()).toBe('swarm lead · demo');
+    // The stand-in is no priced model: tokens, never a dollar figure.
+    const status = await swarm(await demoRoot(), ['status', '--team', 'demo']);
+    expect(status.exitCode, status.stderr).toBe(0);
+    expect(status.stdout).toMatch(/^total {2}tokens \S+ · \d+ unpriced members$/m);
+    expect(status.stdout).not.toContain('$');
+
+    await tmux.run(['send-keys', '-t', pane, 'y']);
+    await waitFor(async () => (await screen()).includes('DEMO-EXIT=0'), 60_000, 'the demo to end by itself, exit 0');
+    const lines = (await capturePane(tmux, pane, 1000)).split('\n');
+    const count = (re: RegExp): number => lines.filter((l) => re.test(l)).length;
+    expect(count(/lead › Waiting for coder and tester\./)).toBe(1); // the lead's same reply to each idle notification
+    expect(count(/◆ coder is idle: Task #1 is mine/)).toBe(1); // two turns, the same idle summary
+    expect(count(/^── .*\b(unknown|starting)\b/)).toBe(0); // a teammate being spawned is no status news
+  }, 120_000);
 
   it('without tmux: the lead and its teammates run in-process in the console, and it ends the same way', async () => {
     const bin = path.join(tmp, 'bin-without-tmux');
