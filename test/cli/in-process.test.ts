@@ -38,7 +38,7 @@ describe('main(argv, io) in-process', () => {
       env: { CLAUDE_CONFIG_DIR: root, NO_COLOR: '1' },
       cwd: root,
       stdin: process.stdin,
-      stdout: { write: (t: string) => (out += t), columns: 60 },
+      stdout: { write: (t: string) => (out += t), columns: 60, isTTY: true }, // a terminal 60 wide (a pipe gets 100)
       stderr: { write: () => true },
     });
     expect(code).toBe(0);
