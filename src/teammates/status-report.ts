@@ -129,8 +129,9 @@ export function teammateState(o: {
   if (o.status !== undefined) return o.now - o.status.heartbeatAt > STALE_HEARTBEAT_MS ? 'stale' : o.status.state;
   if (o.isActive === true) return 'working';
   if (o.isActive === false) return 'idle';
-  // Its pane is up and its first status file not written yet: just spawned, not a mystery.
-  if (o.runtime === 'swarm' && o.alive === true) return 'starting';
+  // A swarm teammate writes its status file as it starts: none yet, and its pane not known gone
+  // (up, or not made yet: the spawn records the member before its pane), means just spawned.
+  if (o.runtime === 'swarm') return 'starting';
   return 'unknown';
 }
 

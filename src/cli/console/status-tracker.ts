@@ -22,6 +22,8 @@ const TRANSIENT: ReadonlySet<MemberState> = new Set(['starting']);
 export class StatusTracker {
   private last = '';
   private allIdle = false;
+  /** Each member's last state other than `unknown`, by lower-case name. */
+  private readonly known = new Map<string, MemberState>();
 
   constructor(private readonly o: StatusTrackerOptions) {}
 
@@ -33,11 +35,19 @@ export class StatusTracker {
     // team-lead); a stopped one keeps them for `swarm resume`; one being stopped here is released
     // by that stop, with the right words.
     const collected = await collectStatus(this.o.team, { env: this.o.env, now: () => now, releaseDead: (name) => !stopping.has(name.toLowerCase()) });
-    const members = collected.report.members.map((m) => ((m.state === 'dead' || m.state === 'stopped') && stopping.has(m.name.toLowerCase()) ? { ...m, state: 'exiting' as const } : m));
+    // `unknown` (liveness not told this time: a pane probe that failed on a loaded machine) keeps
+    // the member's last known state on the line: a blip is no news. Never known: shown as unknown.
+    const members = collected.report.members.map((m) => {
+      const key = m.name.toLowerCase();
+      if ((m.state === 'dead' || m.state === 'stopped') && stopping.has(key)) return { ...m, state: 'exiting' as const };
+      if (m.state !== 'unknown') this.known.set(key, m.state);
+      const known = this.known.get(key);
+      return m.state === 'unknown' && known !== undefined ? { ...m, state: known } : m;
+    });
     const s = { ...collected, report: { ...collected.report, members } };
     const teammates = s.report.members.filter((m) => m.name !== LEAD_NAME);
     // A teammate being spawned (`starting`: its pane is up, its first turn not begun) is news only
-    // once it works (the spawn says so itself): the line leaves it out until then.
+    // once it works (the spawn says so itself), and an `unknown` one none at all: the line leaves them out.
     const settled = s.report.members.flatMap((m, i) => (TRANSIENT.has(m.state) ? [] : [[m, s.details[i]!] as const]));
     const shown = { ...s, report: { ...s.report, members: settled.map(([m]) => m) }, details: settled.map(([, d]) => d) };
     const key = statusKey(shown, pending);

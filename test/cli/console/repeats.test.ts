@@ -2,6 +2,8 @@
 // team directory: the same line twice in a row from one source is printed once, and a teammate
 // being spawned (starting: its process up, its status file not yet written or saying so) prints no
 // status line until it works.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RepeatFilter } from '../../../src/cli/console/repeats.js';
 import { StatusTracker } from '../../../src/cli/console/status-tracker.js';
@@ -56,5 +58,19 @@ describe('StatusTracker', () => {
     const printed: string[] = [];
     await new StatusTracker({ team: new Team(root, 't'), env: { SWARM_TMUX_SOCKET: 'swarm-test-none' }, print: (t) => printed.push(t) }).update(0);
     expect(printed).toEqual(['── w1 unknown']);
+  });
+
+  it('a member known to work that reads unknown for a moment (a failed probe) keeps its state on the line: no news', async () => {
+    const { team } = await createTeam(root, { name: 't' });
+    await addMember(team, { name: 'w1' });
+    await updateMember(team, 'w1', { runtime: 'swarm', pid: process.pid });
+    await writeStatus(root, 't', 'w1', { pid: process.pid, state: 'working' });
+    const printed: string[] = [];
+    const tracker = new StatusTracker({ team: new Team(root, 't'), env: { SWARM_TMUX_SOCKET: 'swarm-test-none' }, print: (t) => printed.push(t) });
+    await tracker.update(0);
+    await updateMember(team, 'w1', { runtime: undefined }); // now it reads unknown: no runtime, its status file aside
+    await fs.rm(path.join(root, 'teams', 't', 'status', 'w1.json'));
+    await tracker.update(0);
+    expect(printed).toEqual(['── w1 working']);
   });
 });
