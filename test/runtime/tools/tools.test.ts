@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ALL_TOOLS, apiTools, findTool } from '../../../src/runtime/tools/index.js';
 import { gate } from '../../../src/runtime/permission-gate.js';
 import { PathGuard } from '../../../src/runtime/tools/paths.js';
+import { readOnlyBashTool } from '../../../src/runtime/tools/read-only-bash.js';
 import { AgentConfigPaths } from '../../../src/runtime/tools/agent-config.js';
 import { SecretPaths } from '../../../src/runtime/tools/secrets.js';
 import { groupAlive, OutputCap, ProcessGroups } from '../../../src/runtime/tools/process-groups.js';
@@ -189,6 +190,15 @@ describe('Bash', () => {
     for (const c of 'abcdefghijklmnopqrstuvwxyz') cap.push(c);
     expect(cap.dropped).toBe(16);
     expect(cap.text()).toBe('abcde\n\n... [16 characters truncated] ...\n\nvwxyz');
+  });
+
+  it("the read-only agent types' Bash refuses a writing command before running it, and runs a read-only one", async () => {
+    const refused = readOnlyBashTool.prepare({ command: 'touch made' }, ctx);
+    await expect(refused).rejects.toMatchObject({ kind: 'invalid_input', message: expect.stringMatching(/^Refused: this agent type may only run read-only commands, and this one has touch is not on the read-only list \(.*\)\. Use Read, Glob or Grep, or a plain read-only command\.$/) });
+    expect(existsSync(path.join(cwd, 'made'))).toBe(false);
+    const inv = await readOnlyBashTool.prepare({ command: 'pwd' }, ctx);
+    expect(inv.summary).toBe('pwd');
+    expect(await inv.execute(new AbortController().signal)).toEqual({ content: cwd, isError: false });
   });
 });
 
