@@ -141,6 +141,79 @@ describe('Edit and Write', () => {
   });
 });
 
+describe('Edit, Write and Read: every refusal word for word, and an Edit applied to the file as it is', () => {
+  it('Write refuses a directory, and says whether it created or updated a file', async () => {
+    await fs.mkdir(path.join(cwd, 'dir'));
+    expect(await call('Write', { file_path: 'dir', content: 'x' })).toEqual({ isError: true, content: `${path.join(cwd, 'dir')} is a directory` });
+    expect(await fs.readdir(path.join(cwd, 'dir'))).toEqual([]);
+    const file = path.join(cwd, 'w.txt');
+    expect(await call('Write', { file_path: 'w.txt', content: '' })).toEqual({ content: `Created ${file} (0 lines, 0 chars)` });
+    expect(await call('Write', { file_path: 'w.txt', content: 'a\nb\n' })).toEqual({ content: `Updated ${file} (3 lines, 4 chars)` });
+  });
+
+  it('Edit says why it does not apply, and changes nothing then', async () => {
+    const file = path.join(cwd, 'e.txt');
+    await fs.writeFile(file, 'x = 1\ny = 1\n');
+    expect(await call('Edit', { file_path: 'e.txt', old_string: 'x', new_string: 'x' })).toEqual({ isError: true, content: 'old_string and new_string are the same; nothing to change' });
+    expect(await call('Edit', { file_path: 'e.txt', old_string: 'z', new_string: 'q' })).toEqual({
+      isError: true,
+      content: `old_string was not found in ${file}; Read the file and copy the text exactly`,
+    });
+    expect(await call('Edit', { file_path: 'e.txt', old_string: ' = 1', new_string: ' = 2' })).toEqual({
+      isError: true,
+      content: `old_string occurs 2 times in ${file}; add surrounding context to make it unique, or set replace_all`,
+    });
+    expect(await call('Edit', { file_path: 'e.txt', old_string: '', new_string: 'new' })).toEqual({ isError: true, content: `${file} already exists; give an old_string to edit it` });
+    expect(await fs.readFile(file, 'utf8')).toBe('x = 1\ny = 1\n');
+    expect(await call('Edit', { file_path: 'gone.txt', old_string: 'a', new_string: 'b' })).toEqual({
+      isError: true,
+      content: `file does not exist: ${path.join(cwd, 'gone.txt')} (use an empty old_string or Write to create it)`,
+    });
+    await fs.mkdir(path.join(cwd, 'dir'));
+    expect(await call('Edit', { file_path: 'dir', old_string: 'a', new_string: 'b' })).toEqual({ isError: true, content: `cannot read ${path.join(cwd, 'dir')}: EISDIR: illegal operation on a directory, read` });
+    // An empty file is no content to lose: an empty old_string fills it.
+    await fs.writeFile(path.join(cwd, 'empty.txt'), '');
+    expect(await call('Edit', { file_path: 'empty.txt', old_string: '', new_string: 'filled' })).toEqual({ content: `Created ${path.join(cwd, 'empty.txt')}` });
+    expect(await fs.readFile(path.join(cwd, 'empty.txt'), 'utf8')).toBe('filled');
+  });
+
+  it('an Edit checked against one version of the file is applied to the version there when it runs, or refused', async () => {
+    const file = path.join(cwd, 'race.txt');
+    await fs.writeFile(file, 'keep\nold\n');
+    const edit = await findTool('Edit')!.prepare({ file_path: 'race.txt', old_string: 'old', new_string: 'new' }, ctx);
+    await fs.writeFile(file, 'changed meanwhile\nold\n');
+    expect(await edit.execute(new AbortController().signal)).toEqual({ content: `Edited ${file}: 1 replacement` });
+    expect(await fs.readFile(file, 'utf8')).toBe('changed meanwhile\nnew\n');
+    const again = await findTool('Edit')!.prepare({ file_path: 'race.txt', old_string: 'new', new_string: 'newer' }, ctx);
+    await fs.writeFile(file, 'rewritten\n');
+    await expect(again.execute(new AbortController().signal)).rejects.toThrow(`old_string was not found in ${file}`);
+    expect(await fs.readFile(file, 'utf8')).toBe('rewritten\n');
+  });
+
+  it('Read says when a file is empty, or holds nothing at the offset, cuts long lines, and refuses a huge file without a limit', async () => {
+    const empty = path.join(cwd, 'empty.txt');
+    await fs.writeFile(empty, '');
+    expect(await call('Read', { file_path: 'empty.txt' })).toEqual({ content: `(${empty} exists but is empty)` });
+    const two = path.join(cwd, 'two.txt');
+    await fs.writeFile(two, 'a\nb\n');
+    expect(await call('Read', { file_path: 'two.txt', offset: 3 })).toEqual({ content: `(${two} has 2 lines; nothing at offset 3)` });
+    expect(await call('Read', { file_path: 'two.txt', offset: 2 })).toEqual({ content: '     2\tb' });
+    await fs.writeFile(path.join(cwd, 'long.txt'), `${'x'.repeat(2000)}\n${'y'.repeat(2001)}`);
+    expect(await call('Read', { file_path: 'long.txt' })).toEqual({ content: `     1\t${'x'.repeat(2000)}\n     2\t${'y'.repeat(2000)}… [line cut at 2000 chars]` });
+    // A NUL past the first 8000 bytes: still text (only the start is looked at, as git does).
+    await fs.writeFile(path.join(cwd, 'late-nul.txt'), `${'t'.repeat(8000)}\0`);
+    expect((await call('Read', { file_path: 'late-nul.txt' })).isError).toBeUndefined();
+    const huge = path.join(cwd, 'huge.log');
+    await fs.writeFile(huge, 'first line\n');
+    await fs.truncate(huge, 10 * 1024 * 1024 + 1); // sparse: no 10 MB written
+    expect(await call('Read', { file_path: 'huge.log' })).toEqual({ isError: true, content: `${huge} is 10485761 bytes; read a part of it with offset and limit, or use Grep` });
+    // With a limit it is read (and its NULs make it binary); at exactly 10 MB, without one too.
+    expect(await call('Read', { file_path: 'huge.log', limit: 1 })).toEqual({ isError: true, content: `${huge} is a binary file (10485761 bytes); it cannot be shown as text` });
+    await fs.truncate(huge, 10 * 1024 * 1024);
+    expect(await call('Read', { file_path: 'huge.log' })).toEqual({ isError: true, content: `${huge} is a binary file (10485760 bytes); it cannot be shown as text` });
+  });
+});
+
 describe('Bash', () => {
   it('runs in the cwd and reports a non-zero exit as an error with its output', async () => {
     expect(await call('Bash', { command: 'pwd' })).toEqual({ content: cwd, isError: false });
