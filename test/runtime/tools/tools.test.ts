@@ -319,6 +319,61 @@ describe('Glob and Grep', () => {
   });
 });
 
+describe('Glob and Grep: limits, order, skipped files and refusals word for word', () => {
+  const at = (f: string): string => path.join(cwd, f);
+  async function write(f: string, text: string, mtimeS?: number): Promise<void> {
+    await fs.mkdir(path.dirname(at(f)), { recursive: true });
+    await fs.writeFile(at(f), text);
+    if (mtimeS !== undefined) await fs.utimes(at(f), mtimeS, mtimeS);
+  }
+
+  it('a search path that is missing, or not a directory for Glob, is refused by name', async () => {
+    await write('f.txt', 'x\n');
+    expect(await call('Glob', { pattern: '*', path: 'nope' })).toEqual({ isError: true, content: `path does not exist: ${at('nope')}` });
+    expect(await call('Glob', { pattern: '*', path: 'f.txt' })).toEqual({ isError: true, content: `path is not a directory: ${at('f.txt')}` });
+    expect(await call('Grep', { pattern: 'x', path: 'nope' })).toEqual({ isError: true, content: `path does not exist: ${at('nope')}` });
+  });
+
+  it('lists newest first, caps Glob at 100 files and head_limit in every Grep mode', async () => {
+    await write('old.txt', 'hit 1\nhit 2\n', 1_000_000);
+    await write('mid.txt', 'hit 3\n', 2_000_000);
+    await write('new.txt', 'hit 4\n', 3_000_000);
+    expect((await call('Glob', { pattern: '*.txt' })).content).toBe([at('new.txt'), at('mid.txt'), at('old.txt')].join('\n'));
+    expect((await call('Grep', { pattern: 'hit' })).content).toBe(['Found 3 files', at('new.txt'), at('mid.txt'), at('old.txt')].join('\n'));
+    expect((await call('Grep', { pattern: 'hit', head_limit: 1 })).content).toBe(['Found 3 files', at('new.txt')].join('\n'));
+    expect((await call('Grep', { pattern: 'hit', output_mode: 'count', head_limit: 2 })).content).toBe([`${at('mid.txt')}:1`, `${at('new.txt')}:1`].join('\n'));
+    expect((await call('Grep', { pattern: 'hit', output_mode: 'content', head_limit: 3 })).content).toBe([`${at('mid.txt')}:1:hit 3`, `${at('new.txt')}:1:hit 4`, `${at('old.txt')}:1:hit 1`].join('\n'));
+    for (let i = 0; i < 99; i++) await write(`many/f${String(i).padStart(3, '0')}.md`, '', 4_000_000 + i);
+    const many = (await call('Glob', { pattern: '**/*.{md,txt}' })).content.split('\n');
+    expect(many).toHaveLength(101);
+    expect(many[0]).toBe(at('many/f098.md'));
+    expect(many[99]).toBe(at('new.txt'));
+    expect(many[100]).toBe('(102 files matched; showing the 100 newest — narrow the pattern)');
+  });
+
+  it('Grep cuts long lines, skips files over 10 MB, and names at most three protected files it left out', async () => {
+    await write('long.txt', `hit ${'x'.repeat(600)}\n`);
+    expect((await call('Grep', { pattern: 'hit', output_mode: 'content', path: 'long.txt' })).content).toBe(`${at('long.txt')}:1:hit ${'x'.repeat(496)}…`);
+    await write('big/exact.txt', `hit\n${'a'.repeat(10 * 1024 * 1024 - 4)}`);
+    await write('big/over.txt', `hit\n${'a'.repeat(10 * 1024 * 1024 - 3)}`);
+    expect((await call('Grep', { pattern: 'hit', path: 'big' })).content).toBe(['Found 1 file', at('big/exact.txt')].join('\n'));
+    for (const f of ['k/.env', 'k/a.pem', 'k/b.pem', 'k/c.pem']) await write(f, 'hit\n');
+    expect((await call('Grep', { pattern: 'hit', path: 'k' })).content).toBe(
+      `No matches found\n(not searched: 4 protected files (credentials): ${at('k/.env')}, ${at('k/a.pem')}, ${at('k/b.pem')} and 1 more; Read one to ask team-lead)`,
+    );
+  });
+
+  it('Glob enters hidden directories and node_modules only when the pattern names them', async () => {
+    await write('.cache/x.ts', '');
+    await write('node_modules/m/y.ts', '');
+    await write('src/z.ts', '');
+    expect((await call('Glob', { pattern: '**/*.ts' })).content).toBe(at('src/z.ts'));
+    expect((await call('Glob', { pattern: '.cache/*.ts' })).content).toBe(at('.cache/x.ts'));
+    expect((await call('Glob', { pattern: '**/.cache/*.ts' })).content).toBe(at('.cache/x.ts'));
+    expect((await call('Glob', { pattern: 'node_modules/**/*.ts' })).content).toBe(at('node_modules/m/y.ts'));
+  });
+});
+
 describe('hard links', () => {
   it("refuses to write or read one of the team's files through a hard link, and writes no file with other links", async () => {
     const config = path.join(root, 'teams/t/config.json');
