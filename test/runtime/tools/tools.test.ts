@@ -6,7 +6,7 @@ import { promises as fs, existsSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ALL_TOOLS, apiTools, findTool } from '../../../src/runtime/tools/index.js';
+import { ALL_TOOLS, apiTools, findTool, toolsForType } from '../../../src/runtime/tools/index.js';
 import { gate } from '../../../src/runtime/permission-gate.js';
 import { PathGuard } from '../../../src/runtime/tools/paths.js';
 import { readOnlyBashTool } from '../../../src/runtime/tools/read-only-bash.js';
@@ -549,6 +549,24 @@ describe('protected reads', () => {
 });
 
 describe('tool definitions', () => {
+  it('an agent type narrows the tools, keeps the team tools, and gives a read-only type the read-only Bash', () => {
+    const names = (tools: readonly { name: string }[]): string[] => tools.map((t) => t.name);
+    expect(toolsForType(undefined)).toEqual([...ALL_TOOLS]);
+    const readOnly = toolsForType({ tools: ['Read', 'Bash'], disallowedTools: [], readOnlyBash: true });
+    expect(names(readOnly)).toEqual(['Read', 'Bash', 'SendMessage', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate']);
+    expect(readOnly[1]).toBe(readOnlyBashTool);
+    expect(toolsForType({ tools: ['Bash'], disallowedTools: [] })[0]).toBe(findTool('Bash'));
+    expect(toolsForType({ tools: ['Bash'], disallowedTools: [], readOnlyBash: false })[0]).toBe(findTool('Bash'));
+    // disallowedTools win over tools (and over all of them), but never take the team tools away.
+    expect(names(toolsForType({ tools: undefined, disallowedTools: ['Bash', 'Write', 'SendMessage'] }))).toEqual(
+      names(ALL_TOOLS).filter((n) => n !== 'Bash' && n !== 'Write'),
+    );
+    expect(names(toolsForType({ tools: ['Read', 'Edit'], disallowedTools: ['Edit'] }))).toEqual(['Read', 'SendMessage', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate']);
+    // A teammate that must get a plan approved keeps ExitPlanMode, which its type left out.
+    expect(names(toolsForType({ tools: ['Read'], disallowedTools: ['ExitPlanMode'] }, true))).toEqual(['Read', 'SendMessage', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate', 'ExitPlanMode']);
+    expect(names(toolsForType({ tools: ['Read'], disallowedTools: [] }))).not.toContain('ExitPlanMode');
+  });
+
   it("uses Claude Code's names and input fields, as JSON Schema from the zod schemas", () => {
     const defs = apiTools(ALL_TOOLS);
     const fields = Object.fromEntries(defs.map((d) => [d.name, Object.keys((d.input_schema as { properties: object }).properties)]));
