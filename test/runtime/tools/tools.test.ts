@@ -374,6 +374,51 @@ describe('Glob and Grep: limits, order, skipped files and refusals word for word
   });
 });
 
+describe('SendMessage and ExitPlanMode', () => {
+  it('SendMessage sends text, answers a shutdown, and refuses itself, a plan answer and a rejection without a reason', async () => {
+    const sent: unknown[] = [];
+    ctx.messaging = {
+      self: 'w1',
+      send: async (to, text, summary) => (sent.push({ to, text, summary }), [to]),
+      answerShutdown: async (id, approve, reason) => (sent.push({ id, approve, reason }), `answered ${id}`),
+    };
+    expect(await call('SendMessage', { to: 'w2', message: 'hi', summary: 'greeting' })).toEqual({ content: 'Message sent to w2' });
+    expect(await call('SendMessage', { to: 'W1', message: 'me' })).toEqual({ isError: true, content: 'that is you; send to a teammate, "team-lead" or "*"' });
+    expect(await call('SendMessage', { to: 'team-lead', message: { type: 'plan_approval_response', request_id: 'p1', approve: true } })).toEqual({
+      isError: true,
+      content: 'only the team lead answers plan approvals; you cannot send plan_approval_response',
+    });
+    const noReason = 'rejecting a shutdown needs a reason: add "reason" saying why you must keep going';
+    expect(await call('SendMessage', { to: 'team-lead', message: { type: 'shutdown_response', request_id: 'r1', approve: false } })).toEqual({ isError: true, content: noReason });
+    expect(await call('SendMessage', { to: 'team-lead', message: '{"type":"shutdown_response","request_id":"r1","approve":false,"reason":"  "}' })).toEqual({ isError: true, content: noReason });
+    const reject = await findTool('SendMessage')!.prepare({ to: 'team-lead', message: { type: 'shutdown_response', request_id: 'r1', approve: false, reason: 'mid-edit' } }, ctx);
+    expect(reject.summary).toBe('shutdown_response reject r1');
+    expect(await reject.execute(new AbortController().signal)).toEqual({ content: 'answered r1' });
+    const approve = await findTool('SendMessage')!.prepare({ to: 'team-lead', message: ' {"type":"shutdown_response","request_id":"r2","approve":true}' }, ctx);
+    expect(approve.summary).toBe('shutdown_response approve r2');
+    expect(await approve.execute(new AbortController().signal)).toEqual({ content: 'answered r2' });
+    // Text that only starts like JSON is text.
+    expect(await call('SendMessage', { to: '*', message: '{not json' })).toEqual({ content: 'Message sent to *' });
+    expect(sent).toEqual([
+      { to: 'w2', text: 'hi', summary: 'greeting' },
+      { id: 'r1', approve: false, reason: 'mid-edit' },
+      { id: 'r2', approve: true, reason: undefined },
+      { to: '*', text: '{not json', summary: undefined },
+    ]);
+  });
+
+  it('ExitPlanMode submits the plan only in plan mode', async () => {
+    const plans: string[] = [];
+    ctx.plan = { mode: 'default', submit: async (plan) => (plans.push(plan), { content: 'approved' }) };
+    expect(await call('ExitPlanMode', { plan: '1. a' })).toEqual({ isError: true, content: 'you are not in plan mode; just go ahead with the work' });
+    ctx.plan = { mode: 'plan', submit: ctx.plan.submit };
+    const inv = await findTool('ExitPlanMode')!.prepare({ plan: '1. a\n2. b' }, ctx);
+    expect(inv.summary).toBe('2 line plan');
+    expect(await inv.execute(new AbortController().signal)).toEqual({ content: 'approved' });
+    expect(plans).toEqual(['1. a\n2. b']);
+  });
+});
+
 describe('hard links', () => {
   it("refuses to write or read one of the team's files through a hard link, and writes no file with other links", async () => {
     const config = path.join(root, 'teams/t/config.json');
