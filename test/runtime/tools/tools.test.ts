@@ -2,6 +2,7 @@
 // uniqueness and replace_all, Write, Bash (timeout + process-group kill, output cap, background
 // processes), Glob and Grep, input validation, and the protected-directory guard.
 import { execFileSync } from 'node:child_process';
+import { getEventListeners } from 'node:events';
 import { promises as fs, existsSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -138,6 +139,85 @@ describe('Edit and Write', () => {
     }
     expect(existsSync(path.join(root, 'teams/t/new-file.json'))).toBe(false);
     expect(existsSync(path.join(root, 'teams/t/config.json'))).toBe(false);
+  });
+});
+
+describe('ProcessGroups: how a command ends', () => {
+  const opts = (extra: Partial<Parameters<ProcessGroups['run']>[1]> = {}): Parameters<ProcessGroups['run']>[1] => ({
+    cwd,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    timeoutMs: 30_000,
+    maxOutput: 1000,
+    ...extra,
+  });
+
+  it('a group gets its grace after SIGTERM, and SIGKILL when it ignores it', async () => {
+    // Traps TERM to write a file and leave: the grace lets it finish.
+    const polite = processes.run(`trap 'echo bye > bye; exit 0' TERM; echo $$ > pg1; while :; do sleep 0.05; done`, opts({ timeoutMs: 300 }));
+    expect(await polite).toMatchObject({ timedOut: true });
+    expect(await fs.readFile(path.join(cwd, 'bye'), 'utf8')).toBe('bye\n');
+    // Ignores TERM: killed anyway once the grace is over.
+    const pgid = await processes.run(`trap '' TERM; echo $$ > pg2; sleep 30 & echo started`, opts()).then(async () => Number(await fs.readFile(path.join(cwd, 'pg2'), 'utf8')));
+    expect(groupAlive(pgid)).toBe(true);
+    expect(await processes.killGroup(pgid)).toBe(true);
+    expect(groupAlive(pgid)).toBe(false);
+    expect(processes.running).not.toContain(pgid);
+  });
+
+  it('an abort before the start stops it at once; the abort listener goes when the command ends', async () => {
+    const gone = new AbortController();
+    gone.abort();
+    const r = await processes.run('echo $$ > never; sleep 30', opts({ signal: gone.signal }));
+    expect(r).toMatchObject({ aborted: true, timedOut: false, signal: 'SIGTERM' });
+    const live = new AbortController();
+    expect(await processes.run('echo hi', opts({ signal: live.signal }))).toMatchObject({ output: 'hi\n', exitCode: 0, aborted: false, leftRunning: false });
+    expect(getEventListeners(live.signal, 'abort')).toEqual([]);
+  });
+
+  it('a shell that cannot start is a result naming it, not a hang', async () => {
+    const none = new ProcessGroups(path.join(root, 'no-such-shell'), 300);
+    expect(await none.run('true', opts())).toEqual({
+      output: `failed to start ${path.join(root, 'no-such-shell')}: spawn ${path.join(root, 'no-such-shell')} ENOENT`,
+      exitCode: null,
+      signal: null,
+      timedOut: false,
+      aborted: false,
+      truncated: 0,
+      leftRunning: false,
+    });
+  });
+
+  it('returns drainMs after the shell exits while a background process holds the output, collecting no more', async () => {
+    const r = await processes.run('echo $$ > pg3; (sleep 0.5; echo late) & echo early', opts({ drainMs: 50 }));
+    expect(r).toMatchObject({ output: 'early\n', exitCode: 0, leftRunning: true });
+    const pgid = Number(await fs.readFile(path.join(cwd, 'pg3'), 'utf8'));
+    expect(processes.running).toEqual([pgid]);
+    await waitFor(() => !groupAlive(pgid), 5000, 'the background process to end');
+    expect(processes.running).toEqual([]);
+    // Output the shell itself closes at once is whole, with no drain wait and nothing left running.
+    expect(await processes.run('printf a; printf b >&2', opts({ drainMs: 10_000 }))).toMatchObject({ output: 'ab', leftRunning: false });
+  });
+
+  it('Bash reports a command killed by a signal as an error, and keeps leading blanks of the output', async () => {
+    expect(await call('Bash', { command: 'echo "  indented"; kill -9 $$' })).toEqual({ content: '  indented\nKilled by SIGKILL', isError: true });
+  });
+
+  it('OutputCap keeps the halves exactly at their sizes, pushed in one piece or at the boundary', () => {
+    const whole = new OutputCap(10);
+    whole.push('0123456789');
+    expect([whole.text(), whole.dropped]).toEqual(['0123456789', 0]);
+    const big = new OutputCap(10);
+    big.push('0123456789abcdef');
+    expect([big.text(), big.dropped]).toEqual(['01234\n\n... [6 characters truncated] ...\n\nbcdef', 6]);
+    const parts = new OutputCap(10);
+    parts.push('012');
+    parts.push('34');
+    parts.push('56789');
+    parts.push('');
+    expect([parts.text(), parts.dropped]).toEqual(['0123456789', 0]);
+    const odd = new OutputCap(5);
+    odd.push('abcdefg');
+    expect([odd.text(), odd.dropped]).toEqual(['ab\n\n... [2 characters truncated] ...\n\nefg', 2]);
   });
 });
 
