@@ -43,6 +43,7 @@ describe('readOnlyRefusal', () => {
     'find . -fls out',
     'sort -o out x',
     'sort -oout x',
+    'sort -o-- x',
     'sort --output out x',
     'sort --output=out x',
     'rg --pre cat x',
@@ -62,7 +63,7 @@ describe('readOnlyRefusal', () => {
 
   // The options next to the writing ones stay allowed: a long option that starts like one, a short
   // option of another letter, a file name ending in the option, the plain forms of date and tree.
-  it.each(['rg --pre-glob "*.gz" foo', 'sort -n -k2 x', 'sort x-o', 'git diff --stat', 'git log -p', 'date -u', 'date +%s', 'tree -L 2', 'find . -newer x -print'])(
+  it.each(['rg --pre-glob "*.gz" foo', 'sort -n -k2 x', 'sort x-o', 'git diff --stat', 'git log -p', 'date -u', 'date +%s', 'tree -L 2', 'find . -newer x -print', 'find . -executable'])(
     'allows the read-only options in %s',
     (cmd) => expect(readOnlyRefusal(cmd)).toBeUndefined(),
   );
