@@ -198,6 +198,10 @@ describe('ProcessGroups: how a command ends', () => {
     expect(await processes.run('printf a; printf b >&2', opts({ drainMs: 10_000 }))).toMatchObject({ output: 'ab', leftRunning: false });
   });
 
+  it('a command reading its input reads an empty one instead of waiting for it', async () => {
+    expect(await processes.run('cat; echo done', opts())).toMatchObject({ output: 'done\n', exitCode: 0, timedOut: false });
+  });
+
   it('Bash reports a command killed by a signal as an error, and keeps leading blanks of the output', async () => {
     expect(await call('Bash', { command: 'echo "  indented"; kill -9 $$' })).toEqual({ content: '  indented\nKilled by SIGKILL', isError: true });
   });
@@ -206,6 +210,10 @@ describe('ProcessGroups: how a command ends', () => {
     const whole = new OutputCap(10);
     whole.push('0123456789');
     expect([whole.text(), whole.dropped]).toEqual(['0123456789', 0]);
+    const late = new OutputCap(10);
+    late.push('012');
+    late.push('3456789abcdef');
+    expect([late.text(), late.dropped]).toEqual(['01234\n\n... [6 characters truncated] ...\n\nbcdef', 6]);
     const big = new OutputCap(10);
     big.push('0123456789abcdef');
     expect([big.text(), big.dropped]).toEqual(['01234\n\n... [6 characters truncated] ...\n\nbcdef', 6]);
@@ -674,6 +682,34 @@ describe('protected reads', () => {
 });
 
 describe('tool definitions', () => {
+  it("each tool's kind, which decides how the permission gate treats it; the read-only Bash is Bash's", () => {
+    expect(Object.fromEntries(ALL_TOOLS.map((t) => [t.name, t.kind]))).toEqual({
+      Read: 'read',
+      Write: 'edit',
+      Edit: 'edit',
+      Bash: 'exec',
+      Glob: 'read',
+      Grep: 'read',
+      SendMessage: 'message',
+      TaskCreate: 'message',
+      TaskGet: 'message',
+      TaskList: 'message',
+      TaskUpdate: 'message',
+      ExitPlanMode: 'plan',
+    });
+    expect([readOnlyBashTool.name, readOnlyBashTool.kind, readOnlyBashTool.schema]).toEqual(['Bash', 'exec', findTool('Bash')!.schema]);
+  });
+
+  it('bad input names at most three problems, each with its field (nested ones dotted)', async () => {
+    expect(await call('Edit', { file_path: '', old_string: 1, new_string: null, replace_all: 'x' })).toEqual({
+      isError: true,
+      content:
+        'invalid Edit input: file_path: Too small: expected string to have >=1 characters; old_string: Invalid input: expected string, received number; new_string: Invalid input: expected string, received null',
+    });
+    expect(await call('TaskUpdate', { taskId: '1', addBlocks: ['x'] })).toEqual({ isError: true, content: 'invalid TaskUpdate input: addBlocks.0: expected a task id like "3"' });
+    expect(await call('Read', null)).toEqual({ isError: true, content: 'invalid Read input: Invalid input: expected object, received null' });
+  });
+
   it('an agent type narrows the tools, keeps the team tools, and gives a read-only type the read-only Bash', () => {
     const names = (tools: readonly { name: string }[]): string[] => tools.map((t) => t.name);
     expect(toolsForType(undefined)).toEqual([...ALL_TOOLS]);
