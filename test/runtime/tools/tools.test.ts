@@ -202,6 +202,18 @@ describe('ProcessGroups: how a command ends', () => {
     expect(await processes.run('cat; echo done', opts())).toMatchObject({ output: 'done\n', exitCode: 0, timedOut: false });
   });
 
+  it('Bash reports a command that timed out or was interrupted as an error even when it exits 0 on SIGTERM', async () => {
+    const polite = "trap 'exit 0' TERM; echo $$ > ready; while :; do sleep 0.05; done";
+    // (sh may print "Terminated" for the sleep the group's SIGTERM ended.)
+    expect(await call('Bash', { command: polite, timeout: 300 })).toEqual({ content: expect.stringMatching(/\nCommand timed out after 0s and was killed$/), isError: true });
+    await fs.rm(path.join(cwd, 'ready'));
+    const ac = new AbortController();
+    const running = call('Bash', { command: polite }, ac.signal);
+    await waitFor(() => existsSync(path.join(cwd, 'ready')), 5000, 'the command to start');
+    ac.abort();
+    expect(await running).toEqual({ content: expect.stringMatching(/\nCommand interrupted: the teammate is stopping$/), isError: true });
+  });
+
   it('Bash reports a command killed by a signal as an error, and keeps leading blanks of the output', async () => {
     expect(await call('Bash', { command: 'echo "  indented"; kill -9 $$' })).toEqual({ content: '  indented\nKilled by SIGKILL', isError: true });
   });
