@@ -219,25 +219,18 @@ describe('ProcessGroups: how a command ends', () => {
   });
 
   it('OutputCap keeps the halves exactly at their sizes, pushed in one piece or at the boundary', () => {
-    const whole = new OutputCap(10);
-    whole.push('0123456789');
-    expect([whole.text(), whole.dropped]).toEqual(['0123456789', 0]);
-    const late = new OutputCap(10);
-    late.push('012');
-    late.push('3456789abcdef');
-    expect([late.text(), late.dropped]).toEqual(['01234\n\n... [6 characters truncated] ...\n\nbcdef', 6]);
-    const big = new OutputCap(10);
-    big.push('0123456789abcdef');
-    expect([big.text(), big.dropped]).toEqual(['01234\n\n... [6 characters truncated] ...\n\nbcdef', 6]);
-    const parts = new OutputCap(10);
-    parts.push('012');
-    parts.push('34');
-    parts.push('56789');
-    parts.push('');
-    expect([parts.text(), parts.dropped]).toEqual(['0123456789', 0]);
-    const odd = new OutputCap(5);
-    odd.push('abcdefg');
-    expect([odd.text(), odd.dropped]).toEqual(['ab\n\n... [2 characters truncated] ...\n\nefg', 2]);
+    const cut6 = '01234\n\n... [6 characters truncated] ...\n\nbcdef';
+    for (const [max, pushes, text, dropped] of [
+      [10, ['0123456789'], '0123456789', 0],
+      [10, ['012', '3456789abcdef'], cut6, 6],
+      [10, ['0123456789abcdef'], cut6, 6],
+      [10, ['012', '34', '56789', ''], '0123456789', 0],
+      [5, ['abcdefg'], 'ab\n\n... [2 characters truncated] ...\n\nefg', 2],
+    ] as const) {
+      const cap = new OutputCap(max);
+      for (const p of pushes) cap.push(p);
+      expect([cap.text(), cap.dropped], pushes.join('|')).toEqual([text, dropped]);
+    }
   });
 });
 
