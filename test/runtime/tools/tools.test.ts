@@ -490,8 +490,9 @@ describe('SendMessage and ExitPlanMode', () => {
     const approve = await findTool('SendMessage')!.prepare({ to: 'team-lead', message: ' {"type":"shutdown_response","request_id":"r2","approve":true}' }, ctx);
     expect(approve.summary).toBe('shutdown_response approve r2');
     expect(await approve.execute(new AbortController().signal)).toEqual({ content: 'answered r2' });
-    // Text that only starts like JSON is text.
+    // Text that only starts like JSON is text, and so is JSON that is no protocol frame.
     expect(await call('SendMessage', { to: '*', message: '{not json' })).toEqual({ content: 'Message sent to *' });
+    expect((await findTool('SendMessage')!.prepare({ to: 'w2', message: '{"note":1}' }, ctx)).summary).toBe('to w2: {"note":1}');
     expect(sent).toEqual([
       { to: 'w2', text: 'hi', summary: 'greeting' },
       { id: 'r1', approve: false, reason: 'mid-edit' },
