@@ -138,4 +138,34 @@ describe('Task tools', () => {
     execFileSync('mkfifo', [fifo]);
     expect((await call('TaskList', {})).content).toBe(`#1 [pending] A\n(not a task: ${fifo} is a FIFO (named pipe), not a regular file: skipped, never read)`);
   });
+
+  it('TaskList hides internal tasks and names a corrupt file; TaskGet shows owner and blocks; a change is reported once', async () => {
+    const summary = async (name: string, input: unknown): Promise<string> => (await findTool(name)!.prepare(input, ctx)).summary;
+    expect(await call('TaskCreate', { subject: 'A', description: 'a', activeForm: 'Doing A', metadata: { k: 1 } })).toEqual({ content: 'Task #1 created successfully: A' });
+    expect(await tasks.get('1')).toMatchObject({ activeForm: 'Doing A', metadata: { k: 1 } });
+    await tasks.create({ subject: 'bookkeeping', description: '', metadata: { _internal: true } }, 'team-lead');
+    await tasks.create({ subject: 'B', description: 'b', blockedBy: ['1'] }, 'team-lead');
+    await tasks.create({ subject: 'C', description: 'c', owner: 'w2' }, 'team-lead');
+    expect((await call('TaskGet', { taskId: '1' })).content).toBe('Task #1: A\nStatus: pending\nDescription: a\nBlocks: #3');
+    expect((await call('TaskGet', { taskId: '4' })).content).toBe('Task #4: C\nStatus: pending\nOwner: w2\nDescription: c');
+    await fs.writeFile(path.join(root, 'tasks/t/5.json'), '{bad');
+    expect((await call('TaskList', {})).content).toMatch(
+      /^#1 \[pending\] A\n#3 \[pending\] B \[blocked by #1\]\n#4 \[pending\] C \(w2\)\n\(a corrupt task file was kept aside at \S+\/tasks\/t\/5\.json\.corrupt-\d+: invalid JSON: [^\n]+\)$/,
+    );
+    expect(await call('TaskUpdate', { taskId: '1', subject: 'A', description: 'a', activeForm: 'Doing A' })).toEqual({ content: 'Task #1 is unchanged' });
+    expect(await call('TaskUpdate', { taskId: '1', description: 'a2' })).toEqual({ content: 'Updated task #1 description' });
+    expect(await call('TaskUpdate', { taskId: '1', subject: 'A2', activeForm: 'Doing A2' })).toEqual({ content: 'Updated task #1 subject, activeForm' });
+    expect(await call('TaskUpdate', { taskId: '3', addBlockedBy: ['1'] })).toEqual({ content: 'Task #3 is unchanged' });
+    expect(await call('TaskUpdate', { taskId: '3', addBlocks: ['1'] })).toMatchObject({ isError: true });
+    expect([await summary('TaskUpdate', { taskId: '#1', status: 'in_progress', owner: 'w1' }), await summary('TaskUpdate', { taskId: '1', owner: '' }), await summary('TaskUpdate', { taskId: '1' })]).toEqual([
+      '#1 in_progress owner w1',
+      '#1 owner (none)',
+      '#1',
+    ]);
+    expect([await summary('TaskGet', { taskId: '1' }), await summary('TaskList', {}), await summary('TaskCreate', { subject: 'S', description: '' })]).toEqual(['#1', 'all tasks', 'S']);
+    await call('TaskUpdate', { taskId: '1', status: 'in_progress' });
+    expect((await call('TaskUpdate', { taskId: '1', status: 'completed' })).content).toMatch(/^Updated task #1 status\n\nTask completed\./);
+    expect(await call('TaskUpdate', { taskId: '1', status: 'completed' })).toEqual({ content: 'Task #1 is unchanged' });
+    expect(completed).toEqual(['1']);
+  });
 });

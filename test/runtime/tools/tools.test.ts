@@ -2,13 +2,15 @@
 // uniqueness and replace_all, Write, Bash (timeout + process-group kill, output cap, background
 // processes), Glob and Grep, input validation, and the protected-directory guard.
 import { execFileSync } from 'node:child_process';
+import { getEventListeners } from 'node:events';
 import { promises as fs, existsSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ALL_TOOLS, apiTools, findTool } from '../../../src/runtime/tools/index.js';
+import { ALL_TOOLS, apiTools, findTool, toolsForType } from '../../../src/runtime/tools/index.js';
 import { gate } from '../../../src/runtime/permission-gate.js';
 import { PathGuard } from '../../../src/runtime/tools/paths.js';
+import { readOnlyBashTool } from '../../../src/runtime/tools/read-only-bash.js';
 import { AgentConfigPaths } from '../../../src/runtime/tools/agent-config.js';
 import { SecretPaths } from '../../../src/runtime/tools/secrets.js';
 import { groupAlive, OutputCap, ProcessGroups } from '../../../src/runtime/tools/process-groups.js';
@@ -140,6 +142,171 @@ describe('Edit and Write', () => {
   });
 });
 
+describe('ProcessGroups: how a command ends', () => {
+  const opts = (extra: Partial<Parameters<ProcessGroups['run']>[1]> = {}): Parameters<ProcessGroups['run']>[1] => ({
+    cwd,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    timeoutMs: 30_000,
+    maxOutput: 1000,
+    ...extra,
+  });
+
+  it('a group gets its grace after SIGTERM, and SIGKILL when it ignores it', async () => {
+    // Traps TERM to write a file and leave: the grace lets it finish.
+    const polite = processes.run(`trap 'echo bye > bye; exit 0' TERM; echo $$ > pg1; while :; do sleep 0.05; done`, opts({ timeoutMs: 300 }));
+    expect(await polite).toMatchObject({ timedOut: true });
+    expect(await fs.readFile(path.join(cwd, 'bye'), 'utf8')).toBe('bye\n');
+    // Ignores TERM: killed anyway once the grace is over.
+    const pgid = await processes.run(`trap '' TERM; echo $$ > pg2; sleep 30 & echo started`, opts()).then(async () => Number(await fs.readFile(path.join(cwd, 'pg2'), 'utf8')));
+    expect(groupAlive(pgid)).toBe(true);
+    expect(await processes.killGroup(pgid)).toBe(true);
+    expect(groupAlive(pgid)).toBe(false);
+    expect(processes.running).not.toContain(pgid);
+  });
+
+  it('an abort before the start stops it at once; the abort listener goes when the command ends', async () => {
+    const gone = new AbortController();
+    gone.abort();
+    const r = await processes.run('echo $$ > never; sleep 30', opts({ signal: gone.signal }));
+    expect(r).toMatchObject({ aborted: true, timedOut: false, signal: 'SIGTERM' });
+    const live = new AbortController();
+    expect(await processes.run('echo hi', opts({ signal: live.signal }))).toMatchObject({ output: 'hi\n', exitCode: 0, aborted: false, leftRunning: false });
+    expect(getEventListeners(live.signal, 'abort')).toEqual([]);
+  });
+
+  it('a shell that cannot start is a result naming it, not a hang', async () => {
+    const none = new ProcessGroups(path.join(root, 'no-such-shell'), 300);
+    expect(await none.run('true', opts())).toEqual({
+      output: `failed to start ${path.join(root, 'no-such-shell')}: spawn ${path.join(root, 'no-such-shell')} ENOENT`,
+      exitCode: null,
+      signal: null,
+      timedOut: false,
+      aborted: false,
+      truncated: 0,
+      leftRunning: false,
+    });
+  });
+
+  it('returns drainMs after the shell exits while a background process holds the output, collecting no more', async () => {
+    const r = await processes.run('echo $$ > pg3; (sleep 0.5; echo late) & echo early', opts({ drainMs: 50 }));
+    expect(r).toMatchObject({ output: 'early\n', exitCode: 0, leftRunning: true });
+    const pgid = Number(await fs.readFile(path.join(cwd, 'pg3'), 'utf8'));
+    expect(processes.running).toEqual([pgid]);
+    await waitFor(() => !groupAlive(pgid), 5000, 'the background process to end');
+    expect(processes.running).toEqual([]);
+    // Output the shell itself closes at once is whole, with no drain wait and nothing left running.
+    expect(await processes.run('printf a; printf b >&2', opts({ drainMs: 10_000 }))).toMatchObject({ output: 'ab', leftRunning: false });
+  });
+
+  it('a command reading its input reads an empty one instead of waiting for it', async () => {
+    expect(await processes.run('cat; echo done', opts())).toMatchObject({ output: 'done\n', exitCode: 0, timedOut: false });
+  });
+
+  it('Bash reports a command that timed out or was interrupted as an error even when it exits 0 on SIGTERM', async () => {
+    const polite = "trap 'exit 0' TERM; echo $$ > ready; while :; do sleep 0.05; done";
+    // (sh may print "Terminated" for the sleep the group's SIGTERM ended.)
+    expect(await call('Bash', { command: polite, timeout: 300 })).toEqual({ content: expect.stringMatching(/\nCommand timed out after 0s and was killed$/), isError: true });
+    await fs.rm(path.join(cwd, 'ready'));
+    const ac = new AbortController();
+    const running = call('Bash', { command: polite }, ac.signal);
+    await waitFor(() => existsSync(path.join(cwd, 'ready')), 5000, 'the command to start');
+    ac.abort();
+    expect(await running).toEqual({ content: expect.stringMatching(/\nCommand interrupted: the teammate is stopping$/), isError: true });
+  });
+
+  it('Bash reports a command killed by a signal as an error, and keeps leading blanks of the output', async () => {
+    expect(await call('Bash', { command: 'echo "  indented"; kill -9 $$' })).toEqual({ content: '  indented\nKilled by SIGKILL', isError: true });
+  });
+
+  it('OutputCap keeps the halves exactly at their sizes, pushed in one piece or at the boundary', () => {
+    const cut6 = '01234\n\n... [6 characters truncated] ...\n\nbcdef';
+    for (const [max, pushes, text, dropped] of [
+      [10, ['0123456789'], '0123456789', 0],
+      [10, ['012', '3456789abcdef'], cut6, 6],
+      [10, ['0123456789abcdef'], cut6, 6],
+      [10, ['012', '34', '56789', ''], '0123456789', 0],
+      [5, ['abcdefg'], 'ab\n\n... [2 characters truncated] ...\n\nefg', 2],
+    ] as const) {
+      const cap = new OutputCap(max);
+      for (const p of pushes) cap.push(p);
+      expect([cap.text(), cap.dropped], pushes.join('|')).toEqual([text, dropped]);
+    }
+  });
+});
+
+describe('Edit, Write and Read: every refusal word for word, and an Edit applied to the file as it is', () => {
+  it('Write refuses a directory, and says whether it created or updated a file', async () => {
+    await fs.mkdir(path.join(cwd, 'dir'));
+    expect(await call('Write', { file_path: 'dir', content: 'x' })).toEqual({ isError: true, content: `${path.join(cwd, 'dir')} is a directory` });
+    expect(await fs.readdir(path.join(cwd, 'dir'))).toEqual([]);
+    const file = path.join(cwd, 'w.txt');
+    expect(await call('Write', { file_path: 'w.txt', content: '' })).toEqual({ content: `Created ${file} (0 lines, 0 chars)` });
+    expect(await call('Write', { file_path: 'w.txt', content: 'a\nb\n' })).toEqual({ content: `Updated ${file} (3 lines, 4 chars)` });
+  });
+
+  it('Edit says why it does not apply, and changes nothing then', async () => {
+    const file = path.join(cwd, 'e.txt');
+    await fs.writeFile(file, 'x = 1\ny = 1\n');
+    expect(await call('Edit', { file_path: 'e.txt', old_string: 'x', new_string: 'x' })).toEqual({ isError: true, content: 'old_string and new_string are the same; nothing to change' });
+    expect(await call('Edit', { file_path: 'e.txt', old_string: 'z', new_string: 'q' })).toEqual({
+      isError: true,
+      content: `old_string was not found in ${file}; Read the file and copy the text exactly`,
+    });
+    expect(await call('Edit', { file_path: 'e.txt', old_string: ' = 1', new_string: ' = 2' })).toEqual({
+      isError: true,
+      content: `old_string occurs 2 times in ${file}; add surrounding context to make it unique, or set replace_all`,
+    });
+    expect(await call('Edit', { file_path: 'e.txt', old_string: '', new_string: 'new' })).toEqual({ isError: true, content: `${file} already exists; give an old_string to edit it` });
+    expect(await fs.readFile(file, 'utf8')).toBe('x = 1\ny = 1\n');
+    expect(await call('Edit', { file_path: 'gone.txt', old_string: 'a', new_string: 'b' })).toEqual({
+      isError: true,
+      content: `file does not exist: ${path.join(cwd, 'gone.txt')} (use an empty old_string or Write to create it)`,
+    });
+    await fs.mkdir(path.join(cwd, 'dir'));
+    expect(await call('Edit', { file_path: 'dir', old_string: 'a', new_string: 'b' })).toEqual({ isError: true, content: `cannot read ${path.join(cwd, 'dir')}: EISDIR: illegal operation on a directory, read` });
+    // An empty file is no content to lose: an empty old_string fills it.
+    await fs.writeFile(path.join(cwd, 'empty.txt'), '');
+    expect(await call('Edit', { file_path: 'empty.txt', old_string: '', new_string: 'filled' })).toEqual({ content: `Created ${path.join(cwd, 'empty.txt')}` });
+    expect(await fs.readFile(path.join(cwd, 'empty.txt'), 'utf8')).toBe('filled');
+  });
+
+  it('an Edit checked against one version of the file is applied to the version there when it runs, or refused', async () => {
+    const file = path.join(cwd, 'race.txt');
+    await fs.writeFile(file, 'keep\nold\n');
+    const edit = await findTool('Edit')!.prepare({ file_path: 'race.txt', old_string: 'old', new_string: 'new' }, ctx);
+    await fs.writeFile(file, 'changed meanwhile\nold\n');
+    expect(await edit.execute(new AbortController().signal)).toEqual({ content: `Edited ${file}: 1 replacement` });
+    expect(await fs.readFile(file, 'utf8')).toBe('changed meanwhile\nnew\n');
+    const again = await findTool('Edit')!.prepare({ file_path: 'race.txt', old_string: 'new', new_string: 'newer' }, ctx);
+    await fs.writeFile(file, 'rewritten\n');
+    await expect(again.execute(new AbortController().signal)).rejects.toThrow(`old_string was not found in ${file}`);
+    expect(await fs.readFile(file, 'utf8')).toBe('rewritten\n');
+  });
+
+  it('Read says when a file is empty, or holds nothing at the offset, cuts long lines, and refuses a huge file without a limit', async () => {
+    const empty = path.join(cwd, 'empty.txt');
+    await fs.writeFile(empty, '');
+    expect(await call('Read', { file_path: 'empty.txt' })).toEqual({ content: `(${empty} exists but is empty)` });
+    const two = path.join(cwd, 'two.txt');
+    await fs.writeFile(two, 'a\nb\n');
+    expect(await call('Read', { file_path: 'two.txt', offset: 3 })).toEqual({ content: `(${two} has 2 lines; nothing at offset 3)` });
+    expect(await call('Read', { file_path: 'two.txt', offset: 2 })).toEqual({ content: '     2\tb' });
+    await fs.writeFile(path.join(cwd, 'long.txt'), `${'x'.repeat(2000)}\n${'y'.repeat(2001)}`);
+    expect(await call('Read', { file_path: 'long.txt' })).toEqual({ content: `     1\t${'x'.repeat(2000)}\n     2\t${'y'.repeat(2000)}… [line cut at 2000 chars]` });
+    // A NUL past the first 8000 bytes: still text (only the start is looked at, as git does).
+    await fs.writeFile(path.join(cwd, 'late-nul.txt'), `${'t'.repeat(8000)}\0`);
+    expect((await call('Read', { file_path: 'late-nul.txt' })).isError).toBeUndefined();
+    const huge = path.join(cwd, 'huge.log');
+    await fs.writeFile(huge, 'first line\n');
+    await fs.truncate(huge, 10 * 1024 * 1024 + 1); // sparse: no 10 MB written
+    expect(await call('Read', { file_path: 'huge.log' })).toEqual({ isError: true, content: `${huge} is 10485761 bytes; read a part of it with offset and limit, or use Grep` });
+    // With a limit it is read (and its NULs make it binary); at exactly 10 MB, without one too.
+    expect(await call('Read', { file_path: 'huge.log', limit: 1 })).toEqual({ isError: true, content: `${huge} is a binary file (10485761 bytes); it cannot be shown as text` });
+    await fs.truncate(huge, 10 * 1024 * 1024);
+    expect(await call('Read', { file_path: 'huge.log' })).toEqual({ isError: true, content: `${huge} is a binary file (10485760 bytes); it cannot be shown as text` });
+  });
+});
+
 describe('Bash', () => {
   it('runs in the cwd and reports a non-zero exit as an error with its output', async () => {
     expect(await call('Bash', { command: 'pwd' })).toEqual({ content: cwd, isError: false });
@@ -190,6 +357,15 @@ describe('Bash', () => {
     expect(cap.dropped).toBe(16);
     expect(cap.text()).toBe('abcde\n\n... [16 characters truncated] ...\n\nvwxyz');
   });
+
+  it("the read-only agent types' Bash refuses a writing command before running it, and runs a read-only one", async () => {
+    const refused = readOnlyBashTool.prepare({ command: 'touch made' }, ctx);
+    await expect(refused).rejects.toMatchObject({ kind: 'invalid_input', message: expect.stringMatching(/^Refused: this agent type may only run read-only commands, and this one has touch is not on the read-only list \(.*\)\. Use Read, Glob or Grep, or a plain read-only command\.$/) });
+    expect(existsSync(path.join(cwd, 'made'))).toBe(false);
+    const inv = await readOnlyBashTool.prepare({ command: 'pwd' }, ctx);
+    expect(inv.summary).toBe('pwd');
+    expect(await inv.execute(new AbortController().signal)).toEqual({ content: cwd, isError: false });
+  });
 });
 
 describe('Glob and Grep', () => {
@@ -233,6 +409,107 @@ describe('Glob and Grep', () => {
     expect((await call('Grep', { pattern: 'TODO', output_mode: 'count', glob: 'src/*.js' })).content).toBe(`${path.join(cwd, 'src/c.js')}:2`);
     expect(await call('Grep', { pattern: 'nothing-here' })).toEqual({ content: 'No matches found' });
     expect(await call('Grep', { pattern: '(' })).toMatchObject({ isError: true, content: expect.stringContaining('regular expression') });
+  });
+});
+
+describe('Glob and Grep: limits, order, skipped files and refusals word for word', () => {
+  const at = (f: string): string => path.join(cwd, f);
+  async function write(f: string, text: string, mtimeS?: number): Promise<void> {
+    await fs.mkdir(path.dirname(at(f)), { recursive: true });
+    await fs.writeFile(at(f), text);
+    if (mtimeS !== undefined) await fs.utimes(at(f), mtimeS, mtimeS);
+  }
+
+  it('a search path that is missing, or not a directory for Glob, is refused by name', async () => {
+    await write('f.txt', 'x\n');
+    expect(await call('Glob', { pattern: '*', path: 'nope' })).toEqual({ isError: true, content: `path does not exist: ${at('nope')}` });
+    expect(await call('Glob', { pattern: '*', path: 'f.txt' })).toEqual({ isError: true, content: `path is not a directory: ${at('f.txt')}` });
+    expect(await call('Grep', { pattern: 'x', path: 'nope' })).toEqual({ isError: true, content: `path does not exist: ${at('nope')}` });
+  });
+
+  it('lists newest first, caps Glob at 100 files and head_limit in every Grep mode', async () => {
+    await write('old.txt', 'hit 1\nhit 2\n', 1_000_000);
+    await write('mid.txt', 'hit 3\n', 2_000_000);
+    await write('new.txt', 'hit 4\n', 3_000_000);
+    expect((await call('Glob', { pattern: '*.txt' })).content).toBe([at('new.txt'), at('mid.txt'), at('old.txt')].join('\n'));
+    expect((await call('Grep', { pattern: 'hit' })).content).toBe(['Found 3 files', at('new.txt'), at('mid.txt'), at('old.txt')].join('\n'));
+    expect((await call('Grep', { pattern: 'hit', head_limit: 1 })).content).toBe(['Found 3 files', at('new.txt')].join('\n'));
+    expect((await call('Grep', { pattern: 'hit', output_mode: 'count', head_limit: 2 })).content).toBe([`${at('mid.txt')}:1`, `${at('new.txt')}:1`].join('\n'));
+    expect((await call('Grep', { pattern: 'hit', output_mode: 'content', head_limit: 3 })).content).toBe([`${at('mid.txt')}:1:hit 3`, `${at('new.txt')}:1:hit 4`, `${at('old.txt')}:1:hit 1`].join('\n'));
+    for (let i = 0; i < 99; i++) await write(`many/f${String(i).padStart(3, '0')}.md`, '', 4_000_000 + i);
+    const many = (await call('Glob', { pattern: '**/*.{md,txt}' })).content.split('\n');
+    expect(many).toHaveLength(101);
+    expect(many[0]).toBe(at('many/f098.md'));
+    expect(many[99]).toBe(at('new.txt'));
+    expect(many[100]).toBe('(102 files matched; showing the 100 newest — narrow the pattern)');
+  });
+
+  it('Grep cuts long lines, skips files over 10 MB, and names at most three protected files it left out', async () => {
+    await write('long.txt', `hit ${'x'.repeat(600)}\n`);
+    expect((await call('Grep', { pattern: 'hit', output_mode: 'content', path: 'long.txt' })).content).toBe(`${at('long.txt')}:1:hit ${'x'.repeat(496)}…`);
+    await write('big/exact.txt', `hit\n${'a'.repeat(10 * 1024 * 1024 - 4)}`);
+    await write('big/over.txt', `hit\n${'a'.repeat(10 * 1024 * 1024 - 3)}`);
+    expect((await call('Grep', { pattern: 'hit', path: 'big' })).content).toBe(['Found 1 file', at('big/exact.txt')].join('\n'));
+    for (const f of ['k/.env', 'k/a.pem', 'k/b.pem', 'k/c.pem']) await write(f, 'hit\n');
+    expect((await call('Grep', { pattern: 'hit', path: 'k' })).content).toBe(
+      `No matches found\n(not searched: 4 protected files (credentials): ${at('k/.env')}, ${at('k/a.pem')}, ${at('k/b.pem')} and 1 more; Read one to ask team-lead)`,
+    );
+  });
+
+  it('Glob enters hidden directories and node_modules only when the pattern names them', async () => {
+    await write('.cache/x.ts', '');
+    await write('node_modules/m/y.ts', '');
+    await write('src/z.ts', '');
+    expect((await call('Glob', { pattern: '**/*.ts' })).content).toBe(at('src/z.ts'));
+    expect((await call('Glob', { pattern: '.cache/*.ts' })).content).toBe(at('.cache/x.ts'));
+    expect((await call('Glob', { pattern: '**/.cache/*.ts' })).content).toBe(at('.cache/x.ts'));
+    expect((await call('Glob', { pattern: 'node_modules/**/*.ts' })).content).toBe(at('node_modules/m/y.ts'));
+  });
+});
+
+describe('SendMessage and ExitPlanMode', () => {
+  it('SendMessage sends text, answers a shutdown, and refuses itself, a plan answer and a rejection without a reason', async () => {
+    const sent: unknown[] = [];
+    ctx.messaging = {
+      self: 'w1',
+      send: async (to, text, summary) => (sent.push({ to, text, summary }), [to]),
+      answerShutdown: async (id, approve, reason) => (sent.push({ id, approve, reason }), `answered ${id}`),
+    };
+    expect(await call('SendMessage', { to: 'w2', message: 'hi', summary: 'greeting' })).toEqual({ content: 'Message sent to w2' });
+    expect(await call('SendMessage', { to: 'W1', message: 'me' })).toEqual({ isError: true, content: 'that is you; send to a teammate, "team-lead" or "*"' });
+    expect(await call('SendMessage', { to: 'team-lead', message: { type: 'plan_approval_response', request_id: 'p1', approve: true } })).toEqual({
+      isError: true,
+      content: 'only the team lead answers plan approvals; you cannot send plan_approval_response',
+    });
+    const noReason = 'rejecting a shutdown needs a reason: add "reason" saying why you must keep going';
+    expect(await call('SendMessage', { to: 'team-lead', message: { type: 'shutdown_response', request_id: 'r1', approve: false } })).toEqual({ isError: true, content: noReason });
+    expect(await call('SendMessage', { to: 'team-lead', message: '{"type":"shutdown_response","request_id":"r1","approve":false,"reason":"  "}' })).toEqual({ isError: true, content: noReason });
+    const reject = await findTool('SendMessage')!.prepare({ to: 'team-lead', message: { type: 'shutdown_response', request_id: 'r1', approve: false, reason: 'mid-edit' } }, ctx);
+    expect(reject.summary).toBe('shutdown_response reject r1');
+    expect(await reject.execute(new AbortController().signal)).toEqual({ content: 'answered r1' });
+    const approve = await findTool('SendMessage')!.prepare({ to: 'team-lead', message: ' {"type":"shutdown_response","request_id":"r2","approve":true}' }, ctx);
+    expect(approve.summary).toBe('shutdown_response approve r2');
+    expect(await approve.execute(new AbortController().signal)).toEqual({ content: 'answered r2' });
+    // Text that only starts like JSON is text, and so is JSON that is no protocol frame.
+    expect(await call('SendMessage', { to: '*', message: '{not json' })).toEqual({ content: 'Message sent to *' });
+    expect((await findTool('SendMessage')!.prepare({ to: 'w2', message: '{"note":1}' }, ctx)).summary).toBe('to w2: {"note":1}');
+    expect(sent).toEqual([
+      { to: 'w2', text: 'hi', summary: 'greeting' },
+      { id: 'r1', approve: false, reason: 'mid-edit' },
+      { id: 'r2', approve: true, reason: undefined },
+      { to: '*', text: '{not json', summary: undefined },
+    ]);
+  });
+
+  it('ExitPlanMode submits the plan only in plan mode', async () => {
+    const plans: string[] = [];
+    ctx.plan = { mode: 'default', submit: async (plan) => (plans.push(plan), { content: 'approved' }) };
+    expect(await call('ExitPlanMode', { plan: '1. a' })).toEqual({ isError: true, content: 'you are not in plan mode; just go ahead with the work' });
+    ctx.plan = { mode: 'plan', submit: ctx.plan.submit };
+    const inv = await findTool('ExitPlanMode')!.prepare({ plan: '1. a\n2. b' }, ctx);
+    expect(inv.summary).toBe('2 line plan');
+    expect(await inv.execute(new AbortController().signal)).toEqual({ content: 'approved' });
+    expect(plans).toEqual(['1. a\n2. b']);
   });
 });
 
@@ -411,6 +688,52 @@ describe('protected reads', () => {
 });
 
 describe('tool definitions', () => {
+  it("each tool's kind, which decides how the permission gate treats it; the read-only Bash is Bash's", () => {
+    expect(Object.fromEntries(ALL_TOOLS.map((t) => [t.name, t.kind]))).toEqual({
+      Read: 'read',
+      Write: 'edit',
+      Edit: 'edit',
+      Bash: 'exec',
+      Glob: 'read',
+      Grep: 'read',
+      SendMessage: 'message',
+      TaskCreate: 'message',
+      TaskGet: 'message',
+      TaskList: 'message',
+      TaskUpdate: 'message',
+      ExitPlanMode: 'plan',
+    });
+    expect([readOnlyBashTool.name, readOnlyBashTool.kind, readOnlyBashTool.schema]).toEqual(['Bash', 'exec', findTool('Bash')!.schema]);
+  });
+
+  it('bad input names at most three problems, each with its field (nested ones dotted)', async () => {
+    expect(await call('Edit', { file_path: '', old_string: 1, new_string: null, replace_all: 'x' })).toEqual({
+      isError: true,
+      content:
+        'invalid Edit input: file_path: Too small: expected string to have >=1 characters; old_string: Invalid input: expected string, received number; new_string: Invalid input: expected string, received null',
+    });
+    expect(await call('TaskUpdate', { taskId: '1', addBlocks: ['x'] })).toEqual({ isError: true, content: 'invalid TaskUpdate input: addBlocks.0: expected a task id like "3"' });
+    expect(await call('Read', null)).toEqual({ isError: true, content: 'invalid Read input: Invalid input: expected object, received null' });
+  });
+
+  it('an agent type narrows the tools, keeps the team tools, and gives a read-only type the read-only Bash', () => {
+    const names = (tools: readonly { name: string }[]): string[] => tools.map((t) => t.name);
+    expect(toolsForType(undefined)).toEqual([...ALL_TOOLS]);
+    const readOnly = toolsForType({ tools: ['Read', 'Bash'], disallowedTools: [], readOnlyBash: true });
+    expect(names(readOnly)).toEqual(['Read', 'Bash', 'SendMessage', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate']);
+    expect(readOnly[1]).toBe(readOnlyBashTool);
+    expect(toolsForType({ tools: ['Bash'], disallowedTools: [] })[0]).toBe(findTool('Bash'));
+    expect(toolsForType({ tools: ['Bash'], disallowedTools: [], readOnlyBash: false })[0]).toBe(findTool('Bash'));
+    // disallowedTools win over tools (and over all of them), but never take the team tools away.
+    expect(names(toolsForType({ tools: undefined, disallowedTools: ['Bash', 'Write', 'SendMessage'] }))).toEqual(
+      names(ALL_TOOLS).filter((n) => n !== 'Bash' && n !== 'Write'),
+    );
+    expect(names(toolsForType({ tools: ['Read', 'Edit'], disallowedTools: ['Edit'] }))).toEqual(['Read', 'SendMessage', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate']);
+    // A teammate that must get a plan approved keeps ExitPlanMode, which its type left out.
+    expect(names(toolsForType({ tools: ['Read'], disallowedTools: ['ExitPlanMode'] }, true))).toEqual(['Read', 'SendMessage', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate', 'ExitPlanMode']);
+    expect(names(toolsForType({ tools: ['Read'], disallowedTools: [] }))).not.toContain('ExitPlanMode');
+  });
+
   it("uses Claude Code's names and input fields, as JSON Schema from the zod schemas", () => {
     const defs = apiTools(ALL_TOOLS);
     const fields = Object.fromEntries(defs.map((d) => [d.name, Object.keys((d.input_schema as { properties: object }).properties)]));
