@@ -134,7 +134,7 @@ describe('swarm spawn --isolation worktree', () => {
     expect(await swarmBranches()).toBe('');
     const again = JSON.parse((await run(['doctor', '--json'], env)).stdout) as { findings: { check: string }[] };
     expect(again.findings.filter((f) => f.check === 'orphaned_worktree')).toEqual([]);
-  });
+  }, 90_000);
 
   it('kill reports a kept worktree with its commits in one line', async () => {
     const env = { ...tmuxEnv(socket, [process.execPath, FAKE]) };
