@@ -1,24 +1,31 @@
-// The command reference in docs/commands.md, made from the commands' own --help so the two cannot
-// drift: every command and subcommand `swarm --help` lists, its help verbatim. `npm run docs`
+// The command reference in docs/commands.md, made from the commands' own --help (run in-process
+// through main(argv, io)) so the two cannot drift: every command and subcommand `swarm --help` lists, its help verbatim. `npm run docs`
 // rewrites the part between the markers; a test (test/docs/commands-reference.test.ts) fails
 // while the file is out of date.
-import { execa } from 'execa';
+import { createReadStream } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { main } from '../../src/cli/main.js';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const REFERENCE_FILE = path.join(REPO, 'docs/commands.md');
 const START = '<!-- commands:start (made by `npm run docs` from each command\'s --help; do not edit) -->';
 const END = '<!-- commands:end -->';
 
-/** `swarm <words> --help`, as a terminal-less run prints it (100 columns, no colour). */
+/** `swarm <words> --help`, as a terminal-less run prints it (100 columns, no colour), in-process (main(argv, io)). */
 async function help(words: readonly string[]): Promise<string> {
-  const r = await execa(process.execPath, [path.join(REPO, 'bin/swarm.js'), ...words, '--help'], {
-    env: { NO_COLOR: '1', SWARM_TEAM: '', CLAUDE_CONFIG_DIR: '/nonexistent-swarm-docs-root' },
-    extendEnv: false,
-  });
-  return r.stdout.replace(/\s+$/, '');
+  let out = '';
+  const sink = { write: (t: string): boolean => ((out += t), true) };
+  const env = { NO_COLOR: '1', SWARM_TEAM: '', CLAUDE_CONFIG_DIR: '/nonexistent-swarm-docs-root', PATH: process.env.PATH };
+  const stdin = createReadStream('/dev/null');
+  try {
+    const code = await main([...words, '--help'], { env, cwd: REPO, stdin, stdout: sink, stderr: { write: () => true } });
+    if (code !== 0) throw new Error(`swarm ${words.join(' ')} --help exited ${code}`);
+  } finally {
+    stdin.destroy();
+  }
+  return out.replace(/\s+$/, '');
 }
 
 /** The command words a help text lists under "Commands:" right below `parent`. */
