@@ -132,11 +132,17 @@ export async function startFailure(what: string, stderrLog: string, output: Pane
   const base = cause instanceof Error ? cause.message.split('\n')[0]! : String(cause);
   const exit = output.exit === undefined ? '' : ` (${describeExit(output.exit)})`;
   const indent = (lines: readonly string[]): string[] => lines.map((l) => `  ${l}`);
+  // The pane shows stderr too, but a process that dies at once may be gone before tmux has drawn
+  // its last lines: those the capture lacks are added from the log.
+  const unseen = stderr.filter((l) => l.trim() !== '' && !output.lines.some((p) => p.includes(l.trim())));
   const lines = [
     `${what}: ${base}${exit}${problems.length > 0 ? `; ${problems.join('; ')}` : ''}`,
-    // The pane shows stderr too; the log is shown only when the pane had nothing to show.
     ...(output.lines.length > 0
-      ? ['last output of its pane:', ...indent(output.lines), ...(stderr.length > 0 ? [`its stderr is kept in ${stderrLog}`] : [])]
+      ? [
+          'last output of its pane:',
+          ...indent(output.lines),
+          ...(unseen.length > 0 ? [`then on its stderr (${stderrLog}):`, ...indent(unseen)] : stderr.length > 0 ? [`its stderr is kept in ${stderrLog}`] : []),
+        ]
       : stderr.length > 0
         ? [`its stderr (${stderrLog}):`, ...indent(stderr)]
         : []),

@@ -60,7 +60,8 @@ describe('worktrees', () => {
     const dir = path.join(await tempRoot('swarm-git-'), 'empty');
     await fs.mkdir(dir);
     await git(dir, 'init', '-q');
-    await expect(planWorktree('tm', 'ann', dir)).rejects.toThrow(`--isolation worktree: the repository ${await fs.realpath(dir)} has no commit yet; commit once, then spawn again`);
+    const real = await fs.realpath(dir); // before the call: its rejection must find the handler already attached
+    await expect(planWorktree('tm', 'ann', dir)).rejects.toThrow(`--isolation worktree: the repository ${real} has no commit yet; commit once, then spawn again`);
   });
 
   it('a failed git worktree add never deletes a branch it did not create: one made since the plan (at the base), or during the add (elsewhere)', async () => {

@@ -1,0 +1,19 @@
+// A failed start's error: the pane's last output, and the stderr lines the capture lacks (a process
+// that dies at once can be gone before tmux has drawn its last line), taken from its stderr log.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startFailure } from '../../src/teammates/readiness.js';
+import { tempRoot } from '../support/tmp-root.js';
+
+describe('startFailure', () => {
+  it('adds the stderr lines the pane capture lacks, after the pane lines; none lacking, it names the log', async () => {
+    const log = path.join(await tempRoot(), 'w1.stderr');
+    await fs.writeFile(log, 'boom: no key\n');
+    const cause = new Error('w1 exited before it was ready');
+    const raced = await startFailure('spawn of w1 failed', log, { lines: ['starting w1'], exit: { code: 3 } }, [], cause);
+    expect(raced.message).toBe(`spawn of w1 failed: w1 exited before it was ready (exit status 3)\nlast output of its pane:\n  starting w1\nthen on its stderr (${log}):\n  boom: no key`);
+    const drawn = await startFailure('spawn of w1 failed', log, { lines: ['starting w1', 'boom: no key'], exit: { code: 3 } }, [], cause);
+    expect(drawn.message.split('\n').slice(1)).toEqual(['last output of its pane:', '  starting w1', '  boom: no key', `its stderr is kept in ${log}`]);
+  });
+});
