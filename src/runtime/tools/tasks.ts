@@ -15,7 +15,7 @@
 import { z } from 'zod';
 import { sameName } from '../../protocol/names.js';
 import { TASK_LIMITS, type Task } from '../../protocol/task.js';
-import { TaskError } from '../../tasks/index.js';
+import { isInternalTask, TaskError } from '../../tasks/index.js';
 import { defineTool } from './types.js';
 
 const TaskId = z
@@ -137,7 +137,7 @@ export const taskListTool = defineTool({
     summary: 'all tasks',
     execute: async () => {
       const { tasks, corrupt, skipped } = await ctx.tasks.list.list();
-      const shown = tasks.filter((t) => t.metadata?._internal === undefined);
+      const shown = tasks.filter((t) => !isInternalTask(t));
       const open = new Set(shown.filter((t) => t.status !== 'completed').map((t) => t.id));
       const lines = shown.map((t) => taskLine(t, open));
       for (const c of corrupt) lines.push(`(a corrupt task file was kept aside at ${c.keptAt}: ${c.error})`);

@@ -139,6 +139,12 @@ describe('Task tools', () => {
     expect((await call('TaskList', {})).content).toBe(`#1 [pending] A\n(not a task: ${fifo} is a FIFO (named pipe), not a regular file: skipped, never read)`);
   });
 
+  it("TaskList hides a task as the task list counts it: _internal set and true; _internal: false is the team's", async () => {
+    await tasks.create({ subject: 'kept', description: '', metadata: { _internal: true } }, 'team-lead');
+    await tasks.create({ subject: 'shown', description: '', metadata: { _internal: false } }, 'team-lead');
+    expect((await call('TaskList', {})).content).toBe('#2 [pending] shown');
+  });
+
   it('TaskList hides internal tasks and names a corrupt file; TaskGet shows owner and blocks; a change is reported once', async () => {
     const summary = async (name: string, input: unknown): Promise<string> => (await findTool(name)!.prepare(input, ctx)).summary;
     expect(await call('TaskCreate', { subject: 'A', description: 'a', activeForm: 'Doing A', metadata: { k: 1 } })).toEqual({ content: 'Task #1 created successfully: A' });
