@@ -22,7 +22,10 @@ const GUARDED: Readonly<Record<string, readonly string[]>> = {
 };
 
 const GIT_READ = ['status', 'log', 'diff', 'show', 'ls-files', 'blame', 'rev-parse', 'grep', 'describe', 'shortlog'];
-const GIT_WRITE_OPTIONS = ['--output', '-o'];
+/** git's options that write a file (diff, log, show: --output=<file>); `-o` is read-only in git (grep --only-matching, ls-files --others). */
+const GIT_WRITE_OPTIONS = ['--output'];
+/** `git grep -O[<pager>]` / `--open-files-in-pager` runs a program; a short cluster holding O (`-nO`) does too. */
+const runsPager = (w: string): boolean => w === '--open-files-in-pager' || w.startsWith('--open-files-in-pager=') || /^-[^-]*O/.test(w);
 
 export const READ_ONLY_PROGRAMS: readonly string[] = [...PLAIN, ...Object.keys(GUARDED), 'git'].sort();
 
@@ -43,7 +46,9 @@ function segmentRefusal(words: readonly string[]): string | undefined {
     const sub = rest[0];
     if (sub === undefined || !GIT_READ.includes(sub)) return `git${sub === undefined ? '' : ` ${sub}`} is not one of the read-only git commands (${GIT_READ.join(', ')})`;
     const hit = optionHit(rest.slice(1), GIT_WRITE_OPTIONS);
-    return hit === undefined ? undefined : `git ${sub} ${hit} writes a file`;
+    if (hit !== undefined) return `git ${sub} ${hit} writes a file`;
+    const pager = sub === 'grep' ? rest.slice(1).find(runsPager) : undefined;
+    return pager === undefined ? undefined : `git grep ${pager} runs a program (a pager)`;
   }
   return `${program} is not on the read-only list (${READ_ONLY_PROGRAMS.join(', ')})`;
 }

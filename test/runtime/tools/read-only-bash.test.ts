@@ -57,8 +57,16 @@ describe('readOnlyRefusal', () => {
     expect(readOnlyRefusal(cmd)).toMatch(new RegExp(`^${program} -\\S+ can write files or run programs$`));
   });
 
-  it.each(['git diff --output out', 'git log -o out', 'git show -oout', 'git diff --output=out'])('refuses the writing git option in %s', (cmd) =>
-    expect(readOnlyRefusal(cmd)).toMatch(/^git (diff|log|show) -\S+ writes a file$/),
+  it.each(['git diff --output out', 'git log --output out', 'git show --output=out', 'git diff --output=out'])('refuses the writing git option in %s', (cmd) =>
+    expect(readOnlyRefusal(cmd)).toMatch(/^git (diff|log|show) --output\S* writes a file$/),
+  );
+
+  it.each(['git grep -O x', 'git grep -Ovim x', 'git grep -nO x', 'git grep --open-files-in-pager=vim x', 'git grep --open-files-in-pager x'])('refuses git grep opening a pager in %s', (cmd) =>
+    expect(readOnlyRefusal(cmd)).toMatch(/^git grep \S+ runs a program \(a pager\)$/),
+  );
+
+  it.each(['git grep -o foo', 'git grep -no foo', 'git ls-files -o', 'git log -n 3'])('allows the read-only git option in %s (-o is only-matching, others)', (cmd) =>
+    expect(readOnlyRefusal(cmd)).toBeUndefined(),
   );
 
   // The options next to the writing ones stay allowed: a long option that starts like one, a short
