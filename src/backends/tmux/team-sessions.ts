@@ -142,7 +142,7 @@ export class TmuxTeamSessions implements TeamSessions {
     // Its panes' processes (a console, an agent lead) get SIGHUP from kill-session and may still be
     // writing the team's files (a lease given back) after the session is gone: wait for each, then
     // end it, so a caller that removes the files next (the demo's root) is not written behind.
-    const pids = (await listAllPanes(this.server).catch(() => [])).filter((p) => p.sessionName === session && !p.dead).map((p) => p.pid);
+    const pids = (await this.panesToWaitFor()).filter((p) => p.sessionName === session && !p.dead).map((p) => p.pid);
     if (await hasSession(this.server, session)) {
       try {
         await killSession(this.server, session);
@@ -155,6 +155,21 @@ export class TmuxTeamSessions implements TeamSessions {
     }
     const lingering = (await Promise.all(pids.map(async (pid) => ((await terminateProcess(pid, { waitMs: 3000 })) ? [] : [pid])))).flat();
     if (lingering.length > 0) throw new SwarmError('backend', `tmux session ${session} is gone, but its process ${lingering.join(', ')} survived SIGKILL`);
+  }
+
+  /**
+   * The server's panes, for kill() to wait on: a listing that fails (a busy server) is asked again,
+   * and one that still fails is an error, never an empty list: that would skip the wait kill() promises.
+   */
+  private async panesToWaitFor(): Promise<Awaited<ReturnType<typeof listAllPanes>>> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await listAllPanes(this.server);
+      } catch (e) {
+        if (attempt >= 3) throw e;
+        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+      }
+    }
   }
 
   private tmux(args: readonly string[]): string[] {
