@@ -149,11 +149,12 @@ describe('a real Claude Code leader and its teammates, driven by swarm', () => {
     const env = { CLAUDE_CONFIG_DIR: root, ANTHROPIC_API_KEY: CLAUDE_CODE_API_KEY, ANTHROPIC_BASE_URL: standin.url, CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1' };
     const flags = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
     // Claude Code types each teammate's command into a new pane's shell: /bin/sh, no rc files to wait on.
+    // --teammate-mode tmux: panes, as auto picks inside tmux; auto once fell back to in-process teammates on a loaded machine.
     const leader = (
       await tmux.runChain([
         ['start-server'],
         ['set-option', '-g', 'default-shell', '/bin/sh'],
-        ['new-session', '-d', '-s', 'leader', '-x', '200', '-y', '50', '-c', work, '-P', '-F', '#{pane_id}', ...flags, quote([process.execPath, CLAUDE_CODE, LEAD_PROMPT])],
+        ['new-session', '-d', '-s', 'leader', '-x', '200', '-y', '50', '-c', work, '-P', '-F', '#{pane_id}', ...flags, quote([process.execPath, CLAUDE_CODE, '--teammate-mode', 'tmux', LEAD_PROMPT])],
       ])
     ).trim();
     started.add(Number((await tmux.run(['display-message', '-p', '-t', leader, '#{pane_pid}'])).trim()));
