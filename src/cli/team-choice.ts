@@ -7,7 +7,7 @@ import { mySession, type MySession } from '../backends/registry.js';
 import { LEAD_NAME } from '../protocol/names.js';
 import { SwarmError } from '../protocol/errors.js';
 import type { TeamConfig } from '../protocol/config.js';
-import { listTeams, readTeam } from '../team/team-store.js';
+import { readTeams } from '../team/team-store.js';
 import { Team } from '../team/team.js';
 
 export interface TeamChoiceContext {
@@ -28,9 +28,7 @@ function isLive(config: TeamConfig, alive: (pid: number) => boolean): boolean {
 export async function chooseTeam(given: string | undefined, c: TeamChoiceContext): Promise<Team> {
   const named = given ?? c.env.SWARM_TEAM;
   if (named) return new Team(c.root, named);
-  const configs = (
-    await Promise.all((await listTeams(c.root)).map(async (t) => readTeam(new Team(c.root, t.name)).then((config) => ({ name: t.name, config }), () => undefined)))
-  ).filter((t) => t !== undefined);
+  const configs = (await readTeams(c.root)).flatMap((t) => ('config' in t ? [t] : [])); // an unreadable team is nobody's choice
   const session = await (c.session ?? (() => mySession(c.env)))().catch(() => undefined);
   if (session !== undefined) {
     const here = configs.find((t) => t.name === session.team) ?? configs.find((t) => t.config.members.some((m) => m.tmuxPaneId !== '' && session.paneIds.includes(m.tmuxPaneId)));

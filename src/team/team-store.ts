@@ -176,7 +176,8 @@ export interface TeamSummary {
   problem?: string;
 }
 
-export async function listTeams(root: string): Promise<TeamSummary[]> {
+/** Every team directory under the root, by name, with its config.json or the problem reading it. */
+export async function readTeams(root: string): Promise<({ name: string; config: TeamConfig } | { name: string; problem: string })[]> {
   let names: string[];
   try {
     names = await fs.readdir(teamsDir(root));
@@ -184,7 +185,7 @@ export async function listTeams(root: string): Promise<TeamSummary[]> {
     if (errnoCode(e) === 'ENOENT') return [];
     throw e;
   }
-  const out: TeamSummary[] = [];
+  const out: ({ name: string; config: TeamConfig } | { name: string; problem: string })[] = [];
   for (const name of names.sort()) {
     try {
       assertTeamName(name);
@@ -192,13 +193,20 @@ export async function listTeams(root: string): Promise<TeamSummary[]> {
       continue; // not a team directory swarm could have made
     }
     try {
-      const c = await readTeam(new Team(root, name));
-      out.push({ name, ...(c.description ? { description: c.description } : {}), members: c.members.length - 1, createdAt: c.createdAt });
+      out.push({ name, config: await readTeam(new Team(root, name)) });
     } catch (e) {
-      out.push({ name, members: 0, problem: (e as Error).message });
+      out.push({ name, problem: (e as Error).message });
     }
   }
   return out;
+}
+
+export async function listTeams(root: string): Promise<TeamSummary[]> {
+  return (await readTeams(root)).map((t) =>
+    'config' in t
+      ? { name: t.name, ...(t.config.description ? { description: t.config.description } : {}), members: t.config.members.length - 1, createdAt: t.config.createdAt }
+      : { name: t.name, members: 0, problem: t.problem },
+  );
 }
 
 export async function deleteTeam(team: Team): Promise<void> {
