@@ -59,6 +59,18 @@ describe('a real Claude Code leader and its teammates, driven by swarm', () => {
     await seedClaudeCodeState(root, work);
     const w2Idle = async (): Promise<boolean> =>
       (await fs.readFile(teamPaths(root, TEAM).inbox('team-lead'), 'utf8').catch(() => '')).includes('\\"idle_notification\\",\\"from\\":\\"w2\\"');
+    /** No lock held and nothing written for 1.5 s in the team's directory and inboxes. */
+    const teamFilesQuiet = async (): Promise<boolean> => {
+      const dirs = [teamPaths(root, TEAM).dir, teamPaths(root, TEAM).inboxes];
+      for (const dir of dirs) {
+        for (const f of await fs.readdir(dir).catch(() => [])) {
+          if (f.endsWith('.lock')) return false;
+          const st = await fs.stat(path.join(dir, f)).catch(() => undefined);
+          if (st !== undefined && Date.now() - st.mtimeMs < 1500) return false;
+        }
+      }
+      return true;
+    };
     standin = await startMessagesServer({
       script: {
         shutdown: 'approve', // a shutdown_request is answered with SendMessage shutdown_response approve
@@ -73,12 +85,15 @@ describe('a real Claude Code leader and its teammates, driven by swarm', () => {
               ],
             },
           },
-          // w1 asks only once w2 is up and idle: Claude Code 2.1.112 sends a permission request once,
-          // and drops it when the team file it reads the leader's name from is mid-rewrite (w2 joining).
+          // w1 asks only once w2 is up and idle and the team's files are quiet: Claude Code 2.1.112 sends
+          // a permission request once, and drops it when the team file it reads the leader's name from
+          // is mid-rewrite (w2 joining) or when team-lead's inbox lock stays taken for its ~0.7 s of
+          // retries (the leader marking w2's idle notices read, on a loaded machine).
           {
             match: fresh(W1_PROMPT),
             respond: async () => {
               await waitFor(w2Idle, 60_000, "w2's idle notification", 100).catch(() => undefined); // then ask anyway
+              await waitFor(teamFilesQuiet, 20_000, "the team's files quiet", 100).catch(() => undefined);
               return { reply: { content: [{ type: 'tool_use', name: 'Bash', input: { command: COMMAND, description: 'build' } }] } };
             },
           },
@@ -117,7 +132,19 @@ describe('a real Claude Code leader and its teammates, driven by swarm', () => {
         return `--- inbox ${f}:\n${lines.join('\n')}`;
       }),
     );
-    return `${screens.join('\n')}\n${inboxes.join('\n')}\n--- the stand-in's requests:\n${requests.join('\n')}`;
+    // Claude Code's own account of its mailbox and permission traffic (DEBUG=1 logs to <config>/debug/).
+    const debugDir = path.join(root, 'debug');
+    const logged = (
+      await Promise.all(
+        (await fs.readdir(debugDir).catch(() => [])).map(async (f) =>
+          (await fs.readFile(path.join(debugDir, f), 'utf8').catch(() => ''))
+            .split('\n')
+            .filter((l) => /PermissionSync|Failed to|writeToMailbox/.test(l))
+            .map((l) => `  ${f.slice(0, 8)} ${l.slice(0, 200)}`),
+        ),
+      )
+    ).flat();
+    return `${screens.join('\n')}\n${inboxes.join('\n')}\n--- the stand-in's requests:\n${requests.join('\n')}\n--- Claude Code's debug logs:\n${logged.join('\n')}`;
   }
 
   /** waitFor with the CI deadline; a timeout says what every pane shows and what was asked. */
@@ -146,7 +173,7 @@ describe('a real Claude Code leader and its teammates, driven by swarm', () => {
   }
 
   it("TeamCreate + Agent split panes on the leader's server; swarm lists and approves w1's Bash request (it runs), status, doctor, shutdown w1, kill w2", async () => {
-    const env = { CLAUDE_CONFIG_DIR: root, ANTHROPIC_API_KEY: CLAUDE_CODE_API_KEY, ANTHROPIC_BASE_URL: standin.url, CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1' };
+    const env = { CLAUDE_CONFIG_DIR: root, ANTHROPIC_API_KEY: CLAUDE_CODE_API_KEY, ANTHROPIC_BASE_URL: standin.url, CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1', DEBUG: '1' };
     const flags = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
     // Claude Code types each teammate's command into a new pane's shell: /bin/sh, no rc files to wait on.
     // --teammate-mode tmux: panes, as auto picks inside tmux; auto once fell back to in-process teammates on a loaded machine.
