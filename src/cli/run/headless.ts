@@ -22,6 +22,7 @@ import type { Task } from '../../protocol/task.js';
 import { LeadInboxRule, type LeadInboxEvent } from '../../runtime/lead/inbox-rule.js';
 import { runLead, type LeadOutcome } from '../../runtime/lead/lead.js';
 import { LeadQueue } from '../../runtime/lead/queue.js';
+import { taskChangeLine, taskChanges } from '../../runtime/lead/task-changes.js';
 import { ensureDir } from '../../storage/atomic.js';
 import { DirWatcher } from '../../storage/watch.js';
 import { TaskList } from '../../tasks/index.js';
@@ -88,18 +89,6 @@ async function openQuestions(team: Team): Promise<[string, string][]> {
     .map(([, id, line]) => [id, line]);
 }
 
-/** "task #1 claimed by alice" / "task #1 done (alice)" for each change between two listings. */
-function taskChanges(before: Map<string, Task>, now: readonly Task[]): string[] {
-  const out: string[] = [];
-  for (const t of now) {
-    const b = before.get(t.id);
-    if (b === undefined) out.push(`task #${t.id} created: ${oneLine(t.subject, 80)}`);
-    if (t.status === 'in_progress' && (b?.status !== 'in_progress' || b.owner !== t.owner)) out.push(`task #${t.id} claimed by ${t.owner ?? 'nobody'}`);
-    if (t.status === 'completed' && b?.status !== 'completed') out.push(`task #${t.id} done${t.owner ? ` (${t.owner})` : ''}`);
-  }
-  return out;
-}
-
 export async function runHeadless(o: HeadlessRunOptions): Promise<number> {
   const release = await claimLeadProcess(o.team, 'headless');
   try {
@@ -156,7 +145,7 @@ async function leadHeadless(o: HeadlessRunOptions): Promise<number> {
       try {
         for (;;) {
           const { tasks } = await list.list();
-          for (const line of taskChanges(known, tasks)) o.progress(line);
+          for (const change of taskChanges(known, tasks)) o.progress(taskChangeLine(change));
           known = new Map(tasks.map((t) => [t.id, t]));
           await watcher.changed(stop.signal);
         }

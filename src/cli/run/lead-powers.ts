@@ -48,7 +48,10 @@ async function settle(team: Team, o: StopOutcome, ctx: StopContext): Promise<Sto
   return killed.outcome === 'killed' ? { ...killed, reason: o.reason ?? 'no answer in time' } : killed;
 }
 
-export function leadPowers(o: LeadPowerOptions): Required<Pick<LeadOptions, 'spawn' | 'stop' | 'stopAll' | 'resumeStopped'>> {
+/** What the command line gives every lead front end: spawning and stopping, and (swarm mcp's stop_teammate) a kill now. */
+export type LeadPowerSet = Required<Pick<LeadOptions, 'spawn' | 'stop' | 'stopAll' | 'resumeStopped'>> & { kill(name: string): Promise<StopReport> };
+
+export function leadPowers(o: LeadPowerOptions): LeadPowerSet {
   let selected: Promise<SelectedBackend & { sessionExisted: boolean }> | undefined;
   let consolePaneDropped = false;
   const backend = async (): Promise<SelectedBackend & { sessionExisted: boolean }> => {
@@ -72,7 +75,7 @@ export function leadPowers(o: LeadPowerOptions): Required<Pick<LeadOptions, 'spa
         // A model's request: refused above the person's mode (the ceiling), here for every front end.
         requestedMode: req.mode,
         defaultPermissionMode: o.permissionMode,
-        runtime: o.runtime,
+        runtime: req.runtime ?? o.runtime,
         isolation: req.isolation,
         cwd: o.cwd,
         backend: chosen,
@@ -95,6 +98,10 @@ export function leadPowers(o: LeadPowerOptions): Required<Pick<LeadOptions, 'spa
     stop: async (name, reason) => {
       o.onStopping?.(name);
       return settle(o.team, await shutdownTeammate(o.team, name, { ...ctx, reason }), ctx);
+    },
+    kill: async (name) => {
+      o.onStopping?.(name);
+      return killTeammate(o.team, name, ctx);
     },
     stopAll: async (reason) => {
       for (const m of (await readTeam(o.team)).members) o.onStopping?.(m.name);

@@ -17,43 +17,31 @@
 // (runtime/budget-gate.ts); a teammate held at it tells team-lead, which wakes the lead to check.
 import type { ColorSupportLevel } from 'chalk';
 import type { TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import { openLeadMailbox } from '../../permissions/lead-mailbox.js';
-import { sendMessage } from '../../mailbox/send.js';
 import type { TeamConfig } from '../../protocol/config.js';
 import { defaultCompactAt } from '../../protocol/context-window.js';
-import { LEAD_NAME, sameName } from '../../protocol/names.js';
+import { LEAD_NAME } from '../../protocol/names.js';
 import { oneLine } from '../../protocol/text.js';
 import { loadAgentTypes } from '../../team/agent-types.js';
 import { raiseTeamBudget, readBudgetState, retireStatus, setTeamBudget } from '../../team/spend.js';
 import { findMember, readTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
-import { homeDir } from '../../team/paths.js';
 import { AgentLoop, type LoopEnd } from '../agent-loop.js';
 import { readTuning } from '../args.js';
 import { ModelClient } from '../model-client.js';
 import { createTeamBackoff } from '../rate-limit.js';
 import { ModelCallError } from '../retry.js';
 import { StatusReporter } from '../status.js';
-import { TeamTasks } from '../team-tasks.js';
 import { ToolRunner } from '../tool-runner.js';
 import { apiTools } from '../tools/index.js';
-import { globTool } from '../tools/glob.js';
-import { grepTool } from '../tools/grep.js';
-import { PathGuard } from '../tools/paths.js';
-import { ProcessGroups } from '../tools/process-groups.js';
-import { readTool } from '../tools/read.js';
-import { AgentConfigPaths } from '../tools/agent-config.js';
-import { SecretPaths } from '../tools/secrets.js';
-import { TASK_TOOLS } from '../tools/tasks.js';
-import type { AnyTool, ToolContext } from '../tools/types.js';
 import { Transcript } from '../transcript.js';
 import { priceOf } from '../usage.js';
 import { PaneView, type Writer } from '../view.js';
 import { LeadLimits, LimitReached, type LeadLimitSettings, type LimitHit } from './limits.js';
-import { buildLeadPrompt } from './prompt.js';
+import { BUILT_IN_VOICE, buildLeadPrompt } from './prompt.js';
 import type { LeadQueue } from './queue.js';
-import { readTeamState, type TeamState } from './team-state.js';
-import { agentTool, leadSendTool, type AgentRequest, type LeadPowers, type SpawnReport, type StopReport } from './tools.js';
+import { nudgeText, readTeamState } from './team-state.js';
+import type { AgentRequest, SpawnReport, StopReport } from './tools.js';
+import { leadToolset } from './toolset.js';
 
 /** Consecutive nudges (turns ended with tasks open and nobody working) before the run fails. */
 export const MAX_NUDGES = 3;
@@ -119,15 +107,6 @@ function lastAssistantText(loop: AgentLoop): string {
   return '';
 }
 
-function nudgeText(state: TeamState): string {
-  const open = state.open.map((t) => `#${t.id} ${t.status}${t.owner ? ` (${t.owner})` : ''}: ${t.subject}`).join('; ');
-  const who = state.teammates.length === 0 ? 'There are no teammates.' : `Teammates, all idle: ${state.teammates.join(', ')}.`;
-  return (
-    `[swarm] The run is not finished: ${state.open.length} task${state.open.length === 1 ? ' is' : 's are'} still open (${open}) and no teammate is working, so nothing will happen by itself. ${who} ` +
-    'Spawn a teammate (Agent), give an idle teammate the work (SendMessage, or TaskUpdate with owner), or complete/delete tasks that are no longer needed.'
-  );
-}
-
 /** Runs the lead until its run ends; the outcome says how. Throws only on bad setup. */
 export async function runLead(o: LeadOptions): Promise<LeadOutcome> {
   const config = await readTeam(o.team);
@@ -155,7 +134,6 @@ export async function runLead(o: LeadOptions): Promise<LeadOutcome> {
     teamBackoff: createTeamBackoff(o.team, LEAD_NAME, { view, transcript }),
     ...(o.fetch ? { fetch: o.fetch } : {}),
   });
-  const { mailbox } = await openLeadMailbox({ team: o.team });
   const limits = new LeadLimits(o.limits);
   const stop = new AbortController();
   const onAbort = (): void => stop.abort(o.signal?.reason);
@@ -183,43 +161,17 @@ export async function runLead(o: LeadOptions): Promise<LeadOutcome> {
     }
   };
 
-  const powers: LeadPowers = {
-    mayAddTeammate: async () => {
-      const config = await readTeam(o.team);
-      const teammates = config.members.filter((m) => !sameName(m.name, LEAD_NAME));
-      if (teammates.length >= limits.maxTeammates) {
-        throw new Error(
-          `the team already has ${teammates.length} teammates (--max-teammates ${limits.maxTeammates}): give one of them the work (SendMessage) or stop one whose work is done (shutdown_request) first`,
-        );
-      }
-      const { hit } = await readBudgetState(o.team, config);
-      if (hit !== undefined) throw new Error(`no new teammates: ${hit.why}`);
-    },
-    spawn: (req) => o.spawn(req),
-    stop: (name, reason) => o.stop(name, reason),
-    stopAll: (reason) => o.stopAll(reason),
-    send: async (to, text, summary) => (await sendMessage(mailbox, { to, text, ...(summary ? { summary } : {}) })).recipients,
-    ...(o.resumeStopped ? { resumeStopped: (recipients: readonly string[]) => o.resumeStopped!(recipients) } : {}),
-  };
-  const tools: AnyTool[] = [agentTool(powers), leadSendTool(powers), ...TASK_TOOLS, ...(o.readTools ? [readTool, globTool, grepTool] : [])];
-  const tasks = new TeamTasks({ team: o.team, name: LEAD_NAME, mailbox, view, transcript });
-  const processes = new ProcessGroups();
-  const ctx: ToolContext = {
+  const { tools, ctx } = await leadToolset({
+    team: o.team,
     cwd: o.cwd,
-    guard: await PathGuard.create(o.team.root, o.cwd),
-    secrets: await SecretPaths.create(o.team.root, homeDir(o.env)),
-    agentConfig: await AgentConfigPaths.create(o.team.root, { cwd: o.cwd, home: homeDir(o.env) }),
-    teamRules: async () => (await readTeam(o.team)).swarm?.rules ?? { allow: [], deny: [] },
-    processes,
-    shellEnv: {},
-    messaging: {
-      self: LEAD_NAME,
-      send: (to, text, summary) => powers.send(to, text, summary),
-      answerShutdown: () => Promise.reject(new Error('the lead answers no shutdown requests')),
-    },
-    plan: { mode: 'default', submit: () => Promise.reject(new Error('the lead has no plan mode')) },
-    tasks,
-  };
+    env: o.env,
+    backend: o,
+    maxTeammates: limits.maxTeammates,
+    readTools: o.readTools === true,
+    view,
+    transcript,
+  });
+  const processes = ctx.processes;
   const runner = new ToolRunner({
     tools,
     ctx,
@@ -277,7 +229,7 @@ export async function runLead(o: LeadOptions): Promise<LeadOutcome> {
           finished = '';
           return;
         }
-        o.queue.say(nudgeText(state));
+        o.queue.say(nudgeText(state, BUILT_IN_VOICE));
         heard = o.queue.count;
       },
     },

@@ -16,35 +16,61 @@ export interface LeadPromptInput {
   readTools: boolean;
   /** The agent types a teammate can be given (Agent's subagent_type): name and description. */
   agentTypes: readonly { name: string; description: string }[];
+  /** How the lead calls its tools and waits: swarm's loop (default) or a Claude Code lead's MCP tools. */
+  voice?: LeadVoice;
 }
 
+/** What differs between the built-in lead and a lead that calls swarm's MCP server: tool names, how to wait, how it ends. */
+export interface LeadVoice {
+  spawn: string;
+  send: string;
+  taskCreate: string;
+  taskUpdate: string;
+  /** The tools the lead may read with, named. */
+  readWith: string;
+  wait: string;
+  end: string;
+}
+
+/** The built-in lead (lead.ts): its turn ends to wait, and the run ends with a turn at rest. */
+export const BUILT_IN_VOICE: LeadVoice = {
+  spawn: 'Agent',
+  send: 'SendMessage',
+  taskCreate: 'TaskCreate',
+  taskUpdate: 'TaskUpdate',
+  readWith: 'Read, Glob and Grep',
+  wait: 'After you call tools, end your turn (reply without a tool call) to wait for teammates: you are woken when a message arrives.',
+  end: 'The run ends when you end a turn with no teammate working and no task open: that reply is the final answer for the person, so make it a complete summary of the outcome.',
+};
+
 export function buildLeadPrompt(i: LeadPromptInput): string {
+  const v = i.voice ?? BUILT_IN_VOICE;
   const teammates = i.config.members.filter((m) => !sameName(m.name, LEAD_NAME));
   const roster = teammates.length === 0 ? '(none yet)' : teammates.map((m) => `${m.name}${m.agentType ? ` (${m.agentType})` : ''}`).join(', ');
   return [
     `You are ${LEAD_NAME}, the coordinator of the agent team "${i.team}", working in ${i.cwd}.`,
     'You turn the goal you are given into tasks and teammates, keep them moving, and have the result verified. You do not write code or run commands yourself' +
-      (i.readTools ? ' (you may read files with Read, Glob and Grep to plan well).' : ': your teammates do that.'),
+      (i.readTools ? ` (you may read files with ${v.readWith} to plan well).` : ': your teammates do that.'),
     '',
     'Work in four phases:',
-    '1. Research: when the problem is not clear, spawn one or two teammates (Agent) to explore it and report back.',
-    '2. Synthesis: write the plan as tasks (TaskCreate), small enough for one teammate each, with dependencies (TaskUpdate addBlockedBy) where order matters.',
-    '3. Implementation: spawn teammates (Agent) whose prompts name the tasks they should claim. A teammate claims the next open task by itself when it finishes one.',
+    `1. Research: when the problem is not clear, spawn one or two teammates (${v.spawn}) to explore it and report back.`,
+    `2. Synthesis: write the plan as tasks (${v.taskCreate}), small enough for one teammate each, with dependencies (${v.taskUpdate} addBlockedBy) where order matters.`,
+    `3. Implementation: spawn teammates (${v.spawn}) whose prompts name the tasks they should claim. A teammate claims the next open task by itself when it finishes one.`,
     '4. Verification: when the tasks are completed, spawn a teammate with subagent_type "verification" to check the result independently; its last line must be "VERDICT: PASS", "VERDICT: FAIL" or "VERDICT: PARTIAL". On FAIL or PARTIAL, create tasks for what is missing and go on.',
     '',
     'How the team works:',
-    '- Teammates see only their prompt and what you send them (SendMessage); write prompts that stand on their own.',
+    `- Teammates see only their prompt and what you send them (${v.send}); write prompts that stand on their own.`,
     '- Their messages and idle notifications arrive between your tool calls as <teammate-message teammate_id=".." ...>. An idle notification\'s summary is the teammate\'s last words: often its result.',
-    '- After you call tools, end your turn (reply without a tool call) to wait for teammates: you are woken when a message arrives.',
+    `- ${v.wait}`,
     '- Permission questions of teammates go to the person, not to you; a teammate waiting for one is not stuck.',
-    '- When a teammate\'s work is done and verified, stop it with SendMessage {"type":"shutdown_request"}.',
-    '- The run ends when you end a turn with no teammate working and no task open: that reply is the final answer for the person, so make it a complete summary of the outcome.',
+    `- When a teammate's work is done and verified, stop it with ${v.send} {"type":"shutdown_request"}.`,
+    `- ${v.end}`,
     '',
     'Limits:',
     `- at most ${i.maxTeammates} teammates at a time`,
     ...i.limits.map((l) => `- ${l}`),
     '',
-    'Agent types for Agent\'s subagent_type (default general-purpose, every tool):',
+    `Agent types for ${v.spawn}'s subagent_type (default general-purpose, every tool):`,
     ...i.agentTypes.map((t) => `- ${t.name}: ${oneLine(t.description, 160)}`),
     '',
     `Teammates now: ${roster}`,

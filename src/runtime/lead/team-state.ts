@@ -14,6 +14,7 @@ import { isInternalTask, TaskList } from '../../tasks/index.js';
 import { statusOf } from '../../team/spend.js';
 import { readTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
+import type { LeadVoice } from './prompt.js';
 
 const ACTIVE_STATES = new Set(['starting', 'working', 'waiting_permission', 'waiting_budget']);
 
@@ -46,4 +47,14 @@ export async function readTeamState(team: Team): Promise<TeamState> {
   const { tasks } = await new TaskList(team).list();
   const open = tasks.filter((t) => t.status !== 'completed' && !isInternalTask(t));
   return { teammates: teammates.map((m) => m.name), working, open };
+}
+
+/** What the lead is told when tasks are open and nobody works on them: nothing will happen by itself. */
+export function nudgeText(state: TeamState, v: LeadVoice): string {
+  const open = state.open.map((t) => `#${t.id} ${t.status}${t.owner ? ` (${t.owner})` : ''}: ${t.subject}`).join('; ');
+  const who = state.teammates.length === 0 ? 'There are no teammates.' : `Teammates, all idle: ${state.teammates.join(', ')}.`;
+  return (
+    `[swarm] The run is not finished: ${state.open.length} task${state.open.length === 1 ? ' is' : 's are'} still open (${open}) and no teammate is working, so nothing will happen by itself. ${who} ` +
+    `Spawn a teammate (${v.spawn}), give an idle teammate the work (${v.send}, or ${v.taskUpdate} with owner), or complete/delete tasks that are no longer needed.`
+  );
 }

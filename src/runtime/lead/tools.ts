@@ -1,5 +1,5 @@
 // The agent lead's own tools (docs/protocol.md#agent-lead), beside the task tools every member has (tools/tasks.ts):
-//   Agent {name, prompt, description?, subagent_type?, model?, isolation?, mode?} spawns a teammate
+//   Agent {name, prompt, description?, subagent_type?, model?, isolation?, runtime?, mode?} spawns a teammate
 //     through the normal spawn path (readiness included) and returns its agentId; a refusal (the
 //     team's --max-teammates, a budget, a bad name, a pane that never came up, a `mode` above the
 //     person's: the powers refuse it, protocol/mode-ceiling.ts) is an is_error result.
@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import { SwarmError } from '../../protocol/errors.js';
 import { LEAD_NAME, sameName } from '../../protocol/names.js';
+import { TEAMMATE_RUNTIMES, type TeammateRuntime } from '../../teammates/command-line.js';
 import { describeWorktreeFate, type WorktreeFate } from '../../teammates/worktree.js';
 import { structuredOrText } from '../tools/send-message.js';
 import { defineTool, type AnyTool } from '../tools/types.js';
@@ -24,6 +25,8 @@ export interface AgentRequest {
   mode?: string;
   /** `worktree`: its own git worktree and branch (docs/protocol.md#agent-types-and-worktrees). */
   isolation?: 'worktree';
+  /** What runs it: swarm's agent loop or a real Claude Code (default: the run's --runtime). */
+  runtime?: TeammateRuntime;
 }
 
 export interface SpawnReport {
@@ -69,6 +72,10 @@ const AgentInput = z.object({
   subagent_type: z.string().optional().describe('One of the agent types listed in your instructions, e.g. "verification" for the teammate that checks the result'),
   model: z.string().optional().describe('A model id for this teammate (default: the team\'s)'),
   isolation: z.literal('worktree').optional().describe('Run it in its own git worktree and branch (swarm/<team>/<name>), so its edits do not collide with others\'; kept for review if it changed anything'),
+  runtime: z
+    .enum(TEAMMATE_RUNTIMES)
+    .optional()
+    .describe('What runs it: "swarm" (swarm\'s agent loop, needs model credentials) or "claude" (a real Claude Code); default: the team\'s'),
   mode: z
     .enum(['default', 'acceptEdits', 'bypassPermissions', 'plan'])
     .optional()
@@ -97,6 +104,7 @@ export function agentTool(powers: LeadPowers): AnyTool {
             ...(input.model ? { model: input.model } : {}),
             ...(input.mode ? { mode: input.mode } : {}),
             ...(input.isolation ? { isolation: input.isolation } : {}),
+            ...(input.runtime ? { runtime: input.runtime } : {}),
           });
           const note = r.note === undefined ? '' : `\nNote: ${r.note}.`;
           return { content: `Spawned ${r.name} (agentId ${r.agentId}) in ${r.where}: it has its prompt and is working. Its messages reach you as they arrive.${note}` };
