@@ -10,6 +10,7 @@ import { doctorCommand } from './commands/doctor.js';
 import { inboxCommand } from './commands/inbox.js';
 import { launchCommand } from './commands/launch.js';
 import { leadCommand } from './commands/lead.js';
+import { mcpCommand } from './commands/mcp.js';
 import { approveCommand, denyCommand, permissionsCommand } from './commands/permissions.js';
 import { planCommand } from './commands/plan.js';
 import { resumeCommand } from './commands/resume.js';
@@ -145,6 +146,7 @@ function buildCli(argv: string[], io: CliIo, isTTY: boolean): Argv {
     .command(launchCommand)
     .command(leadCommand)
     .command(runCommand)
+    .command(mcpCommand)
     .command(demoCommand)
     .command(teamCommand)
     .command(sendCommand)

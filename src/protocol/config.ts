@@ -69,7 +69,7 @@ export const SwarmSectionSchema = z.looseObject({
 export type SwarmSection = z.infer<typeof SwarmSectionSchema>;
 
 /** Who takes delivery of team-lead's inbox (src/team/lead-lease.ts); pid and claimedAt are Claude Code's too. */
-export const LeaseKindSchema = z.enum(['console', 'agent', 'headless']);
+export const LeaseKindSchema = z.enum(['console', 'agent', 'headless', 'mcp']);
 export type LeaseKind = z.infer<typeof LeaseKindSchema>;
 
 /**

@@ -1,6 +1,6 @@
 // The leader lease (config.json `leadProcess`, docs/protocol.md#lead-lease): the one process that takes delivery of
 // team-lead's inbox and is the team's leader — a console (`swarm lead`), an agent lead in a console
-// (`swarm run`, `swarm lead --agent`) or a headless run (`swarm run -p`). Every other console
+// (`swarm run`, `swarm lead --agent`), a headless run (`swarm run -p`) or the MCP server of a Claude Code lead (`swarm mcp`). Every other console
 // watches: it follows the inbox without consuming it.
 //
 // Every change is made under the config lock (updateTeam). A claim records the holder's identity
@@ -9,7 +9,7 @@
 // clock went back); a watcher's tick takes the lease over once the lease is no longer believed.
 // `swarm lead --take-over` writes `takeOver` (with the asker's identity) into the record; a console
 // holder hands the lease to a believable asker on its next tick and watches from then on. An agent
-// lead (agent, headless) never hands over: its conversation needs every message. Unknown fields
+// lead (agent, headless, mcp: keepsInbox) never hands over: its conversation needs every message. Unknown fields
 // (Claude Code writes `leadProcess` too) are kept by the loose schema.
 import os from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
@@ -43,8 +43,13 @@ export function claudeCodeHolds(lease: LeadLease | undefined, now = Date.now()):
 
 /** "pid 123 (a console)" / "pid 123 (a headless run)". */
 export function describeHolder(lease: LeadLease, host = os.hostname()): string {
-  const what = { console: 'a console', agent: 'an agent lead in a console', headless: 'a headless run' }[lease.kind ?? 'console'];
+  const what = { console: 'a console', agent: 'an agent lead in a console', headless: 'a headless run', mcp: 'a Claude Code lead through swarm mcp' }[lease.kind ?? 'console'];
   return `pid ${lease.pid}${lease.host !== undefined && lease.host !== host ? ` on ${lease.host}` : ''} (${lease.kind === undefined ? 'a leader' : what})`;
+}
+
+/** An agent lead of any front end (in a console, headless, through swarm mcp): its conversation needs every message, so it never hands the lease over. */
+export function keepsInbox(lease: Pick<LeadLease, 'kind'>): boolean {
+  return lease.kind === 'agent' || lease.kind === 'headless' || lease.kind === 'mcp';
 }
 
 /** Whether a tick must take the config lock: a renewal or hand-over due, or the holder no longer believed. */
@@ -107,7 +112,7 @@ export async function requestTakeOver(team: Team, self: LeaseSelf, now = Date.no
   const asked = await updateTeam(team, (c): LeadLease | undefined => {
     const holder = liveHolder(c.leadProcess, self, now);
     if (holder === undefined) return undefined;
-    if (holder.kind === 'agent' || holder.kind === 'headless') {
+    if (keepsInbox(holder)) {
       throw new SwarmError('exists', `team ${team.name} is led by ${describeHolder(holder, self.host)}, which keeps team-lead's inbox until it ends: watch it with swarm lead --team ${team.name}, or stop it first`);
     }
     holder.takeOver = { pid: self.pid, kind: self.kind, host: self.host, at: now, ...(self.identity !== undefined ? { identity: self.identity } : {}) };

@@ -3,11 +3,11 @@
 // can watch an agent lead; an agent lead cannot start while another live process holds the lease.
 import { SwarmError } from '../../protocol/errors.js';
 import type { LeadLease, LeaseKind } from '../../protocol/config.js';
-import { describeHolder, LeaseKeeper, leaseSelf, otherHolder, type LeaseSelf } from '../../team/lead-lease.js';
+import { describeHolder, keepsInbox, LeaseKeeper, leaseSelf, otherHolder, type LeaseSelf } from '../../team/lead-lease.js';
 import type { Team } from '../../team/team.js';
 
 function busy(team: Team, holder: LeadLease): SwarmError {
-  const hint = holder.kind === 'agent' || holder.kind === 'headless' ? 'stop it or pick another --team' : `quit that console, or take its place with swarm lead --agent --take-over --team ${team.name}`;
+  const hint = keepsInbox(holder) ? 'stop it or pick another --team' : `quit that console, or take its place with swarm lead --agent --take-over --team ${team.name}`;
   return new SwarmError(
     'exists',
     `team ${team.name} is led by ${describeHolder(holder)}: an agent lead must take delivery of every message; watch with swarm lead --team ${team.name}, or ${hint}`,

@@ -14,44 +14,47 @@ import type { LeadLimitSettings } from '../../runtime/lead/limits.js';
 import { PRICES_CHECKED, priceOf } from '../../runtime/usage.js';
 import { TEAMMATE_RUNTIMES, type TeammateRuntime } from '../../teammates/command-line.js';
 
-export interface LeadArgs {
-  'lead-model'?: string | undefined;
+/** The flags of every lead's team, whoever leads it: `swarm run`, `swarm lead --agent`, `swarm mcp`. */
+export interface TeamArgs {
   model?: string | undefined;
   'max-teammates': number;
-  'max-turns'?: number | undefined;
   'budget-usd'?: number | undefined;
   'budget-tokens'?: number | undefined;
   backend?: string | undefined;
   'permission-mode'?: string | undefined;
-  runtime: string;
+  /** Unset: `swarm` under swarm's own lead, `claude` under a Claude Code lead. */
+  runtime?: string | undefined;
+}
+
+export interface LeadArgs extends TeamArgs {
+  'lead-model'?: string | undefined;
+  'max-turns'?: number | undefined;
   'lead-tools'?: string | undefined;
 }
 
 /** The flags' defaults (what `swarm demo` runs its lead with). */
-const DEFAULTS = { 'max-teammates': 4, runtime: 'swarm' } as const satisfies Partial<LeadArgs>;
+const DEFAULTS = { 'max-teammates': 4 } as const satisfies Partial<LeadArgs>;
 
-export function leadOptions<T>(y: Argv<T>): Argv<T & LeadArgs> {
+export function teamOptions<T>(y: Argv<T>, runtimeDefault: TeammateRuntime | 'by lead'): Argv<T & TeamArgs> {
+  const byLead = runtimeDefault === 'by lead' ? 'swarm; claude when --lead claude' : runtimeDefault;
   return y
-    .option('lead-model', { type: 'string', describe: `the lead's model (default: $ANTHROPIC_MODEL, else ${DEFAULT_MODEL})` })
-    .option('model', { type: 'string', describe: "teammates' model (default: the same rule)" })
+    .option('model', { type: 'string', describe: `teammates' model (default: $ANTHROPIC_MODEL, else ${DEFAULT_MODEL})` })
     .option('max-teammates', { type: 'number', default: DEFAULTS['max-teammates'], describe: 'teammates at once' })
-    .option('max-turns', { type: 'number', describe: "the lead's model steps" })
     .option('budget-usd', { type: 'number', describe: "the team's spend: tokens × list price" })
     .option('budget-tokens', { type: 'number', describe: "the team's tokens (for models without a list price)" })
     .option('backend', { type: 'string', choices: BACKEND_CHOICES, describe: 'where teammates open (default: the team setting, else auto-detect)' })
     .option('permission-mode', { type: 'string', describe: `${PermissionModeSchema.options.join(' | ')} for teammates` })
-    .option('runtime', { type: 'string', choices: TEAMMATE_RUNTIMES, default: DEFAULTS.runtime, describe: 'swarm teammates, or the real claude CLI' })
+    .option('runtime', { type: 'string', choices: TEAMMATE_RUNTIMES, describe: `swarm teammates, or the real claude CLI (default: ${byLead})` }) as Argv<T & TeamArgs>;
+}
+
+export function leadOptions<T>(y: Argv<T>, runtimeDefault: TeammateRuntime | 'by lead' = 'swarm'): Argv<T & LeadArgs> {
+  return teamOptions(y, runtimeDefault)
+    .option('lead-model', { type: 'string', describe: `the lead's model (default: $ANTHROPIC_MODEL, else ${DEFAULT_MODEL})` })
+    .option('max-turns', { type: 'number', describe: "the lead's model steps" })
     .option('lead-tools', { type: 'string', choices: ['read'], describe: 'read: the lead may also use Read, Glob and Grep' }) as Argv<T & LeadArgs>;
 }
 
-function positive(name: string, v: number | undefined, integer: boolean): void {
-  if (v === undefined) return;
-  if (!(v > 0) || (integer && !Number.isInteger(v))) throw new SwarmError('invalid_input', `expected --${name} to be a positive ${integer ? 'whole number' : 'number'}, got ${v}`);
-}
-
-export interface LeadSettings {
-  leadModel: string;
-  readTools: boolean;
+export interface TeamSettings {
   limits: LeadLimitSettings;
   backend: string | undefined;
   model: string | undefined;
@@ -60,27 +63,41 @@ export interface LeadSettings {
   cwd: string;
 }
 
-/** The flags as settings; throws a one-line SwarmError for a bad one. */
-export function leadSettings(args: LeadArgs, env: NodeJS.ProcessEnv, cwd: string): LeadSettings {
+/** The team's flags as settings; throws a one-line SwarmError for a bad one. */
+export function teamSettings(args: TeamArgs, runtimeDefault: TeammateRuntime, cwd: string): TeamSettings {
   positive('max-teammates', args['max-teammates'], true);
-  positive('max-turns', args['max-turns'], true);
   positive('budget-usd', args['budget-usd'], false);
   positive('budget-tokens', args['budget-tokens'], true);
   if (args['permission-mode'] !== undefined) parsePermissionMode(args['permission-mode'], '--permission-mode');
+  return {
+    limits: { maxTeammates: args['max-teammates'], budgetUsd: args['budget-usd'], budgetTokens: args['budget-tokens'] },
+    backend: args.backend,
+    model: args.model,
+    permissionMode: args['permission-mode'],
+    runtime: (args.runtime ?? runtimeDefault) as TeammateRuntime,
+    cwd,
+  };
+}
+
+function positive(name: string, v: number | undefined, integer: boolean): void {
+  if (v === undefined) return;
+  if (!(v > 0) || (integer && !Number.isInteger(v))) throw new SwarmError('invalid_input', `expected --${name} to be a positive ${integer ? 'whole number' : 'number'}, got ${v}`);
+}
+
+export interface LeadSettings extends TeamSettings {
+  leadModel: string;
+  readTools: boolean;
+}
+
+/** The flags as settings; throws a one-line SwarmError for a bad one. */
+export function leadSettings(args: LeadArgs, env: NodeJS.ProcessEnv, cwd: string): LeadSettings {
+  const team = teamSettings(args, 'swarm', cwd);
+  positive('max-turns', args['max-turns'], true);
   const leadModel = args['lead-model'] ?? (env.ANTHROPIC_MODEL?.trim() || DEFAULT_MODEL);
   if (args['budget-usd'] !== undefined && args['budget-tokens'] === undefined && priceOf(leadModel) === undefined) {
     throw new SwarmError('invalid_input', `--budget-usd needs a list price, and the price table (checked ${PRICES_CHECKED}) has none for ${leadModel}: give --budget-tokens instead (or as well)`);
   }
-  return {
-    leadModel,
-    readTools: args['lead-tools'] === 'read',
-    limits: { maxTeammates: args['max-teammates'], maxTurns: args['max-turns'], budgetUsd: args['budget-usd'], budgetTokens: args['budget-tokens'] },
-    backend: args.backend,
-    model: args.model,
-    permissionMode: args['permission-mode'],
-    runtime: args.runtime as TeammateRuntime,
-    cwd,
-  };
+  return { ...team, leadModel, readTools: args['lead-tools'] === 'read', limits: { ...team.limits, maxTurns: args['max-turns'] } };
 }
 
 /** The settings with every flag at its default. */
