@@ -16,8 +16,9 @@ const ToolResultBlock = z.looseObject({
 const OtherBlock = z.looseObject({ type: z.string() });
 const RequestBlock = z.union([TextBlock, ToolUseBlock, ToolResultBlock, OtherBlock]);
 
+// `system` messages in the list: the newest Claude Code (2.1.332) sends its environment context as one.
 export const RequestMessage = z.looseObject({
-  role: z.enum(['user', 'assistant']),
+  role: z.enum(['user', 'assistant', 'system']),
   content: z.union([z.string(), z.array(RequestBlock)]),
 });
 export type RequestMessage = z.infer<typeof RequestMessage>;
@@ -64,11 +65,11 @@ export interface RecordedRequest extends Omit<IncomingRequest, 'body'> {
   error?: string;
 }
 
-/** The system prompt as one string (text blocks joined by newlines). */
+/** The system prompt as one string (text blocks joined by newlines), then the text of `system` messages in the list. */
 export function systemText(body: MessagesRequest): string {
-  if (body.system === undefined) return '';
-  if (typeof body.system === 'string') return body.system;
-  return body.system.map((b) => b.text ?? '').join('\n');
+  const top = body.system === undefined ? '' : typeof body.system === 'string' ? body.system : body.system.map((b) => b.text ?? '').join('\n');
+  const inList = body.messages.filter((m) => m.role === 'system').map((m) => (typeof m.content === 'string' ? m.content : m.content.map(blockText).join('\n')));
+  return [top, ...inList].filter((t) => t !== '').join('\n');
 }
 
 function lastUserMessage(body: MessagesRequest): RequestMessage | undefined {

@@ -28,3 +28,18 @@ export function claudeCodeScript(): string {
   requireClaudeCode(); // a test that cannot run Claude Code must say why, not pass
   return `#!/bin/sh\nexec ${quote([process.execPath, CLAUDE_CODE])} "$@"\n`;
 }
+
+/** The newest native build (devDependency @anthropic-ai/claude-code-linux-x64), its `claude` binary. */
+export const CLAUDE_CODE_NATIVE = fileURLToPath(new URL('../../node_modules/@anthropic-ai/claude-code-linux-x64/claude', import.meta.url));
+
+/** The Claude Code builds interop tests run against: the devDependency run with node, and the native binary. */
+export const CLAUDE_CODE_BUILDS = [
+  { version: '2.1.112', argv: [process.execPath, CLAUDE_CODE], path: CLAUDE_CODE },
+  { version: '2.1.332', argv: [CLAUDE_CODE_NATIVE], path: CLAUDE_CODE_NATIVE },
+] as const;
+
+/** A `claude` script for a bin/ directory on PATH that runs `build` (throws, saying what to install, when it is missing). */
+export function claudeBuildScript(build: (typeof CLAUDE_CODE_BUILDS)[number]): string {
+  if (!existsSync(build.path)) throw new Error(`${build.path} is missing: run npm install (Claude Code ${build.version} is a devDependency)`);
+  return `#!/bin/sh\nexec ${quote([...build.argv])} "$@"\n`;
+}

@@ -21,12 +21,33 @@ import { refuseGlobals, rootDir, type GlobalArgs } from '../context.js';
 import { catchInterrupts } from '../interrupts.js';
 import { chalk } from '../output/render.js';
 import { refuseOtherLeader } from '../run/lead-process.js';
-import { leadOptions, leadSettings, requireModelCredentials, type LeadArgs } from '../run/options.js';
+import { leadOptions, leadSettings, requireModelCredentials, teamSettings, type LeadArgs, type LeadSettings, type TeamSettings } from '../run/options.js';
+import { resolveClaude } from '../../teammates/command-line.js';
 import { cliIo, setExitCode, stdinIsDeadDevice } from '../io.js';
 
 interface RunArgs extends GlobalArgs, LeadArgs {
   goal: string;
   print: boolean;
+  lead: string;
+}
+
+/** Who leads: swarm's agent lead (a model through the Messages API) or Claude Code through swarm's MCP server. */
+const LEADS = ['swarm', 'claude'] as const;
+
+/** The flags only swarm's own lead has, refused with Claude Code leading (it counts and reads by itself). */
+const SWARM_LEAD_ONLY = { 'max-turns': 'Claude Code counts its own turns', 'lead-tools': 'Claude Code has its own Read, Glob and Grep (allowed without asking)' } as const;
+
+/** --lead claude before anything is created: its flags, the credentials swarm teammates need, and `claude` itself. */
+function checkClaudeLead(args: RunArgs, settings: TeamSettings): void {
+  for (const [flag, why] of Object.entries(SWARM_LEAD_ONLY)) {
+    if (args[flag as keyof typeof SWARM_LEAD_ONLY] !== undefined) throw new SwarmError('invalid_input', `--${flag} is swarm's lead's, not Claude Code's (${why}): leave it out with --lead claude`);
+  }
+  if (settings.runtime === 'swarm') requireModelCredentials(cliIo().env, 'swarm run --lead claude --runtime swarm (its teammates)');
+  try {
+    resolveClaude(cliIo().env);
+  } catch {
+    throw new SwarmError('not_found', 'swarm run --lead claude needs Claude Code: the `claude` CLI on PATH (npm install -g @anthropic-ai/claude-code, then log in once); or let swarm lead with --lead swarm and an API key');
+  }
 }
 
 /** The team to run in: --team (created if missing), else a new team with a free name; `created` when this run made it. */
@@ -69,13 +90,19 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
     leadOptions(
       refuseGlobals(y, 'run', { json: 'the answer is text: swarm run -p "<goal>" prints it on stdout' })
         .positional('goal', { type: 'string', demandOption: true, describe: 'what the team should achieve' })
-        .option('print', { alias: 'p', type: 'boolean', default: false, describe: 'headless: no console; progress on stderr, the answer on stdout' }),
+        .option('print', { alias: 'p', type: 'boolean', default: false, describe: 'headless: no console; progress on stderr, the answer on stdout' })
+        .option('lead', { type: 'string', choices: LEADS, default: 'swarm', describe: "who leads: swarm's agent lead (model credentials), or Claude Code (claude on PATH; a subscription is enough)" }),
+      'by lead',
     )
       .example('$0 run "add a --verbose flag to the CLI, with tests"', 'a team and its lead, in the console')
+      .example('$0 run --lead claude "add a --verbose flag to the CLI, with tests"', 'Claude Code leads, no API key: it in this pane, the console beside it')
       .example('$0 run -p "fix the failing test in test/app.test.ts" --budget-usd 2 > answer.txt', 'headless, for scripts and CI'),
   handler: async (args) => {
-    requireModelCredentials(cliIo().env, 'swarm run');
-    const settings = leadSettings(args, cliIo().env, cliIo().cwd);
+    const byClaude = args.lead === 'claude';
+    const claudeSettings = byClaude ? teamSettings(args, 'claude', cliIo().cwd) : undefined;
+    if (claudeSettings !== undefined) checkClaudeLead(args, claudeSettings);
+    else requireModelCredentials(cliIo().env, 'swarm run');
+    const settings = claudeSettings ?? leadSettings(args, cliIo().env, cliIo().cwd);
     const goal = String(args.goal);
     if (goal.trim() === '') throw new SwarmError('invalid_input', 'the goal is empty: say what the team should achieve, e.g. swarm run "add a --verbose flag"');
     // The console reads keys: without a terminal, the headless form is the one that works.
@@ -86,19 +113,21 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
     await ensureLeadKey(team);
     const say = (line: string): void => void cliIo().stderr.write(`${line}\n`);
     const exportLine = cliIo().env.SWARM_TEAM === team.name ? [] : [chalk.dim(`  export SWARM_TEAM=${team.name}   (then no command needs --team)`)];
+    if (claudeSettings !== undefined) return runByClaude({ args, team, created, goal, settings: claudeSettings, say, exportLine });
+    const lead = settings as LeadSettings;
     if (!args.print) {
       for (const l of exportLine) cliIo().stderr.write(`${l}\n`);
-      await runConsole({ team, env: cliIo().env, lead: { ...settings, goal }, dieOfInterrupt: true });
+      await runConsole({ team, env: cliIo().env, lead: { ...lead, goal }, dieOfInterrupt: true });
       return settleRunTeam(team, created, say);
     }
-    cliIo().stderr.write(`${chalk.bold(`team ${team.name}`)} ${chalk.dim(`· lead ${settings.leadModel} · swarm status --team ${team.name}`)}\n`);
+    cliIo().stderr.write(`${chalk.bold(`team ${team.name}`)} ${chalk.dim(`· lead ${lead.leadModel} · swarm status --team ${team.name}`)}\n`);
     for (const l of exportLine) cliIo().stderr.write(`${l}\n`);
     // Loaded here: the lead's runtime (the Messages API SDK, the tools) would cost every other
     // command ~0.1 s of start-up.
     const { runHeadless } = await import('../run/headless.js');
     const interrupts = catchInterrupts();
     const code = await runHeadless({
-      ...settings,
+      ...lead,
       team,
       goal,
       env: cliIo().env,
@@ -118,3 +147,27 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
     setExitCode(code);
   },
 };
+
+/** Claude Code leads (docs/claude-code-lead.md): headless with -p, else in this terminal beside the person's console. */
+async function runByClaude(o: { args: RunArgs; team: Team; created: boolean; goal: string; settings: TeamSettings; say: (line: string) => void; exportLine: string[] }): Promise<void> {
+  const { args, team, say } = o;
+  cliIo().stderr.write(`${chalk.bold(`team ${team.name}`)} ${chalk.dim(`· lead Claude Code${args['lead-model'] ? ` (${args['lead-model']})` : ''} · teammates --runtime ${o.settings.runtime} · swarm status --team ${team.name}`)}\n`);
+  for (const l of o.exportLine) cliIo().stderr.write(`${l}\n`);
+  // An interrupt stops Claude Code, then the team; Ctrl-C in a terminal is Claude Code's own key.
+  const interrupts = catchInterrupts(args.print ? undefined : ['SIGTERM', 'SIGHUP']);
+  const common = { team, goal: o.goal, settings: o.settings, leadModel: args['lead-model'], env: cliIo().env, signal: interrupts.signal };
+  const run = args.print
+    ? import('../run/claude-headless.js').then(({ runClaudeHeadless }) => runClaudeHeadless({ ...common, progress: say, answer: (text) => cliIo().stdout.write(`${text}\n`) }))
+    : import('../run/claude-terminal.js').then(({ runClaudeInTerminal }) => runClaudeInTerminal({ ...common, print: say }));
+  const code = await run
+    .catch(async (e: unknown) => {
+      await settleRunTeam(team, o.created, say);
+      throw e;
+    })
+    .finally(() => {
+      if (interrupts.cause === undefined) interrupts.off();
+    });
+  if (code !== 0 || interrupts.cause !== undefined) await settleRunTeam(team, o.created, say);
+  if (interrupts.cause !== undefined) await interrupts.exit(interrupts.cause);
+  setExitCode(code);
+}

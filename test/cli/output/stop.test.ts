@@ -5,7 +5,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { describeOutcome } from '../../../src/cli/output/stop.js';
-import { stopLine } from '../../../src/cli/run/headless.js';
+import { stopLine } from '../../../src/cli/run/run-report.js';
 import type { StopOutcome } from '../../../src/teammates/stop.js';
 
 const outcomes: StopOutcome[] = [
