@@ -28,7 +28,7 @@ import type { AnyTool, ToolOutput } from '../../runtime/tools/types.js';
 import { describeIssues } from '../../runtime/tools/types.js';
 import { Transcript } from '../../runtime/transcript.js';
 import { PaneView } from '../../runtime/view.js';
-import { describeHolder, LeaseKeeper, leaseSelf } from '../../team/lead-lease.js';
+import { describeHolder, LEASE_TICK_MS, LeaseKeeper, leaseSelf } from '../../team/lead-lease.js';
 import { setTeamBudget } from '../../team/spend.js';
 import { readTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
@@ -100,16 +100,19 @@ function parse<T>(tool: string, schema: z.ZodType<T>, input: unknown): T {
   return r.data;
 }
 
-/** Take the lease, asking a console holder for it; the reason it is someone else's when not. */
-async function openLease(team: Team): Promise<{ keeper: LeaseKeeper; refused?: string }> {
+/** How long a tool waits for a console holding the lease to hand it over (it does on its next tick). */
+const TAKE_OVER_MS = 2 * LEASE_TICK_MS + 1000;
+
+/** Take the lease, asking a console holder for it (granted within a tick); `refused` when an agent lead holds it. */
+async function openLease(team: Team): Promise<{ keeper: LeaseKeeper; refused: boolean }> {
   const self = leaseSelf('mcp');
   try {
     const keeper = await LeaseKeeper.open(team, self, { takeOver: true });
-    if (!keeper.holding) await keeper.waitHolding(5000);
-    return { keeper };
+    if (!keeper.holding) await keeper.waitHolding(TAKE_OVER_MS);
+    return { keeper, refused: false };
   } catch (e) {
     if (!(e instanceof SwarmError) || e.kind !== 'exists') throw e;
-    return { keeper: await LeaseKeeper.open(team, self), refused: e.message };
+    return { keeper: await LeaseKeeper.open(team, self), refused: true };
   }
 }
 
@@ -117,7 +120,6 @@ export async function serveLead(o: McpLeadOptions, transport: Transport): Promis
   const { team, settings } = o;
   await readTeam(team); // not_found before anything starts
   const stop = new AbortController();
-  const { keeper } = await openLease(team);
   if (settings.budgetUsd !== undefined || settings.budgetTokens !== undefined) await setTeamBudget(team, { usd: settings.budgetUsd, tokens: settings.budgetTokens });
 
   const view = new PaneView((s) => o.log(s), undefined);
@@ -139,18 +141,21 @@ export async function serveLead(o: McpLeadOptions, transport: Transport): Promis
   const { mailbox } = await openLeadMailbox({ team });
   const deliveries = new LeadDeliveries({ team, mailbox, rule: new LeadInboxRule({ team, stopContext: () => stopContext }), print: (line) => o.log(`${line}\n`) });
 
-  // Deliveries run while this process holds the lease (the one consumer of team-lead's inbox).
+  // The lease is taken after the client is connected (below): a client gives a server a few seconds
+  // to answer, and a console hands the lease over only on its next tick. Deliveries run while this
+  // process holds it (the one consumer of team-lead's inbox).
+  let leasing: Promise<{ keeper: LeaseKeeper; refused: boolean }> | undefined;
   let following: Promise<void> | undefined;
-  const follow = (): void => {
-    if (following !== undefined || !keeper.holding) return;
+  const follow = (keeper: LeaseKeeper): void => {
+    if (following !== undefined || !keeper.holding || stop.signal.aborted) return;
     following = deliveries.run(stop.signal).catch((e: unknown) => {
       if (!stop.signal.aborted) o.log(`error: following team-lead's inbox: ${e instanceof Error ? e.message : String(e)}\n`);
     });
   };
-  follow();
   const requireLease = async (): Promise<void> => {
+    const { keeper } = await (leasing ??= openLease(team));
     if (!keeper.holding) await keeper.waitHolding(0).catch(() => false);
-    if (keeper.holding) return follow();
+    if (keeper.holding) return follow(keeper);
     const s = keeper.state;
     const who = s.role === 'watcher' ? describeHolder(s.holder) : 'another process';
     throw new SwarmError('exists', `team ${team.name} is led by ${who}, which takes team-lead's messages: stop it, then call this tool again`);
@@ -272,10 +277,13 @@ export async function serveLead(o: McpLeadOptions, transport: Transport): Promis
       await following;
       await toolset.ctx.processes.killAll();
       await transcript.flush();
-      await keeper.close();
+      const lease = await leasing?.catch(() => undefined);
+      await lease?.keeper.close();
       resolveClosed();
     })());
   server.onclose = () => void close();
   await server.connect(transport);
+  leasing ??= openLease(team);
+  void leasing.then(({ keeper }) => follow(keeper)).catch((e: unknown) => o.log(`error: taking the leader lease: ${e instanceof Error ? e.message : String(e)}\n`));
   return { closed, close };
 }

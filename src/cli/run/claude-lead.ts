@@ -4,9 +4,11 @@
 // (runtime/lead/prompt.ts) in the MCP tools' names — is appended to Claude Code's system prompt; the
 // swarm tools and the read-only tools are allowed without asking (anything else asks the person in
 // the lead's pane, and is refused headless); --lead-model becomes its --model. The goal comes last,
-// after `--`, so no goal is read as a flag. The team's tools are loaded up front (ENABLE_TOOL_SEARCH
+// after `--`, so no goal is read as a flag. A SessionStart hook holds Claude Code's first prompt until
+// the server leads the team (cli/mcp/ready.ts). The team's tools are loaded up front (ENABLE_TOOL_SEARCH
 // false unless the person set it): a Claude Code that defers MCP tools behind a search would have to
 // find its own job first.
+import { quote } from 'shell-quote';
 import { MCP_SERVER, MCP_VOICE } from '../mcp/names.js';
 import { LEAD_NAME } from '../../protocol/names.js';
 import { LeadLimits } from '../../runtime/lead/limits.js';
@@ -46,6 +48,19 @@ export function mcpConfig(team: Team, s: TeamSettings): string {
   return JSON.stringify({ mcpServers: { [MCP_SERVER]: { type: 'stdio', command, args } } });
 }
 
+/** How long the SessionStart hook holds Claude Code's first prompt for the team's tools, seconds. */
+export const READY_WAIT_SECONDS = 30;
+
+/**
+ * Settings for the lead's Claude Code (--settings takes the JSON itself): a SessionStart hook that
+ * holds its start — and so the goal, its first prompt — until swarm's MCP server leads the team
+ * (cli/mcp/ready.ts): an interactive Claude Code does not wait for its MCP servers by itself.
+ */
+export function claudeLeadSettings(team: Team): string {
+  const command = quote([process.execPath, SWARM_BIN, 'mcp', '--team', team.name, '--wait-ready', String(READY_WAIT_SECONDS)]);
+  return JSON.stringify({ hooks: { SessionStart: [{ matcher: 'startup', hooks: [{ type: 'command', command, timeout: READY_WAIT_SECONDS + 10 }] }] } });
+}
+
 /** The lead's method for Claude Code's system prompt: the team, its limits and agent types as they are now. */
 export async function claudeLeadPrompt(team: Team, s: TeamSettings): Promise<string> {
   const config = await readTeam(team);
@@ -78,6 +93,8 @@ export async function claudeLeadCommand(o: { team: Team; settings: TeamSettings;
       '--mcp-config',
       mcpConfig(o.team, o.settings),
       '--strict-mcp-config',
+      '--settings',
+      claudeLeadSettings(o.team),
       '--append-system-prompt',
       prompt,
       '--allowedTools',

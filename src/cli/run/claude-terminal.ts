@@ -45,7 +45,7 @@ export async function runClaudeInTerminal(o: ClaudeTerminalOptions): Promise<num
 
   if (backend.sessions !== undefined) {
     // Outside tmux: this run, again, in the first pane of the team's new session; this terminal attaches.
-    const again = [process.execPath, SWARM_BIN, 'run', '--lead', 'claude', '--team', team.name, ...teamFlags(settings), ...(o.leadModel ? ['--lead-model', o.leadModel] : []), '--', o.goal];
+    const again = [process.execPath, SWARM_BIN, 'run', o.goal, '--lead', 'claude', '--team', team.name, ...teamFlags(settings), ...(o.leadModel ? ['--lead-model', o.leadModel] : [])];
     const inSession = await backend.sessions.runConsole(team.name, { argv: again, cwd: settings.cwd, env: forwardedEnv(o.env) });
     o.print(backend.describe());
     await attachOrSay(inSession, o.print);

@@ -18,7 +18,7 @@ import { addMember, createTeam, readTeam } from '../../../src/team/team-store.js
 import type { Team } from '../../../src/team/team.js';
 import { ensureLeadKey } from '../../../src/permissions/keys.js';
 import { isProcessAlive } from '../../../src/storage/pid.js';
-import { SWARM_BIN, swarmInProcess } from '../../support/cli.js';
+import { SWARM_BIN, swarm, swarmInProcess } from '../../support/cli.js';
 import { tmuxEnv, tmuxForThisTest } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
 import { reapChildren, startSleeper, writeStatus } from '../../support/team-fixture.js';
@@ -191,6 +191,19 @@ describe('swarm mcp: the command', () => {
     expect(r.exitCode).toBe(1);
     expect(r.stderr.trim()).toBe('swarm: no team "nope"; see \'swarm team list\', or create it with \'swarm team create nope\'');
     expect(await fs.readdir(path.join(root, 'teams'))).toEqual(['crew']);
+  });
+
+  it('--wait-ready: waits until a swarm MCP server leads the team (exit 0, nothing on stdout), or says on stderr that none did', async () => {
+    const alone = await swarmInProcess(root, ['mcp', '--team', 'crew', '--wait-ready', '0.5']);
+    expect(alone).toMatchObject({ exitCode: 0, stdout: '' });
+    expect(alone.stderr.trim()).toBe("swarm: no swarm MCP server took the lead of team crew within 0.5 s: team-lead's tools (mcp__swarm__*) may be missing; see /mcp");
+    await connect();
+    await waitFor(async () => (await readTeam(team)).leadProcess?.kind === 'mcp', 10_000, 'the server to take the lease');
+    // Another process (the lease is this one's own here): it sees the server's lease at once.
+    const started = Date.now();
+    expect(await swarm(root, ['mcp', '--team', 'crew', '--wait-ready', '30'])).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect((await swarmInProcess(root, ['mcp', '--team', 'crew', '--wait-ready', '0'])).stderr).toContain('expected --wait-ready to be a positive number of seconds, got 0');
   });
 
   it('a second server (a child process, over stdio) says who leads until the first is gone, then takes the lease; it ends with its client', async () => {

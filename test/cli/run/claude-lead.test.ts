@@ -10,7 +10,8 @@ import { execa } from 'execa';
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { lastToolResultNames, lastUserText, type IncomingRequest } from '../../../src/standin/request.js';
+import { lastUserText, type IncomingRequest } from '../../../src/standin/request.js';
+import { afterMcp as after, claudeLeadScript, LEAD_ANSWER, LEAD_GOAL as GOAL, leadRequest as lead } from '../../support/claude-lead-script.js';
 import { startMessagesServer, type MessagesServer } from '../../../src/standin/messages-server.js';
 import { readTeam } from '../../../src/team/team-store.js';
 import { Team } from '../../../src/team/team.js';
@@ -21,13 +22,7 @@ import { tmuxEnv, tmuxForThisTest } from '../../support/tmux.js';
 import { afterThisTest, tempRoot, useTempRoot } from '../../support/tmp-root.js';
 import { waitFor } from '../../support/wait.js';
 
-const GOAL = 'Have out.txt written by a teammate.';
-const WORKER_PROMPT = 'Write out.txt saying checked, then tell team-lead.';
 const TEAM = 'ccmcp';
-
-/** A request of the lead's conversation: it offers swarm's MCP tools (side requests offer none). */
-const lead = (r: IncomingRequest): boolean => (r.body.tools ?? []).some((t) => t.name === 'mcp__swarm__spawn_teammate');
-const after = (tool: string) => (r: IncomingRequest): boolean => lead(r) && lastToolResultNames(r.body).includes(`mcp__swarm__${tool}`);
 
 describe.each(CLAUDE_CODE_BUILDS)('Claude Code $version leads through swarm mcp (swarm run -p --lead claude)', (build) => {
   let root = '';
@@ -45,28 +40,7 @@ describe.each(CLAUDE_CODE_BUILDS)('Claude Code $version leads through swarm mcp 
     await fs.writeFile(path.join(bin, 'claude'), script, { mode: 0o755 });
     await seedClaudeCodeState(root, work);
     socket = tmuxForThisTest();
-    standin = await startMessagesServer({
-      script: {
-        shutdown: 'approve',
-        turns: [
-          { match: (r) => lead(r) && lastToolResultNames(r.body).length === 0 && lastUserText(r.body).includes(GOAL), reply: { content: [{ type: 'tool_use', name: 'mcp__swarm__task_create', input: { subject: 'Write out.txt', description: 'echo checked > out.txt' } }] } },
-          { match: after('task_create'), reply: { content: [{ type: 'tool_use', name: 'mcp__swarm__spawn_teammate', input: { name: 'worker', prompt: WORKER_PROMPT, runtime: 'swarm' } }] } },
-          { match: (r) => after('wait_for_messages')(r) && lastUserText(r.body).includes('out.txt written'), reply: { content: [{ type: 'tool_use', name: 'mcp__swarm__send_message', input: { to: 'worker', message: { type: 'shutdown_request', reason: 'done' } } }] } },
-          { match: after('send_message'), reply: 'Done: the worker wrote out.txt and was shut down.' },
-          // After the spawn, and after a wait that did not bring the result yet: wait (again).
-          ...Array.from({ length: 12 }, () => ({ match: (r: IncomingRequest) => after('spawn_teammate')(r) || after('wait_for_messages')(r), reply: { content: [{ type: 'tool_use' as const, name: 'mcp__swarm__wait_for_messages', input: { timeout_seconds: 30 } }] } })),
-          // The teammate (swarm's runtime names itself in a header).
-          { match: { agent: 'worker', lastUser: WORKER_PROMPT }, reply: { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'echo checked > out.txt' } }] } },
-          { match: { agent: 'worker', toolResult: 'Bash' }, reply: { content: [{ type: 'tool_use', name: 'SendMessage', input: { to: 'team-lead', message: 'out.txt written' } }] } },
-          { match: { agent: 'worker', toolResult: 'SendMessage' }, reply: 'Done.' },
-          // Idle, it claims the open task (the lead made it for this work): done already.
-          { match: { agent: 'worker', lastUser: 'You claimed task #1' }, reply: { content: [{ type: 'tool_use', name: 'TaskUpdate', input: { taskId: '1', status: 'completed' } }] } },
-          { match: { agent: 'worker', toolResult: 'TaskUpdate' }, reply: 'Task #1 was done already.' },
-          // Side requests of Claude Code (titles, summaries): a short answer, as often as asked.
-          ...Array.from({ length: 40 }, () => ({ match: (r: IncomingRequest) => !lead(r) && r.agent === '', reply: 'ok' })),
-        ],
-      },
-    });
+    standin = await startMessagesServer({ script: claudeLeadScript() });
     afterThisTest(() => standin.close());
   });
 
@@ -98,7 +72,7 @@ describe.each(CLAUDE_CODE_BUILDS)('Claude Code $version leads through swarm mcp 
     expect(approved.exitCode, approved.stderr).toBe(0);
     const r = await child;
     expect(r.exitCode, `${r.stdout}\n${stderr}`).toBe(0);
-    expect(r.stdout.trim()).toBe('Done: the worker wrote out.txt and was shut down.');
+    expect(r.stdout.trim()).toBe(LEAD_ANSWER);
     expect(await fs.readFile(path.join(work, 'out.txt'), 'utf8')).toBe('checked\n');
     // Its progress: the lead's tool calls, the task, the teammate's words, the verified stop.
     expect(stderr).not.toMatch(/failed|unmatched|error/i);
