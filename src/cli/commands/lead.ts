@@ -43,7 +43,7 @@ export const leadCommand: CommandModule<GlobalArgs, LeadCommandArgs> = {
       .example('$0 lead --agent --team review-squad --budget-usd 1', 'an agent lead for an existing team')
       .example('$0 lead --take-over --team review-squad', 'take delivery from the console open in another terminal'),
   handler: async (args) => {
-    if (args.agent) requireModelCredentials(cliIo().env, 'swarm lead --agent');
+    if (args.agent) requireModelCredentials(cliIo().env, 'swarm lead --agent', 'claude mcp add swarm -- swarm mcp --team <team>, then ask Claude Code to lead it');
     // Piped /commands are a scripted console; /dev/null (or a closed terminal) would only quit at once.
     if (stdinIsDeadDevice(cliIo().stdin)) {
       throw new SwarmError('invalid_input', "swarm lead needs a terminal (it reads your keys): run it in a terminal or a tmux pane; from a script, use 'swarm inbox team-lead --follow' and 'swarm approve <id>'");

@@ -42,7 +42,7 @@ function checkClaudeLead(args: RunArgs, settings: TeamSettings): void {
   for (const [flag, why] of Object.entries(SWARM_LEAD_ONLY)) {
     if (args[flag as keyof typeof SWARM_LEAD_ONLY] !== undefined) throw new SwarmError('invalid_input', `--${flag} is swarm's lead's, not Claude Code's (${why}): leave it out with --lead claude`);
   }
-  if (settings.runtime === 'swarm') requireModelCredentials(cliIo().env, 'swarm run --lead claude --runtime swarm (its teammates)');
+  if (settings.runtime === 'swarm') requireModelCredentials(cliIo().env, 'swarm run --lead claude --runtime swarm', undefined, 'for its teammates (or leave --runtime out: Claude Code teammates)');
   try {
     resolveClaude(cliIo().env);
   } catch {
@@ -101,7 +101,7 @@ export const runCommand: CommandModule<GlobalArgs, RunArgs> = {
     const byClaude = args.lead === 'claude';
     const claudeSettings = byClaude ? teamSettings(args, 'claude', cliIo().cwd) : undefined;
     if (claudeSettings !== undefined) checkClaudeLead(args, claudeSettings);
-    else requireModelCredentials(cliIo().env, 'swarm run');
+    else requireModelCredentials(cliIo().env, 'swarm run', 'swarm run --lead claude "<goal>"');
     const settings = claudeSettings ?? leadSettings(args, cliIo().env, cliIo().cwd);
     const goal = String(args.goal);
     if (goal.trim() === '') throw new SwarmError('invalid_input', 'the goal is empty: say what the team should achieve, e.g. swarm run "add a --verbose flag"');

@@ -12,7 +12,7 @@ import { DEFAULT_MODEL } from '../../runtime/args.js';
 import { hasModelCredentials, NO_CREDENTIALS } from '../../runtime/model-client.js';
 import type { LeadLimitSettings } from '../../runtime/lead/limits.js';
 import { PRICES_CHECKED, priceOf } from '../../runtime/usage.js';
-import { TEAMMATE_RUNTIMES, type TeammateRuntime } from '../../teammates/command-line.js';
+import { findOnPath, TEAMMATE_RUNTIMES, userPathFor, type TeammateRuntime } from '../../teammates/command-line.js';
 
 /** The flags of every lead's team, whoever leads it: `swarm run`, `swarm lead --agent`, `swarm mcp`. */
 export interface TeamArgs {
@@ -111,16 +111,18 @@ const PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 /**
  * Before an agent lead is made (`swarm run`, `swarm lead --agent`) and before anything is created:
  * without model credentials, one error (exit 2) that says what to set, that `swarm demo` runs
- * offline, and, where the stand-in and its example scenario are here (a clone), how to run a goal
- * on it. Nothing is left behind: no team, key or file.
+ * offline, where `claude` is on PATH how Claude Code leads with no key (`withClaude`: the command),
+ * and, where the stand-in and its example scenario are here (a clone), how to run a goal on it.
+ * Nothing is left behind: no team, key or file.
  */
-export function requireModelCredentials(env: NodeJS.ProcessEnv, command: string): void {
+export function requireModelCredentials(env: NodeJS.ProcessEnv, command: string, withClaude?: string, forWhat = 'for its agent lead'): void {
   if (hasModelCredentials(env)) return;
+  const claude = withClaude !== undefined && findOnPath('claude', { ...env, PATH: userPathFor(env) }) !== undefined ? [`or let Claude Code lead, no key needed (your Claude subscription): ${withClaude}`] : [];
   const standin = path.join(PACKAGE_DIR, 'dist/standin/messages-server.js');
   const script = path.join(PACKAGE_DIR, 'examples/goal.scenario.json');
   const offline = existsSync(standin) && existsSync(script)
     ? [`or run a goal on the scripted stand-in: node ${standin} --script ${script} --port 8788 & ANTHROPIC_BASE_URL=http://127.0.0.1:8788 swarm run -p "List this project's files"`]
     : [];
-  throw new SwarmError('invalid_input', [`${command} needs a model for its agent lead: ${NO_CREDENTIALS}; nothing was created`, 'swarm demo runs the whole thing offline (a scripted stand-in model, no key)', ...offline].join('\n'));
+  throw new SwarmError('invalid_input', [`${command} needs a model ${forWhat}: ${NO_CREDENTIALS}; nothing was created`, ...claude, 'swarm demo runs the whole thing offline (a scripted stand-in model, no key)', ...offline].join('\n'));
 }
 

@@ -108,6 +108,17 @@ describe('swarm mcp: the lead tools over MCP', () => {
     expect(down).toEqual({ isError: false, text: 'w1 approved the shutdown and is gone (verified).' });
   }, 60_000);
 
+  it('the team budget binds: over it, spawn_teammate is refused by the tool, not left to the model', async () => {
+    const { client } = await connect({ budgetUsd: 0.01 });
+    await member('w1');
+    await writeStatus(root, 'crew', 'w1', { pid: await startSleeper(), state: 'idle', costUsd: 0.05, totalTokens: 5000 });
+    afterThisTest(reapChildren);
+    const r = await call(client, 'spawn_teammate', { name: 'w2', prompt: 'Wait.' });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/^no new teammates: .*--budget-usd 0\.01/);
+    expect((await readTeam(team)).members.map((m) => m.name)).toEqual(['team-lead', 'w1']);
+  });
+
   it('the task tools: create, list, update with an owner check, get', async () => {
     const { client } = await connect();
     await member('w1');

@@ -1,7 +1,8 @@
 // No dead end without a key: `swarm run` (console and -p) and `swarm lead --agent` check for model
 // credentials before creating anything, and say in one error (exit 2) what to set, that `swarm
 // demo` runs offline, and how to run a goal on the stand-in here; no team, key or file is left.
-import { readdir } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createTeam } from '../../../src/team/team-store.js';
 import { swarm } from '../../support/cli.js';
@@ -32,6 +33,37 @@ describe('without model credentials', () => {
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/^swarm: swarm lead --agent needs a model for its agent lead: no model credentials/);
     expect((await readdir(root, { recursive: true })).sort()).toEqual(before);
+  });
+
+  it('with Claude Code on PATH, the error says how it leads with no key (swarm run --lead claude; claude mcp add for swarm lead --agent)', async () => {
+    const bin = path.join(root, 'bin');
+    await mkdir(bin);
+    await writeFile(path.join(bin, 'claude'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    const env = { ...NO_KEY, PATH: `${bin}:${process.env.PATH ?? ''}` };
+    const run = await swarm(root, ['run', '-p', 'add a flag'], env);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr.split('\n')[1]?.trim()).toBe('or let Claude Code lead, no key needed (your Claude subscription): swarm run --lead claude "<goal>"');
+    await createTeam(root, { name: 'crew' });
+    const lead = await swarm(root, ['lead', '--agent', '--team', 'crew'], env);
+    expect(lead.stderr.split('\n')[1]?.trim()).toBe('or let Claude Code lead, no key needed (your Claude subscription): claude mcp add swarm -- swarm mcp --team <team>, then ask Claude Code to lead it');
+    // Without it on PATH, no such line (the first test).
+  });
+
+  it('--lead claude needs no key, but claude on PATH, its own flags, and a key for --runtime swarm teammates; each refusal creates nothing', async () => {
+    const noClaude = { ...NO_KEY, PATH: '/usr/bin:/bin' };
+    const missing = await swarm(root, ['run', '-p', '--lead', 'claude', 'add a flag'], noClaude);
+    expect(missing.exitCode).toBe(1);
+    expect(missing.stderr.trim()).toBe('swarm: swarm run --lead claude needs Claude Code: the `claude` CLI on PATH (npm install -g @anthropic-ai/claude-code, then log in once); or let swarm lead with --lead swarm and an API key');
+    const bin = path.join(root, 'bin');
+    await mkdir(bin);
+    await writeFile(path.join(bin, 'claude'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    const env = { ...NO_KEY, PATH: `${bin}:/usr/bin:/bin` };
+    const turns = await swarm(root, ['run', '-p', '--lead', 'claude', '--max-turns', '3', 'add a flag'], env);
+    expect(turns.stderr.trim()).toBe("swarm: --max-turns is swarm's lead's, not Claude Code's (Claude Code counts its own turns): leave it out with --lead claude");
+    const runtime = await swarm(root, ['run', '-p', '--lead', 'claude', '--runtime', 'swarm', 'add a flag'], env);
+    expect(runtime.exitCode).toBe(2);
+    expect(runtime.stderr).toMatch(/^swarm: swarm run --lead claude --runtime swarm needs a model for its teammates \(or leave --runtime out: Claude Code teammates\): no model credentials/);
+    expect(await readdir(root)).toEqual(['bin']);
   });
 
   it('a base URL alone is enough (a local endpoint): the check lets it through', async () => {
