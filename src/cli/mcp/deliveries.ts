@@ -31,6 +31,8 @@ export interface DeliveriesOptions {
   rule: LeadInboxRule;
   /** Diagnostics (the server's stderr). */
   print: (line: string) => void;
+  /** How long a wait lingers after the first arrival, ms (default SETTLE_MS; tests lengthen it). */
+  settleMs?: number;
 }
 
 /** What one wait hands over: inbox entries in their order, then task notes. */
@@ -74,7 +76,7 @@ export class LeadDeliveries {
       const settle = (): void => {
         this.wake = undefined;
         clearTimeout(timer);
-        timer = setTimeout(done, SETTLE_MS);
+        timer = setTimeout(done, this.o.settleMs ?? SETTLE_MS);
       };
       signal.addEventListener('abort', done, { once: true });
       if (this.ready) return settle();

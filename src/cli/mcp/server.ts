@@ -59,6 +59,8 @@ export interface McpLeadOptions {
   log: (text: string) => void;
   /** How long a wait may block at most, seconds (tests shorten it). */
   maxWaitSeconds?: number;
+  /** How long a wait lingers for the rest of a burst, ms (tests lengthen it). */
+  settleMs?: number;
 }
 
 export interface McpLead {
@@ -139,7 +141,7 @@ export async function serveLead(o: McpLeadOptions, transport: Transport): Promis
   const stopContext: StopContext = { env: o.env };
   stopContext.backendFor = backendsOnce(stopContext);
   const { mailbox } = await openLeadMailbox({ team });
-  const deliveries = new LeadDeliveries({ team, mailbox, rule: new LeadInboxRule({ team, stopContext: () => stopContext }), print: (line) => o.log(`${line}\n`) });
+  const deliveries = new LeadDeliveries({ team, mailbox, rule: new LeadInboxRule({ team, stopContext: () => stopContext }), print: (line) => o.log(`${line}\n`), ...(o.settleMs !== undefined ? { settleMs: o.settleMs } : {}) });
 
   // The lease is taken after the client is connected (below): a client gives a server a few seconds
   // to answer, and a console hands the lease over only on its next tick. Deliveries run while this
@@ -185,6 +187,8 @@ export async function serveLead(o: McpLeadOptions, transport: Transport): Promis
         return { content: `[swarm] No teammate is working and no task is open${now.teammates.length > 0 ? ` (idle: ${now.teammates.join(', ')})` : ''}: nothing more will arrive until you act.` };
       }
     }
+    // A cancelled call's result reaches nobody: what arrived stays for the next wait.
+    if (signal.aborted) throw new SwarmError('interrupted', 'wait_for_messages was cancelled; what arrived is kept for the next wait');
     const { entries, notes } = await deliveries.take();
     return { content: [...entries.map((m) => wrapForModel(m)), ...notes].join('\n') };
   };

@@ -38,10 +38,10 @@ beforeEach(async () => {
 });
 
 /** A server on the team and a client connected to it; both closed after the test. */
-async function connect(settings: Partial<McpLeadSettings> = {}): Promise<{ client: Client; lead: McpLead; log: string[] }> {
+async function connect(settings: Partial<McpLeadSettings> = {}, extra: { settleMs?: number } = {}): Promise<{ client: Client; lead: McpLead; log: string[] }> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const log: string[] = [];
-  const lead = await serveLead({ team, env, cwd: root, settings: { runtime: 'swarm', maxTeammates: 2, ...settings }, log: (t) => void log.push(t) }, serverSide);
+  const lead = await serveLead({ team, env, cwd: root, settings: { runtime: 'swarm', maxTeammates: 2, ...settings }, log: (t) => void log.push(t), ...extra }, serverSide);
   const client = new Client({ name: 'test', version: '1' });
   await client.connect(clientSide);
   afterThisTest(async () => {
@@ -119,6 +119,14 @@ describe('swarm mcp: the lead tools over MCP', () => {
     expect((await readTeam(team)).members.map((m) => m.name)).toEqual(['team-lead', 'w1']);
   });
 
+  it("the person's --permission-mode is a ceiling the lead cannot lift through spawn_teammate", async () => {
+    const { client } = await connect({ permissionMode: 'default' });
+    const r = await call(client, 'spawn_teammate', { name: 'w1', prompt: 'Run anything.', mode: 'bypassPermissions' });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/^mode bypassPermissions is above default, the permission mode the person chose for this run, and a model cannot raise it/);
+    expect((await readTeam(team)).members.map((m) => m.name)).toEqual(['team-lead']);
+  });
+
   it('the task tools: create, list, update with an owner check, get', async () => {
     const { client } = await connect();
     await member('w1');
@@ -178,6 +186,24 @@ describe('swarm mcp: the lead tools over MCP', () => {
     await writeStatus(root, 'crew', 'w2', { pid: await startSleeper(), state: 'working' });
     afterThisTest(reapChildren);
     expect(await call(client, 'wait_for_messages', { timeout_seconds: 1 })).toEqual({ isError: false, text: 'No news in 1 s. Working: w2. Call wait_for_messages again to go on waiting.' });
+  }, 30_000);
+
+  it('a cancelled wait hands nothing over: what arrived during it comes with the next wait', async () => {
+    const { client } = await connect({}, { settleMs: 5000 });
+    await member('w1');
+    await writeStatus(root, 'crew', 'w1', { pid: await startSleeper(), state: 'working' });
+    afterThisTest(reapChildren);
+    const cancel = new AbortController();
+    const cancelled = client.callTool({ name: 'wait_for_messages', arguments: { timeout_seconds: 30 } }, undefined, { signal: cancel.signal }).then(
+      () => 'answered',
+      () => 'cancelled',
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    await fromTeammate('w1', 'arrived while the first wait lingered');
+    await new Promise((r) => setTimeout(r, 1500)); // the server has it queued, the wait lingers for the rest of a burst
+    cancel.abort();
+    expect(await cancelled).toBe('cancelled');
+    expect((await call(client, 'wait_for_messages', { timeout_seconds: 10 })).text).toBe('<teammate-message teammate_id="w1">\narrived while the first wait lingered\n</teammate-message>');
   }, 30_000);
 
   it('a server started again delivers what the first had not handed over, and nothing it had', async () => {

@@ -11,7 +11,9 @@ import { useTempRoot } from '../../support/tmp-root.js';
 let root = '';
 useTempRoot((r) => (root = r), 'swarm-nokey-');
 
-const NO_KEY = { ANTHROPIC_API_KEY: '', ANTHROPIC_AUTH_TOKEN: '', ANTHROPIC_BASE_URL: ' ' };
+// PATH names no directory: no `claude` is found (this machine may have one installed), so no hint for it.
+const NO_CLAUDE = '/nonexistent-swarm-test-bin';
+const NO_KEY = { ANTHROPIC_API_KEY: '', ANTHROPIC_AUTH_TOKEN: '', ANTHROPIC_BASE_URL: ' ', PATH: NO_CLAUDE };
 
 describe('without model credentials', () => {
   it('swarm run and run -p: one error saying what to set, the offline demo and the stand-in; nothing created', async () => {
@@ -39,7 +41,7 @@ describe('without model credentials', () => {
     const bin = path.join(root, 'bin');
     await mkdir(bin);
     await writeFile(path.join(bin, 'claude'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
-    const env = { ...NO_KEY, PATH: `${bin}:${process.env.PATH ?? ''}` };
+    const env = { ...NO_KEY, PATH: `${bin}:${NO_CLAUDE}` };
     const run = await swarm(root, ['run', '-p', 'add a flag'], env);
     expect(run.exitCode).toBe(2);
     expect(run.stderr.split('\n')[1]?.trim()).toBe('or let Claude Code lead, no key needed (your Claude subscription): swarm run --lead claude "<goal>"');
@@ -50,14 +52,13 @@ describe('without model credentials', () => {
   });
 
   it('--lead claude needs no key, but claude on PATH, its own flags, and a key for --runtime swarm teammates; each refusal creates nothing', async () => {
-    const noClaude = { ...NO_KEY, PATH: '/usr/bin:/bin' };
-    const missing = await swarm(root, ['run', '-p', '--lead', 'claude', 'add a flag'], noClaude);
+    const missing = await swarm(root, ['run', '-p', '--lead', 'claude', 'add a flag'], NO_KEY);
     expect(missing.exitCode).toBe(1);
     expect(missing.stderr.trim()).toBe('swarm: swarm run --lead claude needs Claude Code: the `claude` CLI on PATH (npm install -g @anthropic-ai/claude-code, then log in once); or let swarm lead with --lead swarm and an API key');
     const bin = path.join(root, 'bin');
     await mkdir(bin);
     await writeFile(path.join(bin, 'claude'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
-    const env = { ...NO_KEY, PATH: `${bin}:/usr/bin:/bin` };
+    const env = { ...NO_KEY, PATH: `${bin}:${NO_CLAUDE}` };
     const turns = await swarm(root, ['run', '-p', '--lead', 'claude', '--max-turns', '3', 'add a flag'], env);
     expect(turns.stderr.trim()).toBe("swarm: --max-turns is swarm's lead's, not Claude Code's (Claude Code counts its own turns): leave it out with --lead claude");
     const runtime = await swarm(root, ['run', '-p', '--lead', 'claude', '--runtime', 'swarm', 'add a flag'], env);
