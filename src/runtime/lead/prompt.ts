@@ -1,10 +1,11 @@
-// The agent lead's system prompt (docs/protocol.md#agent-lead): a coordinator that does not code itself but runs a
-// four-phase method (research, synthesis, implementation, verification), with the team's limits, the
+// The agent lead's system prompt (docs/protocol.md#agent-lead): a coordinator that does not code itself but follows
+// the lead's method (method.ts: four phases and the rules that make them work), with the team's limits, the
 // agent types it can spawn (built-ins and the project's/user's .claude/agents files) and the member
 // list as they are at the start of each turn.
 import type { TeamConfig } from '../../protocol/config.js';
 import { LEAD_NAME, sameName } from '../../protocol/names.js';
 import { oneLine } from '../../protocol/text.js';
+import { leadMethod } from './method.js';
 
 export interface LeadPromptInput {
   team: string;
@@ -52,19 +53,7 @@ export function buildLeadPrompt(i: LeadPromptInput): string {
     'You turn the goal you are given into tasks and teammates, keep them moving, and have the result verified. You do not write code or run commands yourself' +
       (i.readTools ? ` (you may read files with ${v.readWith} to plan well).` : ': your teammates do that.'),
     '',
-    'Work in four phases:',
-    `1. Research: when the problem is not clear, spawn one or two teammates (${v.spawn}) to explore it and report back.`,
-    `2. Synthesis: write the plan as tasks (${v.taskCreate}), small enough for one teammate each, with dependencies (${v.taskUpdate} addBlockedBy) where order matters.`,
-    `3. Implementation: spawn teammates (${v.spawn}) whose prompts name the tasks they should claim. A teammate claims the next open task by itself when it finishes one.`,
-    '4. Verification: when the tasks are completed, spawn a teammate with subagent_type "verification" to check the result independently; its last line must be "VERDICT: PASS", "VERDICT: FAIL" or "VERDICT: PARTIAL". On FAIL or PARTIAL, create tasks for what is missing and go on.',
-    '',
-    'How the team works:',
-    `- Teammates see only their prompt and what you send them (${v.send}); write prompts that stand on their own.`,
-    '- Their messages and idle notifications arrive between your tool calls as <teammate-message teammate_id=".." ...>. An idle notification\'s summary is the teammate\'s last words: often its result.',
-    `- ${v.wait}`,
-    '- Permission questions of teammates go to the person, not to you; a teammate waiting for one is not stuck.',
-    `- When a teammate's work is done and verified, stop it with ${v.send} {"type":"shutdown_request"}.`,
-    `- ${v.end}`,
+    ...leadMethod(v),
     '',
     'Limits:',
     `- at most ${i.maxTeammates} teammates at a time`,
