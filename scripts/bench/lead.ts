@@ -85,6 +85,7 @@ async function leadLatency(mode: string, follow: FollowOptions, rounds: number):
       spawn: () => Promise.reject(new Error('no spawning in this bench')),
       stop: () => Promise.reject(new Error('no stopping in this bench')),
       stopAll: () => Promise.resolve([]),
+      kill: () => Promise.reject(new Error('no stopping in this bench')),
       onLimit: () => Promise.resolve('stop'),
       onFinished: () => false, // as the console: the lead waits for the next message
       env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'sk-bench', HOME: root, CLAUDE_CONFIG_DIR: root, SWARM_RETRY_BASE_MS: '10' },

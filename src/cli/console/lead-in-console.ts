@@ -85,6 +85,15 @@ export class LeadInConsole {
             c.stopping.delete(name.toLowerCase());
           }
         },
+        kill: async (name) => {
+          try {
+            const r = await powers.kill(name);
+            c.print(describeOutcome(r));
+            return r;
+          } finally {
+            c.stopping.delete(name.toLowerCase());
+          }
+        },
         stopAll: async (reason) => {
           const all = await powers.stopAll(reason);
           for (const r of all) {

@@ -12,6 +12,7 @@ export const MCP_SERVER = 'swarm';
 export const SHARED_TOOLS = {
   spawn_teammate: 'Agent',
   send_message: 'SendMessage',
+  stop_teammate: 'TaskStop',
   task_create: 'TaskCreate',
   task_get: 'TaskGet',
   task_list: 'TaskList',
@@ -19,7 +20,7 @@ export const SHARED_TOOLS = {
 } as const satisfies Record<string, ToolName>;
 
 /** What only the MCP front end has: a client's turn is not woken by swarm, so it waits with a tool. */
-export const MCP_ONLY_TOOLS = ['stop_teammate', 'team_status', 'wait_for_messages'] as const;
+export const MCP_ONLY_TOOLS = ['team_status', 'wait_for_messages'] as const;
 
 export type McpToolName = keyof typeof SHARED_TOOLS | (typeof MCP_ONLY_TOOLS)[number];
 

@@ -3,8 +3,8 @@
 // checked by the tool's own zod schema and every error is an MCP tool error of one line.
 //
 // The tools are the built-in lead's, from the same recipe (runtime/lead/toolset.ts): spawn_teammate,
-// send_message and task_* run Agent, SendMessage and the task tools as they are; stop_teammate (a
-// kill now, verified), team_status and wait_for_messages (deliveries.ts) are this front end's own.
+// send_message, stop_teammate and task_* run Agent, SendMessage, TaskStop and the task tools as they
+// are; team_status and wait_for_messages (deliveries.ts) are this front end's own.
 // Nothing here can answer a permission or plan request: no tool takes one, the lead's SendMessage
 // refuses their frames, and wait_for_messages never shows them.
 //
@@ -22,7 +22,6 @@ import { LEAD_NAME, sameName } from '../../protocol/names.js';
 import { wrapForModel } from '../../runtime/incoming.js';
 import { LeadInboxRule } from '../../runtime/lead/inbox-rule.js';
 import { readTeamState, nudgeText } from '../../runtime/lead/team-state.js';
-import { describeStop } from '../../runtime/lead/tools.js';
 import { leadToolset } from '../../runtime/lead/toolset.js';
 import type { AnyTool, ToolOutput } from '../../runtime/tools/types.js';
 import { describeIssues } from '../../runtime/tools/types.js';
@@ -74,9 +73,6 @@ export const MAX_WAIT_SECONDS = 600;
 /** How long a wait lingers, ms, when no teammate works (an idle notice may still be on its way). */
 const REST_GRACE_MS = 1500;
 
-const StopInput = z.object({
-  name: z.string().min(1).describe('The teammate to stop now'),
-});
 const StatusInput = z.object({});
 const WaitInput = z.object({
   timeout_seconds: z.number().positive().max(MAX_WAIT_SECONDS).optional().describe(`How long to wait at most (default 120, at most ${MAX_WAIT_SECONDS})`),
@@ -215,17 +211,7 @@ export async function serveLead(o: McpLeadOptions, transport: Transport): Promis
   const tools: McpTool[] = [
     shared('spawn_teammate'),
     shared('send_message'),
-    {
-      name: 'stop_teammate',
-      description: 'Stop a teammate now, without asking it: its process and pane are ended and verified gone (a worktree with changes is kept). To let it finish and agree, send_message {"type":"shutdown_request"} instead.',
-      schema: StopInput,
-      call: async (input) => {
-        const { name } = parse('stop_teammate', StopInput, input);
-        if (sameName(name, LEAD_NAME)) throw new SwarmError('invalid_input', 'that is you; name a teammate');
-        const r = await powers.kill(name);
-        return { content: describeStop(r), ...(r.outcome === 'failed' ? { isError: true } : {}) };
-      },
-    },
+    shared('stop_teammate'),
     shared('task_create'),
     shared('task_get'),
     shared('task_list'),

@@ -48,8 +48,8 @@ async function settle(team: Team, o: StopOutcome, ctx: StopContext): Promise<Sto
   return killed.outcome === 'killed' ? { ...killed, reason: o.reason ?? 'no answer in time' } : killed;
 }
 
-/** What the command line gives every lead front end: spawning and stopping, and (swarm mcp's stop_teammate) a kill now. */
-export type LeadPowerSet = Required<Pick<LeadOptions, 'spawn' | 'stop' | 'stopAll' | 'resumeStopped'>> & { kill(name: string): Promise<StopReport> };
+/** What the command line gives every lead front end: spawning, stopping (asked, or now), resuming. */
+export type LeadPowerSet = Required<Pick<LeadOptions, 'spawn' | 'stop' | 'stopAll' | 'kill' | 'resumeStopped'>>;
 
 export function leadPowers(o: LeadPowerOptions): LeadPowerSet {
   let selected: Promise<SelectedBackend & { sessionExisted: boolean }> | undefined;

@@ -61,6 +61,8 @@ export interface LeadOptions {
   spawn(req: AgentRequest): Promise<SpawnReport>;
   stop(name: string, reason: string | undefined): Promise<StopReport>;
   stopAll(reason: string | undefined): Promise<StopReport[]>;
+  /** Stop one teammate now, without asking (TaskStop). */
+  kill(name: string): Promise<StopReport>;
   /** Resume the stopped ones among a message's recipients (docs/protocol.md#transcripts-and-resume); one line each for SendMessage's result. */
   resumeStopped?(recipients: readonly string[]): Promise<string[]>;
   /** A limit was reached: go on (the limit grows) or stop the run. */

@@ -7,7 +7,9 @@
 //     entry; {type: "shutdown_request", reason?} stops a teammate (or "*": all of them), verified,
 //     and the result says what really happened (approved / rejected with the reason / killed). A
 //     recipient that is stopped (crashed: docs/protocol.md#transcripts-and-resume) is resumed by the powers, and the result says so.
-// Both are kind `message`: no permission is asked. What they do is injected (LeadPowers): the
+//   TaskStop {name} stops a runaway teammate at once, without asking it (verified gone; a worktree
+//     with changes kept): swarm mcp's stop_teammate.
+// All are kind `message`: no permission is asked. What they do is injected (LeadPowers): the
 // command line chose the backend, the inherited flags and the stop context.
 import { z } from 'zod';
 import { SwarmError } from '../../protocol/errors.js';
@@ -59,6 +61,8 @@ export interface LeadPowers {
   stop(name: string, reason: string | undefined): Promise<StopReport>;
   /** The same for every teammate at once. */
   stopAll(reason: string | undefined): Promise<StopReport[]>;
+  /** Stop one teammate now, without asking it: process and pane ended, verified. */
+  kill(name: string): Promise<StopReport>;
   /** A plain message from team-lead (signed); the recipients. */
   send(to: string, text: string, summary: string | undefined): Promise<string[]>;
   /** Resume the stopped ones among a message's recipients; one line each for the tool result (none stopped: []). */
@@ -191,6 +195,31 @@ export function leadSendTool(powers: LeadPowers): AnyTool {
           if (reports.length === 0) return { content: 'No teammate to stop.' };
           const failed = reports.some((r) => r.outcome === 'failed' || r.outcome === 'timeout');
           return { content: reports.map(describeStop).join('\n'), ...(failed ? { isError: true } : {}) };
+        },
+      };
+    },
+  });
+}
+
+const StopInput = z.object({
+  name: z.string().min(1).describe('The teammate to stop now'),
+});
+
+export function stopTool(powers: LeadPowers): AnyTool {
+  return defineTool({
+    name: 'TaskStop',
+    kind: 'message',
+    description:
+      'Stop a teammate now, without asking it: for a runaway worker. Its process and pane are ended and verified gone (a worktree with changes is kept). ' +
+      'To let a teammate finish and agree, SendMessage {"type":"shutdown_request"} instead.',
+    schema: StopInput,
+    prepare: async (input) => {
+      if (sameName(input.name, LEAD_NAME)) throw new SwarmError('invalid_input', 'that is you; name a teammate');
+      return {
+        summary: `stop ${input.name} now`,
+        execute: async () => {
+          const r = await powers.kill(input.name);
+          return { content: describeStop(r), ...(r.outcome === 'failed' ? { isError: true } : {}) };
         },
       };
     },

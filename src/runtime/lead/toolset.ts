@@ -22,10 +22,10 @@ import { TASK_TOOLS } from '../tools/tasks.js';
 import type { AnyTool, ToolContext } from '../tools/types.js';
 import type { Transcript } from '../transcript.js';
 import type { PaneView } from '../view.js';
-import { agentTool, leadSendTool, type LeadPowers } from './tools.js';
+import { agentTool, leadSendTool, stopTool, type LeadPowers } from './tools.js';
 
 /** What spawning and stopping do, as the front end's command line chose (cli/run/lead-powers.ts). */
-export type LeadBackend = Pick<LeadPowers, 'spawn' | 'stop' | 'stopAll' | 'resumeStopped'>;
+export type LeadBackend = Pick<LeadPowers, 'spawn' | 'stop' | 'stopAll' | 'kill' | 'resumeStopped'>;
 
 export interface LeadToolsetOptions {
   team: Team;
@@ -42,7 +42,7 @@ export interface LeadToolsetOptions {
 }
 
 export interface LeadToolset {
-  /** Agent, SendMessage, the task tools (and the read tools when asked). */
+  /** Agent, SendMessage, TaskStop, the task tools (and the read tools when asked). */
   tools: AnyTool[];
   ctx: ToolContext;
   powers: LeadPowers;
@@ -68,10 +68,11 @@ export async function leadToolset(o: LeadToolsetOptions): Promise<LeadToolset> {
     spawn: (req) => o.backend.spawn(req),
     stop: (name, reason) => o.backend.stop(name, reason),
     stopAll: (reason) => o.backend.stopAll(reason),
+    kill: (name) => o.backend.kill(name),
     send: async (to, text, summary) => (await sendMessage(mailbox, { to, text, ...(summary ? { summary } : {}) })).recipients,
     ...(o.backend.resumeStopped ? { resumeStopped: (recipients: readonly string[]) => o.backend.resumeStopped!(recipients) } : {}),
   };
-  const tools: AnyTool[] = [agentTool(powers), leadSendTool(powers), ...TASK_TOOLS, ...(o.readTools ? [readTool, globTool, grepTool] : [])];
+  const tools: AnyTool[] = [agentTool(powers), leadSendTool(powers), stopTool(powers), ...TASK_TOOLS, ...(o.readTools ? [readTool, globTool, grepTool] : [])];
   const ctx: ToolContext = {
     cwd: o.cwd,
     guard: await PathGuard.create(o.team.root, o.cwd),

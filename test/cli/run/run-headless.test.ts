@@ -108,7 +108,7 @@ describe('swarm run -p', () => {
     await tmux.run(['kill-session', '-t', 'watch']);
     // The lead was offered its own tools only.
     const tools = (server!.requests.find((q) => q.agent === 'team-lead')!.body!.tools ?? []).map((t) => t.name);
-    expect(tools).toEqual(['Agent', 'SendMessage', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate']);
+    expect(tools).toEqual(['Agent', 'SendMessage', 'TaskStop', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate']);
     // Its instructions: the four phases and the agent types it can spawn.
     const system = JSON.stringify(server!.requests.find((q) => q.agent === 'team-lead')!.body!.system);
     expect(system).toContain('4. Verification');

@@ -101,7 +101,7 @@ describe('swarm run -p: limits and refusals', () => {
       { content: expect.stringMatching(/the team already has 1 teammates \(--max-teammates 1\)/) as string, is_error: true },
     ]);
     // --lead-tools read adds Read, Glob and Grep; never Write, Edit or Bash.
-    expect(toolNames(leadRequests(server)[0]!)).toEqual(['Agent', 'SendMessage', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate', 'Read', 'Glob', 'Grep']);
+    expect(toolNames(leadRequests(server)[0]!)).toEqual(['Agent', 'SendMessage', 'TaskStop', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate', 'Read', 'Glob', 'Grep']);
     // w1 was still there at the end: shut down, verified, off the roster, its pane gone.
     expect(r.stderr, r.stderr).toMatch(/w1: approved the shutdown; process exited, pane closed, removed from the team/);
     expect(await roster('lim')).toEqual(['team-lead']);
@@ -122,7 +122,7 @@ describe('swarm run -p: limits and refusals', () => {
     expect(r.exitCode, r.stderr).toBe(1);
     expect(r.stderr).toMatch(/stopped: over a limit: the lead took 2 model steps \(--max-turns 2\)/);
     expect(leadRequests(server)).toHaveLength(2);
-    expect(toolNames(leadRequests(server)[0]!)).toEqual(['Agent', 'SendMessage', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate']);
+    expect(toolNames(leadRequests(server)[0]!)).toEqual(['Agent', 'SendMessage', 'TaskStop', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate']);
     // A failed run that spawned nobody leaves no team behind (it made it), nor its key.
     expect(r.stderr).toMatch(/removed team turns: nobody was spawned into it/);
     expect(await fs.readdir(path.join(root, 'teams'))).toEqual([]);

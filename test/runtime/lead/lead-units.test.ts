@@ -6,7 +6,7 @@ import { encodeControl } from '../../../src/protocol/control.js';
 import { InboxMessageSchema, type InboxMessage } from '../../../src/protocol/message.js';
 import { LeadLimits } from '../../../src/runtime/lead/limits.js';
 import { LeadQueue, staysWithPerson } from '../../../src/runtime/lead/queue.js';
-import { leadSendTool, type LeadPowers, type StopReport } from '../../../src/runtime/lead/tools.js';
+import { leadSendTool, stopTool, type LeadPowers, type StopReport } from '../../../src/runtime/lead/tools.js';
 import type { ToolContext, ToolOutput } from '../../../src/runtime/tools/types.js';
 
 const at = new Date().toISOString();
@@ -113,6 +113,7 @@ describe("the lead's SendMessage {type: shutdown_request}", () => {
       spawn: () => Promise.reject(new Error('not in this test')),
       stop: (name) => Promise.resolve(reports.find((r) => r.name === name)!),
       stopAll: () => Promise.resolve(reports),
+      kill: () => Promise.reject(new Error('not in this test')),
       send: () => Promise.resolve([]),
     };
     const invocation = await leadSendTool(powers).prepare({ to, message: { type: 'shutdown_request', reason: 'done' } }, {} as ToolContext);
@@ -129,5 +130,28 @@ describe("the lead's SendMessage {type: shutdown_request}", () => {
     const all = await shutdown('*', [report('w1', 'approved'), report('w2', 'timeout')]);
     expect(all.isError).toBe(true);
     expect(all.content.split('\n')).toEqual(['w1 approved the shutdown and is gone (verified).', 'w2 did not answer in time: no answer within 5 s; it may still be running.']);
+  });
+});
+
+describe("the lead's TaskStop (swarm mcp's stop_teammate)", () => {
+  const powers = (kill: LeadPowers['kill']): LeadPowers => ({
+    mayAddTeammate: () => Promise.resolve(),
+    spawn: () => Promise.reject(new Error('not in this test')),
+    stop: () => Promise.reject(new Error('not in this test')),
+    stopAll: () => Promise.resolve([]),
+    kill,
+    send: () => Promise.resolve([]),
+  });
+  const run = async (p: LeadPowers, input: unknown): Promise<ToolOutput> => (await stopTool(p).prepare(input, {} as ToolContext)).execute(new AbortController().signal);
+
+  it('kills at once and says so; a failure is a tool error; the lead itself is refused before anything runs', async () => {
+    const killed: string[] = [];
+    const ok = await run(powers((name) => (killed.push(name), Promise.resolve({ name, outcome: 'killed', verified: true }))), { name: 'w1' });
+    expect(ok).toEqual({ content: 'w1 did not answer in time and was killed; it is gone (verified).' });
+    expect(killed).toEqual(['w1']);
+    const failed = await run(powers((name) => Promise.resolve({ name, outcome: 'failed', reason: 'tmux is gone', verified: false })), { name: 'w1' });
+    expect(failed).toEqual({ content: 'stopping w1 failed: tmux is gone.', isError: true });
+    await expect(run(powers(() => Promise.reject(new Error('never called'))), { name: 'Team-Lead' })).rejects.toThrow('that is you; name a teammate');
+    await expect(run(powers(() => Promise.reject(new Error('never called'))), {})).rejects.toThrow(/^invalid TaskStop input: name: /);
   });
 });

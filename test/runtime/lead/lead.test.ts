@@ -55,6 +55,7 @@ async function lead(
     spawn: fail,
     stop: fail,
     stopAll: fail,
+    kill: fail,
     onLimit: () => Promise.resolve('stop'),
     onFinished,
     env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'sk-test', HOME: root, CLAUDE_CONFIG_DIR: root, SWARM_RETRY_BASE_MS: '10', ...env },
