@@ -32,13 +32,15 @@ export interface LeadHostConsole {
 }
 
 export class LeadInConsole {
-  readonly queue = new LeadQueue();
+  readonly queue: LeadQueue;
   private running = false;
 
   constructor(
     private readonly o: ConsoleLeadOptions,
     private readonly c: LeadHostConsole,
-  ) {}
+  ) {
+    this.queue = new LeadQueue(c.team);
+  }
 
   /** A line the person typed. */
   say(text: string): void {

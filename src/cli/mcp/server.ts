@@ -19,8 +19,8 @@ import { openLeadMailbox } from '../../permissions/lead-mailbox.js';
 import { openPlanRequests } from '../../permissions/plan-answer.js';
 import { SwarmError } from '../../protocol/errors.js';
 import { LEAD_NAME, sameName } from '../../protocol/names.js';
-import { wrapForModel } from '../../runtime/incoming.js';
 import { LeadInboxRule } from '../../runtime/lead/inbox-rule.js';
+import { forLead } from '../../runtime/lead/notification.js';
 import { readTeamState, nudgeText } from '../../runtime/lead/team-state.js';
 import { leadToolset } from '../../runtime/lead/toolset.js';
 import type { AnyTool, ToolOutput } from '../../runtime/tools/types.js';
@@ -186,7 +186,8 @@ export async function serveLead(o: McpLeadOptions, transport: Transport): Promis
     // A cancelled call's result reaches nobody: what arrived stays for the next wait.
     if (signal.aborted) throw new SwarmError('interrupted', 'wait_for_messages was cancelled; what arrived is kept for the next wait');
     const { entries, notes } = await deliveries.take();
-    return { content: [...entries.map((m) => wrapForModel(m)), ...notes].join('\n') };
+    const worded = await Promise.all(entries.map((m) => forLead(m, team)));
+    return { content: [...worded, ...notes].join('\n') };
   };
 
   const teamStatus = async (input: unknown): Promise<ToolOutput> => {
@@ -225,7 +226,7 @@ export async function serveLead(o: McpLeadOptions, transport: Transport): Promis
     {
       name: 'wait_for_messages',
       description:
-        "Wait for the team: returns teammates' messages and idle notifications (as <teammate-message teammate_id=..>), and tasks claimed or done, as soon as any arrive, each exactly once; " +
+        "Wait for the team: returns teammates' messages (<teammate-message teammate_id=..>), their ends of turn, completed tasks and failures (<task-notification> with the result and usage), and tasks claimed or done, as soon as any arrive, each exactly once; " +
         'or, after the timeout, who is still working. Returns at once when nobody works. Permission questions go to the person, never here.',
       schema: WaitInput,
       call: (input, signal) => waitForMessages(input, signal),

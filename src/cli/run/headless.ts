@@ -50,7 +50,7 @@ async function leadHeadless(o: HeadlessRunOptions): Promise<number> {
   const stop = new AbortController();
   const host = await openConsoleHost(o.team, o.env);
   const mailbox = await openMailbox(o.team);
-  const queue = new LeadQueue();
+  const queue = new LeadQueue(o.team);
   const ctx: StopContext = { env: o.env, inProcessHost: host };
   ctx.backendFor = backendsOnce(ctx); // one backend per kind for every removal and the final shutdown
   const rule = new LeadInboxRule({ team: o.team, stopContext: () => ctx });

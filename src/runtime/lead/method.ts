@@ -43,7 +43,7 @@ export function leadMethod(v: LeadVoice): string[] {
     '',
     '## How the team works',
     `- Teammates see only their prompt and what you send them (${v.send}); write prompts that stand on their own.`,
-    '- Their messages and idle notifications reach you as <teammate-message teammate_id=".." ...>. An idle notification\'s summary is the teammate\'s last words: often its result.',
+    '- Their messages reach you as <teammate-message teammate_id=".." ...>. When a teammate ends a turn, completes a task or fails, you get a <task-notification> with its status, the task, its summary and result (its last words) and its usage: read the result before you plan the next step.',
     `- ${v.wait}`,
     '- Permission questions of teammates go to the person, not to you; a teammate waiting for one is not stuck. You never answer them.',
     '- Findings too long for a message belong in a file teammates can read (the scratchpad, when the team has one): ask teammates to leave them there and to name the file in their message.',

@@ -1,14 +1,15 @@
 // What the agent lead hears (docs/protocol.md#agent-lead): every entry of team-lead's inbox except the questions that
-// stay with the person (permission requests and plan approvals), each wrapped as
-// <teammate-message teammate_id=".." color=".." summary="..">text</teammate-message> (idle
-// notifications included, so the lead knows who is done), and the lines the person types.
+// stay with the person (permission requests and plan approvals), each worded by notification.ts
+// (a teammate's idle notification as a <task-notification> with its usage, so the lead knows who
+// is done and at what cost; anything else as <teammate-message …>), and the lines the person types.
 // A queue in memory: the console or the headless run is the inbox's one consumer and offers each
 // entry here; the agent loop takes everything queued at once, between tool rounds.
 import type { TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { parseControl } from '../../protocol/control.js';
 import type { InboxMessage } from '../../protocol/message.js';
 import type { TurnSource } from '../agent-loop.js';
-import { wrapForModel } from '../incoming.js';
+import type { Team } from '../../team/team.js';
+import { forLead } from './notification.js';
 
 /** True for the entries the person answers (console question, rules, `swarm approve`), not the model. */
 export function staysWithPerson(m: InboxMessage): boolean {
@@ -16,21 +17,26 @@ export function staysWithPerson(m: InboxMessage): boolean {
   return parsed.kind === 'control' && (parsed.message.type === 'permission_request' || parsed.message.type === 'plan_approval_request');
 }
 
+type Queued = { text: string } | { entry: InboxMessage };
+
 export class LeadQueue implements TurnSource {
-  private blocks: TextBlockParam[] = [];
+  private blocks: Queued[] = [];
   private wake: (() => void) | undefined;
   private arrivals = 0;
 
-  /** Offer one inbox entry; true when it went to the lead. */
+  /** `team`: the team whose status files and tasks word a <task-notification> (unset: every entry as a <teammate-message>). */
+  constructor(private readonly team?: Team) {}
+
+  /** Offer one inbox entry; true when it went to the lead. Worded when taken (notification.ts). */
   offer(m: InboxMessage): boolean {
     if (staysWithPerson(m)) return false;
-    this.push(wrapForModel(m));
+    this.push({ entry: m });
     return true;
   }
 
   /** A line the person typed (console) or the goal. */
   say(text: string): void {
-    this.push(text);
+    this.push({ text });
   }
 
   /** Entries offered so far (the end check asks whether any arrived since). */
@@ -42,17 +48,17 @@ export class LeadQueue implements TurnSource {
     return this.blocks.length;
   }
 
-  private push(text: string): void {
-    this.blocks.push({ type: 'text', text });
+  private push(item: Queued): void {
+    this.blocks.push(item);
     this.arrivals += 1;
     this.wake?.();
     this.wake = undefined;
   }
 
-  take(): Promise<TextBlockParam[]> {
+  async take(): Promise<TextBlockParam[]> {
     const out = this.blocks;
     this.blocks = [];
-    return Promise.resolve(out);
+    return Promise.all(out.map(async (q): Promise<TextBlockParam> => ({ type: 'text', text: 'text' in q ? q.text : await forLead(q.entry, this.team) })));
   }
 
   changed(signal: AbortSignal): Promise<void> {
