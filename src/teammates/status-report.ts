@@ -19,11 +19,14 @@
 // Tokens and cost come from the status files (the leader's too); `total` sums what is there:
 // input tokens are each member's latest whole prompt (its context now, not its billed input),
 // output tokens and cost are summed; a member whose file has tokens but no cost (a model without
-// a list price, protocol/prices) is counted in `unpricedMembers`, its tokens in the sums.
+// a list price, protocol/prices) is counted in `unpricedMembers`, its tokens in the sums. Progress:
+// `contextPercent` is the latest prompt's share of the member's model's context window
+// (protocol/context-window.ts), `activities` its status file's last five.
 import { judgeLiveness, gatherLivenessFacts, recordedPaneOf, type Liveness, type PaneState, type ProbeOptions, type RecordedPane } from './liveness.js';
 import { Mailbox } from '../mailbox/mailbox.js';
 import { pendingIds, readPending } from '../permissions/pending.js';
 import type { TeamConfig } from '../protocol/config.js';
+import { contextWindow } from '../protocol/context-window.js';
 import { systemClock, type Clock } from '../protocol/ids.js';
 import { LEAD_NAME, sameName } from '../protocol/names.js';
 import { StatusFileSchema, type StatusFile, type TeammateState } from '../protocol/status.js';
@@ -70,6 +73,16 @@ export interface MemberStatus {
   costUsd: number | null;
   /** The member's current task (its in_progress task; the lowest id if several), docs/protocol.md#task-list. */
   task: { id: string; subject: string } | null;
+  /** Its latest whole prompt as a share of its model's context window, in % (rounded); null: no status file. */
+  contextPercent: number | null;
+  /** Its last activities (at most 5, oldest first: "Read src/a.ts", "Bash: npm test"); none without a status file. */
+  activities: string[];
+}
+
+/** The progress figures of a member's status file: context use and its last activities. */
+function memberProgress(status: StatusFile | undefined, model: string | undefined): Pick<MemberStatus, 'contextPercent' | 'activities'> {
+  if (status === undefined) return { contextPercent: null, activities: [] };
+  return { contextPercent: Math.round((status.inputTokens / contextWindow(model ?? '')) * 100), activities: status.activities.map((a) => a.text) };
 }
 
 /** The team's tokens and cost: sums over the members whose status file reports them. */
@@ -281,6 +294,7 @@ export async function collectStatus(team: Team, opts: CollectOptions = {}): Prom
       outputTokens: leadStatus?.outputTokens ?? null,
       costUsd: leadStatus?.costUsd ?? null,
       task: currentTask(tasks, LEAD_NAME),
+      ...memberProgress(leadStatus, leader?.model),
     },
   ];
   const details: MemberDetail[] = [{ color: leader?.color, pane: leadLive.pane, pidAlive: leadLive.pidAlive, isActive: leader?.isActive }];
@@ -306,6 +320,7 @@ export async function collectStatus(team: Team, opts: CollectOptions = {}): Prom
       outputTokens: status?.outputTokens ?? null,
       costUsd: status?.costUsd ?? null,
       task: currentTask(tasks, m.name),
+      ...memberProgress(status, m.model),
     });
     details.push({ color: m.color, pane: l.pane, pidAlive: l.pidAlive, isActive: m.isActive });
   });

@@ -7,7 +7,7 @@ import { LEAD_NAME } from '../../protocol/names.js';
 import { oneLine } from '../../protocol/text.js';
 import { chalk, describeControl, describeToolInput, paint } from '../output/render.js';
 import { renderPending } from '../output/permission.js';
-import { progressLabel, taskLabel } from '../output/status.js';
+import { formatCount, progressLabel, taskLabel } from '../output/status.js';
 import type { CollectedStatus, MemberState } from '../../teammates/status-report.js';
 import type { Question } from './prompt-queue.js';
 
@@ -25,14 +25,14 @@ const STATE_STYLE: Partial<Record<MemberState, (s: string) => string>> = {
 const STATE_WORD: Partial<Record<MemberState, string>> = { waiting_permission: 'waiting', waiting_budget: 'at the budget' };
 
 /** `── w1 working #3 Parse args · w2 idle · tasks 1/4 done · 1 pending` (teammates only; the leader is this console). */
-export function statusLine(s: CollectedStatus, pending: number): string {
+export function statusLine(s: CollectedStatus, pending: number, figures = true): string {
   const parts: string[] = [];
   s.report.members.forEach((m, i) => {
     if (m.name === LEAD_NAME) return;
     const word = STATE_WORD[m.state] ?? m.state;
     const style = STATE_STYLE[m.state] ?? ((x: string) => x);
     const task = m.task === null ? '' : ` ${chalk.dim(taskLabel(m.task))}`;
-    parts.push(`${paint(s.details[i]?.color, m.name)} ${style(word)}${task}`);
+    parts.push(`${paint(s.details[i]?.color, m.name)} ${style(word)}${task}${figures ? progressFigures(m) : ''}`);
   });
   const who = parts.length > 0 ? parts.join(chalk.dim(' · ')) : chalk.dim('no teammates (/spawn <name> <prompt> adds one)');
   const tasks = s.report.tasks.total > 0 ? chalk.dim(` · tasks ${progressLabel(s.report.tasks)}`) : '';
@@ -40,9 +40,19 @@ export function statusLine(s: CollectedStatus, pending: number): string {
   return `${chalk.dim('──')} ${who}${tasks}${waiting}`;
 }
 
-/** The same line without colours, to tell whether it changed (a change nobody would see is none). */
+/** ` (12 tools, 34%, 3.1k out)`: a teammate's progress so far, when its status file reports it. */
+function progressFigures(m: CollectedStatus['report']['members'][number]): string {
+  if (m.toolUses === null || m.contextPercent === null || (m.toolUses === 0 && !m.outputTokens)) return '';
+  return chalk.dim(` (${m.toolUses} tool${m.toolUses === 1 ? '' : 's'}, ${m.contextPercent}%, ${formatCount(m.outputTokens ?? 0)} out)`);
+}
+
+/**
+ * The line without colours and without the figures that move with every step, to tell whether it
+ * changed: a new state, task or question is news; one more tool use is not (the line printed then
+ * carries the figures as they are).
+ */
 export function statusKey(s: CollectedStatus, pending: number): string {
-  return stripVTControlCharacters(statusLine(s, pending));
+  return stripVTControlCharacters(statusLine(s, pending, false));
 }
 
 function clock(iso: string): string {

@@ -1,7 +1,8 @@
 // `swarm status` as a table: member (in its colour), backend, pane, pid (✓ alive / ✗ dead), state,
 // current task (`#3 subject`), last heartbeat (age), unread, pending permissions, tool uses,
-// tokens in/out, cost; the task list's progress (`3/7 done`) in the title line; the team total
-// under the table. Pure: report in, lines out; widths are measured on the plain text, so colours
+// context use (% of its model's window), tokens in/out (its prompt now / output so far), cost; the
+// task list's progress (`3/7 done`) in the title line; the team total under the table, then each
+// member's last activities. Pure: report in, lines out; widths are measured on the plain text, so colours
 // never break the alignment.
 import { oneLine } from '../../protocol/text.js';
 import { formatAge } from './age.js';
@@ -54,7 +55,7 @@ function stateStyle(state: MemberState): (s: string) => string {
   }
 }
 
-const HEADERS = ['MEMBER', 'BACKEND', 'PANE', 'PID', 'STATE', 'TASK', 'HEARTBEAT', 'UNREAD', 'PERMS', 'TOOLS', 'TOKENS in/out', 'COST'];
+const HEADERS = ['MEMBER', 'BACKEND', 'PANE', 'PID', 'STATE', 'TASK', 'HEARTBEAT', 'UNREAD', 'PERMS', 'TOOLS', 'CTX', 'TOKENS in/out', 'COST'];
 
 const TASK_CHARS = 32;
 
@@ -85,10 +86,19 @@ function rows(s: CollectedStatus, now: number): Cell[][] {
       { text: m.unread === null ? '?' : String(m.unread), ...(m.unread ? { style: chalk.bold } : {}) },
       { text: String(m.pendingPermissions), ...(m.pendingPermissions > 0 ? { style: chalk.yellow.bold } : {}) },
       { text: m.toolUses === null ? '-' : String(m.toolUses) },
+      { text: m.contextPercent === null ? '-' : `${m.contextPercent}%`, ...(m.contextPercent !== null && m.contextPercent >= 80 ? { style: chalk.yellow } : {}) },
       { text: tokens },
       { text: m.costUsd !== null ? formatUsd(m.costUsd) : tokens === '-' ? '-' : 'unpriced', ...(m.costUsd === null && tokens !== '-' ? { style: chalk.dim } : {}) },
     ];
   });
+}
+
+/** Each member's last activities, oldest first: `w1  Read src/a.ts · Bash: npm test · Edit src/a.ts`. */
+function activityLines(s: CollectedStatus): string[] {
+  const busy = s.report.members.map((m, i) => ({ m, color: s.details[i]?.color })).filter(({ m }) => m.activities.length > 0);
+  if (busy.length === 0) return [];
+  const width = Math.max(...busy.map(({ m }) => m.name.length));
+  return [chalk.dim('recent'), ...busy.map(({ m, color }) => `  ${paint(color, m.name.padEnd(width))}  ${chalk.dim(m.activities.map((a) => oneLine(a, 60)).join(' · '))}`)];
 }
 
 /** The status table and its hints, as lines (no trailing newline). */
@@ -100,6 +110,7 @@ export function renderStatus(s: CollectedStatus, now: number): string[] {
     chalk.dim(header!),
     ...body,
     `${chalk.bold('total')}  ${totalLabel(s.report.total)}`,
+    ...activityLines(s),
   ];
   for (const m of s.report.members) {
     if (m.resumeCommand === null) continue;

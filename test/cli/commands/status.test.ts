@@ -43,7 +43,7 @@ async function statusJson(env: Record<string, string> = {}): Promise<Record<stri
 
 const MEMBER_KEYS = [
   'name', 'agentId', 'backendType', 'host', 'paneId', 'pid', 'alive', 'state', 'heartbeatAt',
-  'unread', 'pendingPermissions', 'resumeCommand', 'toolUses', 'inputTokens', 'outputTokens', 'costUsd', 'task',
+  'unread', 'pendingPermissions', 'resumeCommand', 'toolUses', 'inputTokens', 'outputTokens', 'costUsd', 'task', 'contextPercent', 'activities',
 ].sort();
 
 describe('swarm status', () => {
@@ -57,7 +57,10 @@ describe('swarm status', () => {
     await member('sleepy', { ...inProc, pid: stalePid });
     await member('newbie', {});
     const hb = Date.now() - 1000;
-    await writeStatus(root, TEAM, 'alive', { pid: livePid, heartbeatAt: hb, toolUses: 3, inputTokens: 1200, outputTokens: 345, costUsd: 0.0042 });
+    await writeStatus(root, TEAM, 'alive', {
+      pid: livePid, heartbeatAt: hb, toolUses: 3, inputTokens: 1200, outputTokens: 345, costUsd: 0.0042,
+      activities: [{ at: hb, text: 'Read src/a.ts' }, { at: hb, text: 'Bash: npm test' }],
+    });
     await writeStatus(root, TEAM, 'ghost', { pid: gonePid, heartbeatAt: Date.now() });
     await writeStatus(root, TEAM, 'sleepy', { pid: stalePid, state: 'idle', heartbeatAt: Date.now() - 60_000 });
 
@@ -74,7 +77,7 @@ describe('swarm status', () => {
     const report = await statusJson();
     expect(Object.keys(report).sort()).toEqual(['backend', 'members', 'tasks', 'team', 'total']);
     for (const m of report.members) expect(Object.keys(m).sort()).toEqual(MEMBER_KEYS);
-    const none = { host: null, heartbeatAt: null, toolUses: null, inputTokens: null, outputTokens: null, costUsd: null, task: null, resumeCommand: null };
+    const none = { host: null, heartbeatAt: null, toolUses: null, inputTokens: null, outputTokens: null, costUsd: null, task: null, resumeCommand: null, contextPercent: null, activities: [] };
     expect(report).toEqual({
       team: TEAM,
       backend: 'in-process',
@@ -84,15 +87,17 @@ describe('swarm status', () => {
         {
           name: 'alive', agentId: 'alive@t', backendType: 'in-process', host: null, paneId: 'in-process', pid: livePid, alive: true, state: 'working',
           heartbeatAt: hb, unread: 2, pendingPermissions: 2, toolUses: 3, inputTokens: 1200, outputTokens: 345, costUsd: 0.0042, task: null, resumeCommand: null,
+          contextPercent: 1, activities: ['Read src/a.ts', 'Bash: npm test'], // 1,200 of a 200k window
         },
         {
           name: 'ghost', agentId: 'ghost@t', backendType: 'in-process', host: null, paneId: 'in-process', pid: gonePid, alive: false, state: 'stopped',
           heartbeatAt: expect.any(Number), unread: 0, pendingPermissions: 1, toolUses: 0, inputTokens: 0, outputTokens: 0, costUsd: null, task: null,
-          resumeCommand: 'swarm resume ghost --team t',
+          resumeCommand: 'swarm resume ghost --team t', contextPercent: 0, activities: [],
         },
         {
           name: 'sleepy', agentId: 'sleepy@t', backendType: 'in-process', host: null, paneId: 'in-process', pid: stalePid, alive: true, state: 'stale',
           heartbeatAt: expect.any(Number), unread: 0, pendingPermissions: 0, toolUses: 0, inputTokens: 0, outputTokens: 0, costUsd: null, task: null, resumeCommand: null,
+          contextPercent: 0, activities: [],
         },
         { name: 'newbie', agentId: 'newbie@t', backendType: null, paneId: null, pid: null, alive: null, state: 'unknown', unread: 0, pendingPermissions: 0, ...none },
       ],
@@ -106,8 +111,10 @@ describe('swarm status', () => {
     expect(human.exitCode, human.stderr).toBe(0);
     const lines = human.stdout.split('\n');
     expect(lines[0]).toBe('team t  backend in-process · 4 teammates · tasks 0/0 done');
-    expect(lines[1]).toMatch(/^MEMBER\s+BACKEND\s+PANE\s+PID\s+STATE\s+TASK\s+HEARTBEAT\s+UNREAD\s+PERMS\s+TOOLS\s+TOKENS in\/out\s+COST$/);
-    expect(lines.find((l) => l.startsWith('alive '))).toMatch(new RegExp(`^alive\\s+in-process\\s+in-process\\s+${livePid} ✓\\s+working\\s+-\\s+\\d+s ago\\s+2\\s+2\\s+3\\s+1\\.2k/345\\s+\\$0\\.0042$`));
+    expect(lines[1]).toMatch(/^MEMBER\s+BACKEND\s+PANE\s+PID\s+STATE\s+TASK\s+HEARTBEAT\s+UNREAD\s+PERMS\s+TOOLS\s+CTX\s+TOKENS in\/out\s+COST$/);
+    expect(lines.find((l) => l.startsWith('alive '))).toMatch(new RegExp(`^alive\\s+in-process\\s+in-process\\s+${livePid} ✓\\s+working\\s+-\\s+\\d+s ago\\s+2\\s+2\\s+3\\s+1%\\s+1\\.2k/345\\s+\\$0\\.0042$`));
+    // Each member's last activities, under the total.
+    expect(lines.slice(lines.indexOf('recent'), lines.indexOf('recent') + 2)).toEqual(['recent', '  alive  Read src/a.ts · Bash: npm test']);
     expect(lines.find((l) => l.startsWith('ghost '))).toMatch(/\s0\/0\s+unpriced$/);
     expect(lines.find((l) => l.startsWith('newbie '))).toMatch(/\s-\s+-$/);
     expect(lines).toContain('total  tokens 1.2k/345 · $0.0042 + tokens of 2 unpriced members');
@@ -140,7 +147,7 @@ describe('swarm status', () => {
     const human = await swarmInProcess(root, ['status', '--team', TEAM]);
     expect(human.exitCode, human.stderr).toBe(0);
     const lines = human.stdout.split('\n');
-    expect(lines.find((l) => l.startsWith('team-lead '))).toMatch(new RegExp(`^team-lead\\s+-\\s+-\\s+${leadPid} ✓\\s+idle\\s+-\\s+\\d+s ago\\s+0\\s+0\\s+9\\s+40k/6k\\s+\\$0\\.25$`));
+    expect(lines.find((l) => l.startsWith('team-lead '))).toMatch(new RegExp(`^team-lead\\s+-\\s+-\\s+${leadPid} ✓\\s+idle\\s+-\\s+\\d+s ago\\s+0\\s+0\\s+9\\s+20%\\s+40k/6k\\s+\\$0\\.25$`));
     expect(lines.find((l) => l.startsWith('w1 '))).toMatch(/\s20k\/3k\s+\$0\.50$/);
     expect(lines.find((l) => l.startsWith('w2 '))).toMatch(/\s5k\/700\s+unpriced$/);
     expect(lines.find((l) => l.startsWith('w3 '))).toMatch(/\s-\s+-$/);

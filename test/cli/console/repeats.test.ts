@@ -49,6 +49,13 @@ describe('StatusTracker', () => {
     await writeStatus(root, 't', 'w1', { pid: process.pid, state: 'working', heartbeatAt: Date.now() + 1 });
     await tracker.update(0);
     expect(printed).toEqual(['── w1 working']);
+    // Its figures move with every step: no news by themselves; the next line shows them as they are.
+    await writeStatus(root, 't', 'w1', { pid: process.pid, state: 'working', toolUses: 12, inputTokens: 68_000, outputTokens: 3100 });
+    await tracker.update(0);
+    expect(printed).toEqual(['── w1 working']);
+    await writeStatus(root, 't', 'w1', { pid: process.pid, state: 'idle', toolUses: 13, inputTokens: 70_000, outputTokens: 3300 });
+    await tracker.update(0);
+    expect(printed.slice(0, 2)).toEqual(['── w1 working', '── w1 idle (13 tools, 35%, 3.3k out)']); // then the all-idle event
   });
 
   it('shows a member it knows nothing about (no runtime recorded, no status file) as unknown', async () => {
