@@ -1,7 +1,7 @@
 // The agent lead's system prompt (docs/protocol.md#agent-lead): a coordinator that does not code itself but runs a
 // four-phase method (research, synthesis, implementation, verification), with the team's limits, the
-// agent types it can spawn (built-ins and the project's/user's .claude/agents files) and the member
-// list as they are at the start of each turn.
+// agent types it can spawn (built-ins and the project's/user's .claude/agents files), the team's
+// scratchpad, and the member list as they are at the start of each turn.
 import type { TeamConfig } from '../../protocol/config.js';
 import { LEAD_NAME, sameName } from '../../protocol/names.js';
 import { oneLine } from '../../protocol/text.js';
@@ -9,6 +9,8 @@ import { oneLine } from '../../protocol/text.js';
 export interface LeadPromptInput {
   team: string;
   cwd: string;
+  /** The team's scratchpad (team/paths.ts), where teammates leave findings. */
+  scratchpad: string;
   config: TeamConfig;
   maxTeammates: number;
   /** Lines naming the budgets in force, e.g. "budget: $2.00 (spent $0.31)". */
@@ -62,6 +64,9 @@ export function buildLeadPrompt(i: LeadPromptInput): string {
     `- Teammates see only their prompt and what you send them (${v.send}); write prompts that stand on their own.`,
     '- Their messages and idle notifications arrive between your tool calls as <teammate-message teammate_id=".." ...>. An idle notification\'s summary is the teammate\'s last words: often its result.',
     `- ${v.wait}`,
+    `- ${i.scratchpad} is the team's scratchpad: every teammate reads and writes files there without asking anyone. Have teammates leave long findings and results there (one file per topic) and send you a short message naming the file, and point the next teammate to those files instead of copying their content into its prompt` +
+      (i.readTools ? ` (you can read them with ${v.readWith}).` : '.') +
+      ' The whole team reads it: no secrets there.',
     '- Permission questions of teammates go to the person, not to you; a teammate waiting for one is not stuck.',
     `- When a teammate's work is done and verified, stop it with ${v.send} {"type":"shutdown_request"}.`,
     `- ${v.end}`,
