@@ -9,7 +9,8 @@
 // two members writing at the same moment can pass it together: a limit against runaway output, not
 // a quota. Bash is not inspected (it asks in default mode anyway), and a Claude Code teammate is
 // held by its own permission rules, not by these checks.
-// The scratchpad's real path is taken once, at start: replaced by a link later, it is simply left.
+// The scratchpad's real path is taken once, when the member starts: should the directory be replaced
+// by a link later, paths through it lead out of that real path and are refused.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { SwarmError } from '../../protocol/errors.js';
