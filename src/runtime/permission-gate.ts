@@ -13,6 +13,9 @@
 //   plan (ExitPlanMode)          run*      run*                run*                run
 //   edit (Write, Edit)           ask       run inside cwd,     run                 refuse
 //                                          else ask
+//   edit inside the scratchpad   run       run                 run                 refuse
+//     (tools/scratchpad.ts: <root>/scratchpad/<team>/, the team's shared notes; its path checks
+//      and size limits run in the tools, before the gate and before the write)
 //   exec (Bash)                  ask       ask                 run                 refuse
 //   (* ExitPlanMode itself refuses outside plan mode.)
 // "ask" goes through permissions/worker.requestPermission, which applies the team's allow/deny
@@ -33,17 +36,25 @@ export const PLAN_MODE_REFUSAL =
   'You are in plan mode: only read-only tools (Read, Glob, Grep, SendMessage) may run until the team lead approves your plan. ' +
   'Investigate, then call ExitPlanMode with your plan.';
 
+/** Where an edit writes: its real path, the real cwd, and the scratchpad's real path when the member has one. */
+export interface GateTarget {
+  path: string;
+  cwd: string;
+  scratchpad?: string | undefined;
+}
+
 /**
- * The table above, as a pure function. `target` is an edit's real path, `cwd` the real cwd;
- * `protectedBy` the pattern that makes the call ask in every mode: a protected read (or an Edit of
- * one), or a write of agent configuration (the tool decides which calls carry one).
+ * The table above, as a pure function. `target` is an edit's; `protectedBy` the pattern that makes
+ * the call ask in every mode: a protected read (or an Edit of one), or a write of agent
+ * configuration (the tool decides which calls carry one).
  */
-export function gate(kind: ToolKind, mode: PermissionMode, target?: { path: string; cwd: string }, protectedBy?: string): GateDecision {
+export function gate(kind: ToolKind, mode: PermissionMode, target?: GateTarget, protectedBy?: string): GateDecision {
   if (kind === 'read') return protectedBy === undefined ? { action: 'run' } : { action: 'ask' };
   if (kind === 'message' || kind === 'plan') return { action: 'run' };
   if (mode === 'plan') return { action: 'refuse', reason: PLAN_MODE_REFUSAL };
   if (protectedBy !== undefined) return { action: 'ask' };
   if (mode === 'bypassPermissions') return { action: 'run' };
+  if (kind === 'edit' && target?.scratchpad !== undefined && isInside(target.scratchpad, target.path)) return { action: 'run' };
   if (mode === 'acceptEdits' && kind === 'edit' && target && isInside(target.cwd, target.path)) return { action: 'run' };
   return { action: 'ask' };
 }

@@ -1,10 +1,11 @@
 // The teammate's system prompt (pure): who it is, its team (roster from config.json), how messages
-// arrive and how to send them, the team's task list, how to answer a shutdown request, what its
-// permission mode means, and (last) its agent type's own instructions (the body of its file).
+// arrive and how to send them, the team's task list, the team's scratchpad, how to answer a shutdown
+// request, what its permission mode means, and (last) its agent type's own instructions (the body of its file).
 // It is rebuilt only when a new turn starts, so within a turn it stays byte-identical and the
 // prompt cache holds (model-client.ts).
 import type { PermissionMode, TeamConfig } from '../protocol/config.js';
 import { LEAD_NAME } from '../protocol/names.js';
+import { SCRATCHPAD_LIMITS } from './tools/scratchpad.js';
 
 export interface PromptInput {
   name: string;
@@ -14,13 +15,15 @@ export interface PromptInput {
   typePrompt?: string;
   cwd: string;
   root: string;
+  /** The team's scratchpad (team/paths.ts). */
+  scratchpad: string;
   mode: PermissionMode;
   config: TeamConfig;
 }
 
 const MODE_TEXT: Record<PermissionMode, string> = {
-  default: 'Read, Glob, Grep, SendMessage and the Task tools run freely; Write, Edit and Bash first ask the team lead, and you wait for the answer.',
-  acceptEdits: 'Read, Glob, Grep, SendMessage, the Task tools, and Write/Edit inside your working directory run freely; Bash and edits elsewhere ask the team lead.',
+  default: 'Read, Glob, Grep, SendMessage, the Task tools, and Write/Edit in the scratchpad run freely; other Write and Edit calls, and Bash, first ask the team lead, and you wait for the answer.',
+  acceptEdits: 'Read, Glob, Grep, SendMessage, the Task tools, and Write/Edit inside your working directory or the scratchpad run freely; Bash and edits elsewhere ask the team lead.',
   bypassPermissions: 'every tool runs without asking (team deny rules still apply).',
   plan:
     'you are in PLAN MODE: only Read, Glob, Grep, SendMessage and the Task tools run. Investigate, then call ExitPlanMode with a concrete plan; ' +
@@ -55,6 +58,9 @@ ${roster(input)}
 The team shares one task list. TaskList shows every task (id, status, subject, owner, open blockers); TaskGet {"taskId": "3"} shows one in full; TaskCreate {"subject": "...", "description": "..."} adds one; TaskUpdate changes one: take it with {"taskId": "3", "owner": "${input.name}", "status": "in_progress"}, finish it with {"taskId": "3", "status": "completed"} once the work is fully done.
 - When you end your turn with nothing in your inbox, you are given the lowest-id pending task that has no owner and no open blocker ("You claimed task #N: ..."): work on it, mark it completed, report, and end your turn again.
 - A task someone else owns, a completed one, or one with an open blocker cannot be taken: the tool says why; pick another.
+
+# Scratchpad
+${input.scratchpad} is the team's shared scratchpad. Leave findings, notes and long results there as files (one per topic, e.g. ${input.scratchpad}/${input.name}-<topic>.md) for your teammates and the team lead, and send only a short message naming the file instead of pasting long results into messages; read what others left there. Read, Glob, Grep, Write and Edit in it run without asking anyone (in plan mode you may only read it). Use absolute paths without '..'; links out of it are refused; at most ${SCRATCHPAD_LIMITS}. The whole team reads it: never put secrets there.
 
 # Shutdown
 When a message is a shutdown request (JSON with "type": "shutdown_request" and a "requestId"), answer it with SendMessage to "team-lead" and the message {"type": "shutdown_response", "request_id": "<requestId>", "approve": true} — or, only if stopping now would lose important work, {"type": "shutdown_response", "request_id": "<requestId>", "approve": false, "reason": "<why>"}. Approving ends your process right away.

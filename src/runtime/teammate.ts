@@ -43,6 +43,7 @@ import { TeamTasks } from './team-tasks.js';
 import { ToolRunner } from './tool-runner.js';
 import { apiTools, toolsForType } from './tools/index.js';
 import { PathGuard } from './tools/paths.js';
+import { Scratchpad } from './tools/scratchpad.js';
 import { ProcessGroups } from './tools/process-groups.js';
 import { AgentConfigPaths } from './tools/agent-config.js';
 import { SecretPaths } from './tools/secrets.js';
@@ -87,7 +88,7 @@ export async function runTeammate(opts: RunTeammateOptions): Promise<number> {
     retry: { baseMs: tuning.retryBaseMs, maxRetries: tuning.maxRetries },
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
   };
-  const guard = await PathGuard.create(team.root, s.cwd);
+  const guard = await PathGuard.create(team.root, s.cwd, await Scratchpad.open(team));
   const secrets = await SecretPaths.create(team.root, homeDir(opts.env));
   const agentConfig = await AgentConfigPaths.create(team.root, { cwd: s.cwd, home: homeDir(opts.env) });
   const compactAt = tuning.compactAt ?? defaultCompactAt(s.model);
@@ -256,7 +257,7 @@ class Teammate {
       systemPrompt: async () => {
         const config = await readTeam(s.team);
         this.view.setRoster(config.members);
-        return buildSystemPrompt({ name: s.name, team: s.team.name, ...(s.agentType ? { agentType: s.agentType } : {}), ...(s.agentTypeDef?.prompt ? { typePrompt: s.agentTypeDef.prompt } : {}), cwd: s.cwd, root: s.team.root, mode: modes.mode, config });
+        return buildSystemPrompt({ name: s.name, team: s.team.name, ...(s.agentType ? { agentType: s.agentType } : {}), ...(s.agentTypeDef?.prompt ? { typePrompt: s.agentTypeDef.prompt } : {}), cwd: s.cwd, root: s.team.root, scratchpad: this.paths.scratchpad, mode: modes.mode, config });
       },
       runner,
       // Idle, a teammate also wakes when the task list changes: a task created or freed is claimed then.

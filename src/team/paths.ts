@@ -60,6 +60,8 @@ export interface TeamPaths {
   stderrLog(name: string): string;
   /** The team's task list, Claude Code's layout (docs/protocol.md#task-list): `<root>/tasks/<team>/`. */
   tasks: TaskListPaths;
+  /** `<root>/scratchpad/<team>/`: the directory every member reads and writes without asking (docs/scratchpad.md). */
+  scratchpad: string;
 }
 
 export interface TaskListPaths {
@@ -75,6 +77,11 @@ export interface TaskListPaths {
 /** The root's task lists (Claude Code's `tasks/`, beside `teams/`). */
 export function tasksDir(root: string): string {
   return path.join(root, 'tasks');
+}
+
+/** The root's team scratchpads, `<root>/scratchpad/` (outside `teams/`: teammates write there). */
+export function scratchpadsDir(root: string): string {
+  return path.join(root, 'scratchpad');
 }
 
 /**
@@ -186,5 +193,6 @@ export function teamPaths(root: string, team: string): TeamPaths {
       highwatermark: path.join(tasks, '.highwatermark'),
       task: (id) => inside([tasks], `${taskId(id)}.json`),
     },
+    scratchpad: path.join(scratchpadsDir(root), team),
   };
 }

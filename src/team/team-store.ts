@@ -1,4 +1,5 @@
-// Team files: teams/<team>/config.json and the team's directories (docs/protocol.md#root-layout, docs/protocol.md#team-file).
+// Team files: teams/<team>/config.json and the team's directories (docs/protocol.md#root-layout, docs/protocol.md#team-file),
+// its scratchpad included (made with the team, removed with it).
 //
 // A team is claimed by mkdir of teams/<team>/ (atomic: two creators never share a name); a taken
 // name is an error unless the caller asks for a free one (`rename`). Every
@@ -15,6 +16,7 @@ import { agentId, assertMemberName, assertTeamName, LEAD_NAME, sameName } from '
 import { CORRUPT_LABEL, DIR_MODE, ensureDir, fileExists, formatJson, keptAsideAt, writeFileAtomic } from '../storage/atomic.js';
 import { mutateJsonFile, readJsonFile, type JsonFileOptions } from '../storage/json-file.js';
 import { teamsDir, type TeamPaths } from './paths.js';
+import { ensureScratchpad } from './scratchpad.js';
 import { Team } from './team.js';
 import { wordSlug } from './slug.js';
 
@@ -70,7 +72,13 @@ export async function createTeam(root: string, opts: CreateTeamOptions): Promise
   }
   const now = opts.now ?? Date.now();
   const { name, paths: p } = team;
-  await makeTeamDirs(p);
+  try {
+    await makeTeamDirs(p);
+    await ensureScratchpad(team);
+  } catch (e) {
+    await fs.rm(p.dir, { recursive: true, force: true }); // the name was claimed above: ours to give back
+    throw e;
+  }
   const lead: Member = {
     agentId: agentId(LEAD_NAME, name),
     name: LEAD_NAME,
@@ -219,6 +227,8 @@ export async function deleteTeam(team: Team): Promise<void> {
   // Its task list goes with it, as Claude Code's team cleanup removes tasks/<team>/ (a new team of
   // the same name then starts from task 1, not from the old one's leftovers).
   await fs.rm(team.paths.tasks.dir, { recursive: true, force: true });
+  // And its scratchpad (docs/scratchpad.md). rm removes a link there, never what it points to.
+  await fs.rm(team.paths.scratchpad, { recursive: true, force: true });
 }
 
 export function findMember(config: TeamConfig, name: string): Member | undefined {

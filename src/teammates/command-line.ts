@@ -9,7 +9,8 @@
 //                   (SWARM_TEAMMATE_COMMAND, split with shell-quote, replaces `<node> <bin> teammate`)
 //   claude runtime: <abs path of claude on PATH> --agent-id --agent-name --team-name --agent-color
 //                   --parent-session-id [--agent-type] [--model] [--plan-mode-required]
-//                   [--permission-mode m | --dangerously-skip-permissions], plus
+//                   [--permission-mode m | --dangerously-skip-permissions]
+//                   --settings '{"permissions":{"allow":["Read(/<scratchpad>/**)","Edit(/<scratchpad>/**)"]}}', plus
 //                   CLAUDECODE=1 CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1 CLAUDE_CODE_TASK_LIST_ID=<team>
 //                   CLAUDE_CODE_ENABLE_TODO_TOOLS=1 (no swarm-only flags)
 // `shellLine` renders the same thing as one POSIX shell line, every word quoted (for --dry-run).
@@ -66,6 +67,26 @@ export function claudeTeammateEnv(team: string): Record<string, string> {
   };
 }
 
+/**
+ * Claude Code's allow rules for the team's scratchpad (docs/scratchpad.md): its file tools read and
+ * write there without asking. In a rule `//` starts an absolute path (a single `/` is relative to
+ * the settings file, and Claude Code asks), and an Edit rule covers every tool that edits files,
+ * Write included (Claude Code looks up no path rules under Write's own name).
+ */
+export function scratchpadAllowRules(scratchpad: string): string[] {
+  return ['Read', 'Edit'].map((tool) => `${tool}(/${scratchpad}/**)`);
+}
+
+/**
+ * `--settings` with the allow rules, for a claude teammate. Not `--add-dir`: Claude Code 2.1.332
+ * stops at a trust dialog for a directory added so ("Is this a directory you created or one you
+ * trust?"), which nobody answers in a teammate's pane; the rules alone let 2.1.112 and 2.1.332
+ * write and read there unasked (test/teammates/claude-scratchpad.test.ts).
+ */
+export function claudeScratchpadArgs(scratchpad: string): string[] {
+  return ['--settings', JSON.stringify({ permissions: { allow: scratchpadAllowRules(scratchpad) } })];
+}
+
 /** The absolute path of this package's `bin/swarm.js` (the same from src/ and dist/). */
 export const SWARM_BIN = fileURLToPath(new URL('../../bin/swarm.js', import.meta.url));
 
@@ -89,6 +110,8 @@ export interface TeammateCommandInput {
   cwd?: string | undefined;
   /** A swarm teammate restores its conversation from its transcript (`swarm resume`); a claude one ignores it. */
   resume?: boolean | undefined;
+  /** The team's scratchpad (team/paths.ts): a claude teammate is given it (`claudeScratchpadArgs`); a swarm one finds it itself. */
+  scratchpad?: string | undefined;
   /** The leader's environment: forwarded variables, SWARM_TEAMMATE_COMMAND, PATH (for claude). */
   env: Env;
   /** Default [process.execPath, ...TEAMMATE_NODE_FLAGS, SWARM_BIN]. */
@@ -188,7 +211,7 @@ export function buildTeammateCommand(i: TeammateCommandInput): TeammateCommand {
     const bypass = i.permissionMode === 'bypassPermissions';
     const flags = flagWords({ ...teammateFlags(i), ...(bypass ? { permissionMode: undefined } : {}) }, (f) => f.claude);
     return {
-      argv: [claude, ...flags, ...(bypass ? ['--dangerously-skip-permissions'] : [])],
+      argv: [claude, ...flags, ...(bypass ? ['--dangerously-skip-permissions'] : []), ...(i.scratchpad !== undefined ? claudeScratchpadArgs(i.scratchpad) : [])],
       env: { ...forwardedEnv(i.env), ...claudeTeammateEnv(i.team) },
     };
   }

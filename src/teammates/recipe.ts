@@ -60,6 +60,7 @@ export function memberPane(i: MemberPaneInput): PaneSpec {
     permissionMode: isPermissionMode(m.mode) ? m.mode : undefined,
     cwd: m.cwd,
     resume: i.resume,
+    scratchpad: i.team.paths.scratchpad,
     env: i.env,
     ...(swarmExecutable ? { swarmExecutable } : {}),
     remote: i.backend.remoteProcesses === true,

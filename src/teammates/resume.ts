@@ -25,6 +25,7 @@ import { SwarmError, isSwarmError } from '../protocol/errors.js';
 import { sameName } from '../protocol/names.js';
 import { openLeadMailbox } from '../permissions/lead-mailbox.js';
 import { isDirectory } from '../storage/atomic.js';
+import { ensureScratchpad } from '../team/scratchpad.js';
 import { retireStatus } from '../team/spend.js';
 import { findMember, readTeam, updateMember, updateTeam } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
@@ -152,6 +153,7 @@ async function startResume(o: ResumeOptions, name: string): Promise<StartedResum
     }
     if (runtime === 'claude' && !member.prompt) throw new SwarmError('invalid_input', 'config.json records no prompt for it, so a claude teammate cannot be restarted');
     const { mailbox, key } = await openLeadMailbox({ team: o.team });
+    await ensureScratchpad(o.team); // a team made before scratchpads, or one removed by hand
     const spec = memberPane({
       team: o.team,
       member,

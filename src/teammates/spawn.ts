@@ -35,6 +35,7 @@ import type { Mailbox } from '../mailbox/mailbox.js';
 import { openLeadMailbox } from '../permissions/lead-mailbox.js';
 import { ensureDir, isDirectory, writeFileAtomic } from '../storage/atomic.js';
 import { resolveAgentType } from '../team/agent-types.js';
+import { ensureScratchpad } from '../team/scratchpad.js';
 import { retireStatus } from '../team/spend.js';
 import { addMember, readTeam, removeMember, updateMember, updateTeam } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
@@ -355,6 +356,7 @@ async function startLocked(
     });
     await retireStatus(o.team, name); // a previous teammate's heartbeat must not count (what it spent still does)
     await ensureDir(paths.logsDir);
+    await ensureScratchpad(o.team); // named in its prompt (swarm) or its command line (claude)
     // Started empty (nor a previous teammate's errors) and 0600 like every file under the root:
     // the pane's `tee -a` and the in-process host only append, so they keep this mode.
     await writeFileAtomic(paths.stderrLog(name), '');

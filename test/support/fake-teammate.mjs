@@ -66,6 +66,7 @@ try {
       'permission-mode': { type: 'string' },
       cwd: { type: 'string' },
       'dangerously-skip-permissions': { type: 'boolean' },
+      settings: { type: 'string' }, // a claude teammate's allow rules for the scratchpad (teammates/command-line.ts)
       resume: { type: 'boolean' }, // swarm resume: the conversation comes back from the transcript (a fake has none)
     },
   }));

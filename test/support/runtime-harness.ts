@@ -1,6 +1,7 @@
 // Runtime test harness: a team `t` with teammate w1 (and w2) working in a temp directory, the
 // leader's signing mailbox, a stand-in Messages API server with a script, and the real teammate
-// process (`node bin/swarm.js teammate ...` over the built dist/) with its pane output captured.
+// process (`node bin/swarm.js teammate ...` over the built dist/) with its pane output captured,
+// or the same runtime in this process (`runInProcess`).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -18,6 +19,8 @@ import { SWARM_BIN } from './cli.js';
 import { afterThisTest, tempRoot } from './tmp-root.js';
 import { waitFor } from './wait.js';
 import { Team } from '../../src/team/team.js';
+import { flagsFromArgv } from '../../src/runtime/args.js';
+import { runTeammate } from '../../src/runtime/teammate.js';
 
 export const TEAM = 't';
 
@@ -94,20 +97,61 @@ export async function setupRuntime(script: ScriptInput, opts: { members?: { name
   return env;
 }
 
+/** The teammate's environment: the temp root, the stand-in, short timings. */
+function teammateEnv(env: RuntimeEnv, extraEnv: Record<string, string>): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: process.env.HOME ?? env.root,
+    CLAUDE_CONFIG_DIR: env.root,
+    ANTHROPIC_BASE_URL: env.server.url,
+    ANTHROPIC_API_KEY: 'sk-test',
+    NO_COLOR: '1',
+    SWARM_RETRY_BASE_MS: '10',
+    SWARM_POLL_MS: '250',
+    SWARM_HEARTBEAT_MS: '500',
+    ...extraEnv,
+  };
+}
+
+export interface InProcessTeammate {
+  /** Pane output so far. */
+  output(): string;
+  /** Resolves with its exit code. */
+  exited: Promise<number>;
+  /** Stop it (as the in-process host does) and wait for its exit code. */
+  stop(): Promise<number>;
+}
+
+/**
+ * Member `name`'s teammate run in this process (runTeammate, as the console's in-process host runs
+ * it, from the same flags a pane gets), against the stand-in; stopped when the test ends.
+ */
+export function runInProcess(env: RuntimeEnv, name: string, extraArgs: string[] = [], extraEnv: Record<string, string> = {}): InProcessTeammate {
+  const stop = new AbortController();
+  let out = '';
+  const exited = runTeammate({
+    flags: flagsFromArgv([...env.args(name), ...extraArgs]),
+    env: teammateEnv(env, extraEnv),
+    write: (text) => (out += text),
+    signal: stop.signal,
+  });
+  const t: InProcessTeammate = {
+    output: () => out,
+    exited,
+    stop: () => {
+      stop.abort('the test ended');
+      return exited;
+    },
+  };
+  afterThisTest(async () => {
+    await t.stop();
+  });
+  return t;
+}
+
 function startTeammate(env: RuntimeEnv, args: string[], extraEnv: Record<string, string>): TeammateProc {
   const child = spawn(process.execPath, [SWARM_BIN, ...args], {
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: process.env.HOME ?? env.root,
-      CLAUDE_CONFIG_DIR: env.root,
-      ANTHROPIC_BASE_URL: env.server.url,
-      ANTHROPIC_API_KEY: 'sk-test',
-      NO_COLOR: '1',
-      SWARM_RETRY_BASE_MS: '10',
-      SWARM_POLL_MS: '250',
-      SWARM_HEARTBEAT_MS: '500',
-      ...extraEnv,
-    },
+    env: teammateEnv(env, extraEnv),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);

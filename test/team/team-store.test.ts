@@ -41,7 +41,7 @@ describe('createTeam', () => {
     const { config, renamedFrom } = await createTeam(root, { name: 'review-squad', description: 'PR review', cwd: '/w', now: 1000 });
     expect(renamedFrom).toBeUndefined();
     const p = teamPaths(root, 'review-squad');
-    for (const d of [path.join(root, 'teams'), p.dir, p.inboxes, p.permissions, p.pending, p.resolved, p.statusDir, p.logsDir]) {
+    for (const d of [path.join(root, 'teams'), p.dir, p.inboxes, p.permissions, p.pending, p.resolved, p.statusDir, p.logsDir, path.join(root, 'scratchpad'), p.scratchpad]) {
       expect(await modeOf(d), d).toBe(0o700);
     }
     expect(await modeOf(p.config)).toBe(0o600);
@@ -66,6 +66,15 @@ describe('createTeam', () => {
     });
     // pretty-printed, 2 spaces
     expect(await fs.readFile(p.config, 'utf8')).toMatch(/^\{\n {2}"name": "review-squad",/);
+  });
+
+  it("a scratchpad/ that is a symlink fails the create in one line, and the name is not left claimed", async () => {
+    await fs.mkdir(path.join(root, 'elsewhere'));
+    await fs.symlink(path.join(root, 'elsewhere'), path.join(root, 'scratchpad'));
+    await expect(createTeam(root, { name: 'squad' })).rejects.toThrow(`${path.join(root, 'scratchpad')} is a symlink; swarm does not use files through links`);
+    expect(await teamExists(new Team(root, 'squad'))).toBe(false);
+    expect(await listTree(path.join(root, 'teams'))).toEqual([]);
+    expect(await listTree(path.join(root, 'elsewhere'))).toEqual([]);
   });
 
   it('rename: picks a free word-slug name when the name is taken, and says so', async () => {
@@ -127,17 +136,26 @@ describe('list, show, delete', () => {
     expect(await teamExists(new Team(root, 'nope'))).toBe(false);
   });
 
-  it('deleteTeam removes the directory and its task list; a missing team is not_found', async () => {
+  it('deleteTeam removes the directory, its task list and its scratchpad; a missing team is not_found', async () => {
     await createTeam(root, { name: 'gone' });
     await createTeam(root, { name: 'kept' });
     for (const t of ['gone', 'kept']) {
       await fs.mkdir(teamPaths(root, t).tasks.dir, { recursive: true });
       await fs.writeFile(teamPaths(root, t).tasks.task('1'), '{}');
+      await fs.mkdir(path.join(teamPaths(root, t).scratchpad, 'sub'));
+      await fs.writeFile(path.join(teamPaths(root, t).scratchpad, 'sub/findings.md'), 'notes');
     }
+    // A link in the scratchpad goes, what it points to stays.
+    const outside = path.join(root, 'outside.txt');
+    await fs.writeFile(outside, 'mine');
+    await fs.symlink(outside, path.join(teamPaths(root, 'gone').scratchpad, 'link'));
     await deleteTeam(new Team(root, 'gone'));
     expect(await teamExists(new Team(root, 'gone'))).toBe(false);
     await expect(fs.access(teamPaths(root, 'gone').dir)).rejects.toThrow();
     await expect(fs.access(teamPaths(root, 'gone').tasks.dir)).rejects.toThrow();
+    await expect(fs.access(teamPaths(root, 'gone').scratchpad)).rejects.toThrow(/ENOENT/);
+    expect(await fs.readFile(outside, 'utf8')).toBe('mine');
+    await fs.access(path.join(teamPaths(root, 'kept').scratchpad, 'sub/findings.md'));
     await fs.access(teamPaths(root, 'kept').tasks.task('1'));
     expect(await teamExists(new Team(root, 'kept'))).toBe(true);
     expect(await errorKind(deleteTeam(new Team(root, 'gone')))).toBe('not_found');

@@ -1,6 +1,6 @@
 // The teammate command line (SPEC §4.3) as a pure function: flags, forwarded env, the
-// SWARM_TEAMMATE_COMMAND override, `--runtime claude`, and a shell line that a real `sh` reads back
-// into exactly the same words.
+// SWARM_TEAMMATE_COMMAND override, `--runtime claude` (with the team's scratchpad), and a shell line
+// that a real `sh` reads back into exactly the same words.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
@@ -11,10 +11,12 @@ import {
   SWARM_BIN,
   TEAMMATE_NODE_FLAGS,
   buildTeammateCommand,
+  claudeScratchpadArgs,
   findOnPath,
   forwardedEnv,
   parseCommandOverride,
   resolveClaude,
+  scratchpadAllowRules,
   shellLine,
   userPathFor,
   type TeammateCommandInput,
@@ -157,6 +159,22 @@ describe('buildTeammateCommand: claude runtime', () => {
     expect(bypass.argv).not.toContain('--permission-mode');
     const none = buildTeammateCommand({ ...base, runtime: 'claude', which });
     expect(none.argv).toEqual(['/opt/claude/bin/claude', ...SHARED]);
+  });
+
+  it("the team's scratchpad: a --settings whose allow rules cover it ('//' starts an absolute path; Edit covers Write), no --add-dir", () => {
+    const scratchpad = '/home/u/.claude/scratchpad/sq';
+    const cmd = buildTeammateCommand({ ...base, runtime: 'claude', which, permissionMode: 'acceptEdits', scratchpad });
+    expect(cmd.argv).toEqual([
+      '/opt/claude/bin/claude', ...SHARED, '--permission-mode', 'acceptEdits',
+      '--settings', '{"permissions":{"allow":["Read(//home/u/.claude/scratchpad/sq/**)","Edit(//home/u/.claude/scratchpad/sq/**)"]}}',
+    ]);
+    // --add-dir would stop Claude Code 2.1.332 at a trust dialog for the directory (claude-scratchpad.test.ts).
+    expect(cmd.argv).not.toContain('--add-dir');
+    expect(scratchpadAllowRules(scratchpad)).toEqual(['Read(//home/u/.claude/scratchpad/sq/**)', 'Edit(//home/u/.claude/scratchpad/sq/**)']);
+    const bypass = buildTeammateCommand({ ...base, runtime: 'claude', which, permissionMode: 'bypassPermissions', scratchpad });
+    expect(bypass.argv.slice(SHARED.length + 1)).toEqual(['--dangerously-skip-permissions', ...claudeScratchpadArgs(scratchpad)]);
+    // A swarm teammate finds it itself (its system prompt and its path guard): no flag for it.
+    expect(buildTeammateCommand({ ...base, scratchpad }).argv).toEqual(buildTeammateCommand(base).argv);
   });
 
   it('a clear error when claude is not on PATH', () => {

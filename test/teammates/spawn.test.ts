@@ -11,6 +11,7 @@ import type { Backend } from '../../src/backends/backend.js';
 import { isProcessAlive } from '../../src/backends/process.js';
 import { selectBackend } from '../../src/backends/registry.js';
 import { spawnTeammate, spawnTeammates, type SpawnOptions } from '../../src/teammates/spawn.js';
+import { claudeScratchpadArgs } from '../../src/teammates/command-line.js';
 import { killTeammate, shutdownAll, shutdownTeammate } from '../../src/teammates/stop.js';
 import { readAudit } from '../../src/permissions/audit.js';
 import { TmuxServer, listAllPanes } from '../../src/backends/tmux/commands.js';
@@ -188,7 +189,9 @@ describe('spawnTeammate (tmux, fake teammate)', () => {
     await fs.mkdir(bin);
     await fs.writeFile(path.join(bin, 'claude'), `#!/bin/sh\nexec ${quote([process.execPath, FAKE])} "$@"\n`, { mode: 0o755 });
     const claudeEnv = { ...env, PATH: `${bin}:${env.PATH}` };
+    await fs.rm(teamPaths(root, TEAM).scratchpad, { recursive: true }); // a team from before scratchpads: made (0700) before claude starts
     const r = await spawn('cc', { runtime: 'claude', env: claudeEnv, permissionMode: 'bypassPermissions', model: 'opus' });
+    expect((await fs.stat(teamPaths(root, TEAM).scratchpad)).mode & 0o777).toBe(0o700);
     expect(r.claude).toEqual({ path: path.join(bin, 'claude'), version: '0.0.0-fake (Claude Code)' }); // which claude, said
     const config = await readTeam(new Team(root, TEAM));
     expect(config.members[1]).toMatchObject({ name: 'cc', runtime: 'claude', tmuxPaneId: r.paneId });
@@ -197,7 +200,7 @@ describe('spawnTeammate (tmux, fake teammate)', () => {
     const argv = JSON.parse(/FAKE argv (.*)/.exec(text)![1]!) as string[];
     expect(argv).toEqual([
       '--agent-id', 'cc@sq', '--agent-name', 'cc', '--team-name', 'sq', '--agent-color', 'blue', '--parent-session-id', config.leadSessionId,
-      '--model', 'opus', '--dangerously-skip-permissions',
+      '--model', 'opus', '--dangerously-skip-permissions', ...claudeScratchpadArgs(teamPaths(root, TEAM).scratchpad),
     ]);
     expect(JSON.parse(/FAKE env (.*)/.exec(text)![1]!)).toMatchObject({ CLAUDECODE: '1', CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1', SWARM_PROBE: env.SWARM_PROBE });
     expect(await shutdownTeammate(new Team(root, TEAM), 'cc', { env: claudeEnv, timeoutMs: 8000 })).toEqual({ name: 'cc', outcome: 'approved', verified: true });

@@ -66,7 +66,7 @@ export async function claudeLeadPrompt(team: Team, s: TeamSettings): Promise<str
   const config = await readTeam(team);
   const limits = new LeadLimits(s.limits).describe(await readBudgetState(team, config));
   const agentTypes = loadAgentTypes({ cwd: s.cwd, root: team.root }).types;
-  return buildLeadPrompt({ team: team.name, cwd: s.cwd, config, maxTeammates: s.limits.maxTeammates, limits, readTools: true, agentTypes, voice: MCP_VOICE });
+  return buildLeadPrompt({ team: team.name, cwd: s.cwd, scratchpad: team.paths.scratchpad, config, maxTeammates: s.limits.maxTeammates, limits, readTools: true, agentTypes, voice: MCP_VOICE });
 }
 
 export interface ClaudeLeadCommand {

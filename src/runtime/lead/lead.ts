@@ -204,7 +204,7 @@ export async function runLead(o: LeadOptions): Promise<LeadOutcome> {
       turnConfig = config;
       view.setRoster(config.members);
       const agentTypes = loadAgentTypes({ cwd: o.cwd, root: o.team.root }).types;
-      return buildLeadPrompt({ team: o.team.name, cwd: o.cwd, config, maxTeammates: limits.maxTeammates, limits: limits.describe(await readBudgetState(o.team, config)), readTools: o.readTools === true, agentTypes });
+      return buildLeadPrompt({ team: o.team.name, cwd: o.cwd, scratchpad: o.team.paths.scratchpad, config, maxTeammates: limits.maxTeammates, limits: limits.describe(await readBudgetState(o.team, config)), readTools: o.readTools === true, agentTypes });
     },
     runner,
     inbox: o.queue,

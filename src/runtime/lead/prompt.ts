@@ -1,7 +1,7 @@
 // The agent lead's system prompt (docs/protocol.md#agent-lead): a coordinator that does not code itself but follows
 // the lead's method (method.ts: four phases and the rules that make them work), with the team's limits, the
-// agent types it can spawn (built-ins and the project's/user's .claude/agents files) and the member
-// list as they are at the start of each turn.
+// agent types it can spawn (built-ins and the project's/user's .claude/agents files), the team's
+// scratchpad, and the member list as they are at the start of each turn.
 import type { TeamConfig } from '../../protocol/config.js';
 import { LEAD_NAME, sameName } from '../../protocol/names.js';
 import { oneLine } from '../../protocol/text.js';
@@ -10,6 +10,8 @@ import { leadMethod } from './method.js';
 export interface LeadPromptInput {
   team: string;
   cwd: string;
+  /** The team's scratchpad (team/paths.ts), where teammates leave findings. */
+  scratchpad: string;
   config: TeamConfig;
   maxTeammates: number;
   /** Lines naming the budgets in force, e.g. "budget: $2.00 (spent $0.31)". */
@@ -54,6 +56,11 @@ export function buildLeadPrompt(i: LeadPromptInput): string {
       (i.readTools ? ` (you may read files with ${v.readWith} to plan well).` : ': your teammates do that.'),
     '',
     ...leadMethod(v),
+    '',
+    '## The scratchpad',
+    `${i.scratchpad} is the team's scratchpad: every teammate reads and writes files there without asking anyone. Have teammates leave long findings and results there (one file per topic) and send you a short message naming the file, and point the next teammate to those files instead of copying their content into its prompt` +
+      (i.readTools ? ` (you can read them with ${v.readWith}).` : '.') +
+      ' The whole team reads it: no secrets there.',
     '',
     'Limits:',
     `- at most ${i.maxTeammates} teammates at a time`,

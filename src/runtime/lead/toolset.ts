@@ -17,6 +17,7 @@ import { grepTool } from '../tools/grep.js';
 import { PathGuard } from '../tools/paths.js';
 import { ProcessGroups } from '../tools/process-groups.js';
 import { readTool } from '../tools/read.js';
+import { Scratchpad } from '../tools/scratchpad.js';
 import { SecretPaths } from '../tools/secrets.js';
 import { TASK_TOOLS } from '../tools/tasks.js';
 import type { AnyTool, ToolContext } from '../tools/types.js';
@@ -75,7 +76,7 @@ export async function leadToolset(o: LeadToolsetOptions): Promise<LeadToolset> {
   const tools: AnyTool[] = [agentTool(powers), leadSendTool(powers), stopTool(powers), ...TASK_TOOLS, ...(o.readTools ? [readTool, globTool, grepTool] : [])];
   const ctx: ToolContext = {
     cwd: o.cwd,
-    guard: await PathGuard.create(o.team.root, o.cwd),
+    guard: await PathGuard.create(o.team.root, o.cwd, await Scratchpad.open(o.team)),
     secrets: await SecretPaths.create(o.team.root, homeDir(o.env)),
     agentConfig: await AgentConfigPaths.create(o.team.root, { cwd: o.cwd, home: homeDir(o.env) }),
     teamRules: async () => (await readTeam(o.team)).swarm?.rules ?? { allow: [], deny: [] },

@@ -4,7 +4,8 @@
 // without following a final symlink and refuses, before changing a byte, a file that is one of the
 // team's own (same device and inode as a file under teams/ or swarm/) or that has more than one
 // link (another of its names could be anything); then it truncates and writes through the same
-// descriptor. A read refuses a file that is one of the team's own by another name.
+// descriptor. A read refuses a file that is one of the team's own by another name. A write into the
+// team's scratchpad keeps to its size limits (scratchpad.ts).
 import { constants, promises as fs, type Stats } from 'node:fs';
 import path from 'node:path';
 import { errnoCode, SwarmError } from '../../protocol/errors.js';
@@ -23,7 +24,7 @@ async function refuseTeamFile(guard: PathGuard, st: Stats, shown: string): Promi
   if (await guard.isProtectedFile(st)) throw teamFileByAnotherName(shown);
 }
 
-async function openForWrite(guard: PathGuard, real: string, shown: string, flags: number): Promise<Handle> {
+async function openForWrite(guard: PathGuard, real: string, shown: string, flags: number): Promise<{ handle: Handle; size: number }> {
   let handle: Handle;
   try {
     // O_NONBLOCK: a FIFO without a reader fails (ENXIO) instead of hanging the tool; no effect on files.
@@ -42,7 +43,7 @@ async function openForWrite(guard: PathGuard, real: string, shown: string, flags
         `${shown} has ${st.nlink} hard links, and Write/Edit never change a file that has other names (one could be a protected file); break the link first (cp it to a new file, then mv that over it)`,
       );
     }
-    return handle;
+    return { handle, size: st.size };
   } catch (e) {
     await handle.close();
     throw e;
@@ -55,10 +56,15 @@ async function replaceContent(handle: Handle, text: string): Promise<void> {
   for (let at = 0; at < buf.length; ) at += (await handle.write(buf, at, buf.length - at, at)).bytesWritten;
 }
 
-/** Create or overwrite `real` (its parent directories created) with `text`, checked as above. */
+/**
+ * Create or overwrite `real` (its parent directories created) with `text`, checked as above. In the
+ * scratchpad its size limits are checked first, so a refused write creates nothing.
+ */
 export async function writeChecked(guard: PathGuard, real: string, shown: string, text: string): Promise<void> {
+  const before = await fs.lstat(real).then((st) => (st.isFile() ? st.size : 0), () => 0);
+  await guard.scratchpad?.checkRoom(real, shown, before, Buffer.byteLength(text, 'utf8'));
   await fs.mkdir(path.dirname(real), { recursive: true });
-  const handle = await openForWrite(guard, real, shown, constants.O_WRONLY | constants.O_CREAT);
+  const { handle } = await openForWrite(guard, real, shown, constants.O_WRONLY | constants.O_CREAT);
   try {
     await replaceContent(handle, text);
   } finally {
@@ -66,11 +72,12 @@ export async function writeChecked(guard: PathGuard, real: string, shown: string
   }
 }
 
-/** Rewrite the existing file `real` as `edit` of its current text, checked as above. */
+/** Rewrite the existing file `real` as `edit` of its current text, checked as above (the scratchpad's limits too). */
 export async function updateChecked<T extends { text: string }>(guard: PathGuard, real: string, shown: string, edit: (now: string) => T): Promise<T> {
-  const handle = await openForWrite(guard, real, shown, constants.O_RDWR);
+  const { handle, size } = await openForWrite(guard, real, shown, constants.O_RDWR);
   try {
     const result = edit(await handle.readFile('utf8'));
+    await guard.scratchpad?.checkRoom(real, shown, size, Buffer.byteLength(result.text, 'utf8'));
     await replaceContent(handle, result.text);
     return result;
   } finally {

@@ -4,11 +4,13 @@
 // resolved, a dangling symlink is followed to where it would write, so a link cannot smuggle a
 // path in. A hard link has no path to resolve, so what the tools open is also compared by
 // device/inode with every file under those directories (`isProtectedFile`, checked-file.ts).
+// A path into the team's scratchpad is checked too (scratchpad.ts): no `..`, no link out of it.
 // (Not a boundary against a hostile process of the same user: see docs/security.md.)
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { errnoCode, SwarmError } from '../../protocol/errors.js';
 import { swarmDir, teamsDir } from '../../team/paths.js';
+import type { Scratchpad } from './scratchpad.js';
 
 const MAX_LINKS = 40;
 
@@ -45,16 +47,18 @@ export class PathGuard {
     readonly cwd: string,
     /** Both the literal and the real form of each protected directory. */
     private readonly protectedDirs: readonly string[],
+    /** The team's scratchpad, when the tools run for a member of a team (scratchpad.ts). */
+    readonly scratchpad: Scratchpad | undefined,
   ) {}
 
-  static async create(root: string, cwd: string): Promise<PathGuard> {
+  static async create(root: string, cwd: string, scratchpad?: Scratchpad): Promise<PathGuard> {
     const dirs = [teamsDir(root), swarmDir(root)];
     const all = new Set<string>();
     for (const d of dirs) {
       all.add(path.resolve(d));
       all.add(await realpathLoose(path.resolve(d)));
     }
-    return new PathGuard(cwd, [...all]);
+    return new PathGuard(cwd, [...all], scratchpad);
   }
 
   /**
@@ -93,7 +97,8 @@ export class PathGuard {
 
   /**
    * The absolute path for a tool's `file_path`/`path` (relative to cwd), refused when it (or what
-   * it links to) is under teams/ or swarm/. Returns the path as given (resolved) and its real form.
+   * it links to) is under teams/ or swarm/, or when it goes into the scratchpad unsafely
+   * (Scratchpad.check). Returns the path as given (resolved) and its real form.
    */
   async resolve(input: string, field = 'file_path'): Promise<{ abs: string; real: string }> {
     if (input.includes('\0')) throw new SwarmError('invalid_input', `${field}: contains a NUL character`);
@@ -105,6 +110,7 @@ export class PathGuard {
         `${abs} is inside the team's own files (${this.protectedDirs.join(', ')}); teammates may not touch them. Use SendMessage to talk to the team.`,
       );
     }
+    await this.scratchpad?.check(input, this.cwd, abs, real);
     return { abs, real };
   }
 }

@@ -24,7 +24,7 @@ export interface ToolOutput {
 export interface Invocation {
   /** One line for the pane and the permission request (`npm test`, `src/a.ts`). */
   summary: string;
-  /** For edits: the absolute target, which acceptEdits allows inside the cwd. */
+  /** For edits: the real target, which acceptEdits allows inside the cwd (and every mode but plan inside the scratchpad). */
   targetPath?: string;
   /** For reads (and Edits) of a protected file (secrets.ts): the pattern it matched; team-lead is asked in every mode. */
   secret?: string;

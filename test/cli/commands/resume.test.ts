@@ -311,9 +311,13 @@ describe('swarm resume', () => {
     await waitFor(() => !isProcessAlive(first.pid), 10_000, 'c1 to die with its server');
     expect((await member(env, 'c1')).state).toBe('stopped');
     expect((await swarm(root, ['send', 'c1', 'QUEUED'], env)).exitCode).toBe(0);
+    // Its team's scratchpad removed by hand meanwhile: made again (0700) before claude is started.
+    const scratchpad = new Team(root, TEAM).paths.scratchpad;
+    await fs.rm(scratchpad, { recursive: true });
 
     const resumed = await swarm(root, ['resume', 'c1'], env);
     expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect((await fs.stat(scratchpad)).mode & 0o777).toBe(0o700);
     expect(resumed.stdout).toMatch(/^resumed c1: ready \(its original prompt sent again/);
     pids.add((await member(env, 'c1')).pid!);
     const inbox = await new Mailbox({ team: new Team(root, TEAM) }).read('c1');

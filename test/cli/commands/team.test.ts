@@ -107,8 +107,12 @@ describe('swarm team', () => {
     expect(JSON.parse(r.stdout)).toEqual({ deleted: 'alpha' });
     expect(await teamExists(new Team(root, 'alpha'))).toBe(false);
     expect(await teamExists(new Team(root, 'beta'))).toBe(true);
+    // The team's scratchpad goes with it; another team's stays.
+    await expect(fs.access(teamPaths(root, 'alpha').scratchpad)).rejects.toThrow(/ENOENT/);
+    await fs.access(teamPaths(root, 'beta').scratchpad);
     const human = await swarmInProcess(root, ['team', 'delete'], { SWARM_TEAM: 'beta' });
     expect(human.stdout).toBe('deleted team beta');
+    await expect(fs.access(teamPaths(root, 'beta').scratchpad)).rejects.toThrow(/ENOENT/);
     const again = await swarmInProcess(root, ['team', 'delete', 'alpha']);
     expect(again.exitCode).toBe(1);
     expect(again.stderr).toMatch(/^swarm: no team "alpha".*$/);

@@ -35,6 +35,7 @@ describe("the lead's method", () => {
       limits: new LeadLimits(settings.limits).describe(await readBudgetState(team, config)),
       readTools: true,
       agentTypes: loadAgentTypes({ cwd: root, root }).types,
+      scratchpad: team.paths.scratchpad,
     });
     expect(forClaude).not.toBe(builtIn); // the voices differ …
     expect(revoice(forClaude, MCP_VOICE, BUILT_IN_VOICE)).toBe(builtIn); // … and nothing else does
@@ -43,7 +44,7 @@ describe("the lead's method", () => {
   });
 
   it('carries the rules, each with its reason, in under 200 lines', () => {
-    const text = buildLeadPrompt({ team: 't', cwd: '/w', config: { name: 't', members: [] } as never, maxTeammates: 2, limits: [], readTools: false, agentTypes: [] });
+    const text = buildLeadPrompt({ team: 't', cwd: '/w', config: { name: 't', members: [] } as never, maxTeammates: 2, limits: [], readTools: false, agentTypes: [], scratchpad: '/r/scratchpad/t' });
     for (const rule of [
       'Never delegate understanding',
       '"Based on your findings, fix it"',

@@ -9,7 +9,7 @@ import { InboxMessageSchema } from '../../../src/protocol/message.js';
 import { MAX_NUDGES, runLead, type LeadOptions, type LeadOutcome } from '../../../src/runtime/lead/lead.js';
 import { LeadQueue } from '../../../src/runtime/lead/queue.js';
 import { SUMMARY_TAG } from '../../../src/runtime/compaction.js';
-import { lastUserText } from '../../../src/standin/request.js';
+import { lastUserText, systemText } from '../../../src/standin/request.js';
 import { startMessagesServer, type MessagesServer, type ScriptInput } from '../../../src/standin/messages-server.js';
 import type { LimitHit } from '../../../src/runtime/lead/limits.js';
 import { addMember, createTeam, readTeam } from '../../../src/team/team-store.js';
@@ -95,6 +95,7 @@ describe('the agent lead', () => {
     expect(await outcome).toEqual({ kind: 'finished', answer: 'FINAL: w1 finished.' });
     expect(answers).toEqual(['FINAL: w1 finished.']);
     expect(server!.requests).toHaveLength(2);
+    expect(systemText(server!.requests[0]!.body!)).toContain(`- ${team.paths.scratchpad} is the team's scratchpad: every teammate reads and writes files there without asking anyone.`);
   });
 
   it('compacts its conversation past SWARM_COMPACT_AT like a teammate (the same loop)', async () => {

@@ -1,0 +1,104 @@
+// Interop with the real Claude Code: a `--runtime claude` teammate (2.1.112, the devDependency run
+// with node, and the native 2.1.332) in default mode, spawned by swarm on a private tmux socket,
+// offline against the stand-in Messages API, writes into the team's scratchpad with its Write tool
+// and nobody is asked: the --add-dir and the --settings allow rule swarm starts it with
+// (teammates/command-line.ts) are ones Claude Code applies (`Edit(//<abs>/**)` covers its Write
+// tool; with a single `/` the rule is relative to the settings file and Claude Code asks team-lead).
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Backend } from '../../src/backends/backend.js';
+import { selectBackend } from '../../src/backends/registry.js';
+import { Mailbox } from '../../src/mailbox/mailbox.js';
+import { parseControl } from '../../src/protocol/control.js';
+import { lastToolResultNames, lastUserText, type IncomingRequest } from '../../src/standin/request.js';
+import { startMessagesServer, type MessagesServer } from '../../src/standin/messages-server.js';
+import { createTeam } from '../../src/team/index.js';
+import { Team } from '../../src/team/team.js';
+import { spawnTeammate } from '../../src/teammates/spawn.js';
+import { CLAUDE_CODE_API_KEY, CLAUDE_CODE_BUILDS, claudeBuildScript, seedClaudeCodeState } from '../support/claude-code.js';
+import { afterThisTest, tempRoot, useTempRoot } from '../support/tmp-root.js';
+import { tmuxForThisTest } from '../support/tmux.js';
+import { waitFor } from '../support/wait.js';
+
+const TEAM = 'cc';
+const PROMPT = 'Write your findings to the scratchpad.';
+const FINDINGS = 'The flaky test waits on a fixed sleep.\n';
+const NOTES = 'Notes left by w2 for c1.\n';
+
+/** Claude Code's main conversation (its side requests, e.g. a title from Haiku, carry no tools). */
+const main = (r: IncomingRequest): boolean => (r.body.tools ?? []).some((t) => t.name === 'Write');
+
+describe.each(CLAUDE_CODE_BUILDS)('a real Claude Code $version teammate and the scratchpad', (build) => {
+  let root: string;
+  let socket: string;
+  let backend: Backend;
+  let standin: MessagesServer;
+  let work: string;
+  let bin: string;
+  let file: string;
+  let left: string;
+
+  useTempRoot((dir) => (root = dir), 'swarm-ccs-');
+  beforeEach(async () => {
+    const script = claudeBuildScript(build);
+    const { team } = await createTeam(root, { name: TEAM });
+    file = path.join(team.paths.scratchpad, 'c1-findings.md');
+    left = path.join(team.paths.scratchpad, 'w2-notes.md');
+    await fs.writeFile(left, NOTES);
+    socket = tmuxForThisTest();
+    work = await fs.realpath(await tempRoot('swarm-work-'));
+    bin = path.join(root, 'bin');
+    await fs.mkdir(bin);
+    await fs.writeFile(path.join(bin, 'claude'), script, { mode: 0o755 });
+    await seedClaudeCodeState(root, work);
+    standin = await startMessagesServer({
+      script: {
+        turns: [
+          { match: (r) => main(r) && lastUserText(r.body).includes(PROMPT), reply: { content: [{ type: 'tool_use', name: 'Write', input: { file_path: file, content: FINDINGS } }] } },
+          { match: (r) => main(r) && lastToolResultNames(r.body).includes('Write'), reply: { content: [{ type: 'tool_use', name: 'Read', input: { file_path: left } }] } },
+          { match: (r) => main(r) && lastToolResultNames(r.body).includes('Read'), reply: 'Findings written, notes read.' },
+          // Anything else (side requests, later turns): a short answer, as often as asked.
+          ...Array.from({ length: 40 }, () => ({ match: () => true, reply: 'ok' })),
+        ],
+      },
+    });
+    afterThisTest(() => standin.close());
+    ({ backend } = await selectBackend({ requested: 'tmux', env: { SWARM_TMUX_SOCKET: socket }, team, killTimeoutMs: 2000 }));
+  });
+
+  it('writes there and reads it in default mode without a permission request', async () => {
+    const env = {
+      PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+      CLAUDE_CONFIG_DIR: root,
+      ANTHROPIC_API_KEY: CLAUDE_CODE_API_KEY,
+      ANTHROPIC_BASE_URL: standin.url,
+      SWARM_TMUX_SOCKET: socket,
+    };
+    const team = new Team(root, TEAM);
+    const spawned = await spawnTeammate({ team, name: 'c1', prompt: PROMPT, runtime: 'claude', permissionMode: 'default', cwd: work, backend, env, readyTimeoutMs: 60_000 });
+    const asked = async (): Promise<string[]> =>
+      (await new Mailbox({ team }).read('team-lead')).flatMap((m) => {
+        const p = parseControl(m.text);
+        return p.kind === 'control' && p.message.type === 'permission_request' ? [m.text] : [];
+      });
+
+    // On a timeout, say what Claude Code showed and whether it asked (CI cannot be watched).
+    await waitFor(async () => (await fs.readFile(file, 'utf8').catch(() => undefined)) === FINDINGS, 60_000, 'the findings Claude Code writes').catch(async (e: Error) => {
+      const screen = (await backend.capture({ paneId: spawned.paneId, backendType: spawned.backendType }, 40).catch(() => ({ lines: ['(no capture)'] }))).lines.join('\n');
+      throw new Error(`${e.message}\n--- permission requests to team-lead:\n${(await asked()).join('\n')}\n--- the pane:\n${screen}`);
+    });
+    // Then it reads what another member left there: nobody asked either.
+    const results = (): string =>
+      standin.requests
+        .flatMap((r) => {
+          const last = r.body?.messages.at(-1);
+          return last === undefined || typeof last.content === 'string' ? [] : last.content.filter((b) => b.type === 'tool_result');
+        })
+        .map((b) => JSON.stringify(b))
+        .join('\n');
+    await waitFor(() => standin.requests.some((r) => r.body !== undefined && lastToolResultNames(r.body).includes('Read')), 30_000, 'the Read result back at the model');
+    expect(results()).toContain('Notes left by w2 for c1.');
+    expect(await asked()).toEqual([]);
+  }, 120_000);
+});
