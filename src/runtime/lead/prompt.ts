@@ -58,7 +58,7 @@ export function buildLeadPrompt(i: LeadPromptInput): string {
     ...leadMethod(v),
     '',
     '## The scratchpad',
-    `${i.scratchpad} is the team's scratchpad: every teammate reads and writes files there without asking anyone. Have teammates leave long findings and results there (one file per topic) and send you a short message naming the file, and point the next teammate to those files instead of copying their content into its prompt` +
+    `- ${i.scratchpad} is the team's scratchpad: every teammate reads and writes files there without asking anyone. Have teammates leave long findings and results there (one file per topic) and send you a short message naming the file, and point the next teammate to those files instead of copying their content into its prompt` +
       (i.readTools ? ` (you can read them with ${v.readWith}).` : '.') +
       ' The whole team reads it: no secrets there.',
     '',
