@@ -1,0 +1,65 @@
+// Claude Code's project key (team/project-key.ts) on real directories and real git repositories: the
+// real path of the cwd, its git root (a linked worktree's main repository), the sanitised name with
+// Claude Code's cut and hash past 200 characters. The expected keys below were computed with the
+// functions copied out of Claude Code 2.1.112's cli.js; test/team/memory-claude-code.test.ts checks
+// the directory against the real Claude Code builds.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { memoryDir } from '../../src/team/paths.js';
+import { pathKey, projectBase, projectKey } from '../../src/team/project-key.js';
+import { git, makeRepo } from '../support/git-repo.js';
+import { tempRoot } from '../support/tmp-root.js';
+
+describe('pathKey: Claude Code sanitising', () => {
+  it('every character but [a-zA-Z0-9] becomes "-"', () => {
+    expect(pathKey('/home/dev/My Project (v2)/ünïcode.x')).toBe('-home-dev-My-Project--v2---n-code-x');
+  });
+
+  it('past 200 characters: cut, then "-" and the hash of the whole path in base 36', () => {
+    const long = `/home/dev/${'very-long-directory-name/'.repeat(9)}project`;
+    expect(pathKey(long)).toBe(
+      '-home-dev-very-long-directory-name-very-long-directory-name-very-long-directory-name-very-long-directory-name-very-long-directory-name-very-long-directory-name-very-long-directory-name-very-long-direc-pxi1p2',
+    );
+    expect(pathKey(long.slice(0, 200))).toHaveLength(200); // at 200 no hash yet
+  });
+});
+
+describe('projectBase: the directory the key is made of', () => {
+  it('outside git: the real path of the cwd (a symlinked cwd is followed)', async () => {
+    const dir = await fs.realpath(await tempRoot('swarm-pk-'));
+    await fs.mkdir(path.join(dir, 'proj'));
+    await fs.symlink(path.join(dir, 'proj'), path.join(dir, 'link'));
+    expect(projectBase(path.join(dir, 'link'))).toBe(path.join(dir, 'proj'));
+    expect(projectKey(path.join(dir, 'link'))).toBe(pathKey(path.join(dir, 'proj')));
+  });
+
+  it('inside a git repository: its root, from any subdirectory', async () => {
+    const repo = await makeRepo(path.join(await tempRoot('swarm-pk-'), 'repo'));
+    await fs.mkdir(path.join(repo, 'src', 'deep'), { recursive: true });
+    expect(projectBase(path.join(repo, 'src', 'deep'))).toBe(repo);
+    expect(memoryDir('/r', path.join(repo, 'src'))).toBe(path.join('/r', 'projects', pathKey(repo), 'memory', 'team'));
+  });
+
+  it("in a linked worktree (swarm's --isolation worktree): the main repository's root", async () => {
+    const repo = await makeRepo(path.join(await tempRoot('swarm-pk-'), 'repo'));
+    const wt = path.join(repo, '.claude', 'worktrees', 't-w1');
+    await git(repo, 'worktree', 'add', '-q', '-b', 'swarm/t/w1', wt);
+    expect(projectBase(path.join(wt))).toBe(repo);
+    const outside = path.join(path.dirname(repo), 'elsewhere');
+    await git(repo, 'worktree', 'add', '-q', '-b', 'other', outside);
+    expect(projectBase(outside)).toBe(repo);
+  });
+
+  it('a .git file that is no linked worktree (a submodule, a stray file): that directory itself', async () => {
+    const dir = await fs.realpath(await tempRoot('swarm-pk-'));
+    await fs.mkdir(path.join(dir, 'sub'));
+    await fs.writeFile(path.join(dir, 'sub', '.git'), 'gitdir: ../.git/modules/sub\n');
+    expect(projectBase(path.join(dir, 'sub'))).toBe(path.join(dir, 'sub'));
+  });
+
+  it('a directory that does not exist yet (a dry run): its path, its git root still found above it', async () => {
+    const repo = await makeRepo(path.join(await tempRoot('swarm-pk-'), 'repo'));
+    expect(projectBase(path.join(repo, '.claude', 'worktrees', 'planned'))).toBe(repo);
+  });
+});
