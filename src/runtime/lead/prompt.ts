@@ -1,10 +1,13 @@
 // The agent lead's system prompt (docs/protocol.md#agent-lead): a coordinator that does not code itself but runs a
 // four-phase method (research, synthesis, implementation, verification), with the team's limits, the
 // agent types it can spawn (built-ins and the project's/user's .claude/agents files) and the member
-// list as they are at the start of each turn.
+// list as they are at the start of each turn; the project's team memory as it was when the lead
+// started (memory-prompt.ts).
 import type { TeamConfig } from '../../protocol/config.js';
 import { LEAD_NAME, sameName } from '../../protocol/names.js';
 import { oneLine } from '../../protocol/text.js';
+import type { TeamMemory } from '../../team/memory.js';
+import { memorySection } from '../memory-prompt.js';
 
 export interface LeadPromptInput {
   team: string;
@@ -18,6 +21,8 @@ export interface LeadPromptInput {
   agentTypes: readonly { name: string; description: string }[];
   /** How the lead calls its tools and waits: swarm's loop (default) or a Claude Code lead's MCP tools. */
   voice?: LeadVoice;
+  /** The project's team memory as read when the lead started (none: no section). */
+  memory?: TeamMemory;
 }
 
 /** What differs between the built-in lead and a lead that calls swarm's MCP server: tool names, how to wait, how it ends. */
@@ -73,6 +78,7 @@ export function buildLeadPrompt(i: LeadPromptInput): string {
     `Agent types for ${v.spawn}'s subagent_type (default general-purpose, every tool):`,
     ...i.agentTypes.map((t) => `- ${t.name}: ${oneLine(t.description, 160)}`),
     '',
+    ...(i.memory ? [...memorySection(i.memory, 'lead'), ''] : []),
     `Teammates now: ${roster}`,
   ].join('\n');
 }
