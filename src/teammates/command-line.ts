@@ -9,7 +9,8 @@
 //                   (SWARM_TEAMMATE_COMMAND, split with shell-quote, replaces `<node> <bin> teammate`)
 //   claude runtime: <abs path of claude on PATH> --agent-id --agent-name --team-name --agent-color
 //                   --parent-session-id [--agent-type] [--model] [--plan-mode-required]
-//                   [--permission-mode m | --dangerously-skip-permissions], plus
+//                   [--permission-mode m | --dangerously-skip-permissions]
+//                   [--add-dir <team memory> --allowedTools Edit(/<team memory>/*.md)], plus
 //                   CLAUDECODE=1 CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1 CLAUDE_CODE_TASK_LIST_ID=<team>
 //                   CLAUDE_CODE_ENABLE_TODO_TOOLS=1 (no swarm-only flags)
 // `shellLine` renders the same thing as one POSIX shell line, every word quoted (for --dry-run).
@@ -89,6 +90,8 @@ export interface TeammateCommandInput {
   cwd?: string | undefined;
   /** A swarm teammate restores its conversation from its transcript (`swarm resume`); a claude one ignores it. */
   resume?: boolean | undefined;
+  /** A claude teammate's team memory directory (team/paths.ts memoryDir): see claudeMemoryFlags. A swarm one finds its own. */
+  memoryDir?: string | undefined;
   /** The leader's environment: forwarded variables, SWARM_TEAMMATE_COMMAND, PATH (for claude). */
   env: Env;
   /** Default [process.execPath, ...TEAMMATE_NODE_FLAGS, SWARM_BIN]. */
@@ -180,6 +183,15 @@ export function resolveClaude(env: Env, which: (command: string, env: Env) => st
   return claude;
 }
 
+/**
+ * A claude teammate's access to the project's team memory (docs/memory.md): the directory added to its
+ * working directories, and Write/Edit of a `*.md` directly in it allowed without a question (a
+ * Claude Code `Edit` rule covers every file-editing tool; `//` starts an absolute path in its rules).
+ */
+export function claudeMemoryFlags(memoryDir: string | undefined): string[] {
+  return memoryDir === undefined ? [] : ['--add-dir', memoryDir, '--allowedTools', `Edit(/${memoryDir}/*.md)`];
+}
+
 /** The teammate's argv and the variables to set for it. Throws SwarmError when it cannot be built. */
 export function buildTeammateCommand(i: TeammateCommandInput): TeammateCommand {
   if (i.runtime === 'claude') {
@@ -188,7 +200,7 @@ export function buildTeammateCommand(i: TeammateCommandInput): TeammateCommand {
     const bypass = i.permissionMode === 'bypassPermissions';
     const flags = flagWords({ ...teammateFlags(i), ...(bypass ? { permissionMode: undefined } : {}) }, (f) => f.claude);
     return {
-      argv: [claude, ...flags, ...(bypass ? ['--dangerously-skip-permissions'] : [])],
+      argv: [claude, ...flags, ...(bypass ? ['--dangerously-skip-permissions'] : []), ...claudeMemoryFlags(i.memoryDir)],
       env: { ...forwardedEnv(i.env), ...claudeTeammateEnv(i.team) },
     };
   }

@@ -66,6 +66,8 @@ try {
       'permission-mode': { type: 'string' },
       cwd: { type: 'string' },
       'dangerously-skip-permissions': { type: 'boolean' },
+      'add-dir': { type: 'string', multiple: true }, // claude's: the team memory directory (docs/memory.md)
+      allowedTools: { type: 'string', multiple: true }, // claude's: the rule that lets it write memory files
       resume: { type: 'boolean' }, // swarm resume: the conversation comes back from the transcript (a fake has none)
     },
   }));

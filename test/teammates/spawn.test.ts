@@ -18,7 +18,8 @@ import { Mailbox } from '../../src/mailbox/mailbox.js';
 import { ensureLeadKey } from '../../src/permissions/keys.js';
 import { verifyEntry } from '../../src/permissions/signing.js';
 import { isSwarmError, parseControl } from '../../src/protocol/index.js';
-import { createTeam, readTeam, readTeamSpend, teamPaths, updateTeam } from '../../src/team/index.js';
+import { createTeam, memoryDir, readTeam, readTeamSpend, teamPaths, updateTeam } from '../../src/team/index.js';
+import { claudeMemoryFlags } from '../../src/teammates/command-line.js';
 import { listTree } from '../support/fs-tree.js';
 import { deadPid, writeStatus } from '../support/team-fixture.js';
 import { useTempRoot } from '../support/tmp-root.js';
@@ -197,7 +198,7 @@ describe('spawnTeammate (tmux, fake teammate)', () => {
     const argv = JSON.parse(/FAKE argv (.*)/.exec(text)![1]!) as string[];
     expect(argv).toEqual([
       '--agent-id', 'cc@sq', '--agent-name', 'cc', '--team-name', 'sq', '--agent-color', 'blue', '--parent-session-id', config.leadSessionId,
-      '--model', 'opus', '--dangerously-skip-permissions',
+      '--model', 'opus', '--dangerously-skip-permissions', ...claudeMemoryFlags(memoryDir(root, process.cwd())), // the team memory (docs/memory.md)
     ]);
     expect(JSON.parse(/FAKE env (.*)/.exec(text)![1]!)).toMatchObject({ CLAUDECODE: '1', CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1', SWARM_PROBE: env.SWARM_PROBE });
     expect(await shutdownTeammate(new Team(root, TEAM), 'cc', { env: claudeEnv, timeoutMs: 8000 })).toEqual({ name: 'cc', outcome: 'approved', verified: true });
