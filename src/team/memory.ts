@@ -74,26 +74,29 @@ export async function checkMemoryPath(dir: string, name: string, shown = path.jo
 }
 
 /**
- * The text of memory file `name` in `dir`, checked as above and again on the open descriptor (a
- * link swapped in after the check is not followed); undefined when it does not exist.
+ * The text of memory file `name` in `dir`, or undefined when it does not exist. The name is checked
+ * as above; the rest on what is opened (no final symlink followed, so a link swapped in after a
+ * look cannot be read through): a regular file with no other hard link, at most MEMORY_FILE_MAX_BYTES.
  */
 export async function readMemoryFile(dir: string, name: string): Promise<string | undefined> {
-  const file = await checkMemoryPath(dir, name);
+  const shown = path.join(dir, name);
+  const problem = memoryNameProblem(name);
+  if (problem !== undefined) throw refused(shown, problem, dir);
+  const real = await realDir(dir);
+  if (real === undefined) return undefined;
   let handle: fs.FileHandle;
   try {
-    handle = await fs.open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    handle = await fs.open(path.join(real, name), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (e) {
     if (errnoCode(e) === 'ENOENT') return undefined;
-    if (errnoCode(e) === 'ELOOP') throw refused(path.join(dir, name), 'is a symbolic link', dir);
-    throw new SwarmError('io', `cannot read ${path.join(dir, name)}: ${(e as Error).message}`, { cause: e });
+    if (errnoCode(e) === 'ELOOP') throw refused(shown, 'is a symbolic link', dir);
+    throw new SwarmError('io', `cannot read ${shown}: ${(e as Error).message}`, { cause: e });
   }
   try {
     const st = await handle.stat();
-    if (!st.isFile()) throw refused(path.join(dir, name), 'is not a regular file', dir);
-    if (st.nlink > 1) throw refused(path.join(dir, name), `has ${st.nlink} hard links`, dir);
-    if (st.size > MEMORY_FILE_MAX_BYTES) {
-      throw new SwarmError('invalid_input', `${path.join(dir, name)} is ${st.size} bytes, more than a memory file may be (${MEMORY_FILE_MAX_BYTES}); shorten it`);
-    }
+    if (!st.isFile()) throw refused(shown, 'is not a regular file', dir);
+    if (st.nlink > 1) throw refused(shown, `has ${st.nlink} hard links`, dir);
+    if (st.size > MEMORY_FILE_MAX_BYTES) throw new SwarmError('invalid_input', `${shown} is ${st.size} bytes, more than a memory file may be (${MEMORY_FILE_MAX_BYTES}); shorten it`);
     return await handle.readFile('utf8');
   } finally {
     await handle.close();

@@ -1,10 +1,11 @@
 // team/memory.ts on real files: the one path check (plain <name>.md directly in the directory, no
 // symlink, no hard link, no `..`, not absolute), the index as a system prompt gets it (missing,
 // cut at 200 lines and at 25,000 characters, unusable), and the listing `swarm memory` prints.
+import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { checkMemoryPath, cutIndex, INDEX_MAX_CHARS, listMemory, memoryNameProblem, readMemoryFile, readTeamMemory } from '../../src/team/memory.js';
+import { checkMemoryPath, cutIndex, INDEX_MAX_CHARS, listMemory, MEMORY_FILE_MAX_BYTES, memoryNameProblem, readMemoryFile, readTeamMemory } from '../../src/team/memory.js';
 import { useTempRoot } from '../support/tmp-root.js';
 
 let root = '';
@@ -48,6 +49,17 @@ describe('checkMemoryPath', () => {
     await expect(checkMemoryPath(dir, 'hard.md')).rejects.toThrow(/hard\.md has 2 hard links: a team memory is/);
     await expect(readMemoryFile(dir, 'hard.md')).rejects.toThrow(/has 2 hard links/);
     await expect(readMemoryFile(dir, 'link.md')).rejects.toThrow(/is a symbolic link/);
+  });
+
+  it('reading goes by what was opened: a directory or a FIFO is no regular file (and never waited on), a file over 1 MiB is refused', async () => {
+    await fs.mkdir(path.join(dir, 'folder.md'));
+    execFileSync('mkfifo', [path.join(dir, 'pipe.md')]);
+    await fs.writeFile(path.join(dir, 'huge.md'), Buffer.alloc(MEMORY_FILE_MAX_BYTES + 1, 0x61));
+    await expect(readMemoryFile(dir, 'folder.md')).rejects.toThrow(/folder\.md is not a regular file: a team memory is/);
+    await expect(readMemoryFile(dir, 'pipe.md')).rejects.toThrow(/pipe\.md is not a regular file/);
+    await expect(readMemoryFile(dir, 'huge.md')).rejects.toThrow(/huge\.md is 1048577 bytes, more than a memory file may be \(1048576\); shorten it$/);
+    await expect(readMemoryFile(dir, '../x.md')).rejects.toThrow(/climbs out with "\.\."/);
+    expect(await readMemoryFile(dir, 'absent.md')).toBeUndefined();
   });
 
   it('a directory that does not exist yet: the plain path (the first Write creates it)', async () => {

@@ -51,11 +51,52 @@ describe('projectBase: the directory the key is made of', () => {
     expect(projectBase(outside)).toBe(repo);
   });
 
-  it('a .git file that is no linked worktree (a submodule, a stray file): that directory itself', async () => {
+  it('a worktree of a bare repository: the bare repository itself', async () => {
     const dir = await fs.realpath(await tempRoot('swarm-pk-'));
-    await fs.mkdir(path.join(dir, 'sub'));
-    await fs.writeFile(path.join(dir, 'sub', '.git'), 'gitdir: ../.git/modules/sub\n');
-    expect(projectBase(path.join(dir, 'sub'))).toBe(path.join(dir, 'sub'));
+    const repo = await makeRepo(path.join(dir, 'repo'));
+    await git(dir, 'clone', '-q', '--bare', repo, path.join(dir, 'bare.git'));
+    await git(path.join(dir, 'bare.git'), 'worktree', 'add', '-q', path.join(dir, 'wt'), 'main');
+    expect(projectBase(path.join(dir, 'wt'))).toBe(path.join(dir, 'bare.git'));
+  });
+
+  describe('a .git file that is no linked worktree: that directory itself (Claude Code checks each link back)', () => {
+    /** `<dir>/repo` with a linked worktree `<dir>/wt`, and its git dir for the worktree. */
+    async function linked(): Promise<{ dir: string; wt: string; gitDir: string }> {
+      const dir = await fs.realpath(await tempRoot('swarm-pk-'));
+      const repo = await makeRepo(path.join(dir, 'repo'));
+      await git(repo, 'worktree', 'add', '-q', '-b', 'w', path.join(dir, 'wt'));
+      return { dir, wt: path.join(dir, 'wt'), gitDir: path.join(repo, '.git', 'worktrees', 'wt') };
+    }
+
+    it('not a gitdir: line (even one naming the right git dir after another 7-character word)', async () => {
+      const { wt, gitDir } = await linked();
+      await fs.writeFile(path.join(wt, '.git'), `bogus: ${gitDir}\n`);
+      expect(projectBase(wt)).toBe(wt);
+    });
+
+    it('a git dir with no commondir (a submodule)', async () => {
+      const dir = await fs.realpath(await tempRoot('swarm-pk-'));
+      await fs.mkdir(path.join(dir, 'sub'));
+      await fs.writeFile(path.join(dir, 'sub', '.git'), 'gitdir: ../.git/modules/sub\n');
+      expect(projectBase(path.join(dir, 'sub'))).toBe(path.join(dir, 'sub'));
+    });
+
+    it('a git dir that is not under <common>/worktrees', async () => {
+      const { dir, wt, gitDir } = await linked();
+      const moved = path.join(dir, 'elsewhere-gitdir');
+      await fs.rename(gitDir, moved);
+      await fs.writeFile(path.join(wt, '.git'), `gitdir: ${moved}\n`);
+      await fs.writeFile(path.join(moved, 'commondir'), `${path.join(dir, 'repo', '.git')}\n`);
+      expect(projectBase(wt)).toBe(wt);
+    });
+
+    it("a git dir whose gitdir file points at another checkout (a copied worktree)", async () => {
+      const { dir, wt } = await linked();
+      const copy = path.join(dir, 'copy');
+      await fs.cp(wt, copy, { recursive: true });
+      expect(projectBase(copy)).toBe(copy);
+      expect(projectBase(wt)).toBe(path.join(dir, 'repo'));
+    });
   });
 
   it('a directory that does not exist yet (a dry run): its path, its git root still found above it', async () => {

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { memoryDir } from '../../../src/team/paths.js';
 import { projectBase } from '../../../src/team/project-key.js';
-import { createTeam } from '../../../src/team/team-store.js';
+import { createTeam, updateTeam } from '../../../src/team/team-store.js';
+import { Team } from '../../../src/team/team.js';
 import { swarmInProcess } from '../../support/cli.js';
 import { makeRepo } from '../../support/git-repo.js';
 import { useTempRoot } from '../../support/tmp-root.js';
@@ -108,10 +109,14 @@ describe('swarm memory <topic>', () => {
 });
 
 describe('swarm memory: bad flags', () => {
-  it('--cwd and --team together, a --cwd that is no directory, a team that does not exist', async () => {
+  it('--cwd and --team together, a --cwd that is no directory, a team with no cwd, a team that does not exist', async () => {
     await createTeam(root, { name: 'sq', cwd: repo });
     expect(await swarmInProcess(root, ['memory', '--cwd', repo, '--team', 'sq'])).toMatchObject({ exitCode: 2, stderr: 'swarm: --cwd and --team both name the project: pass one' });
     expect(await swarmInProcess(root, ['memory', '--cwd', path.join(root, 'nope')])).toMatchObject({ exitCode: 2, stderr: `swarm: --cwd ${path.join(root, 'nope')} is not a directory; pass the project's directory` });
+    await updateTeam(new Team(root, 'sq'), (c) => {
+      c.members[0]!.cwd = '';
+    });
+    expect(await swarmInProcess(root, ['memory', '--team', 'sq'])).toMatchObject({ exitCode: 2, stderr: 'swarm: team sq records no cwd for team-lead in config.json; pass the project directory with --cwd' });
     const unknown = await swarmInProcess(root, ['memory', '--team', 'ghost']);
     expect(unknown.exitCode).toBe(1);
     expect(unknown.stderr.split('\n')).toHaveLength(1);

@@ -77,6 +77,14 @@ describe('saving a memory: the topic file, then its line in MEMORY.md', () => {
     expect(decisions(more).default).toBe('run');
   });
 
+  it('a path relative to the cwd is a memory by where it resolves; a memory file named like a credential still asks', async () => {
+    const relative = await prepare('Write', { file_path: path.relative(cwd, path.join(dir, 'build.md')), content: 'x' });
+    expect(decisions(relative)).toEqual({ default: 'run', acceptEdits: 'run', bypassPermissions: 'run', plan: 'refuse' });
+    expect(await refusal('Write', { file_path: path.relative(cwd, path.join(dir, 'sub', 'x.md')), content: 'x' })).toMatch(/is in a subdirectory/);
+    const secretLooking = await prepare('Edit', { file_path: path.join(dir, 'id_rsa_rotation.md'), old_string: '', new_string: 'x' });
+    expect(decisions(secretLooking)).toEqual({ default: 'ask', acceptEdits: 'ask', bypassPermissions: 'ask', plan: 'refuse' });
+  });
+
   it('an ordinary write outside the directory is not a memory: asked as before', async () => {
     const inv = await prepare('Write', { file_path: 'notes.md', content: 'x' });
     expect(inv.savesMemory).toBeUndefined();
@@ -137,6 +145,10 @@ describe('anything else in the memory directory is refused before the gate, noth
     const inv = await prepare('Write', { file_path: path.join(dir, 'build.md'), content: 'x' });
     expect(decisions(inv).default).toBe('run');
     await inv.execute(new AbortController().signal);
-    expect(await fs.readFile(path.join(realProjects, path.relative(path.join(root, 'projects'), dir), 'build.md'), 'utf8')).toBe('x');
+    const realDir = path.join(realProjects, path.relative(path.join(root, 'projects'), dir));
+    expect(await fs.readFile(path.join(realDir, 'build.md'), 'utf8')).toBe('x');
+    const byRealPath = await prepare('Edit', { file_path: path.join(realDir, 'MEMORY.md'), old_string: '', new_string: '- [Build](build.md) — x\n' });
+    expect(decisions(byRealPath).default).toBe('run');
+    expect(await refusal('Write', { file_path: path.join(realDir, 'sub', 'x.md'), content: 'x' })).toMatch(/is in a subdirectory/);
   });
 });
