@@ -11,6 +11,7 @@ import { inboxCommand } from './commands/inbox.js';
 import { launchCommand } from './commands/launch.js';
 import { leadCommand } from './commands/lead.js';
 import { mcpCommand } from './commands/mcp.js';
+import { memoryCommand } from './commands/memory.js';
 import { approveCommand, denyCommand, permissionsCommand } from './commands/permissions.js';
 import { planCommand } from './commands/plan.js';
 import { resumeCommand } from './commands/resume.js';
@@ -154,6 +155,7 @@ function buildCli(argv: string[], io: CliIo, isTTY: boolean): Argv {
     .command(spawnCommand)
     .command(resumeCommand)
     .command(agentsCommand)
+    .command(memoryCommand)
     .command(killCommand)
     .command(shutdownCommand)
     .command(permissionsCommand)

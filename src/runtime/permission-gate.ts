@@ -9,6 +9,9 @@
 //   Write/Edit of agent config   ask       ask                 ask                 refuse
 //     (tools/agent-config.ts: .claude/agents, .claude/settings*.json, .mcp.json, <root>/agents,
 //      <root>/settings*.json: they configure other members; reading them is free)
+//   Write/Edit of team memory    run       run                 run                 refuse
+//     (tools/memory.ts: a plain <name>.md in the project's team memory directory; anything else
+//      there is refused before the gate)
 //   message (SendMessage, Task*) run       run                 run                 run
 //   plan (ExitPlanMode)          run*      run*                run*                run
 //   edit (Write, Edit)           ask       run inside cwd,     run                 refuse
@@ -41,18 +44,22 @@ export interface GateTarget {
   path: string;
   cwd: string;
   scratchpad?: string | undefined;
+  /** The write saves a team memory (runtime/tools/memory.ts decided). */
+  memory?: boolean;
 }
 
 /**
- * The table above, as a pure function. `target` is an edit's; `protectedBy` the pattern that makes
- * the call ask in every mode: a protected read (or an Edit of one), or a write of agent
- * configuration (the tool decides which calls carry one).
+ * The table above, as a pure function. `target` is an edit's (its real path, the real cwd, the
+ * team's scratchpad, whether it saves a team memory); `protectedBy` the pattern that makes the call
+ * ask in every mode: a protected read (or an Edit of one), or a write of agent configuration (the
+ * tool decides which calls carry one).
  */
 export function gate(kind: ToolKind, mode: PermissionMode, target?: GateTarget, protectedBy?: string): GateDecision {
   if (kind === 'read') return protectedBy === undefined ? { action: 'run' } : { action: 'ask' };
   if (kind === 'message' || kind === 'plan') return { action: 'run' };
   if (mode === 'plan') return { action: 'refuse', reason: PLAN_MODE_REFUSAL };
   if (protectedBy !== undefined) return { action: 'ask' };
+  if (kind === 'edit' && target?.memory === true) return { action: 'run' };
   if (mode === 'bypassPermissions') return { action: 'run' };
   if (kind === 'edit' && target?.scratchpad !== undefined && isInside(target.scratchpad, target.path)) return { action: 'run' };
   if (mode === 'acceptEdits' && kind === 'edit' && target && isInside(target.cwd, target.path)) return { action: 'run' };

@@ -1,10 +1,13 @@
 // The teammate's system prompt (pure): who it is, its team (roster from config.json), how messages
-// arrive and how to send them, the team's task list, the team's scratchpad, how to answer a shutdown
-// request, what its permission mode means, and (last) its agent type's own instructions (the body of its file).
+// arrive and how to send them, the team's task list, the project's team memory (memory-prompt.ts),
+// the team's scratchpad, how to answer a shutdown request, what its permission mode means, and
+// (last) its agent type's own instructions (the body of its file).
 // It is rebuilt only when a new turn starts, so within a turn it stays byte-identical and the
 // prompt cache holds (model-client.ts).
 import type { PermissionMode, TeamConfig } from '../protocol/config.js';
 import { LEAD_NAME } from '../protocol/names.js';
+import type { TeamMemory } from '../team/memory.js';
+import { memorySection } from './memory-prompt.js';
 import { SCRATCHPAD_LIMITS } from './tools/scratchpad.js';
 
 export interface PromptInput {
@@ -19,6 +22,8 @@ export interface PromptInput {
   scratchpad: string;
   mode: PermissionMode;
   config: TeamConfig;
+  /** The project's team memory as read when the teammate started (none: no section). */
+  memory?: TeamMemory;
 }
 
 const MODE_TEXT: Record<PermissionMode, string> = {
@@ -58,6 +63,7 @@ ${roster(input)}
 The team shares one task list. TaskList shows every task (id, status, subject, owner, open blockers); TaskGet {"taskId": "3"} shows one in full; TaskCreate {"subject": "...", "description": "..."} adds one; TaskUpdate changes one: take it with {"taskId": "3", "owner": "${input.name}", "status": "in_progress"}, finish it with {"taskId": "3", "status": "completed"} once the work is fully done.
 - When you end your turn with nothing in your inbox, you are given the lowest-id pending task that has no owner and no open blocker ("You claimed task #N: ..."): work on it, mark it completed, report, and end your turn again.
 - A task someone else owns, a completed one, or one with an open blocker cannot be taken: the tool says why; pick another.
+${input.memory ? `\n${memorySection(input.memory, 'teammate').join('\n')}\n` : ''}
 
 # Scratchpad
 ${input.scratchpad} is the team's shared scratchpad. Leave findings, notes and long results there as files (one per topic, e.g. ${input.scratchpad}/${input.name}-<topic>.md) for your teammates and the team lead, and send only a short message naming the file instead of pasting long results into messages; read what others left there. Read, Glob, Grep, Write and Edit in it run without asking anyone (in plan mode you may only read it). Use absolute paths without '..'; links out of it are refused; at most ${SCRATCHPAD_LIMITS}. The whole team reads it: never put secrets there.

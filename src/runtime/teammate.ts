@@ -2,7 +2,8 @@
 //
 // Start: validate flags against config.json (args.ts; a one-line error and nothing touched when
 // they disagree) → with --resume, the conversation from logs/<name>.jsonl (restore.ts; a corrupt
-// transcript ends the process before anything is written) → status/<name>.json `starting` → isActive:true + pid in config.json → inbox
+// transcript ends the process before anything is written) → the project's team memory index, read once
+// for the system prompt (team/memory.ts) → status/<name>.json `starting` → isActive:true + pid in config.json → inbox
 // watcher → deliver the inbox (the initial prompt first) → agent loop, each model step after the
 // team's budget allows it (budget-gate.ts). End: exit.ts.
 // Nothing here touches process-wide state (signals, exit): the CLI command does, so a host process
@@ -16,7 +17,8 @@ import type { ShutdownRequest } from '../protocol/control.js';
 import { ensureDir } from '../storage/atomic.js';
 import { coalesced } from '../storage/coalesce.js';
 import { DirWatcher } from '../storage/watch.js';
-import { homeDir, resolveRoot } from '../team/paths.js';
+import { readTeamMemory, type TeamMemory } from '../team/memory.js';
+import { homeDir, memoryDir, resolveRoot } from '../team/paths.js';
 import { findMember, readTeam, updateMember } from '../team/team-store.js';
 import { Team } from '../team/team.js';
 import { CREDENTIAL_ENV } from '../teammates/command-line.js';
@@ -46,6 +48,7 @@ import { PathGuard } from './tools/paths.js';
 import { Scratchpad } from './tools/scratchpad.js';
 import { ProcessGroups } from './tools/process-groups.js';
 import { AgentConfigPaths } from './tools/agent-config.js';
+import { MemoryPaths } from './tools/memory.js';
 import { SecretPaths } from './tools/secrets.js';
 import type { ToolContext } from './tools/types.js';
 import { restoreConversation, type Restored } from './restore.js';
@@ -93,7 +96,9 @@ export async function runTeammate(opts: RunTeammateOptions): Promise<number> {
   const agentConfig = await AgentConfigPaths.create(team.root, { cwd: s.cwd, home: homeDir(opts.env) });
   const compactAt = tuning.compactAt ?? defaultCompactAt(s.model);
   const restored = flags.resume === true ? await restoreConversation(team.paths.log(s.name)) : undefined;
-  return new Teammate(s, opts, model, guard, secrets, agentConfig, tuning.shutdownGraceMs, tuning.heartbeatMs, tuning.pollMs, compactAt, restored).run();
+  // Read once, at start: the system prompt stays the same turn after turn.
+  const memory = await readTeamMemory(memoryDir(team.root, s.cwd));
+  return new Teammate(s, opts, model, guard, secrets, agentConfig, memory, tuning.shutdownGraceMs, tuning.heartbeatMs, tuning.pollMs, compactAt, restored).run();
 }
 
 class Teammate {
@@ -117,6 +122,7 @@ class Teammate {
     private readonly guard: PathGuard,
     private readonly secrets: SecretPaths,
     private readonly agentConfig: AgentConfigPaths,
+    private readonly memory: TeamMemory,
     private readonly graceMs: number,
     heartbeatMs: number,
     private readonly pollMs: number,
@@ -219,6 +225,7 @@ class Teammate {
       guard: this.guard,
       secrets: this.secrets,
       agentConfig: this.agentConfig,
+      memory: new MemoryPaths(this.memory.dir),
       teamRules,
       processes: this.processes,
       shellEnv: shellEnv(this.opts.env),
@@ -257,7 +264,7 @@ class Teammate {
       systemPrompt: async () => {
         const config = await readTeam(s.team);
         this.view.setRoster(config.members);
-        return buildSystemPrompt({ name: s.name, team: s.team.name, ...(s.agentType ? { agentType: s.agentType } : {}), ...(s.agentTypeDef?.prompt ? { typePrompt: s.agentTypeDef.prompt } : {}), cwd: s.cwd, root: s.team.root, scratchpad: this.paths.scratchpad, mode: modes.mode, config });
+        return buildSystemPrompt({ name: s.name, team: s.team.name, ...(s.agentType ? { agentType: s.agentType } : {}), ...(s.agentTypeDef?.prompt ? { typePrompt: s.agentTypeDef.prompt } : {}), cwd: s.cwd, root: s.team.root, scratchpad: this.paths.scratchpad, mode: modes.mode, config, memory: this.memory });
       },
       runner,
       // Idle, a teammate also wakes when the task list changes: a task created or freed is claimed then.

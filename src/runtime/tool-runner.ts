@@ -82,7 +82,7 @@ export class ToolRunner {
     }
     d.view.toolCall(tool.name, invocation.summary);
     d.status.activity(`${tool.name} ${invocation.summary}`);
-    const target = invocation.targetPath ? { path: invocation.targetPath, cwd: d.ctx.cwd, scratchpad: d.ctx.guard.scratchpad?.real } : undefined;
+    const target = invocation.targetPath ? { path: invocation.targetPath, cwd: d.ctx.cwd, scratchpad: d.ctx.guard.scratchpad?.real, ...(invocation.savesMemory === true ? { memory: true } : {}) } : undefined;
     const decision = gate(tool.kind, d.mode(), target, invocation.secret ?? invocation.configures);
     if (decision.action === 'refuse') return { content: decision.reason, isError: true };
     if (decision.action === 'run') {

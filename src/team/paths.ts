@@ -10,6 +10,7 @@ import { isSafeRequestId } from '../protocol/ids.js';
 import { isTaskId } from '../protocol/task.js';
 import { SwarmError } from '../protocol/errors.js';
 import { refuseLinkedDir } from '../storage/atomic.js';
+import { projectKey } from './project-key.js';
 
 /** The user's home directory: $HOME when set (as Claude Code reads it), else the OS account's. */
 export function homeDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -119,6 +120,19 @@ export function keysDir(root: string): string {
 /** `<root>/swarm/ssh`: the shared ssh connections' control sockets (backends/ssh/connection.ts). */
 export function sshControlDir(root: string): string {
   return path.join(swarmDir(root), 'ssh');
+}
+
+/** `<root>/projects`: Claude Code's per-project directories (transcripts, memory), one per project key. */
+export function projectsDir(root: string): string {
+  return path.join(root, 'projects');
+}
+
+/**
+ * `<root>/projects/<project key>/memory/team`: the team memory of the project `cwd` belongs to
+ * (docs/memory.md), Claude Code's directory for it; the key is Claude Code's (project-key.ts).
+ */
+export function memoryDir(root: string, cwd: string): string {
+  return path.join(projectsDir(root), projectKey(cwd), 'memory', 'team');
 }
 
 /** `<root>/agents`: the user's agent type files (Claude Code's layout). */

@@ -10,7 +10,8 @@
 //   claude runtime: <abs path of claude on PATH> --agent-id --agent-name --team-name --agent-color
 //                   --parent-session-id [--agent-type] [--model] [--plan-mode-required]
 //                   [--permission-mode m | --dangerously-skip-permissions]
-//                   --settings '{"permissions":{"allow":["Read(/<scratchpad>/**)","Edit(/<scratchpad>/**)"]}}', plus
+//                   --settings '{"permissions":{"allow":["Read(/<scratchpad>/**)","Edit(/<scratchpad>/**)",
+//                   "Edit(/<team memory>/*.md)"]}}', plus
 //                   CLAUDECODE=1 CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1 CLAUDE_CODE_TASK_LIST_ID=<team>
 //                   CLAUDE_CODE_ENABLE_TODO_TOOLS=1 (no swarm-only flags)
 // `shellLine` renders the same thing as one POSIX shell line, every word quoted (for --dry-run).
@@ -78,13 +79,15 @@ export function scratchpadAllowRules(scratchpad: string): string[] {
 }
 
 /**
- * `--settings` with the allow rules, for a claude teammate. Not `--add-dir`: Claude Code 2.1.332
- * stops at a trust dialog for a directory added so ("Is this a directory you created or one you
- * trust?"), which nobody answers in a teammate's pane; the rules alone let 2.1.112 and 2.1.332
- * write and read there unasked (test/teammates/claude-scratchpad.test.ts).
+ * `--settings` with the allow rules for a claude teammate: the scratchpad's and the team memory's
+ * (none: no flag). Not `--add-dir`: Claude Code 2.1.332 stops at a trust dialog for a directory
+ * added so ("Is this a directory you created or one you trust?"), which nobody answers in a
+ * teammate's pane; the rules alone let 2.1.112 and 2.1.332 write and read there unasked
+ * (test/teammates/claude-scratchpad.test.ts), and the memory directory is Claude Code's own.
  */
-export function claudeScratchpadArgs(scratchpad: string): string[] {
-  return ['--settings', JSON.stringify({ permissions: { allow: scratchpadAllowRules(scratchpad) } })];
+export function claudeSettingsArgs(scratchpad: string | undefined, memoryDir: string | undefined): string[] {
+  const allow = [...(scratchpad === undefined ? [] : scratchpadAllowRules(scratchpad)), ...claudeMemoryRules(memoryDir)];
+  return allow.length === 0 ? [] : ['--settings', JSON.stringify({ permissions: { allow } })];
 }
 
 /** The absolute path of this package's `bin/swarm.js` (the same from src/ and dist/). */
@@ -110,8 +113,10 @@ export interface TeammateCommandInput {
   cwd?: string | undefined;
   /** A swarm teammate restores its conversation from its transcript (`swarm resume`); a claude one ignores it. */
   resume?: boolean | undefined;
-  /** The team's scratchpad (team/paths.ts): a claude teammate is given it (`claudeScratchpadArgs`); a swarm one finds it itself. */
+  /** The team's scratchpad (team/paths.ts): a claude teammate is given it (`claudeSettingsArgs`); a swarm one finds it itself. */
   scratchpad?: string | undefined;
+  /** A claude teammate's team memory directory (team/paths.ts memoryDir): see claudeMemoryRules. A swarm one finds its own. */
+  memoryDir?: string | undefined;
   /** The leader's environment: forwarded variables, SWARM_TEAMMATE_COMMAND, PATH (for claude). */
   env: Env;
   /** Default [process.execPath, ...TEAMMATE_NODE_FLAGS, SWARM_BIN]. */
@@ -203,6 +208,16 @@ export function resolveClaude(env: Env, which: (command: string, env: Env) => st
   return claude;
 }
 
+/**
+ * A claude teammate's rule for the project's team memory (docs/memory.md): Write/Edit of a `*.md`
+ * directly in it allowed without a question (a Claude Code `Edit` rule covers every file-editing
+ * tool; `//` starts an absolute path in its rules). The directory is Claude Code's own project
+ * memory, so no `--add-dir` is needed (and 2.1.332 would stop at a trust dialog for one).
+ */
+export function claudeMemoryRules(memoryDir: string | undefined): string[] {
+  return memoryDir === undefined ? [] : [`Edit(/${memoryDir}/*.md)`];
+}
+
 /** The teammate's argv and the variables to set for it. Throws SwarmError when it cannot be built. */
 export function buildTeammateCommand(i: TeammateCommandInput): TeammateCommand {
   if (i.runtime === 'claude') {
@@ -211,7 +226,7 @@ export function buildTeammateCommand(i: TeammateCommandInput): TeammateCommand {
     const bypass = i.permissionMode === 'bypassPermissions';
     const flags = flagWords({ ...teammateFlags(i), ...(bypass ? { permissionMode: undefined } : {}) }, (f) => f.claude);
     return {
-      argv: [claude, ...flags, ...(bypass ? ['--dangerously-skip-permissions'] : []), ...(i.scratchpad !== undefined ? claudeScratchpadArgs(i.scratchpad) : [])],
+      argv: [claude, ...flags, ...(bypass ? ['--dangerously-skip-permissions'] : []), ...claudeSettingsArgs(i.scratchpad, i.memoryDir)],
       env: { ...forwardedEnv(i.env), ...claudeTeammateEnv(i.team) },
     };
   }

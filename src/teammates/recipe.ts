@@ -5,7 +5,9 @@
 // long time without progress).
 import type { Backend, PaneSpec } from '../backends/backend.js';
 import { isPermissionMode, type Member } from '../protocol/config.js';
+import { ensureDir } from '../storage/atomic.js';
 import { withFileLock } from '../storage/lock.js';
+import { memoryDir } from '../team/paths.js';
 import type { Team } from '../team/team.js';
 import { buildTeammateCommand, type Env, type TeammateRuntime } from './command-line.js';
 import { DEFAULT_READY_TIMEOUT_MS } from './readiness.js';
@@ -42,6 +44,25 @@ export interface MemberPaneInput {
   which?: ((command: string, env: Env) => string | undefined) | undefined;
 }
 
+type MemoryInput = { team: Team; member: { cwd: string }; runtime: TeammateRuntime; backend: Pick<Backend, 'remoteProcesses'> };
+
+/**
+ * The team memory directory a claude member is handed (docs/memory.md): its project's, by its cwd.
+ * None for a swarm member (it finds its own) or on another machine (the root there is another).
+ */
+export function claudeMemberMemory(i: MemoryInput): string | undefined {
+  return i.runtime === 'claude' && i.backend.remoteProcesses !== true ? memoryDir(i.team.root, i.member.cwd) : undefined;
+}
+
+/**
+ * Before a member's pane is made (spawn, resume; not a dry run): the directories its command names
+ * exist (a claude teammate's team memory, which its allow rule names).
+ */
+export async function prepareMemberDirs(i: MemoryInput): Promise<void> {
+  const memory = claudeMemberMemory(i);
+  if (memory !== undefined) await ensureDir(memory);
+}
+
 /** The pane `member` runs in: its teammate command, colour, cwd and stderr log. Throws SwarmError when it cannot be built. */
 export function memberPane(i: MemberPaneInput): PaneSpec {
   const { member: m } = i;
@@ -61,6 +82,7 @@ export function memberPane(i: MemberPaneInput): PaneSpec {
     cwd: m.cwd,
     resume: i.resume,
     scratchpad: i.team.paths.scratchpad,
+    memoryDir: claudeMemberMemory(i),
     env: i.env,
     ...(swarmExecutable ? { swarmExecutable } : {}),
     remote: i.backend.remoteProcesses === true,

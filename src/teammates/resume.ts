@@ -31,7 +31,7 @@ import { findMember, readTeam, updateMember, updateTeam } from '../team/team-sto
 import type { Team } from '../team/team.js';
 import { TEAMMATE_RUNTIMES, type Env, type TeammateRuntime } from './command-line.js';
 import { abandonPane, awaitReadiness, startFailure } from './readiness.js';
-import { memberColor, memberPane, withSpawnLock } from './recipe.js';
+import { memberColor, memberPane, prepareMemberDirs, withSpawnLock } from './recipe.js';
 import { spawnedTeammate, type SpawnedTeammate } from './spawn.js';
 import { collectStatus, type MemberStatus } from './status-report.js';
 
@@ -165,6 +165,7 @@ async function startResume(o: ResumeOptions, name: string): Promise<StartedResum
       swarmExecutable: o.swarmExecutable,
       which: o.which,
     });
+    await prepareMemberDirs({ team: o.team, member, runtime, backend: o.backend });
     // Asked before the new pane exists: a restarted server could reuse the old id for another pane.
     const oldRef = oldPaneRef(member, o.backend);
     const exitedPane = oldRef !== undefined && (await o.backend.probe([oldRef]).catch(() => ['unknown']))[0] === 'dead' ? oldRef : undefined;

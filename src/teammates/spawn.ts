@@ -42,7 +42,7 @@ import type { Team } from '../team/team.js';
 import type { Backend, BackendType, PaneRef } from '../backends/backend.js';
 import { memberPaneFields } from '../backends/registry.js';
 import { abandonPane, awaitReadiness, startFailure } from './readiness.js';
-import { memberColor, memberPane, withSpawnLock } from './recipe.js';
+import { memberColor, memberPane, prepareMemberDirs, withSpawnLock } from './recipe.js';
 import { TEAMMATE_RUNTIMES, resolveClaude, type Env, type TeammateRuntime } from './command-line.js';
 import { askClaudeVersion, type ClaudeUsed, type ClaudeVersionQuestion } from './claude-version.js';
 import { addWorktree, dropWorktree, planWorktree, type WorktreePlan } from './worktree.js';
@@ -354,6 +354,7 @@ async function startLocked(
       swarmExecutable: o.swarmExecutable,
       which: o.which,
     });
+    await prepareMemberDirs({ team: o.team, member: { cwd }, runtime: v.runtime, backend: o.backend });
     await retireStatus(o.team, name); // a previous teammate's heartbeat must not count (what it spent still does)
     await ensureDir(paths.logsDir);
     await ensureScratchpad(o.team); // named in its prompt (swarm) or its command line (claude)

@@ -67,6 +67,8 @@ try {
       cwd: { type: 'string' },
       'dangerously-skip-permissions': { type: 'boolean' },
       settings: { type: 'string' }, // a claude teammate's allow rules for the scratchpad (teammates/command-line.ts)
+      'add-dir': { type: 'string', multiple: true }, // claude's: the team memory directory (docs/memory.md)
+      allowedTools: { type: 'string', multiple: true }, // claude's: the rule that lets it write memory files
       resume: { type: 'boolean' }, // swarm resume: the conversation comes back from the transcript (a fake has none)
     },
   }));

@@ -11,7 +11,7 @@ import {
   SWARM_BIN,
   TEAMMATE_NODE_FLAGS,
   buildTeammateCommand,
-  claudeScratchpadArgs,
+  claudeSettingsArgs,
   findOnPath,
   forwardedEnv,
   parseCommandOverride,
@@ -172,7 +172,7 @@ describe('buildTeammateCommand: claude runtime', () => {
     expect(cmd.argv).not.toContain('--add-dir');
     expect(scratchpadAllowRules(scratchpad)).toEqual(['Read(//home/u/.claude/scratchpad/sq/**)', 'Edit(//home/u/.claude/scratchpad/sq/**)']);
     const bypass = buildTeammateCommand({ ...base, runtime: 'claude', which, permissionMode: 'bypassPermissions', scratchpad });
-    expect(bypass.argv.slice(SHARED.length + 1)).toEqual(['--dangerously-skip-permissions', ...claudeScratchpadArgs(scratchpad)]);
+    expect(bypass.argv.slice(SHARED.length + 1)).toEqual(['--dangerously-skip-permissions', ...claudeSettingsArgs(scratchpad, undefined)]);
     // A swarm teammate finds it itself (its system prompt and its path guard): no flag for it.
     expect(buildTeammateCommand({ ...base, scratchpad }).argv).toEqual(buildTeammateCommand(base).argv);
   });

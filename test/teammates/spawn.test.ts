@@ -11,7 +11,7 @@ import type { Backend } from '../../src/backends/backend.js';
 import { isProcessAlive } from '../../src/backends/process.js';
 import { selectBackend } from '../../src/backends/registry.js';
 import { spawnTeammate, spawnTeammates, type SpawnOptions } from '../../src/teammates/spawn.js';
-import { claudeScratchpadArgs } from '../../src/teammates/command-line.js';
+import { claudeSettingsArgs } from '../../src/teammates/command-line.js';
 import { killTeammate, shutdownAll, shutdownTeammate } from '../../src/teammates/stop.js';
 import { readAudit } from '../../src/permissions/audit.js';
 import { TmuxServer, listAllPanes } from '../../src/backends/tmux/commands.js';
@@ -19,7 +19,7 @@ import { Mailbox } from '../../src/mailbox/mailbox.js';
 import { ensureLeadKey } from '../../src/permissions/keys.js';
 import { verifyEntry } from '../../src/permissions/signing.js';
 import { isSwarmError, parseControl } from '../../src/protocol/index.js';
-import { createTeam, readTeam, readTeamSpend, teamPaths, updateTeam } from '../../src/team/index.js';
+import { createTeam, memoryDir, readTeam, readTeamSpend, teamPaths, updateTeam } from '../../src/team/index.js';
 import { listTree } from '../support/fs-tree.js';
 import { deadPid, writeStatus } from '../support/team-fixture.js';
 import { useTempRoot } from '../support/tmp-root.js';
@@ -200,7 +200,7 @@ describe('spawnTeammate (tmux, fake teammate)', () => {
     const argv = JSON.parse(/FAKE argv (.*)/.exec(text)![1]!) as string[];
     expect(argv).toEqual([
       '--agent-id', 'cc@sq', '--agent-name', 'cc', '--team-name', 'sq', '--agent-color', 'blue', '--parent-session-id', config.leadSessionId,
-      '--model', 'opus', '--dangerously-skip-permissions', ...claudeScratchpadArgs(teamPaths(root, TEAM).scratchpad),
+      '--model', 'opus', '--dangerously-skip-permissions', ...claudeSettingsArgs(teamPaths(root, TEAM).scratchpad, memoryDir(root, process.cwd())), // the scratchpad and team memory rules
     ]);
     expect(JSON.parse(/FAKE env (.*)/.exec(text)![1]!)).toMatchObject({ CLAUDECODE: '1', CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1', SWARM_PROBE: env.SWARM_PROBE });
     expect(await shutdownTeammate(new Team(root, TEAM), 'cc', { env: claudeEnv, timeoutMs: 8000 })).toEqual({ name: 'cc', outcome: 'approved', verified: true });

@@ -14,6 +14,8 @@ import { LEAD_NAME } from '../../protocol/names.js';
 import { LeadLimits } from '../../runtime/lead/limits.js';
 import { buildLeadPrompt } from '../../runtime/lead/prompt.js';
 import { loadAgentTypes } from '../../team/agent-types.js';
+import { readTeamMemory } from '../../team/memory.js';
+import { memoryDir } from '../../team/paths.js';
 import { readBudgetState } from '../../team/spend.js';
 import { readTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
@@ -61,12 +63,13 @@ export function claudeLeadSettings(team: Team): string {
   return JSON.stringify({ hooks: { SessionStart: [{ matcher: 'startup', hooks: [{ type: 'command', command, timeout: READY_WAIT_SECONDS + 10 }] }] } });
 }
 
-/** The lead's method for Claude Code's system prompt: the team, its limits and agent types as they are now. */
+/** The lead's method for Claude Code's system prompt: the team, its limits, agent types and team memory as they are now. */
 export async function claudeLeadPrompt(team: Team, s: TeamSettings): Promise<string> {
   const config = await readTeam(team);
   const limits = new LeadLimits(s.limits).describe(await readBudgetState(team, config));
   const agentTypes = loadAgentTypes({ cwd: s.cwd, root: team.root }).types;
-  return buildLeadPrompt({ team: team.name, cwd: s.cwd, scratchpad: team.paths.scratchpad, config, maxTeammates: s.limits.maxTeammates, limits, readTools: true, agentTypes, voice: MCP_VOICE });
+  const memory = await readTeamMemory(memoryDir(team.root, s.cwd));
+  return buildLeadPrompt({ team: team.name, cwd: s.cwd, scratchpad: team.paths.scratchpad, config, maxTeammates: s.limits.maxTeammates, limits, readTools: true, agentTypes, voice: MCP_VOICE, memory });
 }
 
 export interface ClaudeLeadCommand {

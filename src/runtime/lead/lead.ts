@@ -22,6 +22,8 @@ import { defaultCompactAt } from '../../protocol/context-window.js';
 import { LEAD_NAME } from '../../protocol/names.js';
 import { oneLine } from '../../protocol/text.js';
 import { loadAgentTypes } from '../../team/agent-types.js';
+import { readTeamMemory } from '../../team/memory.js';
+import { memoryDir } from '../../team/paths.js';
 import { raiseTeamBudget, readBudgetState, retireStatus, setTeamBudget } from '../../team/spend.js';
 import { findMember, readTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
@@ -137,6 +139,7 @@ export async function runLead(o: LeadOptions): Promise<LeadOutcome> {
     ...(o.fetch ? { fetch: o.fetch } : {}),
   });
   const limits = new LeadLimits(o.limits);
+  const memory = await readTeamMemory(memoryDir(o.team.root, o.cwd)); // once, at start: the prompt stays the same
   const stop = new AbortController();
   const onAbort = (): void => stop.abort(o.signal?.reason);
   o.signal?.addEventListener('abort', onAbort, { once: true });
@@ -204,7 +207,7 @@ export async function runLead(o: LeadOptions): Promise<LeadOutcome> {
       turnConfig = config;
       view.setRoster(config.members);
       const agentTypes = loadAgentTypes({ cwd: o.cwd, root: o.team.root }).types;
-      return buildLeadPrompt({ team: o.team.name, cwd: o.cwd, scratchpad: o.team.paths.scratchpad, config, maxTeammates: limits.maxTeammates, limits: limits.describe(await readBudgetState(o.team, config)), readTools: o.readTools === true, agentTypes });
+      return buildLeadPrompt({ team: o.team.name, cwd: o.cwd, scratchpad: o.team.paths.scratchpad, config, maxTeammates: limits.maxTeammates, limits: limits.describe(await readBudgetState(o.team, config)), readTools: o.readTools === true, agentTypes, memory });
     },
     runner,
     inbox: o.queue,

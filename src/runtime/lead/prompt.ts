@@ -1,10 +1,13 @@
 // The agent lead's system prompt (docs/protocol.md#agent-lead): a coordinator that does not code itself but follows
 // the lead's method (method.ts: four phases and the rules that make them work), with the team's limits, the
 // agent types it can spawn (built-ins and the project's/user's .claude/agents files), the team's
-// scratchpad, and the member list as they are at the start of each turn.
+// scratchpad, the project's team memory as it was when the lead started (memory-prompt.ts), and the
+// member list as they are at the start of each turn.
 import type { TeamConfig } from '../../protocol/config.js';
 import { LEAD_NAME, sameName } from '../../protocol/names.js';
 import { oneLine } from '../../protocol/text.js';
+import type { TeamMemory } from '../../team/memory.js';
+import { memorySection } from '../memory-prompt.js';
 import { leadMethod } from './method.js';
 
 export interface LeadPromptInput {
@@ -21,6 +24,8 @@ export interface LeadPromptInput {
   agentTypes: readonly { name: string; description: string }[];
   /** How the lead calls its tools and waits: swarm's loop (default) or a Claude Code lead's MCP tools. */
   voice?: LeadVoice;
+  /** The project's team memory as read when the lead started (none: no section). */
+  memory?: TeamMemory;
 }
 
 /** What differs between the built-in lead and a lead that calls swarm's MCP server: tool names, how to wait, how it ends. */
@@ -69,6 +74,7 @@ export function buildLeadPrompt(i: LeadPromptInput): string {
     `Agent types for ${v.spawn}'s subagent_type (default general-purpose, every tool):`,
     ...i.agentTypes.map((t) => `- ${t.name}: ${oneLine(t.description, 160)}`),
     '',
+    ...(i.memory ? [...memorySection(i.memory, 'lead'), ''] : []),
     `Teammates now: ${roster}`,
   ].join('\n');
 }

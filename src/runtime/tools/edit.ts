@@ -4,7 +4,8 @@
 // place through checked-file.ts (never a team file by another name, never one with other links).
 // Editing a protected file (secrets.ts) asks team-lead in every mode but plan: whether an
 // old_string is found tells the model what the file holds. So does editing agent configuration
-// (agent-config.ts): it configures other members.
+// (agent-config.ts): it configures other members. A team memory file (memory.ts) is edited without a
+// question in every mode but plan; anything else in that directory is refused.
 import { promises as fs } from 'node:fs';
 import { z } from 'zod';
 import { SwarmError } from '../../protocol/errors.js';
@@ -53,11 +54,13 @@ export const editTool = defineTool({
     if (input.old_string === input.new_string) throw new SwarmError('invalid_input', 'old_string and new_string are the same; nothing to change');
     const secret = ctx.secrets.match(abs, real);
     const configures = await ctx.agentConfig.configures(abs, real);
+    const savesMemory = (await ctx.memory?.saves(input.file_path, ctx.cwd, abs, real)) === true;
     const target = {
       summary: configSummary(protectedSummary(input.file_path, secret), configures),
       targetPath: real,
       ...(secret !== undefined ? { secret } : {}),
       ...(configures !== undefined ? { configures } : {}),
+      ...(savesMemory ? { savesMemory } : {}),
     };
     const replace = (text: string): { text: string; count: number } => applyEdit(text, input.old_string, input.new_string, input.replace_all === true, abs);
     const edit = async (expected?: { text: string; edited: { text: string; count: number } }) => {

@@ -11,6 +11,7 @@ import type { TaskList } from '../../tasks/index.js';
 import type { PathGuard } from './paths.js';
 import type { ProcessGroups } from './process-groups.js';
 import type { AgentConfigPaths } from './agent-config.js';
+import type { MemoryPaths } from './memory.js';
 import type { SecretPaths } from './secrets.js';
 
 /** How the permission gate treats a tool (permission-gate.ts). */
@@ -30,6 +31,8 @@ export interface Invocation {
   secret?: string;
   /** For writes (Write, Edit) of agent configuration (agent-config.ts): the pattern it matched; asked in every mode. */
   configures?: string;
+  /** For writes (Write, Edit) of a team memory file (memory.ts): run without a question in every mode but plan. */
+  savesMemory?: boolean;
   execute(signal: AbortSignal): Promise<ToolOutput>;
 }
 
@@ -68,6 +71,8 @@ export interface ToolContext {
   secrets: SecretPaths;
   /** Paths whose writes ask team-lead (they configure other members). */
   agentConfig: AgentConfigPaths;
+  /** The project's team memory directory, whose plain `<name>.md` files are written without a question (none: no such exemption). */
+  memory?: MemoryPaths;
   /** The team's allow/deny rules as they are now (Grep includes a protected file a rule allows). */
   teamRules: () => Promise<RuleSet>;
   processes: ProcessGroups;
