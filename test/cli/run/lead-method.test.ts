@@ -7,6 +7,8 @@ import { MCP_VOICE } from '../../../src/cli/mcp/names.js';
 import { LeadLimits } from '../../../src/runtime/lead/limits.js';
 import { BUILT_IN_VOICE, buildLeadPrompt, type LeadVoice } from '../../../src/runtime/lead/prompt.js';
 import { loadAgentTypes } from '../../../src/team/agent-types.js';
+import { readTeamMemory } from '../../../src/team/memory.js';
+import { memoryDir } from '../../../src/team/paths.js';
 import { readBudgetState } from '../../../src/team/spend.js';
 import { createTeam, readTeam } from '../../../src/team/team-store.js';
 import { useTempRoot } from '../../support/tmp-root.js';
@@ -36,6 +38,7 @@ describe("the lead's method", () => {
       readTools: true,
       agentTypes: loadAgentTypes({ cwd: root, root }).types,
       scratchpad: team.paths.scratchpad,
+      memory: await readTeamMemory(memoryDir(root, root)),
     });
     expect(forClaude).not.toBe(builtIn); // the voices differ …
     expect(revoice(forClaude, MCP_VOICE, BUILT_IN_VOICE)).toBe(builtIn); // … and nothing else does
