@@ -14,6 +14,8 @@
 //   edit (Write, Edit)           ask       run inside cwd,     run                 refuse
 //                                          else ask
 //   exec (Bash)                  ask       ask                 run                 refuse
+//   agent (a teammate's Agent)   run       run                 run                 run
+//     (its subagent's own tool calls pass this gate one by one, in the teammate's mode)
 //   (* ExitPlanMode itself refuses outside plan mode.)
 // "ask" goes through permissions/worker.requestPermission, which applies the team's allow/deny
 // rules first and otherwise asks team-lead and waits for a signed answer. Calls that "run" without
@@ -40,7 +42,7 @@ export const PLAN_MODE_REFUSAL =
  */
 export function gate(kind: ToolKind, mode: PermissionMode, target?: { path: string; cwd: string }, protectedBy?: string): GateDecision {
   if (kind === 'read') return protectedBy === undefined ? { action: 'run' } : { action: 'ask' };
-  if (kind === 'message' || kind === 'plan') return { action: 'run' };
+  if (kind === 'message' || kind === 'plan' || kind === 'agent') return { action: 'run' };
   if (mode === 'plan') return { action: 'refuse', reason: PLAN_MODE_REFUSAL };
   if (protectedBy !== undefined) return { action: 'ask' };
   if (mode === 'bypassPermissions') return { action: 'run' };
