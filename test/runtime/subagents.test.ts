@@ -30,10 +30,10 @@ function withoutBreakpoints(v: unknown): unknown {
 }
 
 describe('a teammate\'s Agent tool', () => {
-  it('refuses a named spawn with the flat-roster line, and nothing else happens', async () => {
+  it('refuses a named spawn with the flat-roster line (before any field check), and nothing else happens', async () => {
     const env = await setupRuntime({
       turns: [
-        { match: { agent: 'w1', lastUser: 'Get a helper' }, reply: { content: [{ type: 'tool_use', name: 'Agent', input: { description: 'helper', prompt: 'Help me', name: 'helper' } }] } },
+        { match: { agent: 'w1', lastUser: 'Get a helper' }, reply: { content: [{ type: 'tool_use', name: 'Agent', input: { prompt: 'Help me', name: 'helper' } }] } },
         { match: { agent: 'w1', toolResult: 'Agent' }, reply: 'Doing it myself.' },
       ],
     });

@@ -4,7 +4,7 @@
 // lead's Agent, which spawns teammates, is another tool (runtime/lead/tools.ts).
 import { z } from 'zod';
 import { SwarmError } from '../../protocol/errors.js';
-import { defineTool } from './types.js';
+import { defineTool, type AnyTool } from './types.js';
 
 /** The refusal of a named spawn, exactly. */
 export const NAMED_SPAWN_REFUSAL = 'Teammates cannot spawn other teammates — the team roster is flat.';
@@ -18,7 +18,7 @@ const AgentInput = z.object({
   name: z.string().optional().describe('Not for teammates: a named spawn is refused'),
 });
 
-export const subagentTool = defineTool({
+const checked = defineTool({
   name: 'Agent',
   kind: 'agent',
   description:
@@ -27,7 +27,6 @@ export const subagentTool = defineTool({
     'conversation instead. Its tokens count as yours. A subagent cannot start another; you cannot spawn teammates (no `name`).',
   schema: AgentInput,
   prepare: async (input, ctx) => {
-    if (input.name !== undefined) throw new SwarmError('invalid_input', NAMED_SPAWN_REFUSAL);
     if (ctx.subagents === undefined) throw new SwarmError('invalid_input', 'Agent is not available here: a subagent cannot start another');
     return ctx.subagents.prepare({
       description: input.description,
@@ -38,3 +37,17 @@ export const subagentTool = defineTool({
     });
   },
 });
+
+/** Whether the model asked for a named spawn (whatever else its input holds). */
+function named(input: unknown): boolean {
+  return typeof input === 'object' && input !== null && 'name' in input && (input as { name?: unknown }).name !== undefined;
+}
+
+// The named spawn is refused before the input is checked: the refusal, not a field problem, is what the model must read.
+export const subagentTool: AnyTool = {
+  ...checked,
+  prepare: async (input, ctx) => {
+    if (named(input)) throw new SwarmError('invalid_input', NAMED_SPAWN_REFUSAL);
+    return checked.prepare(input, ctx);
+  },
+};
