@@ -94,13 +94,13 @@ export class TeammateSubagents implements Subagents {
 
   constructor(private readonly d: SubagentDeps) {}
 
-  prepare(request: SubagentRequest): Promise<Invocation> {
+  async prepare(request: SubagentRequest): Promise<Invocation> {
     if (request.fork && (request.subagentType !== undefined || request.model !== undefined)) {
       throw new SwarmError('invalid_input', 'fork: true runs with your own model, system prompt and tools; leave out subagent_type and model');
     }
     const type = request.fork ? undefined : this.d.agentType(request.subagentType ?? DEFAULT_TYPE);
     const kind = type?.name ?? 'fork';
-    return Promise.resolve({ summary: `${kind}: ${request.description}`, execute: (signal) => this.run(request, type, signal) });
+    return { summary: `${kind}: ${request.description}`, execute: (signal) => this.run(request, type, signal) };
   }
 
   /** What the subagent's loop starts from: a fresh one's type, or the teammate's conversation for a fork. */

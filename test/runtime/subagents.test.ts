@@ -30,17 +30,31 @@ function withoutBreakpoints(v: unknown): unknown {
 }
 
 describe('a teammate\'s Agent tool', () => {
-  it('refuses a named spawn with the flat-roster line (before any field check), and nothing else happens', async () => {
+  it('refuses a named spawn with the flat-roster line (before any field check), an unknown type and a typed fork, and nothing else happens', async () => {
     const env = await setupRuntime({
       turns: [
-        { match: { agent: 'w1', lastUser: 'Get a helper' }, reply: { content: [{ type: 'tool_use', name: 'Agent', input: { prompt: 'Help me', name: 'helper' } }] } },
+        {
+          match: { agent: 'w1', lastUser: 'Get a helper' },
+          reply: {
+            content: [
+              { type: 'tool_use', name: 'Agent', input: { prompt: 'Help me', name: 'helper' } },
+              { type: 'tool_use', name: 'Agent', input: { description: 'd', prompt: 'Help me', subagent_type: 'Nope' } },
+              { type: 'tool_use', name: 'Agent', input: { description: 'd', prompt: 'Help me', fork: true, subagent_type: 'Explore' } },
+            ],
+          },
+        },
         { match: { agent: 'w1', toolResult: 'Agent' }, reply: 'Doing it myself.' },
       ],
     });
     await env.lead.append('w1', { from: 'team-lead', text: 'Get a helper' });
     const t = runInProcess(env);
     await waitForControl(env, 'team-lead', 'idle_notification');
-    expect(toolResults(env.server.requests[1])).toEqual([{ content: NAMED_SPAWN_REFUSAL, is_error: true }]);
+    const [refused, unknownType, forkWithType, ...more] = toolResults(env.server.requests[1]);
+    expect(more).toEqual([]);
+    expect(refused).toEqual({ content: NAMED_SPAWN_REFUSAL, is_error: true });
+    // A bad call is one line back to the model, and nothing runs either.
+    expect(unknownType).toMatchObject({ is_error: true, content: expect.stringMatching(/^unknown agent type "Nope"; known: general-purpose, Explore, Plan, verification/) });
+    expect(forkWithType).toEqual({ content: 'fork: true runs with your own model, system prompt and tools; leave out subagent_type and model', is_error: true });
     expect(NAMED_SPAWN_REFUSAL).toBe('Teammates cannot spawn other teammates — the team roster is flat.');
     expect(env.server.requests).toHaveLength(2);
     expect(subRequests(env)).toEqual([]);
