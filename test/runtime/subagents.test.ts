@@ -10,6 +10,7 @@ import { systemText } from '../../src/standin/request.js';
 import { readConversation } from '../../src/runtime/conversation.js';
 import { FORK_NOTE, FORK_PLACEHOLDER, NO_NESTED_SUBAGENTS } from '../../src/runtime/subagent.js';
 import { NAMED_SPAWN_REFUSAL } from '../../src/runtime/tools/agent.js';
+import { setTeamBudget } from '../../src/team/spend.js';
 import { readTeam } from '../../src/team/team-store.js';
 import { Team } from '../../src/team/team.js';
 import { readStatus, runInProcess, setupRuntime, toolResults, waitFor, waitForControl, type RuntimeEnv } from '../support/runtime-harness.js';
@@ -126,6 +127,27 @@ describe('a teammate\'s Agent tool', () => {
     const rebuilt = await readConversation(e.paths.log('w1'));
     expect(rebuilt.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
     expect(JSON.stringify(rebuilt.messages)).not.toContain('     1\\talpha');
+  });
+
+  it('holds a subagent at the team\'s budget like the teammate: its tokens count, and its next step waits', async () => {
+    const env = await setupRuntime({
+      turns: [
+        { match: { agent: 'w1', lastUser: 'Look around' }, reply: { content: [{ type: 'tool_use', name: 'Agent', input: { description: 'look', prompt: 'List the files' } }], usage: { input_tokens: 100, output_tokens: 10 } } },
+        { match: { agent: 'w1', system: SUB, lastUser: 'List the files' }, reply: { content: [{ type: 'tool_use', name: 'Glob', input: { pattern: '*' } }], usage: { input_tokens: 200, output_tokens: 20 } } },
+        { match: { agent: 'w1', system: SUB, toolResult: 'Glob' }, reply: 'Nothing much.' },
+        { match: { agent: 'w1', toolResult: 'Agent' }, reply: 'Done.' },
+      ],
+    });
+    await setTeamBudget(new Team(env.root, 't'), { tokens: 200 });
+    await env.lead.append('w1', { from: 'team-lead', text: 'Look around' });
+    const t = runInProcess(env);
+    // 110 tokens (the teammate) are under the budget; with the subagent's 220 it is reached, so the subagent's second step waits.
+    await waitFor(async () => (await readStatus(env))?.state === 'waiting_budget', 10_000, 'w1 waiting at the budget');
+    expect(subRequests(env)).toHaveLength(1);
+    expect((await readStatus(env))?.totalTokens).toBe(330);
+    expect((await env.plain.read('team-lead')).map((m) => m.text).join('\n')).toContain("w1 is waiting: the team's budget is reached");
+    expect(await t.stop()).toBe(0);
+    expect(subRequests(env)).toHaveLength(1);
   });
 
   it('refuses a subagent\'s own Agent call: a subagent cannot start another', async () => {
