@@ -22,6 +22,8 @@
 // turn source, end and presence. run() returns when the loop ends (a teammate's approved shutdown,
 // the lead's finished run); it throws
 // when the model call fails for good or the stop signal fires (teammate.ts decides the exit).
+// once(): one turn on blocks given, without the inbox, presence or task list: a teammate's subagent
+// (subagent.ts) is this loop run once on a fresh (or forked) conversation.
 import type { ContentBlock, ContentBlockParam, Message, MessageParam, TextBlockParam, Tool, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import { splitPoint, summaryRequest } from './compaction.js';
 import { appendMessage, compacted } from './conversation.js';
@@ -30,7 +32,7 @@ import type { RetryInfo } from './retry.js';
 import type { StatusReporter } from './status.js';
 import type { TeamTasks, TurnCompletion } from './team-tasks.js';
 import type { ToolRunner } from './tool-runner.js';
-import type { Transcript } from './transcript.js';
+import type { TranscriptSink } from './transcript.js';
 import { stepUsage } from './usage.js';
 import type { PaneView } from './view.js';
 
@@ -65,13 +67,14 @@ export interface AgentLoopDeps {
   inbox: TurnSource;
   end: LoopEnd;
   presence: LoopPresence;
-  status: StatusReporter;
+  /** Where each step's usage goes (a subagent's adds to its teammate's totals only). */
+  status: Pick<StatusReporter, 'usage'>;
   /** Called before every model step: may wait (the team's budget), throws to end the loop (the lead's limits, a stop). */
   beforeStep?: () => Promise<void>;
   /** The team's task list: completions reported when idle, the next task claimed. */
   tasks: Pick<TeamTasks, 'beginTurn' | 'completedInTurn' | 'claimNext'>;
   view: PaneView;
-  transcript: Transcript;
+  transcript: TranscriptSink;
   stop: AbortSignal;
   /** Compact the conversation before a step once the previous step's prompt passed this many tokens. */
   compactAt: number;
@@ -106,6 +109,18 @@ export function toParams(content: readonly ContentBlock[]): ContentBlockParam[] 
   return out;
 }
 
+/** What a turn did: its last non-empty text (trimmed) and how many tools it called. */
+export interface TurnOutcome {
+  text: string;
+  toolCalls: number;
+}
+
+/** The idle notification's summary of a turn. */
+function summaryOf(t: TurnOutcome): string {
+  if (t.text !== '') return t.text.length > SUMMARY_CHARS ? `${t.text.slice(0, SUMMARY_CHARS - 1)}…` : t.text;
+  return t.toolCalls > 0 ? `finished a turn (${t.toolCalls} tool call${t.toolCalls === 1 ? '' : 's'})` : 'finished a turn';
+}
+
 function textOf(m: Message): string {
   return m.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
 }
@@ -114,6 +129,8 @@ export class AgentLoop {
   readonly messages: MessageParam[] = [];
   /** The whole prompt of the latest step (0 after a compaction, until the next step says). */
   private promptTokens = 0;
+  /** The system prompt of the turn under way (or the last one). */
+  private system: string | undefined;
 
   /** A restored history cut off mid-turn: the tool calls left without results, and whether to go on at once. */
   private readonly cutOff: { unanswered: string[] } | undefined;
@@ -143,6 +160,21 @@ export class AgentLoop {
     return [{ type: 'text', text: RESUMED_NOTE }];
   }
 
+  /** The system prompt of the turn under way, byte for byte (a fork starts from it); undefined before the first turn. */
+  get currentSystem(): string | undefined {
+    return this.system;
+  }
+
+  /** The tools as sent to the model (a fork sends the same). */
+  get apiTools(): Tool[] {
+    return this.d.tools;
+  }
+
+  /** One turn on `first` (a subagent's prompt, a fork's placeholders and instruction): no inbox, presence or task list. */
+  once(first: ContentBlockParam[]): Promise<TurnOutcome> {
+    return this.turn(first);
+  }
+
   private get exitRequested(): boolean {
     return this.d.end.ended;
   }
@@ -156,10 +188,12 @@ export class AgentLoop {
         pending = await this.waitForWork();
         continue;
       }
-      const summary = await this.turn(pending);
+      await this.d.presence.working();
+      this.d.tasks.beginTurn();
+      const outcome = await this.turn(pending);
       pending = [];
       if (this.exitRequested) return;
-      await this.d.presence.idle(summary, this.d.tasks.completedInTurn());
+      await this.d.presence.idle(summaryOf(outcome), this.d.tasks.completedInTurn());
       this.d.view.idle();
       pending = await this.d.inbox.take(); // anything that landed while we were reporting
       if (pending.length === 0 && !this.exitRequested) pending = await this.claimNext();
@@ -187,12 +221,11 @@ export class AgentLoop {
     }
   }
 
-  /** One turn; resolves with a short summary for the idle notification. */
-  private async turn(first: TextBlockParam[]): Promise<string> {
+  /** One turn: model steps and tool rounds until a step calls no tool. */
+  private async turn(first: ContentBlockParam[]): Promise<TurnOutcome> {
     const d = this.d;
-    await d.presence.working();
-    d.tasks.beginTurn();
     const system = await d.systemPrompt();
+    this.system = system;
     let user: ContentBlockParam[] = first;
     let lastText = '';
     let toolCalls = 0;
@@ -227,9 +260,7 @@ export class AgentLoop {
       }
       user = [...results, ...(await d.inbox.take())];
     }
-    const trimmed = lastText.trim();
-    if (trimmed !== '') return trimmed.length > SUMMARY_CHARS ? `${trimmed.slice(0, SUMMARY_CHARS - 1)}…` : trimmed;
-    return toolCalls > 0 ? `finished a turn (${toolCalls} tool call${toolCalls === 1 ? '' : 's'})` : 'finished a turn';
+    return { text: lastText.trim(), toolCalls };
   }
 
   private retried(info: RetryInfo): void {

@@ -102,6 +102,11 @@ export class ModelClient {
     return this.opts.model;
   }
 
+  /** A client for `model` with everything else the same (a subagent's own model); this one when it is the same. */
+  withModel(model: string): ModelClient {
+    return model === this.opts.model ? this : new ModelClient({ ...this.opts, model });
+  }
+
   /** One model step, streamed; retried per retry.ts; throws ModelCallError when it cannot succeed. */
   async step(req: StepRequest, hooks: StepHooks = {}): Promise<Message> {
     const body = withCacheBreakpoints(req);

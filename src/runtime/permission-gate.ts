@@ -20,6 +20,8 @@
 //     (tools/scratchpad.ts: <root>/scratchpad/<team>/, the team's shared notes; its path checks
 //      and size limits run in the tools, before the gate and before the write)
 //   exec (Bash)                  ask       ask                 run                 refuse
+//   agent (a teammate's Agent)   run       run                 run                 run
+//     (its subagent's own tool calls pass this gate one by one, in the teammate's mode)
 //   (* ExitPlanMode itself refuses outside plan mode.)
 // "ask" goes through permissions/worker.requestPermission, which applies the team's allow/deny
 // rules first and otherwise asks team-lead and waits for a signed answer. Calls that "run" without
@@ -56,7 +58,7 @@ export interface GateTarget {
  */
 export function gate(kind: ToolKind, mode: PermissionMode, target?: GateTarget, protectedBy?: string): GateDecision {
   if (kind === 'read') return protectedBy === undefined ? { action: 'run' } : { action: 'ask' };
-  if (kind === 'message' || kind === 'plan') return { action: 'run' };
+  if (kind === 'message' || kind === 'plan' || kind === 'agent') return { action: 'run' };
   if (mode === 'plan') return { action: 'refuse', reason: PLAN_MODE_REFUSAL };
   if (protectedBy !== undefined) return { action: 'ask' };
   if (kind === 'edit' && target?.memory === true) return { action: 'run' };

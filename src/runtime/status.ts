@@ -97,6 +97,18 @@ export class StatusReporter {
   /** One model step: its whole prompt, its output, its cost (undefined: unpriced, and from then on no cost is written). */
   usage(promptTokens: number, outputTokens: number, costUsd: number | undefined): void {
     this.record.inputTokens = promptTokens;
+    this.spent(promptTokens, outputTokens, costUsd);
+  }
+
+  /**
+   * A subagent's step (runtime/subagent.ts): its tokens and cost count toward this teammate's (and
+   * so the team's budget), but `inputTokens` stays the teammate's own context.
+   */
+  subagentUsage(promptTokens: number, outputTokens: number, costUsd: number | undefined): void {
+    this.spent(promptTokens, outputTokens, costUsd);
+  }
+
+  private spent(promptTokens: number, outputTokens: number, costUsd: number | undefined): void {
     this.record.outputTokens += outputTokens;
     this.record.totalTokens += promptTokens + outputTokens;
     this.unpriced ||= costUsd === undefined;

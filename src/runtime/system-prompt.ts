@@ -3,7 +3,9 @@
 // the team's scratchpad, how to answer a shutdown request, what its permission mode means, and
 // (last) its agent type's own instructions (the body of its file).
 // It is rebuilt only when a new turn starts, so within a turn it stays byte-identical and the
-// prompt cache holds (model-client.ts).
+// prompt cache holds (model-client.ts). A subagent of the teammate (subagent.ts) gets its own,
+// shorter prompt (buildSubagentPrompt): whose subagent it is, that its final message is its answer,
+// the permission mode it works in, and its type's instructions.
 import type { PermissionMode, TeamConfig } from '../protocol/config.js';
 import { LEAD_NAME } from '../protocol/names.js';
 import type { TeamMemory } from '../team/memory.js';
@@ -79,5 +81,27 @@ Your permission mode: ${input.mode} — ${MODE_TEXT[input.mode]}
 If a tool call is denied, the result tells you why; adapt your approach instead of retrying the same call.${input.typePrompt ? `
 
 # Your role: ${input.agentType ?? 'agent'}
+${input.typePrompt}` : ''}`;
+}
+
+export interface SubagentPromptInput {
+  /** The teammate it works for. */
+  parent: string;
+  team: string;
+  agentType: string;
+  typePrompt: string;
+  cwd: string;
+  mode: PermissionMode;
+}
+
+export function buildSubagentPrompt(input: SubagentPromptInput): string {
+  return `You are a subagent of "${input.parent}", a member of the agent team "${input.team}", working as ${input.agentType}. Your working directory is ${input.cwd}.
+You know only the task ${input.parent} gave you. Nobody sees your work but ${input.parent}, and only your final message: end with a complete, self-contained answer (what you found or did, with file paths). Where your role below says to report to the team lead, put that report in your final message instead. You cannot start subagents or message the team.
+
+# Permissions
+You work in ${input.parent}'s permission mode: ${input.mode} — ${MODE_TEXT[input.mode]}
+If a tool call is denied, the result tells you why; adapt your approach instead of retrying the same call.${input.typePrompt ? `
+
+# Your role: ${input.agentType}
 ${input.typePrompt}` : ''}`;
 }

@@ -40,7 +40,9 @@ import { ModelCallError } from './retry.js';
 import { createTeamBackoff } from './rate-limit.js';
 import { ShutdownCoordinator } from './shutdown.js';
 import { StatusReporter } from './status.js';
-import { buildSystemPrompt } from './system-prompt.js';
+import { buildSubagentPrompt, buildSystemPrompt } from './system-prompt.js';
+import { TeammateSubagents } from './subagent.js';
+import { resolveAgentType } from '../team/agent-types.js';
 import { TeamTasks } from './team-tasks.js';
 import { ToolRunner } from './tool-runner.js';
 import { apiTools, toolsForType } from './tools/index.js';
@@ -258,6 +260,21 @@ class Teammate {
       stop: this.stop.signal,
       pollMs: this.pollMs || 1000,
     });
+    const subagents = new TeammateSubagents({
+      parent: () => loop, // called only during one of its tool rounds
+      model: this.model,
+      runner,
+      tools,
+      agentType: (name) => resolveAgentType({ cwd: s.cwd, root: s.team.root }, name),
+      systemPrompt: (type) => buildSubagentPrompt({ parent: s.name, team: s.team.name, agentType: type.name, typePrompt: type.prompt, cwd: s.cwd, mode: modes.mode }),
+      status: this.status,
+      end: shutdown,
+      beforeStep: () => budget.beforeStep(),
+      view: this.view,
+      transcript: this.transcript,
+      compactAt: this.compactAt,
+    });
+    ctx.subagents = subagents; // the runner's context: Agent runs here
     const loop = new AgentLoop({
       model: this.model,
       tools: apiTools(tools),

@@ -10,8 +10,9 @@ import { deniedByRule, gate } from './permission-gate.js';
 import type { StatusReporter } from './status.js';
 import { findTool } from './tools/index.js';
 import type { AnyTool, Invocation, ToolContext, ToolOutput } from './tools/types.js';
+import type { ToolName } from '../protocol/tool-names.js';
 import { oneLine } from '../protocol/text.js';
-import type { Transcript } from './transcript.js';
+import type { TranscriptSink } from './transcript.js';
 import type { PaneView } from './view.js';
 
 export interface ToolRunnerDeps {
@@ -23,8 +24,10 @@ export interface ToolRunnerDeps {
   teamRules: () => Promise<RuleSet>;
   ask: Ask;
   view: PaneView;
-  transcript: Transcript;
+  transcript: TranscriptSink;
   status: StatusReporter;
+  /** Tools left out on purpose, with the refusal a call gets (a subagent's Agent: subagent.ts). */
+  refused?: ReadonlyMap<ToolName, string>;
 }
 
 export interface RoundSignals {
@@ -48,6 +51,12 @@ function inputSummary(input: unknown): string {
 export class ToolRunner {
   constructor(private readonly d: ToolRunnerDeps) {}
 
+  /** The same gate, leader and status for other tools (a subagent's): `tools`, its type, its transcript, its refusals. */
+  narrowed(o: Pick<ToolRunnerDeps, 'tools' | 'agentType' | 'transcript' | 'refused'>): ToolRunner {
+    const { agentType: _parentType, refused: _parentRefused, ...rest } = this.d;
+    return new ToolRunner({ ...rest, ...o });
+  }
+
   async run(block: ToolUseBlock, signals: RoundSignals): Promise<ToolResultBlockParam> {
     const d = this.d;
     d.transcript.append({ kind: 'tool_call', id: block.id, name: block.name, input: block.input });
@@ -67,6 +76,8 @@ export class ToolRunner {
     const tool = d.tools.find((t) => t.name === block.name);
     if (!tool) {
       d.view.toolCall(block.name, inputSummary(block.input));
+      const refusal = [...(d.refused ?? [])].find(([name]) => name === block.name)?.[1];
+      if (refusal !== undefined) return { content: refusal, isError: true };
       const available = d.tools.map((t) => t.name).join(', ');
       if (d.agentType !== undefined && findTool(block.name)) {
         return { content: `${block.name} is not allowed for the agent type ${d.agentType}; use one of: ${available}`, isError: true };

@@ -15,7 +15,21 @@ import { ensureDir, FILE_MODE } from '../storage/atomic.js';
 
 export type TranscriptEvent = { kind: string } & Record<string, unknown>;
 
-export class Transcript {
+/** Where the agent loop and the tool runner write their events: the transcript, or a subagent's part of it. */
+export interface TranscriptSink {
+  append(event: TranscriptEvent): void;
+}
+
+/**
+ * A subagent's events in its teammate's transcript (runtime/subagent.ts): each kind prefixed
+ * `subagent_`, tagged `subagent: <id>`, so the conversation rebuild (conversation.ts) never takes
+ * a subagent's `user`/`assistant` lines for the teammate's own.
+ */
+export function subagentTranscript(parent: TranscriptSink, id: string): TranscriptSink {
+  return { append: (event) => parent.append({ ...event, kind: `subagent_${event.kind}`, subagent: id }) };
+}
+
+export class Transcript implements TranscriptSink {
   private chain: Promise<void> = Promise.resolve();
   private ready: Promise<void> | undefined;
 

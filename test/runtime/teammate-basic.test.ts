@@ -64,7 +64,7 @@ describe('swarm teammate', () => {
     // Stable prefix cached: the system block carries cache_control; the agent header routes the script.
     const body = env.server.requests[1]!.body!;
     expect(body.system).toEqual([expect.objectContaining({ type: 'text', cache_control: { type: 'ephemeral' } })]);
-    expect((body.tools ?? []).map((x) => x.name)).toEqual(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep', 'SendMessage', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate', 'ExitPlanMode']);
+    expect((body.tools ?? []).map((x) => x.name)).toEqual(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep', 'SendMessage', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate', 'ExitPlanMode', 'Agent']);
     expect(systemText(body)).toContain('You are "w1", a member of the agent team "t"');
     expect(lastUserText(body)).toContain('<teammate-message teammate_id="team-lead"');
 

@@ -1,7 +1,7 @@
 // Runtime test harness: a team `t` with teammate w1 (and w2) working in a temp directory, the
 // leader's signing mailbox, a stand-in Messages API server with a script, and the real teammate
-// process (`node bin/swarm.js teammate ...` over the built dist/) with its pane output captured,
-// or the same runtime in this process (`runInProcess`).
+// process (`node bin/swarm.js teammate ...` over the built dist/) with its pane output captured, or
+// the same runtime in this process (runInProcess: runTeammate with the same flags and env).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -15,12 +15,12 @@ import { StatusFileSchema, type StatusFile } from '../../src/protocol/status.js'
 import { lastUserText, type RecordedRequest } from '../../src/standin/request.js';
 import { startMessagesServer, type MessagesServer, type ScriptInput } from '../../src/standin/messages-server.js';
 import { addMember, createTeam, teamPaths, type TeamPaths } from '../../src/team/index.js';
+import { flagsFromArgv } from '../../src/runtime/args.js';
+import { runTeammate } from '../../src/runtime/teammate.js';
 import { SWARM_BIN } from './cli.js';
 import { afterThisTest, tempRoot } from './tmp-root.js';
 import { waitFor } from './wait.js';
 import { Team } from '../../src/team/team.js';
-import { flagsFromArgv } from '../../src/runtime/args.js';
-import { runTeammate } from '../../src/runtime/teammate.js';
 
 export const TEAM = 't';
 
@@ -97,8 +97,8 @@ export async function setupRuntime(script: ScriptInput, opts: { members?: { name
   return env;
 }
 
-/** The teammate's environment: the temp root, the stand-in, short timings. */
-function teammateEnv(env: RuntimeEnv, extraEnv: Record<string, string>): Record<string, string> {
+/** The environment a teammate of `env` runs with (a process's, or runTeammate's in this one). */
+function teammateEnv(env: RuntimeEnv, extraEnv: Record<string, string>): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: process.env.HOME ?? env.root,
@@ -111,42 +111,6 @@ function teammateEnv(env: RuntimeEnv, extraEnv: Record<string, string>): Record<
     SWARM_HEARTBEAT_MS: '500',
     ...extraEnv,
   };
-}
-
-export interface InProcessTeammate {
-  /** Pane output so far. */
-  output(): string;
-  /** Resolves with its exit code. */
-  exited: Promise<number>;
-  /** Stop it (as the in-process host does) and wait for its exit code. */
-  stop(): Promise<number>;
-}
-
-/**
- * Member `name`'s teammate run in this process (runTeammate, as the console's in-process host runs
- * it, from the same flags a pane gets), against the stand-in; stopped when the test ends.
- */
-export function runInProcess(env: RuntimeEnv, name: string, extraArgs: string[] = [], extraEnv: Record<string, string> = {}): InProcessTeammate {
-  const stop = new AbortController();
-  let out = '';
-  const exited = runTeammate({
-    flags: flagsFromArgv([...env.args(name), ...extraArgs]),
-    env: teammateEnv(env, extraEnv),
-    write: (text) => (out += text),
-    signal: stop.signal,
-  });
-  const t: InProcessTeammate = {
-    output: () => out,
-    exited,
-    stop: () => {
-      stop.abort('the test ended');
-      return exited;
-    },
-  };
-  afterThisTest(async () => {
-    await t.stop();
-  });
-  return t;
 }
 
 function startTeammate(env: RuntimeEnv, args: string[], extraEnv: Record<string, string>): TeammateProc {
@@ -165,6 +129,28 @@ function startTeammate(env: RuntimeEnv, args: string[], extraEnv: Record<string,
     }),
   );
   return { child, output: () => out, exited };
+}
+
+export interface InProcessTeammate {
+  /** Pane output so far. */
+  output(): string;
+  /** Resolves with runTeammate's exit code. */
+  done: Promise<number>;
+  /** Stop it (as SIGTERM would) and wait for its end. */
+  stop(): Promise<number>;
+}
+
+/** Member `name`'s teammate runtime in this process (no dist/ needed); stopped after the test at the latest. */
+export function runInProcess(env: RuntimeEnv, name = 'w1', extraEnv: Record<string, string> = {}): InProcessTeammate {
+  const abort = new AbortController();
+  let out = '';
+  const done = runTeammate({ flags: flagsFromArgv(env.args(name)), env: teammateEnv(env, extraEnv), write: (text) => (out += text), signal: abort.signal });
+  const stop = async (): Promise<number> => {
+    abort.abort('SIGTERM');
+    return done;
+  };
+  afterThisTest(async () => void (await stop()));
+  return { output: () => out, done, stop };
 }
 
 /** SIGKILL every teammate still running and wait for its exit. */

@@ -15,7 +15,7 @@ import type { MemoryPaths } from './memory.js';
 import type { SecretPaths } from './secrets.js';
 
 /** How the permission gate treats a tool (permission-gate.ts). */
-export type ToolKind = 'read' | 'message' | 'plan' | 'edit' | 'exec';
+export type ToolKind = 'read' | 'message' | 'plan' | 'edit' | 'exec' | 'agent';
 
 export interface ToolOutput {
   content: string;
@@ -63,6 +63,23 @@ export interface TaskWork {
   member(name: string): Promise<string>;
 }
 
+/** A teammate's subagent call as the Agent tool passes it on (tools/agent.ts; runtime/subagent.ts runs it). */
+export interface SubagentRequest {
+  description: string;
+  prompt: string;
+  /** Default general-purpose; not with `fork`. */
+  subagentType?: string;
+  /** sonnet | opus | haiku | a model id; default the type's, else the teammate's; not with `fork`. */
+  model?: string;
+  fork: boolean;
+}
+
+/** Subagents as the Agent tool needs them. */
+export interface Subagents {
+  /** Check the request (its type exists, …) and return the invocation that runs it. */
+  prepare(request: SubagentRequest): Promise<Invocation>;
+}
+
 export interface ToolContext {
   /** Absolute, real path. */
   cwd: string;
@@ -81,6 +98,8 @@ export interface ToolContext {
   messaging: Messaging;
   plan: PlanControl;
   tasks: TaskWork;
+  /** Where Agent runs a subagent; absent (a subagent's own context, a test's), Agent refuses. */
+  subagents?: Subagents;
 }
 
 export interface ToolDefinition<I = unknown> {

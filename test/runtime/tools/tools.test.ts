@@ -7,7 +7,7 @@ import { promises as fs, existsSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ALL_TOOLS, apiTools, findTool, toolsForType } from '../../../src/runtime/tools/index.js';
+import { ALL_TOOLS, apiTools, findTool, subagentTools, toolsForType } from '../../../src/runtime/tools/index.js';
 import { gate } from '../../../src/runtime/permission-gate.js';
 import { PathGuard } from '../../../src/runtime/tools/paths.js';
 import { readOnlyBashTool } from '../../../src/runtime/tools/read-only-bash.js';
@@ -702,7 +702,10 @@ describe('tool definitions', () => {
       TaskList: 'message',
       TaskUpdate: 'message',
       ExitPlanMode: 'plan',
+      Agent: 'agent',
     });
+    // Agent itself runs in every mode; its subagent's calls pass the gate one by one.
+    for (const mode of ['default', 'acceptEdits', 'bypassPermissions', 'plan'] as const) expect(gate('agent', mode)).toEqual({ action: 'run' });
     expect([readOnlyBashTool.name, readOnlyBashTool.kind, readOnlyBashTool.schema]).toEqual(['Bash', 'exec', findTool('Bash')!.schema]);
   });
 
@@ -734,6 +737,15 @@ describe('tool definitions', () => {
     expect(names(toolsForType({ tools: ['Read'], disallowedTools: [] }))).not.toContain('ExitPlanMode');
   });
 
+  it("a subagent's tools are its type's without the team tools, ExitPlanMode and Agent", () => {
+    const names = (tools: readonly { name: string }[]): string[] => tools.map((t) => t.name);
+    expect(names(subagentTools({ disallowedTools: [] }))).toEqual(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep']);
+    const explore = subagentTools({ tools: ['Read', 'Glob', 'Grep', 'Bash'], disallowedTools: [], readOnlyBash: true });
+    expect(names(explore)).toEqual(['Read', 'Bash', 'Glob', 'Grep']);
+    expect(explore[1]).toBe(readOnlyBashTool);
+    expect(names(subagentTools({ tools: ['Read', 'Agent', 'SendMessage', 'ExitPlanMode'], disallowedTools: [] }))).toEqual(['Read']);
+  });
+
   it("uses Claude Code's names and input fields, as JSON Schema from the zod schemas", () => {
     const defs = apiTools(ALL_TOOLS);
     const fields = Object.fromEntries(defs.map((d) => [d.name, Object.keys((d.input_schema as { properties: object }).properties)]));
@@ -750,6 +762,7 @@ describe('tool definitions', () => {
       TaskList: [],
       TaskUpdate: ['taskId', 'subject', 'description', 'activeForm', 'status', 'addBlocks', 'addBlockedBy', 'owner', 'metadata'],
       ExitPlanMode: ['plan'],
+      Agent: ['description', 'prompt', 'subagent_type', 'model', 'fork', 'name'],
     });
     for (const d of defs) expect(d.input_schema.type).toBe('object');
   });
