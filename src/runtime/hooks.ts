@@ -151,10 +151,10 @@ export async function runHook(hook: CommandHookDef, input: object, o: RunHookOpt
   return { kind: 'error', hook, why: `exit code ${r.exitCode ?? 'none'}${detail !== '' ? `: ${detail}` : ''}` };
 }
 
-/** What the model reads when hooks of `event` block: Claude Code's "<Event> hook feedback:" and one `[command]: stderr` per hook. */
+/** What the model reads when hooks of `event` block, worded as Claude Code words it: per hook, "<Event> hook feedback:" and `[command]: stderr`. */
 export function hookFeedback(event: HookEvent, blocks: readonly { hook: CommandHookDef; stderr: string }[]): string | undefined {
   if (blocks.length === 0) return undefined;
-  return `${event} hook feedback:\n${blocks.map((b) => `[${b.hook.command}]: ${b.stderr || 'No stderr output'}`).join('\n')}`;
+  return blocks.map((b) => `${event} hook feedback:\n[${b.hook.command}]: ${b.stderr || 'No stderr output'}`).join('\n');
 }
 
 export interface TeammateHooksDeps {

@@ -159,19 +159,28 @@ describe('hooks for swarm-runtime teammates', () => {
     expect(lines.filter((l) => l.kind === 'hook_problem').map((l) => l.problem)).toEqual([expect.stringContaining(`${local}: not valid JSON`)]);
   });
 
-  it('a TaskCreated hook that blocks removes the new task again; its feedback is the error', async () => {
+  it('TaskCreated hooks that block remove the new task again; their feedback is the error', async () => {
     const env = await setupRuntime({
       turns: [
         { match: { agent: 'w1', lastUser: 'Plan the work' }, reply: { content: [{ type: 'tool_use', name: 'TaskCreate', input: { subject: 'Vague', description: '' } }] } },
         { match: { agent: 'w1', toolResult: 'TaskCreate' }, reply: 'Will describe it better.' },
       ],
     });
-    await settings(path.join(env.work, '.claude', 'settings.local.json'), { TaskCreated: [{ command: 'echo "a task needs a description" >&2; exit 2' }] });
+    await settings(path.join(env.work, '.claude', 'settings.json'), { TaskCreated: [{ command: 'echo "name an owner" >&2; exit 2' }] });
+    await settings(path.join(env.work, '.claude', 'settings.local.json'), { TaskCreated: [{ command: 'echo "a task needs a description" >&2; exit 2' }, { command: 'exit 0' }] });
     await env.lead.append('w1', { from: 'team-lead', text: 'Plan the work' });
     startInProcess(env);
 
     await waitForControl(env, 'team-lead', 'idle_notification', 1, 20_000);
-    expect(resultsOf(env, 'TaskCreate')).toEqual([{ content: 'TaskCreated hook feedback:\n[echo "a task needs a description" >&2; exit 2]: a task needs a description', is_error: true }]);
+    // Both blocking hooks speak, in the files' order, each worded as Claude Code words it.
+    expect(resultsOf(env, 'TaskCreate')).toEqual([
+      {
+        content:
+          'TaskCreated hook feedback:\n[echo "name an owner" >&2; exit 2]: name an owner\n' +
+          'TaskCreated hook feedback:\n[echo "a task needs a description" >&2; exit 2]: a task needs a description',
+        is_error: true,
+      },
+    ]);
     expect((await list(env).list()).tasks).toEqual([]);
   });
 
