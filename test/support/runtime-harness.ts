@@ -89,6 +89,7 @@ export function startInProcess(env: RuntimeEnv, name = 'w1', extraEnv: Record<st
     },
     signal: stop.signal,
   });
+  done.catch(() => undefined); // a failed start is the cleanup's error (below), not an unhandled rejection
   afterThisTest(async () => {
     stop.abort('SIGTERM');
     await done;
