@@ -5,7 +5,8 @@
 //           the task list (a task created or freed is claimed then) → turn ...
 //   turn:   user blocks → model step (streamed) → tool round (each tool_use, in order) → inbox
 //           delivery (messages that arrived meanwhile go after the tool results, in the same user
-//           turn) → next step ... until a step calls no tool.
+//           turn) → next step ... until a step calls no tool and `beforeIdle` (a teammate's
+//           TeammateIdle hooks) has nothing to add: its feedback is the next user message instead.
 //   compaction: before a step, when the previous step's prompt passed `compactAt` tokens, one extra
 //           request summarises the older messages (compaction.ts) and the summary replaces them; a
 //           failed summary is shown and logged, the conversation kept whole, and tried again before
@@ -80,6 +81,11 @@ export interface AgentLoopDeps {
   compactAt: number;
   /** The conversation so far (a restored one); default empty. */
   history?: readonly MessageParam[];
+  /**
+   * A step ended the turn (it called no tool): text to go on with in the same turn (a hook's
+   * feedback, runtime/hooks.ts), else undefined and the turn ends.
+   */
+  beforeIdle?: () => Promise<string | undefined>;
 }
 
 /** The first user blocks of a teammate resumed in the middle of a turn. */
@@ -251,7 +257,12 @@ export class AgentLoop {
       if (text.trim() !== '') lastText = text;
       const toolUses = message.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
       d.transcript.append({ kind: 'model_step', stopReason: message.stop_reason, text, toolUses: toolUses.map((t) => t.name), usage: message.usage });
-      if (toolUses.length === 0) break;
+      if (toolUses.length === 0) {
+        const more = this.exitRequested ? undefined : await d.beforeIdle?.();
+        if (more === undefined) break;
+        user = [{ type: 'text', text: more }, ...(await d.inbox.take())];
+        continue;
+      }
       toolCalls += toolUses.length;
       const results = await this.round(toolUses);
       if (this.exitRequested) {

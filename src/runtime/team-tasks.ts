@@ -11,7 +11,7 @@ import { encodeControl, type TaskAssignment } from '../protocol/control.js';
 import { TaskList } from '../tasks/index.js';
 import { readTeam, requireMember } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
-import type { TaskWork } from './tools/types.js';
+import type { TaskHooks, TaskWork } from './tools/types.js';
 import type { Transcript } from './transcript.js';
 import type { PaneView } from './view.js';
 
@@ -21,6 +21,8 @@ export interface TeamTasksDeps {
   mailbox: Mailbox;
   view: PaneView;
   transcript: Transcript;
+  /** The settings' TaskCreated / TaskCompleted hooks (runtime/hooks.ts). */
+  hooks?: TaskHooks;
 }
 
 /** What the idle_notification after a turn says about tasks. */
@@ -39,6 +41,10 @@ export class TeamTasks implements TaskWork {
 
   get self(): string {
     return this.d.name;
+  }
+
+  get hooks(): TaskHooks | undefined {
+    return this.d.hooks;
   }
 
   completed(id: string): void {

@@ -5,7 +5,8 @@
 // transcript ends the process before anything is written) → the project's team memory index, read once
 // for the system prompt (team/memory.ts) → status/<name>.json `starting` → isActive:true + pid in config.json → inbox
 // watcher → deliver the inbox (the initial prompt first) → agent loop, each model step after the
-// team's budget allows it (budget-gate.ts). End: exit.ts.
+// team's budget allows it (budget-gate.ts); Claude Code's TeammateIdle / TaskCreated / TaskCompleted
+// hooks from the settings files (hooks.ts). End: exit.ts.
 // Nothing here touches process-wide state (signals, exit): the CLI command does, so a host process
 // could run a teammate in-process with its own `signal` and `write`.
 import type { ColorSupportLevel } from 'chalk';
@@ -26,6 +27,7 @@ import { AgentLoop } from './agent-loop.js';
 import { BudgetGate } from './budget-gate.js';
 import { parseFlags, readTuning, resolveSettings, type TeammateSettings } from './args.js';
 import { finishTeammate, type ExitReason } from './exit.js';
+import { TeammateHooks } from './hooks.js';
 import { ActedLog } from './acted.js';
 import { InboxDelivery } from './inbox-delivery.js';
 import type { LeadTrust } from './incoming.js';
@@ -221,7 +223,21 @@ class Teammate {
     });
     const peeking = this.watchForShutdown(monitor, delivery);
     const teamRules = async (): Promise<RuleSet> => (await readTeam(s.team)).swarm?.rules ?? { allow: [], deny: [] };
-    const tasks = new TeamTasks({ team: s.team, name: s.name, mailbox: this.mailbox, view: this.view, transcript: this.transcript });
+    const hooks = new TeammateHooks({
+      root: s.team.root,
+      cwd: s.cwd,
+      env: shellEnv(this.opts.env),
+      processes: this.processes,
+      stop: this.stop.signal,
+      team: s.team.name,
+      name: s.name,
+      sessionId: s.agentId,
+      transcriptPath: this.paths.log(s.name),
+      mode: () => modes.mode,
+      view: this.view,
+      transcript: this.transcript,
+    });
+    const tasks = new TeamTasks({ team: s.team, name: s.name, mailbox: this.mailbox, view: this.view, transcript: this.transcript, hooks });
     const ctx: ToolContext = {
       cwd: s.cwd,
       guard: this.guard,
@@ -295,6 +311,7 @@ class Teammate {
       transcript: this.transcript,
       stop: this.stop.signal,
       compactAt: this.compactAt,
+      beforeIdle: () => hooks.beforeIdle(async () => (await tasks.list.unfinishedOf(s.name)).filter((t) => t.status === 'in_progress')),
       ...(this.restored !== undefined ? { history: this.restored.messages } : {}),
     });
 

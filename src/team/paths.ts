@@ -145,6 +145,19 @@ export function rootSettingsFiles(root: string): string[] {
   return [path.join(root, 'settings.json'), path.join(root, 'settings.local.json')];
 }
 
+/**
+ * The Claude Code settings files whose `hooks` a swarm-runtime teammate runs (runtime/hooks.ts), in
+ * Claude Code's order: the user's `<root>/settings.json`, the project's `<cwd>/.claude/settings.json`,
+ * the local `<cwd>/.claude/settings.local.json`.
+ */
+export function hookSettingsFiles(root: string, cwd: string): { source: 'user' | 'project' | 'local'; file: string }[] {
+  return [
+    { source: 'user', file: path.join(root, 'settings.json') },
+    { source: 'project', file: path.join(cwd, '.claude', 'settings.json') },
+    { source: 'local', file: path.join(cwd, '.claude', 'settings.local.json') },
+  ];
+}
+
 function taskId(id: string): string {
   if (!isTaskId(id)) throw new SwarmError('invalid_input', `invalid task id "${id}": expected a number like 3 (see swarm tasks)`);
   return id;

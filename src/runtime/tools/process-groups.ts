@@ -6,6 +6,8 @@
 // When the shell exits but a background process it started still holds the output pipe, the tool
 // returns anyway (output so far; the pipe is drained, never closed under it) and the group stays
 // tracked: `killAll()` stops it when the teammate exits.
+// With `input`, the text is written to the command's stdin (a hook's JSON); its stderr is also kept
+// apart (a hook's feedback).
 // node:child_process rather than execa here: we need the shell's `exit` separately from its pipes
 // closing, and signals to the group (execa's timeout and kill act on the pid alone).
 import { spawn } from 'node:child_process';
@@ -23,6 +25,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** After the shell exits, how long to wait for its pipes to close. */
   drainMs?: number;
+  /** Written to the command's stdin, which is then closed (default: no stdin). */
+  input?: string;
 }
 
 export interface RunResult {
@@ -35,6 +39,8 @@ export interface RunResult {
   truncated: number;
   /** Processes of the group were still running when the shell exited. */
   leftRunning: boolean;
+  /** Its stderr alone (also in `output`), capped the same way. */
+  stderr: string;
 }
 
 /** Keeps the first and last `max/2` characters of a stream of text. */
@@ -115,12 +121,19 @@ export class ProcessGroups {
 
   run(command: string, opts: RunOptions): Promise<RunResult> {
     const cap = new OutputCap(opts.maxOutput);
-    const child = spawn(this.shell, ['-c', command], { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const errCap = new OutputCap(opts.maxOutput);
+    const child = spawn(this.shell, ['-c', command], { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     const pgid = child.pid;
     if (pgid !== undefined) this.live.add(pgid);
+    child.stdin.on('error', () => undefined); // a command that does not read its stdin (EPIPE) is no failure
+    child.stdin.end(opts.input ?? ''); // no input: stdin at end of file at once
     const decoders = [new StringDecoder('utf8'), new StringDecoder('utf8')];
     child.stdout.on('data', (b: Buffer) => cap.push(decoders[0]!.write(b)));
-    child.stderr.on('data', (b: Buffer) => cap.push(decoders[1]!.write(b)));
+    child.stderr.on('data', (b: Buffer) => {
+      const text = decoders[1]!.write(b);
+      cap.push(text);
+      errCap.push(text);
+    });
 
     return new Promise<RunResult>((resolve) => {
       let timedOut = false;
@@ -149,7 +162,9 @@ export class ProcessGroups {
         clearTimeout(timer);
         if (drainTimer) clearTimeout(drainTimer);
         opts.signal?.removeEventListener('abort', onAbort);
-        cap.push(decoders[0]!.end() + decoders[1]!.end());
+        const errTail = decoders[1]!.end();
+        cap.push(decoders[0]!.end() + errTail);
+        errCap.push(errTail);
         const leftRunning = pipesOpen > 0 && pgid !== undefined && groupAlive(pgid);
         if (pipesOpen > 0) {
           // Keep draining (a closed pipe would SIGPIPE a background server), but stop collecting.
@@ -159,7 +174,7 @@ export class ProcessGroups {
           }
         }
         if (pgid !== undefined && !groupAlive(pgid)) this.live.delete(pgid);
-        resolve({ output: cap.text(), exitCode: exit.code, signal: exit.signal, timedOut, aborted, truncated: cap.dropped, leftRunning });
+        resolve({ output: cap.text(), exitCode: exit.code, signal: exit.signal, timedOut, aborted, truncated: cap.dropped, leftRunning, stderr: errCap.text() });
       };
       const pipeClosed = (): void => {
         pipesOpen -= 1;
@@ -168,7 +183,9 @@ export class ProcessGroups {
       child.stdout.once('close', pipeClosed);
       child.stderr.once('close', pipeClosed);
       child.once('error', (e) => {
-        cap.push(`failed to start ${this.shell}: ${e.message}`);
+        const why = `failed to start ${this.shell}: ${e.message}`;
+        cap.push(why);
+        errCap.push(why);
         exit ??= { code: null, signal: null };
         pipesOpen = 0;
         finish();

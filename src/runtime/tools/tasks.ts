@@ -11,12 +11,16 @@
 // hold: an owned task is changed only by its owner or team-lead (tasks/task-list). Texts have the
 // caps of TASK_LIMITS, stated in the schema the model sees. Every refusal is a thrown error: the
 // tool runner returns it as an is_error result the model can act on.
+// Claude Code's hooks (runtime/hooks.ts, docs/hooks.md), when `ctx.tasks.hooks` is set: a TaskCreated
+// hook that blocks removes the new task again and its feedback is the (is_error) result; a
+// TaskCompleted hook runs before a change to completed is written, and one that blocks leaves the
+// task as it was, its feedback the result.
 // Kind `message`: no permission is asked (team coordination, like SendMessage).
 import { z } from 'zod';
 import { sameName } from '../../protocol/names.js';
 import { TASK_LIMITS, type Task } from '../../protocol/task.js';
 import { isInternalTask, TaskError } from '../../tasks/index.js';
-import { defineTool } from './types.js';
+import { defineTool, type TaskWork } from './types.js';
 
 const TaskId = z
   .string()
@@ -89,6 +93,16 @@ export function taskDetails(t: Task): string {
   return lines.join('\n');
 }
 
+/** A TaskCreated hook blocked: remove the new task again (Claude Code does) and fail with the feedback. */
+async function withdraw(tasks: TaskWork, id: string, feedback: string): Promise<never> {
+  try {
+    await tasks.list.update(id, { status: 'deleted' }, tasks.self);
+  } catch (e) {
+    throw new Error(`${feedback}\n(task #${id} could not be removed again: ${e instanceof Error ? e.message : String(e)})`, { cause: e });
+  }
+  throw new Error(feedback);
+}
+
 export const taskCreateTool = defineTool({
   name: 'TaskCreate',
   kind: 'message',
@@ -110,6 +124,8 @@ export const taskCreateTool = defineTool({
           ctx.tasks.self,
         ),
       );
+      const feedback = await ctx.tasks.hooks?.taskCreated(t);
+      if (feedback !== undefined) await withdraw(ctx.tasks, t.id, feedback);
       return { content: `Task #${t.id} created successfully: ${t.subject}` };
     },
   }),
@@ -186,6 +202,11 @@ export const taskUpdateTool = defineTool({
       const fields = changedFields({ ...input, ...(owner !== undefined ? { owner } : {}) }, cur);
       const status = input.status ?? cur.status;
       const takes = owner !== undefined && sameName(owner, self) && status === 'in_progress' && !(cur.owner !== undefined && sameName(cur.owner, self) && cur.status === 'in_progress');
+      if (input.status === 'completed' && cur.status !== 'completed') {
+        // A TaskCompleted hook that blocks: nothing of this update is written, its feedback is the result.
+        const feedback = await ctx.tasks.hooks?.taskCompleted(cur);
+        if (feedback !== undefined) throw new Error(feedback);
+      }
       if (takes) await guarded(() => list.claim(id, self));
       const rest = {
         ...(input.subject !== undefined ? { subject: input.subject } : {}),

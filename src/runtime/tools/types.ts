@@ -7,6 +7,7 @@ import { SwarmError } from '../../protocol/errors.js';
 import type { PermissionMode } from '../../protocol/config.js';
 import type { ToolName } from '../../protocol/tool-names.js';
 import type { RuleSet } from '../../permissions/rules.js';
+import type { Task } from '../../protocol/task.js';
 import type { TaskList } from '../../tasks/index.js';
 import type { PathGuard } from './paths.js';
 import type { ProcessGroups } from './process-groups.js';
@@ -52,6 +53,12 @@ export interface PlanControl {
   submit(plan: string, signal: AbortSignal): Promise<ToolOutput>;
 }
 
+/** Claude Code's task hooks (runtime/hooks.ts): each resolves with the feedback of a hook that blocks, else undefined; never throws. */
+export interface TaskHooks {
+  taskCreated(task: Task): Promise<string | undefined>;
+  taskCompleted(task: Task): Promise<string | undefined>;
+}
+
 /** The team's task list as the Task tools need it (runtime/team-tasks.ts). */
 export interface TaskWork {
   /** The member acting: the `by` of every change, the owner a claim sets. */
@@ -61,6 +68,8 @@ export interface TaskWork {
   completed(id: string): void;
   /** The roster's spelling of member `name`; throws (naming the members) when there is none. */
   member(name: string): Promise<string>;
+  /** The settings' TaskCreated / TaskCompleted hooks (a swarm-runtime teammate's); absent: none run. */
+  readonly hooks?: TaskHooks;
 }
 
 /** A teammate's subagent call as the Agent tool passes it on (tools/agent.ts; runtime/subagent.ts runs it). */

@@ -184,6 +184,7 @@ describe('ProcessGroups: how a command ends', () => {
       aborted: false,
       truncated: 0,
       leftRunning: false,
+      stderr: `failed to start ${path.join(root, 'no-such-shell')}: spawn ${path.join(root, 'no-such-shell')} ENOENT`,
     });
   });
 
@@ -200,6 +201,15 @@ describe('ProcessGroups: how a command ends', () => {
 
   it('a command reading its input reads an empty one instead of waiting for it', async () => {
     expect(await processes.run('cat; echo done', opts())).toMatchObject({ output: 'done\n', exitCode: 0, timedOut: false });
+  });
+
+  it('with input, the command reads it on its stdin; its stderr is also kept apart (for a hook: JSON in, feedback out)', async () => {
+    const r = await processes.run('cat; echo oops >&2; exit 2', opts({ input: '{"a":1}' }));
+    expect(r).toMatchObject({ exitCode: 2, stderr: 'oops\n' });
+    expect(r.output).toContain('{"a":1}');
+    expect(r.output).toContain('oops');
+    // One that never reads its input (the pipe may break under it) ends normally.
+    expect(await processes.run('exit 0', opts({ input: 'x'.repeat(1 << 20) }))).toMatchObject({ exitCode: 0, stderr: '' });
   });
 
   it('Bash reports a command that timed out or was interrupted as an error even when it exits 0 on SIGTERM', async () => {
