@@ -13,7 +13,7 @@ import { isProcessAlive } from '../../src/storage/pid.js';
 import { TaskList } from '../../src/tasks/index.js';
 import { hookSettingsFiles } from '../../src/team/paths.js';
 import { Team } from '../../src/team/team.js';
-import { controls, logLines, requestsWith, setupRuntime, startInProcess, toolResults, waitFor, waitForControl, type RuntimeEnv } from '../support/runtime-harness.js';
+import { controls, logLines, requestsWith, setupRuntime, runInProcess, toolResults, waitFor, waitForControl, type RuntimeEnv } from '../support/runtime-harness.js';
 import { useTempRoot } from '../support/tmp-root.js';
 
 const list = (e: RuntimeEnv): TaskList => new TaskList(new Team(e.root, 't'));
@@ -73,7 +73,7 @@ describe('hooks for swarm-runtime teammates', () => {
     const command = await hookScript(dir, 'run the tests first', [1]);
     await settings(path.join(env.work, '.claude', 'settings.json'), { TaskCompleted: [{ command }] });
     await env.lead.append('w1', { from: 'team-lead', text: 'Finish task 1' });
-    const t = startInProcess(env);
+    const t = runInProcess(env);
 
     const idle = await waitForControl(env, 'team-lead', 'idle_notification', 1, 20_000);
     expect(idle[0]!.message).toMatchObject({ summary: 'Task 1 is done.', completedTaskId: '1', completedStatus: 'completed' });
@@ -120,7 +120,7 @@ describe('hooks for swarm-runtime teammates', () => {
     const command = await hookScript(dir, 'the tests fail', [1]);
     await settings(path.join(env.work, '.claude', 'settings.json'), { TaskCompleted: [{ command }] });
     await env.lead.append('w1', { from: 'team-lead', text: 'Start task 1' });
-    startInProcess(env);
+    runInProcess(env);
 
     const idle = await waitForControl(env, 'team-lead', 'idle_notification', 1, 20_000);
     expect(idle[0]!.message.summary).toBe('Noted; the tests still fail.');
@@ -143,7 +143,7 @@ describe('hooks for swarm-runtime teammates', () => {
     await fs.mkdir(path.dirname(local), { recursive: true });
     await fs.writeFile(local, '{ "hooks": ');
     await env.lead.append('w1', { from: 'team-lead', text: 'Plan the work' });
-    const t = startInProcess(env);
+    const t = runInProcess(env);
 
     const idle = await waitForControl(env, 'team-lead', 'idle_notification', 1, 20_000);
     expect(idle[0]!.message.summary).toBe('Planned.');
@@ -171,7 +171,7 @@ describe('hooks for swarm-runtime teammates', () => {
     await settings(path.join(env.work, '.claude', 'settings.json'), { TaskCreated: [{ command: 'echo "name an owner" >&2; exit 2' }] });
     await settings(path.join(env.work, '.claude', 'settings.local.json'), { TaskCreated: [{ command: 'echo "a task needs a description" >&2; exit 2' }, { command: 'exit 0' }] });
     await env.lead.append('w1', { from: 'team-lead', text: 'Plan the work' });
-    startInProcess(env);
+    runInProcess(env);
 
     await waitForControl(env, 'team-lead', 'idle_notification', 1, 20_000);
     // Both blocking hooks speak, in the files' order, each worded as Claude Code words it.
@@ -197,7 +197,7 @@ describe('hooks for swarm-runtime teammates', () => {
     const command = await hookScript(dir, 'write your notes first', [1]);
     await settings(path.join(env.root, 'settings.json'), { TeammateIdle: [{ command }] });
     await env.lead.append('w1', { from: 'team-lead', text: 'Say ready' });
-    startInProcess(env);
+    runInProcess(env);
 
     const idle = await waitForControl(env, 'team-lead', 'idle_notification', 1, 20_000);
     expect(idle[0]!.message.summary).toBe('Ready, and the notes are written.');

@@ -21,8 +21,6 @@ import { SWARM_BIN } from './cli.js';
 import { afterThisTest, tempRoot } from './tmp-root.js';
 import { waitFor } from './wait.js';
 import { Team } from '../../src/team/team.js';
-import { flagsFromArgv } from '../../src/runtime/args.js';
-import { runTeammate } from '../../src/runtime/teammate.js';
 
 export const TEAM = 't';
 
@@ -53,52 +51,6 @@ export interface RuntimeEnv {
 }
 
 const children = new Set<ChildProcess>();
-
-/** A teammate's environment: the temp root, the stand-in server, a fake key, fast polls. */
-function teammateEnv(env: RuntimeEnv, extra: Record<string, string>): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: process.env.HOME ?? env.root,
-    CLAUDE_CONFIG_DIR: env.root,
-    ANTHROPIC_BASE_URL: env.server.url,
-    ANTHROPIC_API_KEY: 'sk-test',
-    NO_COLOR: '1',
-    SWARM_RETRY_BASE_MS: '10',
-    SWARM_POLL_MS: '250',
-    SWARM_HEARTBEAT_MS: '500',
-    ...extra,
-  };
-}
-
-export interface InProcessTeammate {
-  /** Pane output so far. */
-  output(): string;
-  /** Resolves with the exit code runTeammate returned. */
-  done: Promise<number>;
-}
-
-/**
- * Run member `name`'s teammate in this process (runTeammate from its argv, as the console's
- * in-process host does) on the harness's stand-in server; stopped (and awaited) after the test.
- */
-export function startInProcess(env: RuntimeEnv, name = 'w1', extraEnv: Record<string, string> = {}): InProcessTeammate {
-  let out = '';
-  const stop = new AbortController();
-  const done = runTeammate({
-    flags: flagsFromArgv(env.args(name)),
-    env: teammateEnv(env, extraEnv),
-    write: (text) => {
-      out += text;
-    },
-    signal: stop.signal,
-  });
-  done.catch(() => undefined); // a failed start is the cleanup's error (below), not an unhandled rejection
-  afterThisTest(async () => {
-    stop.abort('SIGTERM');
-    await done;
-  });
-  return { output: () => out, done };
-}
 
 export async function setupRuntime(script: ScriptInput, opts: { members?: { name: string; mode?: string }[] } = {}): Promise<RuntimeEnv> {
   const root = await tempRoot('swarm-rt-');
@@ -193,6 +145,7 @@ export function runInProcess(env: RuntimeEnv, name = 'w1', extraEnv: Record<stri
   const abort = new AbortController();
   let out = '';
   const done = runTeammate({ flags: flagsFromArgv(env.args(name)), env: teammateEnv(env, extraEnv), write: (text) => (out += text), signal: abort.signal });
+  done.catch(() => undefined); // a failed start is the cleanup's error (stop, below), not an unhandled rejection
   const stop = async (): Promise<number> => {
     abort.abort('SIGTERM');
     return done;
