@@ -9,7 +9,7 @@
 import type { PermissionMode, TeamConfig } from '../protocol/config.js';
 import { LEAD_NAME } from '../protocol/names.js';
 import type { TeamMemory } from '../team/memory.js';
-import { memorySection } from './memory-prompt.js';
+import { memorySection } from '../team/memory-prompt.js';
 import { SCRATCHPAD_LIMITS } from './tools/scratchpad.js';
 
 export interface PromptInput {

@@ -57,6 +57,8 @@ export interface TeamPaths {
   acted(name: string): string;
   logsDir: string;
   log(name: string): string;
+  /** prompts/<name>.md: what swarm appends to a Claude Code teammate's system prompt (its team memory). */
+  appendedPrompt(name: string): string;
   /** logs/<name>.stderr: the teammate's stderr, kept beside what its pane shows. */
   stderrLog(name: string): string;
   /** The team's task list, Claude Code's layout (docs/protocol.md#task-list): `<root>/tasks/<team>/`. */
@@ -213,6 +215,7 @@ export function teamPaths(root: string, team: string): TeamPaths {
     acted: (name) => inside([statusDir], `${assertInboxName(name)}.acted.jsonl`),
     logsDir,
     log: (name) => inside([logsDir], `${assertInboxName(name)}.jsonl`),
+    appendedPrompt: (name) => inside([path.join(dir, 'prompts')], `${assertMemberName(name)}.md`),
     stderrLog: (name) => inside([logsDir], `${assertInboxName(name)}.stderr`),
     tasks: {
       dir: tasks,

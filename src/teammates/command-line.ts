@@ -11,7 +11,7 @@
 //                   --parent-session-id [--agent-type] [--model] [--plan-mode-required]
 //                   [--permission-mode m | --dangerously-skip-permissions]
 //                   --settings '{"permissions":{"allow":["Read(/<scratchpad>/**)","Edit(/<scratchpad>/**)",
-//                   "Edit(/<team memory>/*.md)"]}}', plus
+//                   "Edit(/<team memory>/*.md)"]}}' (after --append-system-prompt-file <its memory prompt>), plus
 //                   CLAUDECODE=1 CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1 CLAUDE_CODE_TASK_LIST_ID=<team>
 //                   CLAUDE_CODE_ENABLE_TODO_TOOLS=1 (no swarm-only flags)
 // `shellLine` renders the same thing as one POSIX shell line, every word quoted (for --dry-run).
@@ -117,6 +117,8 @@ export interface TeammateCommandInput {
   scratchpad?: string | undefined;
   /** A claude teammate's team memory directory (team/paths.ts memoryDir): see claudeMemoryRules. A swarm one finds its own. */
   memoryDir?: string | undefined;
+  /** A claude teammate's appended system prompt (its team memory: teammates/recipe.ts claudeMemberPrompt). */
+  appendPromptFile?: string | undefined;
   /** The leader's environment: forwarded variables, SWARM_TEAMMATE_COMMAND, PATH (for claude). */
   env: Env;
   /** Default [process.execPath, ...TEAMMATE_NODE_FLAGS, SWARM_BIN]. */
@@ -226,7 +228,13 @@ export function buildTeammateCommand(i: TeammateCommandInput): TeammateCommand {
     const bypass = i.permissionMode === 'bypassPermissions';
     const flags = flagWords({ ...teammateFlags(i), ...(bypass ? { permissionMode: undefined } : {}) }, (f) => f.claude);
     return {
-      argv: [claude, ...flags, ...(bypass ? ['--dangerously-skip-permissions'] : []), ...claudeSettingsArgs(i.scratchpad, i.memoryDir)],
+      argv: [
+        claude,
+        ...flags,
+        ...(bypass ? ['--dangerously-skip-permissions'] : []),
+        ...(i.appendPromptFile !== undefined ? ['--append-system-prompt-file', i.appendPromptFile] : []),
+        ...claudeSettingsArgs(i.scratchpad, i.memoryDir),
+      ],
       env: { ...forwardedEnv(i.env), ...claudeTeammateEnv(i.team) },
     };
   }

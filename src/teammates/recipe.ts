@@ -5,8 +5,11 @@
 // long time without progress).
 import type { Backend, PaneSpec } from '../backends/backend.js';
 import { isPermissionMode, type Member } from '../protocol/config.js';
-import { ensureDir } from '../storage/atomic.js';
+import path from 'node:path';
+import { ensureDir, writeFileAtomic } from '../storage/atomic.js';
 import { withFileLock } from '../storage/lock.js';
+import { readTeamMemory } from '../team/memory.js';
+import { memorySection } from '../team/memory-prompt.js';
 import { memoryDir } from '../team/paths.js';
 import type { Team } from '../team/team.js';
 import { buildTeammateCommand, type Env, type TeammateRuntime } from './command-line.js';
@@ -44,7 +47,7 @@ export interface MemberPaneInput {
   which?: ((command: string, env: Env) => string | undefined) | undefined;
 }
 
-type MemoryInput = { team: Team; member: { cwd: string }; runtime: TeammateRuntime; backend: Pick<Backend, 'remoteProcesses'> };
+type MemoryInput = { team: Team; member: { name: string; cwd: string }; runtime: TeammateRuntime; backend: Pick<Backend, 'remoteProcesses'> };
 
 /**
  * The team memory directory a claude member is handed (docs/memory.md): its project's, by its cwd.
@@ -55,12 +58,26 @@ export function claudeMemberMemory(i: MemoryInput): string | undefined {
 }
 
 /**
- * Before a member's pane is made (spawn, resume; not a dry run): the directories its command names
- * exist (a claude teammate's team memory, which its allow rule names).
+ * The file a claude member's system prompt is appended from (--append-system-prompt-file): its team
+ * memory as a swarm teammate's prompt gives it (team/memory-prompt.ts). Claude Code reads its own
+ * project memory, not the team's index, so swarm hands it over; here only, like the directory.
+ */
+export function claudeMemberPrompt(i: MemoryInput): string | undefined {
+  return claudeMemberMemory(i) === undefined ? undefined : i.team.paths.appendedPrompt(i.member.name);
+}
+
+/**
+ * Before a member's pane is made (spawn, resume; not a dry run): the directories and files its
+ * command names exist — a claude teammate's team memory (its allow rule names it) and the prompt
+ * file made from it, as the memory is now.
  */
 export async function prepareMemberDirs(i: MemoryInput): Promise<void> {
   const memory = claudeMemberMemory(i);
-  if (memory !== undefined) await ensureDir(memory);
+  const prompt = claudeMemberPrompt(i);
+  if (memory === undefined || prompt === undefined) return;
+  await ensureDir(memory);
+  await ensureDir(path.dirname(prompt));
+  await writeFileAtomic(prompt, `${memorySection(await readTeamMemory(memory), 'teammate').join('\n')}\n`);
 }
 
 /** The pane `member` runs in: its teammate command, colour, cwd and stderr log. Throws SwarmError when it cannot be built. */
@@ -83,6 +100,7 @@ export function memberPane(i: MemberPaneInput): PaneSpec {
     resume: i.resume,
     scratchpad: i.team.paths.scratchpad,
     memoryDir: claudeMemberMemory(i),
+    appendPromptFile: claudeMemberPrompt(i),
     env: i.env,
     ...(swarmExecutable ? { swarmExecutable } : {}),
     remote: i.backend.remoteProcesses === true,

@@ -354,7 +354,7 @@ async function startLocked(
       swarmExecutable: o.swarmExecutable,
       which: o.which,
     });
-    await prepareMemberDirs({ team: o.team, member: { cwd }, runtime: v.runtime, backend: o.backend });
+    await prepareMemberDirs({ team: o.team, member: { name, cwd }, runtime: v.runtime, backend: o.backend });
     await retireStatus(o.team, name); // a previous teammate's heartbeat must not count (what it spent still does)
     await ensureDir(paths.logsDir);
     await ensureScratchpad(o.team); // named in its prompt (swarm) or its command line (claude)

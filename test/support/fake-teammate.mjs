@@ -67,6 +67,7 @@ try {
       cwd: { type: 'string' },
       'dangerously-skip-permissions': { type: 'boolean' },
       settings: { type: 'string' }, // a claude teammate's allow rules for the scratchpad (teammates/command-line.ts)
+      'append-system-prompt-file': { type: 'string' }, // claude's: its team memory (teammates/recipe.ts)
       'add-dir': { type: 'string', multiple: true }, // claude's: the team memory directory (docs/memory.md)
       allowedTools: { type: 'string', multiple: true }, // claude's: the rule that lets it write memory files
       resume: { type: 'boolean' }, // swarm resume: the conversation comes back from the transcript (a fake has none)

@@ -1,9 +1,10 @@
 // Interop with the real Claude Code: a `--runtime claude` teammate (2.1.112, the devDependency run
 // with node, and the native 2.1.332) in default mode, spawned by swarm on a private tmux socket,
 // offline against the stand-in Messages API, writes into the team's scratchpad with its Write tool
-// and nobody is asked: the --add-dir and the --settings allow rule swarm starts it with
-// (teammates/command-line.ts) are ones Claude Code applies (`Edit(//<abs>/**)` covers its Write
-// tool; with a single `/` the rule is relative to the settings file and Claude Code asks team-lead).
+// and nobody is asked: the --settings allow rule swarm starts it with (teammates/command-line.ts)
+// is one Claude Code applies (`Edit(//<abs>/**)` covers its Write tool; with a single `/` the rule
+// is relative to the settings file and Claude Code asks team-lead). Its system prompt carries the
+// team memory section swarm appends (--append-system-prompt-file), as a swarm teammate's does.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -11,7 +12,7 @@ import type { Backend } from '../../src/backends/backend.js';
 import { selectBackend } from '../../src/backends/registry.js';
 import { Mailbox } from '../../src/mailbox/mailbox.js';
 import { parseControl } from '../../src/protocol/control.js';
-import { lastToolResultNames, lastUserText, type IncomingRequest } from '../../src/standin/request.js';
+import { lastToolResultNames, lastUserText, systemText, type IncomingRequest } from '../../src/standin/request.js';
 import { startMessagesServer, type MessagesServer } from '../../src/standin/messages-server.js';
 import { createTeam } from '../../src/team/index.js';
 import { Team } from '../../src/team/team.js';
@@ -100,5 +101,7 @@ describe.each(CLAUDE_CODE_BUILDS)('a real Claude Code $version teammate and the 
     await waitFor(() => standin.requests.some((r) => r.body !== undefined && lastToolResultNames(r.body).includes('Read')), 30_000, 'the Read result back at the model');
     expect(results()).toContain('Notes left by w2 for c1.');
     expect(await asked()).toEqual([]);
+    const mainRequest = standin.requests.find((r) => r.body !== undefined && (r.body.tools ?? []).some((t) => t.name === 'Write'));
+    expect(systemText(mainRequest!.body!)).toContain('# Team memory');
   }, 120_000);
 });

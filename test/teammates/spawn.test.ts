@@ -200,8 +200,11 @@ describe('spawnTeammate (tmux, fake teammate)', () => {
     const argv = JSON.parse(/FAKE argv (.*)/.exec(text)![1]!) as string[];
     expect(argv).toEqual([
       '--agent-id', 'cc@sq', '--agent-name', 'cc', '--team-name', 'sq', '--agent-color', 'blue', '--parent-session-id', config.leadSessionId,
-      '--model', 'opus', '--dangerously-skip-permissions', ...claudeSettingsArgs(teamPaths(root, TEAM).scratchpad, memoryDir(root, process.cwd())), // the scratchpad and team memory rules
+      '--model', 'opus', '--dangerously-skip-permissions',
+      '--append-system-prompt-file', teamPaths(root, TEAM).appendedPrompt('cc'), // its team memory, as swarm teammates get it
+      ...claudeSettingsArgs(teamPaths(root, TEAM).scratchpad, memoryDir(root, process.cwd())), // the scratchpad and team memory rules
     ]);
+    expect(await fs.readFile(teamPaths(root, TEAM).appendedPrompt('cc'), 'utf8')).toMatch(/^# Team memory\nNothing is saved yet for this project/);
     expect(JSON.parse(/FAKE env (.*)/.exec(text)![1]!)).toMatchObject({ CLAUDECODE: '1', CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1', SWARM_PROBE: env.SWARM_PROBE });
     expect(await shutdownTeammate(new Team(root, TEAM), 'cc', { env: claudeEnv, timeoutMs: 8000 })).toEqual({ name: 'cc', outcome: 'approved', verified: true });
     await expectGone('cc', r.paneId, r.pid);

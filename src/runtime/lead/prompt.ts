@@ -7,7 +7,7 @@ import type { TeamConfig } from '../../protocol/config.js';
 import { LEAD_NAME, sameName } from '../../protocol/names.js';
 import { oneLine } from '../../protocol/text.js';
 import type { TeamMemory } from '../../team/memory.js';
-import { memorySection } from '../memory-prompt.js';
+import { memorySection } from '../../team/memory-prompt.js';
 import { leadMethod } from './method.js';
 
 export interface LeadPromptInput {

@@ -1,9 +1,10 @@
-// The team memory as a system prompt gives it (docs/memory.md), for a teammate (system-prompt.ts) and
-// for the lead (lead/prompt.ts): MEMORY.md as it was when the member started (its first 200 lines,
+// The team memory as a system prompt gives it (docs/memory.md), for a teammate (runtime/system-prompt.ts,
+// or, for a Claude Code teammate, the file its --append-system-prompt-file names: teammates/recipe.ts)
+// and for the lead (runtime/lead/prompt.ts): MEMORY.md as it was when the member started (its first 200 lines,
 // and a note when it was cut), framed as notes that agents wrote, and how a memory is saved — the two
 // steps, the directory, what belongs there. Pure: the caller reads the index once, at start, so the
 // prompt stays byte-identical turn after turn (the prompt cache holds).
-import { INDEX_MAX_LINES, MEMORY_INDEX, type TeamMemory } from '../team/memory.js';
+import { INDEX_MAX_LINES, MEMORY_INDEX, type TeamMemory } from './memory.js';
 
 function indexLines(m: TeamMemory): string[] {
   const index = m.index;
