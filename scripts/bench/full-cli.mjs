@@ -1,5 +1,16 @@
-// Bench helper: runs `swarm <args>` through the full CLI (dist/cli/main.js, every command loaded
-// eagerly), i.e. the path bin/swarm.js took for `swarm teammate` before its fast path. Used by
-// runtime.ts as the "before" variant so both are measured in the same run.
-const { main } = await import(new URL('../../dist/cli/main.js', import.meta.url).href);
-await main(process.argv.slice(2));
+// Bench helper: runs `swarm <args>` through the CLI with every command loaded eagerly — each
+// command's definition and what it does (dist/cli/handlers/), and the teammate process — before
+// main() starts: the module set dist/cli/main.js loaded for every command line before commands
+// loaded their handlers on demand, and the path bin/swarm.js took for `swarm teammate` before its
+// fast path. Used as the "before" variant by runtime.ts and startup.ts, so both are measured in the
+// same run.
+import { readdirSync } from 'node:fs';
+
+const cli = new URL('../../dist/cli/', import.meta.url);
+const dirs = ['commands/', 'handlers/'];
+for (const dir of dirs) {
+  for (const file of readdirSync(new URL(dir, cli)).filter((f) => f.endsWith('.js')).sort()) await import(new URL(dir + file, cli).href);
+}
+await import(new URL('teammate-process.js', cli).href);
+const { main } = await import(new URL('main.js', cli).href);
+process.exitCode = await main(process.argv.slice(2));

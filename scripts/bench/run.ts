@@ -6,6 +6,7 @@ import { permissionsBench } from './permissions.js';
 import { spawnBench } from './spawn.js';
 import { sshBench } from './ssh.js';
 import { runtimeBench } from './runtime.js';
+import { startupBench } from './startup.js';
 import { tasksBench } from './tasks.js';
 
 const benches: Record<string, () => Promise<void>> = {
@@ -17,6 +18,7 @@ const benches: Record<string, () => Promise<void>> = {
   tasks: tasksBench,
   lead: leadBench,
   ssh: sshBench,
+  startup: startupBench,
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -13,12 +13,13 @@
 // `SWARM_TMUX_SOCKET` (tmux -L) selects a private server; "inside tmux" then only counts when
 // $TMUX points at that same server.
 import path from 'node:path';
-import { BackendTypeSchema, type BackendType, type Member } from '../protocol/config.js';
+import type { BackendType, Member } from '../protocol/config.js';
 import { SwarmError } from '../protocol/errors.js';
 import type { Team } from '../team/team.js';
 import type { Backend, PaneRef, TeamSessions } from './backend.js';
 import { InProcessBackend } from './in-process/in-process-backend.js';
 import type { InProcessHost } from './in-process/host.js';
+import { parseBackendType, recordedBackendType, type BackendChoice } from './kinds.js';
 import { liveHost, noHostError } from './in-process/files.js';
 import { Iterm2Backend } from './iterm2/iterm2-backend.js';
 import { detectIt2 } from './iterm2/it2-commands.js';
@@ -33,8 +34,7 @@ export { parseTmuxVersion, probeTmuxInstall, TMUX_MIN_VERSION, type TmuxInstall 
 
 export { detectIt2 } from './iterm2/it2-commands.js';
 
-export const BACKEND_CHOICES = ['auto', 'tmux', 'iterm2', 'in-process', 'ssh'] as const;
-export type BackendChoice = (typeof BACKEND_CHOICES)[number];
+export { BACKEND_CHOICES, parseBackendType, recordedBackendType, type BackendChoice } from './kinds.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -216,22 +216,6 @@ export function backendForType(type: BackendType, team: Team, ctx: BackendContex
     case 'ssh':
       return sshBackend({ ...ctx, team });
   }
-}
-
-/** A recorded `backendType`, when it names a backend; undefined otherwise. */
-export function parseBackendType(recorded: string | undefined): BackendType | undefined {
-  return BackendTypeSchema.safeParse(recorded).data;
-}
-
-/**
- * The backend a recorded pane belongs to: its `backendType`, or for an old record without one, by
- * the id's shape (`%N` is tmux's, `in-process` the host's). Undefined when there is no pane yet.
- */
-export function recordedBackendType(p: { backendType?: string | undefined; paneId: string }): BackendType | undefined {
-  if (p.paneId === '') return undefined;
-  if (p.paneId === 'in-process') return 'in-process';
-  if (p.backendType === undefined) return /^%\d+$/.test(p.paneId) ? 'tmux' : undefined;
-  return parseBackendType(p.backendType);
 }
 
 /** The backend that manages a member's pane, from its recorded `backendType`. */

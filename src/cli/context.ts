@@ -1,8 +1,8 @@
-// What every command needs: the root, the team handle (from --team or SWARM_TEAM, made here once
-// and passed down), a Mailbox that signs the leader's entries, and the output helpers for --json and
-// human modes — all read from the running command's io (io.ts), never from `process` directly.
-import type { Argv } from 'yargs';
-import { BACKEND_CHOICES, type BackendChoice } from '../backends/registry.js';
+// What every running command needs: the root, the team handle (from --team or SWARM_TEAM, made here
+// once and passed down), a Mailbox that signs the leader's entries, and the output helpers for --json
+// and human modes — all read from the running command's io (io.ts), never from `process` directly.
+// (The global flags themselves, which parsing needs, are global-flags.ts.)
+import { BACKEND_CHOICES, type BackendChoice } from '../backends/kinds.js';
 import { cliIo } from './io.js';
 import { SwarmError } from '../protocol/errors.js';
 import type { Mailbox } from '../mailbox/mailbox.js';
@@ -11,27 +11,7 @@ import { resolveRoot } from '../team/paths.js';
 import { readTeam } from '../team/team-store.js';
 import { Team } from '../team/team.js';
 import { chooseTeam } from './team-choice.js';
-
-export interface GlobalArgs {
-  team?: string;
-  json?: boolean;
-}
-
-type GlobalFlag = keyof GlobalArgs;
-
-/**
- * For a command that does not use some of the global flags: leave them out of its --help, and
- * refuse them (exit 2) rather than ignore them. `flags` maps each flag to what to use instead ('' for nothing).
- */
-export function refuseGlobals<T>(y: Argv<T>, command: string, flags: Partial<Record<GlobalFlag, string>>): Argv<T> {
-  const names = Object.keys(flags) as GlobalFlag[];
-  return names.reduce((acc, f) => acc.hide(f), y).check((argv) => {
-    const given = names.find((f) => (f === 'json' ? argv.json === true : argv.team !== undefined));
-    if (given === undefined) return true;
-    const instead = flags[given];
-    throw new SwarmError('invalid_input', `--${given} is not an option of swarm ${command}${instead ? `: ${instead}` : ''}`);
-  });
-}
+import type { GlobalArgs } from './global-flags.js';
 
 export function rootDir(): string {
   return resolveRoot(cliIo().env);

@@ -2,6 +2,8 @@
 // a one-line message and an exit code (2 for usage errors, 1 for everything else). `main(argv, io)`
 // runs one command line against `io` (io.ts) and resolves to its exit status; bin/swarm.js calls it
 // with no arguments (the real process) and sets process.exitCode from it.
+// Every command's definition is imported here (yargs needs them all to parse and for --help); what
+// a command does is in cli/handlers/ (or a feature folder), imported by its handler when it runs.
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { agentsCommand } from './commands/agents.js';

@@ -2,11 +2,11 @@
 // session this shell is in (its `swarm-<team>` session, or a session holding one of its teammates'
 // panes); the only live team under the root (a teammate's process, or its leader's, running).
 // Otherwise one line: the live teams, or that there is none, and how to name one.
-import { isProcessAlive } from '../backends/process.js';
-import { mySession, type MySession } from '../backends/registry.js';
+import type { MySession } from '../backends/registry.js';
 import { LEAD_NAME } from '../protocol/names.js';
 import { SwarmError } from '../protocol/errors.js';
 import type { TeamConfig } from '../protocol/config.js';
+import { isProcessAlive } from '../storage/pid.js';
 import { readTeams } from '../team/team-store.js';
 import { Team } from '../team/team.js';
 
@@ -29,7 +29,8 @@ export async function chooseTeam(given: string | undefined, c: TeamChoiceContext
   const named = given ?? c.env.SWARM_TEAM;
   if (named) return new Team(c.root, named);
   const configs = (await readTeams(c.root)).flatMap((t) => ('config' in t ? [t] : [])); // an unreadable team is nobody's choice
-  const session = await (c.session ?? (() => mySession(c.env)))().catch(() => undefined);
+  // The registry (tmux, execa) only when tmux is asked: a command given its team never loads it.
+  const session = await (c.session ?? (async () => (await import('../backends/registry.js')).mySession(c.env)))().catch(() => undefined);
   if (session !== undefined) {
     const here = configs.find((t) => t.name === session.team) ?? configs.find((t) => t.config.members.some((m) => m.tmuxPaneId !== '' && session.paneIds.includes(m.tmuxPaneId)));
     if (here !== undefined) return new Team(c.root, here.name);

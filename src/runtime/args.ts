@@ -23,8 +23,7 @@ import { resolveAgentType } from '../team/agent-types.js';
 import { repoOfWorktree } from '../teammates/worktree.js';
 import { requireMember } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
-
-export const DEFAULT_MODEL = 'claude-sonnet-5-5';
+import { DEFAULT_MODEL } from './model-env.js';
 
 export interface TeammateSettings {
   team: Team;

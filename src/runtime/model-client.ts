@@ -12,6 +12,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, Message, MessageParam, TextBlockParam, Tool } from '@anthropic-ai/sdk/resources/messages';
 import { SwarmError } from '../protocol/errors.js';
+import { credentialsIn, NO_CREDENTIALS } from './model-env.js';
 import type { TeamBackoff } from './rate-limit.js';
 import { withRetries, type RetryHooks, type RetryInfo, type RetryPolicy } from './retry.js';
 
@@ -42,24 +43,6 @@ export interface StepHooks {
   onRetry?: (info: RetryInfo) => void;
   /** Called when an attempt starts over after a failure (text already shown is void). */
   onRestart?: () => void;
-}
-
-/** What the model client authenticates with, from `env`; undefined when there is nothing to use. */
-function credentialsIn(env: NodeJS.ProcessEnv): { apiKey: string } | { authToken: string } | undefined {
-  const key = env.ANTHROPIC_API_KEY?.trim();
-  if (key) return { apiKey: key };
-  const token = env.ANTHROPIC_AUTH_TOKEN?.trim();
-  if (token) return { authToken: token };
-  if (env.ANTHROPIC_BASE_URL?.trim()) return { apiKey: 'swarm-local-endpoint' };
-  return undefined;
-}
-
-/** What to set when `env` has no model credentials. */
-export const NO_CREDENTIALS = 'no model credentials: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (or ANTHROPIC_BASE_URL for a local endpoint)';
-
-/** Whether a model client can be made from `env` (the check front ends make before creating anything). */
-export function hasModelCredentials(env: NodeJS.ProcessEnv): boolean {
-  return credentialsIn(env) !== undefined;
 }
 
 function credentials(env: NodeJS.ProcessEnv): { apiKey: string } | { authToken: string } {

@@ -7,8 +7,10 @@
 // ask), and a zombie-aware pid check is added, except for a member on another machine (`host`):
 // its pid is not this machine's. A backend that cannot answer leaves the pid to decide alone. `judgeLiveness` is pure: facts in, verdict out.
 import type { PaneRef, PaneState as ProbedState } from '../backends/backend.js';
-import { type Exec, isProcessAlive } from '../backends/process.js';
-import { backendForType, recordedBackendType, type BackendContext, type Env } from '../backends/registry.js';
+import { recordedBackendType } from '../backends/kinds.js';
+import type { Exec } from '../backends/process.js';
+import type { BackendContext, Env } from '../backends/registry.js';
+import { isProcessAlive } from '../storage/pid.js';
 import type { BackendType, Member } from '../protocol/config.js';
 import type { Team } from '../team/team.js';
 
@@ -88,6 +90,11 @@ export async function gatherLivenessFacts(panes: readonly RecordedPane[], opts: 
     if (type !== undefined) groups.set(type, [...(groups.get(type) ?? []), p]);
   }
   const answers = new Map<string, ProbedState>();
+  const isAlive = opts.isAlive ?? isProcessAlive;
+  if (groups.size === 0) return { panes: answers, isAlive };
+  // Loaded only for a roster with panes: the backends (tmux, iTerm2, ssh, execa) would cost every
+  // status of a team without one its start-up time.
+  const { backendForType } = await import('../backends/registry.js');
   await Promise.all(
     [...groups].map(async ([type, group]) => {
       const refs: PaneRef[] = group.map((p) => ({
@@ -107,5 +114,5 @@ export async function gatherLivenessFacts(panes: readonly RecordedPane[], opts: 
       group.forEach((p, i) => answers.set(paneKey(p), states[i] ?? 'unknown'));
     }),
   );
-  return { panes: answers, isAlive: opts.isAlive ?? isProcessAlive };
+  return { panes: answers, isAlive };
 }

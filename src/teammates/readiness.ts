@@ -19,8 +19,8 @@ import { parseText } from '../storage/json-file.js';
 import type { Team } from '../team/team.js';
 import type { Env, TeammateRuntime } from './command-line.js';
 import { DialogWatch } from './dialog-watch.js';
+import { DEFAULT_READY_TIMEOUT_MS } from './spawn-choices.js';
 
-export const DEFAULT_READY_TIMEOUT_MS = 20_000;
 export const DEFAULT_DIALOG_TIMEOUT_MS = 10 * 60_000;
 const OUTPUT_LINES = 15;
 

@@ -13,7 +13,7 @@ import { memorySection } from '../team/memory-prompt.js';
 import { memoryDir } from '../team/paths.js';
 import type { Team } from '../team/team.js';
 import { buildTeammateCommand, type Env, type TeammateRuntime } from './command-line.js';
-import { DEFAULT_READY_TIMEOUT_MS } from './readiness.js';
+import { DEFAULT_READY_TIMEOUT_MS } from './spawn-choices.js';
 
 /** The colour of a member config.json records none for (one added by another tool). */
 export const DEFAULT_MEMBER_COLOR = 'blue';

@@ -46,10 +46,7 @@ import { memberColor, memberPane, prepareMemberDirs, withSpawnLock } from './rec
 import { TEAMMATE_RUNTIMES, resolveClaude, type Env, type TeammateRuntime } from './command-line.js';
 import { askClaudeVersion, type ClaudeUsed, type ClaudeVersionQuestion } from './claude-version.js';
 import { addWorktree, dropWorktree, planWorktree, type WorktreePlan } from './worktree.js';
-
-/** `--isolation` values: `worktree` runs the teammate in its own git worktree (docs/protocol.md#agent-types-and-worktrees). */
-export const ISOLATIONS = ['worktree'] as const;
-export type Isolation = (typeof ISOLATIONS)[number];
+import type { Isolation } from './spawn-choices.js';
 
 export interface SpawnOptions {
   team: Team;
@@ -116,7 +113,7 @@ export interface SpawnedTeammate {
   claude?: ClaudeUsed;
 }
 
-export { DEFAULT_DIALOG_TIMEOUT_MS, DEFAULT_READY_TIMEOUT_MS, describeExit } from './readiness.js';
+export { DEFAULT_DIALOG_TIMEOUT_MS, describeExit } from './readiness.js';
 
 /** The spawn inputs checked before anything is written (also by launch, for every member first). */
 export type SpawnInput = Pick<SpawnOptions, 'name' | 'prompt' | 'runtime' | 'permissionMode' | 'agentType' | 'cwd' | 'env' | 'which'> & {

@@ -1,29 +1,10 @@
-// `swarm agents [--cwd <dir>] [--json]`: the agent types a teammate may be spawned as (docs/protocol.md#agent-types-and-worktrees)
-// — the built-ins, the user's `<root>/agents/*.md`, the project's `<cwd>/.claude/agents/*.md`
-// (project wins) — with where each comes from, its tools and its model. Bad files are reported
-// (stderr; `problems` in --json) without failing: the command exits 0.
-import path from 'node:path';
+// `swarm agents [--cwd <dir>] [--json]`: the agent types a teammate may be spawned as
+// (docs/protocol.md#agent-types-and-worktrees). The command line only; what it does is
+// cli/handlers/agents.ts, loaded when it runs (the agent files' parser would cost every other
+// command start-up time).
 import type { CommandModule } from 'yargs';
-import { agentTypeModel, type AgentType } from '../../protocol/agent-type.js';
-import { agentDirs, loadAgentTypes } from '../../team/agent-types.js';
-import { printJson, println, refuseGlobals, rootDir, type GlobalArgs } from '../context.js';
-import { chalk } from '../output/render.js';
-import { renderTable } from '../output/table.js';
-import { cliIo } from '../io.js';
-
-interface AgentsArgs extends GlobalArgs {
-  cwd?: string;
-}
-
-function toolsText(t: AgentType): string {
-  const base = t.tools === undefined ? 'all' : t.tools.map((n) => (n === 'Bash' && t.readOnlyBash === true ? 'Bash (read-only)' : n)).join(', ');
-  return t.disallowedTools.length > 0 ? `${base} except ${t.disallowedTools.join(', ')}` : base;
-}
-
-function modelText(t: AgentType): string {
-  const id = agentTypeModel(t);
-  return id === undefined ? 'inherit' : id === t.model ? id : `${t.model} (${id})`;
-}
+import { refuseGlobals, type GlobalArgs } from '../global-flags.js';
+import type { AgentsArgs } from '../handlers/agents.js';
 
 export const agentsCommand: CommandModule<GlobalArgs, AgentsArgs> = {
   command: 'agents',
@@ -33,34 +14,5 @@ export const agentsCommand: CommandModule<GlobalArgs, AgentsArgs> = {
       .option('cwd', { type: 'string', describe: 'the project directory whose .claude/agents to read (default: the current one)' })
       .example('$0 agents', 'every type, where it comes from, its tools and model')
       .example('$0 agents --json | jq -r ".types[].name"', 'just the names'),
-  handler: (args) => {
-    const cwd = path.resolve(args.cwd ?? cliIo().cwd);
-    const root = rootDir();
-    const { types, problems } = loadAgentTypes({ cwd, root });
-    for (const p of problems) cliIo().stderr.write(`${chalk.yellow('swarm: bad agent file:')} ${p.message}\n`);
-    if (args.json) {
-      return printJson({
-        ...agentDirs({ cwd, root }),
-        types: types.map((t) => ({
-          name: t.name,
-          source: t.source,
-          ...(t.file ? { file: t.file } : {}),
-          description: t.description,
-          tools: t.tools ?? null,
-          disallowedTools: t.disallowedTools,
-          ...(t.readOnlyBash ? { readOnlyBash: true } : {}),
-          model: t.model ?? 'inherit',
-          modelId: agentTypeModel(t) ?? null,
-          ...(t.permissionMode ? { permissionMode: t.permissionMode } : {}),
-          ...(t.color ? { color: t.color } : {}),
-        })),
-        problems,
-      });
-    }
-    const rows = [
-      ['NAME', 'SOURCE', 'TOOLS', 'MODEL', 'DESCRIPTION'].map((text) => ({ text, style: chalk.bold })),
-      ...types.map((t) => [{ text: t.name }, { text: t.source, style: chalk.dim }, { text: toolsText(t) }, { text: modelText(t) }, { text: t.description }]),
-    ];
-    for (const line of renderTable(rows)) println(line);
-  },
+  handler: async (args) => (await import('../handlers/agents.js')).agents(args),
 };

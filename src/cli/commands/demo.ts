@@ -2,7 +2,7 @@
 // when it runs (the stand-in server, the scenarios and the launch code would cost every other
 // command start-up time).
 import type { CommandModule } from 'yargs';
-import { refuseGlobals, type GlobalArgs } from '../context.js';
+import { refuseGlobals, type GlobalArgs } from '../global-flags.js';
 
 interface DemoArgs extends GlobalArgs {
   manual: boolean;

@@ -2,8 +2,8 @@
 // loaded only when it runs (team files, YAML, the start-up code would cost every other command
 // start-up time).
 import type { CommandModule } from 'yargs';
-import { BACKEND_CHOICES } from '../../backends/registry.js';
-import type { GlobalArgs } from '../context.js';
+import { BACKEND_CHOICES } from '../../backends/kinds.js';
+import type { GlobalArgs } from '../global-flags.js';
 import type { LaunchArgs } from '../launch/run-launch.js';
 
 export const launchCommand: CommandModule<GlobalArgs, LaunchArgs> = {

@@ -8,19 +8,13 @@
 // `swarm demo` runs this command in the first pane of its team's tmux session and tells it, through
 // the environment (console/session-env.ts), what to show first, the hint for an all-idle team, to end
 // with the team, and the agent lead's goal.
+//
+// The command line only; what it does is cli/handlers/lead.ts, loaded when it runs (the console,
+// the agent lead and the Messages API SDK would cost every other command start-up time).
 import type { CommandModule } from 'yargs';
-import { SwarmError } from '../../protocol/errors.js';
-import { runConsole } from '../console/run.js';
-import { SESSION_ENV } from '../console/session-env.js';
-import { refuseGlobals, requireTeam, type GlobalArgs } from '../context.js';
-import { refuseOtherLeader } from '../run/lead-process.js';
-import { leadOptions, leadSettings, requireModelCredentials, type LeadArgs } from '../run/options.js';
-import { cliIo, stdinIsDeadDevice } from '../io.js';
-
-interface LeadCommandArgs extends GlobalArgs, LeadArgs {
-  agent: boolean;
-  'take-over': boolean;
-}
+import { refuseGlobals, type GlobalArgs } from '../global-flags.js';
+import type { LeadCommandArgs } from '../handlers/lead.js';
+import { leadOptions } from '../run/options.js';
 
 export const leadCommand: CommandModule<GlobalArgs, LeadCommandArgs> = {
   command: 'lead',
@@ -42,20 +36,5 @@ export const leadCommand: CommandModule<GlobalArgs, LeadCommandArgs> = {
       .example('SWARM_TEAM=review-squad $0 lead', 'the same, team from the environment')
       .example('$0 lead --agent --team review-squad --budget-usd 1', 'an agent lead for an existing team')
       .example('$0 lead --take-over --team review-squad', 'take delivery from the console open in another terminal'),
-  handler: async (args) => {
-    if (args.agent) requireModelCredentials(cliIo().env, 'swarm lead --agent', 'claude mcp add swarm -- swarm mcp --team <team>, then ask Claude Code to lead it');
-    // Piped /commands are a scripted console; /dev/null (or a closed terminal) would only quit at once.
-    if (stdinIsDeadDevice(cliIo().stdin)) {
-      throw new SwarmError('invalid_input', "swarm lead needs a terminal (it reads your keys): run it in a terminal or a tmux pane; from a script, use 'swarm inbox team-lead --follow' and 'swarm approve <id>'");
-    }
-    const team = await requireTeam(args);
-    const env = cliIo().env;
-    const goal = env[SESSION_ENV.goal];
-    const lead = args.agent ? { ...leadSettings(args, env, cliIo().cwd), ...(goal ? { goal } : {}) } : undefined;
-    if (lead && !args['take-over']) await refuseOtherLeader(team);
-    const banner = env[SESSION_ENV.banner]?.split('\n') ?? [];
-    const hint = env[SESSION_ENV.idleHint];
-    const endWithLastTeammate = env[SESSION_ENV.endWithTeam] === '1';
-    await runConsole({ team, env, banner, endWithLastTeammate, ...(hint ? { allIdleHint: hint } : {}), ...(lead ? { lead } : {}), takeOver: args['take-over'], dieOfInterrupt: true });
-  },
+  handler: async (args) => (await import('../handlers/lead.js')).lead(args),
 };

@@ -1,18 +1,9 @@
 // `swarm plan <name> --approve|--reject [--feedback] [--mode]`: answer the teammate's latest plan
-// approval request with a signed plan_approval_response (permissions/plan-answer.ts).
+// approval request. The command line only; what it does is cli/handlers/plan.ts, loaded when it
+// runs (the mailbox and signing would cost every other command start-up time).
 import type { CommandModule } from 'yargs';
-import { SwarmError } from '../../protocol/errors.js';
-import { answerPlan } from '../../permissions/plan-answer.js';
-import { printJson, println, requireTeam, type GlobalArgs } from '../context.js';
-import { chalk } from '../output/render.js';
-
-interface PlanArgs extends GlobalArgs {
-  name: string;
-  approve?: boolean;
-  reject?: boolean;
-  feedback?: string;
-  mode?: string;
-}
+import type { GlobalArgs } from '../global-flags.js';
+import type { PlanArgs } from '../handlers/plan.js';
 
 export const planCommand: CommandModule<GlobalArgs, PlanArgs> = {
   command: 'plan <name>',
@@ -28,15 +19,5 @@ export const planCommand: CommandModule<GlobalArgs, PlanArgs> = {
       .example('$0 plan alice --approve', "approve alice's plan")
       .example('$0 plan alice --approve --mode acceptEdits', 'approve, and let her edit files without asking')
       .example('$0 plan alice --reject --feedback "keep the public API unchanged"', 'send it back with feedback'),
-  handler: async (args) => {
-    if (!args.approve && !args.reject) throw new SwarmError('invalid_input', 'say --approve or --reject');
-    const result = await answerPlan(await requireTeam(args), args.name, {
-      approve: args.approve === true,
-      ...(args.feedback ? { feedback: args.feedback } : {}),
-      ...(args.mode !== undefined ? { mode: args.mode } : {}),
-    });
-    if (args.json) return printJson(result);
-    const what = result.approved ? chalk.green('approved') : chalk.red('rejected');
-    println(`${result.to}'s plan ${what}${result.permissionMode ? ` (mode ${result.permissionMode})` : ''} ${chalk.dim(result.requestId)}`);
-  },
+  handler: async (args) => (await import('../handlers/plan.js')).plan(args),
 };

@@ -1,85 +1,9 @@
 // `swarm send <to> <text|->` / `--file F`: append a message to a member's inbox, the leader's, or
-// everyone's (`*`). The text comes from the argument, standard input (`-`) or a file, at most
-// MAX_MESSAGE_BYTES (an argv word tops out near 128 KB, so big texts go through - or --file), and
-// never read further than that; `--file` reads regular files only.
-// A recipient that is `stopped` (docs/protocol.md#transcripts-and-resume) gets the message queued as usual, and a note on stderr
-// says how to resume it (exit 0: the message is delivered once it runs again).
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
+// everyone's (`*`). The command line only; what it does is cli/handlers/send.ts, loaded when it runs
+// (the mailbox, team files and liveness checks would cost every other command start-up time).
 import type { CommandModule } from 'yargs';
-import { SwarmError } from '../../protocol/errors.js';
-import { MAX_MESSAGE_BYTES, messageTooLarge } from '../../protocol/message.js';
-import { refuseHandWrittenFrame, sendMessage } from '../../mailbox/send.js';
-import { describeEntry } from '../../storage/regular-file.js';
-import { openMailbox, printJson, println, requireTeam, type GlobalArgs } from '../context.js';
-import { chalk } from '../output/render.js';
-import { resumeCommand, stoppedAmong } from '../../teammates/status-report.js';
-import type { Team } from '../../team/team.js';
-import { cliIo, cliRun } from '../io.js';
-
-interface SendArgs extends GlobalArgs {
-  to: string;
-  text?: string;
-  file?: string;
-  from?: string;
-  summary?: string;
-}
-
-/** The text to send, from exactly one of: the argument, `-` (standard input), `--file`. */
-async function messageText(args: SendArgs): Promise<string> {
-  if (args.file !== undefined && args.text !== undefined) {
-    throw new SwarmError('invalid_input', 'give the text or --file, not both');
-  }
-  if (args.file !== undefined) return readMessageFile(args.file);
-  if (args.text === undefined) throw new SwarmError('invalid_input', "no message: give the text, - to read standard input, or --file <path>");
-  // yargs turns a lone `-` argument into "", so ask the raw argv whether it was `-` or a real "".
-  const fromStdin = args.text === '-' || (args.text === '' && cliRun().argv.includes('-'));
-  if (!fromStdin) return String(args.text);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of cliIo().stdin) {
-    const b = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-    size += b.length;
-    if (size > MAX_MESSAGE_BYTES) throw tooLarge(size, true);
-    chunks.push(b);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-const READ_CHUNK = 64 * 1024;
-
-/**
- * The text of `--file`: a regular file only, read up to one chunk past the limit, never further.
- * Anything else would never end (/dev/zero) or wait for a writer (a FIFO: opened non-blocking, so
- * the open returns at once); a stream goes through `-`.
- */
-async function readMessageFile(file: string): Promise<string> {
-  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK).catch((e: unknown) => {
-    throw new SwarmError('invalid_input', `--file ${file}: ${(e as Error).message}`);
-  });
-  try {
-    const st = await handle.stat();
-    if (!st.isFile()) throw new SwarmError('invalid_input', `--file ${file} is ${describeEntry(st)}, not a regular file; to send what a command prints, pipe it: <command> | swarm send <to> -`);
-    if (st.size > MAX_MESSAGE_BYTES) throw tooLarge(st.size);
-    // The size can say 0 (/proc files) or grow meanwhile: read in chunks (some /proc files take
-    // only multiples of 8 bytes) and stop at the first one that passes the limit.
-    const buf = Buffer.alloc(MAX_MESSAGE_BYTES + READ_CHUNK);
-    let n = 0;
-    while (n <= MAX_MESSAGE_BYTES) {
-      const { bytesRead } = await handle.read(buf, n, READ_CHUNK, null);
-      if (bytesRead === 0) break;
-      n += bytesRead;
-    }
-    if (n > MAX_MESSAGE_BYTES) throw tooLarge(MAX_MESSAGE_BYTES, true);
-    return buf.subarray(0, n).toString('utf8');
-  } finally {
-    await handle.close();
-  }
-}
-
-function tooLarge(bytes: number, over = false): SwarmError {
-  return new SwarmError('invalid_input', messageTooLarge(bytes, over));
-}
+import type { GlobalArgs } from '../global-flags.js';
+import type { SendArgs } from '../handlers/send.js';
 
 export const sendCommand: CommandModule<GlobalArgs, SendArgs> = {
   command: 'send <to> [text]',
@@ -95,25 +19,5 @@ export const sendCommand: CommandModule<GlobalArgs, SendArgs> = {
       .example("$0 send '*' 'stand up: what are you on?'", 'broadcast to every teammate')
       .example('git diff | $0 send alice -', 'send standard input')
       .example('$0 send alice --file notes.md', "send a file's contents"),
-  handler: async (args) => {
-    const team = await requireTeam(args);
-    const text = await messageText(args);
-    refuseHandWrittenFrame(text, args.to);
-    const mailbox = await openMailbox(team);
-    const result = await sendMessage(mailbox, {
-      to: args.to,
-      text,
-      ...(args.from ? { from: args.from } : {}),
-      ...(args.summary ? { summary: args.summary } : {}),
-    });
-    if (args.json) printJson(result);
-    else println(`sent to ${result.recipients.join(', ')} ${chalk.dim(result.msg_id)}`);
-    for (const line of await stoppedNotes(team, result.recipients)) cliIo().stderr.write(`${chalk.yellow('swarm: note:')} ${line}\n`);
-  },
+  handler: async (args) => (await import('../handlers/send.js')).send(args),
 };
-
-/** One note per recipient that is stopped: the message waits in its inbox until it is resumed. */
-async function stoppedNotes(team: Team, recipients: readonly string[]): Promise<string[]> {
-  const stopped = await stoppedAmong(team, recipients, cliIo().env).catch((): string[] => []);
-  return stopped.map((name) => `${name} is stopped (its process and pane are gone); the message waits in its inbox until you resume it: ${resumeCommand(name, team.name)}`);
-}

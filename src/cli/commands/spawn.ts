@@ -1,31 +1,13 @@
 // `swarm spawn <name> --prompt <text>`: add one teammate in a new pane and wait until it is ready
-// (docs/protocol.md#spawn). The backend comes from --backend, else the team's `swarm.backend`, else detection;
-// `--host` puts it on another machine (the ssh backend).
+// (docs/protocol.md#spawn). The command line only; what it does is cli/handlers/spawn.ts, loaded
+// when it runs (the spawn code and the backends would cost every other command start-up time).
 import type { CommandModule } from 'yargs';
-import { BACKEND_CHOICES, selectBackend } from '../../backends/registry.js';
-import { DEFAULT_READY_TIMEOUT_MS, ISOLATIONS, spawnTeammate, type Isolation } from '../../teammates/spawn.js';
-import { TEAMMATE_RUNTIMES, type TeammateRuntime } from '../../teammates/command-line.js';
+import { BACKEND_CHOICES } from '../../backends/kinds.js';
 import { PermissionModeSchema } from '../../protocol/config.js';
-import { SwarmError } from '../../protocol/errors.js';
-import { describeClaudeUsed } from '../../teammates/claude-version.js';
-import { printJson, println, requestedBackend, requireTeam, type GlobalArgs } from '../context.js';
-import { chalk, paint } from '../output/render.js';
-import { cliIo } from '../io.js';
-
-interface SpawnArgs extends GlobalArgs {
-  name: string;
-  prompt: string;
-  model?: string;
-  'agent-type'?: string;
-  'plan-mode-required': boolean;
-  'permission-mode'?: string;
-  backend?: string;
-  host?: string;
-  cwd?: string;
-  runtime: string;
-  isolation?: string;
-  'ready-timeout': number;
-}
+import { TEAMMATE_RUNTIMES } from '../../teammates/command-line.js';
+import { DEFAULT_READY_TIMEOUT_MS, ISOLATIONS } from '../../teammates/spawn-choices.js';
+import type { GlobalArgs } from '../global-flags.js';
+import type { SpawnArgs } from '../handlers/spawn.js';
 
 export const spawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
   command: 'spawn <name>',
@@ -49,34 +31,5 @@ export const spawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
       .example('$0 spawn carol -p "triage" --json | jq .paneId', 'machine-readable result')
       .example('$0 spawn dave -p "fix the parser" --isolation worktree', 'edits in its own git worktree')
       .example('$0 spawn erin -p "run the slow suite" --backend ssh --host ci@build1', 'a teammate on another machine (shared root)'),
-  handler: async (args) => {
-    const team = await requireTeam(args);
-    const requested = args.host !== undefined && args.backend === undefined ? 'ssh' : await requestedBackend(team, args.backend);
-    if (!(args['ready-timeout'] > 0)) throw new SwarmError('invalid_input', `expected --ready-timeout > 0 seconds, got ${args['ready-timeout']}`);
-    const { backend, notes } = await selectBackend({ requested, env: cliIo().env, team, host: args.host });
-    for (const n of notes) cliIo().stderr.write(`${chalk.yellow('swarm: note:')} ${n}\n`);
-    const r = await spawnTeammate({
-      team,
-      name: args.name,
-      prompt: String(args.prompt),
-      model: args.model,
-      agentType: args['agent-type'],
-      planModeRequired: args['plan-mode-required'],
-      permissionMode: args['permission-mode'],
-      cwd: args.cwd,
-      runtime: args.runtime as TeammateRuntime,
-      isolation: args.isolation as Isolation | undefined,
-      backend,
-      readyTimeoutMs: args['ready-timeout'] * 1000,
-      env: cliIo().env,
-      onNotice: (text) => cliIo().stderr.write(`${chalk.yellow('swarm:')} ${text.split('\n').join('\n  ')}\n`),
-    });
-    if (r.modeNote !== undefined) cliIo().stderr.write(`${chalk.yellow('swarm: note:')} ${r.modeNote}\n`);
-    if (args.json) return printJson(r);
-    const pid = r.pid === undefined ? '' : `, pid ${r.pid}`;
-    const on = r.host === undefined ? '' : ` on ${r.host}`;
-    println(`spawned ${paint(r.color, r.name)} (${r.agentId}) in ${r.backendType} pane ${r.paneId}${on}${pid}: ready`);
-    if (r.claude !== undefined) println(chalk.dim(`  ${describeClaudeUsed(r.claude)}`));
-    println(chalk.dim(`  ${backend.describe()}`));
-  },
+  handler: async (args) => (await import('../handlers/spawn.js')).spawn(args),
 };

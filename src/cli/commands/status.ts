@@ -1,85 +1,9 @@
-// `swarm status [--watch] [--json]`: one table of the team (docs/protocol.md#cli), liveness checked against
-// tmux / it2 / the process table, not taken from config.json. `--watch` clears and redraws every
-// second and at once when status/, inboxes/, permissions/pending/ or config.json change (a
-// DirWatcher hint only says "re-read"), until Ctrl-C. `--watch --json` prints one compact report
-// per line, only when it changed.
+// `swarm status [--watch] [--json]`: one table of the team (docs/protocol.md#cli). The command line
+// only; what it does is cli/handlers/status.ts, loaded when it runs (the team files, liveness checks
+// and watchers would cost every other command start-up time).
 import type { CommandModule } from 'yargs';
-import { DirWatcher } from '../../storage/watch.js';
-import { readTeam } from '../../team/team-store.js';
-import type { Team } from '../../team/team.js';
-import { printJson, println, requireTeam, type GlobalArgs } from '../context.js';
-import { chalk } from '../output/render.js';
-import { renderStatus } from '../output/status.js';
-import { collectStatus, type CollectOptions } from '../../teammates/status-report.js';
-import { INTERRUPT_SIGNALS, onSignals } from '../interrupts.js';
-import { cliIo } from '../io.js';
-
-interface StatusArgs extends GlobalArgs {
-  watch: boolean;
-}
-
-/** Cursor home + clear screen: a plain redraw, no alternate screen. */
-const CLEAR = '\x1b[H\x1b[2J';
-const REDRAW_MS = 1000;
-
-// A member found dead gives its unfinished tasks back (docs/protocol.md#task-list), once: the next look finds none.
-function probeOptions(): CollectOptions {
-  return { env: cliIo().env, releaseDead: () => true };
-}
-
-/** Resolves after `ms`, when any watcher reports a change, or when `signal` aborts. */
-async function nextChange(watchers: readonly DirWatcher[], signal: AbortSignal, ms: number): Promise<void> {
-  if (signal.aborted) return;
-  const round = new AbortController();
-  const onAbort = (): void => round.abort();
-  signal.addEventListener('abort', onAbort, { once: true });
-  let timer: NodeJS.Timeout | undefined;
-  const tick = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-    round.signal.addEventListener('abort', () => resolve(), { once: true });
-  });
-  try {
-    // A waiter rejected by the round's abort is just a loser of the race.
-    await Promise.race([tick, ...watchers.map((w) => w.changed(round.signal).catch(() => undefined))]);
-  } finally {
-    clearTimeout(timer);
-    round.abort();
-    signal.removeEventListener('abort', onAbort);
-  }
-}
-
-async function watchStatus(team: Team, json: boolean): Promise<void> {
-  await readTeam(team); // not_found before any directory is watched (DirWatcher creates it)
-  const ac = new AbortController();
-  const off = onSignals(INTERRUPT_SIGNALS, () => ac.abort());
-  const p = team.paths;
-  const watchers = await Promise.all([
-    DirWatcher.open(p.statusDir),
-    DirWatcher.open(p.inboxes, { match: (n) => n.endsWith('.json') }),
-    DirWatcher.open(p.pending, { match: (n) => n.endsWith('.json') }),
-    DirWatcher.open(p.dir, { match: (n) => n === 'config.json' }),
-  ]);
-  let last = '';
-  try {
-    while (!ac.signal.aborted) {
-      const now = Date.now();
-      const s = await collectStatus(team, { ...probeOptions(), now: () => now });
-      if (json) {
-        const line = JSON.stringify(s.report);
-        if (line !== last) println(line);
-        last = line;
-        for (const w of s.warnings) cliIo().stderr.write(`swarm: warning: ${w}\n`);
-      } else {
-        const footer = chalk.dim(`updated ${new Date(now).toTimeString().slice(0, 8)} · redraws every second and on changes · Ctrl-C to quit`);
-        cliIo().stdout.write(`${CLEAR}${renderStatus(s, now).join('\n')}\n\n${footer}\n`);
-      }
-      await nextChange(watchers, ac.signal, REDRAW_MS);
-    }
-  } finally {
-    off();
-    await Promise.all(watchers.map((w) => w.close()));
-  }
-}
+import type { GlobalArgs } from '../global-flags.js';
+import type { StatusArgs } from '../handlers/status.js';
 
 export const statusCommand: CommandModule<GlobalArgs, StatusArgs> = {
   command: 'status',
@@ -90,15 +14,5 @@ export const statusCommand: CommandModule<GlobalArgs, StatusArgs> = {
       .example('$0 status --team review-squad', 'the table once')
       .example('$0 status --watch', 'keep it on screen (SWARM_TEAM set)')
       .example(`$0 status --json | jq -r '.members[] | select(.state == "stopped") | .resumeCommand'`, 'how to bring back who crashed'),
-  handler: async (args) => {
-    const team = await requireTeam(args);
-    if (args.watch) return watchStatus(team, args.json === true);
-    const now = Date.now();
-    const s = await collectStatus(team, { ...probeOptions(), now: () => now });
-    if (args.json) {
-      for (const w of s.warnings) cliIo().stderr.write(`swarm: warning: ${w}\n`);
-      return printJson(s.report);
-    }
-    for (const line of renderStatus(s, now)) println(line);
-  },
+  handler: async (args) => (await import('../handlers/status.js')).status(args),
 };

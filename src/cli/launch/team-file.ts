@@ -40,7 +40,7 @@ import { isDirectory } from '../../storage/atomic.js';
 import { findCycle, type Edge } from '../../tasks/index.js';
 import { parseDestination } from '../../backends/ssh/connection.js';
 import { resolveClaude, type Env } from '../../teammates/command-line.js';
-import { ISOLATIONS } from '../../teammates/spawn.js';
+import { ISOLATIONS } from '../../teammates/spawn-choices.js';
 import { planWorktree } from '../../teammates/worktree.js';
 
 /** A zod check that runs one of protocol/names' assertions and keeps its message. */

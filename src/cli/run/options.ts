@@ -2,14 +2,13 @@
 // what they become: the lead's model, its limits (checked: a one-line error for a bad one, before
 // anything is created) and what teammates inherit.
 import type { Argv } from 'yargs';
-import { BACKEND_CHOICES } from '../../backends/registry.js';
+import { BACKEND_CHOICES } from '../../backends/kinds.js';
 import { PermissionModeSchema, parsePermissionMode } from '../../protocol/config.js';
 import { SwarmError } from '../../protocol/errors.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_MODEL } from '../../runtime/args.js';
-import { hasModelCredentials, NO_CREDENTIALS } from '../../runtime/model-client.js';
+import { DEFAULT_MODEL, hasModelCredentials, NO_CREDENTIALS } from '../../runtime/model-env.js';
 import type { LeadLimitSettings } from '../../runtime/lead/limits.js';
 import { PRICES_CHECKED, priceOf } from '../../runtime/usage.js';
 import { findOnPath, TEAMMATE_RUNTIMES, userPathFor, type TeammateRuntime } from '../../teammates/command-line.js';

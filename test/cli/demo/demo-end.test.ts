@@ -15,7 +15,7 @@ import { quote } from 'shell-quote';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../../src/backends/process.js';
 import { TmuxServer, capturePane, listAllPanes } from '../../../src/backends/tmux/commands.js';
-import type { DoctorReport } from '../../../src/cli/commands/doctor.js';
+import type { DoctorReport } from '../../../src/cli/handlers/doctor.js';
 import { listDemoRoots } from '../../../src/cli/demo/root.js';
 import { readTeam } from '../../../src/team/team-store.js';
 import { Team } from '../../../src/team/team.js';

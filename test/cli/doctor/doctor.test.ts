@@ -16,7 +16,7 @@ import { isProcessAlive } from '../../../src/backends/process.js';
 import { parseTmuxVersion } from '../../../src/backends/registry.js';
 import { checkIt2, checkTmux, type DoctorContext } from '../../../src/cli/doctor/machine-checks.js';
 import { checkLeases } from '../../../src/cli/doctor/lease.js';
-import type { DoctorReport } from '../../../src/cli/commands/doctor.js';
+import type { DoctorReport } from '../../../src/cli/handlers/doctor.js';
 import { makeDemoRoot } from '../../../src/cli/demo/root.js';
 import type { Exec } from '../../../src/backends/process.js';
 import { TmuxServer, listAllPanes, newSession } from '../../../src/backends/tmux/commands.js';

@@ -1,7 +1,7 @@
 // The shutdown progress line on a fake clock (vitest's timers; the stream is a plain recorder): in
 // place on a terminal, a line every 10 s in a log, nothing for a prompt answer; and what Ctrl-C says.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { interruptedLine } from '../../../src/cli/commands/stop.js';
+import { interruptedLine } from '../../../src/cli/handlers/stop.js';
 import { WaitingLine, nameList, type LineSink } from '../../../src/cli/output/waiting.js';
 
 function recorder(isTTY: boolean): { stream: LineSink; writes: string[] } {

@@ -1,0 +1,53 @@
+// What a `swarm` process loads (issue 31: start-up time): every command's definition is loaded for
+// every command line (yargs needs them all to parse and for --help), what a command does
+// (cli/handlers/) only when that command runs, and the heavy dependencies only by the commands that
+// use them. Real child processes of bin/swarm.js (run `npm run build` first) with a log of every
+// module they load (test/support/module-log.mjs); no timing.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO, swarm, type CliResult } from '../support/cli.js';
+import { useTempRoot } from '../support/tmp-root.js';
+
+/** What no light command needs: processes (execa), the model SDKs, YAML, the backends. */
+const HEAVY = ['/node_modules/execa/', '/node_modules/@anthropic-ai/sdk/', '/node_modules/@modelcontextprotocol/sdk/', '/node_modules/yaml/', '/dist/backends/registry.js'];
+
+describe('modules a swarm process loads', () => {
+  let root: string;
+  useTempRoot((dir) => (root = dir));
+
+  /** `swarm ...args` and the dist/ and node_modules/ paths it loaded. */
+  async function run(args: string[]): Promise<{ r: CliResult; modules: string[] }> {
+    const log = path.join(root, 'modules.log');
+    const r = await swarm(root, args, { NODE_OPTIONS: `--import=${path.join(REPO, 'test/support/module-log.mjs')}`, SWARM_MODULE_LOG: log });
+    const modules = (await readFile(log, 'utf8')).split('\n').filter((u) => u.startsWith('file://'));
+    return { r, modules };
+  }
+
+  const handlers = (modules: string[]): string[] => modules.filter((u) => u.includes('/dist/cli/handlers/')).map((u) => u.slice(u.lastIndexOf('/dist/') + 1));
+  const heavy = (modules: string[]): string[] => modules.filter((u) => HEAVY.some((h) => u.includes(h)));
+
+  it.each(['--help', '--version', 'spawn --help', 'run --help'])('swarm %s loads no handler and nothing heavy', async (line) => {
+    const { r, modules } = await run(line.split(' '));
+    expect(r.exitCode).toBe(0);
+    expect(modules.some((u) => u.endsWith('/dist/cli/main.js'))).toBe(true);
+    expect(handlers(modules)).toEqual([]);
+    expect(heavy(modules)).toEqual([]);
+  });
+
+  it('swarm team list loads its own handler only, and nothing heavy', async () => {
+    const { r, modules } = await run(['team', 'list']);
+    expect(r.exitCode).toBe(0);
+    expect(handlers(modules)).toEqual(['dist/cli/handlers/team.js']);
+    expect(heavy(modules)).toEqual([]);
+  });
+
+  it('swarm status of a team with no panes asks no backend', async () => {
+    expect((await swarm(root, ['team', 'create', 'quiet'])).exitCode).toBe(0);
+    const { r, modules } = await run(['status', '--team', 'quiet']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('team quiet');
+    expect(handlers(modules)).toEqual(['dist/cli/handlers/status.js']);
+    expect(heavy(modules)).toEqual([]);
+  });
+});
