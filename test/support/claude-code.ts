@@ -43,3 +43,17 @@ export function claudeBuildScript(build: (typeof CLAUDE_CODE_BUILDS)[number]): s
   if (!existsSync(build.path)) throw new Error(`${build.path} is missing: run npm install (Claude Code ${build.version} is a devDependency)`);
   return `#!/bin/sh\nexec ${quote([...build.argv])} "$@"\n`;
 }
+
+/**
+ * What a test of the real Claude Code needs in its root: a work directory (a real path, trusted in
+ * the seeded state) and `<root>/bin/claude` running `build` (put `bin` first on PATH).
+ */
+export async function claudeCodeWorkspace(root: string, build: (typeof CLAUDE_CODE_BUILDS)[number], tempDir: (prefix: string) => Promise<string>): Promise<{ work: string; bin: string }> {
+  const script = claudeBuildScript(build);
+  const work = await fs.realpath(await tempDir('swarm-work-'));
+  const bin = path.join(root, 'bin');
+  await fs.mkdir(bin, { recursive: true });
+  await fs.writeFile(path.join(bin, 'claude'), script, { mode: 0o755 });
+  await seedClaudeCodeState(root, work);
+  return { work, bin };
+}

@@ -17,7 +17,7 @@ import { startMessagesServer, type MessagesServer } from '../../src/standin/mess
 import { createTeam } from '../../src/team/index.js';
 import { Team } from '../../src/team/team.js';
 import { spawnTeammate } from '../../src/teammates/spawn.js';
-import { CLAUDE_CODE_API_KEY, CLAUDE_CODE_BUILDS, claudeBuildScript, seedClaudeCodeState } from '../support/claude-code.js';
+import { CLAUDE_CODE_API_KEY, CLAUDE_CODE_BUILDS, claudeCodeWorkspace } from '../support/claude-code.js';
 import { afterThisTest, tempRoot, useTempRoot } from '../support/tmp-root.js';
 import { tmuxForThisTest } from '../support/tmux.js';
 import { waitFor } from '../support/wait.js';
@@ -42,17 +42,12 @@ describe.each(CLAUDE_CODE_BUILDS)('a real Claude Code $version teammate and the 
 
   useTempRoot((dir) => (root = dir), 'swarm-ccs-');
   beforeEach(async () => {
-    const script = claudeBuildScript(build);
     const { team } = await createTeam(root, { name: TEAM });
     file = path.join(team.paths.scratchpad, 'c1-findings.md');
     left = path.join(team.paths.scratchpad, 'w2-notes.md');
     await fs.writeFile(left, NOTES);
     socket = tmuxForThisTest();
-    work = await fs.realpath(await tempRoot('swarm-work-'));
-    bin = path.join(root, 'bin');
-    await fs.mkdir(bin);
-    await fs.writeFile(path.join(bin, 'claude'), script, { mode: 0o755 });
-    await seedClaudeCodeState(root, work);
+    ({ work, bin } = await claudeCodeWorkspace(root, build, tempRoot));
     standin = await startMessagesServer({
       script: {
         turns: [

@@ -10,7 +10,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { startMessagesServer, type MessagesServer } from '../../../src/standin/messages-server.js';
 import { lastToolResultNames, lastUserText, type IncomingRequest } from '../../../src/standin/request.js';
 import { createTeam } from '../../../src/team/team-store.js';
-import { CLAUDE_CODE_API_KEY, CLAUDE_CODE_BUILDS, claudeBuildScript, seedClaudeCodeState } from '../../support/claude-code.js';
+import { CLAUDE_CODE_API_KEY, CLAUDE_CODE_BUILDS, claudeCodeWorkspace } from '../../support/claude-code.js';
 import { SWARM_BIN } from '../../support/cli.js';
 import { afterThisTest, tempRoot, useTempRoot } from '../../support/tmp-root.js';
 
@@ -30,13 +30,9 @@ describe.each(CLAUDE_CODE_BUILDS)('Claude Code $version: your session leads thro
 
   useTempRoot((r) => (root = r), 'swarm-mcpadd-');
   beforeEach(async () => {
-    const script = claudeBuildScript(build);
-    work = await fs.realpath(await tempRoot('swarm-work-'));
-    const bin = path.join(root, 'bin');
-    await fs.mkdir(bin);
-    await fs.writeFile(path.join(bin, 'claude'), script, { mode: 0o755 });
+    let bin: string;
+    ({ work, bin } = await claudeCodeWorkspace(root, build, tempRoot));
     await fs.writeFile(path.join(bin, 'swarm'), `#!/bin/sh\nexec '${process.execPath}' '${SWARM_BIN}' "$@"\n`, { mode: 0o755 });
-    await seedClaudeCodeState(root, work);
     await createTeam(root, { name: TEAM });
     standin = await startMessagesServer({
       script: {

@@ -15,7 +15,7 @@ import { startMessagesServer, type MessagesServer } from '../../../src/standin/m
 import { lastUserText } from '../../../src/standin/request.js';
 import { readTeam } from '../../../src/team/team-store.js';
 import { Team } from '../../../src/team/team.js';
-import { CLAUDE_CODE_API_KEY, CLAUDE_CODE_BUILDS, claudeBuildScript, seedClaudeCodeState } from '../../support/claude-code.js';
+import { CLAUDE_CODE_API_KEY, CLAUDE_CODE_BUILDS, claudeCodeWorkspace } from '../../support/claude-code.js';
 import { afterMcp, claudeLeadScript, LEAD_GOAL } from '../../support/claude-lead-script.js';
 import { SWARM_BIN } from '../../support/cli.js';
 import { tmuxForThisTest } from '../../support/tmux.js';
@@ -34,12 +34,7 @@ describe.each(CLAUDE_CODE_BUILDS)('Claude Code $version leads in a tmux session 
 
   useTempRoot((r) => (root = r), 'swarm-cclt-');
   beforeEach(async () => {
-    const script = claudeBuildScript(build);
-    work = await fs.realpath(await tempRoot('swarm-work-'));
-    bin = path.join(root, 'bin');
-    await fs.mkdir(bin);
-    await fs.writeFile(path.join(bin, 'claude'), script, { mode: 0o755 });
-    await seedClaudeCodeState(root, work);
+    ({ work, bin } = await claudeCodeWorkspace(root, build, tempRoot));
     socket = tmuxForThisTest();
     tmux = new TmuxServer({ socket });
     standin = await startMessagesServer({ script: claudeLeadScript() });

@@ -16,7 +16,7 @@ import { startMessagesServer, type MessagesServer } from '../../../src/standin/m
 import { readTeam } from '../../../src/team/team-store.js';
 import { Team } from '../../../src/team/team.js';
 import { descendantsOf, isProcessAlive } from '../../../src/backends/process.js';
-import { CLAUDE_CODE_API_KEY, CLAUDE_CODE_BUILDS, claudeBuildScript, seedClaudeCodeState } from '../../support/claude-code.js';
+import { CLAUDE_CODE_API_KEY, CLAUDE_CODE_BUILDS, claudeCodeWorkspace } from '../../support/claude-code.js';
 import { SWARM_BIN, swarm } from '../../support/cli.js';
 import { tmuxEnv, tmuxForThisTest } from '../../support/tmux.js';
 import { afterThisTest, tempRoot, useTempRoot } from '../../support/tmp-root.js';
@@ -33,12 +33,7 @@ describe.each(CLAUDE_CODE_BUILDS)('Claude Code $version leads through swarm mcp 
 
   useTempRoot((r) => (root = r), 'swarm-ccmcp-');
   beforeEach(async () => {
-    const script = claudeBuildScript(build);
-    work = await fs.realpath(await tempRoot('swarm-work-'));
-    bin = path.join(root, 'bin');
-    await fs.mkdir(bin);
-    await fs.writeFile(path.join(bin, 'claude'), script, { mode: 0o755 });
-    await seedClaudeCodeState(root, work);
+    ({ work, bin } = await claudeCodeWorkspace(root, build, tempRoot));
     socket = tmuxForThisTest();
     standin = await startMessagesServer({ script: claudeLeadScript() });
     afterThisTest(() => standin.close());
