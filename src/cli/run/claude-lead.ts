@@ -10,7 +10,6 @@
 // find its own job first.
 import { quote } from 'shell-quote';
 import { MCP_SERVER, MCP_VOICE } from '../mcp/names.js';
-import { LEAD_NAME } from '../../protocol/names.js';
 import { LeadLimits } from '../../runtime/lead/limits.js';
 import { buildLeadPrompt } from '../../runtime/lead/prompt.js';
 import { loadAgentTypes } from '../../team/agent-types.js';
@@ -107,9 +106,4 @@ export async function claudeLeadCommand(o: { team: Team; settings: TeamSettings;
       o.goal,
     ],
   };
-}
-
-/** Who leads, for the run's first line. */
-export function claudeLeadLine(team: Team): string {
-  return `${LEAD_NAME} of team ${team.name} is Claude Code, through swarm's MCP server`;
 }
