@@ -23,10 +23,9 @@ export async function seedClaudeCodeState(root: string, cwd: string): Promise<vo
   );
 }
 
-/** A `claude` script for a bin/ directory on PATH that runs the real CLI (throws when it is not installed). */
+/** A `claude` script for a bin/ directory on PATH that runs the devDependency 2.1.112 (throws when it is not installed). */
 export function claudeCodeScript(): string {
-  requireClaudeCode(); // a test that cannot run Claude Code must say why, not pass
-  return `#!/bin/sh\nexec ${quote([process.execPath, CLAUDE_CODE])} "$@"\n`;
+  return claudeBuildScript(CLAUDE_CODE_BUILDS[0]);
 }
 
 /** The newest native build (devDependency @anthropic-ai/claude-code-linux-x64), its `claude` binary. */

@@ -4,8 +4,6 @@
 // (onboarding done, the API key approved, the work dir trusted). The scripted model makes it list,
 // claim (TaskUpdate owner + in_progress) and create tasks; swarm's TaskList then reads what Claude
 // Code wrote in tasks/<team>/, and Claude Code read what swarm wrote.
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Backend } from '../../src/backends/backend.js';
 import { selectBackend } from '../../src/backends/registry.js';
@@ -15,7 +13,7 @@ import { TaskList } from '../../src/tasks/index.js';
 import { createTeam } from '../../src/team/index.js';
 import { Team } from '../../src/team/team.js';
 import { spawnTeammate } from '../../src/teammates/spawn.js';
-import { CLAUDE_CODE_API_KEY, claudeCodeScript, seedClaudeCodeState } from '../support/claude-code.js';
+import { CLAUDE_CODE_API_KEY, CLAUDE_CODE_BUILDS, claudeCodeWorkspace } from '../support/claude-code.js';
 import { useTempRoot, afterThisTest, tempRoot } from '../support/tmp-root.js';
 import { tmuxForThisTest } from '../support/tmux.js';
 import { waitFor } from '../support/wait.js';
@@ -37,14 +35,9 @@ describe('a real Claude Code teammate on the team task list', () => {
 
   useTempRoot((dir) => (root = dir), 'swarm-cct-');
   beforeEach(async () => {
-    const script = claudeCodeScript();
+    ({ work, bin } = await claudeCodeWorkspace(root, CLAUDE_CODE_BUILDS[0], tempRoot)); // 2.1.112, the devDependency
     await createTeam(root, { name: TEAM });
     socket = tmuxForThisTest();
-    work = await fs.realpath(await tempRoot('swarm-work-'));
-    bin = path.join(root, 'bin');
-    await fs.mkdir(bin);
-    await fs.writeFile(path.join(bin, 'claude'), script, { mode: 0o755 });
-    await seedClaudeCodeState(root, work);
     standin = await startMessagesServer({
       script: {
         turns: [
