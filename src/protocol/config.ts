@@ -50,6 +50,10 @@ export const MemberSchema = z.looseObject({
   paneServer: z.string().optional(),
   // swarm's own: the machine an `ssh` member runs on (`[user@]host[:port]`); unset = this one.
   host: z.string().optional(),
+  // swarm's own: idle this long (ms), a swarm-runtime teammate hibernates (docs/hibernation.md); overrides the team's.
+  hibernateAfterMs: z.number().int().positive().optional(),
+  // swarm's own: when it hibernated (epoch ms); set while it sleeps, cleared when it wakes.
+  hibernatedAt: z.number().optional(),
 });
 export type Member = z.infer<typeof MemberSchema>;
 
@@ -65,6 +69,8 @@ export const SwarmSectionSchema = z.looseObject({
   worktreeRepos: z.array(z.string()).optional(),
   // The agent lead's budget (docs/protocol.md#spend-and-budget), binding every member: protocol/budget.ts.
   budget: TeamBudgetSchema.optional(),
+  // Idle this long (ms), a swarm-runtime teammate hibernates and wakes on its next inbox entry (docs/hibernation.md).
+  hibernateAfterMs: z.number().int().positive().optional(),
 });
 export type SwarmSection = z.infer<typeof SwarmSectionSchema>;
 

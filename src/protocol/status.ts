@@ -2,7 +2,7 @@
 import { z } from 'zod';
 
 // waiting_budget: at the team's budget (protocol/budget.ts), no model step until it is raised.
-export const TeammateStateSchema = z.enum(['starting', 'working', 'idle', 'waiting_permission', 'waiting_budget', 'exiting']);
+export const TeammateStateSchema = z.enum(['starting', 'working', 'idle', 'waiting_permission', 'waiting_budget', 'exiting', 'hibernating']);
 export type TeammateState = z.infer<typeof TeammateStateSchema>;
 
 export const StatusFileSchema = z.looseObject({

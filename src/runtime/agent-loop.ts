@@ -16,6 +16,8 @@
 //           their results), the loop first answers those calls with `is_error` results, then
 //           starts a turn at once with RESUMED_NOTE (plus whatever the inbox holds), merged into
 //           that last user message; a history that ended a turn waits for work as usual.
+// hibernate: idle longer than `hibernate.afterMs()` (from the end of the last turn, whatever woke the
+//           wait meanwhile) and owing nothing, run() returns with `hibernated` true (hibernation.ts).
 // Every message added to the conversation is written whole to the transcript (`user`, `assistant`,
 // `compaction` lines) so conversation.ts can rebuild exactly what the model saw.
 // Messages are delivered only between rounds, never during one. While idle the loop blocks on the
@@ -28,6 +30,7 @@
 import type { ContentBlock, ContentBlockParam, Message, MessageParam, TextBlockParam, Tool, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages';
 import { splitPoint, summaryRequest } from './compaction.js';
 import { appendMessage, compacted } from './conversation.js';
+import type { HibernationRule } from './hibernation.js';
 import type { ModelClient } from './model-client.js';
 import type { RetryInfo } from './retry.js';
 import type { StatusReporter } from './status.js';
@@ -86,6 +89,8 @@ export interface AgentLoopDeps {
    * feedback, runtime/hooks.ts), else undefined and the turn ends.
    */
   beforeIdle?: () => Promise<string | undefined>;
+  /** A teammate's hibernation rule (hibernation.ts); absent: it waits for work however long it takes. */
+  hibernate?: HibernationRule;
 }
 
 /** The first user blocks of a teammate resumed in the middle of a turn. */
@@ -121,6 +126,9 @@ export interface TurnOutcome {
   toolCalls: number;
 }
 
+/** Due to hibernate but owing something (a Bash process still running), a teammate looks again this much later. */
+export const HIBERNATE_RECHECK_MS = 5_000;
+
 /** The idle notification's summary of a turn. */
 function summaryOf(t: TurnOutcome): string {
   if (t.text !== '') return t.text.length > SUMMARY_CHARS ? `${t.text.slice(0, SUMMARY_CHARS - 1)}…` : t.text;
@@ -137,6 +145,11 @@ export class AgentLoop {
   private promptTokens = 0;
   /** The system prompt of the turn under way (or the last one). */
   private system: string | undefined;
+
+  /** True once run() returned to hibernate (nothing owed, idle past the member's hibernateAfter). */
+  hibernated = false;
+  /** When the loop last went idle (epoch ms). */
+  idleSince = Date.now();
 
   /** A restored history cut off mid-turn: the tool calls left without results, and whether to go on at once. */
   private readonly cutOff: { unanswered: string[] } | undefined;
@@ -192,6 +205,7 @@ export class AgentLoop {
       if (this.exitRequested) return;
       if (pending.length === 0) {
         pending = await this.waitForWork();
+        if (this.hibernated) return;
         continue;
       }
       await this.d.presence.working();
@@ -216,14 +230,44 @@ export class AgentLoop {
     }
   }
 
-  /** Idle: block until the inbox has something or a task becomes free to claim (or a stop). */
+  /** Idle: block until the inbox has something or a task becomes free to claim (or a stop, or it is time to hibernate: `hibernated`). */
   private async waitForWork(): Promise<TextBlockParam[]> {
+    const idleSince = (this.idleSince = Date.now());
+    let notBefore = 0; // when it owed something at its time, it looks again a little later
     for (;;) {
-      await this.d.inbox.changed(this.d.stop);
+      const after = await this.d.hibernate?.afterMs();
+      if ((await this.idleWait(after === undefined ? undefined : Math.max(idleSince + after, notBefore))) === 'due') {
+        const owes = await this.d.hibernate!.owes();
+        if (owes === undefined) {
+          this.hibernated = true;
+          return [];
+        }
+        if (notBefore === 0) this.d.transcript.append({ kind: 'hibernate_deferred', why: owes }); // once per idle spell
+        notBefore = Date.now() + HIBERNATE_RECHECK_MS;
+      }
       const blocks = await this.d.inbox.take();
       if (blocks.length > 0 || this.exitRequested) return blocks;
       const claimed = await this.claimNext(); // a task created or freed while we were idle
       if (claimed.length > 0) return claimed;
+    }
+  }
+
+  /** One wait for a change of the inbox or task list, or until `dueAt` (epoch ms; undefined: no limit). */
+  private async idleWait(dueAt: number | undefined): Promise<'changed' | 'due'> {
+    if (dueAt === undefined) {
+      await this.d.inbox.changed(this.d.stop);
+      return 'changed';
+    }
+    const due = new AbortController();
+    const timer = setTimeout(() => due.abort(), Math.max(0, dueAt - Date.now()));
+    try {
+      await this.d.inbox.changed(AbortSignal.any([this.d.stop, due.signal]));
+      return 'changed';
+    } catch (e) {
+      if (this.d.stop.aborted || !due.signal.aborted) throw e;
+      return 'due';
+    } finally {
+      clearTimeout(timer);
     }
   }
 

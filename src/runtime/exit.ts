@@ -6,6 +6,10 @@
 //   signal   → exit 0 (SIGTERM/SIGINT/host stop)   failed → exit 1, idle_notification "failed"
 //   budget   → exit 0, shutdown_approved with a note (asked to stop while held at the team's budget:
 //              its model cannot be asked, so the runtime approves; runtime/budget-gate.ts)
+//   hibernate → exit 0, no frame (the leader had its idle notification): status `hibernating`, and
+//              last of all config.json `hibernatedAt` with isActive false (hibernation.ts), so whoever
+//              wakes it finds its transcript and status already written
+import prettyMs from 'pretty-ms';
 import { encodeControl, type ShutdownRequest } from '../protocol/control.js';
 import { LEAD_NAME } from '../protocol/names.js';
 import type { Mailbox } from '../mailbox/mailbox.js';
@@ -22,6 +26,7 @@ export type ExitReason =
   | { kind: 'grace'; request: ShutdownRequest; graceMs: number }
   | { kind: 'budget'; request: ShutdownRequest }
   | { kind: 'signal'; signal: string }
+  | { kind: 'hibernate'; idleMs: number }
   | { kind: 'failed'; why: string };
 
 export interface ExitDeps {
@@ -56,17 +61,19 @@ export async function finishTeammate(reason: ExitReason, d: ExitDeps): Promise<n
   if (reason.kind === 'failed') d.view.error(`giving up: ${reason.why}`);
   if (reason.kind === 'signal') d.view.notice(`stopping (${reason.signal})`);
   if (reason.kind === 'budget') d.view.notice("shutdown requested while waiting at the team's budget: exiting without a model step");
+  if (reason.kind === 'hibernate') d.view.notice(`hibernating: idle ${prettyMs(reason.idleMs, { compact: true })} with nothing to do; its conversation is kept and its next message wakes it`);
 
   await step('closing watchers', d.closeWatchers);
   await step('stopping Bash processes', async () => {
     const lingering = await d.processes.killAll();
     if (lingering.length > 0) d.view.warn(`process groups still alive after SIGKILL: ${lingering.join(', ')}`);
   });
+  const hibernating = reason.kind === 'hibernate';
   await step('status', async () => {
-    d.status.setState('exiting');
+    d.status.setState(hibernating ? 'hibernating' : 'exiting');
     await d.status.flush();
   });
-  await step('config.json', () => d.presence.leaving());
+  if (!hibernating) await step('config.json', () => d.presence.leaving());
 
   const timestamp = new Date((d.now ?? Date.now)()).toISOString();
   if (reason.kind === 'approved' || reason.kind === 'grace' || reason.kind === 'budget') {
@@ -97,8 +104,16 @@ export async function finishTeammate(reason: ExitReason, d: ExitDeps): Promise<n
   for (const p of problems) d.view.warn(`while exiting: ${p}`);
   const code = exitCode(reason);
   d.transcript.append({ kind: 'exit', code, reason: reason.kind, ...(reason.kind === 'failed' ? { why: reason.why } : {}), problems });
-  d.view.notice(`exited (${reason.kind}, code ${code})`);
-  await d.status.stop('exiting').catch(() => undefined);
+  if (!hibernating) d.view.notice(`exited (${reason.kind}, code ${code})`);
+  await d.status.stop(hibernating ? 'hibernating' : 'exiting').catch(() => undefined);
   await d.transcript.flush();
+  if (hibernating) {
+    try {
+      await d.presence.hibernating();
+    } catch (e) {
+      // Not marked: it reads as stopped, and `swarm resume` brings it back the same way.
+      d.view.warn(`while exiting: config.json: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
   return code;
 }

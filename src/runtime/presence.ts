@@ -73,4 +73,13 @@ export class Presence {
   async leaving(): Promise<void> {
     await this.setActive(false);
   }
+
+  /** Exiting to hibernate: inactive, and when it went to sleep (docs/hibernation.md); a resume clears it. */
+  async hibernating(): Promise<void> {
+    try {
+      await updateMember(this.d.team, this.d.name, { isActive: false, hibernatedAt: (this.d.now ?? Date.now)() });
+    } catch (e) {
+      if (!isSwarmError(e, 'not_found')) throw e; // removed from the roster meanwhile: nothing to mark
+    }
+  }
 }

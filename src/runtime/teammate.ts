@@ -6,7 +6,8 @@
 // for the system prompt (team/memory.ts) → status/<name>.json `starting` → isActive:true + pid in config.json → inbox
 // watcher → deliver the inbox (the initial prompt first) → agent loop, each model step after the
 // team's budget allows it (budget-gate.ts); Claude Code's TeammateIdle / TaskCreated / TaskCompleted
-// hooks from the settings files (hooks.ts). End: exit.ts.
+// hooks from the settings files (hooks.ts); idle past its hibernateAfter, it hibernates
+// (hibernation.ts). End: exit.ts.
 // Nothing here touches process-wide state (signals, exit): the CLI command does, so a host process
 // could run a teammate in-process with its own `signal` and `write`.
 import type { ColorSupportLevel } from 'chalk';
@@ -31,6 +32,7 @@ import { TeammateHooks } from './hooks.js';
 import { ActedLog } from './acted.js';
 import { InboxDelivery } from './inbox-delivery.js';
 import type { LeadTrust } from './incoming.js';
+import { hibernationRule } from './hibernation.js';
 import { InboxMonitor } from './inbox-monitor.js';
 import { createLeaderAsk } from './leader-ask.js';
 import { TeamMessaging } from './messaging.js';
@@ -313,12 +315,17 @@ class Teammate {
       compactAt: this.compactAt,
       beforeIdle: () => hooks.beforeIdle(async () => (await tasks.list.unfinishedOf(s.name)).filter((t) => t.status === 'in_progress')),
       ...(this.restored !== undefined ? { history: this.restored.messages } : {}),
+      hibernate: hibernationRule({ team: s.team, name: s.name, mailbox: this.mailbox, tasks: tasks.list, processes: this.processes }),
     });
 
     let reason: ExitReason;
     try {
       await loop.run();
-      reason = shutdown.approved ? { kind: 'approved', request: shutdown.approved } : { kind: 'failed', why: 'the agent loop ended unexpectedly' };
+      reason = shutdown.approved
+        ? { kind: 'approved', request: shutdown.approved }
+        : loop.hibernated
+          ? { kind: 'hibernate', idleMs: Date.now() - loop.idleSince }
+          : { kind: 'failed', why: 'the agent loop ended unexpectedly' };
     } catch (e) {
       reason = this.stopReason ?? { kind: 'failed', why: e instanceof ModelCallError ? `model call failed: ${e.message}` : e instanceof Error ? e.message : String(e) };
     }

@@ -247,6 +247,12 @@ export class TaskList {
     return after;
   }
 
+  /** The tasks anyone may claim now: pending, unowned, unblocked (Claude Code's internal ones left out), lowest id first. */
+  async claimable(): Promise<Task[]> {
+    const { tasks } = await this.list();
+    return tasks.filter((t) => t.status === 'pending' && !t.owner && !isInternalTask(t) && this.openBlockers(t).length === 0);
+  }
+
   /**
    * Claim the lowest-id pending, unowned, unblocked task; undefined when there is none. A task whose
    * lock is busy (another claimer is at it right now) is passed over for the next one first, so a
@@ -255,8 +261,7 @@ export class TaskList {
    */
   async claimNext(owner: string): Promise<Task | undefined> {
     checkOwner(owner);
-    const { tasks } = await this.list();
-    const candidates = tasks.filter((t) => t.status === 'pending' && !t.owner && !isInternalTask(t) && this.openBlockers(t).length === 0);
+    const candidates = await this.claimable();
     const busy: string[] = [];
     for (const wait of [false, true]) {
       for (const t of wait ? candidates.filter((c) => busy.includes(c.id)) : candidates) {

@@ -297,6 +297,14 @@ export async function updateMember(team: Team, name: string, patch: Partial<Memb
   });
 }
 
+/** The team's hibernateAfter (docs/hibernation.md), when given; undefined leaves it as it is. */
+export async function setHibernateAfter(team: Team, ms: number | undefined): Promise<void> {
+  if (ms === undefined) return;
+  await updateTeam(team, (config) => {
+    config.swarm = { ...config.swarm, hibernateAfterMs: ms };
+  });
+}
+
 /** Remove a member (never the leader); returns it, or undefined if it was not there. */
 export async function removeMember(team: Team, name: string): Promise<Member | undefined> {
   if (sameName(name, LEAD_NAME)) throw new SwarmError('invalid_input', 'the team lead cannot be removed; delete the team instead');

@@ -1,5 +1,5 @@
 // Resuming stopped members (docs/protocol.md#resume): a member still in the roster whose process and pane are gone
-// (status-report.ts: `stopped`) is started again in a new pane of the backend the caller chose,
+// (status-report.ts: `stopped`, or `hibernating`: docs/hibernation.md, the waker's path) is started again in a new pane of the backend the caller chose,
 // with everything config.json recorded at its spawn: name, agentId, colour, agent type, model,
 // permission mode (the current one), runtime and cwd (inside its worktree, reused as it is).
 //   swarm runtime:  `swarm teammate ... --resume`: the runtime rebuilds its conversation from
@@ -66,9 +66,15 @@ export type ResumeResult =
     }
   | { ok: false; name: string; error: SwarmError };
 
+/** A member that can be resumed: stopped (crashed, or its pane closed), or hibernating (docs/hibernation.md: woken by hand). */
+function resumable(m: Pick<MemberStatus, 'state'>): boolean {
+  return m.state === 'stopped' || m.state === 'hibernating';
+}
+
 /**
- * The members to resume: the named ones (each must be `stopped`: a one-line error naming its state
- * otherwise), or every stopped member. Throws before anything is started.
+ * The members to resume: the named ones (each must be `stopped` or `hibernating`: a one-line error
+ * naming its state otherwise), or every stopped member (a hibernating one wakes on its next
+ * message, not on a bare `swarm resume`). Throws before anything is started.
  */
 export async function membersToResume(team: Team, names: readonly string[], env: Env): Promise<string[]> {
   const { report } = await collectStatus(team, { env });
@@ -78,7 +84,7 @@ export async function membersToResume(team: Team, names: readonly string[], env:
   return names.map((n) => {
     const m = teammates.find((x) => sameName(x.name, n));
     if (m === undefined) throw new SwarmError('not_found', `no teammate ${n} in team ${team.name} (swarm status lists them)`);
-    if (m.state === 'stopped') return m.name;
+    if (resumable(m)) return m.name;
     throw notStopped(m, team.name);
   });
 }
@@ -139,7 +145,7 @@ async function startResume(o: ResumeOptions, name: string): Promise<StartedResum
     // Again under the lock: another resume may have started it since this one was asked for.
     const { report } = await collectStatus(o.team, { env: o.env });
     const now = report.members.slice(1).find((m) => sameName(m.name, name));
-    if (now !== undefined && now.state !== 'stopped') throw notStopped(now, o.team.name);
+    if (now !== undefined && !resumable(now)) throw notStopped(now, o.team.name);
     const config = await readTeam(o.team);
     const member = findMember(config, name);
     if (now === undefined || member === undefined) throw new SwarmError('not_found', `${name} is no longer a member of team ${o.team.name}`);
@@ -179,9 +185,10 @@ async function startResume(o: ResumeOptions, name: string): Promise<StartedResum
     let pane: PaneRef | undefined;
     try {
       pane = await o.backend.createPane(spec);
-      // Every pane field, absent ones cleared: the old pid must not stand for the new pane.
+      // Every pane field, absent ones cleared: the old pid must not stand for the new pane. Awake
+      // from here on (a hibernating member): if it goes back to sleep, its own new mark stands.
       const { tmuxPaneId, backendType, pid, paneServer } = memberPaneFields(pane);
-      await updateMember(o.team, member.name, { tmuxPaneId, backendType, pid, paneServer });
+      await updateMember(o.team, member.name, { tmuxPaneId, backendType, pid, paneServer, hibernatedAt: undefined });
       return { member, runtime, restored, msgId, pane, mailbox, exitedPane };
     } catch (e) {
       const problems: string[] = [];
@@ -230,12 +237,12 @@ async function undoResume(o: ResumeOptions, s: StartedResume, cause: unknown): P
     const captured = await abandonPane(o.backend, s.pane, problems);
     await takeBackPrompt(s.mailbox, name, s.msgId);
     // The new process may have recorded itself (pid, isActive) before it failed: put back what was.
-    const { tmuxPaneId, backendType, pid, paneServer, isActive } = s.member;
+    const { tmuxPaneId, backendType, pid, paneServer, isActive, hibernatedAt } = s.member;
     const ours = memberPaneFields(s.pane);
     await updateTeam(o.team, (c) => {
       const m = findMember(c, name);
       if (m !== undefined && m.tmuxPaneId === ours.tmuxPaneId && m.backendType === ours.backendType && m.paneServer === ours.paneServer) {
-        Object.assign(m, { tmuxPaneId, backendType, pid, paneServer, isActive });
+        Object.assign(m, { tmuxPaneId, backendType, pid, paneServer, isActive, hibernatedAt });
       }
     }).catch((e: unknown) => problems.push(`its roster entry could not be restored: ${e instanceof Error ? e.message : String(e)}`));
     return captured;
@@ -243,5 +250,5 @@ async function undoResume(o: ResumeOptions, s: StartedResume, cause: unknown): P
     problems.push(`it could not be undone: ${e instanceof Error ? e.message : String(e)}`);
     return { lines: [] };
   });
-  return startFailure(`resume of ${name} failed`, o.team.paths.stderrLog(name), output, [...problems, `${name} is still stopped`], cause);
+  return startFailure(`resume of ${name} failed`, o.team.paths.stderrLog(name), output, [...problems, `${name} is still ${s.member.hibernatedAt === undefined ? 'stopped' : 'hibernating'}`], cause);
 }

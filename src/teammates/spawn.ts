@@ -74,6 +74,8 @@ export interface SpawnOptions {
   cwd?: string | undefined;
   runtime?: TeammateRuntime | undefined;
   isolation?: Isolation | undefined;
+  /** Its own hibernateAfter (docs/hibernation.md), over the team's. */
+  hibernateAfterMs?: number | undefined;
   /**
    * A team launched again: the member's inbox from its earlier run is kept as history (marked read,
    * so the new teammate starts from its prompt) instead of cleared, and a failed spawn leaves it.
@@ -323,6 +325,7 @@ async function startLocked(
     ...(o.agentType ? { agentType: o.agentType } : {}),
     ...(o.planModeRequired ? { planModeRequired: true } : {}),
     ...(v.mode ? { mode: v.mode } : {}),
+    ...(o.hibernateAfterMs !== undefined ? { hibernateAfterMs: o.hibernateAfterMs } : {}),
   });
   const name = member.name;
   const color = memberColor(member);

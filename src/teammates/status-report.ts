@@ -8,6 +8,7 @@
 // the task columns are read. A `stopped` member keeps its tasks: `swarm resume` brings it back.
 //
 // State rules: a member whose process is dead (or unknown) and whose pane is gone or exited is
+// `hibernating` when config.json says it went to sleep (`hibernatedAt`, docs/hibernation.md), else
 // `stopped` (docs/protocol.md#transcripts-and-resume: not shut down, so still in the roster; `swarm resume` restarts it), whatever
 // config.json's `isActive` says; a pane gone while its pid still lives is `dead` (a process nobody
 // can reach: resuming it would run it twice); a heartbeat older than STALE_HEARTBEAT_MS from a process that is not known dead is `stale`; a
@@ -77,6 +78,8 @@ export interface MemberStatus {
   contextPercent: number | null;
   /** Its last activities (at most 5, oldest first: "Read src/a.ts", "Bash: npm test"); none without a status file. */
   activities: string[];
+  /** When it went to sleep (epoch ms) while `hibernating` (docs/hibernation.md); else null. */
+  hibernatingSince: number | null;
 }
 
 /** The progress figures of a member's status file: context use and its last activities. */
@@ -136,9 +139,11 @@ export function teammateState(o: {
   isActive: boolean | undefined;
   /** The member's `runtime` (config.json): a `swarm` teammate always writes a status file. */
   runtime?: string | undefined;
+  /** config.json `hibernatedAt`: gone on purpose, woken by its next inbox entry (docs/hibernation.md). */
+  hibernatedAt?: number | undefined;
   now: number;
 }): MemberState {
-  if (o.alive === false) return o.pidAlive === true ? 'dead' : 'stopped';
+  if (o.alive === false) return o.pidAlive === true ? 'dead' : o.hibernatedAt !== undefined ? 'hibernating' : 'stopped';
   if (o.status !== undefined) return o.now - o.status.heartbeatAt > STALE_HEARTBEAT_MS ? 'stale' : o.status.state;
   if (o.isActive === true) return 'working';
   if (o.isActive === false) return 'idle';
@@ -267,7 +272,7 @@ export async function collectStatus(team: Team, opts: CollectOptions = {}): Prom
   const pending = await pendingByWorker(paths, warnings);
   const unread = await Promise.all([LEAD_NAME, ...teammates.map((m) => m.name)].map((n) => unreadCount(mailbox, n, warnings)));
 
-  const states = teammates.map((m, i) => teammateState({ alive: live[i + 1]!.alive, pidAlive: live[i + 1]!.pidAlive, status: statuses[i], isActive: m.isActive, runtime: m.runtime, now }));
+  const states = teammates.map((m, i) => teammateState({ alive: live[i + 1]!.alive, pidAlive: live[i + 1]!.pidAlive, status: statuses[i], isActive: m.isActive, runtime: m.runtime, hibernatedAt: m.hibernatedAt, now }));
   const dead = teammates.filter((m, i) => states[i] === 'dead' && opts.releaseDead?.(m.name) === true);
   for (const m of dead) {
     await releaseTasksOf(team, m.name, 'crashed').catch((e: unknown) => warnings.push(`releasing ${m.name}'s tasks: ${message(e)}`));
@@ -295,6 +300,7 @@ export async function collectStatus(team: Team, opts: CollectOptions = {}): Prom
       costUsd: leadStatus?.costUsd ?? null,
       task: currentTask(tasks, LEAD_NAME),
       ...memberProgress(leadStatus, leader?.model),
+      hibernatingSince: null,
     },
   ];
   const details: MemberDetail[] = [{ color: leader?.color, pane: leadLive.pane, pidAlive: leadLive.pidAlive, isActive: leader?.isActive }];
@@ -321,6 +327,7 @@ export async function collectStatus(team: Team, opts: CollectOptions = {}): Prom
       costUsd: status?.costUsd ?? null,
       task: currentTask(tasks, m.name),
       ...memberProgress(status, m.model),
+      hibernatingSince: states[i] === 'hibernating' ? (m.hibernatedAt ?? null) : null,
     });
     details.push({ color: m.color, pane: l.pane, pidAlive: l.pidAlive, isActive: m.isActive });
   });

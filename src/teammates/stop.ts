@@ -7,6 +7,7 @@
 //                     unread for the console), escalating to a kill on --force. By default it
 //                     waits the teammate's grace period plus a margin (protocol/shutdown-timing.ts),
 //                     so a teammate that exits at the end of its grace is seen exiting;
+//                     A hibernating member is removed without waking it (removeIfAsleep);
 //   handleShutdownApproved  the one leader-side handler of an approval (wait for the process to
 //                     exit, kill the leftover pane — remain-on-exit keeps it — and update the
 //                     roster). The console reuses it: a real `claude` teammate never removes itself.
@@ -32,6 +33,7 @@ import { awaitFiles } from '../storage/await-files.js';
 import type { Backend } from '../backends/backend.js';
 import { isProcessAlive, pollUntil, terminateProcess } from '../backends/process.js';
 import { backendForMember, paneRefOf, type BackendContext } from '../backends/registry.js';
+import { withSpawnLock } from './recipe.js';
 import { releaseTasksOf, type Departure } from './release.js';
 import { settleWorktree, type WorktreeFate } from './worktree.js';
 
@@ -106,6 +108,22 @@ async function forget(team: Team, member: Member, how: Departure): Promise<{ wor
   await removeMember(team, member.name);
   await releaseTasksOf(team, member.name, how);
   return member.worktreePath ? { worktree: await settleWorktree(member.worktreePath, team.name, member.name) } : {};
+}
+
+/**
+ * A hibernating member (docs/hibernation.md) removed without waking it: under the spawn lock, so a
+ * waker's resume either started before (then it is awake: undefined, ask it as usual) or starts
+ * after and finds no member. Its exited pane, if one is still shown, is closed and verified.
+ */
+async function removeIfAsleep(team: Team, name: string, ctx: StopContext): Promise<StopOutcome | undefined> {
+  return withSpawnLock(team, undefined, async () => {
+    const member = findMember(await readTeam(team), name);
+    if (member === undefined) return { name, outcome: 'already_gone', reason: 'no longer in the roster', verified: true };
+    if (member.hibernatedAt === undefined) return undefined;
+    await stopPane(team, member, ctx);
+    const worktree = await forget(team, member, 'shut down');
+    return { name: member.name, outcome: 'already_gone', reason: 'it was hibernating: removed without waking it', verified: true, ...worktree };
+  });
 }
 
 /** Hard stop now, verified; the member is removed. */
@@ -207,6 +225,11 @@ async function askToShutDown(team: Team, name: string, opts: ShutdownOptions, as
     const worktree = await forget(team, member, 'shut down');
     return { name: member.name, outcome: 'already_gone', reason, verified: true, ...worktree };
   };
+  if (member.hibernatedAt !== undefined) {
+    const asleep = await removeIfAsleep(team, member.name, opts);
+    if (asleep !== undefined) return asleep;
+    return askToShutDown(team, name, opts, asked); // woken meanwhile: asked like any live teammate
+  }
   if (!(await alive())) return gone('it had already exited');
 
   const { mailbox } = await openLeadMailbox({ team });

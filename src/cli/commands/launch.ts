@@ -2,6 +2,7 @@
 // loaded only when it runs (team files, YAML, the start-up code would cost every other command
 // start-up time).
 import type { CommandModule } from 'yargs';
+import { HIBERNATE_AFTER_HELP } from '../run/options.js';
 import { BACKEND_CHOICES } from '../../backends/kinds.js';
 import type { GlobalArgs } from '../global-flags.js';
 import type { LaunchArgs } from '../launch/run-launch.js';
@@ -13,6 +14,7 @@ export const launchCommand: CommandModule<GlobalArgs, LaunchArgs> = {
     y
       .positional('file', { type: 'string', demandOption: true, describe: 'team file (see examples/)' })
       .option('console', { type: 'boolean', default: true, describe: 'run the leader console afterwards (--no-console: just spawn)' })
+      .option('hibernate-after', { type: 'string', describe: `${HIBERNATE_AFTER_HELP}; over the file's hibernateAfter` })
       .option('dry-run', { type: 'boolean', default: false, describe: 'print every command it would run; write nothing' })
       .option('backend', { type: 'string', choices: BACKEND_CHOICES, describe: "where panes open (default: the file's backend, else auto)" })
       .option('rename', { type: 'boolean', default: false, describe: 'if the team exists, launch a second one under a free name (default: attach to it when it runs, else start it again)' })

@@ -2,6 +2,7 @@
 // (docs/protocol.md#spawn). The command line only; what it does is cli/handlers/spawn.ts, loaded
 // when it runs (the spawn code and the backends would cost every other command start-up time).
 import type { CommandModule } from 'yargs';
+import { HIBERNATE_AFTER_HELP } from '../run/options.js';
 import { BACKEND_CHOICES } from '../../backends/kinds.js';
 import { PermissionModeSchema } from '../../protocol/config.js';
 import { TEAMMATE_RUNTIMES } from '../../teammates/command-line.js';
@@ -25,6 +26,7 @@ export const spawnCommand: CommandModule<GlobalArgs, SpawnArgs> = {
       .option('cwd', { type: 'string', describe: 'working directory (default: the current one)' })
       .option('runtime', { type: 'string', choices: TEAMMATE_RUNTIMES, default: 'swarm', describe: 'swarm teammate, or the real claude CLI' })
       .option('isolation', { type: 'string', choices: ISOLATIONS, describe: 'worktree: its own git worktree and branch swarm/<team>/<name> (see swarm worktrees)' })
+      .option('hibernate-after', { type: 'string', describe: HIBERNATE_AFTER_HELP })
       .option('ready-timeout', { type: 'number', default: DEFAULT_READY_TIMEOUT_MS / 1000, describe: 'seconds to wait for readiness' })
       .example('$0 spawn alice --prompt "review src/app.ts" --team review-squad', 'add a teammate')
       .example('$0 spawn bob -p "write tests" --runtime claude --permission-mode acceptEdits', 'a real Claude Code teammate')

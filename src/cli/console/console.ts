@@ -43,6 +43,7 @@ import { StatusTracker } from './status-tracker.js';
 import { TeamEnd } from './team-end.js';
 import { promptText, questionLines, type PromptMode } from './view.js';
 import { InboxFeed } from './inbox-feed.js';
+import { wakeWhileOpen } from '../hibernation-waker.js';
 import { LeadInConsole } from './lead-in-console.js';
 import type { ConsoleOptions } from './options.js';
 import { everyTick, watchDir } from './sources.js';
@@ -181,6 +182,7 @@ export class LeaderConsole implements ActionContext {
     );
     this.track(watchDir(this.team.paths.dir, () => this.refreshStatus.trigger(), { ...watching, match: (n) => n === 'config.json' }));
     this.track(everyTick(STATUS_TICK_MS, () => this.refreshStatus.trigger(), this.stop.signal));
+    this.track(wakeWhileOpen({ team: this.team, backends: () => stopContext(this), say: (line) => this.print(chalk.dim(line)) }, this.stop.signal));
     await this.questions.replayPlans().catch((e: unknown) => this.printError(e));
     await this.questions.refresh.trigger();
     await this.refreshStatus.trigger();

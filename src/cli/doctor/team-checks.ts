@@ -272,6 +272,7 @@ function memberFindings(ctx: DoctorContext, handle: Team, m: Member, l: Liveness
   const team = handle.name;
   // Its process gone too (not only its pane): stopped, so it can be resumed (docs/protocol.md#transcripts-and-resume).
   const resumable = l.alive === false && l.pidAlive !== true;
+  if (resumable && m.hibernatedAt !== undefined) return []; // hibernating: gone on purpose, woken by its next message (docs/hibernation.md)
   const kill = `${resumable ? `resume it with: ${resumeCommand(m.name, team)}, or ` : ''}remove it with: swarm kill ${m.name} --team ${team}`;
   if (l.alive === false && m.isActive !== false) {
     return [
@@ -433,7 +434,11 @@ export async function checkTeamMembers(ctx: DoctorContext): Promise<CheckResult>
     const facts = await gatherLivenessFacts(recorded, { team: handle, exec: ctx.exec, env: ctx.env, isAlive: ctx.isAlive });
     const lives = members.map((m, i) => judgeLiveness(recorded[i]!, facts));
     members.forEach((m, i) => findings.push(...memberFindings(ctx, handle, m, lives[i]!)));
-    const notRunning = members.flatMap((m, i) => (lives[i]!.alive === false ? [{ name: m.name, stopped: lives[i]!.pidAlive !== true }] : []));
+    const notRunning = members.flatMap((m, i) => {
+      const l = lives[i]!;
+      const hibernating = l.alive === false && l.pidAlive !== true && m.hibernatedAt !== undefined;
+      return l.alive === false && !hibernating ? [{ name: m.name, stopped: l.pidAlive !== true }] : [];
+    });
     findings.push(...(await taskFindings(handle, notRunning)));
     findings.push(...(await pendingFindings(handle, config, facts)));
     findings.push(...(await unansweredFindings(ctx, handle, config, facts)));

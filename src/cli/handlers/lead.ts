@@ -9,6 +9,7 @@ import type { GlobalArgs } from '../global-flags.js';
 import { refuseOtherLeader } from '../run/lead-process.js';
 import { leadSettings, requireModelCredentials, type LeadArgs } from '../run/options.js';
 import { cliIo, stdinIsDeadDevice } from '../io.js';
+import { setHibernateAfter } from '../../team/team-store.js';
 
 export interface LeadCommandArgs extends GlobalArgs, LeadArgs {
   agent: boolean;
@@ -26,6 +27,7 @@ export async function lead(args: LeadCommandArgs): Promise<void> {
   const goal = env[SESSION_ENV.goal];
   const lead = args.agent ? { ...leadSettings(args, env, cliIo().cwd), ...(goal ? { goal } : {}) } : undefined;
   if (lead && !args['take-over']) await refuseOtherLeader(team);
+  if (lead) await setHibernateAfter(team, lead.hibernateAfterMs);
   const banner = env[SESSION_ENV.banner]?.split('\n') ?? [];
   const hint = env[SESSION_ENV.idleHint];
   const endWithLastTeammate = env[SESSION_ENV.endWithTeam] === '1';

@@ -14,7 +14,7 @@ import { TaskList } from '../../tasks/index.js';
 import { SwarmError } from '../../protocol/errors.js';
 import { oneLine } from '../../protocol/text.js';
 import { wordSlug } from '../../team/slug.js';
-import { createTeam, teamExists } from '../../team/team-store.js';
+import { createTeam, setHibernateAfter, teamExists } from '../../team/team-store.js';
 import { Team } from '../../team/team.js';
 import { runConsole } from '../console/run.js';
 import { rootDir } from '../context.js';
@@ -95,6 +95,7 @@ export async function run(args: RunArgs): Promise<void> {
   }
   const { team, created } = await teamFor(args);
   await ensureLeadKey(team);
+  await setHibernateAfter(team, settings.hibernateAfterMs);
   const say = (line: string): void => void cliIo().stderr.write(`${line}\n`);
   const exportLine = cliIo().env.SWARM_TEAM === team.name ? [] : [chalk.dim(`  export SWARM_TEAM=${team.name}   (then no command needs --team)`)];
   if (claudeSettings !== undefined) return runByClaude({ args, team, created, goal, settings: claudeSettings, say, exportLine });

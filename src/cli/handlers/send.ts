@@ -4,7 +4,8 @@
 // 128 KB, so big texts go through - or --file), and never read further than that; `--file` reads
 // regular files only.
 // A recipient that is `stopped` (docs/protocol.md#transcripts-and-resume) gets the message queued as usual, and a note on stderr
-// says how to resume it (exit 0: the message is delivered once it runs again).
+// says how to resume it (exit 0: the message is delivered once it runs again). A `hibernating`
+// recipient is woken (docs/hibernation.md) and reads it then.
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { SwarmError } from '../../protocol/errors.js';
@@ -17,6 +18,8 @@ import { chalk } from '../output/render.js';
 import { resumeCommand, stoppedAmong } from '../../teammates/status-report.js';
 import type { Team } from '../../team/team.js';
 import { cliIo, cliRun } from '../io.js';
+import { readTeam } from '../../team/team-store.js';
+import { sameName } from '../../protocol/names.js';
 
 export interface SendArgs extends GlobalArgs {
   to: string;
@@ -96,6 +99,20 @@ export async function send(args: SendArgs): Promise<void> {
   if (args.json) printJson(result);
   else println(`sent to ${result.recipients.join(', ')} ${chalk.dim(result.msg_id)}`);
   for (const line of await stoppedNotes(team, result.recipients)) cliIo().stderr.write(`${chalk.yellow('swarm: note:')} ${line}\n`);
+  await wakeRecipients(team, result.recipients);
+}
+
+/** Hibernating recipients are woken here (docs/hibernation.md), whether or not a console would: the first waker starts it, the others find it started. */
+async function wakeRecipients(team: Team, recipients: readonly string[]): Promise<void> {
+  const asleep = (await readTeam(team)).members.some((m) => m.hibernatedAt !== undefined && recipients.some((r) => sameName(r, m.name)));
+  if (!asleep) return; // the common case: the resume machinery is not even loaded
+  const { wakeDue } = await import('../hibernation-waker.js');
+  const say = (line: string): void => void cliIo().stderr.write(`${chalk.dim(`swarm: ${line}`)}\n`);
+  const { results } = await wakeDue({ team, backends: () => ({ env: cliIo().env }), say }, (name) => !recipients.some((r) => sameName(r, name)));
+  for (const r of results) {
+    if (r.ok) say(`woke ${r.name}: it reads the message now`);
+    else if (r.error.kind !== 'exists') cliIo().stderr.write(`${chalk.yellow('swarm: note:')} ${r.name} is hibernating and could not be woken, so the message waits in its inbox: ${r.error.message.split('\n')[0]}\n`);
+  }
 }
 
 /** One note per recipient that is stopped: the message waits in its inbox until it is resumed. */

@@ -7,6 +7,7 @@ import { spawnTeammate } from '../../teammates/spawn.js';
 import type { Isolation } from '../../teammates/spawn-choices.js';
 import type { TeammateRuntime } from '../../teammates/command-line.js';
 import { SwarmError } from '../../protocol/errors.js';
+import { parseDuration } from '../../protocol/duration.js';
 import { describeClaudeUsed } from '../../teammates/claude-version.js';
 import { printJson, println, requestedBackend, requireTeam } from '../context.js';
 import type { GlobalArgs } from '../global-flags.js';
@@ -25,10 +26,12 @@ export interface SpawnArgs extends GlobalArgs {
   cwd?: string;
   runtime: string;
   isolation?: string;
+  'hibernate-after'?: string;
   'ready-timeout': number;
 }
 
 export async function spawn(args: SpawnArgs): Promise<void> {
+  const hibernateAfterMs = args['hibernate-after'] === undefined ? undefined : parseDuration(args['hibernate-after'], '--hibernate-after'); // before anything is made
   const team = await requireTeam(args);
   const requested = args.host !== undefined && args.backend === undefined ? 'ssh' : await requestedBackend(team, args.backend);
   if (!(args['ready-timeout'] > 0)) throw new SwarmError('invalid_input', `expected --ready-timeout > 0 seconds, got ${args['ready-timeout']}`);
@@ -45,6 +48,7 @@ export async function spawn(args: SpawnArgs): Promise<void> {
     cwd: args.cwd,
     runtime: args.runtime as TeammateRuntime,
     isolation: args.isolation as Isolation | undefined,
+    hibernateAfterMs,
     backend,
     readyTimeoutMs: args['ready-timeout'] * 1000,
     env: cliIo().env,

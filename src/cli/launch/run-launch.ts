@@ -31,6 +31,7 @@ import { renderStatus } from '../output/status.js';
 import { collectStatus } from '../../teammates/status-report.js';
 import { planWorktree, type WorktreePlan } from '../../teammates/worktree.js';
 import { memberHosts, parseTeamFile } from './team-file.js';
+import { parseDuration } from '../../protocol/duration.js';
 import { cliIo, setExitCode } from '../io.js';
 
 export interface LaunchArgs extends GlobalArgs {
@@ -40,6 +41,7 @@ export interface LaunchArgs extends GlobalArgs {
   rename: boolean;
   fresh: boolean;
   backend?: string;
+  'hibernate-after'?: string;
 }
 
 /** startTeam, with an interrupt undoing everything it started; then ends the process by that signal, after saying so. */
@@ -102,7 +104,9 @@ export async function runLaunch(args: LaunchArgs): Promise<void> {
   const env = cliIo().env;
   // The machine checks (each cwd, claude on PATH, worktrees) run before anything is created, dry run too.
   const cwd = cliIo().cwd;
-  const file = await parseTeamFile(args.file, { env, cwd });
+  const parsed = await parseTeamFile(args.file, { env, cwd });
+  // --hibernate-after over the file's hibernateAfter (checked here, before anything is created).
+  const file = args['hibernate-after'] === undefined ? parsed : { ...parsed, hibernateAfter: (parseDuration(args['hibernate-after'], '--hibernate-after'), args['hibernate-after']) };
   const requested = (args.backend ?? file.backend ?? 'auto') as BackendChoice;
   if (args['dry-run']) {
     const named = new Team(root, file.name);

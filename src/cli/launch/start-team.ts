@@ -28,6 +28,7 @@ import { ensureLeadKey } from '../../permissions/keys.js';
 import { SwarmError, isSwarmError } from '../../protocol/errors.js';
 import { sameName } from '../../protocol/names.js';
 import { createTeam, deleteTeam, updateTeam } from '../../team/team-store.js';
+import { parseDuration } from '../../protocol/duration.js';
 import { Team } from '../../team/team.js';
 import { resumeNamed, resumedLine } from '../resume-members.js';
 import { chalk, paint } from '../output/render.js';
@@ -127,7 +128,12 @@ export async function startTeam(o: StartTeamOptions): Promise<StartedTeam> {
   let tasks: Task[] = [];
   try {
     await updateTeam(team, (c) => {
-      c.swarm = { ...c.swarm, ...(o.requested !== 'auto' ? { backend: o.requested } : {}), ...(o.file.permissionMode ? { permissionMode: o.file.permissionMode } : {}) };
+      c.swarm = {
+        ...c.swarm,
+        ...(o.requested !== 'auto' ? { backend: o.requested } : {}),
+        ...(o.file.permissionMode ? { permissionMode: o.file.permissionMode } : {}),
+        ...(o.file.hibernateAfter ? { hibernateAfterMs: parseDuration(o.file.hibernateAfter, 'hibernateAfter') } : {}),
+      };
     });
     tasks = await createFileTasks(team, o.file.tasks ?? [], o.file.members.map((m) => m.name));
     ({ backend, host } = await chooseBackend(o, team));

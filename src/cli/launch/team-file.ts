@@ -10,6 +10,7 @@
 //                                      round-robin in member order (the ssh backend)
 //   permissionMode: default|acceptEdits|bypassPermissions|plan   optional, inherited by members
 //   model: ...                         optional, default model of the members
+//   hibernateAfter: 10m                optional: idle this long, a swarm teammate hibernates (docs/hibernation.md)
 //   members:                           at least one
 //     - name: alice                    member name, unique case-insensitively, not reserved
 //       prompt: ...                    the initial prompt (first message from team-lead)
@@ -28,6 +29,7 @@
 // directory, `claude` is on PATH for runtime: claude, an isolation: worktree member's cwd is in a git
 // repository with a commit and its branch is free), so that launch fails before creating anything.
 import { promises as fs } from 'node:fs';
+import { parseDuration } from '../../protocol/duration.js';
 import path from 'node:path';
 import { LineCounter, isMap, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
@@ -59,6 +61,14 @@ function hostRule(value: string, ctx: z.RefinementCtx): void {
     parseDestination(value);
   } catch (e) {
     ctx.addIssue({ code: 'custom', message: e instanceof Error ? e.message.replace(/^--host: /, '') : String(e) });
+  }
+}
+
+function durationRule(value: string, ctx: z.RefinementCtx): void {
+  try {
+    parseDuration(value, 'hibernateAfter');
+  } catch (e) {
+    ctx.addIssue({ code: 'custom', message: e instanceof Error ? e.message.replace(/^hibernateAfter: /, '') : String(e) });
   }
 }
 
@@ -97,6 +107,7 @@ const TeamFileObjectSchema = z.strictObject({
   hosts: z.array(z.string().superRefine(hostRule)).min(1, 'expected at least one host').optional(),
   permissionMode: PermissionModeSchema.optional(),
   model: nonEmpty.optional(),
+  hibernateAfter: z.string().superRefine(durationRule).optional(),
   members: z.array(TeamFileMemberSchema).min(1, 'expected at least one member'),
   tasks: z.array(TeamFileTaskSchema).optional(),
 });

@@ -20,6 +20,7 @@ import { openPlanRequests } from '../../permissions/plan-answer.js';
 import { SwarmError } from '../../protocol/errors.js';
 import { LEAD_NAME, sameName } from '../../protocol/names.js';
 import { LeadInboxRule } from '../../runtime/lead/inbox-rule.js';
+import { HibernationWaker } from '../hibernation-waker.js';
 import { forLead } from '../../runtime/lead/notification.js';
 import { readTeamState, nudgeText } from '../../runtime/lead/team-state.js';
 import { leadToolset } from '../../runtime/lead/toolset.js';
@@ -29,7 +30,7 @@ import { Transcript } from '../../runtime/transcript.js';
 import { PaneView } from '../../runtime/view.js';
 import { describeHolder, LEASE_TICK_MS, LeaseKeeper, leaseSelf } from '../../team/lead-lease.js';
 import { setTeamBudget } from '../../team/spend.js';
-import { readTeam } from '../../team/team-store.js';
+import { readTeam, setHibernateAfter } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
 import type { TeammateRuntime } from '../../teammates/command-line.js';
 import { collectStatus } from '../../teammates/status-report.js';
@@ -47,6 +48,7 @@ export interface McpLeadSettings {
   maxTeammates: number;
   budgetUsd?: number | undefined;
   budgetTokens?: number | undefined;
+  hibernateAfterMs?: number | undefined;
 }
 
 export interface McpLeadOptions {
@@ -119,6 +121,7 @@ export async function serveLead(o: McpLeadOptions, transport: Transport): Promis
   await readTeam(team); // not_found before anything starts
   const stop = new AbortController();
   if (settings.budgetUsd !== undefined || settings.budgetTokens !== undefined) await setTeamBudget(team, { usd: settings.budgetUsd, tokens: settings.budgetTokens });
+  await setHibernateAfter(team, settings.hibernateAfterMs);
 
   const view = new PaneView((s) => o.log(s), undefined);
   const transcript = new Transcript(team.paths.log(LEAD_NAME), Date.now, (e) => o.log(`transcript: ${String(e)}\n`));
@@ -144,10 +147,16 @@ export async function serveLead(o: McpLeadOptions, transport: Transport): Promis
   // process holds it (the one consumer of team-lead's inbox).
   let leasing: Promise<{ keeper: LeaseKeeper; refused: boolean }> | undefined;
   let following: Promise<void> | undefined;
+  let waking: Promise<HibernationWaker | undefined> | undefined;
   const follow = (keeper: LeaseKeeper): void => {
     if (following !== undefined || !keeper.holding || stop.signal.aborted) return;
     following = deliveries.run(stop.signal).catch((e: unknown) => {
       if (!stop.signal.aborted) o.log(`error: following team-lead's inbox: ${e instanceof Error ? e.message : String(e)}\n`);
+    });
+    // The consumer wakes hibernating teammates (docs/hibernation.md).
+    waking = HibernationWaker.start({ team, backends: () => stopContext, say: (line) => o.log(`${line}\n`) }).catch((e: unknown) => {
+      o.log(`error: watching for hibernating teammates: ${e instanceof Error ? e.message : String(e)}\n`);
+      return undefined;
     });
   };
   const requireLease = async (): Promise<void> => {
@@ -266,6 +275,7 @@ export async function serveLead(o: McpLeadOptions, transport: Transport): Promis
       stop.abort();
       await server.close().catch(() => undefined);
       await following;
+      await (await waking)?.close();
       await toolset.ctx.processes.killAll();
       await transcript.flush();
       const lease = await leasing?.catch(() => undefined);

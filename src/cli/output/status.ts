@@ -8,7 +8,7 @@ import { oneLine } from '../../protocol/text.js';
 import { formatAge } from './age.js';
 import { chalk, paint } from './render.js';
 import { renderTable, type Cell } from './table.js';
-import type { CollectedStatus, MemberState, StatusTotal } from '../../teammates/status-report.js';
+import type { CollectedStatus, MemberState, MemberStatus, StatusTotal } from '../../teammates/status-report.js';
 
 /** 950 → "950", 12_345 → "12.3k", 2_500_000 → "2.5M". */
 export function formatCount(n: number): string {
@@ -50,9 +50,16 @@ function stateStyle(state: MemberState): (s: string) => string {
     case 'starting':
     case 'exiting':
       return chalk.cyan;
+    case 'hibernating':
+      return chalk.blue;
     default:
       return chalk.dim;
   }
+}
+
+/** The state, and for a hibernating member since when: `hibernating 12m`. */
+export function stateLabel(m: Pick<MemberStatus, 'state' | 'hibernatingSince'>, now: number): string {
+  return m.hibernatingSince === null ? m.state : `${m.state} ${formatAge(now - m.hibernatingSince)}`;
 }
 
 const HEADERS = ['MEMBER', 'BACKEND', 'PANE', 'PID', 'STATE', 'TASK', 'HEARTBEAT', 'UNREAD', 'PERMS', 'TOOLS', 'CTX', 'TOKENS in/out', 'COST'];
@@ -80,7 +87,7 @@ function rows(s: CollectedStatus, now: number): Cell[][] {
       { text: m.host === null ? (m.backendType ?? '-') : `${m.backendType ?? '-'} ${m.host}` },
       { text: `${m.paneId ?? '-'}${paneNote}`, ...(paneNote ? { style: chalk.red } : {}) },
       { text: pid, ...(d.pidAlive === false ? { style: chalk.red } : {}) },
-      { text: m.state, style: stateStyle(m.state) },
+      { text: stateLabel(m, now), style: stateStyle(m.state) },
       { text: taskLabel(m.task) },
       { text: m.heartbeatAt === null ? '-' : `${formatAge(now - m.heartbeatAt)} ago` },
       { text: m.unread === null ? '?' : String(m.unread), ...(m.unread ? { style: chalk.bold } : {}) },

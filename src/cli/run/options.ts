@@ -5,6 +5,7 @@ import type { Argv } from 'yargs';
 import { BACKEND_CHOICES } from '../../backends/kinds.js';
 import { PermissionModeSchema, parsePermissionMode } from '../../protocol/config.js';
 import { SwarmError } from '../../protocol/errors.js';
+import { parseDuration } from '../../protocol/duration.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +24,7 @@ export interface TeamArgs {
   'permission-mode'?: string | undefined;
   /** Unset: `swarm` under swarm's own lead, `claude` under a Claude Code lead. */
   runtime?: string | undefined;
+  'hibernate-after'?: string | undefined;
 }
 
 export interface LeadArgs extends TeamArgs {
@@ -43,7 +45,8 @@ export function teamOptions<T>(y: Argv<T>, runtimeDefault: TeammateRuntime | 'by
     .option('budget-tokens', { type: 'number', describe: "the team's tokens (for models without a list price)" })
     .option('backend', { type: 'string', choices: BACKEND_CHOICES, describe: 'where teammates open (default: the team setting, else auto-detect)' })
     .option('permission-mode', { type: 'string', describe: `${PermissionModeSchema.options.join(' | ')} for teammates` })
-    .option('runtime', { type: 'string', choices: TEAMMATE_RUNTIMES, describe: `swarm teammates, or the real claude CLI (default: ${byLead})` }) as Argv<T & TeamArgs>;
+    .option('runtime', { type: 'string', choices: TEAMMATE_RUNTIMES, describe: `swarm teammates, or the real claude CLI (default: ${byLead})` })
+    .option('hibernate-after', { type: 'string', describe: HIBERNATE_AFTER_HELP }) as Argv<T & TeamArgs>;
 }
 
 export function leadOptions<T>(y: Argv<T>, runtimeDefault: TeammateRuntime | 'by lead' = 'swarm'): Argv<T & LeadArgs> {
@@ -53,7 +56,12 @@ export function leadOptions<T>(y: Argv<T>, runtimeDefault: TeammateRuntime | 'by
     .option('lead-tools', { type: 'string', choices: ['read'], describe: 'read: the lead may also use Read, Glob and Grep' }) as Argv<T & LeadArgs>;
 }
 
+/** `--hibernate-after`'s help, the same on run, lead, mcp, launch and spawn. */
+export const HIBERNATE_AFTER_HELP = 'idle this long (30s, 10m, 1h), a swarm teammate hibernates and wakes on its next message (default: never)';
+
 export interface TeamSettings {
+  /** The team's hibernateAfter, when given (docs/hibernation.md). */
+  hibernateAfterMs?: number | undefined;
   limits: LeadLimitSettings;
   backend: string | undefined;
   model: string | undefined;
@@ -68,7 +76,9 @@ export function teamSettings(args: TeamArgs, runtimeDefault: TeammateRuntime, cw
   positive('budget-usd', args['budget-usd'], false);
   positive('budget-tokens', args['budget-tokens'], true);
   if (args['permission-mode'] !== undefined) parsePermissionMode(args['permission-mode'], '--permission-mode');
+  const hibernate = args['hibernate-after'] === undefined ? undefined : parseDuration(args['hibernate-after'], '--hibernate-after');
   return {
+    ...(hibernate === undefined ? {} : { hibernateAfterMs: hibernate }),
     limits: { maxTeammates: args['max-teammates'], budgetUsd: args['budget-usd'], budgetTokens: args['budget-tokens'] },
     backend: args.backend,
     model: args.model,

@@ -18,6 +18,8 @@ import { LEAD_NAME } from '../../protocol/names.js';
 import { END_OF_RUN_SHUTDOWN_MS } from '../../protocol/shutdown-timing.js';
 import { oneLine } from '../../protocol/text.js';
 import type { Task } from '../../protocol/task.js';
+import type { BackendContext } from '../../backends/registry.js';
+import { wakeWhileOpen } from '../hibernation-waker.js';
 import type { LeadInboxEvent, LeadInboxRule } from '../../runtime/lead/inbox-rule.js';
 import { taskChangeLine, taskChanges } from '../../runtime/lead/task-changes.js';
 import { ensureDir } from '../../storage/atomic.js';
@@ -75,6 +77,8 @@ export interface ReportRunOptions {
   progress: (line: string) => void;
   /** Taking delivery: an entry for the lead. */
   offer?: (m: InboxMessage) => void;
+  /** Taking delivery: wake hibernating teammates (docs/hibernation.md), their backends reached so. */
+  wake?: () => BackendContext;
   signal: AbortSignal;
 }
 
@@ -135,6 +139,7 @@ export async function reportRun(o: ReportRunOptions): Promise<RunReport> {
       }
     })().catch(fail('watching the task list')),
   );
+  if (o.wake !== undefined) background.push(wakeWhileOpen({ team: o.team, backends: o.wake, say: (line) => o.progress(line) }, o.signal).catch(fail('waking hibernating teammates')));
   return {
     settled: async () => {
       // Releases started meanwhile are pushed while the first ones settle: wait for them all.

@@ -1,7 +1,8 @@
 // What the agent lead needs to know about its team between turns (docs/protocol.md#agent-lead): who is still working
 // (a live process whose status file says starting, working, or waiting for a permission or at the
 // team's budget; a member without a status file, e.g. a real `claude` teammate, by config.json's
-// isActive; a live teammate with unread messages it will take up as a turn: it is about to work),
+// isActive; a live teammate with unread messages it will take up as a turn: it is about to work, and
+// so is a hibernating one: it is woken for them; a hibernating one with nothing waiting is idle),
 // and which tasks are still open (pending or in_progress; Claude Code's internal ones left out).
 // The team's spend is team/spend.ts's.
 import { Mailbox } from '../../mailbox/mailbox.js';
@@ -41,7 +42,9 @@ export async function readTeamState(team: Team): Promise<TeamState> {
   for (const m of teammates) {
     const s = await statusOf(team, m.name);
     const active = s === undefined ? m.isActive === true : ACTIVE_STATES.has(s.state) && isProcessAlive(s.pid);
-    const woken = !active && s !== undefined && s.state !== 'exiting' && isProcessAlive(s.pid) && (await mailbox.unread(m.name).catch(() => [])).some(wakes);
+    // Live with work waiting, or hibernating with work waiting (its waker starts it: docs/hibernation.md).
+    const waking = s !== undefined && ((s.state !== 'exiting' && isProcessAlive(s.pid)) || m.hibernatedAt !== undefined);
+    const woken = !active && waking && (await mailbox.unread(m.name).catch(() => [])).some(wakes);
     if (active || woken) working.push(m.name);
   }
   const { tasks } = await new TaskList(team).list();

@@ -1,0 +1,54 @@
+// Hibernation, the team's side (docs/hibernation.md): which hibernating members are due to wake,
+// read from the files. A member hibernates by itself (runtime/hibernation.ts: config.json
+// `hibernatedAt`, its process gone); it is due to wake when
+//   message  its inbox has an unread entry (a message, a task assignment, a broadcast, a shutdown
+//            request from a leader that is not swarm's — swarm's own stop removes it asleep:
+//            stop.ts), delivered once by the woken runtime as any resumed teammate's;
+//   task     a task anyone may claim is free and no teammate is awake to claim it: the first
+//            hibernating member in the roster wakes (one per pass, so a new task does not wake a crowd).
+// `settling`: marked but its process not yet gone (it is writing its last lines): look again soon.
+// `exitedPanes`: hibernating members whose pane is still shown as exited (tmux remain-on-exit):
+// closed by the waker, as a shutdown's pane is. The waking itself is the resume path (resume.ts).
+import type { Member } from '../protocol/config.js';
+import { sameName } from '../protocol/names.js';
+import { TaskList } from '../tasks/index.js';
+import { readTeam } from '../team/team-store.js';
+import type { Team } from '../team/team.js';
+import type { Env } from './command-line.js';
+import { collectStatus } from './status-report.js';
+
+export interface DueToWake {
+  wake: { name: string; why: 'message' | 'task' }[];
+  settling: string[];
+  exitedPanes: Member[];
+}
+
+const NOTHING: DueToWake = { wake: [], settling: [], exitedPanes: [] };
+
+/** Who wakes now, who to look at again, which exited panes to close. One read of config.json when nobody sleeps. */
+export async function dueToWake(team: Team, env: Env): Promise<DueToWake> {
+  const config = await readTeam(team);
+  if (!config.members.some((m) => m.hibernatedAt !== undefined)) return NOTHING;
+  const { report, details } = await collectStatus(team, { env });
+  const due: DueToWake = { wake: [], settling: [], exitedPanes: [] };
+  let asleepFirst: string | undefined;
+  let awake = 0;
+  report.members.forEach((m, i) => {
+    if (i === 0) return; // the leader
+    const member = config.members.find((c) => sameName(c.name, m.name));
+    if (member === undefined) return;
+    if (m.state !== 'hibernating') {
+      if (member.hibernatedAt !== undefined && m.alive === true) due.settling.push(m.name);
+      else if (m.alive === true) awake += 1;
+      return;
+    }
+    asleepFirst ??= m.name;
+    if (details[i]?.pane === 'dead') due.exitedPanes.push(member);
+    if ((m.unread ?? 0) > 0) due.wake.push({ name: m.name, why: 'message' });
+  });
+  if (awake === 0 && asleepFirst !== undefined && !due.wake.some((w) => w.name === asleepFirst)) {
+    const free = await new TaskList(team).claimable().catch(() => []);
+    if (free.length > 0) due.wake.push({ name: asleepFirst, why: 'task' });
+  }
+  return due;
+}
