@@ -6,6 +6,7 @@ import { permissionsBench } from './permissions.js';
 import { spawnBench } from './spawn.js';
 import { sshBench } from './ssh.js';
 import { runtimeBench } from './runtime.js';
+import { scaleBench } from './scale.js';
 import { startupBench } from './startup.js';
 import { tasksBench } from './tasks.js';
 
@@ -19,6 +20,7 @@ const benches: Record<string, () => Promise<void>> = {
   lead: leadBench,
   ssh: sshBench,
   startup: startupBench,
+  scale: scaleBench,
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -91,13 +91,13 @@ async function waitFor<T>(cond: () => Promise<T | undefined>, ms: number, what: 
   }
 }
 
-interface ProcSample {
+export interface ProcSample {
   rssKb: number;
   anonKb: number;
   ticks: number;
 }
 
-async function sample(pid: number): Promise<ProcSample> {
+export async function sample(pid: number): Promise<ProcSample> {
   const status = await fs.readFile(`/proc/${pid}/status`, 'utf8');
   const kb = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
   const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8');
@@ -105,17 +105,17 @@ async function sample(pid: number): Promise<ProcSample> {
   return { rssKb: kb('VmRSS'), anonKb: kb('RssAnon'), ticks: Number(fields[11]) + Number(fields[12]) };
 }
 
-interface Usage {
+export interface Usage {
   rssMb: number;
   anonMb: number;
   cpuPct: number;
 }
 
 /** RSS at the end and CPU % over one shared window, for every pid. */
-async function measureWindow(pids: number[]): Promise<Usage[]> {
+export async function measureWindow(pids: number[], windowMs = WINDOW_MS): Promise<Usage[]> {
   const before = await Promise.all(pids.map(sample));
   const t0 = performance.now();
-  await new Promise((r) => setTimeout(r, WINDOW_MS)); // the measurement window itself, not a wait on a condition
+  await new Promise((r) => setTimeout(r, windowMs)); // the measurement window itself, not a wait on a condition
   const after = await Promise.all(pids.map(sample));
   const seconds = (performance.now() - t0) / 1000;
   return after.map((a, i) => ({

@@ -36,12 +36,12 @@ const TEAM = 'bench';
 type Mode = 'trivial' | 'runtime';
 type Strategy = 'serial' | 'overlapped';
 
-function privateSocket(): string {
+export function privateSocket(): string {
   return `swarm-bench-${randomBytes(6).toString('hex')}`;
 }
 
 /** Kill the private server on `socket` and remove its socket file; never another server. */
-async function reap(socket: string): Promise<void> {
+export async function reap(socket: string): Promise<void> {
   if (!socket.startsWith('swarm-bench-')) throw new Error(`refusing to kill tmux socket ${socket}`);
   const server = new TmuxServer({ socket });
   const where = await server.tryRun(['display-message', '-p', '#{socket_path}']);
@@ -56,7 +56,7 @@ async function reap(socket: string): Promise<void> {
 }
 
 /** The stand-in's script: approve any shutdown_request, answer everything else with a short text. */
-function standinScript() {
+export function standinScript() {
   return {
     exhaustedReply: 'Ready.',
     turns: [
@@ -167,7 +167,7 @@ async function measureOnce(mode: Mode, strategy: Strategy, n: number): Promise<M
 }
 
 /** Raw tmux: a session, then N `split-window -- sleep 60 ; select-layout tiled` calls. */
-async function baseline(n: number): Promise<{ readyMs: number; stopMs: number; verified: boolean }> {
+export async function baseline(n: number): Promise<{ readyMs: number; stopMs: number; verified: boolean }> {
   const socket = privateSocket();
   const server = new TmuxServer({ socket });
   try {

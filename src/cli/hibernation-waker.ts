@@ -127,6 +127,7 @@ export class HibernationWaker {
 export async function wakeWhileOpen(o: WakerOptions, signal: AbortSignal): Promise<void> {
   if (signal.aborted) return;
   const waker = await HibernationWaker.start(o);
-  await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+  // Aborted while it started: an abort event already past would never come.
+  if (!signal.aborted) await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
   await waker.close();
 }

@@ -122,7 +122,7 @@ async function removeIfAsleep(team: Team, name: string, ctx: StopContext): Promi
     if (member.hibernatedAt === undefined) return undefined;
     await stopPane(team, member, ctx);
     const worktree = await forget(team, member, 'shut down');
-    return { name: member.name, outcome: 'already_gone', reason: 'it was hibernating: removed without waking it', verified: true, ...worktree };
+    return { name: member.name, outcome: 'already_gone', reason: 'it was hibernating, and was not woken', verified: true, ...worktree };
   });
 }
 

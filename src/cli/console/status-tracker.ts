@@ -55,7 +55,8 @@ export class StatusTracker {
       this.last = key;
       this.o.print(statusLine(shown, pending));
     }
-    const allIdle = teammates.length > 0 && pending === 0 && teammates.every((m) => m.state === 'idle');
+    // A hibernating teammate is idle that has gone to sleep (docs/hibernation.md).
+    const allIdle = teammates.length > 0 && pending === 0 && teammates.every((m) => m.state === 'idle' || m.state === 'hibernating');
     if (allIdle && !this.allIdle) {
       const who = teammates.length === 1 ? `${teammates[0]!.name} is idle` : teammates.length === 2 ? 'both teammates are idle' : `all ${teammates.length} teammates are idle`;
       this.o.print(chalk.green(who) + (this.o.allIdleHint ? ` — ${this.o.allIdleHint}` : ''));

@@ -20,6 +20,7 @@ const STATE_STYLE: Partial<Record<MemberState, (s: string) => string>> = {
   stopped: chalk.red.bold,
   stale: chalk.yellow,
   exiting: chalk.dim,
+  hibernating: chalk.blue,
 };
 
 const STATE_WORD: Partial<Record<MemberState, string>> = { waiting_permission: 'waiting', waiting_budget: 'at the budget' };

@@ -64,7 +64,7 @@ function hostRule(value: string, ctx: z.RefinementCtx): void {
   }
 }
 
-function durationRule(value: string, ctx: z.RefinementCtx): void {
+function durationRule(value: string | number, ctx: z.RefinementCtx): void {
   try {
     parseDuration(value, 'hibernateAfter');
   } catch (e) {
@@ -107,7 +107,7 @@ const TeamFileObjectSchema = z.strictObject({
   hosts: z.array(z.string().superRefine(hostRule)).min(1, 'expected at least one host').optional(),
   permissionMode: PermissionModeSchema.optional(),
   model: nonEmpty.optional(),
-  hibernateAfter: z.string().superRefine(durationRule).optional(),
+  hibernateAfter: z.union([z.string(), z.number()]).superRefine(durationRule).optional(),
   members: z.array(TeamFileMemberSchema).min(1, 'expected at least one member'),
   tasks: z.array(TeamFileTaskSchema).optional(),
 });

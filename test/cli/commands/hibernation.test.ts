@@ -137,7 +137,7 @@ describe('hibernation', () => {
     await waitFor(async () => (await stateOf(env, 'w1'))?.state === 'hibernating', 20_000, 'w1 to hibernate again');
     const stopped = await swarm(root, ['shutdown', 'w1'], env);
     expect(stopped.exitCode, stopped.stderr).toBe(0);
-    expect(stopped.stdout + stopped.stderr).toContain('hibernating: removed without waking it');
+    expect(stopped.stdout + stopped.stderr).toContain('w1: it was hibernating, and was not woken; leftover pane closed, removed from the team');
     expect((await readTeam(team())).members.map((m) => m.name)).toEqual(['team-lead']);
     expect(await logLines('w1', 'start')).toHaveLength(starts); // not woken by the shutdown
   }, 120_000);

@@ -43,7 +43,7 @@ async function statusJson(env: Record<string, string> = {}): Promise<Record<stri
 
 const MEMBER_KEYS = [
   'name', 'agentId', 'backendType', 'host', 'paneId', 'pid', 'alive', 'state', 'heartbeatAt',
-  'unread', 'pendingPermissions', 'resumeCommand', 'toolUses', 'inputTokens', 'outputTokens', 'costUsd', 'task', 'contextPercent', 'activities',
+  'unread', 'pendingPermissions', 'resumeCommand', 'toolUses', 'inputTokens', 'outputTokens', 'costUsd', 'task', 'contextPercent', 'activities', 'hibernatingSince',
 ].sort();
 
 describe('swarm status', () => {
@@ -77,7 +77,7 @@ describe('swarm status', () => {
     const report = await statusJson();
     expect(Object.keys(report).sort()).toEqual(['backend', 'members', 'tasks', 'team', 'total']);
     for (const m of report.members) expect(Object.keys(m).sort()).toEqual(MEMBER_KEYS);
-    const none = { host: null, heartbeatAt: null, toolUses: null, inputTokens: null, outputTokens: null, costUsd: null, task: null, resumeCommand: null, contextPercent: null, activities: [] };
+    const none = { host: null, heartbeatAt: null, toolUses: null, inputTokens: null, outputTokens: null, costUsd: null, task: null, resumeCommand: null, contextPercent: null, activities: [], hibernatingSince: null };
     expect(report).toEqual({
       team: TEAM,
       backend: 'in-process',
@@ -87,17 +87,17 @@ describe('swarm status', () => {
         {
           name: 'alive', agentId: 'alive@t', backendType: 'in-process', host: null, paneId: 'in-process', pid: livePid, alive: true, state: 'working',
           heartbeatAt: hb, unread: 2, pendingPermissions: 2, toolUses: 3, inputTokens: 1200, outputTokens: 345, costUsd: 0.0042, task: null, resumeCommand: null,
-          contextPercent: 1, activities: ['Read src/a.ts', 'Bash: npm test'], // 1,200 of a 200k window
+          contextPercent: 1, activities: ['Read src/a.ts', 'Bash: npm test'], hibernatingSince: null, // 1,200 of a 200k window
         },
         {
           name: 'ghost', agentId: 'ghost@t', backendType: 'in-process', host: null, paneId: 'in-process', pid: gonePid, alive: false, state: 'stopped',
           heartbeatAt: expect.any(Number), unread: 0, pendingPermissions: 1, toolUses: 0, inputTokens: 0, outputTokens: 0, costUsd: null, task: null,
-          resumeCommand: 'swarm resume ghost --team t', contextPercent: 0, activities: [],
+          resumeCommand: 'swarm resume ghost --team t', contextPercent: 0, activities: [], hibernatingSince: null,
         },
         {
           name: 'sleepy', agentId: 'sleepy@t', backendType: 'in-process', host: null, paneId: 'in-process', pid: stalePid, alive: true, state: 'stale',
           heartbeatAt: expect.any(Number), unread: 0, pendingPermissions: 0, toolUses: 0, inputTokens: 0, outputTokens: 0, costUsd: null, task: null, resumeCommand: null,
-          contextPercent: 0, activities: [],
+          contextPercent: 0, activities: [], hibernatingSince: null,
         },
         { name: 'newbie', agentId: 'newbie@t', backendType: null, paneId: null, pid: null, alive: null, state: 'unknown', unread: 0, pendingPermissions: 0, ...none },
       ],
@@ -123,6 +123,19 @@ describe('swarm status', () => {
     expect(human.stdout).toContain(
       'stopped: ghost (its process and pane are gone; inbox, tasks and conversation kept) — resume with: swarm resume ghost --team t; its 1 pending permission request is orphaned (see swarm permissions)',
     );
+  });
+
+  it('a member that went to sleep (hibernatedAt, process and pane gone) is hibernating with since when, not stopped', async () => {
+    const gonePid = await deadPid();
+    const since = Date.now() - 125_000;
+    await member('dozy', { backendType: 'in-process', tmuxPaneId: 'in-process', isActive: false, pid: gonePid });
+    await updateMember(new Team(root, TEAM), 'dozy', { hibernatedAt: since });
+    await writeStatus(root, TEAM, 'dozy', { pid: gonePid, state: 'hibernating', heartbeatAt: since });
+    const dozy = (await statusJson()).members.find((m) => m.name === 'dozy');
+    expect(dozy).toMatchObject({ state: 'hibernating', hibernatingSince: since, alive: false, resumeCommand: null });
+    const human = await swarmInProcess(root, ['status', '--team', TEAM]);
+    expect(human.stdout.split('\n').find((l) => l.startsWith('dozy '))).toMatch(new RegExp(`${gonePid} ✗\\s+hibernating 2m\\s`));
+    expect(human.stdout).not.toContain('stopped: dozy');
   });
 
   it("the leader's row from an agent lead's status file (its state while that pid lives), each cost, the team total", async () => {
