@@ -30,7 +30,7 @@ import { shutdownAll } from '../../src/teammates/stop.js';
 import { createTeam, readTeam, setHibernateAfter } from '../../src/team/team-store.js';
 import { Team } from '../../src/team/team.js';
 import { measureWindow, sample } from './runtime.js';
-import { baseline as rawTmux, privateSocket, reap, standinScript } from './spawn.js';
+import { baseline as rawTmux, privateSocket, reap } from './spawn.js';
 import { summarize, table } from './stats.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -53,8 +53,8 @@ interface Level {
   failed: string[];
 }
 
-async function waitUntil(cond: () => Promise<boolean>, ms: number, what: string): Promise<void> {
-  if (!(await pollUntil(cond, ms, 100))) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+async function waitUntil(cond: () => Promise<boolean>, ms: number, what: string, why?: () => Promise<string>): Promise<void> {
+  if (!(await pollUntil(cond, ms, 100))) throw new Error(`timed out after ${ms} ms waiting for ${what}${why ? `: ${await why()}` : ''}`);
 }
 
 /** A team with N teammates ready, the console running; `done()` stops everything this started. */
@@ -102,7 +102,8 @@ async function startTeam(n: number, hibernateAfterMs: number | undefined, standi
       await shutdownAll(team, { env, timeoutMs: 20_000, force: true, exitGraceMs: 3000, killTimeoutMs: 3000 }).catch(() => []);
       await reap(socket);
       for (const pid of [...pids, consolePid]) if (isProcessAlive(pid)) process.kill(pid, 'SIGKILL');
-      await rm(root, { recursive: true, force: true });
+      if (process.env.BENCH_KEEP) process.stderr.write(`kept ${root}\n`);
+      else await rm(root, { recursive: true, force: true });
     },
   };
 }
@@ -119,7 +120,9 @@ function bareNodes(n: number): ChildProcess[] {
 }
 
 async function level(n: number, wakes: number): Promise<Level> {
-  const standin = await startMessagesServer({ script: standinScript() });
+  // Every request answered `Ready.` (each agent's one turn, then `exhaustedReply`), shutdowns approved.
+  const turns = Array.from({ length: n }, (_, i) => ({ match: { agent: `w${i + 1}` }, reply: 'Ready.' }));
+  const standin = await startMessagesServer({ script: { shutdown: 'approve', exhaustedReply: 'Ready.', turns } });
   try {
     // A: awake.
     const a = await startTeam(n, undefined, standin);
@@ -128,7 +131,7 @@ async function level(n: number, wakes: number): Promise<Level> {
     let rssBareMb = 0;
     let bareCpuPct = 0;
     try {
-      await waitUntil(async () => (await a.states()).every((m) => m.state === 'idle'), 120_000, 'all idle');
+      await waitUntil(async () => (await a.states()).every((m) => m.state === 'idle'), 120_000, 'all idle', async () => JSON.stringify(await a.states()));
       const pids = await a.livePids();
       const usage = await measureWindow([...pids, a.consolePid, ...bare.map((b) => b.pid!)]);
       const mine = usage.slice(0, pids.length + 1);
@@ -140,7 +143,7 @@ async function level(n: number, wakes: number): Promise<Level> {
       await sendMessage(mailbox, { to: 'w1', from: 'team-lead', text: 'DIRECT-1' });
       await waitUntil(async () => firstSeen(standin, 'DIRECT-1').has('w1'), 30_000, 'the direct message');
       const direct = firstSeen(standin, 'DIRECT-1').get('w1')! - t1;
-      await waitUntil(async () => (await a.states()).every((m) => m.state === 'idle'), 60_000, 'all idle again');
+      await waitUntil(async () => (await a.states()).every((m) => m.state === 'idle'), 60_000, 'all idle again', async () => JSON.stringify(await a.states()));
       const t2 = Date.now();
       await sendMessage(mailbox, { to: '*', from: 'team-lead', text: 'BROADCAST-1' });
       await waitUntil(async () => firstSeen(standin, 'BROADCAST-1').size >= n, 120_000, 'every recipient to read the broadcast');

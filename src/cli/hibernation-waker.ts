@@ -32,9 +32,14 @@ export interface WakerOptions {
 }
 
 /** Wake the members of `o.team` due now; resolves with what each wake did (none due: []). */
-export async function wakeDue(o: WakerOptions, skip: (name: string) => boolean = () => false): Promise<{ results: ResumeResult[]; settling: boolean }> {
+export async function wakeDue(
+  o: WakerOptions,
+  skip: (name: string) => boolean = () => false,
+  known?: Set<string>,
+): Promise<{ results: ResumeResult[]; settling: boolean }> {
   const ctx = o.backends();
-  const due = await dueToWake(o.team, ctx.env);
+  const due = await dueToWake(o.team, ctx.env, known);
+  for (const k of due.asleep) known?.add(k);
   for (const m of due.exitedPanes) await backendForMember(m, o.team, ctx).kill(paneRefOf(m)).catch(() => undefined);
   const config = await readTeam(o.team);
   const results = await Promise.all(
@@ -54,6 +59,8 @@ export async function wakeDue(o: WakerOptions, skip: (name: string) => boolean =
 export class HibernationWaker {
   private readonly stop = new AbortController();
   private readonly failedAt = new Map<string, number>();
+  /** Sleepers already seen asleep (their exited pane dealt with): no pane probes for them until something is due. */
+  private readonly known = new Set<string>();
   private readonly run: Coalesced;
   private settleTimer: NodeJS.Timeout | undefined;
   private loops: Promise<void>[] = [];
@@ -95,7 +102,7 @@ export class HibernationWaker {
     if (this.stop.signal.aborted) return;
     const now = Date.now();
     try {
-      const { results, settling } = await wakeDue(this.o, (name) => now - (this.failedAt.get(name) ?? -Infinity) < WAKE_RETRY_MS);
+      const { results, settling } = await wakeDue(this.o, (name) => now - (this.failedAt.get(name) ?? -Infinity) < WAKE_RETRY_MS, this.known);
       for (const r of results) {
         if (r.ok) {
           this.failedAt.delete(r.name);

@@ -11,6 +11,7 @@
 // closed by the waker, as a shutdown's pane is. The waking itself is the resume path (resume.ts).
 import type { Member } from '../protocol/config.js';
 import { sameName } from '../protocol/names.js';
+import { Mailbox } from '../mailbox/mailbox.js';
 import { TaskList } from '../tasks/index.js';
 import { readTeam } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
@@ -21,16 +22,33 @@ export interface DueToWake {
   wake: { name: string; why: 'message' | 'task' }[];
   settling: string[];
   exitedPanes: Member[];
+  /** The sleepKeys of the members confirmed asleep (process gone). */
+  asleep: string[];
 }
 
-const NOTHING: DueToWake = { wake: [], settling: [], exitedPanes: [] };
+const NOTHING: DueToWake = { wake: [], settling: [], exitedPanes: [], asleep: [] };
 
-/** Who wakes now, who to look at again, which exited panes to close. One read of config.json when nobody sleeps. */
-export async function dueToWake(team: Team, env: Env): Promise<DueToWake> {
+/** A sleeper as the waker remembers it: its name and when it went to sleep. */
+export function sleepKey(m: Pick<Member, 'name' | 'hibernatedAt'>): string {
+  return `${m.name.toLowerCase()}@${m.hibernatedAt ?? ''}`;
+}
+
+/**
+ * Who wakes now, who to look at again, which exited panes to close. Cheap when nothing is due: one
+ * read of config.json, the sleepers' inboxes and the task list; liveness (collectStatus: pane
+ * probes) only when a sleeper has mail, a task is free, or a sleeper is new (`known`: the sleepKeys
+ * already seen asleep; `asleep` in the answer adds to them).
+ */
+export async function dueToWake(team: Team, env: Env, known: ReadonlySet<string> = new Set()): Promise<DueToWake> {
   const config = await readTeam(team);
-  if (!config.members.some((m) => m.hibernatedAt !== undefined)) return NOTHING;
+  const sleepers = config.members.filter((m) => m.hibernatedAt !== undefined);
+  if (sleepers.length === 0) return NOTHING;
+  const mailbox = new Mailbox({ team });
+  const mail = await Promise.all(sleepers.map(async (m) => (await mailbox.unread(m.name).catch(() => [])).length > 0));
+  const fresh = sleepers.some((m) => !known.has(sleepKey(m)));
+  if (!mail.some(Boolean) && !fresh && (await new TaskList(team).claimable().catch(() => [])).length === 0) return NOTHING;
   const { report, details } = await collectStatus(team, { env });
-  const due: DueToWake = { wake: [], settling: [], exitedPanes: [] };
+  const due: DueToWake = { wake: [], settling: [], exitedPanes: [], asleep: [] };
   let asleepFirst: string | undefined;
   let awake = 0;
   report.members.forEach((m, i) => {
@@ -43,6 +61,7 @@ export async function dueToWake(team: Team, env: Env): Promise<DueToWake> {
       return;
     }
     asleepFirst ??= m.name;
+    due.asleep.push(sleepKey(member));
     if (details[i]?.pane === 'dead') due.exitedPanes.push(member);
     if ((m.unread ?? 0) > 0) due.wake.push({ name: m.name, why: 'message' });
   });
