@@ -38,7 +38,7 @@ section { background: var(--card); border: 1px solid var(--line); border-radius:
 #questions, #timeline { grid-column: 2; }
 #members { grid-row: 1; } #questions { grid-row: 1; } #graph { grid-row: 2; } #timeline { grid-row: 2 / span 2; }
 table { border-collapse: collapse; width: 100%; }
-th, td { text-align: left; padding: 3px 6px; border-bottom: 1px solid var(--line); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 260px; }
+th, td { text-align: left; padding: 3px 6px; border-bottom: 1px solid var(--line); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 220px; }
 th { color: var(--dim); font-weight: 600; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .dim { color: var(--dim); }
@@ -47,7 +47,8 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .state-stopped, .state-dead { color: var(--bad); font-weight: 600; } .state-idle, .state-exiting, .state-away, .state-hibernating { color: var(--dim); }
 .c-red { color: #e53935; } .c-blue { color: #1e88e5; } .c-green { color: #43a047; } .c-yellow { color: #c0a000; }
 .c-purple { color: #8e24aa; } .c-orange { color: #fb8c00; } .c-pink { color: #d81b60; } .c-cyan { color: #00acc1; }
-svg { width: 100%; height: auto; max-height: 520px; }
+svg { max-width: 100%; height: auto; }
+#members { overflow-x: auto; }
 svg .node rect { fill: var(--card); stroke: var(--line); stroke-width: 1.5; }
 svg .node.in_progress rect { stroke: #1e88e5; } svg .node.completed rect { stroke: var(--ok); } svg .node.blocked rect { stroke-dasharray: 5 3; }
 svg .node text { fill: var(--fg); font-size: 12px; } svg .node text.meta { fill: var(--dim); font-size: 11px; }
@@ -167,7 +168,7 @@ export const PAGE_JS = `'use strict';
   function drawGraph(g) {
     clear(graphBox);
     if (g.nodes.length === 0) { graphBox.appendChild(el('p', 'dim', 'no tasks')); return; }
-    var root = svg('svg', { viewBox: '0 0 ' + Math.max(1, g.width) + ' ' + Math.max(1, g.height), role: 'img' });
+    var root = svg('svg', { viewBox: '0 0 ' + Math.max(1, g.width) + ' ' + Math.max(1, g.height), width: Math.max(1, g.width), height: Math.max(1, g.height), role: 'img' });
     var defs = svg('defs', {});
     var marker = svg('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 10, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' });
     marker.appendChild(svg('path', { d: 'M 0 0 L 10 5 L 0 10 z' }));

@@ -1,7 +1,7 @@
 // The board's HTTP server (docs/board.md): node:http, no framework. Routes:
 //   GET  /                                   the page (no team: the list of teams)
 //   GET  /team/<team>                        the page of one team
-//   GET  /app.js, /app.css                   its script and style (page.ts)
+//   GET  /app.js, /app.css                   its script and style (page.ts); /favicon.ico: none (204)
 //   GET  /api/teams                          the teams it serves
 //   GET  /api/team/<team>/snapshot           the team now (snapshot.ts), JSON
 //   GET  /api/team/<team>/events             the same, live: server-sent events (feed.ts)
@@ -212,6 +212,7 @@ export async function startBoard(o: BoardOptions): Promise<Board> {
     }
     if (url.pathname === '/app.js') return send(res, 200, 'text/javascript; charset=utf-8', PAGE_JS);
     if (url.pathname === '/app.css') return send(res, 200, 'text/css; charset=utf-8', PAGE_CSS);
+    if (url.pathname === '/favicon.ico') return send(res, 204, 'image/x-icon', ''); // asked by every browser: none
     if (url.pathname === '/api/teams') {
       const all = await teamsIndex(o.root);
       return sendJson(res, 200, o.team === undefined ? all : all.filter((t) => t.name === o.team));
