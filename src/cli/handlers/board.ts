@@ -48,7 +48,7 @@ export async function board(args: BoardArgs): Promise<void> {
   const env = cliIo().env;
   const port = checkPort(args.port);
   const root = rootDir();
-  const name = args.team ?? env.SWARM_TEAM;
+  const name = args.team ?? (env.SWARM_TEAM || undefined); // an empty SWARM_TEAM names no team
   if (name !== undefined) await readTeam(new Team(root, name)); // not_found before anything listens
   const b = await startBoard({
     root,

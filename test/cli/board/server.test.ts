@@ -9,6 +9,7 @@ import { readPending } from '../../../src/permissions/pending.js';
 import { Mailbox } from '../../../src/mailbox/mailbox.js';
 import { encodeControl } from '../../../src/protocol/control.js';
 import { isSwarmError } from '../../../src/protocol/errors.js';
+import { createTeam } from '../../../src/team/index.js';
 import { Team } from '../../../src/team/team.js';
 import { checkBindHost, isLoopback, tokenMatches } from '../../../src/cli/board/access.js';
 import { CSP, startBoard, type Board } from '../../../src/cli/board/server.js';
@@ -158,12 +159,15 @@ describe('swarm board server', () => {
   });
 
   it('serves only the team it was started for; without one it lists every team', async () => {
+    await createTeam(h.root, { name: 'other', cwd: h.root });
     const b = await board();
     expect((await call(b, 'GET', '/api/team/other/snapshot', auth(b))).status).toBe(404);
+    expect((await call(b, 'GET', '/team/other', auth(b))).status).toBe(404);
+    expect(JSON.parse((await call(b, 'GET', '/api/teams', auth(b))).body)).toEqual([expect.objectContaining({ name: 't' })]);
     const all = await board({});
     expect(all.url).toBe(`http://127.0.0.1:${all.port}/?token=${all.token}`);
     const teams = JSON.parse((await call(all, 'GET', '/api/teams', auth(all))).body) as { name: string; members: number }[];
-    expect(teams).toEqual([expect.objectContaining({ name: 't', members: 2 })]);
+    expect(teams).toEqual([expect.objectContaining({ name: 'other', members: 0 }), expect.objectContaining({ name: 't', members: 2 })]);
   });
 
   it('never writes the token to its log, also when a request fails', async () => {
