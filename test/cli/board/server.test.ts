@@ -15,7 +15,9 @@ import { checkBindHost, isLoopback, tokenMatches } from '../../../src/cli/board/
 import { CSP, startBoard, type Board } from '../../../src/cli/board/server.js';
 import { auditFor, responseFrames, setupTeam, TEAM, type Harness } from '../../support/perm-harness.js';
 import { writePendingFor } from '../../support/team-fixture.js';
+import { inotifyWatches } from '../../support/handles.js';
 import { afterThisTest, useTempRoot } from '../../support/tmp-root.js';
+import { waitFor } from '../../support/wait.js';
 
 interface Reply {
   status: number;
@@ -192,6 +194,22 @@ describe('swarm board server', () => {
       expect(b.url.startsWith(`http://[::1]:${b.port}/`)).toBe(true);
       await b.close();
     }
+  });
+
+  it('pushes a new snapshot while a page listens, and watches nothing once it has left', async () => {
+    const b = await board();
+    const before = inotifyWatches();
+    let text = '';
+    const req = request({ host: '127.0.0.1', port: b.port, path: '/api/team/t/events', headers: { Host: `127.0.0.1:${b.port}`, ...auth(b) } });
+    req.on('response', (res) => res.on('data', (d: Buffer) => (text += d.toString())));
+    req.on('error', () => undefined); // destroyed below
+    req.end();
+    await waitFor(() => text.includes('event: snapshot'), 10_000, 'the first snapshot');
+    expect(inotifyWatches()).toBeGreaterThan(before);
+    await new Mailbox({ team: new Team(h.root, TEAM) }).append('w1', { from: 'w2', text: 'fresh news' });
+    await waitFor(() => text.split('event: snapshot').length > 2 && text.includes('fresh news'), 10_000, 'a second snapshot with the message');
+    req.destroy();
+    await waitFor(() => inotifyWatches() === before, 10_000, 'the watchers closed');
   });
 
   it('compares tokens whole: a prefix, a longer one, an empty one and a near miss all fail', () => {
