@@ -38,7 +38,8 @@ section { background: var(--card); border: 1px solid var(--line); border-radius:
 #questions, #timeline { grid-column: 2; }
 #members { grid-row: 1; } #questions { grid-row: 1; } #graph { grid-row: 2; } #timeline { grid-row: 2 / span 2; }
 table { border-collapse: collapse; width: 100%; }
-th, td { text-align: left; padding: 3px 6px; border-bottom: 1px solid var(--line); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 220px; }
+th, td { text-align: left; padding: 3px 6px; border-bottom: 1px solid var(--line); max-width: 200px; overflow-wrap: anywhere; }
+th, td.num, #members td:nth-child(-n+2) { white-space: nowrap; }
 th { color: var(--dim); font-weight: 600; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .dim { color: var(--dim); }

@@ -52,7 +52,7 @@ describe.skipIf(CHROMIUM_SKIP !== undefined)('swarm board in Chromium', () => {
 
     const b = await startFor(env.root, 't');
     const browser = await launchChromium();
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const page = await browser.newPage({ viewport: { width: 1400, height: 640 } });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
