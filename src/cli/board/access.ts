@@ -58,9 +58,23 @@ function hostPort(host: string, port: number): string {
   return `${isIP(h) === 6 ? `[${h}]` : h}:${port}`.toLowerCase();
 }
 
-/** The Host header values the board answers: its loopback names, and the bind address when it is another. */
-export function allowedHosts(bind: string, port: number): Set<string> {
-  const names = isLoopback(bind) ? ['localhost', '127.0.0.1', '::1', bind] : [bind];
+/** The names this machine answers to: its host name and its interfaces' addresses (os.hostname, os.networkInterfaces). */
+export interface MachineNames {
+  hostname: string;
+  addresses: readonly string[];
+}
+
+/** True for a bind address that means every interface. */
+function isWildcard(host: string): boolean {
+  return ['0.0.0.0', '::', '[::]'].includes(host);
+}
+
+/**
+ * The Host header values the board answers: its loopback names, and the bind address when it is
+ * another; bound to every interface (`--host 0.0.0.0`), also the machine's name and addresses.
+ */
+export function allowedHosts(bind: string, port: number, machine: MachineNames): Set<string> {
+  const names = isLoopback(bind) ? [...LOOPBACK_NAMES, bind] : isWildcard(bind) ? [...LOOPBACK_NAMES, bind, machine.hostname, ...machine.addresses] : [bind];
   return new Set(names.map((n) => hostPort(n, port)));
 }
 

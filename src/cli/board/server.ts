@@ -19,9 +19,11 @@
 // never a URL with its query (the token's only place).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hostname, networkInterfaces } from 'node:os';
 import { decide } from '../../permissions/leader.js';
 import { answerPlan } from '../../permissions/plan-answer.js';
 import { isSwarmError, SwarmError, type ErrorKind } from '../../protocol/errors.js';
+import { readTeam } from '../../team/team-store.js';
 import { Team } from '../../team/team.js';
 import { allowedHosts, checkBindHost, cookieName, cookieValue, newToken, originAllowed, tokenCookie, tokenMatches } from './access.js';
 import { TeamFeed } from './feed.js';
@@ -207,7 +209,7 @@ export async function startBoard(o: BoardOptions): Promise<Board> {
       return send(res, 200, 'text/html; charset=utf-8', PAGE_HTML);
     }
     if (parts[0] === 'team' && parts.length === 2) {
-      teamOf(parts[1]!);
+      await readTeam(teamOf(parts[1]!)); // not_found: 404
       return send(res, 200, 'text/html; charset=utf-8', PAGE_HTML);
     }
     if (url.pathname === '/app.js') return send(res, 200, 'text/javascript; charset=utf-8', PAGE_JS);
@@ -220,7 +222,10 @@ export async function startBoard(o: BoardOptions): Promise<Board> {
     if (parts[0] === 'api' && parts[1] === 'team' && parts.length === 4) {
       const team = teamOf(parts[2]!);
       if (parts[3] === 'snapshot') return sendJson(res, 200, await snapshotOf(team)());
-      if (parts[3] === 'events') return events(req, res, team);
+      if (parts[3] === 'events') {
+        await readTeam(team); // not_found before the feed's watchers open: they would create the directories of a team that is not there
+        return events(req, res, team);
+      }
     }
     throw new HttpError(404, 'no such page');
   };
@@ -241,7 +246,7 @@ export async function startBoard(o: BoardOptions): Promise<Board> {
     server.listen(o.port ?? 0, host, () => resolve());
   });
   port = (server.address() as AddressInfo).port;
-  hosts = allowedHosts(host, port);
+  hosts = allowedHosts(host, port, { hostname: hostname(), addresses: Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address)) });
   const shown = host.includes(':') ? `[${host}]` : host;
   const start = o.team === undefined ? '/' : `/team/${encodeURIComponent(o.team)}`;
   return {

@@ -1,8 +1,9 @@
 // The board's HTTP and trust rules (docs/board.md#trust), in process: a real server on a free
 // loopback port over a real team (perm-harness: team t, w1 and w2, the lead key), answered through
 // node:http requests that set exactly the headers a test names (Host and Origin included).
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import { request } from 'node:http';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decide } from '../../../src/permissions/leader.js';
 import { readPending } from '../../../src/permissions/pending.js';
@@ -11,7 +12,7 @@ import { encodeControl } from '../../../src/protocol/control.js';
 import { isSwarmError } from '../../../src/protocol/errors.js';
 import { createTeam } from '../../../src/team/index.js';
 import { Team } from '../../../src/team/team.js';
-import { checkBindHost, isLoopback, tokenMatches } from '../../../src/cli/board/access.js';
+import { allowedHosts, checkBindHost, isLoopback, tokenMatches } from '../../../src/cli/board/access.js';
 import { CSP, startBoard, type Board } from '../../../src/cli/board/server.js';
 import { auditFor, responseFrames, setupTeam, TEAM, type Harness } from '../../support/perm-harness.js';
 import { writePendingFor } from '../../support/team-fixture.js';
@@ -172,6 +173,15 @@ describe('swarm board server', () => {
     expect(teams).toEqual([expect.objectContaining({ name: 'other', members: 0 }), expect.objectContaining({ name: 't', members: 2 })]);
   });
 
+  it('answers 404 for a team that is not there, and makes none of its directories', async () => {
+    const b = await board({});
+    expect((await call(b, 'GET', '/team/ghost', auth(b))).status).toBe(404);
+    expect((await call(b, 'GET', '/api/team/ghost/events', auth(b))).status).toBe(404);
+    expect((await call(b, 'GET', '/api/team/ghost/snapshot', auth(b))).status).toBe(404);
+    expect(existsSync(path.join(h.root, 'teams', 'ghost'))).toBe(false);
+    expect((await call(b, 'GET', '/api/team/..%2Fswarm/snapshot', auth(b))).status).toBe(400);
+  });
+
   it('never writes the token to its log, also when a request fails', async () => {
     const b = await board();
     const id = await writePendingFor(h.root, TEAM, 'w1');
@@ -210,6 +220,13 @@ describe('swarm board server', () => {
     await waitFor(() => text.split('event: snapshot').length > 2 && text.includes('fresh news'), 10_000, 'a second snapshot with the message');
     req.destroy();
     await waitFor(() => inotifyWatches() === before, 10_000, 'the watchers closed');
+  });
+
+  it('answers to its own Host names only: loopback, the address it was bound to, and for 0.0.0.0 the machine\'s names', () => {
+    const machine = { hostname: 'box', addresses: ['10.1.2.3', 'fe80::1'] };
+    expect([...allowedHosts('127.0.0.1', 80, machine)].sort()).toEqual(['127.0.0.1:80', '[::1]:80', 'localhost:80']);
+    expect([...allowedHosts('192.168.1.4', 80, machine)]).toEqual(['192.168.1.4:80']);
+    expect([...allowedHosts('0.0.0.0', 80, machine)].sort()).toEqual(['0.0.0.0:80', '10.1.2.3:80', '127.0.0.1:80', '[::1]:80', '[fe80::1]:80', 'box:80', 'localhost:80']);
   });
 
   it('compares tokens whole: a prefix, a longer one, an empty one and a near miss all fail', () => {
