@@ -27,19 +27,19 @@ function checkPort(port: number | undefined): number {
   return port;
 }
 
-/** The machine's "open this URL" command, if it has one. */
-async function browserOpener(): Promise<string | undefined> {
+/** The machine's "open this URL" command on the command's PATH, if it has one. */
+async function browserOpener(env: NodeJS.ProcessEnv): Promise<string | undefined> {
   const name = process.platform === 'darwin' ? 'open' : 'xdg-open';
-  return (await which(name, { nothrow: true })) ?? undefined;
+  return (await which(name, { nothrow: true, ...(env.PATH !== undefined ? { path: env.PATH } : {}) })) ?? undefined;
 }
 
-async function openInBrowser(url: string): Promise<void> {
-  const opener = await browserOpener();
+async function openInBrowser(url: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const opener = await browserOpener(env);
   if (opener === undefined) {
     cliIo().stderr.write(`${chalk.yellow('swarm:')} no browser opener (xdg-open) on this machine; open the URL above yourself\n`);
     return;
   }
-  const child = spawn(opener, [url], { stdio: 'ignore', detached: true });
+  const child = spawn(opener, [url], { stdio: 'ignore', detached: true, env });
   child.on('error', () => undefined); // the URL is printed: nothing is lost if the opener fails
   child.unref();
 }
@@ -69,7 +69,7 @@ export async function board(args: BoardArgs): Promise<void> {
     cliIo().stderr.write(`${chalk.yellow('swarm:')} the board listens on ${args.host}: anyone who can reach it and has the URL can answer permission requests; prefer 127.0.0.1 and ssh -L (docs/board.md)\n`);
   }
   println(chalk.dim('the URL carries the access token: share it with nobody. Ctrl-C stops the board.'));
-  if (args.open) await openInBrowser(b.url);
+  if (args.open) await openInBrowser(b.url, env);
   await ended;
   await b.close();
 }

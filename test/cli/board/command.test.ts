@@ -1,6 +1,8 @@
 // `swarm board` as a user runs it (docs/board.md): the real executable prints its URL with the token
 // (stdout only), serves it, and ends on Ctrl-C (SIGINT) with exit 0; bad input is one line and
 // nothing listens; without a team it serves the list of teams.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSwarm, swarm, swarmInProcess } from '../../support/cli.js';
 import { useTempRoot } from '../../support/tmp-root.js';
@@ -26,6 +28,41 @@ describe('swarm board', () => {
     expect(r.exitCode).toBe(0);
     expect(output().split(token)).toHaveLength(2); // printed once
     expect(stderr).not.toContain(token);
+  });
+
+  it('--open hands the URL to the browser opener on PATH (xdg-open), and says so where there is none', async () => {
+    expect((await swarm(root, ['team', 'create', 'crew'])).exitCode).toBe(0);
+    const bin = path.join(root, 'bin');
+    await fs.mkdir(bin);
+    const opened = path.join(root, 'opened.txt');
+    await fs.writeFile(path.join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > ${opened}\n`, { mode: 0o755 });
+    const { proc, output } = startSwarm(root, ['board', '--team', 'crew', '--open'], { PATH: `${bin}:${process.env.PATH ?? ''}` });
+    const url = await waitFor(() => /http:\/\/\S+token=\S+/.exec(output())?.[0], 10_000, 'the board URL');
+    expect(await waitFor(() => fs.readFile(opened, 'utf8').catch(() => ''), 10_000, 'the opener to run')).toBe(url);
+    proc.kill('SIGINT');
+    expect((await proc).exitCode).toBe(0);
+
+    const empty = path.join(root, 'empty-bin');
+    await fs.mkdir(empty);
+    const none = startSwarm(root, ['board', '--team', 'crew', '--open'], { PATH: empty });
+    let stderr = '';
+    none.proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    await waitFor(() => stderr.includes('no browser opener'), 10_000, 'the note that there is no opener');
+    none.proc.kill('SIGINT');
+    expect((await none.proc).exitCode).toBe(0);
+  });
+
+  it('--host serves another address when asked, and warns to prefer ssh -L', async () => {
+    expect((await swarm(root, ['team', 'create', 'crew'])).exitCode).toBe(0);
+    const { proc, output } = startSwarm(root, ['board', '--team', 'crew', '--host', '0.0.0.0']);
+    let stderr = '';
+    proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    const url = new URL(await waitFor(() => /http:\/\/0\.0\.0\.0:\d+\S+/.exec(output())?.[0], 10_000, 'the board URL'));
+    const r = await fetch(`http://127.0.0.1:${url.port}/api/team/crew/snapshot`, { headers: { Authorization: `Bearer ${url.searchParams.get('token')!}` } });
+    expect(r.status).toBe(200);
+    await waitFor(() => stderr.includes('prefer 127.0.0.1 and ssh -L'), 5000, 'the warning');
+    proc.kill('SIGINT');
+    expect((await proc).exitCode).toBe(0);
   });
 
   it('without a team, serves the list of every team', async () => {
