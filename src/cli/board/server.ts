@@ -75,6 +75,14 @@ class HttpError extends Error {
   }
 }
 
+function decodePart(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    throw new HttpError(400, `expected a URL-encoded path, got ${JSON.stringify(part)}`);
+  }
+}
+
 function securityHeaders(res: ServerResponse): void {
   res.setHeader('Content-Security-Policy', CSP);
   res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -182,7 +190,7 @@ export async function startBoard(o: BoardOptions): Promise<Board> {
     const url = new URL(req.url ?? '/', 'http://board.invalid');
     if (!authorised(req, url)) throw new HttpError(401, 'open the URL swarm board printed: it carries the access token');
     const method = req.method ?? 'GET';
-    const parts = url.pathname.split('/').slice(1).map((p) => decodeURIComponent(p));
+    const parts = url.pathname.split('/').slice(1).map(decodePart);
     const post = parts[0] === 'api' && parts[1] === 'team' && (parts[3] === 'permissions' || parts[3] === 'plans') && parts.length === 5;
     if (post) {
       if (method !== 'POST') {

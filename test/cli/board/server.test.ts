@@ -180,6 +180,8 @@ describe('swarm board server', () => {
     expect((await call(b, 'GET', '/api/team/ghost/snapshot', auth(b))).status).toBe(404);
     expect(existsSync(path.join(h.root, 'teams', 'ghost'))).toBe(false);
     expect((await call(b, 'GET', '/api/team/..%2Fswarm/snapshot', auth(b))).status).toBe(400);
+    expect((await call(b, 'GET', '/api/team/%E0%A4%A/snapshot', auth(b))).status).toBe(400);
+    expect(log).toEqual([]);
   });
 
   it('never writes the token to its log, also when a request fails', async () => {

@@ -1,7 +1,8 @@
 // What the board shows of a team (docs/board.md), read from real files in a temp root: members as
 // `swarm status --json` reports them plus colour, latest activity and worktree branch; the task
 // graph with its blocked edges; the inboxes as a timeline with control frames in words; the team's
-// totals against its budget; and nothing of the environment or the root's paths.
+// totals against its budget; and nothing of the environment or the root's paths. A Claude Code
+// teammate's inbox-only permission request is shown like any other.
 import { afterEach, describe, expect, it } from 'vitest';
 import { Mailbox } from '../../../src/mailbox/mailbox.js';
 import { encodeControl } from '../../../src/protocol/control.js';
@@ -55,6 +56,16 @@ describe('the board snapshot', () => {
     const json = JSON.stringify(s);
     expect(json).not.toContain('sekrit-value-123');
     expect(json).not.toContain(root); // no path of the root, its keys included
+  });
+
+  it("takes in a Claude Code teammate's request that exists only as a frame in team-lead's inbox, as swarm permissions does", async () => {
+    await new Mailbox({ team }).append('team-lead', {
+      from: 'w2',
+      text: encodeControl({ type: 'permission_request', request_id: 'perm-cc-1', agent_id: 'w2', tool_name: 'Bash', tool_use_id: 'toolu_9', description: 'List files', input: { command: 'ls -la' }, permission_suggestions: [] }),
+    });
+    const s = await boardSnapshot(team, { env: {} });
+    expect(s.permissions).toEqual([expect.objectContaining({ id: 'perm-cc-1', worker: 'w2', toolName: 'Bash', what: 'ls -la', description: 'List files' })]);
+    expect(s.messages.at(-1)).toMatchObject({ kind: 'event', text: 'w2 asks to run Bash: ls -la [perm-cc-1]' });
   });
 
   it('draws each dependency once, blocked while its blocker is open, and leaves out internal tasks', () => {
