@@ -7,6 +7,7 @@
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { agentsCommand } from './commands/agents.js';
+import { boardCommand } from './commands/board.js';
 import { demoCommand } from './commands/demo.js';
 import { doctorCommand } from './commands/doctor.js';
 import { inboxCommand } from './commands/inbox.js';
@@ -167,6 +168,7 @@ function buildCli(argv: string[], io: CliIo, isTTY: boolean): Argv {
     .command(tasksCommand)
     .command(teammateCommand)
     .command(statusCommand)
+    .command(boardCommand)
     .command(worktreesCommand)
     .command(doctorCommand)
     .example('$0 team create review-squad', 'create a team (prints the SWARM_TEAM to export)')

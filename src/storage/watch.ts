@@ -154,3 +154,24 @@ export class DirWatcher {
     this.hint();
   }
 }
+
+/** Resolves after `ms`, when any watcher reports a change, or when `signal` aborts. */
+export async function nextChange(watchers: readonly DirWatcher[], signal: AbortSignal, ms: number): Promise<void> {
+  if (signal.aborted) return;
+  const round = new AbortController();
+  const onAbort = (): void => round.abort();
+  signal.addEventListener('abort', onAbort, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const tick = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+    round.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  try {
+    // A waiter rejected by the round's abort is just a loser of the race.
+    await Promise.race([tick, ...watchers.map((w) => w.changed(round.signal).catch(() => undefined))]);
+  } finally {
+    clearTimeout(timer);
+    round.abort();
+    signal.removeEventListener('abort', onAbort);
+  }
+}

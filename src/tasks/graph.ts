@@ -24,6 +24,11 @@ function adjacency(tasks: readonly Task[]): Map<string, Set<string>> {
   return next;
 }
 
+/** Every edge of the task list once, blocker first, in the order the tasks declare them (the board draws these). */
+export function taskEdges(tasks: readonly Task[]): Edge[] {
+  return [...adjacency(tasks)].flatMap(([from, to]) => [...to].map((t) => ({ from, to: t })));
+}
+
 /** A path from `start` to `goal` along the edges, or undefined. */
 function pathBetween(next: Map<string, Set<string>>, start: string, goal: string): string[] | undefined {
   const cameFrom = new Map<string, string>([[start, start]]);

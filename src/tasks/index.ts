@@ -3,4 +3,4 @@
 export { CLAIM_REFUSALS } from './errors.js';
 export * from './task-list.js';
 export { scanList, type CorruptTask, type SkippedEntry } from './store.js';
-export { findCycle, type Edge } from './graph.js';
+export { findCycle, taskEdges, type Edge } from './graph.js';

@@ -27,7 +27,7 @@ describe('modules a swarm process loads', () => {
   const handlers = (modules: string[]): string[] => modules.filter((u) => u.includes('/dist/cli/handlers/')).map((u) => u.slice(u.lastIndexOf('/dist/') + 1));
   const heavy = (modules: string[]): string[] => modules.filter((u) => HEAVY.some((h) => u.includes(h)));
 
-  it.each(['--help', '--version', 'spawn --help', 'run --help'])('swarm %s loads no handler and nothing heavy', async (line) => {
+  it.each(['--help', '--version', 'spawn --help', 'run --help', 'board --help'])('swarm %s loads no handler and nothing heavy', async (line) => {
     const { r, modules } = await run(line.split(' '));
     expect(r.exitCode).toBe(0);
     expect(modules.some((u) => u.endsWith('/dist/cli/main.js'))).toBe(true);

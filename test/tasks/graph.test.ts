@@ -1,14 +1,26 @@
 // The task list's pure parts: which new dependency edge would close a cycle, and the cycle it would
 // close (the shortest way back, as the error shows it), with edges read from either side of a pair;
-// and the task error's kind checks.
+// the edges as a list (the board draws them); and the task error's kind checks.
 import { describe, expect, it } from 'vitest';
 import type { Task } from '../../src/protocol/task.js';
 import { CLAIM_REFUSALS, isTaskError, TaskError } from '../../src/tasks/errors.js';
-import { findCycle } from '../../src/tasks/graph.js';
+import { findCycle, taskEdges } from '../../src/tasks/graph.js';
 
 function task(id: string, blocks: string[] = [], blockedBy: string[] = []): Task {
   return { id, subject: `task ${id}`, description: '', status: 'pending', blocks, blockedBy };
 }
+
+describe('taskEdges', () => {
+  it('lists each edge once, whichever side declares it (both, blocks only, blockedBy only)', () => {
+    const tasks = [task('1', ['2', '3']), task('2', [], ['1']), task('3'), task('4', [], ['3'])];
+    expect(taskEdges(tasks)).toEqual([
+      { from: '1', to: '2' },
+      { from: '1', to: '3' },
+      { from: '3', to: '4' },
+    ]);
+    expect(taskEdges([task('1')])).toEqual([]);
+  });
+});
 
 describe('findCycle', () => {
   it('a task blocking itself is a cycle of one', () => {

@@ -3,7 +3,7 @@
 // taken from config.json. `--watch` clears and redraws every second and at once when status/,
 // inboxes/, permissions/pending/ or config.json change (a DirWatcher hint only says "re-read"),
 // until Ctrl-C. `--watch --json` prints one compact report per line, only when it changed.
-import { DirWatcher } from '../../storage/watch.js';
+import { DirWatcher, nextChange } from '../../storage/watch.js';
 import { readTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
 import { printJson, println, requireTeam } from '../context.js';
@@ -25,27 +25,6 @@ const REDRAW_MS = 1000;
 // A member found dead gives its unfinished tasks back (docs/protocol.md#task-list), once: the next look finds none.
 function probeOptions(): CollectOptions {
   return { env: cliIo().env, releaseDead: () => true };
-}
-
-/** Resolves after `ms`, when any watcher reports a change, or when `signal` aborts. */
-async function nextChange(watchers: readonly DirWatcher[], signal: AbortSignal, ms: number): Promise<void> {
-  if (signal.aborted) return;
-  const round = new AbortController();
-  const onAbort = (): void => round.abort();
-  signal.addEventListener('abort', onAbort, { once: true });
-  let timer: NodeJS.Timeout | undefined;
-  const tick = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-    round.signal.addEventListener('abort', () => resolve(), { once: true });
-  });
-  try {
-    // A waiter rejected by the round's abort is just a loser of the race.
-    await Promise.race([tick, ...watchers.map((w) => w.changed(round.signal).catch(() => undefined))]);
-  } finally {
-    clearTimeout(timer);
-    round.abort();
-    signal.removeEventListener('abort', onAbort);
-  }
 }
 
 async function watchStatus(team: Team, json: boolean): Promise<void> {
