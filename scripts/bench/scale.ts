@@ -10,7 +10,8 @@
 // Baselines in the same run: raw tmux `split-window sleep 60` ×N (spawn), N bare idle node
 // processes (RSS), a bare idle node (CPU), a message to an awake idle teammate (wake), a direct
 // message to one awake teammate (broadcast). Writes docs/bench/scale.svg (the figures against N).
-// BENCH_LEVELS=10,50 narrows the levels; BENCH_WAKES (default 10) sets K.
+// BENCH_LEVELS=10,50 narrows the levels; BENCH_WAKES (default 10) sets K; BENCH_KEEP=1 keeps the temp
+// roots (their logs) for a look after a failure.
 import { spawn as spawnChild, type ChildProcess } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';

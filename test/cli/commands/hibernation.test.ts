@@ -1,9 +1,9 @@
 // Hibernation (docs/hibernation.md), through the built executable on a private tmux server and the
 // stand-in Messages API: a swarm teammate idle past its --hibernate-after exits as `hibernating`
 // (status says so and since when, doctor finds nothing wrong, its pane says one line); 50 messages
-// sent at once by 10 processes wake it once, through the resume path (same name, conversation
-// restored), and each is delivered exactly once; it sleeps again; a shutdown removes it without
-// waking it. A teammate owing something (a task in progress) does not sleep. A wake killed halfway
+// appended at once by 10 processes wake it (the leader's waker) through the resume path (same
+// name, conversation restored), never two copies at once, and each is delivered exactly once; it
+// sleeps again; a shutdown removes it without waking it. A teammate owing something (a task in progress) does not sleep. A wake killed halfway
 // is resumed again and still delivers once. Whoever leads wakes a sleeper for an entry written
 // straight into its inbox (as Claude Code writes them) and closes the pane it left. Run `npm run build` first.
 import { promises as fs } from 'node:fs';
@@ -16,15 +16,16 @@ import { HibernationWaker } from '../../../src/cli/hibernation-waker.js';
 import { Mailbox } from '../../../src/mailbox/mailbox.js';
 import { startMessagesServer, type MessagesServer } from '../../../src/standin/messages-server.js';
 import { TaskList } from '../../../src/tasks/index.js';
-import { createTeam, readTeam } from '../../../src/team/index.js';
+import { createTeam, readTeam, updateMember } from '../../../src/team/index.js';
 import { Team } from '../../../src/team/team.js';
 import { collectStatus } from '../../../src/teammates/status-report.js';
-import { SWARM_BIN, swarm } from '../../support/cli.js';
+import { SWARM_BIN, swarm, swarmInProcess } from '../../support/cli.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 import { tmuxEnv, tmuxForThisTest } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
 
 const TEAM = 'hb';
+const APPEND = path.resolve(import.meta.dirname, '../../support/append-worker.mjs');
 
 let root: string;
 let work: string;
@@ -89,11 +90,11 @@ async function spawnSleeper(env: Record<string, string>, name: string, after = '
 }
 
 describe('hibernation', () => {
-  it('idle past --hibernate-after it sleeps; 50 messages from 10 processes wake it once and each is delivered once; a shutdown removes it asleep', async () => {
+  it('idle past --hibernate-after it sleeps; 50 messages from 10 processes wake it and each is delivered once; a shutdown removes it asleep', async () => {
     standin = await startMessagesServer({ script: { turns: [{ match: { agent: 'w1', lastUser: 'start w1' }, reply: 'BEFORE-SLEEP: ready.' }], exhaustedReply: 'noted.' } });
     const env = envFor(standin);
-    const first = await spawnSleeper(env, 'w1');
-    expect((await readTeam(team())).members[1]).toMatchObject({ name: 'w1', hibernateAfterMs: 1000 });
+    const first = await spawnSleeper(env, 'w1', '500ms');
+    expect((await readTeam(team())).members[1]).toMatchObject({ name: 'w1', hibernateAfterMs: 500 });
     await waitFor(async () => (await stateOf(env, 'w1'))?.state === 'hibernating', 20_000, 'w1 to hibernate');
     await waitFor(() => !isProcessAlive(first.pid), 5_000, 'its process to exit');
     const asleep = (await stateOf(env, 'w1'))!;
@@ -102,26 +103,29 @@ describe('hibernation', () => {
     // One line in its pane (tmux keeps the exited pane until someone closes it).
     const pane = await execa('tmux', ['-L', socket, 'capture-pane', '-p', '-J', '-t', first.paneId], { reject: false });
     expect(pane.stdout).toMatch(/hibernating: idle \S+ with nothing to do; its conversation is kept and its next message wakes it/);
-    const table = await swarm(root, ['status'], env);
+    const table = await swarmInProcess(root, ['status'], env);
     expect(table.stdout).toMatch(/w1 .* hibernating \d+s/);
     expect(table.stdout).not.toContain('stopped: w1');
-    const doctor = await swarm(root, ['doctor', '--json'], env);
+    const doctor = await swarmInProcess(root, ['doctor', '--json'], env);
     expect(JSON.stringify(JSON.parse(doctor.stdout))).not.toContain('w1');
 
-    // 10 processes at once, 5 messages each: every `swarm send` may try to wake it; one does.
-    const senders = Array.from({ length: 10 }, (_, p) =>
-      execa('bash', ['-c', Array.from({ length: 5 }, (_, i) => `"${process.execPath}" "${SWARM_BIN}" send w1 "m-${p}-${i}" >/dev/null`).join(' && ')], {
-        env: { ...env, CLAUDE_CONFIG_DIR: root, NO_COLOR: '1' },
-        reject: false,
-      }),
-    );
-    const sent = await Promise.all(senders);
-    for (const s of sent) expect(s.exitCode, s.stderr).toBe(0);
-    const tokens = Array.from({ length: 50 }, (_, k) => `m-${Math.floor(k / 5)}-${k % 5}`);
-    await waitFor(async () => (await Promise.all(tokens.map((t) => deliveries('w1', t)))).every((n) => n >= 1), 30_000, 'all 50 messages delivered');
-    for (const t of tokens) expect(await deliveries('w1', t), t).toBe(1);
+    // Awake, it stays up a little longer (read at its next idle spell), so the burst finds it mostly awake.
+    await updateMember(team(), 'w1', { hibernateAfterMs: 3000 });
+    const lines: string[] = [];
+    const waker = await HibernationWaker.start({ team: team(), backends: () => ({ env }), say: (l) => lines.push(l), pollMs: 250 });
+    try {
+      // 10 processes at once, 5 messages each, straight into its inbox (as any sender's appends).
+      const senders = Array.from({ length: 10 }, (_, p) => execa(process.execPath, [APPEND, root, TEAM, 'w1', `p${p}`, '5'], { reject: false }));
+      for (const s of await Promise.all(senders)) expect(s.exitCode, s.stderr).toBe(0);
+      const tokens = Array.from({ length: 50 }, (_, k) => `p${Math.floor(k / 5)}:${k % 5}`);
+      await waitFor(async () => (await Promise.all(tokens.map((t) => deliveries('w1', t)))).every((n) => n >= 1), 30_000, 'all 50 messages delivered');
+      for (const t of tokens) expect(await deliveries('w1', t), t).toBe(1);
+      expect(lines.some((l) => l.startsWith('waking w1 (hibernating): a message for it'))).toBe(true);
+    } finally {
+      await waker.close();
+    }
     // Woken through the resume path, never two copies at once: each start (after the first) is a
-    // resume, and starts and exits alternate (it may sleep again between two senders' messages).
+    // resume, and starts and exits alternate.
     const raw = await fs.readFile(path.join(root, 'teams', TEAM, 'logs', 'w1.jsonl'), 'utf8');
     const life = raw.split('\n').filter((l) => l.trim() !== '').map((l) => (JSON.parse(l) as { kind: string }).kind).filter((k) => k === 'start' || k === 'exit');
     expect(life.length).toBeGreaterThanOrEqual(3);
@@ -133,9 +137,9 @@ describe('hibernation', () => {
     const awake = (await stateOf(env, 'w1'))!;
     if (awake.pid !== null) pids.add(awake.pid);
 
-    // Asleep again; then a shutdown removes it without a third start.
+    // Asleep again; then a shutdown removes it without another start.
     await waitFor(async () => (await stateOf(env, 'w1'))?.state === 'hibernating', 20_000, 'w1 to hibernate again');
-    const stopped = await swarm(root, ['shutdown', 'w1'], env);
+    const stopped = await swarmInProcess(root, ['shutdown', 'w1'], env);
     expect(stopped.exitCode, stopped.stderr).toBe(0);
     expect(stopped.stdout + stopped.stderr).toContain('w1: it was hibernating, and was not woken; leftover pane closed, removed from the team');
     expect((await readTeam(team())).members.map((m) => m.name)).toEqual(['team-lead']);
@@ -155,7 +159,7 @@ describe('hibernation', () => {
     const env = envFor(standin);
     const tasks = new TaskList(team());
     await tasks.create({ subject: 'Long job', description: 'x' }, 'team-lead');
-    const w2 = await spawnSleeper(env, 'w2');
+    const w2 = await spawnSleeper(env, 'w2', '500ms');
     await waitFor(async () => (await logLines('w2', 'hibernate_deferred')).length > 0, 20_000, 'w2 due, but owing its task');
     expect(await logLines('w2', 'hibernate_deferred')).toMatchObject([{ why: 'task #1 is in progress' }]);
     expect(isProcessAlive(w2.pid)).toBe(true);
