@@ -154,8 +154,9 @@ describe.skipIf(SSH_SKIP !== undefined)('a kill over there is verified', () => {
   it('a zombie (exited, its parent not reaping it) counts as gone: kill -0 alone would call it alive for ever', async () => {
     const sshd = await startSshd();
     const root = await rootFor(sshd);
-    // sh starts `sleep 0` in the background, then becomes `sleep 600`, which never reaps it.
-    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 600'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    // sh starts `sleep 1` in the background, then becomes `sleep 600`, which never reaps it. (A
+    // `sleep 0` could end before the exec on a loaded machine, and sh would reap it: no zombie.)
+    const parent = spawn('sh', ['-c', 'sleep 1 & echo $!; exec sleep 600'], { stdio: ['ignore', 'pipe', 'ignore'] });
     try {
       const [line] = (await once(parent.stdout!, 'data')) as [Buffer];
       const zombie = Number(line.toString().trim());

@@ -50,6 +50,9 @@ describe.each(CLAUDE_CODE_BUILDS)('Claude Code $version: your session leads thro
       ANTHROPIC_API_KEY: CLAUDE_CODE_API_KEY,
       ANTHROPIC_BASE_URL: standin.url,
       ENABLE_TOOL_SEARCH: 'false', // the stand-in's script sees the tools in the request (a first-party host may defer them behind a search)
+      // Claude Code's wait for an MCP server to start (ms): its default let a loaded machine's
+      // `swarm mcp` connect after the first request went out without the team's tools.
+      MCP_TIMEOUT: '60000',
     };
   });
 
