@@ -206,6 +206,9 @@ function labelCommands(paneId: string, windowId: string, spec: PaneSpec, layout:
   ];
 }
 
+/** How many times a split is tried when its target pane closed under it. */
+const SPLIT_ATTEMPTS = 3;
+
 export class TmuxBackend implements Backend {
   readonly type = 'tmux' as const;
   readonly server: TmuxServer;
@@ -455,13 +458,11 @@ export class TmuxBackend implements Backend {
   // check + room check), the split itself (its id read back), and one chain labelling the pane and
   // re-laying out its window.
   private async create(spec: PaneSpec): Promise<PaneRef> {
-    const { place, panes } = await this.freshPlace();
     // Secrets stay off tmux's command line: the pane loads its environment from a private file
     // (pane-argv.ts), and tees its stderr into spec.stderrLog.
     const cmd = { cwd: spec.cwd, env: {}, argv: await this.host.paneArgv(spec) };
-    const window = this.currentWindow ?? place.windowId;
-    const inWindow = panes.filter((p) => p.windowId === window);
-    let pane = await this.trySplit(inWindow, cmd, place.leaderPaneId);
+    const { place, inWindow, window, split } = await this.splitFresh(cmd);
+    let pane = split;
     if (pane === undefined) pane = await this.openWindow(place.sessionId, cmd);
     this.currentWindow = pane.windowId;
     const count = pane.windowId === window ? inWindow.length + 1 : 1;
@@ -497,6 +498,24 @@ export class TmuxBackend implements Backend {
       this.currentWindow = undefined;
     }
     return { place, panes };
+  }
+
+  /**
+   * The place, and a split of its current window's largest pane (undefined: no room). A pane closed
+   * between the listing and the split (another teammate's exited pane, closed by whoever leads:
+   * hibernation, a shutdown) makes tmux answer "can't find pane": listed again and tried again.
+   */
+  private async splitFresh(cmd: { cwd: string; env: Record<string, string>; argv: string[] }) {
+    for (let attempt = 1; ; attempt++) {
+      const { place, panes } = await this.freshPlace();
+      const window = this.currentWindow ?? place.windowId;
+      const inWindow = panes.filter((p) => p.windowId === window);
+      try {
+        return { place, inWindow, window, split: await this.trySplit(inWindow, cmd, place.leaderPaneId) };
+      } catch (e) {
+        if (attempt >= SPLIT_ATTEMPTS || !/can't find pane/i.test(String(e))) throw e;
+      }
+    }
   }
 
   /**

@@ -4,7 +4,7 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { PaneRef, PaneSpec } from '../../../src/backends/backend.js';
-import { descendantsOf, isProcessAlive } from '../../../src/backends/process.js';
+import { descendantsOf, execaExec, isProcessAlive, type Exec } from '../../../src/backends/process.js';
 import { TmuxServer, listAllPanes, newSession, setPaneOptionArgs } from '../../../src/backends/tmux/commands.js';
 import { PANE_BORDER_FORMAT, TmuxBackend } from '../../../src/backends/tmux/tmux-backend.js';
 import { privateSocket, reapServer, tmuxForThisTest } from '../../support/tmux.js';
@@ -47,6 +47,28 @@ describe('TmuxBackend (real tmux, private socket)', () => {
 
   const show = async (target: string, format: string): Promise<string> =>
     (await server.run(['display-message', '-p', '-t', target, format])).trim();
+
+  it("a pane closed between the listing and the split (a sleeper's exited pane closed by the leader): listed again, split elsewhere", async () => {
+    let closeFirstTarget = false;
+    // Before the first split-window, its target pane is killed: what a waker closing an exited pane at that moment does.
+    const exec: Exec = async (file, args, opts) => {
+      const at = args.indexOf('split-window');
+      if (at >= 0 && closeFirstTarget) {
+        closeFirstTarget = false;
+        const target = args[args.indexOf('-t', at) + 1]!;
+        await execaExec(file, ['-L', socket, 'kill-pane', '-t', target]);
+      }
+      return execaExec(file, args, opts);
+    };
+    const backend = new TmuxBackend({ socket, sessionName: 'swarm-race', killTimeoutMs: 1500, exec });
+    const a = await backend.createPane(spec('ann', kit.argv(kit.outFile(), 'wait', 'ann')));
+    closeFirstTarget = true;
+    const b = await backend.createPane(spec('bob', kit.argv(kit.outFile(), 'wait', 'bob')));
+    expect(closeFirstTarget).toBe(false);
+    const panes = (await listAllPanes(server)).map((p) => p.paneId);
+    expect(panes).toContain(b.paneId);
+    expect(panes).not.toContain(a.paneId); // the one closed under the first try of bob's split
+  });
 
   it('outside tmux: session swarm-<team>, 3 labelled panes beside the leader, main-vertical', async () => {
     const backend = backendFor('alpha');
