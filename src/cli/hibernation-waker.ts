@@ -11,7 +11,7 @@ import { coalesced, type Coalesced } from '../storage/coalesce.js';
 import { DirWatcher } from '../storage/watch.js';
 import { dueToWake } from '../teammates/hibernation.js';
 import { resumeTeammates } from '../teammates/resume.js';
-import { findMember, readTeam } from '../team/team-store.js';
+import { findMember, readTeam, rosterDigest } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
 import { inspectTranscript } from './resume-members.js';
 
@@ -82,18 +82,27 @@ export class HibernationWaker {
       DirWatcher.open(p.tasks.dir, { match: (b) => b.endsWith('.json'), pollMs }),
     ]);
     const w = new HibernationWaker(o, watchers);
-    w.loops = watchers.map((x) => w.follow(x));
+    // config.json: only a change of the roster (the lease holder's renewal every few seconds is none).
+    let roster = '';
+    const rosterChanged = async (): Promise<boolean> => {
+      const next = rosterDigest(await readTeam(o.team));
+      if (next === roster) return false;
+      roster = next;
+      return true;
+    };
+    w.loops = watchers.map((x, i) => w.follow(x, i === 1 ? rosterChanged : undefined));
     void w.run.trigger().catch(() => undefined);
     return w;
   }
 
-  private async follow(w: DirWatcher): Promise<void> {
+  private async follow(w: DirWatcher, worthIt?: () => Promise<boolean>): Promise<void> {
     for (;;) {
       try {
         await w.changed(this.stop.signal);
       } catch {
         return; // closed
       }
+      if (worthIt !== undefined && !(await worthIt().catch(() => true))) continue;
       void this.run.trigger().catch(() => undefined);
     }
   }

@@ -297,6 +297,15 @@ export async function updateMember(team: Team, name: string, patch: Partial<Memb
   });
 }
 
+/**
+ * config.json as its watchers care about it: everything but the lead lease, whose holder rewrites
+ * the file every few seconds (team/lead-lease.ts) without changing anything they show or act on.
+ */
+export function rosterDigest(config: TeamConfig): string {
+  const { leadProcess: _lease, ...rest } = config;
+  return JSON.stringify(rest);
+}
+
 /** The team's hibernateAfter (docs/hibernation.md), when given; undefined leaves it as it is. */
 export async function setHibernateAfter(team: Team, ms: number | undefined): Promise<void> {
   if (ms === undefined) return;

@@ -23,8 +23,8 @@ import type { InProcessHost } from '../../backends/in-process/host.js';
 import { isSwarmError } from '../../protocol/errors.js';
 import { LEAD_NAME } from '../../protocol/names.js';
 import { coalesced } from '../../storage/coalesce.js';
-import { readStateDigest } from './state-digest.js';
-import { readTeam } from '../../team/team-store.js';
+import { StateDigest } from './state-digest.js';
+import { readTeam, rosterDigest } from '../../team/team-store.js';
 import { LeaseKeeper, leaseSelf, type LeaseState } from '../../team/lead-lease.js';
 import { SwarmError } from '../../protocol/errors.js';
 import { END_OF_RUN_SHUTDOWN_MS } from '../../protocol/shutdown-timing.js';
@@ -46,13 +46,15 @@ import { InboxFeed } from './inbox-feed.js';
 import { wakeWhileOpen } from '../hibernation-waker.js';
 import { LeadInConsole } from './lead-in-console.js';
 import type { ConsoleOptions } from './options.js';
-import { everyTick, watchDir } from './sources.js';
+import { everyTick, pause, watchDir } from './sources.js';
 import type { LimitHit } from '../../runtime/lead/limits.js';
 
 /** How long `--take-over` waits for the holder to hand over. */
 const TAKE_OVER_WAIT_MS = 15_000;
 
 const STATUS_TICK_MS = 5000;
+/** The status directory is looked at again at most this often (heartbeats of a big team). */
+const STATUS_LOOK_GAP_MS = 1000;
 const STATUS_MIN_GAP_MS = 300;
 
 export class LeaderConsole implements ActionContext {
@@ -167,20 +169,35 @@ export class LeaderConsole implements ActionContext {
     this.track(this.inbox.run(this.stop.signal));
     const watching = { onError: (e: unknown) => this.printError(e), signal: this.stop.signal };
     this.track(watchDir(this.team.paths.pending, () => this.questions.refresh.trigger(), watching));
+    const states = new StateDigest(this.team.paths.statusDir);
     let digest = '';
     this.track(
       watchDir(
         this.team.paths.statusDir,
         async () => {
-          const next = await readStateDigest(this.team.paths.statusDir);
-          if (next === digest) return; // a heartbeat only
-          digest = next;
-          await this.refreshStatus.trigger();
+          const next = await states.read();
+          if (next !== digest) {
+            digest = next;
+            await this.refreshStatus.trigger();
+          }
+          await pause(STATUS_LOOK_GAP_MS, this.stop.signal); // heartbeats of many teammates: one look per gap
         },
         watching,
       ),
     );
-    this.track(watchDir(this.team.paths.dir, () => this.refreshStatus.trigger(), { ...watching, match: (n) => n === 'config.json' }));
+    let roster = '';
+    this.track(
+      watchDir(
+        this.team.paths.dir,
+        async () => {
+          const next = rosterDigest(await readTeam(this.team));
+          if (next === roster) return; // this console's own lease renewal
+          roster = next;
+          await this.refreshStatus.trigger();
+        },
+        { ...watching, match: (n) => n === 'config.json' },
+      ),
+    );
     this.track(everyTick(STATUS_TICK_MS, () => this.refreshStatus.trigger(), this.stop.signal));
     this.track(wakeWhileOpen({ team: this.team, backends: () => stopContext(this), say: (line) => this.print(chalk.dim(line)) }, this.stop.signal));
     await this.questions.replayPlans().catch((e: unknown) => this.printError(e));

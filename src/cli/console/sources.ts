@@ -30,7 +30,12 @@ export async function watchDir(dir: string, onChange: () => Promise<void>, o: Wa
 /** Run `onTick` every `ms` until `signal` aborts. */
 export async function everyTick(ms: number, onTick: () => Promise<void>, signal: AbortSignal): Promise<void> {
   while (!signal.aborted) {
-    await delay(ms, undefined, { signal }).catch(() => undefined); // aborted: the loop ends
+    await pause(ms, signal); // aborted: the loop ends
     if (!signal.aborted) await onTick();
   }
+}
+
+/** Wait `ms`, or less if `signal` aborts first (then it resolves: the caller's loop ends). */
+export async function pause(ms: number, signal: AbortSignal): Promise<void> {
+  await delay(ms, undefined, { signal }).catch(() => undefined);
 }
