@@ -46,13 +46,15 @@ import { InboxFeed } from './inbox-feed.js';
 import { wakeWhileOpen } from '../hibernation-waker.js';
 import { LeadInConsole } from './lead-in-console.js';
 import type { ConsoleOptions } from './options.js';
-import { everyTick, pause, watchDir } from './sources.js';
+import { pause, tickAtMost, watchDir } from './sources.js';
 import type { LimitHit } from '../../runtime/lead/limits.js';
 
 /** How long `--take-over` waits for the holder to hand over. */
 const TAKE_OVER_WAIT_MS = 15_000;
 
 const STATUS_TICK_MS = 5000;
+/** ...and never more than this share of the time (a big team's sweep takes long: it runs less often). */
+const STATUS_TICK_SHARE = 0.005;
 /** The status directory is looked at again at most this often (heartbeats of a big team). */
 const STATUS_LOOK_GAP_MS = 1000;
 const STATUS_MIN_GAP_MS = 300;
@@ -198,7 +200,7 @@ export class LeaderConsole implements ActionContext {
         { ...watching, match: (n) => n === 'config.json' },
       ),
     );
-    this.track(everyTick(STATUS_TICK_MS, () => this.refreshStatus.trigger(), this.stop.signal));
+    this.track(tickAtMost(STATUS_TICK_MS, STATUS_TICK_SHARE, () => this.refreshStatus.trigger(), this.stop.signal));
     this.track(wakeWhileOpen({ team: this.team, backends: () => stopContext(this), say: (line) => this.print(chalk.dim(line)) }, this.stop.signal));
     await this.questions.replayPlans().catch((e: unknown) => this.printError(e));
     await this.questions.refresh.trigger();

@@ -1,7 +1,7 @@
 // The console's sources of change besides the inbox (inbox-feed.ts), each running until the console
 // stops: a watched directory (permissions/pending/, status/, config.json) whose every change runs
 // `onChange` — an error is reported and the next change tries again — and a slow tick for what no
-// file shows (a pane killed behind swarm's back).
+// file shows (a pane killed behind swarm's back), slower still when it is costly (tickAtMost).
 import { setTimeout as delay } from 'node:timers/promises';
 import { DirWatcher } from '../../storage/watch.js';
 
@@ -27,11 +27,19 @@ export async function watchDir(dir: string, onChange: () => Promise<void>, o: Wa
   }
 }
 
-/** Run `onTick` every `ms` until `signal` aborts. */
-export async function everyTick(ms: number, onTick: () => Promise<void>, signal: AbortSignal): Promise<void> {
+/**
+ * Run `onTick` every `minMs`, or less often when it takes long: the pause after a tick is at least
+ * `1 / share` times what that tick took, so the tick never uses more than `share` of the time (a
+ * status sweep of a hundred teammates: ~70 ms, so one every 14 s at share 0.005, not every 5 s).
+ */
+export async function tickAtMost(minMs: number, share: number, onTick: () => Promise<void>, signal: AbortSignal): Promise<void> {
+  let last = 0;
   while (!signal.aborted) {
-    await pause(ms, signal); // aborted: the loop ends
-    if (!signal.aborted) await onTick();
+    await pause(Math.max(minMs, last / share), signal);
+    if (signal.aborted) return;
+    const t0 = performance.now();
+    await onTick();
+    last = performance.now() - t0;
   }
 }
 
