@@ -9,53 +9,30 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../../src/backends/process.js';
 import { TmuxServer, listAllPanes } from '../../../src/backends/tmux/commands.js';
 import { HibernationWaker } from '../../../src/cli/hibernation-waker.js';
 import { Mailbox } from '../../../src/mailbox/mailbox.js';
-import { startMessagesServer, type MessagesServer } from '../../../src/standin/messages-server.js';
 import { TaskList } from '../../../src/tasks/index.js';
-import { createTeam, readTeam, updateMember } from '../../../src/team/index.js';
+import { readTeam, updateMember } from '../../../src/team/index.js';
 import { Team } from '../../../src/team/team.js';
 import { collectStatus } from '../../../src/teammates/status-report.js';
-import { SWARM_BIN, swarm, swarmInProcess } from '../../support/cli.js';
-import { useTempRoot } from '../../support/tmp-root.js';
-import { tmuxEnv, tmuxForThisTest } from '../../support/tmux.js';
+import { swarm, swarmInProcess } from '../../support/cli.js';
+import { useStandinTeam } from '../../support/standin-team.js';
 import { waitFor } from '../../support/wait.js';
 
 const TEAM = 'hb';
 const APPEND = path.resolve(import.meta.dirname, '../../support/append-worker.mjs');
 
+const t = useStandinTeam(TEAM, 'swarm-hibernate-');
+const pids = t.pids;
 let root: string;
 let work: string;
 let socket: string;
-let standin: MessagesServer | undefined;
-const pids = new Set<number>();
-
-useTempRoot((dir) => (root = dir), 'swarm-hibernate-');
-beforeEach(async () => {
-  work = path.join(root, 'work');
-  await fs.mkdir(work);
-  await createTeam(root, { name: TEAM, cwd: work });
-  socket = tmuxForThisTest(pids);
+beforeEach(() => {
+  ({ root, work, socket } = t);
 });
-afterEach(async () => {
-  await standin?.close();
-  standin = undefined;
-});
-
-function envFor(server: MessagesServer): Record<string, string> {
-  return {
-    ...tmuxEnv(socket, [process.execPath, SWARM_BIN, 'teammate']),
-    SWARM_TEAM: TEAM,
-    ANTHROPIC_BASE_URL: server.url,
-    ANTHROPIC_API_KEY: 'sk-test',
-    SWARM_RETRY_BASE_MS: '10',
-    SWARM_POLL_MS: '250',
-    SWARM_HEARTBEAT_MS: '500',
-  };
-}
 
 const team = (): Team => new Team(root, TEAM);
 
@@ -91,8 +68,8 @@ async function spawnSleeper(env: Record<string, string>, name: string, after = '
 
 describe('hibernation', () => {
   it('idle past --hibernate-after it sleeps; 50 messages from 10 processes wake it and each is delivered once; a shutdown removes it asleep', async () => {
-    standin = await startMessagesServer({ script: { turns: [{ match: { agent: 'w1', lastUser: 'start w1' }, reply: 'BEFORE-SLEEP: ready.' }], exhaustedReply: 'noted.' } });
-    const env = envFor(standin);
+    const standin = await t.serve({ script: { turns: [{ match: { agent: 'w1', lastUser: 'start w1' }, reply: 'BEFORE-SLEEP: ready.' }], exhaustedReply: 'noted.' } });
+    const env = t.env(standin);
     const first = await spawnSleeper(env, 'w1', '500ms');
     expect((await readTeam(team())).members[1]).toMatchObject({ name: 'w1', hibernateAfterMs: 500 });
     await waitFor(async () => (await stateOf(env, 'w1'))?.state === 'hibernating', 20_000, 'w1 to hibernate');
@@ -147,7 +124,7 @@ describe('hibernation', () => {
   }, 120_000);
 
   it('a teammate owing something (a task in progress) stays awake; a wake killed halfway is resumed again and delivers once; a leader wakes a sleeper for an entry written into its inbox and closes its exited pane', async () => {
-    standin = await startMessagesServer({
+    const standin = await t.serve({
       script: {
         turns: [
           { match: { agent: 'w2', lastUser: 'start w2' }, reply: { content: [{ type: 'tool_use', name: 'TaskUpdate', input: { taskId: '1', status: 'in_progress', owner: 'w2' } }] } },
@@ -156,7 +133,7 @@ describe('hibernation', () => {
         exhaustedReply: 'noted.',
       },
     });
-    const env = envFor(standin);
+    const env = t.env(standin);
     const tasks = new TaskList(team());
     await tasks.create({ subject: 'Long job', description: 'x' }, 'team-lead');
     const w2 = await spawnSleeper(env, 'w2', '500ms');

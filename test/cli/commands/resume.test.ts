@@ -11,7 +11,7 @@
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../../src/backends/process.js';
 import { TmuxServer, listAllPanes } from '../../../src/backends/tmux/commands.js';
 import { Mailbox } from '../../../src/mailbox/mailbox.js';
@@ -28,50 +28,31 @@ import { leadSendTool, type LeadPowers } from '../../../src/runtime/lead/tools.j
 import type { ToolContext } from '../../../src/runtime/tools/types.js';
 import { capturePane } from '../../../src/backends/tmux/commands.js';
 import { lastUserText, type RecordedRequest } from '../../../src/standin/request.js';
-import { startMessagesServer, type MessagesServer } from '../../../src/standin/messages-server.js';
+import type { MessagesServer } from '../../../src/standin/messages-server.js';
 import { TaskList } from '../../../src/tasks/index.js';
-import { addMember, createTeam, readTeam, updateMember } from '../../../src/team/index.js';
+import { addMember, readTeam, updateMember } from '../../../src/team/index.js';
 import { Team } from '../../../src/team/team.js';
 import { SWARM_BIN, swarm } from '../../support/cli.js';
 import { deadPid } from '../../support/team-fixture.js';
-import { useTempRoot } from '../../support/tmp-root.js';
-import { reapServer, tmuxEnv, tmuxForThisTest } from '../../support/tmux.js';
+import { useStandinTeam } from '../../support/standin-team.js';
+import { reapServer, tmuxEnv } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
 
 const TEAM = 'rs';
 const FAKE = path.resolve(import.meta.dirname, '../../support/fake-teammate.mjs');
 const WRITER = path.resolve(import.meta.dirname, '../../support/transcript-writer.mjs');
 
+const t = useStandinTeam(TEAM, 'swarm-resume-');
+const pids = t.pids;
 let root: string;
 let work: string;
 let socket: string;
 let standin: MessagesServer | undefined;
-const pids = new Set<number>();
-
-useTempRoot((dir) => (root = dir), 'swarm-resume-');
-beforeEach(async () => {
-  work = path.join(root, 'work');
-  await fs.mkdir(work);
-  await createTeam(root, { name: TEAM, cwd: work });
-  socket = tmuxForThisTest(pids);
-});
-afterEach(async () => {
-  await standin?.close();
+beforeEach(() => {
+  ({ root, work, socket } = t);
   standin = undefined;
 });
-
-function envFor(server: MessagesServer, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    ...tmuxEnv(socket, [process.execPath, SWARM_BIN, 'teammate']),
-    SWARM_TEAM: TEAM,
-    ANTHROPIC_BASE_URL: server.url,
-    ANTHROPIC_API_KEY: 'sk-test',
-    SWARM_RETRY_BASE_MS: '10',
-    SWARM_POLL_MS: '250',
-    SWARM_HEARTBEAT_MS: '500',
-    ...extra,
-  };
-}
+const envFor = (server: MessagesServer, extra: Record<string, string> = {}): Record<string, string> => t.env(server, extra);
 
 interface Row {
   name: string;
@@ -103,7 +84,7 @@ const requestsOf = (server: MessagesServer, agent: string): RecordedRequest[] =>
 describe('swarm resume', () => {
   it('kill the tmux server under a working teammate: stopped, send queues with the hint, resume restores the turns and delivers the message', async () => {
     await fs.writeFile(path.join(work, 'notes.txt'), 'the notes\n');
-    standin = await startMessagesServer({
+    standin = await t.serve({
       script: {
         turns: [
           { match: { agent: 'w1', lastUser: 'read notes.txt' }, reply: { content: [{ type: 'tool_use', name: 'Read', input: { file_path: 'notes.txt' } }] } },
@@ -170,7 +151,7 @@ describe('swarm resume', () => {
   }, 90_000);
 
   it('a corrupt transcript, a cwd that is gone or a teammate that dies at start leaves the member stopped and says why; a last line cut short by SIGKILL resumes; an old signed shutdown_request is not obeyed twice', async () => {
-    standin = await startMessagesServer({
+    standin = await t.serve({
       script: {
         turns: [
           { match: { agent: 'w1', lastUser: 'stopped in the middle' }, reply: 'RESUMED: carrying on.' },
@@ -246,7 +227,7 @@ describe('swarm resume', () => {
   }, 90_000);
 
   it('the agent lead and the console resume a stopped member they message', async () => {
-    standin = await startMessagesServer({
+    standin = await t.serve({
       script: {
         turns: [
           { match: { agent: 'w1', lastUser: 'from the lead' }, reply: 'lead heard' },
