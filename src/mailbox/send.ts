@@ -43,9 +43,30 @@ export async function sendMessage(mailbox: Mailbox, input: SendInput): Promise<S
     ...(input.summary ? { summary: input.summary } : {}),
     ...(sender.color ? { color: sender.color } : {}),
   });
-  for (const r of recipients) await mailbox.append(r, { ...base });
+  // A broadcast's appends go to different inboxes under different locks: BROADCAST_WIDTH at a time
+  // (a team of a hundred is not a hundred appends one after another). Every recipient is tried;
+  // any that failed are named in the error, the others have the message.
+  const failed: string[] = [];
+  let first: unknown;
+  for (let i = 0; i < recipients.length; i += BROADCAST_WIDTH) {
+    const batch = recipients.slice(i, i + BROADCAST_WIDTH);
+    const settled = await Promise.allSettled(batch.map((r) => mailbox.append(r, { ...base })));
+    settled.forEach((o, k) => {
+      if (o.status === 'fulfilled') return;
+      failed.push(batch[k]!);
+      first ??= o.reason;
+    });
+  }
+  if (failed.length === 1 && recipients.length === 1) throw first;
+  if (failed.length > 0) {
+    const why = first instanceof Error ? first.message : String(first);
+    throw new SwarmError('io', `the message reached ${recipients.length - failed.length} of ${recipients.length} recipients; not ${failed.join(', ')}: ${why}`, { cause: first });
+  }
   return { msg_id: msgId, recipients };
 }
+
+/** How many inboxes a broadcast appends to at once. */
+export const BROADCAST_WIDTH = 16;
 
 /** What the person runs instead of writing a control frame by hand, by its type. */
 const FRAME_INSTEAD: Record<string, (to: string) => string> = {

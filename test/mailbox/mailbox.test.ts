@@ -88,6 +88,13 @@ describe('sendMessage', () => {
     expect(await listTree(root)).toEqual(before);
   });
 
+  it('a broadcast that cannot reach one inbox still reaches the others, and its error names the one it missed', async () => {
+    // w2's lock is a plain file (an odd entry): every append to w2 fails at once, saying so.
+    await fs.writeFile(path.join(root, 'teams', TEAM, 'inboxes', 'w2.json.lock'), 'x');
+    await expect(sendMessage(mb, { to: '*', text: 'all hands' })).rejects.toThrow(/^the message reached 2 of 3 recipients; not w2: /);
+    for (const name of ['w1', 'Carol']) expect((await rawInbox(name)).map((e) => e.text)).toEqual(['all hands']);
+  });
+
   it('to a member (any case) appends one entry with the sender colour; default sender is team-lead', async () => {
     const r = await sendMessage(mb, { to: 'W1', text: 'hi', summary: 's' });
     expect(r.recipients).toEqual(['w1']);
