@@ -222,12 +222,12 @@ interface ContinuedSession {
 
 /**
  * The Claude Code session a claude member goes on with: the one config.json records (a UUID), when
- * its transcript is here (`claude --resume` of a session it cannot find exits 1, "No conversation
- * found with session ID"). None on another machine: its transcript is there, not looked at from here.
+ * its transcript is under this root (`claude --resume` of a session it cannot find exits 1, "No
+ * conversation found with session ID"). A member on another machine keeps it there: not found here.
  */
 async function sessionToContinue(o: ResumeOptions, member: Member): Promise<ContinuedSession | undefined> {
   const id = member.sessionId;
-  if (id === undefined || !isSessionId(id) || o.backend.remoteProcesses === true) return undefined;
+  if (id === undefined || !isSessionId(id)) return undefined;
   const transcript = claudeTranscript(o.team.root, member.cwd, id);
   const size = await fileSize(transcript);
   return size < 0 ? undefined : { id, transcript, size };
