@@ -7,6 +7,7 @@
 // resume.test.ts's: 2.1.112 delivers a prompt more than once by itself, and both builds may drop
 // read entries from the inbox.)
 import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Backend } from '../../src/backends/backend.js';
 import { isProcessAlive } from '../../src/backends/process.js';
@@ -20,6 +21,7 @@ import { Team } from '../../src/team/team.js';
 import { resumeTeammates } from '../../src/teammates/resume.js';
 import { spawnTeammate } from '../../src/teammates/spawn.js';
 import { CLAUDE_CODE_API_KEY, CLAUDE_CODE_BUILDS, claudeCodeWorkspace } from '../support/claude-code.js';
+import { makeRepo } from '../support/git-repo.js';
 import { afterThisTest, tempRoot, useTempRoot } from '../support/tmp-root.js';
 import { tmuxForThisTest } from '../support/tmux.js';
 import { waitFor } from '../support/wait.js';
@@ -59,7 +61,7 @@ describe.each(CLAUDE_CODE_BUILDS)('a real Claude Code $version teammate resumed 
     ({ backend } = await selectBackend({ requested: 'tmux', env: { SWARM_TMUX_SOCKET: socket }, team: new Team(root, TEAM), killTimeoutMs: 2000 }));
   });
 
-  it('goes on with its conversation: the waiting message answered, the earlier turn sent along, no prompt again', async () => {
+  it('goes on with its conversation as the same teammate: the waiting message read, the earlier turns sent along', async () => {
     const env = {
       PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
       CLAUDE_CONFIG_DIR: root,
@@ -68,12 +70,15 @@ describe.each(CLAUDE_CODE_BUILDS)('a real Claude Code $version teammate resumed 
       SWARM_TMUX_SOCKET: socket,
     };
     const team = new Team(root, TEAM);
-    const spawned = await spawnTeammate({ team, name: 'c1', prompt: PROMPT, runtime: 'claude', permissionMode: 'default', cwd: work, backend, env, readyTimeoutMs: 60_000 });
+    // It works in a subdirectory of a repository: Claude Code keys its sessions by that directory
+    // itself, not by the repository's root as it does its memory.
+    const cwd = path.join(await makeRepo(work, { 'sub/README.md': 'in sub\n' }), 'sub');
+    const spawned = await spawnTeammate({ team, name: 'c1', prompt: PROMPT, runtime: 'claude', permissionMode: 'default', cwd, backend, env, readyTimeoutMs: 60_000 });
     pids.add(spawned.pid!);
     const sessionId = (await readTeam(team)).members[1]!.sessionId!;
     expect(isSessionId(sessionId)).toBe(true);
     // Claude Code keeps the session under the id swarm gave it: the turn is in that transcript.
-    const transcript = claudeTranscript(root, work, sessionId);
+    const transcript = claudeTranscript(root, cwd, sessionId);
     await waitFor(async () => (await fs.readFile(transcript, 'utf8').catch(() => '')).includes('MARKER-ALPHA noted.'), 60_000, 'the first turn in the session transcript');
     // Its turn is over once it told team-lead it is idle (read as it is: Claude Code writes in place).
     const idle = async (): Promise<number> => {
