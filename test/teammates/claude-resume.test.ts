@@ -10,6 +10,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Backend } from '../../src/backends/backend.js';
+import { resumedLine } from '../../src/cli/resume-members.js';
 import { isProcessAlive } from '../../src/backends/process.js';
 import { selectBackend } from '../../src/backends/registry.js';
 import { openLeadMailbox } from '../../src/permissions/lead-mailbox.js';
@@ -106,6 +107,7 @@ describe.each(CLAUDE_CODE_BUILDS)('a real Claude Code $version teammate resumed 
     if (!result!.ok) throw result!.error;
     pids.add(result!.teammate.pid!);
     expect(result).toMatchObject({ ok: true, runtime: 'claude', continued: true });
+    expect(resumedLine(result!)).toMatch(/^resumed c1: ready \(its Claude Code session continued/);
     expect((await readTeam(team)).members[1]!.sessionId).toBe(sessionId);
 
     const asked = (): IncomingRequest | undefined =>
