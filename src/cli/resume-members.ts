@@ -49,7 +49,8 @@ export async function resumeNamed(team: Team, names: readonly string[], o: Resum
 /** `resumed alice: ready (12 turns restored, 1 unread message waiting)`, or the failure's first line. */
 export function resumedLine(r: ResumeResult): string {
   if (!r.ok) return r.error.message.split('\n')[0]!;
-  const what = r.runtime === 'claude' ? 'its original prompt sent again' : `${r.restored} turn${r.restored === 1 ? '' : 's'} restored`;
+  const claude = r.continued ? 'its Claude Code session continued' : 'its original prompt sent again';
+  const what = r.runtime === 'claude' ? claude : `${r.restored} turn${r.restored === 1 ? '' : 's'} restored`;
   const unread = r.unread === 0 ? '' : `, ${r.unread} unread message${r.unread === 1 ? '' : 's'} waiting`;
   return `resumed ${r.name}: ready (${what}${unread})`;
 }

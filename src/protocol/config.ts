@@ -54,6 +54,8 @@ export const MemberSchema = z.looseObject({
   hibernateAfterMs: z.number().int().positive().optional(),
   // swarm's own: when it hibernated (epoch ms); set while it sleeps, cleared when it wakes.
   hibernatedAt: z.number().optional(),
+  // swarm's own: a claude-runtime teammate's Claude Code session (its `--session-id`), which a resume continues.
+  sessionId: z.string().optional(),
 });
 export type Member = z.infer<typeof MemberSchema>;
 

@@ -25,6 +25,13 @@ export function newSessionId(): string {
   return randomUUID();
 }
 
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A session id as Claude Code takes it (`--session-id`, `--resume`): a UUID, so also a safe file name. */
+export function isSessionId(id: string): boolean {
+  return UUID_RE.test(id);
+}
+
 export const REQUEST_ID_RE = /^[A-Za-z0-9][A-Za-z0-9_.@-]{0,200}$/;
 
 /** A request id is safe to use as a file name: no separators, no `..`. */

@@ -10,7 +10,7 @@ import { isSafeRequestId } from '../protocol/ids.js';
 import { isTaskId } from '../protocol/task.js';
 import { SwarmError } from '../protocol/errors.js';
 import { refuseLinkedDir } from '../storage/atomic.js';
-import { projectKey } from './project-key.js';
+import { projectKey, sessionsKey } from './project-key.js';
 
 /** The user's home directory: $HOME when set (as Claude Code reads it), else the OS account's. */
 export function homeDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -135,6 +135,15 @@ export function projectsDir(root: string): string {
  */
 export function memoryDir(root: string, cwd: string): string {
   return path.join(projectsDir(root), projectKey(cwd), 'memory', 'team');
+}
+
+/**
+ * `<root>/projects/<cwd's key>/<sessionId>.jsonl`: the transcript of the Claude Code session
+ * `sessionId` started in `cwd` (a claude teammate's, docs/claude-code.md#resume), which `claude
+ * --resume <sessionId>` reads. Claude Code writes it; swarm only looks whether it is there.
+ */
+export function claudeTranscript(root: string, cwd: string, sessionId: string): string {
+  return path.join(projectsDir(root), sessionsKey(cwd), `${sessionId}.jsonl`);
 }
 
 /** `<root>/agents`: the user's agent type files (Claude Code's layout). */

@@ -81,6 +81,15 @@ export function projectBase(cwd: string): string {
   return root === undefined ? project : mainRepoRoot(root);
 }
 
+/**
+ * The directory name Claude Code keeps the sessions started in `cwd` under, in `<root>/projects/`:
+ * the key of the cwd itself (its real path), not of its git root as the memory's is (2.1.112 and
+ * 2.1.332 alike, checked in a subdirectory of a repository).
+ */
+export function sessionsKey(cwd: string): string {
+  return pathKey(realOrAsIs(path.resolve(cwd)));
+}
+
 /** The name of `cwd`'s project directory under `<root>/projects/`, as Claude Code names it. */
 export function projectKey(cwd: string): string {
   return pathKey(projectBase(cwd));

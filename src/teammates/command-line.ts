@@ -9,7 +9,7 @@
 //                   (SWARM_TEAMMATE_COMMAND, split with shell-quote, replaces `<node> <bin> teammate`)
 //   claude runtime: <abs path of claude on PATH> --agent-id --agent-name --team-name --agent-color
 //                   --parent-session-id [--agent-type] [--model] [--plan-mode-required]
-//                   [--permission-mode m | --dangerously-skip-permissions]
+//                   [--session-id <id> | --resume <id>] [--permission-mode m | --dangerously-skip-permissions]
 //                   --settings '{"permissions":{"allow":["Read(/<scratchpad>/**)","Edit(/<scratchpad>/**)",
 //                   "Edit(/<team memory>/*.md)"]}}' (after --append-system-prompt-file <its memory prompt>), plus
 //                   CLAUDECODE=1 CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1 CLAUDE_CODE_TASK_LIST_ID=<team>
@@ -111,8 +111,13 @@ export interface TeammateCommandInput {
   planModeRequired?: boolean | undefined;
   permissionMode?: PermissionMode | undefined;
   cwd?: string | undefined;
-  /** A swarm teammate restores its conversation from its transcript (`swarm resume`); a claude one ignores it. */
+  /**
+   * A swarm teammate restores its conversation from its transcript (`swarm resume`); a claude one
+   * continues its session `claudeSession` (`--resume <id>`).
+   */
   resume?: boolean | undefined;
+  /** A claude teammate's Claude Code session (config.json `sessionId`): started with `--session-id <id>`, or continued (`resume`). A swarm one has none. */
+  claudeSession?: string | undefined;
   /** The team's scratchpad (team/paths.ts): a claude teammate is given it (`claudeSettingsArgs`); a swarm one finds it itself. */
   scratchpad?: string | undefined;
   /** A claude teammate's team memory directory (team/paths.ts memoryDir): see claudeMemoryRules. A swarm one finds its own. */
@@ -231,6 +236,7 @@ export function buildTeammateCommand(i: TeammateCommandInput): TeammateCommand {
       argv: [
         claude,
         ...flags,
+        ...(i.claudeSession === undefined ? [] : [i.resume === true ? '--resume' : '--session-id', i.claudeSession]),
         ...(bypass ? ['--dangerously-skip-permissions'] : []),
         ...(i.appendPromptFile !== undefined ? ['--append-system-prompt-file', i.appendPromptFile] : []),
         ...claudeSettingsArgs(i.scratchpad, i.memoryDir),

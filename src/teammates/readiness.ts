@@ -1,6 +1,7 @@
 // The readiness handshake of a teammate just started in a pane (docs/protocol.md#ready step 5), shared by spawn
 // and resume: its prompt is marked read or removed (`msgId`; none for a resumed swarm teammate) and,
-// for the swarm runtime, its status/<name>.json names a live pid. Re-checked on every change in the
+// for the swarm runtime, its status/<name>.json names a live pid; a claude teammate continuing its
+// session (`session`: no prompt is sent) has written to that session's transcript. Re-checked on every change in the
 // inbox and status directories and on a short tick (to notice a pane that died), with a deadline. A
 // claude teammate's screen is also read every second: while it shows one of Claude Code's
 // first-run dialogs (claude-dialogs.ts) the caller hears it through `onNotice` and the wait lasts up
@@ -32,6 +33,12 @@ export interface ReadinessOptions {
   name: string;
   /** The prompt that must be taken ('' for none: a resumed swarm teammate is ready on its heartbeat). */
   msgId: string;
+  /**
+   * A claude teammate resumed with `claude --resume`: its session's transcript and its size before
+   * the pane was made. Claude Code appends to it as it starts (2.1.112 and 2.1.332, with nothing
+   * unread too), so it is ready once the file is longer.
+   */
+  session?: { transcript: string; size: number } | undefined;
   pane: PaneRef;
   runtime: TeammateRuntime;
   cwd: string;
@@ -69,7 +76,8 @@ export async function awaitReadiness(o: ReadinessOptions): Promise<void> {
     const entry = (await mailbox.read(name)).find((m) => m.msg_id === msgId);
     const promptTaken = entry === undefined || entry.read;
     const statusOk = runtime === 'claude' || (await liveStatus(paths.status(name), o.backend.remoteProcesses !== true));
-    if (promptTaken && statusOk) return 'ready';
+    const sessionOpened = o.session === undefined || (await fileSize(o.session.transcript)) > o.session.size;
+    if (promptTaken && statusOk && sessionOpened) return 'ready';
     const now = Date.now();
     if (now >= nextAliveCheck) {
       nextAliveCheck = now + ALIVE_CHECK_MS;
@@ -96,8 +104,13 @@ export async function awaitReadiness(o: ReadinessOptions): Promise<void> {
       ? `${name} exited before it was ready`
       : showing !== undefined
         ? `${name} was still waiting on Claude Code's ${showing.what}: nobody answered it in time (answer it in its pane, or seed Claude Code's state file as the notice said)`
-        : `${name} was not ready within ${Math.round(timeoutMs / 1000)} s (it did not pick up its prompt${runtime === 'swarm' ? ' and write its status file' : ''})`;
+        : `${name} was not ready within ${Math.round(timeoutMs / 1000)} s (${o.session !== undefined ? `it did not take up its Claude Code session ${o.session.transcript}` : `it did not pick up its prompt${runtime === 'swarm' ? ' and write its status file' : ''}`})`;
   throw new SwarmError('backend', why);
+}
+
+/** The size of `file` in bytes, -1 when it is not there. */
+export async function fileSize(file: string): Promise<number> {
+  return (await fs.stat(file).catch(() => undefined))?.size ?? -1;
 }
 
 /**

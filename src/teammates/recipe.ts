@@ -28,7 +28,7 @@ export function withSpawnLock<R>(team: Team, readyTimeoutMs: number | undefined,
 }
 
 /** What the recipe reads of a member: its roster entry's fields (an unknown `mode` is left out). */
-export type RecipeMember = Pick<Member, 'name' | 'color' | 'agentType' | 'model' | 'planModeRequired' | 'mode'> & { cwd: string };
+export type RecipeMember = Pick<Member, 'name' | 'color' | 'agentType' | 'model' | 'planModeRequired' | 'mode' | 'sessionId'> & { cwd: string };
 
 export interface MemberPaneInput {
   team: Team;
@@ -36,7 +36,7 @@ export interface MemberPaneInput {
   runtime: TeammateRuntime;
   /** config.json's leadSessionId and the lead's verify key (placeholders in a dry run). */
   lead: { sessionId: string; verifyKey: string };
-  /** A swarm teammate restores its conversation (`swarm resume`). */
+  /** A swarm teammate restores its conversation, a claude one continues its session `member.sessionId` (`swarm resume`). */
   resume?: boolean;
   /** The leader's environment (forwarded variables, SWARM_TEAMMATE_COMMAND, PATH). */
   env: Env;
@@ -98,6 +98,7 @@ export function memberPane(i: MemberPaneInput): PaneSpec {
     permissionMode: isPermissionMode(m.mode) ? m.mode : undefined,
     cwd: m.cwd,
     resume: i.resume,
+    claudeSession: m.sessionId,
     scratchpad: i.team.paths.scratchpad,
     memoryDir: claudeMemberMemory(i),
     appendPromptFile: claudeMemberPrompt(i),

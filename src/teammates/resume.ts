@@ -5,9 +5,13 @@
 //   swarm runtime:  `swarm teammate ... --resume`: the runtime rebuilds its conversation from
 //                   logs/<name>.jsonl and reads its inbox as usual, so unread messages are
 //                   delivered between rounds; ready when its status file names a live pid.
-//   claude runtime: its original prompt (config.json `prompt`) is written to its inbox again, after
-//                   the messages still unread there, which Claude Code reads with it; ready when it
-//                   has taken that prompt.
+//   claude runtime: `claude --resume <sessionId>` when config.json records its session (spawn names
+//                   it) and Claude Code's transcript of it is here: the conversation goes on, the
+//                   unread inbox is read as usual; ready when it has written to that transcript.
+//                   Otherwise (no session recorded, its transcript gone, a pane on another
+//                   machine) its original prompt (config.json `prompt`) is written to its inbox
+//                   again, after the messages still unread there, and it starts in a new session
+//                   (recorded); ready when it has taken that prompt.
 // One member is resumed at most once at a time: under the team's spawn lock (the one spawns take)
 // the member is read again and must still be `stopped` — else "already running (pid N)" or
 // "already being started", and nothing starts — then the transcript (`inspectTranscript`,
@@ -25,12 +29,14 @@ import { SwarmError, isSwarmError } from '../protocol/errors.js';
 import { sameName } from '../protocol/names.js';
 import { openLeadMailbox } from '../permissions/lead-mailbox.js';
 import { isDirectory } from '../storage/atomic.js';
+import { newSessionId, isSessionId } from '../protocol/ids.js';
+import { claudeTranscript } from '../team/paths.js';
 import { ensureScratchpad } from '../team/scratchpad.js';
 import { retireStatus } from '../team/spend.js';
 import { findMember, readTeam, updateMember, updateTeam } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
 import { TEAMMATE_RUNTIMES, type Env, type TeammateRuntime } from './command-line.js';
-import { abandonPane, awaitReadiness, startFailure } from './readiness.js';
+import { abandonPane, awaitReadiness, fileSize, startFailure } from './readiness.js';
 import { memberColor, memberPane, prepareMemberDirs, withSpawnLock } from './recipe.js';
 import { spawnedTeammate, type SpawnedTeammate } from './spawn.js';
 import { collectStatus, type MemberStatus } from './status-report.js';
@@ -60,6 +66,8 @@ export type ResumeResult =
       runtime: TeammateRuntime;
       /** Messages of the conversation restored (swarm runtime; 0 for claude). */
       restored: number;
+      /** A claude teammate's Claude Code session was continued (`claude --resume`); false: its prompt was sent again (or a swarm teammate). */
+      continued: boolean;
       /** Unread inbox messages waiting for it. */
       unread: number;
       teammate: SpawnedTeammate;
@@ -132,6 +140,8 @@ interface StartedResume {
   runtime: TeammateRuntime;
   restored: number;
   msgId: string;
+  /** A claude teammate's session continued with `claude --resume`: its transcript, for readiness. */
+  session: ContinuedSession | undefined;
   pane: PaneRef;
   /** The crashed process's pane, still shown as exited by its backend (remain-on-exit): closed once the new one is ready. */
   exitedPane: PaneRef | undefined;
@@ -157,15 +167,18 @@ async function startResume(o: ResumeOptions, name: string): Promise<StartedResum
       const worktree = member.worktreePath ? ` (its worktree ${member.worktreePath} was removed?)` : '';
       throw new SwarmError('invalid_input', `its cwd ${member.cwd} no longer exists${worktree}; recreate it, or remove the member (swarm kill ${member.name} --team ${o.team.name})`);
     }
-    if (runtime === 'claude' && !member.prompt) throw new SwarmError('invalid_input', 'config.json records no prompt for it, so a claude teammate cannot be restarted');
+    const session = runtime === 'claude' ? await sessionToContinue(o, member) : undefined;
+    if (runtime === 'claude' && session === undefined && !member.prompt) throw new SwarmError('invalid_input', 'config.json records no prompt for it, so a claude teammate cannot be restarted');
+    // A claude teammate that cannot go on with its session starts a new one, recorded with its pane.
+    const sessionId = runtime === 'claude' ? (session?.id ?? newSessionId()) : undefined;
     const { mailbox, key } = await openLeadMailbox({ team: o.team });
     await ensureScratchpad(o.team); // a team made before scratchpads, or one removed by hand
     const spec = memberPane({
       team: o.team,
-      member,
+      member: { ...member, sessionId },
       runtime,
       lead: { sessionId: config.leadSessionId, verifyKey: key.verifyKey },
-      resume: runtime === 'swarm',
+      resume: runtime === 'swarm' || session !== undefined,
       env: o.env,
       backend: o.backend,
       swarmExecutable: o.swarmExecutable,
@@ -177,7 +190,7 @@ async function startResume(o: ResumeOptions, name: string): Promise<StartedResum
     const exitedPane = oldRef !== undefined && (await o.backend.probe([oldRef]).catch(() => ['unknown']))[0] === 'dead' ? oldRef : undefined;
     await retireStatus(o.team, member.name); // the crashed process's heartbeat must not count (what it spent still does)
     let msgId = '';
-    if (runtime === 'claude') {
+    if (runtime === 'claude' && session === undefined) {
       const lead = config.members[0];
       const prompt = await mailbox.append(member.name, { from: 'team-lead', text: member.prompt!, ...(lead?.color ? { color: lead.color } : {}) });
       msgId = prompt.msg_id ?? '';
@@ -188,8 +201,8 @@ async function startResume(o: ResumeOptions, name: string): Promise<StartedResum
       // Every pane field, absent ones cleared: the old pid must not stand for the new pane. Awake
       // from here on (a hibernating member): if it goes back to sleep, its own new mark stands.
       const { tmuxPaneId, backendType, pid, paneServer } = memberPaneFields(pane);
-      await updateMember(o.team, member.name, { tmuxPaneId, backendType, pid, paneServer, hibernatedAt: undefined });
-      return { member, runtime, restored, msgId, pane, mailbox, exitedPane };
+      await updateMember(o.team, member.name, { tmuxPaneId, backendType, pid, paneServer, hibernatedAt: undefined, sessionId });
+      return { member, runtime, restored, msgId, session, pane, mailbox, exitedPane };
     } catch (e) {
       const problems: string[] = [];
       await abandonPane(o.backend, pane, problems);
@@ -198,6 +211,26 @@ async function startResume(o: ResumeOptions, name: string): Promise<StartedResum
       throw e;
     }
   });
+}
+
+interface ContinuedSession {
+  id: string;
+  /** Claude Code's transcript of it and its size before the new pane (readiness: it grows). */
+  transcript: string;
+  size: number;
+}
+
+/**
+ * The Claude Code session a claude member goes on with: the one config.json records (a UUID), when
+ * its transcript is under this root (`claude --resume` of a session it cannot find exits 1, "No
+ * conversation found with session ID"). A member on another machine keeps it there: not found here.
+ */
+async function sessionToContinue(o: ResumeOptions, member: Member): Promise<ContinuedSession | undefined> {
+  const id = member.sessionId;
+  if (id === undefined || !isSessionId(id)) return undefined;
+  const transcript = claudeTranscript(o.team.root, member.cwd, id);
+  const size = await fileSize(transcript);
+  return size < 0 ? undefined : { id, transcript, size };
 }
 
 /** The member's recorded pane when it belongs to `backend`'s kind (else there is nothing of it to close). */
@@ -214,7 +247,7 @@ async function takeBackPrompt(mailbox: StartedResume['mailbox'], name: string, m
 async function finishResume(o: ResumeOptions, s: StartedResume): Promise<ResumeResult> {
   const name = s.member.name;
   try {
-    await awaitReadiness({ ...o, mailbox: s.mailbox, name, msgId: s.msgId, pane: s.pane, runtime: s.runtime, cwd: s.member.cwd });
+    await awaitReadiness({ ...o, mailbox: s.mailbox, name, msgId: s.msgId, session: s.session, pane: s.pane, runtime: s.runtime, cwd: s.member.cwd });
   } catch (e) {
     return { ok: false, name, error: await undoResume(o, s, e) };
   }
@@ -222,13 +255,13 @@ async function finishResume(o: ResumeOptions, s: StartedResume): Promise<ResumeR
   await updateMember(o.team, name, { ...memberPaneFields(s.pane), isActive: true });
   if (s.exitedPane !== undefined) await o.backend.kill(s.exitedPane).catch(() => undefined); // its stderr stays in logs/<name>.stderr
   const unread = (await s.mailbox.unread(name).catch(() => [])).length;
-  return { ok: true, name, runtime: s.runtime, restored: s.restored, unread, teammate: spawnedTeammate(old.agentId, name, memberColor(old), s.pane) };
+  return { ok: true, name, runtime: s.runtime, restored: s.restored, continued: s.session !== undefined, unread, teammate: spawnedTeammate(old.agentId, name, memberColor(old), s.pane) };
 }
 
 /**
  * A resume whose teammate did not become ready, undone under the spawn lock (so no other resume
  * sees the member stopped before it is whole again): the new pane killed, a claude prompt taken
- * back, and the old pane fields put back while config.json still names the new pane. Returns the error.
+ * back, and the old pane fields (and session id) put back while config.json still names the new pane. Returns the error.
  */
 async function undoResume(o: ResumeOptions, s: StartedResume, cause: unknown): Promise<SwarmError> {
   const name = s.member.name;
@@ -237,12 +270,12 @@ async function undoResume(o: ResumeOptions, s: StartedResume, cause: unknown): P
     const captured = await abandonPane(o.backend, s.pane, problems);
     await takeBackPrompt(s.mailbox, name, s.msgId);
     // The new process may have recorded itself (pid, isActive) before it failed: put back what was.
-    const { tmuxPaneId, backendType, pid, paneServer, isActive, hibernatedAt } = s.member;
+    const { tmuxPaneId, backendType, pid, paneServer, isActive, hibernatedAt, sessionId } = s.member;
     const ours = memberPaneFields(s.pane);
     await updateTeam(o.team, (c) => {
       const m = findMember(c, name);
       if (m !== undefined && m.tmuxPaneId === ours.tmuxPaneId && m.backendType === ours.backendType && m.paneServer === ours.paneServer) {
-        Object.assign(m, { tmuxPaneId, backendType, pid, paneServer, isActive, hibernatedAt });
+        Object.assign(m, { tmuxPaneId, backendType, pid, paneServer, isActive, hibernatedAt, sessionId });
       }
     }).catch((e: unknown) => problems.push(`its roster entry could not be restored: ${e instanceof Error ? e.message : String(e)}`));
     return captured;

@@ -1,5 +1,6 @@
 // Spawning one teammate (docs/protocol.md#spawn), through whichever Backend the caller chose:
-//   1. under the config lock: validate and reserve the member (tmuxPaneId "", colour); the agent
+//   1. under the config lock: validate and reserve the member (tmuxPaneId "", colour; a claude
+//      teammate's Claude Code session id, `sessionId`, started with --session-id); the agent
 //      type (team/agent-types.ts) is checked before that and supplies the model and permission
 //      mode the spawn does not give. The person's mode is a ceiling (protocol/mode-ceiling.ts): a
 //      mode a model asks for above it refuses the spawn, an agent type's above it is lowered to it
@@ -30,6 +31,7 @@ import { agentTypeModel, type AgentType } from '../protocol/agent-type.js';
 import { parsePermissionMode, type PermissionMode } from '../protocol/config.js';
 import { SwarmError, isSwarmError } from '../protocol/errors.js';
 import { capMode, checkRequestedMode, DEFAULT_CEILING } from '../protocol/mode-ceiling.js';
+import { newSessionId } from '../protocol/ids.js';
 import { assertMemberName } from '../protocol/names.js';
 import type { Mailbox } from '../mailbox/mailbox.js';
 import { openLeadMailbox } from '../permissions/lead-mailbox.js';
@@ -315,6 +317,8 @@ async function startLocked(
   const paths = o.team.paths;
   const { mailbox, key } = await openLeadMailbox({ team: o.team });
   const config = await readTeam(o.team);
+  // A claude teammate's Claude Code session, named here so a resume can continue it (resume.ts).
+  const sessionId = v.runtime === 'claude' ? newSessionId() : undefined;
   const member = await addMember(o.team, {
     name: o.name,
     prompt: o.prompt,
@@ -326,6 +330,7 @@ async function startLocked(
     ...(o.planModeRequired ? { planModeRequired: true } : {}),
     ...(v.mode ? { mode: v.mode } : {}),
     ...(o.hibernateAfterMs !== undefined ? { hibernateAfterMs: o.hibernateAfterMs } : {}),
+    ...(sessionId !== undefined ? { sessionId } : {}),
   });
   const name = member.name;
   const color = memberColor(member);
@@ -346,7 +351,7 @@ async function startLocked(
     }
     const spec = memberPane({
       team: o.team,
-      member: { name, color, agentType: o.agentType, model: v.model, planModeRequired: o.planModeRequired, mode: v.mode, cwd },
+      member: { name, color, agentType: o.agentType, model: v.model, planModeRequired: o.planModeRequired, mode: v.mode, cwd, sessionId },
       runtime: v.runtime,
       lead: { sessionId: config.leadSessionId, verifyKey: key.verifyKey },
       env: o.env,

@@ -15,8 +15,8 @@
 // reads its inbox (a teammate that never becomes ready). FAKE_GATE=<file>: writes its status, then
 // reads its inbox only once that file exists (a teammate whose readiness the test releases).
 // Started as a stand-in `claude` (CLAUDECODE=1, `--runtime claude`): accepts claude's flags (no
-// --lead-verify-key, no --cwd), writes no status file (a real claude does not), and does not
-// check signatures.
+// --lead-verify-key, no --cwd; `--session-id <id>`, `--resume <id>`), writes no status file (a real
+// claude does not) nor any session transcript, and does not check signatures.
 import { existsSync, watch } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -47,6 +47,7 @@ if (process.env.FAKE_CRASH === '1') {
   process.exit(3);
 }
 
+const asClaude = process.env.CLAUDECODE === '1';
 let values;
 try {
   ({ values } = parseArgs({
@@ -70,14 +71,16 @@ try {
       'append-system-prompt-file': { type: 'string' }, // claude's: its team memory (teammates/recipe.ts)
       'add-dir': { type: 'string', multiple: true }, // claude's: the team memory directory (docs/memory.md)
       allowedTools: { type: 'string', multiple: true }, // claude's: the rule that lets it write memory files
-      resume: { type: 'boolean' }, // swarm resume: the conversation comes back from the transcript (a fake has none)
+      // swarm resume: the conversation comes back from the transcript (a fake has none); claude's
+      // `--resume <session id>` goes on with a Claude Code session (a fake never touches its transcript).
+      resume: { type: asClaude ? 'string' : 'boolean' },
+      'session-id': { type: 'string' }, // claude's: the session swarm names at spawn (teammates/spawn.ts)
     },
   }));
 } catch (e) {
   console.error(`fake-teammate: ${e.message}`);
   process.exit(2);
 }
-const asClaude = process.env.CLAUDECODE === '1';
 const name = values['agent-name'];
 const team = values['team-name'];
 const verifyKey = values['lead-verify-key'];

@@ -161,6 +161,15 @@ describe('buildTeammateCommand: claude runtime', () => {
     expect(none.argv).toEqual(['/opt/claude/bin/claude', ...SHARED]);
   });
 
+  it('its Claude Code session: --session-id <id> to start it, --resume <id> to go on in it; a swarm teammate gets neither', () => {
+    const id = '0b6f5c1e-3a0d-4c2b-9f3e-5d6a7b8c9d0e';
+    expect(buildTeammateCommand({ ...base, runtime: 'claude', which, claudeSession: id }).argv).toEqual(['/opt/claude/bin/claude', ...SHARED, '--session-id', id]);
+    expect(buildTeammateCommand({ ...base, runtime: 'claude', which, claudeSession: id, resume: true }).argv).toEqual(['/opt/claude/bin/claude', ...SHARED, '--resume', id]);
+    const swarmArgv = buildTeammateCommand({ ...base, runtime: 'swarm', claudeSession: id, resume: true }).argv;
+    expect(swarmArgv).not.toContain(id);
+    expect(swarmArgv.at(-1)).toBe('--resume');
+  });
+
   it("the team's scratchpad: a --settings whose allow rules cover it ('//' starts an absolute path; Edit covers Write), no --add-dir", () => {
     const scratchpad = '/home/u/.claude/scratchpad/sq';
     const cmd = buildTeammateCommand({ ...base, runtime: 'claude', which, permissionMode: 'acceptEdits', scratchpad });

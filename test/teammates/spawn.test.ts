@@ -200,7 +200,7 @@ describe('spawnTeammate (tmux, fake teammate)', () => {
     const argv = JSON.parse(/FAKE argv (.*)/.exec(text)![1]!) as string[];
     expect(argv).toEqual([
       '--agent-id', 'cc@sq', '--agent-name', 'cc', '--team-name', 'sq', '--agent-color', 'blue', '--parent-session-id', config.leadSessionId,
-      '--model', 'opus', '--dangerously-skip-permissions',
+      '--model', 'opus', '--session-id', config.members[1]!.sessionId, '--dangerously-skip-permissions', // the session swarm names for it, recorded
       '--append-system-prompt-file', teamPaths(root, TEAM).appendedPrompt('cc'), // its team memory, as swarm teammates get it
       ...claudeSettingsArgs(teamPaths(root, TEAM).scratchpad, memoryDir(root, process.cwd())), // the scratchpad and team memory rules
     ]);

@@ -53,7 +53,7 @@ export async function resume(args: ResumeArgs): Promise<void> {
   );
   if (!args.json && results.some((r) => r.ok && here.includes(r.name))) println(chalk.dim(`  ${backend.describe()}`));
   if (args.json) {
-    printJson(results.map((r) => (r.ok ? { ok: true, ...r.teammate, restored: r.restored, unread: r.unread } : { ok: false, name: r.name, error: r.error.message })));
+    printJson(results.map((r) => (r.ok ? { ok: true, ...r.teammate, restored: r.restored, continued: r.continued, unread: r.unread } : { ok: false, name: r.name, error: r.error.message })));
   }
   if (results.some((r) => !r.ok)) setExitCode(1);
 }

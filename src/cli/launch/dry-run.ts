@@ -132,7 +132,8 @@ export function dryRunPlan(i: DryRunInput): PlanLine[] {
     roster.push({ color });
     const spec = memberPane({
       team,
-      member: { name: m.name, color, agentType: m.agentType, model: chosen.model, planModeRequired: m.planModeRequired, mode: chosen.mode, cwd },
+      // A claude member's session id is drawn at spawn (spawn.ts).
+      member: { name: m.name, color, agentType: m.agentType, model: chosen.model, planModeRequired: m.planModeRequired, mode: chosen.mode, cwd, sessionId: '<new-session-id>' },
       runtime: m.runtime ?? 'swarm',
       lead: { sessionId: '<lead-session-id>', verifyKey: '<lead-verify-key>' },
       env: i.env,

@@ -7,7 +7,9 @@
 // transcript whose last line a SIGKILL cut short resumes; an old signed shutdown_request put back
 // in the inbox is not obeyed twice. The console (`/send`) and the agent lead (SendMessage through
 // the run's powers) resume a stopped member they message. A `--runtime claude` teammate (the fake
-// teammate as `claude` on PATH) gets its original prompt again. Run `npm run build` first.
+// teammate as `claude` on PATH) gets its original prompt again in a new session, or, when Claude
+// Code's transcript of its session is there, is started with `--resume <id>` and no prompt.
+// Run `npm run build` first.
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -18,6 +20,7 @@ import { Mailbox } from '../../../src/mailbox/mailbox.js';
 import { openLeadMailbox } from '../../../src/permissions/lead-mailbox.js';
 import { SpentLedgerSchema } from '../../../src/protocol/budget.js';
 import { encodeControl } from '../../../src/protocol/control.js';
+import { isSessionId } from '../../../src/protocol/ids.js';
 import { StatusFileSchema } from '../../../src/protocol/status.js';
 import { RESUMED_NOTE } from '../../../src/runtime/agent-loop.js';
 import { execa } from 'execa';
@@ -30,7 +33,7 @@ import { capturePane } from '../../../src/backends/tmux/commands.js';
 import { lastUserText, type RecordedRequest } from '../../../src/standin/request.js';
 import type { MessagesServer } from '../../../src/standin/messages-server.js';
 import { TaskList } from '../../../src/tasks/index.js';
-import { addMember, readTeam, updateMember } from '../../../src/team/index.js';
+import { addMember, claudeTranscript, readTeam, updateMember } from '../../../src/team/index.js';
 import { Team } from '../../../src/team/team.js';
 import { SWARM_BIN, swarm } from '../../support/cli.js';
 import { deadPid } from '../../support/team-fixture.js';
@@ -296,17 +299,72 @@ describe('swarm resume', () => {
     const scratchpad = new Team(root, TEAM).paths.scratchpad;
     await fs.rm(scratchpad, { recursive: true });
 
+    // Started in a session swarm named; the fake keeps no transcript of it, so there is none to go on with.
+    const firstSession = (await readTeam(new Team(root, TEAM))).members[1]!.sessionId!;
+    expect(isSessionId(firstSession)).toBe(true);
+    // A resume that fails (this claude exits at once) leaves the session it had recorded.
+    const script = await fs.readFile(path.join(bin, 'claude'), 'utf8');
+    await fs.writeFile(path.join(bin, 'claude'), '#!/bin/sh\nexit 3\n');
+    expect((await swarm(root, ['resume', 'c1'], env)).exitCode).not.toBe(0);
+    expect((await readTeam(new Team(root, TEAM))).members[1]!.sessionId).toBe(firstSession);
+    await fs.writeFile(path.join(bin, 'claude'), script);
     const resumed = await swarm(root, ['resume', 'c1'], env);
     expect(resumed.exitCode, resumed.stderr).toBe(0);
     expect((await fs.stat(scratchpad)).mode & 0o777).toBe(0o700);
     expect(resumed.stdout).toMatch(/^resumed c1: ready \(its original prompt sent again/);
+    // ... so it starts a new session, recorded for the next resume.
+    const secondSession = (await readTeam(new Team(root, TEAM))).members[1]!.sessionId!;
+    expect(isSessionId(secondSession) && secondSession !== firstSession).toBe(true);
     pids.add((await member(env, 'c1')).pid!);
     const inbox = await new Mailbox({ team: new Team(root, TEAM) }).read('c1');
     expect(inbox.map((m) => [m.text, m.read])).toEqual([
       ['ORIGINAL PROMPT', true],
       ['QUEUED', expect.any(Boolean)],
+      ['ORIGINAL PROMPT', true], // the failed resume's, taken back
       ['ORIGINAL PROMPT', true],
     ]);
     await waitFor(async () => (await new Mailbox({ team: new Team(root, TEAM) }).unread('c1')).length === 0, 10_000, 'c1 to read the queued message');
+  }, 60_000);
+
+  it('a claude teammate whose session transcript is here goes on in it: --resume <id>, no prompt again, ready only once it writes there', async () => {
+    const bin = path.join(root, 'bin');
+    await fs.mkdir(bin);
+    await fs.writeFile(path.join(bin, 'claude'), `#!/bin/sh\nexec ${quote([process.execPath, FAKE])} "$@"\n`, { mode: 0o755 });
+    const env = { ...tmuxEnv(socket, []), SWARM_TEAMMATE_COMMAND: '', SWARM_TEAM: TEAM, PATH: `${bin}:${process.env.PATH ?? ''}` };
+    const spawned = await swarm(root, ['spawn', 'c1', '-p', 'ORIGINAL PROMPT', '--runtime', 'claude', '--backend', 'tmux', '--cwd', work, '--json'], env);
+    expect(spawned.exitCode, spawned.stderr).toBe(0);
+    const first = JSON.parse(spawned.stdout) as { pid: number };
+    pids.add(first.pid);
+    await reapServer(socket);
+    await waitFor(() => !isProcessAlive(first.pid), 10_000, 'c1 to die with its server');
+    expect((await swarm(root, ['send', 'c1', 'QUEUED'], env)).exitCode).toBe(0);
+    // Claude Code's transcript of its session, as a real claude leaves it (the fake writes none).
+    const team = new Team(root, TEAM);
+    const sessionId = (await readTeam(team)).members[1]!.sessionId!;
+    const transcript = claudeTranscript(root, work, sessionId);
+    await fs.mkdir(path.dirname(transcript), { recursive: true });
+    await fs.writeFile(transcript, `${JSON.stringify({ type: 'user', sessionId })}\n`);
+
+    // The fake takes the session and reads its inbox but never writes to the transcript: not ready.
+    const resumed = await swarm(root, ['resume', 'c1', '--ready-timeout', '3'], env);
+    expect(resumed.exitCode).not.toBe(0);
+    expect(resumed.stdout + resumed.stderr).toContain(`c1 was not ready within 3 s (it did not take up its Claude Code session ${transcript})`);
+    expect(resumed.stdout + resumed.stderr).toContain(`"--resume","${sessionId}"`);
+    expect(resumed.stdout + resumed.stderr).not.toContain('--session-id');
+    // Its prompt was not written again; the queued message was there for it as usual.
+    expect((await new Mailbox({ team }).read('c1')).map((m) => m.text)).toEqual(['ORIGINAL PROMPT', 'QUEUED']);
+    // Still stopped, in the same session, for a later resume.
+    expect((await member(env, 'c1')).state).toBe('stopped');
+    expect((await readTeam(team)).members[1]!.sessionId).toBe(sessionId);
+
+    // A session id that is no UUID (config.json edited by hand) is not gone on with, even with a file
+    // where it points: the prompt is sent again, in a new session.
+    await updateMember(team, 'c1', { sessionId: '../escape' });
+    await fs.writeFile(claudeTranscript(root, work, '../escape'), '{}\n');
+    const again = await swarm(root, ['resume', 'c1', '--ready-timeout', '10'], env);
+    expect(again.exitCode, again.stdout + again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/^resumed c1: ready \(its original prompt sent again/);
+    pids.add((await member(env, 'c1')).pid!);
+    expect(isSessionId((await readTeam(team)).members[1]!.sessionId!)).toBe(true);
   }, 60_000);
 });
