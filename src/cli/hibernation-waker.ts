@@ -4,11 +4,14 @@
 // path — same name, conversation restored, then its inbox delivered once — each on the backend it
 // slept on. A wake another process started first ("already being started", "already running") is
 // that process's. A failed wake is said once and not tried again for WAKE_RETRY_MS. It also closes
-// the exited pane a hibernating member leaves behind (tmux remain-on-exit).
+// the exited pane a hibernating member leaves behind (tmux remain-on-exit), and puts idle Claude
+// Code teammates to sleep (teammates/claude-sleep.ts: they cannot do it themselves), looking again
+// when the next one may come due.
 import { backendForMember, paneRefOf, type BackendContext } from '../backends/registry.js';
 import type { ResumeResult } from '../teammates/resume.js';
 import { coalesced, type Coalesced } from '../storage/coalesce.js';
 import { DirWatcher } from '../storage/watch.js';
+import { claudeDueToSleep, putClaudeToSleep } from '../teammates/claude-sleep.js';
 import { dueToWake } from '../teammates/hibernation.js';
 import { resumeTeammates } from '../teammates/resume.js';
 import { findMember, readTeam, rosterDigest } from '../team/team-store.js';
@@ -63,6 +66,7 @@ export class HibernationWaker {
   private readonly known = new Set<string>();
   private readonly run: Coalesced;
   private settleTimer: NodeJS.Timeout | undefined;
+  private sleepTimer: NodeJS.Timeout | undefined;
   private loops: Promise<void>[] = [];
 
   private constructor(
@@ -128,11 +132,29 @@ export class HibernationWaker {
     } catch (e) {
       this.o.say(`waking hibernating teammates: ${e instanceof Error ? e.message : String(e)}`);
     }
+    await this.sleepClaudes().catch((e: unknown) => this.o.say(`putting idle Claude Code teammates to sleep: ${e instanceof Error ? e.message : String(e)}`));
+  }
+
+  /** Idle Claude Code teammates past their hibernateAfter go to sleep; the timer is set for the next one. */
+  private async sleepClaudes(): Promise<void> {
+    const ctx = this.o.backends();
+    const { due, nextAt } = await claudeDueToSleep(this.o.team, ctx.env);
+    for (const s of due) {
+      if (this.stop.signal.aborted) return;
+      if (await putClaudeToSleep(this.o.team, s, ctx)) {
+        this.o.say(`${s.member.name} is hibernating: idle ${Math.round((Date.now() - s.idleSince) / 1000)} s; its Claude Code session is kept, and its next message wakes it`);
+      }
+    }
+    clearTimeout(this.sleepTimer);
+    if (nextAt !== undefined && !this.stop.signal.aborted) {
+      this.sleepTimer = setTimeout(() => void this.run.trigger().catch(() => undefined), Math.max(100, nextAt - Date.now() + 50));
+    }
   }
 
   async close(): Promise<void> {
     this.stop.abort();
     clearTimeout(this.settleTimer);
+    clearTimeout(this.sleepTimer);
     await Promise.all(this.watchers.map((w) => w.close()));
     await Promise.all(this.loops);
     await this.run.idle();

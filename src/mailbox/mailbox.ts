@@ -113,6 +113,7 @@ export class Mailbox {
     return {
       schema,
       init: () => [] as T,
+      emptyIsMissing: true, // Claude Code creates an inbox empty to lock it (storage/json-file.ts)
       ...(this.opts.lock ? { lock: this.opts.lock } : {}),
       ...(this.opts.onCorrupt ? { onCorrupt: this.opts.onCorrupt } : {}),
     };
@@ -190,7 +191,7 @@ export class Mailbox {
   async read(name: string): Promise<InboxMessage[]> {
     const file = this.paths.inbox(name);
     if (hasSpooled(file)) await this.mergeSpooled(name); // left by a sender that crashed, or in flight
-    const raw = await readJsonFile(file, { schema: RawInboxSchema, ...(this.opts.lock ? { lock: this.opts.lock } : {}) });
+    const raw = await readJsonFile(file, { schema: RawInboxSchema, emptyIsMissing: true, ...(this.opts.lock ? { lock: this.opts.lock } : {}) });
     const { good, bad } = splitEntries(raw ?? []);
     if (bad.length > 0) await this.setAsideBadEntries(name);
     return good;

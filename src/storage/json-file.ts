@@ -39,6 +39,12 @@ export interface JsonFileOptions<T> {
    * Such a file is read again every few ms for IN_PLACE_SETTLE_MS before it is called corrupt.
    */
   keepInPlace?: { corruptError: (problem: string) => SwarmError };
+  /**
+   * An empty (0-byte or blank) file reads as a missing one: an inbox that a proper-lockfile writer
+   * (Claude Code) creates empty so that it can lock it, and fills under that lock. Nothing is lost
+   * by reading it so (there is nothing in it), and moving it aside would pull it from under that writer.
+   */
+  emptyIsMissing?: boolean;
 }
 
 /**
@@ -61,18 +67,19 @@ export function defaultCorruptReporter(r: CorruptReport): void {
 type ParseResult<T> = { ok: true; value: T } | { ok: false; problem: string } | { ok: 'missing' };
 
 /** A read's result parsed: a symlink, a FIFO or any other odd entry in its place is an io error that names it (regular-file.ts). */
-function parsedRead<T>(file: string, read: RegularRead, schema: z.ZodType<T>): ParseResult<T> {
+function parsedRead<T>(file: string, read: RegularRead, schema: z.ZodType<T>, emptyIsMissing = false): ParseResult<T> {
   if ('missing' in read) return { ok: 'missing' };
   if ('odd' in read) throw oddFileError(file, read.odd);
+  if (emptyIsMissing && read.text.trim() === '') return { ok: 'missing' };
   return parseText(read.text, schema);
 }
 
-async function readAndParse<T>(file: string, schema: z.ZodType<T>): Promise<ParseResult<T>> {
-  return parsedRead(file, await readRegularFile(file), schema);
+async function readAndParse<T>(file: string, schema: z.ZodType<T>, emptyIsMissing?: boolean): Promise<ParseResult<T>> {
+  return parsedRead(file, await readRegularFile(file), schema, emptyIsMissing);
 }
 
-function readAndParseSync<T>(file: string, schema: z.ZodType<T>): ParseResult<T> {
-  return parsedRead(file, readRegularFileSync(file), schema);
+function readAndParseSync<T>(file: string, schema: z.ZodType<T>, emptyIsMissing?: boolean): ParseResult<T> {
+  return parsedRead(file, readRegularFileSync(file), schema, emptyIsMissing);
 }
 
 export function parseText<T>(raw: string, schema: z.ZodType<T>): { ok: true; value: T } | { ok: false; problem: string } {
@@ -116,14 +123,14 @@ async function settleInPlace<T>(file: string, schema: z.ZodType<T>): Promise<{ r
  * Read and parse `file` without taking the lock (writes are atomic, so this is safe).
  * Missing → `undefined`. Corrupt → re-checked under the lock, kept aside, then SwarmError('corrupt').
  */
-export async function readJsonFile<T>(file: string, opts: Pick<JsonFileOptions<T>, 'schema' | 'lock' | 'keepInPlace'>): Promise<T | undefined> {
-  const first = await readAndParse(file, opts.schema);
+export async function readJsonFile<T>(file: string, opts: Pick<JsonFileOptions<T>, 'schema' | 'lock' | 'keepInPlace' | 'emptyIsMissing'>): Promise<T | undefined> {
+  const first = await readAndParse(file, opts.schema, opts.emptyIsMissing);
   if (first.ok === 'missing') return undefined;
   if (first.ok) return first.value;
   return withFileLock(
     file,
     async () => {
-      const again = opts.keepInPlace ? (await settleInPlace(file, opts.schema)).read : await readAndParse(file, opts.schema);
+      const again = opts.keepInPlace ? (await settleInPlace(file, opts.schema)).read : await readAndParse(file, opts.schema, opts.emptyIsMissing);
       if (again.ok === 'missing') return undefined;
       if (again.ok) return again.value;
       if (opts.keepInPlace) throw opts.keepInPlace.corruptError(again.problem);
@@ -226,7 +233,7 @@ async function mutateLocked<T, R>(
   // (except inside an async `fn`, or while a file kept in place settles), so the lock is held for as
   // short a time as possible.
   let before = fileIdentity(file);
-  let read = readAndParseSync(file, opts.schema);
+  let read = readAndParseSync(file, opts.schema, opts.emptyIsMissing);
   if (read.ok === false && opts.keepInPlace) ({ read, identity: before } = await settleInPlace(file, opts.schema));
   let current: T;
   let existed = true;

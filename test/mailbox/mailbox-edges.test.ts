@@ -263,3 +263,17 @@ describe('what takes the lock and what rewrites the inbox', () => {
   });
 });
 
+
+describe('an inbox file created empty (Claude Code creates it so before it locks it)', () => {
+  it('reads as an empty inbox, is not moved aside, and an append fills it', async () => {
+    const mb = new Mailbox({ team });
+    const file = mb.paths.inbox('w1');
+    await fs.mkdir(mb.paths.inboxes, { recursive: true });
+    await fs.writeFile(file, '');
+    expect(await mb.read('w1')).toEqual([]);
+    expect(await mb.unread('w1')).toEqual([]);
+    expect((await fs.readdir(mb.paths.inboxes)).filter((n) => n.includes('corrupt'))).toEqual([]);
+    await mb.append('w1', { from: 'w2', text: 'hi' });
+    expect((await mb.read('w1')).map((m) => m.text)).toEqual(['hi']);
+  });
+});
