@@ -9,6 +9,8 @@
 // - the pane's environment (API key included) goes over stdin into a 0600 file in a 0700 dir there,
 //   never onto an ssh command line, and a file that cannot be made there is an error;
 // - a kill there is verified, a zombie counting as gone.
+// - a proof leaves no file behind and runs once per host; a host without tmux is refused for that;
+// - no env: the argv as is; a stderr log: its own 0700 dir there; no host: said, nothing run.
 // A REAL sshd on 127.0.0.1 (support/sshd.ts) where ssh runs; a recording exec where it must not.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
