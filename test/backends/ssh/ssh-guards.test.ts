@@ -158,6 +158,16 @@ describe('a backend with no host given, or a pane with none recorded', () => {
     expect(new SshBackend({ host: 'ci@b1', root: '/r', sessionName: 'swarm-t', env: {} }).describe()).toBe('ssh -t -l ci b1 tmux attach -t swarm-t');
   });
 
+  it("attach runs the person's own ssh (no BatchMode) to the pane's host, and returns when it ends, whatever its exit code", async () => {
+    const root = await tempRoot('swarm-ssh-guard-attach-');
+    const said = path.join(root, 'argv');
+    const fakeSsh = path.join(root, 'fake-ssh');
+    await writeFile(fakeSsh, `#!/bin/sh\nprintf '%s\\n' "$@" > ${quote([said])}\nexit 1\n`, { mode: 0o755 });
+    const backend = new SshBackend({ root, sessionName: 'swarm-t', socket: 'priv', env: { SWARM_SSH_COMMAND: quote([fakeSsh]) } });
+    await backend.attach({ paneId: '%7', backendType: 'ssh', host: 'ci@b1' });
+    expect((await readFile(said, 'utf8')).split('\n')).toEqual(['-t', '-l', 'ci', 'b1', 'tmux', '-L', 'priv', 'attach', '-t', '%7', '']);
+  });
+
   it('the exec given runs every command; a host ssh cannot reach leaves its panes unknown', async () => {
     const root = await tempRoot('swarm-ssh-guard-exec-');
     const rec = recording();
@@ -217,6 +227,25 @@ describe.skipIf(SSH_SKIP !== undefined)('a kill over there is verified', () => {
     } finally {
       const exited = once(parent, 'exit');
       parent.kill('SIGKILL');
+      await exited;
+    }
+  });
+});
+
+describe.skipIf(SSH_SKIP !== undefined)('a kill over there asks first', () => {
+  it('a process that ends on SIGTERM gets it (and its clean-up) before any SIGKILL', async () => {
+    const sshd = await startSshd();
+    const root = await rootFor(sshd);
+    const cleaned = path.join(root, 'cleaned-up');
+    const child = spawn('sh', ['-c', `trap 'echo bye > ${quote([cleaned])}; exit 0' TERM; echo ready; while :; do sleep 0.05; done`], { stdio: ['ignore', 'pipe', 'ignore'] });
+    await once(child.stdout!, 'data');
+    const exited = once(child, 'exit');
+    const remote = new RemoteHost(new SshConnection({ dest: parseDestination(SSH_TEST_HOST), root, env: { SWARM_SSH_COMMAND: sshd.sshCommand } }), rootMapOf(root, undefined));
+    try {
+      expect(await remote.terminate(child.pid!, { waitMs: 50, termMs: 5000, killMs: 2000 })).toBe(true);
+      expect(await readFile(cleaned, 'utf8')).toBe('bye\n');
+    } finally {
+      child.kill('SIGKILL');
       await exited;
     }
   });
