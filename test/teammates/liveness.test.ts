@@ -3,7 +3,7 @@
 import { Team } from '../../src/team/team.js';
 import { describe, expect, it } from 'vitest';
 import type { Exec } from '../../src/backends/process.js';
-import { gatherLivenessFacts, judgeLiveness, type RecordedPane } from '../../src/teammates/liveness.js';
+import { gatherLivenessFacts, judgeLiveness, paneKey, type RecordedPane } from '../../src/teammates/liveness.js';
 import { useTempRoot } from '../support/tmp-root.js';
 
 describe('gatherLivenessFacts + judgeLiveness', () => {
@@ -26,6 +26,7 @@ describe('gatherLivenessFacts + judgeLiveness', () => {
     ];
     const facts = await gatherLivenessFacts(panes, { team: new Team('/nonexistent', 't'), env: { SWARM_TMUX_SOCKET: 'priv' }, exec, isAlive: (pid) => pid === 11 });
     expect(calls.map((c) => c[0]).sort()).toEqual(['it2', 'tmux']); // concurrently, once each
+    expect(calls.find((c) => c[0] === 'tmux')!.slice(1, 3)).toEqual(['-L', 'priv']); // the server the env given names
     expect(panes.map((p) => judgeLiveness(p, facts))).toEqual([
       { pane: 'alive', pidAlive: true, alive: true },
       { pane: 'dead', pidAlive: false, alive: false },
@@ -35,6 +36,17 @@ describe('gatherLivenessFacts + judgeLiveness', () => {
       { pane: 'none', pidAlive: true, alive: true },
       { pane: 'none', pidAlive: false, alive: false },
     ]);
+  });
+
+  it('a dead pane is not alive while its pid lives on; a roster with no pane asks no backend, and the pid decides', async () => {
+    const p: RecordedPane = { backendType: 'tmux', paneId: '%1', pid: 7 };
+    expect(judgeLiveness(p, { panes: new Map([[paneKey(p), 'dead']]), isAlive: () => true })).toEqual({ pane: 'dead', pidAlive: true, alive: false });
+    const calls: string[][] = [];
+    const exec: Exec = async (file, args) => (calls.push([file, ...args]), { exitCode: 127, stdout: '', stderr: 'not found' });
+    const q: RecordedPane = { paneId: '', pid: 7 };
+    const facts = await gatherLivenessFacts([q], { team: new Team('/nonexistent', 't'), env: {}, exec, isAlive: () => false });
+    expect(judgeLiveness(q, facts)).toEqual({ pane: 'none', pidAlive: false, alive: false });
+    expect(calls).toEqual([]);
   });
 
   it('a backend that cannot be asked leaves the pid to decide', async () => {
