@@ -232,6 +232,62 @@ describe.skipIf(SSH_SKIP !== undefined)('a kill over there is verified', () => {
   });
 });
 
+describe.skipIf(SSH_SKIP !== undefined)('doctor --host in process (checkHost)', () => {
+  /** An ssh whose remote command runs with `dir` first on its PATH (`replace`: as its whole PATH). */
+  async function sshWithPath(sshd: TestSshd, root: string, dir: string, replace = false): Promise<string> {
+    const wrapper = path.join(root, `ssh-path-${path.basename(dir)}`);
+    const pathValue = replace ? dir : `${dir}:\\$PATH`;
+    await writeFile(wrapper, `#!/bin/bash\nexec ssh -F ${quote([sshd.config])} "\${@:1:$#-1}" "PATH=${pathValue}; export PATH; \${@: -1}"\n`, { mode: 0o755 });
+    return quote([wrapper]);
+  }
+  async function fakeSwarm(root: string, name: string, version: string): Promise<string> {
+    const dir = path.join(root, name);
+    await mkdir(dir);
+    await writeFile(path.join(dir, 'swarm'), `#!/bin/sh\n[ "$1" = --version ] && printf '%s\\n' ${quote([version])}\nexit 0\n`, { mode: 0o755 });
+    return dir;
+  }
+
+  it("a healthy host: tmux's and swarm's versions and the shared root; SWARM_TEAMMATE_COMMAND is only located", async () => {
+    const sshd = await startSshd();
+    const root = await rootFor(sshd);
+    const bin = await fakeSwarm(root, 'host-bin', '  9.9.9  ');
+    const calls: string[][] = [];
+    const spy: Exec = (file, args, opts) => (calls.push([file, ...args]), execaExec(file, args, opts));
+    const env = { SWARM_SSH_COMMAND: await sshWithPath(sshd, root, bin) };
+    expect(await checkHost({ host: SSH_TEST_HOST, root, env, exec: spy })).toEqual({
+      host: SSH_TEST_HOST,
+      reach: undefined,
+      tmux: { version: expect.stringMatching(/^tmux \d\S*$/) },
+      swarm: { command: 'swarm', shown: '9.9.9', version: '9.9.9' },
+      sharedRoot: { path: root },
+    });
+    expect(calls.length).toBeGreaterThan(0);
+    expect((await checkHost({ host: SSH_TEST_HOST, root, env: { ...env, SWARM_TEAMMATE_COMMAND: '   ' } })).swarm).toEqual({ command: 'swarm', shown: '9.9.9', version: '9.9.9' });
+    expect((await checkHost({ host: SSH_TEST_HOST, root, env: { ...env, SWARM_TEAMMATE_COMMAND: 'swarm teammate' } })).swarm).toEqual({
+      command: 'swarm',
+      shown: `(SWARM_TEAMMATE_COMMAND) at ${path.join(bin, 'swarm')}`,
+    });
+    const mute = await fakeSwarm(root, 'mute-bin', '');
+    expect((await checkHost({ host: SSH_TEST_HOST, root, env: { SWARM_SSH_COMMAND: await sshWithPath(sshd, root, mute) } })).swarm).toEqual({ command: 'swarm', shown: 'version unknown' });
+  });
+
+  it('a host without tmux or swarm: each missing one says what to install', async () => {
+    const sshd = await startSshd();
+    const root = await rootFor(sshd);
+    const bin = path.join(root, 'bare-bin');
+    await mkdir(bin);
+    for (const tool of ['/bin/sh', '/bin/cat']) await symlink(tool, path.join(bin, path.basename(tool)));
+    const report = await checkHost({ host: SSH_TEST_HOST, root, env: { SWARM_SSH_COMMAND: await sshWithPath(sshd, root, bin, true) } });
+    expect(report).toEqual({
+      host: SSH_TEST_HOST,
+      reach: undefined,
+      tmux: { error: 'tmux is not installed there; install tmux 3.2 or newer on it' },
+      swarm: { command: 'swarm', error: 'swarm is not on its PATH; install swarm there (npm install -g swarm-launcher), or set SWARM_TEAMMATE_COMMAND to what runs it there' },
+      sharedRoot: { error: `tmux is not installed on ${SSH_TEST_HOST} (command -v tmux failed there); install tmux 3.2 or newer on it` },
+    });
+  });
+});
+
 describe.skipIf(SSH_SKIP !== undefined)('a kill over there asks first', () => {
   it('a process that ends on SIGTERM gets it (and its clean-up) before any SIGKILL', async () => {
     const sshd = await startSshd();
