@@ -3,7 +3,7 @@
 import { Team } from '../../src/team/team.js';
 import { describe, expect, it } from 'vitest';
 import type { Exec } from '../../src/backends/process.js';
-import { gatherLivenessFacts, judgeLiveness, type RecordedPane } from '../../src/teammates/liveness.js';
+import { gatherLivenessFacts, judgeLiveness, paneKey, type RecordedPane } from '../../src/teammates/liveness.js';
 import { useTempRoot } from '../support/tmp-root.js';
 
 describe('gatherLivenessFacts + judgeLiveness', () => {
@@ -26,6 +26,7 @@ describe('gatherLivenessFacts + judgeLiveness', () => {
     ];
     const facts = await gatherLivenessFacts(panes, { team: new Team('/nonexistent', 't'), env: { SWARM_TMUX_SOCKET: 'priv' }, exec, isAlive: (pid) => pid === 11 });
     expect(calls.map((c) => c[0]).sort()).toEqual(['it2', 'tmux']); // concurrently, once each
+    expect(calls.find((c) => c[0] === 'tmux')!.slice(1, 3)).toEqual(['-L', 'priv']); // the server the env given names
     expect(panes.map((p) => judgeLiveness(p, facts))).toEqual([
       { pane: 'alive', pidAlive: true, alive: true },
       { pane: 'dead', pidAlive: false, alive: false },
@@ -35,6 +36,40 @@ describe('gatherLivenessFacts + judgeLiveness', () => {
       { pane: 'none', pidAlive: true, alive: true },
       { pane: 'none', pidAlive: false, alive: false },
     ]);
+  });
+
+  it('a dead pane is not alive while its pid lives on; a roster with no pane asks no backend, and the pid decides', async () => {
+    const p: RecordedPane = { backendType: 'tmux', paneId: '%1', pid: 7 };
+    expect(judgeLiveness(p, { panes: new Map([[paneKey(p), 'dead']]), isAlive: () => true })).toEqual({ pane: 'dead', pidAlive: true, alive: false });
+    const calls: string[][] = [];
+    const exec: Exec = async (file, args) => (calls.push([file, ...args]), { exitCode: 127, stdout: '', stderr: 'not found' });
+    const q: RecordedPane = { paneId: '', pid: 7 };
+    const facts = await gatherLivenessFacts([q], { team: new Team('/nonexistent', 't'), env: {}, exec, isAlive: () => false });
+    expect(judgeLiveness(q, facts)).toEqual({ pane: 'none', pidAlive: false, alive: false });
+    expect(calls).toEqual([]);
+  });
+
+  it('panes that differ only in backend, tmux server or host get their own answers; a pane id reused by another pid is gone', async () => {
+    const listing = '%1 99 0  @1 cmd swarm-t\n';
+    const exec: Exec = async (file, args) => {
+      if (file === 'tmux') return { exitCode: 0, stdout: args.includes('/srv/a') ? listing : '', stderr: '' };
+      if (file === 'ssh') return { exitCode: 0, stdout: args.some((a) => a === 'h1') ? listing : '', stderr: '' };
+      if (file === 'it2') return { exitCode: 0, stdout: '[{"id":"X"}]', stderr: '' };
+      return { exitCode: 127, stdout: '', stderr: 'not found' };
+    };
+    const panes: RecordedPane[] = [
+      { backendType: 'tmux', paneId: '%1', server: '/srv/a' },
+      { backendType: 'tmux', paneId: '%1', server: '/srv/b' },
+      { backendType: 'tmux', paneId: 'X' },
+      { backendType: 'iterm2', paneId: 'X' },
+      { backendType: 'ssh', paneId: '%1', host: 'h1' },
+      { backendType: 'ssh', paneId: '%1', host: 'h2' },
+    ];
+    const opts = { team: new Team('/nonexistent', 't'), env: {}, exec, isAlive: () => true };
+    const facts = await gatherLivenessFacts(panes, opts);
+    expect(panes.map((p) => judgeLiveness(p, facts).pane)).toEqual(['alive', 'gone', 'gone', 'alive', 'alive', 'gone']);
+    const reused: RecordedPane = { backendType: 'tmux', paneId: '%1', server: '/srv/a', pid: 11 };
+    expect(judgeLiveness(reused, await gatherLivenessFacts([reused], opts)).pane).toBe('gone');
   });
 
   it('a backend that cannot be asked leaves the pid to decide', async () => {
@@ -67,6 +102,14 @@ describe('a member on another machine (ssh)', () => {
     expect(asked).toEqual([]);
     expect(calls.map((c) => c[0])).toEqual(['ssh']);
     expect(calls[0]!.slice(-2)).toEqual(['--', "tmux list-panes -a -F '#{pane_id} #{pane_pid} #{pane_dead} #{pane_dead_status} #{window_id} #{?pane_start_command,cmd,shell} #{session_name}'"]);
+  });
+
+  it('a backend that cannot even be made (a relative SWARM_REMOTE_ROOT) leaves it unknown, asking nothing', async () => {
+    const calls: string[][] = [];
+    const p: RecordedPane = { backendType: 'ssh', paneId: '%1', pid: process.pid, host: 'build1' };
+    const facts = await gatherLivenessFacts([p], { team: new Team(root, 't'), env: { SWARM_REMOTE_ROOT: 'mnt/claude' }, exec: sshExec({ exitCode: 0, stdout: '', stderr: '' }, calls), isAlive: () => true });
+    expect(judgeLiveness(p, facts)).toEqual({ pane: 'unknown', pidAlive: null, alive: null });
+    expect(calls).toEqual([]);
   });
 
   it('an unreachable host leaves it unknown (not alive by a local pid)', async () => {

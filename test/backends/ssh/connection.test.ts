@@ -1,8 +1,10 @@
 // The ssh connection's pure parts: `[user@]host[:port]`, the ssh argv (one shared connection,
 // BatchMode, SWARM_SSH_COMMAND's words), the socket path kept short, and ssh's own failures turned
 // into one line saying what to do (a password prompt refused by BatchMode, an unknown host key).
+import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { SshConnection, controlPathFor, parseDestination, sshCommandWords, sshFailure } from '../../../src/backends/ssh/connection.js';
+import { rootMapOf } from '../../../src/backends/ssh/remote-host.js';
 
 describe('ssh destinations and argv', () => {
   it('parses [user@]host[:port]; anything else is one line with the form', () => {
@@ -31,6 +33,35 @@ describe('ssh destinations and argv', () => {
   it('a root too deep for a unix socket path puts the socket in the temp dir', () => {
     expect(controlPathFor(`/${'d'.repeat(120)}`, 'k').length).toBeLessThan(100);
   });
+
+  it('the socket stays under the root up to 90 characters, past that in a per-user directory of the temp dir', () => {
+    const root = `/${'d'.repeat(62)}`; // + /swarm/ssh/ + 16 hex digits = 90
+    expect(controlPathFor(root, 'k')).toMatch(new RegExp(`^${root}/swarm/ssh/[0-9a-f]{16}$`));
+    expect(controlPathFor(`${root}d`, 'k')).toMatch(new RegExp(`^${os.tmpdir()}/swarm-ssh-${process.getuid!()}/[0-9a-f]{16}$`));
+  });
+
+  it('one shared connection per destination and ssh command: another host, user or SWARM_SSH_COMMAND gets its own socket', () => {
+    const socket = (host: string, command?: string) =>
+      new SshConnection({ dest: parseDestination(host), root: '/r', env: command === undefined ? {} : { SWARM_SSH_COMMAND: command } }).controlPath;
+    expect(socket('b1')).toBe(socket('b1'));
+    expect(new Set([socket('b1'), socket('b2'), socket('ci@b1'), socket('b1', 'ssh -F a'), socket('b1', 'ssh -Fa')]).size).toBe(5);
+  });
+
+  it('a user name of any length; a blank SWARM_SSH_COMMAND is plain ssh; refusals are invalid input (exit code 2)', () => {
+    expect(parseDestination('alice@build1').user).toBe('alice');
+    expect(sshCommandWords({ SWARM_SSH_COMMAND: '   ' })).toEqual(['ssh']);
+    const kindOf = (f: () => unknown): unknown => {
+      try {
+        f();
+      } catch (e) {
+        return (e as { kind?: unknown }).kind;
+      }
+      return undefined;
+    };
+    expect(kindOf(() => parseDestination('-Fevil'))).toBe('invalid_input');
+    expect(kindOf(() => sshCommandWords({ SWARM_SSH_COMMAND: 'ssh | tee x' }))).toBe('invalid_input');
+    expect(kindOf(() => rootMapOf('/a', 'mnt/r'))).toBe('invalid_input');
+  });
 });
 
 describe('sshFailure', () => {
@@ -39,6 +70,7 @@ describe('sshFailure', () => {
   it("the remote command's own exit codes are not ssh's failures", () => {
     expect(sshFailure('b1', r(1, 'no such session'))).toBeUndefined();
     expect(sshFailure('b1', r(127, 'sh: 1: tmux: not found'))).toBeUndefined(); // "not found" over there
+    expect(sshFailure('b1', r(1, "Error: ENOENT: no such file or directory, open 'x'"))).toBeUndefined(); // a remote program's ENOENT
   });
 
   it('a host asking for a password (refused by BatchMode): set up a key', () => {
@@ -55,6 +87,7 @@ describe('sshFailure', () => {
     expect(sshFailure('b1', r(255, 'ssh: connect to host b1 port 22: Connection refused'))?.message).toBe(
       'ssh b1 failed: ssh: connect to host b1 port 22: Connection refused; check that `ssh b1 true` works from here',
     );
+    expect(sshFailure('b1', r(255, ''))?.message).toBe('ssh b1 failed: exit code 255; check that `ssh b1 true` works from here');
     expect(sshFailure('b1', r(127, 'spawn ssh ENOENT'))?.message).toMatch(/^ssh could not be run \(spawn ssh ENOENT\); install the OpenSSH client/);
   });
 });

@@ -63,13 +63,15 @@ describe.skipIf(SSH_SKIP !== undefined)('SshBackend (real sshd on 127.0.0.1)', (
     const kit = await ProbeKit.create();
     const spec = { team: 'conf', name: 'alpha', color: 'blue', env: { [PROBE_ENV]: 'x' }, cwd: kit.dir };
     try {
-      await expect(backend.createPane({ ...spec, argv: ['swarm-not-installed-here', 'teammate'] })).rejects.toThrow(
-        `swarm-not-installed-here is not on ${SSH_TEST_HOST}'s PATH (command -v failed there): install swarm on ${SSH_TEST_HOST} (npm install -g swarm-launcher), or set SWARM_TEAMMATE_COMMAND to the command that runs it there`,
-      );
+      await expect(backend.createPane({ ...spec, argv: ['swarm-not-installed-here', 'teammate'] })).rejects.toMatchObject({
+        kind: 'not_found',
+        message: `swarm-not-installed-here is not on ${SSH_TEST_HOST}'s PATH (command -v failed there): install swarm on ${SSH_TEST_HOST} (npm install -g swarm-launcher), or set SWARM_TEAMMATE_COMMAND to the command that runs it there`,
+      });
       const gone = path.join(kit.dir, 'not-here');
-      await expect(backend.createPane({ ...spec, argv: kit.argv(kit.outFile(), 'wait'), cwd: gone })).rejects.toThrow(
-        `the working directory ${gone} does not exist on ${SSH_TEST_HOST}; create it there, or pass --cwd a directory that exists there`,
-      );
+      await expect(backend.createPane({ ...spec, argv: kit.argv(kit.outFile(), 'wait'), cwd: gone })).rejects.toMatchObject({
+        kind: 'invalid_input', // exit code 2: the input is wrong
+        message: `the working directory ${gone} does not exist on ${SSH_TEST_HOST}; create it there, or pass --cwd a directory that exists there`,
+      });
       expect(await backend.probe([{ paneId: '%1', backendType: 'ssh', host: SSH_TEST_HOST }])).toEqual(['gone']);
     } finally {
       await reapServer(socket);

@@ -9,10 +9,12 @@
 // - the pane's environment (API key included) goes over stdin into a 0600 file in a 0700 dir there,
 //   never onto an ssh command line, and a file that cannot be made there is an error;
 // - a kill there is verified, a zombie counting as gone.
+// - a proof leaves no file behind and runs once per host; a host without tmux is refused for that;
+// - no env: the argv as is; a stderr log: its own 0700 dir there; no host: said, nothing run.
 // A REAL sshd on 127.0.0.1 (support/sshd.ts) where ssh runs; a recording exec where it must not.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { quote } from 'shell-quote';
 import { describe, expect, it } from 'vitest';
@@ -82,6 +84,34 @@ describe.skipIf(SSH_SKIP !== undefined)('the shared-root proof', () => {
     await symlink(root, path.join(elsewhere, 'mnt')); // now mounted there
     await expect(remote.prove()).resolves.toBeUndefined();
   });
+
+  it('leaves no proof file behind, and a host proven once is not asked again', async () => {
+    const sshd = await startSshd();
+    const root = await rootFor(sshd);
+    const calls: string[][] = [];
+    const spy: Exec = (file, args, opts) => (calls.push([file, ...args]), execaExec(file, args, opts));
+    const remote = new RemoteHost(new SshConnection({ dest: parseDestination(SSH_TEST_HOST), root, env: { SWARM_SSH_COMMAND: sshd.sshCommand }, exec: spy }), rootMapOf(root, undefined));
+    await remote.prove();
+    await remote.prove();
+    expect(calls).toHaveLength(1);
+    expect((await readdir(path.join(root, 'swarm'))).filter((n) => n.startsWith('ssh-proof'))).toEqual([]);
+  });
+
+  it('a host without tmux is refused for that, in one line saying what to install', async () => {
+    const sshd = await startSshd();
+    const root = await rootFor(sshd);
+    // A host whose PATH has a shell and cat but no tmux: the wrapper sets it for the remote command.
+    const bin = path.join(root, 'bin-without-tmux');
+    await mkdir(bin);
+    for (const tool of ['/bin/sh', '/bin/cat']) await symlink(tool, path.join(bin, path.basename(tool)));
+    const wrapper = path.join(root, 'ssh-no-tmux');
+    await writeFile(wrapper, `#!/bin/bash\nexec ssh -F ${quote([sshd.config])} "\${@:1:$#-1}" "PATH=${bin}; export PATH; \${@: -1}"\n`, { mode: 0o755 });
+    const remote = new RemoteHost(new SshConnection({ dest: parseDestination(SSH_TEST_HOST), root, env: { SWARM_SSH_COMMAND: quote([wrapper]) } }), rootMapOf(root, undefined));
+    await expect(remote.prove()).rejects.toMatchObject({
+      kind: 'backend',
+      message: `tmux is not installed on ${SSH_TEST_HOST} (command -v tmux failed there); install tmux 3.2 or newer on it`,
+    });
+  });
 });
 
 describe('host validation: an ssh option in place of a host never reaches ssh', () => {
@@ -118,13 +148,45 @@ describe('host validation: an ssh option in place of a host never reaches ssh', 
   });
 });
 
+describe('a backend with no host given, or a pane with none recorded', () => {
+  it('says so in its description and reach line, and refuses to attach', async () => {
+    const backend = new SshBackend({ root: '/r', sessionName: 'swarm-t', env: {} });
+    const pane: PaneRef = { paneId: '%1', backendType: 'ssh' };
+    expect(backend.describe()).toBe('ssh: teammates on other machines');
+    expect(backend.howToReach(pane)).toBe('%1 (no host recorded)');
+    await expect(backend.attach(pane)).rejects.toThrow('ssh pane %1 has no host recorded: there is nowhere to attach');
+    expect(new SshBackend({ host: 'ci@b1', root: '/r', sessionName: 'swarm-t', env: {} }).describe()).toBe('ssh -t -l ci b1 tmux attach -t swarm-t');
+  });
+
+  it("attach runs the person's own ssh (no BatchMode) to the pane's host, and returns when it ends, whatever its exit code", async () => {
+    const root = await tempRoot('swarm-ssh-guard-attach-');
+    const said = path.join(root, 'argv');
+    const fakeSsh = path.join(root, 'fake-ssh');
+    await writeFile(fakeSsh, `#!/bin/sh\nprintf '%s\\n' "$@" > ${quote([said])}\nexit 1\n`, { mode: 0o755 });
+    const backend = new SshBackend({ root, sessionName: 'swarm-t', socket: 'priv', env: { SWARM_SSH_COMMAND: quote([fakeSsh]) } });
+    await backend.attach({ paneId: '%7', backendType: 'ssh', host: 'ci@b1' });
+    expect((await readFile(said, 'utf8')).split('\n')).toEqual(['-t', '-l', 'ci', 'b1', 'tmux', '-L', 'priv', 'attach', '-t', '%7', '']);
+  });
+
+  it('the exec given runs every command; a host ssh cannot reach leaves its panes unknown', async () => {
+    const root = await tempRoot('swarm-ssh-guard-exec-');
+    const rec = recording();
+    const pane: PaneRef = { paneId: '%1', backendType: 'ssh', host: 'b1' };
+    await new SshBackend({ host: 'b1', root, sessionName: 's', env: {}, exec: rec.exec }).probe([pane]);
+    expect(rec.calls.map((c) => c[0])).toEqual(['ssh']);
+    const noSsh = new SshBackend({ root, sessionName: 's', env: { SWARM_SSH_COMMAND: path.join(root, 'no-such-ssh') } });
+    expect(await noSsh.probe([pane])).toEqual(['unknown']);
+  });
+});
+
 describe('what the backend refuses before anything runs', () => {
   it('a new pane with no --host, and a relative SWARM_REMOTE_ROOT: one line each, nothing run', async () => {
     const rec = recording();
     const noHost = new SshBackend({ root: '/r', sessionName: 's', env: {}, exec: rec.exec });
-    await expect(noHost.createPane({ team: 't', name: 'w1', color: 'blue', argv: ['true'], env: {}, cwd: '/r' })).rejects.toThrow(
-      '--backend ssh needs --host [user@]host[:port] (or host:/hosts: in the team file)',
-    );
+    await expect(noHost.createPane({ team: 't', name: 'w1', color: 'blue', argv: ['true'], env: {}, cwd: '/r' })).rejects.toMatchObject({
+      kind: 'invalid_input',
+      message: '--backend ssh needs --host [user@]host[:port] (or host:/hosts: in the team file)',
+    });
     expect(() => new SshBackend({ host: 'h', root: '/r', remoteRoot: 'mnt/r', sessionName: 's', env: {}, exec: rec.exec })).toThrow(/^SWARM_REMOTE_ROOT="mnt\/r" is not an absolute path; /);
     expect(rec.calls).toEqual([]);
   });
@@ -171,6 +233,81 @@ describe.skipIf(SSH_SKIP !== undefined)('a kill over there is verified', () => {
   });
 });
 
+describe.skipIf(SSH_SKIP !== undefined)('doctor --host in process (checkHost)', () => {
+  /** An ssh whose remote command runs with `dir` first on its PATH (`replace`: as its whole PATH). */
+  async function sshWithPath(sshd: TestSshd, root: string, dir: string, replace = false): Promise<string> {
+    const wrapper = path.join(root, `ssh-path-${path.basename(dir)}`);
+    const pathValue = replace ? dir : `${dir}:\\$PATH`;
+    await writeFile(wrapper, `#!/bin/bash\nexec ssh -F ${quote([sshd.config])} "\${@:1:$#-1}" "PATH=${pathValue}; export PATH; \${@: -1}"\n`, { mode: 0o755 });
+    return quote([wrapper]);
+  }
+  async function fakeSwarm(root: string, name: string, version: string): Promise<string> {
+    const dir = path.join(root, name);
+    await mkdir(dir);
+    await writeFile(path.join(dir, 'swarm'), `#!/bin/sh\n[ "$1" = --version ] && printf '%s\\n' ${quote([version])}\nexit 0\n`, { mode: 0o755 });
+    return dir;
+  }
+
+  it("a healthy host: tmux's and swarm's versions and the shared root; SWARM_TEAMMATE_COMMAND is only located", async () => {
+    const sshd = await startSshd();
+    const root = await rootFor(sshd);
+    const bin = await fakeSwarm(root, 'host-bin', '  9.9.9  ');
+    const calls: string[][] = [];
+    const spy: Exec = (file, args, opts) => (calls.push([file, ...args]), execaExec(file, args, opts));
+    const env = { SWARM_SSH_COMMAND: await sshWithPath(sshd, root, bin) };
+    expect(await checkHost({ host: SSH_TEST_HOST, root, env, exec: spy })).toEqual({
+      host: SSH_TEST_HOST,
+      reach: undefined,
+      tmux: { version: expect.stringMatching(/^tmux \d\S*$/) },
+      swarm: { command: 'swarm', shown: '9.9.9', version: '9.9.9' },
+      sharedRoot: { path: root },
+    });
+    expect(calls.length).toBeGreaterThan(0);
+    expect((await checkHost({ host: SSH_TEST_HOST, root, env: { ...env, SWARM_TEAMMATE_COMMAND: '   ' } })).swarm).toEqual({ command: 'swarm', shown: '9.9.9', version: '9.9.9' });
+    expect((await checkHost({ host: SSH_TEST_HOST, root, env: { ...env, SWARM_TEAMMATE_COMMAND: 'swarm teammate' } })).swarm).toEqual({
+      command: 'swarm',
+      shown: `(SWARM_TEAMMATE_COMMAND) at ${path.join(bin, 'swarm')}`,
+    });
+    const mute = await fakeSwarm(root, 'mute-bin', '');
+    expect((await checkHost({ host: SSH_TEST_HOST, root, env: { SWARM_SSH_COMMAND: await sshWithPath(sshd, root, mute) } })).swarm).toEqual({ command: 'swarm', shown: 'version unknown' });
+  });
+
+  it('a host without tmux or swarm: each missing one says what to install', async () => {
+    const sshd = await startSshd();
+    const root = await rootFor(sshd);
+    const bin = path.join(root, 'bare-bin');
+    await mkdir(bin);
+    for (const tool of ['/bin/sh', '/bin/cat']) await symlink(tool, path.join(bin, path.basename(tool)));
+    const report = await checkHost({ host: SSH_TEST_HOST, root, env: { SWARM_SSH_COMMAND: await sshWithPath(sshd, root, bin, true) } });
+    expect(report).toEqual({
+      host: SSH_TEST_HOST,
+      reach: undefined,
+      tmux: { error: 'tmux is not installed there; install tmux 3.2 or newer on it' },
+      swarm: { command: 'swarm', error: 'swarm is not on its PATH; install swarm there (npm install -g swarm-launcher), or set SWARM_TEAMMATE_COMMAND to what runs it there' },
+      sharedRoot: { error: `tmux is not installed on ${SSH_TEST_HOST} (command -v tmux failed there); install tmux 3.2 or newer on it` },
+    });
+  });
+});
+
+describe.skipIf(SSH_SKIP !== undefined)('a kill over there asks first', () => {
+  it('a process that ends on SIGTERM gets it (and its clean-up) before any SIGKILL', async () => {
+    const sshd = await startSshd();
+    const root = await rootFor(sshd);
+    const cleaned = path.join(root, 'cleaned-up');
+    const child = spawn('sh', ['-c', `trap 'echo bye > ${quote([cleaned])}; exit 0' TERM; echo ready; while :; do sleep 0.05; done`], { stdio: ['ignore', 'pipe', 'ignore'] });
+    await once(child.stdout!, 'data');
+    const exited = once(child, 'exit');
+    const remote = new RemoteHost(new SshConnection({ dest: parseDestination(SSH_TEST_HOST), root, env: { SWARM_SSH_COMMAND: sshd.sshCommand } }), rootMapOf(root, undefined));
+    try {
+      expect(await remote.terminate(child.pid!, { waitMs: 50, termMs: 5000, killMs: 2000 })).toBe(true);
+      expect(await readFile(cleaned, 'utf8')).toBe('bye\n');
+    } finally {
+      child.kill('SIGKILL');
+      await exited;
+    }
+  });
+});
+
 describe.skipIf(SSH_SKIP !== undefined)("the pane's environment on the host", () => {
   it('goes over stdin into a 0600 file in a 0700 directory there, never onto an ssh command line', async () => {
     const sshd = await startSshd();
@@ -191,6 +328,22 @@ describe.skipIf(SSH_SKIP !== undefined)("the pane's environment on the host", ()
       expect(argv.join(' ')).not.toContain(secret);
     } finally {
       await rm(path.dirname(envFile), { recursive: true, force: true });
+    }
+  });
+
+  it('no environment: the argv as it is, no file made; a stderr log: its tee gets a private 0700 directory there', async () => {
+    const sshd = await startSshd();
+    const root = await rootFor(sshd);
+    const remote = new RemoteHost(new SshConnection({ dest: parseDestination(SSH_TEST_HOST), root, env: { SWARM_SSH_COMMAND: sshd.sshCommand } }), rootMapOf(root, undefined));
+    const spec = { team: 't', name: 'w1', color: 'blue', argv: ['sh', '-c', 'true'], env: {}, cwd: root };
+    expect(await remote.paneArgv(spec)).toEqual(['sh', '-c', 'true']);
+    const log = path.join(root, 'w1.stderr');
+    const teed = await remote.paneArgv({ ...spec, stderrLog: log });
+    try {
+      expect(teed.slice(4)).toEqual([log, 'sh', '-c', 'true']); // ['/bin/sh', '-c', tee, <dir>, log, ...argv]
+      expect(((await stat(teed[3]!)).mode & 0o7777).toString(8)).toBe('700');
+    } finally {
+      await rm(teed[3]!, { recursive: true, force: true });
     }
   });
 

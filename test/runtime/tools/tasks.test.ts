@@ -1,8 +1,9 @@
 // The Task tools in-process on a real temp root (the process-level flow is in test/runtime/
 // tasks.test.ts): Claude Code's result texts, blockers shown only while open, ids written "#3",
 // in_progress alone taking an unowned task, unassigning, deleting, bad input as errors; the
-// ownership rules as the caller (a teammate, or the lead as team-lead) meets them; the caps in the
-// schema; odd entries named in TaskList.
+// ownership rules as the caller (a teammate, or the lead as team-lead) meets them; taking a task
+// through the claim rules (an open blocker refuses it); only real changes reported and written; the
+// caps in the schema; odd entries named in TaskList.
 import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -173,5 +174,69 @@ describe('Task tools', () => {
     expect((await call('TaskUpdate', { taskId: '1', status: 'completed' })).content).toMatch(/^Updated task #1 status\n\nTask completed\./);
     expect(await call('TaskUpdate', { taskId: '1', status: 'completed' })).toEqual({ content: 'Task #1 is unchanged' });
     expect(completed).toEqual(['1']);
+  });
+
+  it('TaskList and TaskGet separate several blockers with ", "; a corrupt task is to be recreated with TaskCreate', async () => {
+    for (const s of ['A', 'B', 'C']) await tasks.create({ subject: s, description: '' }, 'team-lead');
+    await tasks.create({ subject: 'D', description: '', blockedBy: ['1', '2'] }, 'team-lead');
+    await tasks.update('3', { addBlocks: ['1', '2'] }, 'team-lead');
+    expect((await call('TaskList', {})).content).toBe('#1 [pending] A [blocked by #3]\n#2 [pending] B [blocked by #3]\n#3 [pending] C\n#4 [pending] D [blocked by #1, #2]');
+    expect((await call('TaskGet', { taskId: '1' })).content).toBe('Task #1: A\nStatus: pending\nDescription: \nBlocked by: #3\nBlocks: #4');
+    expect((await call('TaskGet', { taskId: '3' })).content).toBe('Task #3: C\nStatus: pending\nDescription: \nBlocks: #1, #2');
+    expect((await call('TaskGet', { taskId: '4' })).content).toBe('Task #4: D\nStatus: pending\nDescription: \nBlocked by: #1, #2');
+    await fs.writeFile(path.join(root, 'tasks/t/2.json'), '{bad');
+    expect(await call('TaskGet', { taskId: '2' })).toMatchObject({ isError: true, content: expect.stringMatching(/^task 2 was corrupt \(invalid JSON: [^)]*\); kept as \S+: recreate it with TaskCreate$/) });
+  });
+
+  it('taking a task goes through the claim rules: an open blocker refuses it, for an unowned task and for one assigned to the caller', async () => {
+    await tasks.create({ subject: 'Blocker', description: '' }, 'team-lead');
+    await tasks.create({ subject: 'Free', description: '', blockedBy: ['1'] }, 'team-lead');
+    await tasks.create({ subject: 'Assigned', description: '', blockedBy: ['1'], owner: 'w1' }, 'team-lead');
+    const blocked = (id: string) => ({ isError: true, content: `task ${id} is blocked by task 1 "Blocker" (pending); claim it once that is completed` });
+    expect(await call('TaskUpdate', { taskId: '2', status: 'in_progress' })).toEqual(blocked('2'));
+    expect(await call('TaskUpdate', { taskId: '2', owner: 'w1', status: 'in_progress' })).toEqual(blocked('2'));
+    expect(await call('TaskUpdate', { taskId: '3', owner: 'w1', status: 'in_progress' })).toEqual(blocked('3'));
+    expect([(await tasks.get('2')).status, (await tasks.get('2')).owner]).toEqual(['pending', undefined]);
+    expect(await tasks.get('3')).toMatchObject({ status: 'pending', owner: 'w1' });
+    // A task left in progress without an owner (team-lead cleared it) is taken the same way.
+    await tasks.create({ subject: 'Dropped', description: '' }, 'team-lead');
+    await tasks.claim('4', 'w2');
+    await tasks.update('4', { owner: '', addBlockedBy: ['1'] }, 'team-lead');
+    expect(await call('TaskUpdate', { taskId: '4', status: 'in_progress' })).toEqual(blocked('4'));
+    expect((await tasks.get('4')).owner).toBeUndefined();
+  });
+
+  it('owner alone takes a task without starting it; a task at work that became blocked can still be changed by its owner', async () => {
+    await tasks.create({ subject: 'Later', description: '' }, 'team-lead');
+    expect(await call('TaskUpdate', { taskId: '1', owner: 'w1' })).toEqual({ content: 'Updated task #1 owner' });
+    expect(await tasks.get('1')).toMatchObject({ status: 'pending', owner: 'w1' });
+    await tasks.create({ subject: 'Now', description: '' }, 'team-lead');
+    expect(await call('TaskUpdate', { taskId: '2', status: 'in_progress' })).toEqual({ content: 'Updated task #2 owner, status' });
+    await tasks.update('2', { addBlockedBy: ['1'] }, 'team-lead');
+    expect(await call('TaskUpdate', { taskId: '2', owner: 'w1', activeForm: 'Still at it' })).toEqual({ content: 'Updated task #2 activeForm' });
+    expect(await tasks.get('2')).toMatchObject({ status: 'in_progress', owner: 'w1', activeForm: 'Still at it' });
+  });
+
+  it("TaskUpdate reports only what changes, writes what it reports, and naming nothing to change touches no one's task", async () => {
+    await tasks.create({ subject: 'A', description: 'a' }, 'team-lead');
+    await tasks.create({ subject: 'B', description: 'b' }, 'team-lead');
+    await tasks.create({ subject: 'C', description: 'c' }, 'team-lead');
+    expect(await call('TaskUpdate', { taskId: '1', description: 'a2' })).toEqual({ content: 'Updated task #1 description' });
+    expect((await tasks.get('1')).description).toBe('a2');
+    expect(await call('TaskUpdate', { taskId: '1', addBlocks: ['2'] })).toEqual({ content: 'Updated task #1 blocks' });
+    expect(await call('TaskUpdate', { taskId: '1', addBlocks: ['2'] })).toEqual({ content: 'Task #1 is unchanged' });
+    expect(await call('TaskUpdate', { taskId: '1', addBlocks: ['2', '3'] })).toEqual({ content: 'Updated task #1 blocks' });
+    expect(await call('TaskUpdate', { taskId: '3', addBlockedBy: ['1', '2'] })).toEqual({ content: 'Updated task #3 blockedBy' });
+    expect(await call('TaskUpdate', { taskId: '3', addBlockedBy: ['1', '2'] })).toEqual({ content: 'Task #3 is unchanged' });
+    await tasks.update('2', { owner: 'w2' }, 'team-lead');
+    const before = await tasks.get('2');
+    expect(await call('TaskUpdate', { taskId: '2' })).toEqual({ content: 'Task #2 is unchanged' });
+    expect(await tasks.get('2')).toEqual(before);
+    ctx = { ...ctx, tasks: { ...ctx.tasks, self: 'team-lead' } }; // the agent lead
+    expect(await call('TaskUpdate', { taskId: '2', owner: 'w2' })).toEqual({ content: 'Task #2 is unchanged' });
+    expect(await call('TaskUpdate', { taskId: '3', owner: 'w2' })).toEqual({ content: 'Updated task #3 owner' });
+    await tasks.update('1', { status: 'completed' }, 'team-lead');
+    expect(await call('TaskUpdate', { taskId: '1', status: 'completed', subject: 'A done' })).toEqual({ content: 'Updated task #1 subject' });
+    expect(completed).toEqual([]);
   });
 });

@@ -475,6 +475,60 @@ describe('Glob and Grep: limits, order, skipped files and refusals word for word
     expect((await call('Glob', { pattern: '**/.cache/*.ts' })).content).toBe(at('.cache/x.ts'));
     expect((await call('Glob', { pattern: 'node_modules/**/*.ts' })).content).toBe(at('node_modules/m/y.ts'));
   });
+
+  it('a pattern whose first segment starts with a dot enters hidden directories; a "." segment is no segment', async () => {
+    await write('.cache/x.ts', '');
+    await write('src/a/b.ts', '');
+    expect((await call('Glob', { pattern: '.c*/*.ts' })).content).toBe(at('.cache/x.ts'));
+    expect((await call('Glob', { pattern: 'src/*/./b.ts' })).content).toBe(at('src/a/b.ts'));
+  });
+
+  it('files modified at the same moment are listed in path order, by Glob and by Grep', async () => {
+    for (const f of ['b.txt', 'a.txt', 'c.txt']) await write(f, 'hit\n', 1_000_000);
+    expect((await call('Glob', { pattern: '*.txt' })).content).toBe([at('a.txt'), at('b.txt'), at('c.txt')].join('\n'));
+    expect((await call('Grep', { pattern: 'hit' })).content).toBe(['Found 3 files', at('a.txt'), at('b.txt'), at('c.txt')].join('\n'));
+  });
+
+  it("a NUL in a search path or in a Glob pattern's directory is refused naming the field; refusals keep their error kind", async () => {
+    await write('f.txt', 'x\n');
+    expect(await call('Glob', { pattern: '*', path: 'a\0b' })).toEqual({ isError: true, content: 'path: contains a NUL character' });
+    expect(await call('Grep', { pattern: 'x', path: 'a\0b' })).toEqual({ isError: true, content: 'path: contains a NUL character' });
+    expect(await call('Glob', { pattern: 'a\0b/*.ts' })).toEqual({ isError: true, content: 'pattern: contains a NUL character' });
+    const prepared = (name: string, input: unknown) => findTool(name)!.prepare(input, ctx);
+    await expect(prepared('Glob', { pattern: '*', path: 'nope' })).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(prepared('Glob', { pattern: '*', path: 'f.txt' })).rejects.toMatchObject({ kind: 'invalid_input' });
+    await expect(prepared('Grep', { pattern: '(' })).rejects.toMatchObject({ kind: 'invalid_input' });
+    await expect((await prepared('Grep', { pattern: 'x', path: 'nope' })).execute(new AbortController().signal)).rejects.toMatchObject({ kind: 'not_found' });
+    // A bad glob is refused before anything is asked or run.
+    await expect(prepared('Grep', { pattern: 'x', glob: '{a' })).rejects.toThrow('glob "{a": unclosed {');
+  });
+
+  it('Grep in content and count mode: "No matches found" (nothing past the last line is searched), and a cut output says so', async () => {
+    await write('one.txt', 'plain\n');
+    for (const output_mode of ['content', 'count'] as const) {
+      expect(await call('Grep', { pattern: '^undefined$', output_mode })).toEqual({ content: 'No matches found' });
+    }
+    await write('many.txt', 'hit\n'.repeat(5_000));
+    const cut = (await call('Grep', { pattern: 'hit', output_mode: 'content', path: 'many.txt' })).content;
+    expect(cut.split('\n')[0]).toBe(`${at('many.txt')}:1:hit`);
+    expect(cut).toMatch(/\n\(output truncated: \d+ characters cut\)$/);
+  });
+
+  it('Grep names exactly three protected files it left out without "and 0 more"; asked for a protected directory, it searches all of it', async () => {
+    await fs.mkdir(path.join(home, '.ssh'));
+    for (const f of ['id_a', 'id_b']) await fs.writeFile(path.join(home, '.ssh', f), 'hit\n');
+    expect((await call('Grep', { pattern: 'hit', path: path.join(home, '.ssh'), output_mode: 'count' })).content).toBe(`${path.join(home, '.ssh/id_a')}:1\n${path.join(home, '.ssh/id_b')}:1`);
+    for (const f of ['k/a.pem', 'k/b.pem', 'k/c.pem']) await write(f, 'hit\n');
+    expect((await call('Grep', { pattern: 'hit', path: 'k' })).content).toBe(
+      `No matches found\n(not searched: 3 protected files (credentials): ${at('k/a.pem')}, ${at('k/b.pem')}, ${at('k/c.pem')}; Read one to ask team-lead)`,
+    );
+  });
+
+  it("Grep over a tree with no protected file in it does not need the team's rules", async () => {
+    await write('plain.txt', 'hit\n');
+    ctx = { ...ctx, teamRules: () => Promise.reject(new Error('the team config is unreadable')) };
+    expect(await call('Grep', { pattern: 'hit' })).toEqual({ content: ['Found 1 file', at('plain.txt')].join('\n') });
+  });
 });
 
 describe('SendMessage and ExitPlanMode', () => {

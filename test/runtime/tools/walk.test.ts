@@ -1,6 +1,7 @@
 // walkFiles: the file listing under Glob and Grep (tinyglobby), with skipped directories never
-// entered, symlinks never followed or listed, and a cap that still returns what it found.
-import { promises as fs } from 'node:fs';
+// entered, symlinks never followed or listed, a directory gone mid-walk skipped, and a cap that
+// still returns what it found.
+import { promises as fs, rmSync } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { walkFiles } from '../../../src/runtime/tools/walk.js';
@@ -66,5 +67,15 @@ describe('walkFiles', () => {
 
   it('stops when the signal aborts', async () => {
     await expect(walkFiles(dir, { signal: AbortSignal.abort() })).rejects.toThrow();
+  });
+
+  it('a directory that is gone when its turn comes is skipped, and the rest is listed', async () => {
+    const files = await rels({
+      skipDir: (abs, name) => {
+        if (name === 'a') rmSync(abs, { recursive: true }); // removed between its parent's listing and its own
+        return false;
+      },
+    });
+    expect(files).toEqual(['.env', '.venv/lib/x.py', 'b.txt', 'elsewhere/secret.txt', 'node_modules/m/i.js', 'we[ird]/s.txt']);
   });
 });
