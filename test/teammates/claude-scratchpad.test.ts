@@ -17,7 +17,7 @@ import { startMessagesServer, type MessagesServer } from '../../src/standin/mess
 import { createTeam } from '../../src/team/index.js';
 import { Team } from '../../src/team/team.js';
 import { spawnTeammate } from '../../src/teammates/spawn.js';
-import { CLAUDE_CODE_API_KEY, CLAUDE_CODE_BUILDS, claudeCodeWorkspace } from '../support/claude-code.js';
+import { claudeCodeEnv, CLAUDE_CODE_BUILDS, claudeCodeWorkspace } from '../support/claude-code.js';
 import { afterThisTest, tempRoot, useTempRoot } from '../support/tmp-root.js';
 import { tmuxForThisTest } from '../support/tmux.js';
 import { waitFor } from '../support/wait.js';
@@ -64,13 +64,7 @@ describe.each(CLAUDE_CODE_BUILDS)('a real Claude Code $version teammate and the 
   });
 
   it('writes there and reads it in default mode without a permission request', async () => {
-    const env = {
-      PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
-      CLAUDE_CONFIG_DIR: root,
-      ANTHROPIC_API_KEY: CLAUDE_CODE_API_KEY,
-      ANTHROPIC_BASE_URL: standin.url,
-      SWARM_TMUX_SOCKET: socket,
-    };
+    const env = claudeCodeEnv({ root, bin, standinUrl: standin.url, socket });
     const team = new Team(root, TEAM);
     const spawned = await spawnTeammate({ team, name: 'c1', prompt: PROMPT, runtime: 'claude', permissionMode: 'default', cwd: work, backend, env, readyTimeoutMs: 60_000 });
     const asked = async (): Promise<string[]> =>

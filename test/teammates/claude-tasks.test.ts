@@ -13,7 +13,7 @@ import { TaskList } from '../../src/tasks/index.js';
 import { createTeam } from '../../src/team/index.js';
 import { Team } from '../../src/team/team.js';
 import { spawnTeammate } from '../../src/teammates/spawn.js';
-import { CLAUDE_CODE_API_KEY, CLAUDE_CODE_BUILDS, claudeCodeWorkspace } from '../support/claude-code.js';
+import { claudeCodeEnv, CLAUDE_CODE_BUILDS, claudeCodeWorkspace } from '../support/claude-code.js';
 import { useTempRoot, afterThisTest, tempRoot } from '../support/tmp-root.js';
 import { tmuxForThisTest } from '../support/tmux.js';
 import { waitFor } from '../support/wait.js';
@@ -58,13 +58,7 @@ describe('a real Claude Code teammate on the team task list', () => {
     const tasks = new TaskList(new Team(root, TEAM));
     await tasks.create({ subject: 'Another task', description: 'also open' }, 'team-lead');
     await tasks.create({ subject: 'Free work', description: 'for c1' }, 'team-lead');
-    const env = {
-      PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
-      CLAUDE_CONFIG_DIR: root,
-      ANTHROPIC_API_KEY: CLAUDE_CODE_API_KEY,
-      ANTHROPIC_BASE_URL: standin.url,
-      SWARM_TMUX_SOCKET: socket,
-    };
+    const env = claudeCodeEnv({ root, bin, standinUrl: standin.url, socket });
     const spawned = await spawnTeammate({ team: new Team(root, TEAM), name: 'c1', prompt: PROMPT, runtime: 'claude', cwd: work, backend, env, readyTimeoutMs: 60_000 });
 
     // On a timeout, say what Claude Code showed and what it asked the model (CI cannot be watched).
