@@ -1,6 +1,6 @@
 // Spawn benchmark (issue 4): time until N = 1, 4, 8, 16 teammates are ready (readiness handshake
 // done) in tmux, and time to stop them all (shutdownAll, verified: no pane, no process, no member),
-// for (a) a trivial teammate command (scripts/bench/fake-teammate.mjs through
+// for (a) a trivial teammate command (test/support/fake-teammate.mjs through
 // SWARM_TEAMMATE_COMMAND) and (b) the swarm runtime (`swarm teammate`) against the stand-in Messages
 // API, whose script answers each agent's first turn with a short end_turn text and approves a
 // shutdown_request. Each is measured with one `spawnTeammate` after another (what `swarm spawn`
@@ -30,7 +30,7 @@ import { table } from './stats.js';
 import { Team } from '../../src/team/team.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const FAKE = path.join(HERE, 'fake-teammate.mjs');
+const FAKE = path.join(HERE, '../../test/support/fake-teammate.mjs');
 const TEAM = 'bench';
 
 type Mode = 'trivial' | 'runtime';

@@ -1,6 +1,6 @@
 // ssh backend benchmark (issue 19): time until 4 teammates are ready, and to stop them all
 // (shutdownAll, verified), over ssh vs local tmux, with the bench's trivial teammate
-// (scripts/bench/fake-teammate.mjs through SWARM_TEAMMATE_COMMAND). The "remote" host is a private
+// (test/support/fake-teammate.mjs through SWARM_TEAMMATE_COMMAND). The "remote" host is a private
 // sshd on 127.0.0.1 (test/support/sshd-server.ts: its own keys, a free port), so the numbers are
 // swarm's own ssh overhead (one shared connection per host, the tmux commands over it, the env file
 // through its stdin, kills verified there) without network latency. Every ssh round makes a new
@@ -33,7 +33,7 @@ import { SSH_TEST_HOST, mountSshfsAt, startSshdIn, unmountSshfs, type PrivateSsh
 import { summarize, table } from './stats.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const FAKE = path.join(HERE, 'fake-teammate.mjs');
+const FAKE = path.join(HERE, '../../test/support/fake-teammate.mjs');
 const FOLLOW = path.join(HERE, 'follow-worker.mjs');
 const TEAM = 'bench';
 const N = 4;

@@ -7,10 +7,9 @@ import { promises as fs } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { followInbox, Mailbox, type FollowOptions } from '../../src/mailbox/index.js';
 import type { InboxMessage } from '../../src/protocol/index.js';
-import { addMember, createTeam } from '../../src/team/index.js';
 import { swarm } from '../support/cli.js';
 import { activeHandles } from '../support/handles.js';
-import { useTempRoot } from '../support/tmp-root.js';
+import { useTeamRoot } from '../support/team-root.js';
 import { waitFor } from '../support/wait.js';
 import { within } from '../support/within.js';
 import { Team } from '../../src/team/team.js';
@@ -21,11 +20,8 @@ let root: string;
 let mb: Mailbox;
 const stops: (() => Promise<void>)[] = [];
 
-useTempRoot((dir) => (root = dir));
-beforeEach(async () => {
-  await createTeam(root, { name: TEAM });
-  await addMember(new Team(root, TEAM), { name: 'w1' });
-  await addMember(new Team(root, TEAM), { name: 'w2' });
+useTeamRoot(TEAM, ['w1', 'w2'], (dir) => (root = dir));
+beforeEach(() => {
   mb = new Mailbox({ team: new Team(root, TEAM) });
 });
 afterEach(async () => {

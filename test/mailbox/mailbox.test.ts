@@ -4,32 +4,22 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { Mailbox, sendMessage, type NewMessage } from '../../src/mailbox/index.js';
-import { isSwarmError, type ErrorKind, type InboxMessage } from '../../src/protocol/index.js';
+import { isSwarmError, type InboxMessage } from '../../src/protocol/index.js';
 import type { CorruptReport } from '../../src/storage/index.js';
-import { addMember, createTeam } from '../../src/team/index.js';
+import { createTeam } from '../../src/team/index.js';
 import { listTree, modeOf } from '../support/fs-tree.js';
-import { useTempRoot } from '../support/tmp-root.js';
+import { errorKind, useTeamRoot } from '../support/team-root.js';
 import { Team } from '../../src/team/team.js';
 
 const TEAM = 't';
 let root: string;
 let mb: Mailbox;
 
-useTempRoot((dir) => (root = dir));
-beforeEach(async () => {
-  await createTeam(root, { name: TEAM });
-  for (const name of ['w1', 'w2', 'Carol']) await addMember(new Team(root, TEAM), { name });
+useTeamRoot(TEAM, ['w1', 'w2', 'Carol'], (dir) => (root = dir));
+beforeEach(() => {
   mb = new Mailbox({ team: new Team(root, TEAM) });
 });
 
-async function errorKind(p: Promise<unknown>): Promise<ErrorKind | 'ok' | string> {
-  try {
-    await p;
-    return 'ok';
-  } catch (e) {
-    return isSwarmError(e) ? e.kind : `not a SwarmError: ${String(e)}`;
-  }
-}
 async function rawInbox(name: string): Promise<InboxMessage[]> {
   return JSON.parse(await fs.readFile(mb.paths.inbox(name), 'utf8')) as InboxMessage[];
 }

@@ -56,3 +56,18 @@ export async function claudeCodeWorkspace(root: string, build: (typeof CLAUDE_CO
   await seedClaudeCodeState(root, work);
   return { work, bin };
 }
+
+/**
+ * The env that runs `claude` from `bin` (first on PATH, see claudeCodeWorkspace) offline against the
+ * stand-in at `standinUrl`, with `root` as its CLAUDE_CONFIG_DIR and its panes on the private tmux
+ * server `socket`.
+ */
+export function claudeCodeEnv(o: { root: string; bin: string; standinUrl: string; socket: string }): Record<string, string> {
+  return {
+    PATH: `${o.bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+    CLAUDE_CONFIG_DIR: o.root,
+    ANTHROPIC_API_KEY: CLAUDE_CODE_API_KEY,
+    ANTHROPIC_BASE_URL: o.standinUrl,
+    SWARM_TMUX_SOCKET: o.socket,
+  };
+}

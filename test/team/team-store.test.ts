@@ -3,7 +3,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { isSwarmError, TeamConfigSchema, type ErrorKind } from '../../src/protocol/index.js';
+import { isSwarmError, TeamConfigSchema } from '../../src/protocol/index.js';
 import {
   addMember,
   createTeam,
@@ -17,20 +17,13 @@ import {
   updateTeam,
 } from '../../src/team/index.js';
 import { listTree, modeOf } from '../support/fs-tree.js';
+import { errorKind } from '../support/team-root.js';
 import { useTempRoot } from '../support/tmp-root.js';
 import { Team } from '../../src/team/team.js';
 
 let root: string;
 useTempRoot((dir) => (root = dir));
 
-async function errorKind(p: Promise<unknown>): Promise<ErrorKind | 'ok' | string> {
-  try {
-    await p;
-    return 'ok';
-  } catch (e) {
-    return isSwarmError(e) ? e.kind : `not a SwarmError: ${String(e)}`;
-  }
-}
 
 async function rawConfig(team: string): Promise<Record<string, unknown>> {
   return JSON.parse(await fs.readFile(teamPaths(root, team).config, 'utf8')) as Record<string, unknown>;

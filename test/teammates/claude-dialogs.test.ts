@@ -16,7 +16,7 @@ import { createTeam, readTeam } from '../../src/team/index.js';
 import { Team } from '../../src/team/team.js';
 import { claudeSeedFix, recognizeClaudeDialog } from '../../src/teammates/claude-dialogs.js';
 import { spawnTeammate, type SpawnOptions } from '../../src/teammates/spawn.js';
-import { CLAUDE_CODE_API_KEY, claudeCodeScript } from '../support/claude-code.js';
+import { CLAUDE_CODE_API_KEY, claudeCodeEnv, claudeCodeScript } from '../support/claude-code.js';
 import { useTempRoot, afterThisTest, tempRoot } from '../support/tmp-root.js';
 import { tmuxForThisTest } from '../support/tmux.js';
 import { waitFor } from '../support/wait.js';
@@ -101,13 +101,7 @@ describe('spawn --runtime claude waiting on a dialog (tmux, private socket)', ()
   async function spawnClaude(claude: string, extra: Partial<SpawnOptions> = {}) {
     await fs.writeFile(path.join(bin, 'claude'), claude, { mode: 0o755 });
     const notices: string[] = [];
-    const env = {
-      PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
-      CLAUDE_CONFIG_DIR: root,
-      ANTHROPIC_API_KEY: CLAUDE_CODE_API_KEY,
-      ANTHROPIC_BASE_URL: standin.url,
-      SWARM_TMUX_SOCKET: socket,
-    };
+    const env = claudeCodeEnv({ root, bin, standinUrl: standin.url, socket });
     const spawned = spawnTeammate({
       team: new Team(root, TEAM), name: 'c1', prompt: 'say hi', runtime: 'claude', cwd: work, backend, env,
       readyTimeoutMs: 20_000, onNotice: (t) => notices.push(t), ...extra,

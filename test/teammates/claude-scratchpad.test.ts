@@ -8,18 +8,13 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Backend } from '../../src/backends/backend.js';
-import { selectBackend } from '../../src/backends/registry.js';
 import { Mailbox } from '../../src/mailbox/mailbox.js';
 import { parseControl } from '../../src/protocol/control.js';
 import { lastToolResultNames, lastUserText, systemText, type IncomingRequest } from '../../src/standin/request.js';
-import { startMessagesServer, type MessagesServer } from '../../src/standin/messages-server.js';
-import { createTeam } from '../../src/team/index.js';
-import { Team } from '../../src/team/team.js';
+import type { MessagesServer } from '../../src/standin/messages-server.js';
 import { spawnTeammate } from '../../src/teammates/spawn.js';
-import { CLAUDE_CODE_API_KEY, CLAUDE_CODE_BUILDS, claudeCodeWorkspace } from '../support/claude-code.js';
-import { afterThisTest, tempRoot, useTempRoot } from '../support/tmp-root.js';
-import { tmuxForThisTest } from '../support/tmux.js';
+import { CLAUDE_CODE_BUILDS } from '../support/claude-code.js';
+import { useClaudeCodeTeam } from '../support/claude-code-team.js';
 import { waitFor } from '../support/wait.js';
 
 const TEAM = 'cc';
@@ -31,24 +26,16 @@ const NOTES = 'Notes left by w2 for c1.\n';
 const main = (r: IncomingRequest): boolean => (r.body.tools ?? []).some((t) => t.name === 'Write');
 
 describe.each(CLAUDE_CODE_BUILDS)('a real Claude Code $version teammate and the scratchpad', (build) => {
-  let root: string;
-  let socket: string;
-  let backend: Backend;
+  const cc = useClaudeCodeTeam(TEAM, build, 'swarm-ccs-');
   let standin: MessagesServer;
-  let work: string;
-  let bin: string;
   let file: string;
   let left: string;
 
-  useTempRoot((dir) => (root = dir), 'swarm-ccs-');
   beforeEach(async () => {
-    const { team } = await createTeam(root, { name: TEAM });
-    file = path.join(team.paths.scratchpad, 'c1-findings.md');
-    left = path.join(team.paths.scratchpad, 'w2-notes.md');
+    file = path.join(cc.team.paths.scratchpad, 'c1-findings.md');
+    left = path.join(cc.team.paths.scratchpad, 'w2-notes.md');
     await fs.writeFile(left, NOTES);
-    socket = tmuxForThisTest();
-    ({ work, bin } = await claudeCodeWorkspace(root, build, tempRoot));
-    standin = await startMessagesServer({
+    standin = await cc.serve({
       script: {
         turns: [
           { match: (r) => main(r) && lastUserText(r.body).includes(PROMPT), reply: { content: [{ type: 'tool_use', name: 'Write', input: { file_path: file, content: FINDINGS } }] } },
@@ -59,19 +46,11 @@ describe.each(CLAUDE_CODE_BUILDS)('a real Claude Code $version teammate and the 
         ],
       },
     });
-    afterThisTest(() => standin.close());
-    ({ backend } = await selectBackend({ requested: 'tmux', env: { SWARM_TMUX_SOCKET: socket }, team, killTimeoutMs: 2000 }));
   });
 
   it('writes there and reads it in default mode without a permission request', async () => {
-    const env = {
-      PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
-      CLAUDE_CONFIG_DIR: root,
-      ANTHROPIC_API_KEY: CLAUDE_CODE_API_KEY,
-      ANTHROPIC_BASE_URL: standin.url,
-      SWARM_TMUX_SOCKET: socket,
-    };
-    const team = new Team(root, TEAM);
+    const { team, backend, work } = cc;
+    const env = cc.env(standin);
     const spawned = await spawnTeammate({ team, name: 'c1', prompt: PROMPT, runtime: 'claude', permissionMode: 'default', cwd: work, backend, env, readyTimeoutMs: 60_000 });
     const asked = async (): Promise<string[]> =>
       (await new Mailbox({ team }).read('team-lead')).flatMap((m) => {

@@ -5,17 +5,12 @@
 // claim (TaskUpdate owner + in_progress) and create tasks; swarm's TaskList then reads what Claude
 // Code wrote in tasks/<team>/, and Claude Code read what swarm wrote.
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Backend } from '../../src/backends/backend.js';
-import { selectBackend } from '../../src/backends/registry.js';
 import { lastToolResultNames, lastUserText, type IncomingRequest } from '../../src/standin/request.js';
-import { startMessagesServer, type MessagesServer } from '../../src/standin/messages-server.js';
+import type { MessagesServer } from '../../src/standin/messages-server.js';
 import { TaskList } from '../../src/tasks/index.js';
-import { createTeam } from '../../src/team/index.js';
-import { Team } from '../../src/team/team.js';
 import { spawnTeammate } from '../../src/teammates/spawn.js';
-import { CLAUDE_CODE_API_KEY, CLAUDE_CODE_BUILDS, claudeCodeWorkspace } from '../support/claude-code.js';
-import { useTempRoot, afterThisTest, tempRoot } from '../support/tmp-root.js';
-import { tmuxForThisTest } from '../support/tmux.js';
+import { CLAUDE_CODE_BUILDS } from '../support/claude-code.js';
+import { useClaudeCodeTeam } from '../support/claude-code-team.js';
 import { waitFor } from '../support/wait.js';
 
 const TEAM = 'cc';
@@ -26,19 +21,11 @@ const main = (r: IncomingRequest): boolean => (r.body.tools ?? []).some((t) => t
 const after = (tool: string) => (r: IncomingRequest): boolean => main(r) && lastToolResultNames(r.body).includes(tool);
 
 describe('a real Claude Code teammate on the team task list', () => {
-  let root: string;
-  let socket: string;
-  let backend: Backend;
+  const cc = useClaudeCodeTeam(TEAM, CLAUDE_CODE_BUILDS[0], 'swarm-cct-'); // 2.1.112, the devDependency
   let standin: MessagesServer;
-  let work: string;
-  let bin: string;
 
-  useTempRoot((dir) => (root = dir), 'swarm-cct-');
   beforeEach(async () => {
-    ({ work, bin } = await claudeCodeWorkspace(root, CLAUDE_CODE_BUILDS[0], tempRoot)); // 2.1.112, the devDependency
-    await createTeam(root, { name: TEAM });
-    socket = tmuxForThisTest();
-    standin = await startMessagesServer({
+    standin = await cc.serve({
       script: {
         turns: [
           { match: (r) => main(r) && lastUserText(r.body).includes(PROMPT), reply: { content: [{ type: 'tool_use', name: 'TaskList', input: {} }] } },
@@ -50,22 +37,15 @@ describe('a real Claude Code teammate on the team task list', () => {
         ],
       },
     });
-    afterThisTest(() => standin.close());
-    ({ backend } = await selectBackend({ requested: 'tmux', env: { SWARM_TMUX_SOCKET: socket }, team: new Team(root, TEAM), killTimeoutMs: 2000 }));
   });
 
   it('lists, claims and creates tasks in the files swarm reads (CLAUDE_CODE_TASK_LIST_ID=<team>)', async () => {
-    const tasks = new TaskList(new Team(root, TEAM));
+    const { team, backend, work } = cc;
+    const tasks = new TaskList(team);
     await tasks.create({ subject: 'Another task', description: 'also open' }, 'team-lead');
     await tasks.create({ subject: 'Free work', description: 'for c1' }, 'team-lead');
-    const env = {
-      PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
-      CLAUDE_CONFIG_DIR: root,
-      ANTHROPIC_API_KEY: CLAUDE_CODE_API_KEY,
-      ANTHROPIC_BASE_URL: standin.url,
-      SWARM_TMUX_SOCKET: socket,
-    };
-    const spawned = await spawnTeammate({ team: new Team(root, TEAM), name: 'c1', prompt: PROMPT, runtime: 'claude', cwd: work, backend, env, readyTimeoutMs: 60_000 });
+    const env = cc.env(standin);
+    const spawned = await spawnTeammate({ team, name: 'c1', prompt: PROMPT, runtime: 'claude', cwd: work, backend, env, readyTimeoutMs: 60_000 });
 
     // On a timeout, say what Claude Code showed and what it asked the model (CI cannot be watched).
     const created = await waitFor(async () => (await tasks.list()).tasks.find((t) => t.subject === 'Follow-up from c1'), 60_000, 'the task Claude Code creates').catch(

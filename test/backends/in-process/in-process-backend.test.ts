@@ -176,7 +176,7 @@ describe('in-process host', () => {
     expect(member).toMatchObject({ tmuxPaneId: 'in-process', backendType: 'in-process', pid: process.pid, runtime: 'swarm' });
     const pane = { paneId: 'in-process', backendType: 'in-process' as const, name: 'ann' };
     // The host writes the state file (and its output) a moment after the teammate prints.
-    await waitFor(async () => (await backend.capture(pane, 5)).lines.join('\n').includes('fake in-process teammate ann started'), 3000, 'the output');
+    await waitFor(async () => (await backend.capture(pane, 5)).lines.join('\n').includes('FAKE argv ["--agent-id","ann@sq"'), 3000, 'the output');
 
     const out = await shutdownTeammate(new Team(t.root, 'sq'), 'ann', { env, timeoutMs: 5000 });
     expect(out).toEqual({ name: 'ann', outcome: 'approved', verified: true });

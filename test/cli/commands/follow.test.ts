@@ -1,22 +1,15 @@
 // `swarm inbox <name> --follow` as a long-running child: it shows what another `swarm send` process
 // writes, and a SIGTERM or SIGHUP ends it cleanly (exit 0, no stack trace).
 import type { ResultPromise } from 'execa';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { addMember, createTeam } from '../../../src/team/index.js';
+import { describe, expect, it } from 'vitest';
 import { swarm, startSwarm } from '../../support/cli.js';
-import { useTempRoot } from '../../support/tmp-root.js';
+import { useTeamRoot } from '../../support/team-root.js';
 import { waitFor } from '../../support/wait.js';
-import { Team } from '../../../src/team/team.js';
 
 const TEAM = 't';
 let root: string;
 
-useTempRoot((dir) => (root = dir));
-beforeEach(async () => {
-  await createTeam(root, { name: TEAM });
-  await addMember(new Team(root, TEAM), { name: 'w1' });
-  await addMember(new Team(root, TEAM), { name: 'w2' });
-});
+useTeamRoot(TEAM, ['w1', 'w2'], (dir) => (root = dir));
 function startFollow(args: string[]): { output: () => string; proc: ResultPromise } {
   return startSwarm(root, ['inbox', ...args, '--follow', '--team', TEAM]);
 }

@@ -8,21 +8,18 @@ import os from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Mailbox } from '../../../src/mailbox/index.js';
 import { encodeControl, type InboxMessage } from '../../../src/protocol/index.js';
-import { addMember, createTeam, updateTeam } from '../../../src/team/index.js';
+import { updateTeam } from '../../../src/team/index.js';
 import { SWARM_BIN, swarm, swarmInProcess } from '../../support/cli.js';
 import { forgedLeases } from '../../support/forged-leases.js';
 import { reapChildren, startSleeper } from '../../support/team-fixture.js';
-import { useTempRoot } from '../../support/tmp-root.js';
+import { useTeamRoot } from '../../support/team-root.js';
 import { Team } from '../../../src/team/team.js';
 
 const TEAM = 't';
 let root: string;
 let mb: Mailbox;
-useTempRoot((dir) => (root = dir));
-beforeEach(async () => {
-  await createTeam(root, { name: TEAM });
-  await addMember(new Team(root, TEAM), { name: 'w1' });
-  await addMember(new Team(root, TEAM), { name: 'w2' });
+useTeamRoot(TEAM, ['w1', 'w2'], (dir) => (root = dir));
+beforeEach(() => {
   mb = new Mailbox({ team: new Team(root, TEAM) });
 });
 

@@ -11,62 +11,37 @@
 // The --manual demo's ends are in demo-end.test.ts.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { execa } from 'execa';
 import { quote } from 'shell-quote';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { isProcessAlive } from '../../../src/backends/process.js';
+import { describe, expect, it } from 'vitest';
 import { TmuxServer, capturePane, listAllPanes } from '../../../src/backends/tmux/commands.js';
 import { LEAD_DEMO_DONE } from '../../../src/cli/demo/lead-scenario.js';
 import { listDemoRoots } from '../../../src/cli/demo/root.js';
 import { TaskList } from '../../../src/tasks/index.js';
 import { readTeam } from '../../../src/team/team-store.js';
 import { Team } from '../../../src/team/team.js';
-import { SWARM_BIN, swarm } from '../../support/cli.js';
-import { useTempRoot } from '../../support/tmp-root.js';
-import { tmuxForThisTest } from '../../support/tmux.js';
+import { swarm } from '../../support/cli.js';
+import { demoCommand, expectDemoCleanedUp, expectHangUpCleansUp, demoLeftovers, sessionNames, startDemoPane, useDemoPanes, userRoot, type DemoPanes } from '../../support/demo-pane.js';
 import { waitFor } from '../../support/wait.js';
 
+let panes: DemoPanes;
 let tmp: string;
-let socket: string;
 let tmux: TmuxServer;
 
-useTempRoot((dir) => (tmp = dir), 'swarm-demo-test-');
-/** The root the demo runs under (its CLAUDE_CONFIG_DIR, where it records itself); the demo never uses it otherwise. */
-const userRoot = (): string => path.join(tmp, 'user-root');
-/** What a demo left: its records under the user's root, and demo roots in the temp dir. */
-const demoLeftovers = async (): Promise<string[]> => [
-  ...(await listDemoRoots(userRoot())).map((d) => d.root),
-  ...(await fs.readdir(tmp)).filter((n) => n.startsWith('swarm-demo-')),
-];
-beforeEach(async () => {
-  socket = tmuxForThisTest();
-  tmux = new TmuxServer({ socket });
-});
+useDemoPanes((d) => ({ tmp, tmux } = panes = d));
 
 /**
- * `swarm demo` in the first pane of the private server; the screen's lines joined again (the
- * console's pane is narrow once teammates split beside it). `outsideTmux`: TMUX unset and stdin
- * not a terminal, so its console goes to a `swarm-demo` session and nothing attaches.
+ * `swarm demo` in the first pane of the private server (startDemoPane). `outsideTmux`: TMUX unset
+ * and stdin not a terminal, so its console goes to a `swarm-demo` session and nothing attaches.
  * `pathWithoutTmux`: TMUX unset and PATH only that directory, so the demo finds no tmux.
  */
-async function startDemo(outsideTmux = false, pathWithoutTmux?: string, size: [number, number] = [200, 50]): Promise<{ pane: string; screen: () => Promise<string> }> {
-  const env = { SWARM_TMUX_SOCKET: socket, TMPDIR: tmp, SWARM_POLL_MS: '250', SWARM_HEARTBEAT_MS: '500' };
-  const flags = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-  const demo = quote([process.execPath, SWARM_BIN, 'demo']);
+function startDemo(outsideTmux = false, pathWithoutTmux?: string, size: [number, number] = [200, 50]): Promise<{ pane: string; screen: () => Promise<string> }> {
+  const demo = demoCommand([]);
   const run = pathWithoutTmux !== undefined ? `env -u TMUX PATH=${quote([pathWithoutTmux])} ${demo}` : outsideTmux ? `env -u TMUX ${demo} </dev/null` : demo;
-  const cmd = `${run}; echo DEMO-EXIT=$?`;
-  await execa('tmux', ['-L', socket, 'new-session', '-d', '-s', 'main', '-x', String(size[0]), '-y', String(size[1]), ...flags, '-c', tmp, cmd], {
-    env: { ...process.env, TMUX: '', SWARM_TEAM: '', ANTHROPIC_API_KEY: '', CLAUDE_CONFIG_DIR: userRoot() },
-  });
-  const pane = (await listAllPanes(tmux))[0]!.paneId;
-  await tmux.run(['set-option', '-w', '-t', pane, 'remain-on-exit', 'on']); // the exit status stays readable
-  return { pane, screen: async () => (await capturePane(tmux, pane, 400)).replaceAll('\n', '') };
+  return startDemoPane(panes, `${run}; echo DEMO-EXIT=$?`, size, 400);
 }
 
 /** The running demo's root (from its marker). */
-const demoRoot = (): Promise<string> => waitFor(async () => (await listDemoRoots(userRoot()))[0]?.root, 10_000, 'the demo root');
-
-const sessionNames = async (): Promise<string[]> => [...new Set((await listAllPanes(tmux)).map((p) => p.sessionName))].sort();
+const demoRoot = (): Promise<string> => waitFor(async () => (await listDemoRoots(userRoot(panes)))[0]?.root, 10_000, 'the demo root');
 
 describe('swarm demo (the agent lead)', () => {
   it('plans, spawns, asks once (y), is verified, answers, and ends by itself: cleaned up, exit 0', async () => {
@@ -95,9 +70,7 @@ describe('swarm demo (the agent lead)', () => {
     expect(out).toContain(`lead › ${LEAD_DEMO_DONE}`);
     expect(out).toContain('verifier: approved the shutdown');
     expect(out).toContain('the lead has finished and no teammate is left: the demo ends');
-    expect(out).toContain('demo cleaned up');
-    expect((await listAllPanes(tmux)).map((p) => p.paneId)).toEqual([pane]);
-    await expect(fs.access(root)).rejects.toThrow(/ENOENT/);
+    await expectDemoCleanedUp(panes, out, pane, root);
   }, 90_000);
 
   it('at 100x30: the question and its keys are on the screen, the leader pane has a title, and no line is said twice', async () => {
@@ -136,7 +109,7 @@ describe('swarm demo (the agent lead)', () => {
     expect(out).toContain('VERDICT: PASS');
     expect(out).toContain(`lead › ${LEAD_DEMO_DONE}`);
     expect(out).toContain('demo cleaned up');
-    expect(await demoLeftovers()).toEqual([]);
+    expect(await demoLeftovers(panes)).toEqual([]);
   }, 60_000);
 
   it('Ctrl-C → y at the permission question shuts the team down and cleans up', async () => {
@@ -147,9 +120,7 @@ describe('swarm demo (the agent lead)', () => {
     await waitFor(async () => (await screen()).includes('shut the team down?'), 5000, 'the Ctrl-C question');
     await tmux.run(['send-keys', '-t', pane, 'y']);
     await waitFor(async () => (await screen()).includes('DEMO-EXIT=0'), 30_000, 'the demo to exit 0');
-    expect(await screen()).toContain('demo cleaned up');
-    expect((await listAllPanes(tmux)).map((p) => p.paneId)).toEqual([pane]);
-    await expect(fs.access(root)).rejects.toThrow(/ENOENT/);
+    await expectDemoCleanedUp(panes, await screen(), pane, root);
   }, 60_000);
 
   it('outside tmux: the console and lead run in a swarm-demo session; after it ends the lead\'s answer stays in this terminal', async () => {
@@ -169,14 +140,14 @@ describe('swarm demo (the agent lead)', () => {
     expect(out).toContain("the lead's answer:");
     expect(out).toContain(LEAD_DEMO_DONE);
     expect(out.indexOf("the lead's answer:")).toBeLessThan(out.indexOf('demo cleaned up'));
-    expect(await sessionNames()).toEqual(['main']);
+    expect(await sessionNames(panes)).toEqual(['main']);
   }, 90_000);
 
   it('on SIGHUP with its console and lead in a swarm-demo session: the teammates, the session and the root are gone, exit 129', async () => {
     const { pane, screen } = await startDemo(true);
     const { root, pid, teammatePids } = await waitFor(
       async () => {
-        const [d] = await listDemoRoots(userRoot());
+        const [d] = await listDemoRoots(userRoot(panes));
         if (d?.marker === undefined) return undefined;
         const config = await readTeam(new Team(d.root, 'demo')).catch(() => undefined);
         const pids = config?.members.flatMap((m) => (m.name !== 'team-lead' && m.pid !== undefined ? [m.pid] : [])) ?? [];
@@ -185,14 +156,8 @@ describe('swarm demo (the agent lead)', () => {
       30_000,
       'coder and tester spawned by the lead',
     );
-    expect(await sessionNames()).toEqual(['main', 'swarm-demo']);
+    expect(await sessionNames(panes)).toEqual(['main', 'swarm-demo']);
 
-    process.kill(pid, 'SIGHUP');
-    await waitFor(async () => (await screen()).includes('DEMO-EXIT=129'), 30_000, 'the demo to exit 129');
-    expect(await screen()).toContain('demo cleaned up');
-    expect(await sessionNames()).toEqual(['main']);
-    expect((await listAllPanes(tmux)).map((p) => p.paneId)).toEqual([pane]);
-    expect(teammatePids.filter((p) => isProcessAlive(p))).toEqual([]);
-    await expect(fs.access(root)).rejects.toThrow(/ENOENT/);
+    await expectHangUpCleansUp(panes, { pid, pane, root, teammatePids, screen });
   }, 60_000);
 });

@@ -13,8 +13,9 @@ import type { Exec } from '../../../src/backends/process.js';
 import { backendForType } from '../../../src/backends/registry.js';
 import { ENV_LOADER } from '../../../src/backends/env-file.js';
 import { STDERR_TEE } from '../../../src/backends/stderr-log.js';
-import { dryRunLines } from '../../../src/cli/launch/dry-run.js';
+import { dryRunLines, type DryRunInput } from '../../../src/cli/launch/dry-run.js';
 import { leadArgv } from '../../../src/cli/launch/start-team.js';
+import type { TeamFile } from '../../../src/cli/launch/team-file.js';
 import { colorForIndex } from '../../../src/protocol/colors.js';
 import { buildTeammateCommand, forwardedEnv } from '../../../src/teammates/command-line.js';
 import { swarm } from '../../support/cli.js';
@@ -56,6 +57,14 @@ function recordingTmux(): { exec: Exec; calls: string[][] } {
   return { exec, calls };
 }
 
+/** The dry run of team sq with `members` (no console unless `extra` says so) against a fresh recording tmux. */
+function tmuxDryRun(members: TeamFile['members'], extra: Partial<DryRunInput> = {}) {
+  const rec = recordingTmux();
+  const backend = backendForType('tmux', new Team('/tmp/root', 'sq'), { env: ENV, exec: rec.exec });
+  const lines = dryRunLines({ file: { name: 'sq', members }, team: 'sq', taken: false, root: '/tmp/pin-root', env: ENV, cwd: CWD, backend, console: false, ...extra });
+  return { rec, backend, lines };
+}
+
 /** A planned token matches a run one when equal, or when it is a whole <placeholder>. */
 function expectSameCommand(planned: string[], ran: string[]): void {
   expect(planned.length, `${planned.join(' ')}\nvs\n${ran.join(' ')}`).toBe(ran.length);
@@ -72,18 +81,7 @@ describe('launch --dry-run is what launch runs (tmux, outside tmux)', () => {
   });
 
   it('every tmux line equals the recorded argv of createPane and runConsole, placeholders aside', async () => {
-    const rec = recordingTmux();
-    const backend = backendForType('tmux', new Team('/tmp/root', 'sq'), { env: ENV, exec: rec.exec });
-    const lines = dryRunLines({
-      file: { name: 'sq', members: [{ name: 'ann', prompt: 'review it', model: 'claude-x' }] },
-      team: 'sq',
-      taken: false,
-      root: '/tmp/pin-root',
-      env: ENV,
-      cwd: CWD,
-      backend,
-      console: true,
-    });
+    const { rec, backend, lines } = tmuxDryRun([{ name: 'ann', prompt: 'review it', model: 'claude-x' }], { console: true });
     expect(rec.calls).toEqual([]); // the dry run runs nothing
 
     // The real launch of the same member, then its console.
@@ -119,9 +117,7 @@ describe('launch --dry-run is what launch runs (tmux, outside tmux)', () => {
   });
 
   it('--no-console: the first pane is closed, as dropConsolePane closes it, so the session ends with its last teammate', async () => {
-    const rec = recordingTmux();
-    const backend = backendForType('tmux', new Team('/tmp/root', 'sq'), { env: ENV, exec: rec.exec });
-    const lines = dryRunLines({ file: { name: 'sq', members: [{ name: 'ann', prompt: 'review it' }] }, team: 'sq', taken: false, root: '/tmp/pin-root', env: ENV, cwd: CWD, backend, console: false });
+    const { rec, backend, lines } = tmuxDryRun([{ name: 'ann', prompt: 'review it' }]);
     const built = buildTeammateCommand({ runtime: 'swarm', team: 'sq', name: 'ann', color: colorForIndex(1), leadSessionId: 'sess-1', leadVerifyKey: 'key-1', cwd: CWD, env: ENV });
     await backend.createPane({ team: 'sq', name: 'ann', color: colorForIndex(1), argv: built.argv, env: built.env, cwd: CWD, stderrLog: teamPaths('/tmp/pin-root', 'sq').stderrLog('ann') });
     await backend.sessions!.dropConsolePane('sq');
@@ -139,17 +135,7 @@ describe('launch --dry-run is what launch runs (tmux, outside tmux)', () => {
 
 describe('launch --dry-run shows a claude member with the task list env (SPEC §8)', () => {
   it('CLAUDE_CODE_TASK_LIST_ID=<team> and CLAUDE_CODE_ENABLE_TODO_TOOLS=1 reach the claude pane', () => {
-    const rec = recordingTmux();
-    const backend = backendForType('tmux', new Team('/tmp/root', 'sq'), { env: ENV, exec: rec.exec });
-    const lines = dryRunLines({
-      file: { name: 'sq', members: [{ name: 'cc', prompt: 'list the tasks', runtime: 'claude' }] },
-      team: 'sq',
-      taken: false,
-      root: '/tmp/pin-root',
-      env: ENV,
-      cwd: CWD,
-      backend,
-      console: false,
+    const { rec, lines } = tmuxDryRun([{ name: 'cc', prompt: 'list the tasks', runtime: 'claude' }], {
       which: (cmd) => (cmd === 'claude' ? '/opt/claude/bin/claude' : undefined),
     });
     expect(lines.some((l) => l.includes('/opt/claude/bin/claude'))).toBe(true);

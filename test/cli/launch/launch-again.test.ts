@@ -6,8 +6,6 @@
 // stops it; --rename launches a second team under a free name. The built executable, tmux on a
 // private socket per test (reaped afterwards), the fake teammate.
 import { promises as fs } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { quote } from 'shell-quote';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -18,24 +16,19 @@ import { TaskList } from '../../../src/tasks/index.js';
 import { addMember, readTeam, updateMember } from '../../../src/team/team-store.js';
 import { Team } from '../../../src/team/team.js';
 import { SWARM_BIN, swarm } from '../../support/cli.js';
+import { useFakeTeammates, writeTeamFile } from '../../support/fake-team.js';
 import { reapChildren, startSleeper } from '../../support/team-fixture.js';
-import { afterThisTest, useTempRoot } from '../../support/tmp-root.js';
-import { tmuxForThisTest } from '../../support/tmux.js';
+import { afterThisTest } from '../../support/tmp-root.js';
 import { waitFor } from '../../support/wait.js';
-
-const FAKE = fileURLToPath(new URL('../../support/fake-teammate.mjs', import.meta.url));
 
 let root: string;
 let socket: string;
 let env: Record<string, string>;
 let file: string;
 
-useTempRoot((dir) => (root = dir), 'swarm-launch-again-');
+useFakeTeammates((t) => ({ root, socket, env } = t), 'swarm-launch-again-');
 beforeEach(async () => {
-  socket = tmuxForThisTest();
-  env = { SWARM_TMUX_SOCKET: socket, SWARM_TEAMMATE_COMMAND: quote([process.execPath, FAKE]), TMUX: '', TMUX_PANE: '' };
-  file = path.join(root, 'team.yaml');
-  await fs.writeFile(file, 'name: again\nmembers:\n  - name: w1\n    prompt: hi\n');
+  file = await writeTeamFile(root, ['name: again', 'members:', '  - name: w1', '    prompt: hi']);
 });
 const launch = (extra: string[], more: Record<string, string> = {}) => swarm(root, ['launch', file, '--backend', 'tmux', ...extra], { ...env, ...more });
 const teamNames = async () => ((JSON.parse((await swarm(root, ['team', 'list', '--json'])).stdout) as { name: string }[]).map((t) => t.name));

@@ -4,28 +4,21 @@
 // argv arrays and notes, nothing written; with the console, --json is refused (exit 2) before
 // anything is made. The launch that starts teammates runs the built executable; the dry run and the
 // refusal run in-process (main(argv, io)).
-import { existsSync, promises as fs } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { quote } from 'shell-quote';
-import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { swarm, swarmInProcess } from '../../support/cli.js';
-import { useTempRoot } from '../../support/tmp-root.js';
-import { tmuxForThisTest } from '../../support/tmux.js';
-
-const FAKE = fileURLToPath(new URL('../../support/fake-teammate.mjs', import.meta.url));
+import { FAKE_TEAMMATE, useFakeTeammates, writeTeamFile } from '../../support/fake-team.js';
 
 let root: string;
 let socket: string;
 let env: Record<string, string>;
 let file: string;
 
-useTempRoot((dir) => (root = dir), 'swarm-launch-json-');
+useFakeTeammates((t) => ({ root, socket, env } = t), 'swarm-launch-json-');
 beforeEach(async () => {
-  socket = tmuxForThisTest();
-  env = { SWARM_TMUX_SOCKET: socket, SWARM_TEAMMATE_COMMAND: quote([process.execPath, FAKE]), TMUX: '', TMUX_PANE: '' };
-  file = path.join(root, 'team.yaml');
-  await fs.writeFile(file, ['name: lj', 'members:', '  - name: w1', '    prompt: hi', '  - name: w2', '    prompt: hi', ''].join('\n'));
+  file = await writeTeamFile(root, ['name: lj', 'members:', '  - name: w1', '    prompt: hi', '  - name: w2', '    prompt: hi']);
 });
 describe('swarm launch --json', () => {
   it('--no-console: one JSON document on stdout, progress on stderr', async () => {
@@ -39,7 +32,7 @@ describe('swarm launch --json', () => {
     expect(r.stderr).toContain('spawned w1 in tmux pane');
 
     // The name is taken now: a second launch with --rename says so in renamedFrom; its members fail to start.
-    const crash = { ...env, SWARM_TEAMMATE_COMMAND: quote(['env', 'FAKE_CRASH=1', process.execPath, FAKE]) };
+    const crash = { ...env, SWARM_TEAMMATE_COMMAND: quote(['env', 'FAKE_CRASH=1', process.execPath, FAKE_TEAMMATE]) };
     const failed = await swarm(root, ['launch', file, '--no-console', '--backend', 'tmux', '--json', '--rename'], crash);
     expect(failed.exitCode).toBe(1);
     const second = JSON.parse(failed.stdout) as { team: string; renamedFrom: string; spawned: string[]; failed: { name: string; error: string }[] };

@@ -4,32 +4,18 @@
 // prompt; a bad task entry is refused with the file's line, exit 2, and nothing is created.
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseControl } from '../../../src/protocol/control.js';
 import { InboxSchema } from '../../../src/protocol/message.js';
 import { TaskSchema } from '../../../src/protocol/task.js';
 import { swarm } from '../../support/cli.js';
-import { useTempRoot } from '../../support/tmp-root.js';
-import { tmuxForThisTest, tmuxEnv } from '../../support/tmux.js';
-
-const FAKE = fileURLToPath(new URL('../../support/fake-teammate.mjs', import.meta.url));
+import { useFakeTeammates, writeTeamFile } from '../../support/fake-team.js';
 
 let root: string;
-let socket: string;
 let env: Record<string, string>;
 
-useTempRoot((dir) => (root = dir), 'swarm-launch-tasks-');
-beforeEach(() => {
-  socket = tmuxForThisTest();
-  env = tmuxEnv(socket, [process.execPath, FAKE]);
-});
-
-async function teamFile(lines: string[]): Promise<string> {
-  const file = path.join(root, 'team.yaml');
-  await fs.writeFile(file, [...lines, ''].join('\n'));
-  return file;
-}
+useFakeTeammates((t) => ({ root, env } = t), 'swarm-launch-tasks-');
+const teamFile = (lines: string[]): Promise<string> => writeTeamFile(root, lines);
 
 const MEMBERS = ['name: lt', 'members:', '  - name: alice', '    prompt: build it', '  - name: bob', '    prompt: test it'];
 

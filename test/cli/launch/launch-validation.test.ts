@@ -6,31 +6,18 @@
 // cannot be had after the team was created removes the team again.
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TmuxServer, listAllPanes } from '../../../src/backends/tmux/commands.js';
 import { findOnPath } from '../../../src/teammates/command-line.js';
 import { swarmInProcess } from '../../support/cli.js';
-import { useTempRoot } from '../../support/tmp-root.js';
-import { tmuxForThisTest, tmuxEnv } from '../../support/tmux.js';
-
-const FAKE = fileURLToPath(new URL('../../support/fake-teammate.mjs', import.meta.url));
+import { useFakeTeammates, writeTeamFile } from '../../support/fake-team.js';
 
 let root: string;
 let socket: string;
 let env: Record<string, string>;
 
-useTempRoot((dir) => (root = dir), 'swarm-launch-check-');
-beforeEach(() => {
-  socket = tmuxForThisTest();
-  env = tmuxEnv(socket, [process.execPath, FAKE]);
-});
-
-async function teamFile(lines: string[]): Promise<string> {
-  const file = path.join(root, 'team.yaml');
-  await fs.writeFile(file, [...lines, ''].join('\n'));
-  return file;
-}
+useFakeTeammates((t) => ({ root, socket, env } = t), 'swarm-launch-check-');
+const teamFile = (lines: string[]): Promise<string> => writeTeamFile(root, lines);
 
 async function expectNothingMade(team: string): Promise<void> {
   expect(existsSync(path.join(root, 'teams', team)), `teams/${team}/ left behind`).toBe(false);

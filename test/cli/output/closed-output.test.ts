@@ -2,22 +2,16 @@
 // writes, as `| head -1` does): every command exits quietly with 141 and no EPIPE stack trace.
 import type { ResultPromise } from 'execa';
 import path from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CLOSED_OUTPUT_EXIT } from '../../../src/cli/output/closed-output.js';
-import { addMember, createTeam } from '../../../src/team/index.js';
-import { Team } from '../../../src/team/team.js';
 import { REPO, swarm, startSwarm } from '../../support/cli.js';
-import { useTempRoot } from '../../support/tmp-root.js';
+import { useTeamRoot } from '../../support/team-root.js';
 import { waitFor } from '../../support/wait.js';
 
 const TEAM = 't';
 let root: string;
 
-useTempRoot((dir) => (root = dir));
-beforeEach(async () => {
-  await createTeam(root, { name: TEAM });
-  await addMember(new Team(root, TEAM), { name: 'w1' });
-});
+useTeamRoot(TEAM, ['w1'], (dir) => (root = dir));
 function start(args: string[]): { proc: ResultPromise; output: () => string } {
   return startSwarm(root, args, { SWARM_TEAM: TEAM });
 }
