@@ -316,7 +316,7 @@ export async function runtimeBench(): Promise<void> {
       const cpu = teammates.usage.map((u) => u.cpuPct);
       const pct = (v: number): string => v.toFixed(2);
       idleRows.push([
-        entry.label,
+        teammates.entry,
         n,
         mean(rss),
         max(rss),
@@ -332,7 +332,7 @@ export async function runtimeBench(): Promise<void> {
       idleRows.push([`  ${BASELINE.label} (same windows)`, 1, b.rssMb, b.rssMb, b.anonMb, b.rssMb, '-', pct(b.cpuPct), pct(b.cpuPct), pct(b.cpuPct), '-']);
     }
   }
-  process.stdout.write('### Idle teammates (first turn done, state idle; RSS and CPU from the second 10 s window)\n\n');
+  process.stdout.write('### Idle teammates (first turn done, state idle; "no message yet": started, no model call; RSS and CPU from the second 10 s window)\n\n');
   const idleHeaders = ['process', 'N', 'RSS mean MB', 'RSS max MB', 'anon mean MB', 'RSS sum MB', 'CPU mean % (1st window)', 'CPU mean %', 'CPU max %', 'CPU sum %', 'start→all idle (or started) ms'];
   process.stdout.write(table(idleHeaders, idleRows));
 
