@@ -1,13 +1,17 @@
 // Launch benchmark (issue 6): time from `swarm launch` of a 4-member team (real swarm runtime
 // against the stand-in Messages API, tmux on a private socket) to all members ready and to the first
 // and last idle notification; CPU of the leader console while 8 teammates sit idle, next to a bare
-// idle node process as the baseline.
+// idle node process as the baseline. The launch is timed twice, runs interleaved: as a backend
+// spawns a teammate (after) and with the SDK and execa imported at start (scripts/bench/
+// eager-teammate.mjs through SWARM_TEAMMATE_COMMAND: before issue 35 made them lazy).
 import { execa } from 'execa';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { quote } from 'shell-quote';
+import { TEAMMATE_NODE_FLAGS } from '../../src/teammates/command-line.js';
 import { pollUntil } from '../../src/backends/process.js';
 import { isProcessAlive } from '../../src/storage/pid.js';
 import { startMessagesServer } from '../../src/standin/messages-server.js';
@@ -16,6 +20,13 @@ import { summarize, table } from './stats.js';
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SWARM = path.join(REPO, 'bin/swarm.js');
 const CLK_TCK = 100;
+const EAGER = path.join(REPO, 'scripts/bench/eager-teammate.mjs');
+
+/** The teammate command each launch variant runs (extra environment of `swarm launch`). */
+const VARIANTS: { label: string; env: Record<string, string> }[] = [
+  { label: 'before issue 35: SDK + execa loaded at start', env: { SWARM_TEAMMATE_COMMAND: quote([process.execPath, ...TEAMMATE_NODE_FLAGS, EAGER, 'teammate']) } },
+  { label: 'after: as spawned', env: {} },
+];
 
 function teamYaml(name: string, members: number): string {
   const lines = [`name: ${name}`, 'backend: tmux', 'members:'];
@@ -56,7 +67,7 @@ interface Env {
   env: Record<string, string>;
 }
 
-async function withTeamEnv<T>(fn: (e: Env) => Promise<T>): Promise<T> {
+async function withTeamEnv<T>(fn: (e: Env) => Promise<T>, extraEnv: Record<string, string> = {}): Promise<T> {
   const server = await startMessagesServer({ script: { turns: [{ match: {}, reply: 'Hello, team-lead. Waiting.' }], exhaustedReply: 'Still waiting.' } });
   const root = await mkdtemp(path.join(os.tmpdir(), 'swarm-bench-launch-'));
   const socket = `swarm-bench-${randomBytes(4).toString('hex')}`;
@@ -68,6 +79,7 @@ async function withTeamEnv<T>(fn: (e: Env) => Promise<T>): Promise<T> {
     NO_COLOR: '1',
     TMUX: '',
     TMUX_PANE: '',
+    ...extraEnv,
   };
   try {
     return await fn({ root, socket, env });
@@ -83,7 +95,7 @@ async function withTeamEnv<T>(fn: (e: Env) => Promise<T>): Promise<T> {
   }
 }
 
-async function launchOnce(members: number): Promise<{ ready: number; firstIdle: number; allIdle: number }> {
+async function launchOnce(members: number, extraEnv: Record<string, string>): Promise<{ ready: number; firstIdle: number; allIdle: number }> {
   return withTeamEnv(async ({ root, env }) => {
     const team = `bench-${randomBytes(3).toString('hex')}`;
     const file = path.join(root, 'team.yaml');
@@ -99,7 +111,7 @@ async function launchOnce(members: number): Promise<{ ready: number; firstIdle: 
       return n >= members;
     }, 30_000, 'idle notifications');
     return { ready, firstIdle, allIdle: performance.now() - t0 };
-  });
+  }, extraEnv);
 }
 
 async function consoleCpu(members: number, windowMs: number): Promise<{ console: number; baseline: number }> {
@@ -126,21 +138,28 @@ async function consoleCpu(members: number, windowMs: number): Promise<{ console:
 export async function launchBench(): Promise<void> {
   const quick = process.env.BENCH_QUICK === '1';
   const runs = quick ? 1 : 3;
-  const results = [];
+  const load = (): string => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+  process.stdout.write(`\nload average at start: ${load()}\n`);
+  const results = VARIANTS.map(() => [] as { ready: number; firstIdle: number; allIdle: number }[]);
+  // Variants interleaved, run by run: the machine's load drifts.
   for (let i = 0; i < runs; i++) {
-    results.push(await launchOnce(4));
-    process.stderr.write('.');
+    for (const [v, variant] of VARIANTS.entries()) {
+      results[v]!.push(await launchOnce(4, variant.env));
+      process.stderr.write('.');
+    }
   }
-  const ready = summarize(results.map((r) => r.ready));
-  const first = summarize(results.map((r) => r.firstIdle));
-  const all = summarize(results.map((r) => r.allIdle));
+  const rows = VARIANTS.flatMap((variant, v) => {
+    const of = (pick: (r: { ready: number; firstIdle: number; allIdle: number }) => number) => summarize(results[v]!.map(pick));
+    const [ready, first, all] = [of((r) => r.ready), of((r) => r.firstIdle), of((r) => r.allIdle)];
+    return [
+      [variant.label, 'all members ready (launch --no-console returns)', ready.p50, ready.max],
+      [variant.label, 'first idle_notification in team-lead inbox', first.p50, first.max],
+      [variant.label, 'all 4 idle', all.p50, all.max],
+    ];
+  });
   process.stdout.write(
-    `\n### swarm launch of a 4-member team (swarm runtime, stand-in model, tmux), ${runs} runs\n\n` +
-      table(['milestone', 'median ms', 'max ms'], [
-        ['all members ready (launch --no-console returns)', ready.p50, ready.max],
-        ['first idle_notification in team-lead inbox', first.p50, first.max],
-        ['all 4 idle', all.p50, all.max],
-      ]),
+    `\n### swarm launch of a 4-member team (swarm runtime, stand-in model, tmux), ${runs} runs each\n\n` +
+      table(['teammate', 'milestone', 'median ms', 'max ms'], rows),
   );
   const windowMs = quick ? 3000 : 10_000;
   const cpu = await consoleCpu(8, windowMs);
@@ -151,4 +170,5 @@ export async function launchBench(): Promise<void> {
         ['baseline: bare idle node process', cpu.baseline],
       ]),
   );
+  process.stdout.write(`\nload average at end: ${load()}\n`);
 }

@@ -1,17 +1,19 @@
 // Teammate runtime benchmark (issue 5): real `swarm teammate` processes against the stand-in
 // Messages API, each on a team the bench creates in a temp CLAUDE_CONFIG_DIR.
-//   1. Idle cost: 1 and 20 teammates finish their first turn and go idle; then RSS (VmRSS, RssAnon
+//   1. Idle cost: 1 and 20 teammates finish their first turn and go idle (and 20 that have had no
+//      message yet: started, status written, nothing asked of the model); then RSS (VmRSS, RssAnon
 //      from /proc/<pid>/status) and CPU (utime+stime from /proc/<pid>/stat over a 10 s window) per
 //      process, beside a bare `node -e "setInterval(()=>{},1e6)"` baseline measured in the same
-//      windows. Entries: the full CLI (dist/cli/main.js with every command: the path before the fast
-//      path), `bin/swarm.js` (fast path: only the teammate runtime is loaded), and the command a
-//      backend spawns: the fast path with TEAMMATE_NODE_FLAGS (a 1 MB young generation). CPU is
+//      windows. Entries: `bin/swarm.js` (fast path: only the teammate runtime is loaded) without node
+//      flags, the command a backend spawns (the fast path with TEAMMATE_NODE_FLAGS, a 1 MB young
+//      generation), and the same with the SDK and execa imported at start (eager-teammate.mjs: what
+//      a teammate loaded before issue 35 made them lazy). CPU is
 //      reported for the first 10 s after going idle (GC settling) and, with RSS, for the next 10 s.
 //   2. Overhead per tool round excluding the model: a turn of ROUNDS rounds of a cheap tool (Read
 //      of a small file, Glob) in bypassPermissions mode, entries interleaved and repeated; per
 //      round, the time from the stand-in finishing its reply to it receiving the next request
 //      (both stamped server-side, one clock).
-// Targets: idle CPU ~0 %, idle RSS < 80 MB.
+// Targets: idle CPU ~0 %, idle RSS < 80 MB (issue 5), < 60 MB (issue 35).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
@@ -28,7 +30,7 @@ import { Team } from '../../src/team/team.js';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '../..');
 const SWARM_BIN = path.join(REPO, 'bin/swarm.js');
-const FULL_CLI = path.join(HERE, 'full-cli.mjs');
+const EAGER = path.join(HERE, 'eager-teammate.mjs');
 const TEAM = 'bench';
 const WINDOW_MS = 10_000;
 const ROUNDS = 100;
@@ -42,8 +44,8 @@ interface Entry {
 }
 
 const ENTRIES: Entry[] = [
-  { label: 'teammate via full CLI (main.js, before)', nodeArgs: [FULL_CLI] },
-  { label: 'teammate via bin/swarm.js (fast path)', nodeArgs: [SWARM_BIN] },
+  { label: 'teammate via bin/swarm.js (fast path, no node flags)', nodeArgs: [SWARM_BIN] },
+  { label: `node ${TEAMMATE_NODE_FLAGS.join(' ')}, SDK + execa loaded at start (before issue 35)`, nodeArgs: [...TEAMMATE_NODE_FLAGS, EAGER] },
   { label: `as spawned: node ${TEAMMATE_NODE_FLAGS.join(' ')} bin/swarm.js (after)`, nodeArgs: [...TEAMMATE_NODE_FLAGS, SWARM_BIN] },
 ];
 const BASELINE: Entry = { label: 'baseline: node -e setInterval', nodeArgs: ['-e', 'setInterval(()=>{},1e6); process.stdout.write("ready\\n")'] };
@@ -132,6 +134,8 @@ interface BenchTeam {
   env(server: MessagesServer): NodeJS.ProcessEnv;
   prompt(name: string, text: string): Promise<void>;
   idle(name: string): Promise<boolean>;
+  /** Its status file is written (state starting while no message has come). */
+  started(name: string): Promise<boolean>;
   done(): Promise<void>;
 }
 
@@ -181,6 +185,13 @@ async function benchTeam(members: { name: string; mode?: string }[]): Promise<Be
         return false;
       }
     },
+    started: async (name) => {
+      try {
+        return StatusFileSchema.safeParse(JSON.parse(await fs.readFile(paths.status(name), 'utf8'))).success;
+      } catch {
+        return false;
+      }
+    },
     done: () => fs.rm(root, { recursive: true, force: true }),
   };
 }
@@ -194,14 +205,14 @@ interface IdleRow {
   startMs: number;
 }
 
-/** N teammates (one entry) plus one baseline process, all idle, measured in one window. */
-export async function idleRun(entry: Entry, n: number): Promise<{ teammates: IdleRow; baseline: Usage }> {
+/** N teammates (one entry) plus one baseline process, all idle, measured in one window; `prompted` false: no message at all (no model call). */
+export async function idleRun(entry: Entry, n: number, prompted = true): Promise<{ teammates: IdleRow; baseline: Usage }> {
   const names = Array.from({ length: n }, (_, i) => `m${i}`);
   const team = await benchTeam(names.map((name) => ({ name })));
   const server = await startMessagesServer({ script: { turns: names.map((name) => ({ match: { agent: name }, reply: 'Ready and idle.' })), exhaustedReply: 'Idle.' } });
   const procs: Proc[] = [];
   try {
-    for (const name of names) await team.prompt(name, `You are ${name}; say you are ready.`);
+    if (prompted) for (const name of names) await team.prompt(name, `You are ${name}; say you are ready.`);
     const t0 = performance.now();
     for (const name of names) procs.push(startProc([...entry.nodeArgs, ...team.args(name)], team.env(server)));
     const base = startProc(BASELINE.nodeArgs, { PATH: process.env.PATH ?? '/usr/bin:/bin' });
@@ -211,10 +222,10 @@ export async function idleRun(entry: Entry, n: number): Promise<{ teammates: Idl
         waitFor(
           async () => {
             if (procs[i]!.child.exitCode !== null) throw new Error(`${name} exited early:\n${procs[i]!.output()}`);
-            return (await team.idle(name)) ? true : undefined;
+            return (await (prompted ? team.idle(name) : team.started(name))) ? true : undefined;
           },
           60_000,
-          `${name} idle`,
+          `${name} ${prompted ? 'idle' : 'started'}`,
         ),
       ),
     );
@@ -224,7 +235,7 @@ export async function idleRun(entry: Entry, n: number): Promise<{ teammates: Idl
     const first = await measureWindow(pids);
     const usage = await measureWindow(pids);
     return {
-      teammates: { entry: entry.label, n, usage: usage.slice(0, n), firstCpu: first.slice(0, n).map((u) => u.cpuPct), startMs },
+      teammates: { entry: prompted ? entry.label : `${entry.label}, no message yet`, n, usage: usage.slice(0, n), firstCpu: first.slice(0, n).map((u) => u.cpuPct), startMs },
       baseline: usage[n]!,
     };
   } finally {
@@ -299,13 +310,13 @@ export async function runtimeBench(): Promise<void> {
 
   const idleRows: (string | number)[][] = [];
   for (const entry of ENTRIES) {
-    for (const n of [1, 20]) {
-      const { teammates, baseline } = await idleRun(entry, n);
+    for (const [n, prompted] of [[1, true], [20, true], [20, false]] as const) {
+      const { teammates, baseline } = await idleRun(entry, n, prompted);
       const rss = teammates.usage.map((u) => u.rssMb);
       const cpu = teammates.usage.map((u) => u.cpuPct);
       const pct = (v: number): string => v.toFixed(2);
       idleRows.push([
-        entry.label,
+        teammates.entry,
         n,
         mean(rss),
         max(rss),
@@ -321,8 +332,8 @@ export async function runtimeBench(): Promise<void> {
       idleRows.push([`  ${BASELINE.label} (same windows)`, 1, b.rssMb, b.rssMb, b.anonMb, b.rssMb, '-', pct(b.cpuPct), pct(b.cpuPct), pct(b.cpuPct), '-']);
     }
   }
-  process.stdout.write('### Idle teammates (first turn done, state idle; RSS and CPU from the second 10 s window)\n\n');
-  const idleHeaders = ['process', 'N', 'RSS mean MB', 'RSS max MB', 'anon mean MB', 'RSS sum MB', 'CPU mean % (1st window)', 'CPU mean %', 'CPU max %', 'CPU sum %', 'start→all idle ms'];
+  process.stdout.write('### Idle teammates (first turn done, state idle; "no message yet": started, no model call; RSS and CPU from the second 10 s window)\n\n');
+  const idleHeaders = ['process', 'N', 'RSS mean MB', 'RSS max MB', 'anon mean MB', 'RSS sum MB', 'CPU mean % (1st window)', 'CPU mean %', 'CPU max %', 'CPU sum %', 'start→all idle (or started) ms'];
   process.stdout.write(table(idleHeaders, idleRows));
 
   // Entries interleaved and repeated, rounds pooled: the machine's load drifts during a run.

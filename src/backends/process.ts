@@ -2,8 +2,8 @@
 // liveness check that treats zombies as dead, a deadline poll (no fixed sleeps), the verified
 // SIGTERM -> SIGKILL escalation, a process's descendants (what a pane's shell started), and
 // `tailLines` for captured pane output. The liveness check itself (zombies count as dead) lives in
-// storage/pid.ts and is re-exported here.
-import { execa } from 'execa';
+// storage/pid.ts and is re-exported here. execa (about 130 modules) is imported on the first run,
+// not with this module: a teammate and the light commands import this file without running anything.
 import { errnoCode } from '../protocol/errors.js';
 import { isProcessAlive, pollUntil, stopForSure, type StopTimings } from '../storage/pid.js';
 
@@ -22,6 +22,7 @@ export interface ExecOptions {
 export type Exec = (file: string, args: readonly string[], opts?: ExecOptions) => Promise<ExecResult>;
 
 export const execaExec: Exec = async (file, args, opts = {}) => {
+  const { execa } = await import('execa');
   const r = await execa(file, args, {
     reject: false,
     ...(opts.input === undefined ? { stdin: 'ignore' as const } : { input: opts.input }),

@@ -9,12 +9,15 @@
 // and the newest user block carries a second one, so each step re-reads the conversation from cache.
 // Team backoff (optional, `teamBackoff`): every attempt first waits out the team's rate limit, and a
 // 429 is recorded for the whole team (rate-limit.ts); without it the client retries on its own.
-import Anthropic from '@anthropic-ai/sdk';
+// Lazy: the SDK (about 330 modules with its tracing API) and retry.ts are imported on the first step,
+// not with this module, so a teammate waiting for its first message has loaded neither (issue 35;
+// test/cli/teammate-modules.test.ts). Credentials are still checked when the client is made.
+import type Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, Message, MessageParam, TextBlockParam, Tool } from '@anthropic-ai/sdk/resources/messages';
 import { SwarmError } from '../protocol/errors.js';
 import { credentialsIn, NO_CREDENTIALS } from './model-env.js';
 import type { TeamBackoff } from './rate-limit.js';
-import { withRetries, type RetryHooks, type RetryInfo, type RetryPolicy } from './retry.js';
+import type { RetryHooks, RetryInfo, RetryPolicy } from './retry.js';
 
 export const AGENT_HEADER = 'x-swarm-agent';
 const EPHEMERAL = { type: 'ephemeral' as const };
@@ -68,17 +71,24 @@ export function withCacheBreakpoints(req: StepRequest): { system: TextBlockParam
 }
 
 export class ModelClient {
-  private readonly client: Anthropic;
+  private readonly clientOptions: ConstructorParameters<typeof Anthropic>[0];
+  /** The SDK client, made on the first step. */
+  private client: Promise<Anthropic> | undefined;
 
   constructor(private readonly opts: ModelClientOptions) {
     const baseURL = opts.env.ANTHROPIC_BASE_URL?.trim();
-    this.client = new Anthropic({
+    this.clientOptions = {
       ...credentials(opts.env),
       ...(baseURL ? { baseURL } : {}),
       maxRetries: 0,
       defaultHeaders: { [AGENT_HEADER]: opts.agentName },
       ...(opts.fetch ? { fetch: opts.fetch } : {}),
-    });
+    };
+  }
+
+  private sdkClient(): Promise<Anthropic> {
+    this.client ??= import('@anthropic-ai/sdk').then(({ default: Sdk }) => new Sdk(this.clientOptions));
+    return this.client;
   }
 
   get model(): string {
@@ -93,10 +103,11 @@ export class ModelClient {
   /** One model step, streamed; retried per retry.ts; throws ModelCallError when it cannot succeed. */
   async step(req: StepRequest, hooks: StepHooks = {}): Promise<Message> {
     const body = withCacheBreakpoints(req);
+    const [client, { withRetries }] = await Promise.all([this.sdkClient(), import('./retry.js')]);
     return withRetries(
       async (attempt) => {
         if (attempt > 1) hooks.onRestart?.();
-        const stream = this.client.messages.stream(
+        const stream = client.messages.stream(
           { model: this.opts.model, max_tokens: this.opts.maxTokens, ...body },
           hooks.signal ? { signal: hooks.signal } : {},
         );

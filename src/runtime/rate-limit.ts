@@ -15,7 +15,8 @@ import { sameName } from '../protocol/names.js';
 import { RateLimitSchema, type RateLimit } from '../protocol/rate-limit.js';
 import { mutateJsonFile, readJsonFile, type JsonFileOptions } from '../storage/json-file.js';
 import type { Team } from '../team/team.js';
-import { MAX_SERVER_DELAY_MS, type RetryInfo } from './retry.js';
+import { MAX_SERVER_DELAY_MS } from './model-call.js';
+import type { RetryInfo } from './retry.js';
 import type { TranscriptEvent } from './transcript.js';
 
 /** What ModelClient asks of the team's backoff (its `teamBackoff` option). */

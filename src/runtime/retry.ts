@@ -8,11 +8,13 @@
 // The SDK's own retries are off (maxRetries: 0) so every attempt is ours: logged, shown, testable.
 // Hooks: `beforeAttempt` runs before every attempt and `onRetry` is awaited before each delay, so a
 // caller can share its waits with the team (runtime/rate-limit.ts).
+// Loaded with the SDK on the first model step (model-client.ts); what callers need before that is in
+// model-call.ts.
 import { setTimeout as delay } from 'node:timers/promises';
 import { APIConnectionError, APIError, APIUserAbortError, AnthropicError } from '@anthropic-ai/sdk';
+import { MAX_SERVER_DELAY_MS, ModelCallError } from './model-call.js';
 
 export const MAX_BACKOFF_MS = 32_000;
-export const MAX_SERVER_DELAY_MS = 60_000;
 
 export type ErrorClass =
   | { retry: true; status?: number; why: string; serverDelayMs?: number }
@@ -80,19 +82,6 @@ export interface RetryInfo {
   delayMs: number;
   why: string;
   status?: number;
-}
-
-/** Thrown when a model call cannot succeed: `why` says what happened, `cause` is the last error. */
-export class ModelCallError extends Error {
-  override readonly name = 'ModelCallError';
-  constructor(
-    message: string,
-    readonly status: number | undefined,
-    readonly aborted: boolean,
-    options: { cause: unknown },
-  ) {
-    super(message, options);
-  }
 }
 
 export interface RetryHooks {

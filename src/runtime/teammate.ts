@@ -40,7 +40,7 @@ import { ModelClient, type ModelClientOptions } from './model-client.js';
 import { priceOf } from './usage.js';
 import { ModeState, PlanApproval } from './plan-approval.js';
 import { Presence } from './presence.js';
-import { ModelCallError } from './retry.js';
+import { ModelCallError } from './model-call.js';
 import { createTeamBackoff } from './rate-limit.js';
 import { ShutdownCoordinator } from './shutdown.js';
 import { StatusReporter } from './status.js';

@@ -31,7 +31,7 @@ import { AgentLoop, type LoopEnd } from '../agent-loop.js';
 import { readTuning } from '../args.js';
 import { ModelClient } from '../model-client.js';
 import { createTeamBackoff } from '../rate-limit.js';
-import { ModelCallError } from '../retry.js';
+import { ModelCallError } from '../model-call.js';
 import { StatusReporter } from '../status.js';
 import { ToolRunner } from '../tool-runner.js';
 import { apiTools } from '../tools/index.js';
