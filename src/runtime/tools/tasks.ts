@@ -201,7 +201,10 @@ export const taskUpdateTool = defineTool({
       const owner = named ?? (input.status === 'in_progress' && !cur.owner ? self : undefined);
       const fields = changedFields({ ...input, ...(owner !== undefined ? { owner } : {}) }, cur);
       const status = input.status ?? cur.status;
-      const takes = owner !== undefined && sameName(owner, self) && status === 'in_progress' && !(cur.owner !== undefined && sameName(cur.owner, self) && cur.status === 'in_progress');
+      // Starting a task that is (or becomes) one's own goes through the claim rules, whether or not
+      // the owner is named again: a task assigned to it and blocked by an open one is refused.
+      const owns = owner ?? cur.owner;
+      const takes = owns !== undefined && sameName(owns, self) && status === 'in_progress' && !(cur.owner !== undefined && sameName(cur.owner, self) && cur.status === 'in_progress');
       if (input.status === 'completed' && cur.status !== 'completed') {
         // A TaskCompleted hook that blocks: nothing of this update is written, its feedback is the result.
         const feedback = await ctx.tasks.hooks?.taskCompleted(cur);

@@ -18,7 +18,7 @@ import { leadArgv } from '../../../src/cli/launch/start-team.js';
 import type { TeamFile } from '../../../src/cli/launch/team-file.js';
 import { colorForIndex } from '../../../src/protocol/colors.js';
 import { buildTeammateCommand, forwardedEnv } from '../../../src/teammates/command-line.js';
-import { swarm } from '../../support/cli.js';
+import { swarm, swarmInProcess } from '../../support/cli.js';
 import { tempRoot } from '../../support/tmp-root.js';
 
 const SECRET = 'sk-pin-secret';
@@ -173,6 +173,16 @@ describe('launch --dry-run with hosts (the ssh backend)', () => {
     expect(split.at(-1)).toContain('swarm teammate --agent-id w1\\@far'); // shell-quoted: one remote command string
     expect(gpu1.find((run) => run.at(-1)!.includes('split-window'))!.at(-1)).toContain('swarm teammate --agent-id w2\\@far');
     expect(gpu1.find((run) => run.at(-1)!.includes('split-window') && run.at(-1)!.includes('w3'))!.at(-1)).toContain("' claude --agent-id w3\\@far");
+    expect(existsSync(path.join(root, 'teams', 'far'))).toBe(false);
+  });
+
+  it('backend ssh with no host anywhere: the one line that says to give --host, as a real launch says it; nothing runs', async () => {
+    const root = await tempRoot('swarm-dry-ssh-');
+    const file = path.join(root, 'team.yaml');
+    await writeFile(file, ['name: far', 'members:', '  - name: w1', '    prompt: hi', ''].join('\n'));
+    const r = await swarmInProcess(root, ['launch', file, '--dry-run', '--backend', 'ssh'], { PATH: '/usr/bin:/bin' });
+    expect(r.stderr).toBe('swarm: --backend ssh needs --host [user@]host[:port] (the machine the teammate runs on)');
+    expect(r.exitCode).toBe(2);
     expect(existsSync(path.join(root, 'teams', 'far'))).toBe(false);
   });
 });

@@ -196,6 +196,8 @@ describe('Task tools', () => {
     expect(await call('TaskUpdate', { taskId: '2', status: 'in_progress' })).toEqual(blocked('2'));
     expect(await call('TaskUpdate', { taskId: '2', owner: 'w1', status: 'in_progress' })).toEqual(blocked('2'));
     expect(await call('TaskUpdate', { taskId: '3', owner: 'w1', status: 'in_progress' })).toEqual(blocked('3'));
+    // Its own task, the owner not named again: the same rules (the mutation run found this one open).
+    expect(await call('TaskUpdate', { taskId: '3', status: 'in_progress' })).toEqual(blocked('3'));
     expect([(await tasks.get('2')).status, (await tasks.get('2')).owner]).toEqual(['pending', undefined]);
     expect(await tasks.get('3')).toMatchObject({ status: 'pending', owner: 'w1' });
     // A task left in progress without an owner (team-lead cleared it) is taken the same way.
