@@ -10,8 +10,11 @@
 // apart (a hook's feedback).
 // node:child_process rather than execa here: we need the shell's `exit` separately from its pipes
 // closing, and signals to the group (execa's timeout and kill act on the pid alone).
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { closeSync, existsSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { errnoCode } from '../../protocol/errors.js';
 import { stopForSure } from '../../storage/pid.js';
@@ -93,6 +96,18 @@ function signalGroup(pgid: number, sig: NodeJS.Signals): void {
 
 export const DEFAULT_SHELL = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
 
+/** `text` in a new private file, opened for reading and unlinked at once: a stdin that is a plain file. */
+function inputFile(text: string): number {
+  const dir = mkdtempSync(path.join(tmpdir(), 'swarm-input-'));
+  try {
+    const file = path.join(dir, 'stdin');
+    writeFileSync(file, text, { mode: 0o600 });
+    return openSync(file, 'r');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export class ProcessGroups {
   private readonly live = new Set<number>();
 
@@ -122,11 +137,18 @@ export class ProcessGroups {
   run(command: string, opts: RunOptions): Promise<RunResult> {
     const cap = new OutputCap(opts.maxOutput);
     const errCap = new OutputCap(opts.maxOutput);
-    const child = spawn(this.shell, ['-c', command], { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    // Standard input is never a socket (node's pipes are socketpairs): bash takes a socket on its
+    // stdin for an ssh session and reads ~/.bashrc, which may print, fail, or read the input meant
+    // for a hook. No input: /dev/null; input (a hook's JSON): a private file, already unlinked.
+    const input = opts.input === undefined ? undefined : inputFile(opts.input);
+    let child: ChildProcessByStdio<null, Readable, Readable>;
+    try {
+      child = spawn(this.shell, ['-c', command], { cwd: opts.cwd, env: opts.env, detached: true, stdio: [input ?? 'ignore', 'pipe', 'pipe'] }) as ChildProcessByStdio<null, Readable, Readable>;
+    } finally {
+      if (input !== undefined) closeSync(input);
+    }
     const pgid = child.pid;
     if (pgid !== undefined) this.live.add(pgid);
-    child.stdin.on('error', () => undefined); // a command that does not read its stdin (EPIPE) is no failure
-    child.stdin.end(opts.input ?? ''); // no input: stdin at end of file at once
     const decoders = [new StringDecoder('utf8'), new StringDecoder('utf8')];
     child.stdout.on('data', (b: Buffer) => cap.push(decoders[0]!.write(b)));
     child.stderr.on('data', (b: Buffer) => {

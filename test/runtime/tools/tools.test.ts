@@ -318,6 +318,21 @@ describe('Edit, Write and Read: every refusal word for word, and an Edit applied
 });
 
 describe('Bash', () => {
+  it("bash never reads the person's ~/.bashrc (its stdin is no socket), and a hook's input arrives whole", async () => {
+    if (!existsSync('/bin/bash')) return; // the shell of the test is sh elsewhere
+    const home = path.join(root, 'bash-home');
+    await fs.mkdir(home);
+    // A .bashrc that prints, and reads stdin (it would eat a hook's JSON), as Debian's bash would
+    // run it for an "ssh session" (stdin a socket, SHLVL unset).
+    await fs.writeFile(path.join(home, '.bashrc'), 'echo BASHRC-RAN; read -r _eaten\n');
+    const bash = new ProcessGroups('/bin/bash', 300);
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home };
+    const plain = await bash.run('echo ran', { cwd: root, env, timeoutMs: 10_000 });
+    expect(plain.output).toBe('ran\n');
+    const fed = await bash.run('cat', { cwd: root, env, timeoutMs: 10_000, input: '{"hook_event_name":"TaskCreated"}\n' });
+    expect(fed.output).toBe('{"hook_event_name":"TaskCreated"}\n');
+  });
+
   it('runs in the cwd and reports a non-zero exit as an error with its output', async () => {
     expect(await call('Bash', { command: 'pwd' })).toEqual({ content: cwd, isError: false });
     expect(await call('Bash', { command: 'echo out; echo err >&2; exit 3' })).toEqual({ content: 'out\nerr\nExit code 3', isError: true });
