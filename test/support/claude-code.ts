@@ -65,6 +65,7 @@ export async function claudeCodeWorkspace(root: string, build: (typeof CLAUDE_CO
 export function claudeCodeEnv(o: { root: string; bin: string; standinUrl: string; socket: string }): Record<string, string> {
   return {
     PATH: `${o.bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+    HOME: o.root, // not this machine's dotfiles: Claude Code's Bash snapshots a login shell
     CLAUDE_CONFIG_DIR: o.root,
     ANTHROPIC_API_KEY: CLAUDE_CODE_API_KEY,
     ANTHROPIC_BASE_URL: o.standinUrl,
