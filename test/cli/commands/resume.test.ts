@@ -282,7 +282,8 @@ describe('swarm resume', () => {
     pids.add((await member(env, 'w2')).pid!);
   }, 90_000);
 
-  it('a claude teammate is restarted with its original prompt, its unread message still there for it', async () => {
+  /** A claude teammate c1 (the fake as `claude` on PATH), spawned, then crashed with its tmux server. */
+  async function crashedClaude(): Promise<{ env: Record<string, string>; first: { pid: number }; bin: string }> {
     const bin = path.join(root, 'bin');
     await fs.mkdir(bin);
     await fs.writeFile(path.join(bin, 'claude'), `#!/bin/sh\nexec ${quote([process.execPath, FAKE])} "$@"\n`, { mode: 0o755 });
@@ -293,6 +294,11 @@ describe('swarm resume', () => {
     pids.add(first.pid);
     await reapServer(socket);
     await waitFor(() => !isProcessAlive(first.pid), 10_000, 'c1 to die with its server');
+    return { env, first, bin };
+  }
+
+  it('a claude teammate is restarted with its original prompt, its unread message still there for it', async () => {
+    const { env, bin } = await crashedClaude();
     expect((await member(env, 'c1')).state).toBe('stopped');
     expect((await swarm(root, ['send', 'c1', 'QUEUED'], env)).exitCode).toBe(0);
     // Its team's scratchpad removed by hand meanwhile: made again (0700) before claude is started.
@@ -327,16 +333,7 @@ describe('swarm resume', () => {
   }, 60_000);
 
   it('a claude teammate whose session transcript is here goes on in it: --resume <id>, no prompt again, ready only once it writes there', async () => {
-    const bin = path.join(root, 'bin');
-    await fs.mkdir(bin);
-    await fs.writeFile(path.join(bin, 'claude'), `#!/bin/sh\nexec ${quote([process.execPath, FAKE])} "$@"\n`, { mode: 0o755 });
-    const env = { ...tmuxEnv(socket, []), SWARM_TEAMMATE_COMMAND: '', SWARM_TEAM: TEAM, PATH: `${bin}:${process.env.PATH ?? ''}` };
-    const spawned = await swarm(root, ['spawn', 'c1', '-p', 'ORIGINAL PROMPT', '--runtime', 'claude', '--backend', 'tmux', '--cwd', work, '--json'], env);
-    expect(spawned.exitCode, spawned.stderr).toBe(0);
-    const first = JSON.parse(spawned.stdout) as { pid: number };
-    pids.add(first.pid);
-    await reapServer(socket);
-    await waitFor(() => !isProcessAlive(first.pid), 10_000, 'c1 to die with its server');
+    const { env } = await crashedClaude();
     expect((await swarm(root, ['send', 'c1', 'QUEUED'], env)).exitCode).toBe(0);
     // Claude Code's transcript of its session, as a real claude leaves it (the fake writes none).
     const team = new Team(root, TEAM);

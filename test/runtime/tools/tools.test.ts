@@ -327,9 +327,9 @@ describe('Bash', () => {
     await fs.writeFile(path.join(home, '.bashrc'), 'echo BASHRC-RAN; read -r _eaten\n');
     const bash = new ProcessGroups('/bin/bash', 300);
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home };
-    const plain = await bash.run('echo ran', { cwd: root, env, timeoutMs: 10_000 });
+    const plain = await bash.run('echo ran', { cwd: root, env, timeoutMs: 10_000, maxOutput: 10_000 });
     expect(plain.output).toBe('ran\n');
-    const fed = await bash.run('cat', { cwd: root, env, timeoutMs: 10_000, input: '{"hook_event_name":"TaskCreated"}\n' });
+    const fed = await bash.run('cat', { cwd: root, env, timeoutMs: 10_000, maxOutput: 10_000, input: '{"hook_event_name":"TaskCreated"}\n' });
     expect(fed.output).toBe('{"hook_event_name":"TaskCreated"}\n');
   });
 
