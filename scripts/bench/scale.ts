@@ -31,7 +31,7 @@ import { shutdownAll } from '../../src/teammates/stop.js';
 import { createTeam, readTeam, setHibernateAfter } from '../../src/team/team-store.js';
 import { Team } from '../../src/team/team.js';
 import { measureWindow, sample } from './runtime.js';
-import { baseline as rawTmux, privateSocket, reap } from './spawn.js';
+import { privateSocket, reap } from './spawn.js';
 import { summarize, table } from './stats.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -109,6 +109,29 @@ async function startTeam(n: number, hibernateAfterMs: number | undefined, standi
   };
 }
 
+/** The baseline: N raw tmux panes running `sleep 60` (8 to a window), no handshake; ms until all exist. */
+async function rawTmux(n: number): Promise<number> {
+  const socket = privateSocket();
+  const server = new TmuxServer({ socket });
+  try {
+    const t0 = performance.now();
+    let window = (await newSession(server, { name: 'bench', argv: ['sleep', '60'] })).windowId;
+    for (let i = 1; i < n; i++) {
+      if (i % 8 === 0) {
+        window = (await server.run(['new-window', '-d', '-t', 'bench:', '-P', '-F', '#{window_id}', '--', 'sleep', '60'])).trim();
+        continue;
+      }
+      await server.runChain([
+        ['split-window', '-d', '-t', window, '-P', '-F', '#{pane_id}', '--', 'sleep', '60'],
+        ['select-layout', '-t', window, 'tiled'],
+      ]);
+    }
+    return performance.now() - t0;
+  } finally {
+    await reap(socket);
+  }
+}
+
 /** Per agent, when the stand-in first received a request whose last user message holds `token` (epoch ms). */
 function firstSeen(standin: MessagesServer, token: string): Map<string, number> {
   const seen = new Map<string, number>();
@@ -160,7 +183,7 @@ async function level(n: number, wakes: number): Promise<Level> {
       for (const b of bare) b.kill('SIGKILL');
       await a.done();
     }
-    const rawTmuxMs = (await rawTmux(n)).readyMs;
+    const rawTmuxMs = await rawTmux(n);
 
     // B: hibernating.
     const b = await startTeam(n, 2000, standin);
