@@ -71,6 +71,8 @@ export const globTool = defineTool({
   prepare: async (input, ctx) => {
     const { abs, real } = await searchRoot(ctx.guard, input.path);
     const { base, rest } = splitGlob(input.pattern);
+    // Only a directory (".", "./", "/"): nothing in it to match file names against.
+    if (rest === '') throw new SwarmError('invalid_input', `pattern ${JSON.stringify(input.pattern)} names no files, only a directory: give a file part, e.g. "**/*" or "src/**/*.ts"`);
     compileGlob(rest); // a bad pattern fails before anything runs
     const start = await ctx.guard.resolve(path.resolve(real, base), 'pattern');
     const secret = ctx.secrets.match(abs, real, start.abs, start.real);

@@ -421,6 +421,13 @@ describe('Glob and Grep', () => {
     expect((await call('Glob', { pattern: 'node_modules/**/*.ts' })).content).toContain('index.ts');
   });
 
+  it('a Glob pattern that names only a directory is refused saying to give a file part', async () => {
+    for (const pattern of ['.', './', '/']) {
+      const r = await call('Glob', { pattern });
+      expect(r, pattern).toMatchObject({ isError: true, content: expect.stringContaining(`pattern ${JSON.stringify(pattern)} names no files, only a directory: give a file part, e.g. "**/*" or "src/**/*.ts"`) });
+    }
+  });
+
   it('Grep lists files, shows content with line numbers, counts, filters by glob, -i', async () => {
     const files = await call('Grep', { pattern: 'TODO' });
     expect(files.content.split('\n')[0]).toBe('Found 2 files');
