@@ -8,18 +8,14 @@ import { promises as fs } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { HibernationWaker } from '../../src/cli/hibernation-waker.js';
 import { isProcessAlive } from '../../src/backends/process.js';
-import { selectBackend } from '../../src/backends/registry.js';
 import { openLeadMailbox } from '../../src/permissions/lead-mailbox.js';
 import { lastUserText, type IncomingRequest } from '../../src/standin/request.js';
-import { startMessagesServer } from '../../src/standin/messages-server.js';
-import { createTeam, readTeam } from '../../src/team/index.js';
-import { Team } from '../../src/team/team.js';
+import { readTeam } from '../../src/team/index.js';
 import { claudeDueToSleep } from '../../src/teammates/claude-sleep.js';
 import { spawnTeammate } from '../../src/teammates/spawn.js';
 import { collectStatus } from '../../src/teammates/status-report.js';
-import { CLAUDE_CODE_API_KEY, CLAUDE_CODE_BUILDS, claudeCodeWorkspace } from '../support/claude-code.js';
-import { afterThisTest, tempRoot, useTempRoot } from '../support/tmp-root.js';
-import { tmuxForThisTest } from '../support/tmux.js';
+import { CLAUDE_CODE_BUILDS } from '../support/claude-code.js';
+import { useClaudeCodeTeam } from '../support/claude-code-team.js';
 import { waitFor } from '../support/wait.js';
 
 const TEAM = 'cch';
@@ -30,15 +26,10 @@ const QUESTION = 'Which word did you remember, sleeper?';
 const main = (r: IncomingRequest): boolean => (r.body.tools ?? []).some((t) => t.name === 'Write');
 
 describe.each(CLAUDE_CODE_BUILDS)('a real Claude Code $version teammate hibernates and wakes', (build) => {
-  let root: string;
-  useTempRoot((dir) => (root = dir), 'swarm-cch-');
+  const t = useClaudeCodeTeam(TEAM, build, 'swarm-cch-');
 
   it('idle past its hibernateAfter: put to sleep (SIGKILL, config.json whole); a message wakes it in its session', async () => {
-    const pids = new Set<number>();
-    await createTeam(root, { name: TEAM });
-    const socket = tmuxForThisTest(pids);
-    const { work, bin } = await claudeCodeWorkspace(root, build, tempRoot);
-    const standin = await startMessagesServer({
+    const standin = await t.serve({
       script: {
         turns: [
           { match: (r) => main(r) && lastUserText(r.body).includes(PROMPT), reply: 'MARKER-GAMMA noted.' },
@@ -47,12 +38,9 @@ describe.each(CLAUDE_CODE_BUILDS)('a real Claude Code $version teammate hibernat
         ],
       },
     });
-    afterThisTest(() => standin.close());
-    const team = new Team(root, TEAM);
-    const env = { PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`, CLAUDE_CONFIG_DIR: root, ANTHROPIC_API_KEY: CLAUDE_CODE_API_KEY, ANTHROPIC_BASE_URL: standin.url, SWARM_TMUX_SOCKET: socket };
-    const { backend } = await selectBackend({ requested: 'tmux', env, team, killTimeoutMs: 2000 });
+    const { team, backend, work } = t;
+    const env = t.env(standin);
     const spawned = await spawnTeammate({ team, name: 'c1', prompt: PROMPT, runtime: 'claude', permissionMode: 'default', cwd: work, backend, env, readyTimeoutMs: 60_000, hibernateAfterMs: 1000 });
-    pids.add(spawned.pid!);
     // In its turn (no idle notification yet, or one older than its transcript's last write): not due.
     expect((await claudeDueToSleep(team, env, Date.now() + 3_600_000)).due).toEqual([]);
 
@@ -78,8 +66,6 @@ describe.each(CLAUDE_CODE_BUILDS)('a real Claude Code $version teammate hibernat
       const sent = JSON.stringify(asked()!.body.messages);
       expect(sent).toContain('MARKER-GAMMA noted.'); // its session went on
       expect(lines.filter((l) => l.startsWith('waking c1 (hibernating): a message for it'))).toHaveLength(1);
-      const awake = (await readTeam(team)).members[1]!;
-      if (awake.pid !== undefined) pids.add(awake.pid);
     } finally {
       await waker.close();
     }
