@@ -1,6 +1,6 @@
 // Which file system a path is on (Linux: the longest mount point in /proc/mounts that holds it),
 // and whether that is one where inotify misses other machines' writes (a network or FUSE file
-// system: NFS, sshfs, CIFS, ...). Watchers poll alongside inotify everywhere (watch.ts), and that
+// system: NFS, sshfs, CIFS, ...). Watchers poll every second on those (watch.ts), and that
 // poll is what carries changes made on other machines; `swarm doctor --host` says which applies.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';

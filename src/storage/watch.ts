@@ -1,23 +1,42 @@
-// Change hints for a directory: chokidar (inotify) for low latency plus a periodic stat poll as a
-// fallback (network file systems have no inotify). A hint only says "re-read": events are never
-// counted and never trusted to carry data (chokidar coalesces `change` events < ~50 ms apart).
+// Change hints for a directory: one inotify watch on the directory (node's fs.watch, which names the
+// entry each event is about, so a hint for a file nobody follows costs a name check) plus a periodic
+// stat poll of the followed files as a fallback. A hint only says "re-read": events are never counted
+// and never trusted to carry data.
+//
+// Not chokidar (SPEC §2 names it for this job): chokidar answers every event in a directory by
+// reading the whole directory again and lstat-ing each entry, and puts a watch on every file in it.
+// A team of a hundred has a hundred inboxes and a hundred status files written every few seconds, so
+// each write cost every follower of the directory a hundred lstats: the console spent 19 % of a core
+// on an idle team of 100 and a broadcast's last reader waited 107 s (BENCHMARKS.md, issue 35).
+//
+// The poll: every `pollMs` (default 1 s) where the directory is on a file system whose writes from
+// other machines inotify cannot see (FUSE such as sshfs, NFS, SMB, 9p …: statfs tells), or where
+// inotify is unavailable (no watches left, an error); on a local file system inotify sees every
+// write, and the poll only runs every LOCAL_POLL_MS as a net for a lost event (a full inotify queue).
 //
 // Usage: const w = await DirWatcher.open(dir, { match }); for (;;) { read(); await w.changed(signal); }
 // `changed()` resolves at once if anything changed since the previous call, so a change that lands
 // while the caller is reading is never missed.
-import { watch, type FSWatcher } from 'chokidar';
-import { promises as fs } from 'node:fs';
+import { promises as fs, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { SwarmError } from '../protocol/errors.js';
 import { ensureDir } from './atomic.js';
+import { filesystemOf, type Filesystem } from './mounts.js';
+
+/** The poll's interval on a local file system, where inotify sees every write: a net for a lost event. */
+export const LOCAL_POLL_MS = 10_000;
 
 export interface DirWatcherOptions {
   /** Only these file names (basename) count; default: all. */
   match?: (basename: string) => boolean;
-  /** Poll interval of the fallback, ms (default 1000; 0 disables). */
+  /** Poll interval where inotify cannot see every write, ms (default 1000; 0 disables the poll). */
   pollMs?: number;
-  /** Disable inotify (tests of the poll path, network file systems). */
+  /** Disable inotify: poll every `pollMs` (tests of the poll path). */
   noWatch?: boolean;
+  /** The inotify watch (tests pass one that fails). */
+  watch?: (dir: string, listener: (event: string, name: string | null) => void) => FSWatcher;
+  /** The file system the directory is on (tests pass a network one). */
+  filesystem?: (dir: string) => Promise<Filesystem | undefined>;
 }
 
 export class DirWatcher {
@@ -28,6 +47,8 @@ export class DirWatcher {
   private lastSignature = '';
   private polling = false;
   private closed = false;
+  /** How often the poll runs, ms (0: never). */
+  pollingEveryMs = 0;
 
   private constructor(
     readonly dir: string,
@@ -44,28 +65,38 @@ export class DirWatcher {
 
   private async start(): Promise<void> {
     this.lastSignature = await this.signature();
+    const pollMs = this.opts.pollMs ?? 1000;
+    let seesAll = false; // inotify sees every write to this directory
     if (!this.opts.noWatch) {
       const match = this.opts.match;
-      this.watcher = watch(this.dir, {
-        depth: 0,
-        ignoreInitial: true,
-        atomic: false, // we want the raw hint at once; the reader re-reads anyway
-        ignored: (p: string) => p !== this.dir && match !== undefined && !match(path.basename(p)),
-      });
-      this.watcher.on('all', () => this.hint());
-      // chokidar drops a `change` for a path within 50 ms of the previous one (its throttle), so a
-      // second append soon after a first would wait for the poll; its unthrottled `raw` events
-      // (every inotify event, with the file name) are hints too.
-      this.watcher.on('raw', (_event: string, rawPath: string) => {
-        if (match === undefined || match(path.basename(rawPath))) this.hint();
-      });
-      this.watcher.on('error', () => this.hint());
-      await new Promise<void>((resolve) => this.watcher!.once('ready', () => resolve()));
+      try {
+        const own = path.basename(this.dir);
+        this.watcher = (this.opts.watch ?? watch)(this.dir, (event, name) => {
+          if (event === 'rename' && name === own) this.inotifyLost(pollMs); // the directory itself went
+          else if (match === undefined || name === null || match(name)) this.hint();
+        });
+        this.watcher.on('error', () => this.inotifyLost(pollMs));
+        const filesystem = this.opts.filesystem ?? (async (d: string) => filesystemOf(await fs.realpath(d)));
+        seesAll = (await filesystem(this.dir))?.remote === false;
+      } catch {
+        // no inotify watch (ENOSPC: none left, EMFILE …): the poll carries every change
+      }
     }
-    const pollMs = this.opts.pollMs ?? 1000;
-    if (pollMs > 0) {
-      this.pollTimer = setInterval(() => void this.poll(), pollMs);
-    }
+    if (pollMs > 0) this.pollEvery(seesAll ? Math.max(pollMs, LOCAL_POLL_MS) : pollMs);
+  }
+
+  /** An error ends an inotify watch: hint (something may have been missed) and poll at the full rate. */
+  private inotifyLost(pollMs: number): void {
+    this.watcher?.close();
+    this.watcher = undefined;
+    if (pollMs > 0 && !this.closed) this.pollEvery(pollMs);
+    this.hint();
+  }
+
+  private pollEvery(ms: number): void {
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    this.pollTimer = setInterval(() => void this.poll(), ms);
+    this.pollingEveryMs = ms;
   }
 
   private async signature(): Promise<string> {
@@ -150,7 +181,7 @@ export class DirWatcher {
   async close(): Promise<void> {
     this.closed = true;
     if (this.pollTimer) clearInterval(this.pollTimer);
-    await this.watcher?.close();
+    this.watcher?.close();
     this.hint();
   }
 }

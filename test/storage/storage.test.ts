@@ -334,7 +334,7 @@ describe('DirWatcher', () => {
       await w.close();
     }
     // The filter, in a directory where nothing a.json-like happens: a late hint from an earlier
-    // a.json write (chokidar's `add` after its stat, or the 1 s poll) cannot land in the window
+    // a.json write (an inotify event, or the poll) cannot land in the window
     // below. Without polls, and once an unfiltered watcher has seen the b.json write, the filtered
     // one has no hint to give; under load this can only miss a broken filter, never fail a good one.
     const f = path.join(dir, 'f');
@@ -350,7 +350,7 @@ describe('DirWatcher', () => {
     }
   });
 
-  it('a second write within the 50 ms chokidar change throttle still gives a hint (no poll)', async () => {
+  it('a second write within 50 ms of the first still gives a hint (no poll)', async () => {
     const d = path.join(dir, 'burst');
     const w = await DirWatcher.open(d, { match: (b) => b === 'a.json', pollMs: 0 });
     try {

@@ -4,13 +4,14 @@
 // (also after another one gave up), waits with no timeout for as long as it takes, times out with
 // the directory named, honours an abort, leaves no timer or listener behind, and refuses after
 // close, which stops the poll; `open` makes a missing directory 0700.
-import { getEventListeners } from 'node:events';
+import { EventEmitter, getEventListeners } from 'node:events';
+import type { FSWatcher } from 'node:fs';
 import { mkdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { isSwarmError } from '../../src/protocol/errors.js';
-import { DirWatcher } from '../../src/storage/watch.js';
+import { DirWatcher, LOCAL_POLL_MS } from '../../src/storage/watch.js';
 import { activeHandles } from '../support/handles.js';
 import { useTempRoot } from '../support/tmp-root.js';
 
@@ -235,5 +236,65 @@ describe('DirWatcher', () => {
     expect(timers()).toBe(before + 1);
     await w.close();
     expect(timers()).toBe(before);
+  });
+
+  it('on a local file system it polls only as a net for a lost event; where inotify misses writes, every pollMs', async () => {
+    const local = await DirWatcher.open(path.join(dir, 'local'), { pollMs: 50 });
+    const sshfs = await DirWatcher.open(path.join(dir, 'sshfs'), { pollMs: 50, filesystem: async () => ({ type: 'fuse.sshfs', mountPoint: dir, remote: true }) });
+    const unknown = await DirWatcher.open(path.join(dir, 'unknown'), { pollMs: 50, filesystem: async () => undefined });
+    try {
+      expect(local.pollingEveryMs).toBe(LOCAL_POLL_MS);
+      expect(sshfs.pollingEveryMs).toBe(50);
+      expect(unknown.pollingEveryMs).toBe(50);
+    } finally {
+      await Promise.all([local.close(), sshfs.close(), unknown.close()]);
+    }
+  });
+
+  it('with no inotify watch to be had (ENOSPC), the poll carries every change at the full rate', async () => {
+    const d = path.join(dir, 'nowatch');
+    const w = await DirWatcher.open(d, {
+      pollMs: 20,
+      watch: () => {
+        throw Object.assign(new Error('no watches left'), { code: 'ENOSPC' });
+      },
+    });
+    try {
+      expect(w.pollingEveryMs).toBe(20);
+      await writeFile(path.join(d, 'a.json'), '[]');
+      expect(await hinted(w, 5_000)).toBe(true);
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('an inotify watch that fails later is a hint, and the poll takes over at the full rate', async () => {
+    const fake = Object.assign(new EventEmitter(), { close: () => undefined }) as unknown as FSWatcher;
+    const w = await DirWatcher.open(path.join(dir, 'fails'), { pollMs: 20, watch: () => fake });
+    try {
+      expect(w.pollingEveryMs).toBe(LOCAL_POLL_MS);
+      expect(await hinted(w, 50)).toBe(false);
+      fake.emit('error', Object.assign(new Error('inotify queue overflow'), { code: 'EIO' }));
+      expect(await hinted(w, 50)).toBe(true);
+      expect(w.pollingEveryMs).toBe(20);
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('the watched directory removed is a hint at once, and the poll then sees it come back', async () => {
+    const d = path.join(dir, 'goes');
+    const w = await DirWatcher.open(d, { pollMs: 20, match: (b) => b === 'a.json' });
+    try {
+      expect(w.pollingEveryMs).toBe(LOCAL_POLL_MS);
+      await rm(d, { recursive: true });
+      expect(await hinted(w, 5_000)).toBe(true);
+      expect(w.pollingEveryMs).toBe(20);
+      await mkdir(d);
+      await writeFile(path.join(d, 'a.json'), '[]');
+      expect(await hinted(w, 5_000)).toBe(true);
+    } finally {
+      await w.close();
+    }
   });
 });
