@@ -11,7 +11,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { isSwarmError } from '../../src/protocol/errors.js';
-import { DirWatcher, LOCAL_POLL_MS } from '../../src/storage/watch.js';
+import { DirWatcher, LOCAL_POLL_MS, nextChange } from '../../src/storage/watch.js';
 import { activeHandles } from '../support/handles.js';
 import { useTempRoot } from '../support/tmp-root.js';
 
@@ -295,6 +295,66 @@ describe('DirWatcher', () => {
       expect(await hinted(w, 5_000)).toBe(true);
     } finally {
       await w.close();
+    }
+  });
+
+  it('an event that names no file is a hint; a second error, an error after close or with the poll off starts no poll', async () => {
+    let listener: ((event: string, name: string | null) => void) | undefined;
+    const fake = (): FSWatcher => Object.assign(new EventEmitter(), { close: () => undefined }) as unknown as FSWatcher;
+    const first = fake();
+    const w = await DirWatcher.open(path.join(dir, 'noname'), {
+      pollMs: 0,
+      match: (b) => b === 'a.json',
+      watch: (_d, l) => {
+        listener = l;
+        return first;
+      },
+    });
+    try {
+      listener!('rename', null);
+      expect(await hinted(w, 50)).toBe(true);
+      first.emit('error', new Error('one'));
+      first.emit('error', new Error('two')); // the watch is already given up: nothing to close again
+      expect(w.pollingEveryMs).toBe(0);
+    } finally {
+      await w.close();
+    }
+    const timers = (): number => activeHandles('Timeout');
+    const second = fake();
+    const closed = await DirWatcher.open(path.join(dir, 'closed'), { pollMs: 20, watch: () => second });
+    await closed.close();
+    const before = timers();
+    second.emit('error', new Error('late'));
+    expect(timers()).toBe(before);
+  });
+
+  it('nextChange: at the first change of any watcher, after the tick, or at once when aborted; nothing left behind', async () => {
+    const a = await DirWatcher.open(path.join(dir, 'na'), { pollMs: 0 });
+    const b = await DirWatcher.open(path.join(dir, 'nb'), { pollMs: 0 });
+    const timers = (): number => activeHandles('Timeout');
+    try {
+      const ac = new AbortController();
+      const t = Date.now();
+      await nextChange([a, b], ac.signal, 100); // nothing changes: the tick
+      expect(Date.now() - t).toBeGreaterThanOrEqual(90);
+      const before = timers();
+      const waiting = nextChange([a, b], ac.signal, 600_000);
+      expect(timers()).toBe(before + 1);
+      b.hint();
+      await waiting;
+      expect(timers()).toBe(before);
+      expect(getEventListeners(ac.signal, 'abort')).toEqual([]); // a wait that ended by a change leaves no listener on the caller's signal
+      const aborted = nextChange([a, b], ac.signal, 600_000);
+      ac.abort();
+      await aborted;
+      expect(timers()).toBe(before);
+      await nextChange([a, b], ac.signal, 600_000); // already aborted: at once
+      expect(timers()).toBe(before);
+      expect(getEventListeners(ac.signal, 'abort')).toEqual([]);
+      expect(await hinted(a, 20)).toBe(false); // a's wait was given up, not left to take a later hint
+    } finally {
+      await a.close();
+      await b.close();
     }
   });
 });
