@@ -2,10 +2,10 @@
 // directory is removed or touched (inotify through fs.watch), or a second path of the waiter's own
 // changes (`alsoWatch`: e.g. its spool file, removed once merged), or a timeout passes, whichever is first.
 //
-// Unlike watch.ts (chokidar, for followers that must see every change), this is only a hint for a
-// waiter that re-checks its condition on every wake. It watches the lock directory itself, not its
-// parent: a busy inboxes/ directory has many entries changing per lock cycle, and each change would
-// wake every waiter. Where fs.watch is unavailable (no inotify instances left: Linux allows 128 per
+// Unlike watch.ts (a directory's watch plus a poll, for followers that must see every change), this
+// is only a hint for a waiter that re-checks its condition on every wake. It watches the lock
+// directory itself, not its parent: a busy inboxes/ directory has many entries changing per lock
+// cycle, and each change would wake every waiter. Where fs.watch is unavailable (no inotify instances left: Linux allows 128 per
 // user by default, so the 129th of a crowd of writers gets none; network file systems), `wait` is a
 // plain sleep and the caller's timeout is its poll interval.
 import { watch, type FSWatcher } from 'node:fs';

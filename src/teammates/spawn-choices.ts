@@ -1,6 +1,6 @@
 // What a spawn may be asked for beyond the teammate's command line, and how long it waits: plain
 // values, apart from spawn.ts and readiness.ts so that `swarm spawn --help`, `swarm resume --help`
-// and a team file's check show them without loading the spawn code (backends, execa, chokidar).
+// and a team file's check show them without loading the spawn code (backends, execa, the watchers).
 
 /** `--isolation` values: `worktree` runs the teammate in its own git worktree (docs/protocol.md#agent-types-and-worktrees). */
 export const ISOLATIONS = ['worktree'] as const;
