@@ -5,9 +5,9 @@
 // Unlike watch.ts (a directory's watch plus a poll, for followers that must see every change), this
 // is only a hint for a waiter that re-checks its condition on every wake. It watches the lock
 // directory itself, not its parent: a busy inboxes/ directory has many entries changing per lock
-// cycle, and each change would wake every waiter. Where fs.watch is unavailable (no inotify instances left: Linux allows 128 per
-// user by default, so the 129th of a crowd of writers gets none; network file systems), `wait` is a
-// plain sleep and the caller's timeout is its poll interval.
+// cycle, and each change would wake every waiter. Where fs.watch is unavailable (no inotify
+// instances left: Linux allows 128 per user by default, so the 129th of a crowd of writers gets
+// none; network file systems), `wait` is a plain sleep and the caller's timeout is its poll interval.
 import { watch, type FSWatcher } from 'node:fs';
 
 /** The fs.watch it uses (tests pass one that fails the way a system without inotify does). */
