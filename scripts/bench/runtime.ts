@@ -96,6 +96,8 @@ async function waitFor<T>(cond: () => Promise<T | undefined>, ms: number, what: 
 export interface ProcSample {
   rssKb: number;
   anonKb: number;
+  /** Proportional set size: pages shared with other processes (the node binary) counted by share. */
+  pssKb: number;
   ticks: number;
 }
 
@@ -104,11 +106,14 @@ export async function sample(pid: number): Promise<ProcSample> {
   const kb = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
   const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // fields[0] is field 3 (state)
-  return { rssKb: kb('VmRSS'), anonKb: kb('RssAnon'), ticks: Number(fields[11]) + Number(fields[12]) };
+  const rollup = await fs.readFile(`/proc/${pid}/smaps_rollup`, 'utf8').catch(() => '');
+  const pssKb = Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? NaN);
+  return { rssKb: kb('VmRSS'), anonKb: kb('RssAnon'), pssKb, ticks: Number(fields[11]) + Number(fields[12]) };
 }
 
 export interface Usage {
   rssMb: number;
+  pssMb: number;
   anonMb: number;
   cpuPct: number;
 }
@@ -122,6 +127,7 @@ export async function measureWindow(pids: number[], windowMs = WINDOW_MS): Promi
   const seconds = (performance.now() - t0) / 1000;
   return after.map((a, i) => ({
     rssMb: a.rssKb / 1024,
+    pssMb: a.pssKb / 1024,
     anonMb: a.anonKb / 1024,
     cpuPct: ((a.ticks - before[i]!.ticks) / CLK_TCK / seconds) * 100,
   }));
@@ -321,6 +327,7 @@ export async function runtimeBench(): Promise<void> {
         mean(rss),
         max(rss),
         mean(teammates.usage.map((u) => u.anonMb)),
+        mean(teammates.usage.map((u) => u.pssMb)),
         sum(rss),
         pct(mean(teammates.firstCpu)),
         pct(mean(cpu)),
@@ -329,11 +336,11 @@ export async function runtimeBench(): Promise<void> {
         Math.round(teammates.startMs),
       ]);
       const b = baseline;
-      idleRows.push([`  ${BASELINE.label} (same windows)`, 1, b.rssMb, b.rssMb, b.anonMb, b.rssMb, '-', pct(b.cpuPct), pct(b.cpuPct), pct(b.cpuPct), '-']);
+      idleRows.push([`  ${BASELINE.label} (same windows)`, 1, b.rssMb, b.rssMb, b.anonMb, b.pssMb, b.rssMb, '-', pct(b.cpuPct), pct(b.cpuPct), pct(b.cpuPct), '-']);
     }
   }
   process.stdout.write('### Idle teammates (first turn done, state idle; "no message yet": started, no model call; RSS and CPU from the second 10 s window)\n\n');
-  const idleHeaders = ['process', 'N', 'RSS mean MB', 'RSS max MB', 'anon mean MB', 'RSS sum MB', 'CPU mean % (1st window)', 'CPU mean %', 'CPU max %', 'CPU sum %', 'start→all idle (or started) ms'];
+  const idleHeaders = ['process', 'N', 'RSS mean MB', 'RSS max MB', 'anon mean MB', 'PSS mean MB', 'RSS sum MB', 'CPU mean % (1st window)', 'CPU mean %', 'CPU max %', 'CPU sum %', 'start→all idle (or started) ms'];
   process.stdout.write(table(idleHeaders, idleRows));
 
   // Entries interleaved and repeated, rounds pooled: the machine's load drifts during a run.

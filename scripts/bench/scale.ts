@@ -44,6 +44,7 @@ interface Level {
   readyMs: number;
   rawTmuxMs: number;
   rssAwakeMb: number;
+  pssAwakeMb: number;
   rssAsleepMb: number;
   rssBareMb: number;
   consoleCpuPct: number;
@@ -150,7 +151,7 @@ async function level(n: number, wakes: number): Promise<Level> {
   try {
     // A: awake.
     const a = await startTeam(n, undefined, standin);
-    let phaseA: Pick<Level, 'readyMs' | 'rssAwakeMb' | 'consoleCpuPct' | 'broadcast' | 'direct'>;
+    let phaseA: Pick<Level, 'readyMs' | 'rssAwakeMb' | 'pssAwakeMb' | 'consoleCpuPct' | 'broadcast' | 'direct'>;
     const bare = bareNodes(n);
     let rssBareMb = 0;
     let bareCpuPct = 0;
@@ -175,6 +176,7 @@ async function level(n: number, wakes: number): Promise<Level> {
       phaseA = {
         readyMs: a.readyMs,
         rssAwakeMb: mine.reduce((s, u) => s + u.rssMb, 0),
+        pssAwakeMb: mine.reduce((s, u) => s + u.pssMb, 0),
         consoleCpuPct: usage[pids.length]!.cpuPct,
         broadcast: { p50: lat.p50, p99: lat.p99, max: lat.max },
         direct,
@@ -222,6 +224,7 @@ function plot(levels: Level[]): string {
       unit: 'MB',
       series: [
         { label: 'awake', color: '#d62728', values: levels.map((l) => l.rssAwakeMb) },
+        { label: 'awake PSS', color: '#e6a0a0', values: levels.map((l) => l.pssAwakeMb) },
         { label: 'hibernating', color: '#2ca02c', values: levels.map((l) => l.rssAsleepMb) },
         { label: 'bare node ×N', color: '#aaa', values: levels.map((l) => l.rssBareMb) },
       ],
@@ -262,11 +265,11 @@ export async function scaleBench(): Promise<void> {
   const f = (x: number): string => x.toFixed(0);
   process.stdout.write(
     `\n${table(
-      ['N', 'all ready ms', 'baseline raw tmux ms', 'team RSS awake MB', 'team RSS hibernating MB', 'baseline N bare node MB', 'console CPU % (100 idle)', 'baseline bare node CPU %', 'wake p50 ms', 'wake p99 ms', 'baseline: message to an awake teammate ms', 'broadcast p50 ms', 'broadcast p99 ms', 'broadcast max ms'],
-      rows.map((l) => [l.n, f(l.readyMs), f(l.rawTmuxMs), f(l.rssAwakeMb), f(l.rssAsleepMb), f(l.rssBareMb), l.consoleCpuPct.toFixed(2), l.bareCpuPct.toFixed(2), f(l.wake.p50), f(l.wake.p99), f(l.direct), f(l.broadcast.p50), f(l.broadcast.p99), f(l.broadcast.max)]),
+      ['N', 'all ready ms', 'baseline raw tmux ms', 'team RSS awake MB', 'team PSS awake MB', 'team RSS hibernating MB', 'baseline N bare node MB', 'console CPU % (N idle)', 'baseline bare node CPU %', 'wake p50 ms', 'wake p99 ms', 'baseline: message to an awake teammate ms', 'broadcast p50 ms', 'broadcast p99 ms', 'broadcast max ms'],
+      rows.map((l) => [l.n, f(l.readyMs), f(l.rawTmuxMs), f(l.rssAwakeMb), f(l.pssAwakeMb), f(l.rssAsleepMb), f(l.rssBareMb), l.consoleCpuPct.toFixed(2), l.bareCpuPct.toFixed(2), f(l.wake.p50), f(l.wake.p99), f(l.direct), f(l.broadcast.p50), f(l.broadcast.p99), f(l.broadcast.max)]),
     )}\n`,
   );
-  process.stdout.write('team RSS = the teammates’ processes and the console (VmRSS); hibernating: only the console is left. Wake and broadcast: from the send to the stand-in receiving the first request that carries the message.\n');
+  process.stdout.write('team RSS = the teammates’ processes and the console (VmRSS); PSS counts the pages they share (the node binary) once among them; hibernating: only the console is left. Wake and broadcast: from the send to the stand-in receiving the first request that carries the message.\n');
   for (const l of rows) for (const x of l.failed) process.stdout.write(`failed (N=${l.n}): ${x}\n`);
   process.stdout.write(`load average at end: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
   const svg = path.join(REPO, 'docs/bench/scale.svg');
