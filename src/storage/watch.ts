@@ -3,7 +3,7 @@
 // stat poll of the followed files as a fallback. A hint only says "re-read": events are never counted
 // and never trusted to carry data.
 //
-// Not chokidar (SPEC §2 names it for this job): chokidar answers every event in a directory by
+// Not chokidar (docs/files.md says why we left it): chokidar answers every event in a directory by
 // reading the whole directory again and lstat-ing each entry, and puts a watch on every file in it.
 // A team of a hundred has a hundred inboxes and a hundred status files written every few seconds, so
 // each write cost every follower of the directory a hundred lstats: the console spent 19 % of a core
