@@ -10,7 +10,7 @@
 // on an idle team of 100 and a broadcast's last reader waited 107 s (BENCHMARKS.md, issue 35).
 //
 // The poll: every `pollMs` (default 1 s) where the directory is on a file system whose writes from
-// other machines inotify cannot see (FUSE such as sshfs, NFS, SMB, 9p …: statfs tells), or where
+// other machines inotify cannot see (FUSE such as sshfs, NFS, SMB, 9p …: mounts.ts tells), or where
 // inotify is unavailable (no watches left, an error); on a local file system inotify sees every
 // write, and the poll only runs every LOCAL_POLL_MS as a net for a lost event (a full inotify queue).
 //
