@@ -18,7 +18,7 @@ import { encodeControl, parseControl, type PermissionResponseFrame } from '../pr
 import { errnoCode, isSwarmError, SwarmError } from '../protocol/errors.js';
 import { systemClock, type Clock } from '../protocol/ids.js';
 import { LEAD_NAME } from '../protocol/names.js';
-import type { InboxMessage } from '../protocol/message.js';
+import { messageKey, type InboxMessage } from '../protocol/message.js';
 import { ResolvedRequestSchema, type PendingRequest, type ResolvedRequest } from '../protocol/permission.js';
 import { ensureDir, fileExists, formatJson, refuseLinkedDir, writeFileAtomic } from '../storage/atomic.js';
 import { withFileLock } from '../storage/lock.js';
@@ -42,6 +42,8 @@ export interface DecideOptions {
   /** Who decided (resolvedBy), default `team-lead`. */
   by?: string;
   now?: Clock;
+  /** Runs between sending the frame and writing the resolved file (tests: a worker that is quicker than the file). */
+  afterFrame?: () => Promise<void>;
 }
 
 export interface DecideResult {
@@ -74,6 +76,13 @@ async function notPending(team: Team, id: string): Promise<SwarmError> {
   const cc = await answeredByClaudeCode(team, id);
   if (cc) return new SwarmError('already_resolved', `permission request ${id} is already answered by ${cc.by} (${cc.decision === 'allow' ? 'approved' : 'rejected'}); nothing was sent`);
   return new SwarmError('not_found', `no pending permission request "${id}"; see 'swarm permissions' for the ids`);
+}
+
+/** Whether the worker has read the frame sent to it (marked read, or already moved to its archive). */
+async function frameTaken(mailbox: Mailbox, worker: string, frame: InboxMessage): Promise<boolean> {
+  const key = messageKey(frame);
+  const now = (await mailbox.read(worker)).find((m) => messageKey(m) === key);
+  return now === undefined || now.read;
 }
 
 /** A Claude Code leader's answer to `id` (asked by a frame in team-lead's inbox) in the asker's inbox. */
@@ -147,6 +156,7 @@ export async function decide(team: Team, id: string, decision: 'allow' | 'deny',
     const resolvedFile = paths.resolvedFile(id); // refuses a linked directory before anything is sent
     await ensureDir(paths.resolved);
     held.assertHeld(); // a decider that stalled past the stale window may have been overtaken by another
+    let sentFrame: InboxMessage | undefined;
     if (worker) {
       const sent = await mailbox.appendUnless(
         worker.name,
@@ -154,9 +164,14 @@ export async function decide(team: Team, id: string, decision: 'allow' | 'deny',
         (entries) => priorResponse(entries, request, key, request.source === 'inbox')?.entry,
       );
       if ('found' in sent) throw await answeredBefore(paths, request, sent.found, key, now());
+      sentFrame = sent.appended;
     }
+    await opts.afterFrame?.();
     held.assertHeld();
     await writeFileAtomic(resolvedFile, formatJson(resolved));
+    // A worker that took the frame before this file existed has already removed its resolved file,
+    // and nobody would ever take this one: it goes at once (the audit keeps the decision).
+    if (worker && sentFrame && (await frameTaken(mailbox, worker.name, sentFrame))) await fs.rm(resolvedFile, { force: true });
     await fs.rm(pendingFile, { force: true });
     const sentTo = worker ? ` and sent the answer to ${worker.name}` : ` (no answer sent: ${request.workerName} is no longer a member)`;
     const done = `${verb} ${id} (${request.workerName} ${request.toolName})${sentTo}${rule ? `; the "always" rule ${rule} was not added` : ''}`;

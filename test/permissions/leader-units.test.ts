@@ -249,6 +249,22 @@ describe('what decide writes', () => {
     expect(await ls(h.paths.pending)).toEqual([]);
   });
 
+  it('a worker quicker than the resolved file (it took the frame and removed the file before it existed): the file goes at once, the decision stays audited', async () => {
+    await writePending(h.paths, PendingRequestSchema.parse(pending('perm-8-q')));
+    const worker = new Mailbox({ team: team() });
+    const r = await decide(team(), 'perm-8-q', 'allow', {
+      now: clock,
+      afterFrame: async () => {
+        expect(await worker.consume('w1')).toHaveLength(1); // the worker's inbox path: it takes the frame ...
+        await fs.rm(h.paths.resolvedFile('perm-8-q'), { force: true }); // ... and removes a file not written yet
+      },
+    });
+    expect(r.status).toBe('approved');
+    expect(await ls(h.paths.resolved)).toEqual([]);
+    expect(await ls(h.paths.pending)).toEqual([]);
+    expect((await auditOf('perm-8-q')).map((e) => e.event)).toEqual(['decision']);
+  });
+
   it('a config.json with no team-lead member (edited by hand): still decided, the frame has no colour', async () => {
     await updateTeam(team(), (c) => void (c.members = c.members.filter((m) => m.name !== 'team-lead')));
     await writePending(h.paths, pending('perm-8-nolead'));
