@@ -2,13 +2,15 @@
 // feedback reaches the model; a signed shutdown_request approved through the model ends the
 // process with shutdown_approved, a rejection is reported with its reason, an unsigned request is
 // not obeyed, and a signed request the model ignores ends the process after the grace period.
+// `swarm plan` approves through the built executable; its rejection and refusals run in-process
+// (main(argv, io)).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readAudit } from '../../src/permissions/audit.js';
 import { encodeControl } from '../../src/protocol/control.js';
 import { readTeam } from '../../src/team/team-store.js';
-import { swarm } from '../support/cli.js';
+import { swarm, swarmInProcess } from '../support/cli.js';
 import {
   controls,
   pendingIds,
@@ -61,7 +63,7 @@ describe('plan mode', () => {
     expect(existsSync(path.join(e.work, 'plan.txt'))).toBe(false);
     await waitFor(async () => (await readStatus(e))?.state === 'waiting_permission', 5000, 'waiting for the plan');
 
-    const rejected = await swarm(e.root, ['plan', 'w1', '--reject', '--feedback', 'add a test first', '--team', 't']);
+    const rejected = await swarmInProcess(e.root, ['plan', 'w1', '--reject', '--feedback', 'add a test first', '--team', 't']);
     expect(rejected.exitCode, rejected.stderr).toBe(0);
     const [plans] = await Promise.all([waitForControl(e, 'team-lead', 'plan_approval_request', 2)]);
     expect(plans[1]!.message.requestId).not.toBe(plans[0]!.message.requestId);
@@ -87,11 +89,9 @@ describe('plan mode', () => {
 describe('swarm plan', () => {
   it('refuses without a request, without --approve/--reject, and with --mode plan: one line each', async () => {
     const env = await setupRuntime({ turns: [] });
-    const [none, neither, badMode] = await Promise.all([
-      swarm(env.root, ['plan', 'w1', '--approve', '--team', 't']),
-      swarm(env.root, ['plan', 'w1', '--team', 't']),
-      swarm(env.root, ['plan', 'w1', '--approve', '--mode', 'plan', '--team', 't']),
-    ]);
+    const none = await swarmInProcess(env.root, ['plan', 'w1', '--approve', '--team', 't']);
+    const neither = await swarmInProcess(env.root, ['plan', 'w1', '--team', 't']);
+    const badMode = await swarmInProcess(env.root, ['plan', 'w1', '--approve', '--mode', 'plan', '--team', 't']);
     expect([none.exitCode, none.stderr.trim()]).toEqual([1, "swarm: no plan approval request from w1 in team-lead's inbox; see 'swarm inbox team-lead'"]);
     expect([neither.exitCode, neither.stderr.trim()]).toEqual([2, 'swarm: say --approve or --reject']);
     expect([badMode.exitCode, badMode.stderr.trim()]).toEqual([2, 'swarm: --mode: expected default|acceptEdits|bypassPermissions, got "plan"; pass one of those (case matters)']);

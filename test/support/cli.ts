@@ -64,11 +64,13 @@ class Collected {
  * The in-process twin of `swarm()`: the same command line through main(argv, io) in this process,
  * with the same environment (this process's, plus CLAUDE_CONFIG_DIR=root, NO_COLOR=1, SWARM_TEAM=''
  * and `env`, normalised as bin/swarm.js does) copied for this call alone, stdin /dev/null as the
- * child's, and stdout/stderr collected. For tests of arguments, help, output and errors; a test about
- * processes, signals or terminals runs the real executable with `swarm()`.
+ * child's, and stdout/stderr collected. With `extendEnv: false` (execa's word) the environment is
+ * CLAUDE_CONFIG_DIR=root and `env` alone. For tests of arguments, help, output and errors; a test
+ * about processes, signals or terminals runs the real executable with `swarm()`.
  */
-export async function swarmInProcess(root: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  const ioEnv: NodeJS.ProcessEnv = { ...process.env, CLAUDE_CONFIG_DIR: root, NO_COLOR: '1', SWARM_TEAM: '', ...env };
+export async function swarmInProcess(root: string, args: string[], env: Record<string, string> = {}, opts: { extendEnv?: boolean } = {}): Promise<CliResult> {
+  const ioEnv: NodeJS.ProcessEnv =
+    opts.extendEnv === false ? { CLAUDE_CONFIG_DIR: root, ...env } : { ...process.env, CLAUDE_CONFIG_DIR: root, NO_COLOR: '1', SWARM_TEAM: '', ...env };
   normalizeColorEnv(ioEnv);
   const stdout = new Collected();
   const stderr = new Collected();

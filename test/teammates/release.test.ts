@@ -1,5 +1,6 @@
 // A member that leaves gives its unfinished tasks back (SPEC §8): `swarm kill`, `swarm shutdown`
-// (real fake teammates in tmux on a private socket, through the built executable) and a crash
+// (real fake teammates in tmux on a private socket, the command line in-process through main(argv,
+// io)) and a crash
 // found by `swarm status` each put the member's unfinished tasks back to pending without owner,
 // leave its completed ones alone, and send team-lead ONE message from `system` listing them;
 // nothing owned, nothing sent. Run `npm run build` first.
@@ -9,7 +10,7 @@ import { TaskList } from '../../src/tasks/index.js';
 import { addMember, updateMember } from '../../src/team/index.js';
 import { Team } from '../../src/team/team.js';
 import { releaseNotice } from '../../src/teammates/release.js';
-import { swarm } from '../support/cli.js';
+import { swarmInProcess } from '../support/cli.js';
 import { deadPid } from '../support/team-fixture.js';
 import { useFakeTeam } from '../support/fake-team.js';
 
@@ -22,7 +23,7 @@ const pids = new Set<number>();
 useFakeTeam(TEAM, pids, (t) => ({ root, env } = t));
 
 const team = (): Team => new Team(root, TEAM);
-const run = (args: string[]) => swarm(root, args, env);
+const run = (args: string[]) => swarmInProcess(root, args, env);
 
 async function spawn(name: string): Promise<void> {
   const r = await run(['spawn', name, '--prompt', `hi ${name}`, '--backend', 'tmux', '--json']);
@@ -86,7 +87,7 @@ describe('release on leave', () => {
     await tasks.create({ subject: 'Haunt', description: 'x' }, 'team-lead');
     await tasks.claim('1', 'ghost');
 
-    const first = await swarm(root, ['status', '--team', TEAM, '--json']);
+    const first = await swarmInProcess(root, ['status', '--team', TEAM, '--json']);
     expect(first.exitCode, first.stderr).toBe(0);
     const report = JSON.parse(first.stdout) as { tasks: unknown; members: { name: string; state: string; task: unknown }[] };
     expect(report.members.find((m) => m.name === 'ghost')).toMatchObject({ state: 'stopped', task: { id: '1', subject: 'Haunt' }, resumeCommand: `swarm resume ghost --team ${TEAM}` });

@@ -4,7 +4,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startSwarm, swarm, swarmInProcess } from '../../support/cli.js';
+import { startSwarm, swarmInProcess } from '../../support/cli.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 import { waitFor } from '../../support/wait.js';
 
@@ -13,7 +13,7 @@ describe('swarm board', () => {
   useTempRoot((dir) => (root = dir));
 
   it('prints the URL with its token on stdout, serves it until Ctrl-C, and exits 0', async () => {
-    expect((await swarm(root, ['team', 'create', 'crew'])).exitCode).toBe(0);
+    expect((await swarmInProcess(root, ['team', 'create', 'crew'])).exitCode).toBe(0);
     const { proc, output } = startSwarm(root, ['board', '--team', 'crew']);
     let stderr = '';
     proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -31,7 +31,7 @@ describe('swarm board', () => {
   });
 
   it('--open hands the URL to the browser opener on PATH (xdg-open), and says so where there is none', async () => {
-    expect((await swarm(root, ['team', 'create', 'crew'])).exitCode).toBe(0);
+    expect((await swarmInProcess(root, ['team', 'create', 'crew'])).exitCode).toBe(0);
     const bin = path.join(root, 'bin');
     await fs.mkdir(bin);
     const opened = path.join(root, 'opened.txt');
@@ -53,7 +53,7 @@ describe('swarm board', () => {
   });
 
   it('--host serves another address when asked, and warns to prefer ssh -L', async () => {
-    expect((await swarm(root, ['team', 'create', 'crew'])).exitCode).toBe(0);
+    expect((await swarmInProcess(root, ['team', 'create', 'crew'])).exitCode).toBe(0);
     const { proc, output } = startSwarm(root, ['board', '--team', 'crew', '--host', '0.0.0.0']);
     let stderr = '';
     proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -66,7 +66,7 @@ describe('swarm board', () => {
   });
 
   it('without a team, serves the list of every team', async () => {
-    for (const t of ['alpha', 'beta']) expect((await swarm(root, ['team', 'create', t])).exitCode).toBe(0);
+    for (const t of ['alpha', 'beta']) expect((await swarmInProcess(root, ['team', 'create', t])).exitCode).toBe(0);
     const { proc, output } = startSwarm(root, ['board']);
     const url = await waitFor(() => /http:\/\/127\.0\.0\.1:\d+\/\?token=\S+/.exec(output())?.[0], 10_000, 'the board URL');
     const u = new URL(url);

@@ -1,11 +1,13 @@
-// Hibernation (docs/hibernation.md), through the built executable on a private tmux server and the
+// Hibernation (docs/hibernation.md), on a private tmux server and the
 // stand-in Messages API: a swarm teammate idle past its --hibernate-after exits as `hibernating`
 // (status says so and since when, doctor finds nothing wrong, its pane says one line); 50 messages
 // appended at once by 10 processes wake it (the leader's waker) through the resume path (same
 // name, conversation restored), never two copies at once, and each is delivered exactly once; it
 // sleeps again; a shutdown removes it without waking it. A teammate owing something (a task in progress) does not sleep. A wake killed halfway
 // is resumed again and still delivers once. Whoever leads wakes a sleeper for an entry written
-// straight into its inbox (as Claude Code writes them) and closes the pane it left. Run `npm run build` first.
+// straight into its inbox (as Claude Code writes them) and closes the pane it left. The teammates and
+// the waking `swarm send` are processes of the built executable (run `npm run build` first); spawn
+// and resume run in-process through main(argv, io).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -58,8 +60,14 @@ async function deliveries(name: string, token: string): Promise<number> {
   return (await logLines(name, 'user')).reduce((n, u) => n + (text(u).match(exact)?.length ?? 0), 0);
 }
 
+/**
+ * The env of a process leading the team, as the test's waker runs: `env` and the team's root. A
+ * teammate it wakes gets CLAUDE_CONFIG_DIR from it, not from whatever env started the tmux server.
+ */
+const leaderEnv = (env: Record<string, string>): Record<string, string> => ({ ...env, CLAUDE_CONFIG_DIR: root });
+
 async function spawnSleeper(env: Record<string, string>, name: string, after = '1s'): Promise<{ pid: number; paneId: string }> {
-  const spawned = await swarm(root, ['spawn', name, '-p', `start ${name}`, '--backend', 'tmux', '--cwd', work, '--hibernate-after', after, '--json'], env);
+  const spawned = await swarmInProcess(root, ['spawn', name, '-p', `start ${name}`, '--backend', 'tmux', '--cwd', work, '--hibernate-after', after, '--json'], env);
   expect(spawned.exitCode, spawned.stderr).toBe(0);
   const first = JSON.parse(spawned.stdout) as { pid: number; paneId: string };
   pids.add(first.pid);
@@ -89,7 +97,7 @@ describe('hibernation', () => {
     // Awake, it stays up a little longer (read at its next idle spell), so the burst finds it mostly awake.
     await updateMember(team(), 'w1', { hibernateAfterMs: 3000 });
     const lines: string[] = [];
-    const waker = await HibernationWaker.start({ team: team(), backends: () => ({ env }), say: (l) => lines.push(l), pollMs: 250 });
+    const waker = await HibernationWaker.start({ team: team(), backends: () => ({ env: leaderEnv(env) }), say: (l) => lines.push(l), pollMs: 250 });
     try {
       // 10 processes at once, 5 messages each, straight into its inbox (as any sender's appends).
       const senders = Array.from({ length: 10 }, (_, p) => execa(process.execPath, [APPEND, root, TEAM, 'w1', `p${p}`, '5'], { reject: false }));
@@ -160,7 +168,7 @@ describe('hibernation', () => {
     );
     await sending;
     await waitFor(() => !isProcessAlive(killed!), 5_000, 'the killed wake to be gone');
-    const again = await swarm(root, ['resume', 'w2'], env);
+    const again = await swarmInProcess(root, ['resume', 'w2'], env);
     expect(again.exitCode, again.stderr).toBe(0);
     await waitFor(async () => (await deliveries('w2', 'k-1')) >= 1, 20_000, 'k-1 delivered after the second resume');
     expect(await deliveries('w2', 'k-1')).toBe(1);
@@ -168,7 +176,7 @@ describe('hibernation', () => {
     // Asleep again, then an entry written straight into its inbox: the leader's waker wakes it and closes the exited pane.
     await waitFor(async () => (await stateOf(env, 'w2'))?.state === 'hibernating', 20_000, 'w2 to hibernate again');
     const lines: string[] = [];
-    const waker = await HibernationWaker.start({ team: team(), backends: () => ({ env }), say: (l) => lines.push(l), pollMs: 250 });
+    const waker = await HibernationWaker.start({ team: team(), backends: () => ({ env: leaderEnv(env) }), say: (l) => lines.push(l), pollMs: 250 });
     try {
       const asleepPane = (await readTeam(team())).members[1]!.tmuxPaneId;
       await waitFor(async () => !(await listAllPanes(new TmuxServer({ socket }))).some((p) => p.paneId === asleepPane), 10_000, 'its exited pane closed');

@@ -1,9 +1,10 @@
-// What `swarm resume` must never do, through the built executable on a private tmux server, with the
+// What `swarm resume` must never do, on a private tmux server, with the
 // fake teammate as `claude` on PATH (a stopped `--runtime claude` member c1): two `swarm resume c1`
 // at once start one c1, not two (the other says it is already running or being started, and
 // config.json names the one that runs); a resume whose teammate dies before it is ready takes back
 // the prompt it sent again; `swarm resume` without names leaves alone a member whose process
-// still runs. Run `npm run build` first.
+// still runs. The racing resumes are two processes of the built executable (run `npm run build`
+// first); the other command lines run in-process through main(argv, io).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -13,7 +14,7 @@ import { Mailbox } from '../../../src/mailbox/mailbox.js';
 import { addMember, createTeam, readTeam, updateMember } from '../../../src/team/index.js';
 import { Team } from '../../../src/team/team.js';
 import { quote } from 'shell-quote';
-import { swarm, type CliResult } from '../../support/cli.js';
+import { swarm, swarmInProcess, type CliResult } from '../../support/cli.js';
 import { deadPid, reapChildren, startSleeper } from '../../support/team-fixture.js';
 import { afterThisTest, useTempRoot } from '../../support/tmp-root.js';
 import { tmuxEnv, tmuxForThisTest } from '../../support/tmux.js';
@@ -92,7 +93,7 @@ describe('swarm resume guards', () => {
     await stoppedClaude();
     await new Mailbox({ team }).append('c1', { from: 'team-lead', text: 'QUEUED' });
     const env = await claudeEnv({ FAKE_CRASH: '1' });
-    const died = await swarm(root, ['resume', 'c1'], env);
+    const died = await swarmInProcess(root, ['resume', 'c1'], env);
     expect(died.exitCode).toBe(1);
     expect(died.stderr).toMatch(/^swarm: resume of c1 failed: c1 exited before it was ready( \(exit status 3\))?; c1 is still stopped\n/);
     const inbox = await new Mailbox({ team }).read('c1');
@@ -110,10 +111,10 @@ describe('swarm resume guards', () => {
     await addMember(team, { name: 'w1', cwd: work });
     await updateMember(team, 'w1', { tmuxPaneId: '%7', backendType: 'tmux', pid: lives, isActive: true });
     const env = await claudeEnv();
-    const status = await swarm(root, ['status', '--json'], env);
+    const status = await swarmInProcess(root, ['status', '--json'], env);
     expect((JSON.parse(status.stdout) as { members: { name: string; state: string }[] }).members[1]).toMatchObject({ name: 'w1', state: 'dead' });
 
-    const r = await swarm(root, ['resume'], { ...env, SWARM_TEAMMATE_COMMAND: quote([process.execPath, FAKE]) });
+    const r = await swarmInProcess(root, ['resume'], { ...env, SWARM_TEAMMATE_COMMAND: quote([process.execPath, FAKE]) });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toBe(`no stopped members in team ${TEAM} (swarm status shows each member's state)`);
     expect(await livePanes()).toEqual([]);

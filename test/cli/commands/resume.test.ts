@@ -1,4 +1,4 @@
-// Teammates that come back after a crash (SPEC §11), through the built executable: a swarm
+// Teammates that come back after a crash (SPEC §11): a swarm
 // teammate on a private tmux server works a turn against the stand-in Messages API, the server is
 // killed under it, `swarm status` shows it `stopped` (its task kept), `swarm send` queues a message
 // with the resume hint, `swarm resume` brings it back in a new pane, and the model's next request
@@ -9,7 +9,8 @@
 // the run's powers) resume a stopped member they message. A `--runtime claude` teammate (the fake
 // teammate as `claude` on PATH) gets its original prompt again in a new session, or, when Claude
 // Code's transcript of its session is there, is started with `--resume <id>` and no prompt.
-// Run `npm run build` first.
+// The first test spawns and resumes through the built executable (run `npm run build` first); the
+// other command lines run in-process through main(argv, io).
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -35,7 +36,7 @@ import type { MessagesServer } from '../../../src/standin/messages-server.js';
 import { TaskList } from '../../../src/tasks/index.js';
 import { addMember, claudeTranscript, readTeam, updateMember } from '../../../src/team/index.js';
 import { Team } from '../../../src/team/team.js';
-import { SWARM_BIN, swarm } from '../../support/cli.js';
+import { SWARM_BIN, swarm, swarmInProcess } from '../../support/cli.js';
 import { deadPid } from '../../support/team-fixture.js';
 import { useStandinTeam } from '../../support/standin-team.js';
 import { reapServer, tmuxEnv } from '../../support/tmux.js';
@@ -68,7 +69,7 @@ interface Row {
 }
 
 async function member(env: Record<string, string>, name: string): Promise<Row> {
-  const r = await swarm(root, ['status', '--json'], env);
+  const r = await swarmInProcess(root, ['status', '--json'], env);
   expect(r.exitCode, r.stderr).toBe(0);
   return (JSON.parse(r.stdout) as { members: Row[] }).members.find((m) => m.name === name)!;
 }
@@ -114,15 +115,15 @@ describe('swarm resume', () => {
     await tasks.claim('1', 'w1');
     const stopped = await member(env, 'w1');
     expect(stopped).toMatchObject({ state: 'stopped', resumeCommand: `swarm resume w1 --team ${TEAM}`, task: { id: '1' } });
-    const human = await swarm(root, ['status'], env);
+    const human = await swarmInProcess(root, ['status'], env);
     expect(human.stdout).toContain(`stopped: w1 (its process and pane are gone; inbox, tasks and conversation kept) — resume with: swarm resume w1 --team ${TEAM}`);
 
-    const sent = await swarm(root, ['send', 'w1', 'queued while stopped'], env);
+    const sent = await swarmInProcess(root, ['send', 'w1', 'queued while stopped'], env);
     expect(sent.exitCode, sent.stderr).toBe(0);
     expect(sent.stdout).toMatch(/^sent to w1 /);
     expect(sent.stderr).toBe(`swarm: note: w1 is stopped (its process and pane are gone); the message waits in its inbox until you resume it: swarm resume w1 --team ${TEAM}`);
 
-    const notStopped = await swarm(root, ['resume', 'team-lead'], env);
+    const notStopped = await swarmInProcess(root, ['resume', 'team-lead'], env);
     expect(notStopped.exitCode).toBe(1);
     expect(notStopped.stderr).toMatch(/no teammate team-lead in team rs/);
 
@@ -150,7 +151,7 @@ describe('swarm resume', () => {
     const config = await readTeam(new Team(root, TEAM));
     expect(config.members[1]).toMatchObject({ name: 'w1', color: first.color, tmuxPaneId: back.paneId });
     expect((await listAllPanes(new TmuxServer({ socket }))).map((p) => p.paneId)).toContain(back.paneId);
-    expect((await swarm(root, ['resume', 'w1'], env)).stderr).toMatch(/^swarm: w1 is already running \(pid \d+, (idle|working)\): only a stopped member \(process and pane gone\) can be resumed$/);
+    expect((await swarmInProcess(root, ['resume', 'w1'], env)).stderr).toMatch(/^swarm: w1 is already running \(pid \d+, (idle|working)\): only a stopped member \(process and pane gone\) can be resumed$/);
   }, 90_000);
 
   it('a corrupt transcript, a cwd that is gone or a teammate that dies at start leaves the member stopped and says why; a last line cut short by SIGKILL resumes; an old signed shutdown_request is not obeyed twice', async () => {
@@ -175,7 +176,7 @@ describe('swarm resume', () => {
     const line = (kind: string, text: string) => JSON.stringify({ kind, content: [{ type: 'text', text }] });
     await fs.writeFile(log, [line('user', 'one'), '{"kind":"assistant","content":[{"type":"te', line('user', 'three'), ''].join('\n'));
 
-    const failed = await swarm(root, ['resume'], env);
+    const failed = await swarmInProcess(root, ['resume'], env);
     expect(failed.exitCode).toBe(1);
     expect(failed.stderr).toContain(`swarm: resume of w1 failed: its transcript cannot be restored whole: ${log} line 2: not JSON`);
     expect(failed.stderr).toContain(`swarm: resume of w2 failed: its cwd ${path.join(root, 'removed')} no longer exists`);
@@ -198,7 +199,7 @@ describe('swarm resume', () => {
 
     // A teammate that exits before it is ready (the fake one, crashing): its new pane is closed, the member stays stopped as it was.
     const crashing = quote(['env', 'FAKE_CRASH=1', process.execPath, FAKE]);
-    const died = await swarm(root, ['resume', 'w1'], { ...env, SWARM_TEAMMATE_COMMAND: crashing });
+    const died = await swarmInProcess(root, ['resume', 'w1'], { ...env, SWARM_TEAMMATE_COMMAND: crashing });
     expect(died.exitCode).toBe(1);
     expect(died.stderr).toMatch(/^swarm: resume of w1 failed: w1 exited before it was ready( \(exit status 3\))?; w1 is still stopped\nlast output of its pane:\n/);
     expect(died.stderr).toContain('"--cwd","' + work + '","--resume"]'); // its command line: the swarm teammate's flags, --resume added
@@ -206,7 +207,7 @@ describe('swarm resume', () => {
     expect((await readTeam(team)).members[1]).toMatchObject({ tmuxPaneId: '%7', pid: gone });
     expect((await member(env, 'w1')).state).toBe('stopped');
 
-    const resumed = await swarm(root, ['resume', 'w1'], env);
+    const resumed = await swarmInProcess(root, ['resume', 'w1'], env);
     expect(resumed.exitCode, resumed.stderr).toBe(0);
     expect(resumed.stdout.split('\n')[0]).toMatch(/^resumed w1: ready \(3 turns restored(, 1 unread message waiting)?\)$/);
     const back = await member(env, 'w1');
@@ -288,7 +289,7 @@ describe('swarm resume', () => {
     await fs.mkdir(bin);
     await fs.writeFile(path.join(bin, 'claude'), `#!/bin/sh\nexec ${quote([process.execPath, FAKE])} "$@"\n`, { mode: 0o755 });
     const env = { ...tmuxEnv(socket, []), SWARM_TEAMMATE_COMMAND: '', SWARM_TEAM: TEAM, PATH: `${bin}:${process.env.PATH ?? ''}` };
-    const spawned = await swarm(root, ['spawn', 'c1', '-p', 'ORIGINAL PROMPT', '--runtime', 'claude', '--backend', 'tmux', '--cwd', work, '--json'], env);
+    const spawned = await swarmInProcess(root, ['spawn', 'c1', '-p', 'ORIGINAL PROMPT', '--runtime', 'claude', '--backend', 'tmux', '--cwd', work, '--json'], env);
     expect(spawned.exitCode, spawned.stderr).toBe(0);
     const first = JSON.parse(spawned.stdout) as { pid: number };
     pids.add(first.pid);
@@ -300,7 +301,7 @@ describe('swarm resume', () => {
   it('a claude teammate is restarted with its original prompt, its unread message still there for it', async () => {
     const { env, bin } = await crashedClaude();
     expect((await member(env, 'c1')).state).toBe('stopped');
-    expect((await swarm(root, ['send', 'c1', 'QUEUED'], env)).exitCode).toBe(0);
+    expect((await swarmInProcess(root, ['send', 'c1', 'QUEUED'], env)).exitCode).toBe(0);
     // Its team's scratchpad removed by hand meanwhile: made again (0700) before claude is started.
     const scratchpad = new Team(root, TEAM).paths.scratchpad;
     await fs.rm(scratchpad, { recursive: true });
@@ -311,10 +312,10 @@ describe('swarm resume', () => {
     // A resume that fails (this claude exits at once) leaves the session it had recorded.
     const script = await fs.readFile(path.join(bin, 'claude'), 'utf8');
     await fs.writeFile(path.join(bin, 'claude'), '#!/bin/sh\nexit 3\n');
-    expect((await swarm(root, ['resume', 'c1'], env)).exitCode).not.toBe(0);
+    expect((await swarmInProcess(root, ['resume', 'c1'], env)).exitCode).not.toBe(0);
     expect((await readTeam(new Team(root, TEAM))).members[1]!.sessionId).toBe(firstSession);
     await fs.writeFile(path.join(bin, 'claude'), script);
-    const resumed = await swarm(root, ['resume', 'c1'], env);
+    const resumed = await swarmInProcess(root, ['resume', 'c1'], env);
     expect(resumed.exitCode, resumed.stderr).toBe(0);
     expect((await fs.stat(scratchpad)).mode & 0o777).toBe(0o700);
     expect(resumed.stdout).toMatch(/^resumed c1: ready \(its original prompt sent again/);
@@ -334,7 +335,7 @@ describe('swarm resume', () => {
 
   it('a claude teammate whose session transcript is here goes on in it: --resume <id>, no prompt again, ready only once it writes there', async () => {
     const { env } = await crashedClaude();
-    expect((await swarm(root, ['send', 'c1', 'QUEUED'], env)).exitCode).toBe(0);
+    expect((await swarmInProcess(root, ['send', 'c1', 'QUEUED'], env)).exitCode).toBe(0);
     // Claude Code's transcript of its session, as a real claude leaves it (the fake writes none).
     const team = new Team(root, TEAM);
     const sessionId = (await readTeam(team)).members[1]!.sessionId!;
@@ -343,7 +344,7 @@ describe('swarm resume', () => {
     await fs.writeFile(transcript, `${JSON.stringify({ type: 'user', sessionId })}\n`);
 
     // The fake takes the session and reads its inbox but never writes to the transcript: not ready.
-    const resumed = await swarm(root, ['resume', 'c1', '--ready-timeout', '3'], env);
+    const resumed = await swarmInProcess(root, ['resume', 'c1', '--ready-timeout', '3'], env);
     expect(resumed.exitCode).not.toBe(0);
     expect(resumed.stdout + resumed.stderr).toContain(`c1 was not ready within 3 s (it did not take up its Claude Code session ${transcript})`);
     expect(resumed.stdout + resumed.stderr).toContain(`"--resume","${sessionId}"`);
@@ -358,7 +359,7 @@ describe('swarm resume', () => {
     // where it points: the prompt is sent again, in a new session.
     await updateMember(team, 'c1', { sessionId: '../escape' });
     await fs.writeFile(claudeTranscript(root, work, '../escape'), '{}\n');
-    const again = await swarm(root, ['resume', 'c1', '--ready-timeout', '10'], env);
+    const again = await swarmInProcess(root, ['resume', 'c1', '--ready-timeout', '10'], env);
     expect(again.exitCode, again.stdout + again.stderr).toBe(0);
     expect(again.stdout).toMatch(/^resumed c1: ready \(its original prompt sent again/);
     pids.add((await member(env, 'c1')).pid!);

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../../src/backends/process.js';
 import { readTeam } from '../../../src/team/index.js';
 import { Team } from '../../../src/team/team.js';
-import { SWARM_BIN, swarm } from '../../support/cli.js';
+import { SWARM_BIN, swarm, swarmInProcess } from '../../support/cli.js';
 import { useFakeTeam } from '../../support/fake-team.js';
 import { waitFor } from '../../support/wait.js';
 
@@ -40,7 +40,7 @@ describe('swarm shutdown and the grace period', () => {
     expect(r.stderr).toMatch(/^waiting for alice \(\d+ s\)…$/m); // the seconds depend on the machine's load
     expect((await readTeam(new Team(root, TEAM))).members).toHaveLength(1);
 
-    const help = await swarm(root, ['shutdown', '--help'], { SWARM_SHUTDOWN_GRACE_MS: '2000' });
+    const help = await swarmInProcess(root, ['shutdown', '--help'], { SWARM_SHUTDOWN_GRACE_MS: '2000' });
     expect(help.stdout).toMatch(/--timeout .*plus 10 s\)\s+\[number\] \[default: 12\]/s);
   }, 40_000);
 

@@ -1,8 +1,9 @@
-// A teammate on "another machine" end to end through the built CLI: `swarm spawn --host` over a
+// A teammate on "another machine" end to end: `swarm spawn --host` over a
 // private sshd on 127.0.0.1 (support/sshd.ts) into a private tmux server there, the real
 // `swarm teammate` (SWARM_TEAMMATE_COMMAND: this repo's bin, as the remote side runs it) answered
 // by the stand-in Messages API; a permission round trip (`swarm approve`), `swarm status` showing
 // the host, and a verified shutdown. Then `swarm launch` with a team file's hosts: pool (fake teammates).
+// The spawn over ssh runs the built executable; the other command lines run in-process (main(argv, io)).
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +15,7 @@ import { TmuxServer } from '../../../src/backends/tmux/commands.js';
 import { startMessagesServer, type MessagesServer } from '../../../src/standin/messages-server.js';
 import { createTeam, readTeam } from '../../../src/team/index.js';
 import { Team } from '../../../src/team/team.js';
-import { SWARM_BIN, swarm } from '../../support/cli.js';
+import { SWARM_BIN, swarm, swarmInProcess } from '../../support/cli.js';
 import { SSH_SKIP, SSH_TEST_HOST, startSshd, type TestSshd } from '../../support/sshd.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 import { tmuxEnv, tmuxForThisTest } from '../../support/tmux.js';
@@ -44,7 +45,7 @@ afterEach(async () => {
   standin = undefined;
 });
 
-const run = (args: string[], env: Record<string, string>) => swarm(root, ['--team', TEAM, ...args], env);
+const run = (args: string[], env: Record<string, string>) => swarmInProcess(root, ['--team', TEAM, ...args], env);
 
 describe.skipIf(SSH_SKIP !== undefined)('swarm spawn --host (ssh backend)', () => {
   it('a remote teammate asks permission, is approved, shows its host in status, and shuts down verified', async () => {
@@ -66,7 +67,7 @@ describe.skipIf(SSH_SKIP !== undefined)('swarm spawn --host (ssh backend)', () =
       SWARM_POLL_MS: '250',
       SWARM_HEARTBEAT_MS: '500',
     };
-    const spawned = await run(['spawn', 'remo', '-p', 'write done.txt', '--host', SSH_TEST_HOST, '--cwd', work, '--json'], env);
+    const spawned = await swarm(root, ['--team', TEAM, 'spawn', 'remo', '-p', 'write done.txt', '--host', SSH_TEST_HOST, '--cwd', work, '--json'], env);
     expect(spawned.exitCode, spawned.stderr).toBe(0);
     const r = JSON.parse(spawned.stdout) as { backendType: string; host: string; pid: number };
     expect(r).toMatchObject({ backendType: 'ssh', host: SSH_TEST_HOST });
@@ -102,7 +103,7 @@ describe.skipIf(SSH_SKIP !== undefined)('swarm spawn --host (ssh backend)', () =
     const dead = exited.pid!;
     await exited;
     const env = { ...tmuxEnv(socket, ['env', `FAKE_STATUS_PID=${dead}`, process.execPath, FAKE]), SWARM_SSH_COMMAND: sshd.sshCommand };
-    const r = await swarm(root, ['launch', file, '--no-console', '--json'], env);
+    const r = await swarmInProcess(root, ['launch', file, '--no-console', '--json'], env);
     expect(r.exitCode, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { backend: string; spawned: string[]; status: { members: { name: string; host: string | null; alive: boolean | null; pid: number | null }[] } };
     expect(out).toMatchObject({ backend: 'ssh', spawned: ['w1', 'w2'] });
@@ -115,11 +116,11 @@ describe.skipIf(SSH_SKIP !== undefined)('swarm spawn --host (ssh backend)', () =
     // on the same host, through the ssh backend (not this machine's tmux).
     const w1 = (await readTeam(new Team(root, 'pool'))).members[1]!;
     await new TmuxServer({ socket }).run(['kill-pane', '-t', w1.tmuxPaneId]);
-    await waitFor(async () => JSON.parse((await swarm(root, ['status', '--team', 'pool', '--json'], env)).stdout).members[1].state === 'stopped', 15_000, 'w1 stopped');
-    const resumed = await swarm(root, ['resume', 'w1', '--team', 'pool', '--json'], env);
+    await waitFor(async () => JSON.parse((await swarmInProcess(root, ['status', '--team', 'pool', '--json'], env)).stdout).members[1].state === 'stopped', 15_000, 'w1 stopped');
+    const resumed = await swarmInProcess(root, ['resume', 'w1', '--team', 'pool', '--json'], env);
     expect(resumed.exitCode, resumed.stderr + resumed.stdout).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject([{ ok: true, name: 'w1', backendType: 'ssh', host: SSH_TEST_HOST }]);
-    teammates = (JSON.parse((await swarm(root, ['status', '--team', 'pool', '--json'], env)).stdout) as typeof out.status).members.slice(1);
+    teammates = (JSON.parse((await swarmInProcess(root, ['status', '--team', 'pool', '--json'], env)).stdout) as typeof out.status).members.slice(1);
     expect(teammates.map((m) => [m.name, m.host, m.alive])).toEqual([['w1', SSH_TEST_HOST, true], ['w2', SSH_TEST_HOST, true]]);
     for (const m of teammates) pids.add(m.pid!);
 
@@ -144,7 +145,7 @@ describe.skipIf(SSH_SKIP !== undefined)('swarm spawn --host (ssh backend)', () =
     expect(String(attached.stdout)).toMatch(new RegExp(`detached; team "pool" runs on \\(back to it: ssh .*-t ${SSH_TEST_HOST} tmux -L \\S+ attach -t swarm-pool\\)`));
 
     for (const m of teammates) {
-      const killed = await swarm(root, ['kill', m.name, '--team', 'pool', '--json'], env);
+      const killed = await swarmInProcess(root, ['kill', m.name, '--team', 'pool', '--json'], env);
       expect(killed.exitCode, killed.stderr).toBe(0);
       expect(isProcessAlive(m.pid!)).toBe(false); // the "remote" host is this one: checkable here
     }

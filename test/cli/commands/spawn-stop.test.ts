@@ -1,5 +1,6 @@
-// `swarm spawn`, `swarm kill`, `swarm shutdown` through the built executable (SPEC §6): --json
-// shapes, the human lines, exit codes, and the errors a user meets. tmux on a private socket per
+// `swarm spawn`, `swarm kill`, `swarm shutdown` (SPEC §6): --json shapes, the human lines, exit
+// codes, and the errors a user meets. The first test runs the built executable end to end; the
+// others run the same command lines in-process through main(argv, io). tmux on a private socket per
 // test (reaped afterwards); the fake teammate via SWARM_TEAMMATE_COMMAND. Run `npm run build` first.
 // (execa strips the final newline of stdout/stderr.)
 import { quote } from 'shell-quote';
@@ -7,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../../src/backends/process.js';
 import { TmuxServer, listAllPanes } from '../../../src/backends/tmux/commands.js';
 import { readTeam } from '../../../src/team/index.js';
-import { swarm } from '../../support/cli.js';
+import { swarm, swarmInProcess } from '../../support/cli.js';
 import { FAKE_TEAMMATE as FAKE, useFakeTeam } from '../../support/fake-team.js';
 import { afterThisTest } from '../../support/tmp-root.js';
 import { privateSocket, reapServer } from '../../support/tmux.js';
@@ -22,7 +23,9 @@ const pids = new Set<number>();
 
 useFakeTeam(TEAM, pids, (t) => ({ root, socket, env } = t));
 
-const run = (args: string[], extra: Record<string, string> = {}) => swarm(root, args, { ...env, ...extra });
+const run = (args: string[], extra: Record<string, string> = {}) => swarmInProcess(root, args, { ...env, ...extra });
+/** `run` through the built executable (the first test: spawn, kill and shutdown end to end). */
+const runChild = (args: string[], extra: Record<string, string> = {}) => swarm(root, args, { ...env, ...extra });
 
 interface Spawned {
   agentId: string;
@@ -32,8 +35,8 @@ interface Spawned {
   paneId: string;
   pid: number;
 }
-async function spawnJson(name: string, extra: Record<string, string> = {}): Promise<Spawned> {
-  const r = await run(['spawn', name, '--prompt', `hi ${name}`, '--backend', 'tmux', '--json'], extra);
+async function spawnJson(name: string, extra: Record<string, string> = {}, via = run): Promise<Spawned> {
+  const r = await via(['spawn', name, '--prompt', `hi ${name}`, '--backend', 'tmux', '--json'], extra);
   expect(r.exitCode, r.stderr).toBe(0);
   const out = JSON.parse(r.stdout) as Spawned;
   pids.add(out.pid);
@@ -42,7 +45,7 @@ async function spawnJson(name: string, extra: Record<string, string> = {}): Prom
 
 describe('swarm spawn / kill / shutdown', () => {
   it('spawn --json and the human line; kill --json; shutdown <name> --json: shapes, config, tmux, verified', async () => {
-    const alice = await spawnJson('alice');
+    const alice = await spawnJson('alice', {}, runChild);
     expect(Object.keys(alice)).toEqual(['agentId', 'name', 'color', 'backendType', 'paneId', 'pid']);
     expect(alice).toMatchObject({ agentId: 'alice@cli', name: 'alice', color: 'blue', backendType: 'tmux' });
     const member = (await readTeam(new Team(root, TEAM))).members[1]!;
@@ -50,7 +53,7 @@ describe('swarm spawn / kill / shutdown', () => {
     const server = new TmuxServer({ socket });
     expect((await listAllPanes(server)).find((p) => p.paneId === alice.paneId)?.pid).toBe(alice.pid);
 
-    const human = await run(['spawn', 'bob', '--prompt', 'hi', '--backend', 'auto']);
+    const human = await runChild(['spawn', 'bob', '--prompt', 'hi', '--backend', 'auto']);
     expect(human.exitCode, human.stderr).toBe(0);
     const lines = human.stdout.split('\n');
     expect(lines[0]).toMatch(/^spawned bob \(bob@cli\) in tmux pane %\d+, pid (\d+): ready$/);
@@ -58,13 +61,13 @@ describe('swarm spawn / kill / shutdown', () => {
     pids.add(bobPid);
     expect(lines[1]).toBe(`  tmux -L ${socket} attach -t swarm-cli`);
 
-    const killed = await run(['kill', 'alice', '--json']);
+    const killed = await runChild(['kill', 'alice', '--json']);
     expect(killed.exitCode, killed.stderr).toBe(0);
     expect(JSON.parse(killed.stdout)).toEqual({ name: 'alice', outcome: 'killed', verified: true });
     expect(isProcessAlive(alice.pid)).toBe(false);
     expect((await listAllPanes(server)).some((p) => p.paneId === alice.paneId)).toBe(false);
 
-    const stopped = await run(['shutdown', 'bob', '--json', '--reason', 'done']);
+    const stopped = await runChild(['shutdown', 'bob', '--json', '--reason', 'done']);
     expect(stopped.exitCode, stopped.stderr).toBe(0);
     expect(JSON.parse(stopped.stdout)).toEqual([{ name: 'bob', outcome: 'approved', verified: true }]);
     expect(isProcessAlive(bobPid)).toBe(false);

@@ -1,9 +1,10 @@
-// Worktree isolation end to end (SPEC §10) through the built CLI: `swarm spawn --isolation worktree`
+// Worktree isolation end to end (SPEC §10): `swarm spawn --isolation worktree` (the built CLI)
 // in a real git repository (temp dir), real `swarm teammate` processes in a private tmux server
 // (reaped afterwards) answered by the stand-in Messages API, then `swarm worktrees --json`, the stop
 // report (a changed worktree kept, a clean one removed with its branch), `swarm doctor` on the kept
 // one and its printed cleanup run as printed, and the README's review-and-merge commands, as printed. The failures (outside a repository, `git worktree add`
 // blocked by a held ref lock, a clashing branch, a teammate that dies at once, a symlinked .claude) use the fake teammate.
+// Every command line but the first test's spawns runs in-process through main(argv, io).
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +14,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMessagesServer, type MessagesServer } from '../../../src/standin/messages-server.js';
 import { createTeam, readTeam } from '../../../src/team/index.js';
 import { Team } from '../../../src/team/team.js';
-import { REPO, SWARM_BIN, swarm } from '../../support/cli.js';
+import { REPO, SWARM_BIN, swarm, swarmInProcess } from '../../support/cli.js';
 import { git, makeRepo } from '../../support/git-repo.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 import { tmuxEnv, tmuxForThisTest } from '../../support/tmux.js';
@@ -39,7 +40,9 @@ afterEach(async () => {
   standin = undefined;
 });
 
-const run = (args: string[], env: Record<string, string>) => swarm(root, ['--team', TEAM, ...args], env);
+const run = (args: string[], env: Record<string, string>) => swarmInProcess(root, ['--team', TEAM, ...args], env);
+/** `run` through the built executable: the real end-to-end spawn. */
+const runChild = (args: string[], env: Record<string, string>) => swarm(root, ['--team', TEAM, ...args], env);
 const swarmBranches = () => git(repo, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/swarm/');
 const members = async () => (await readTeam(new Team(root, TEAM))).members.map((m) => m.name);
 
@@ -76,7 +79,7 @@ describe('swarm spawn --isolation worktree', () => {
     };
     const base = await git(repo, 'rev-parse', 'HEAD');
     for (const name of ['alice', 'bob']) {
-      const r = await run(['spawn', name, '-p', 'work on sub', '--backend', 'tmux', '--isolation', 'worktree', '--cwd', path.join(repo, 'sub'), '--permission-mode', 'acceptEdits', '--json'], env);
+      const r = await runChild(['spawn', name, '-p', 'work on sub', '--backend', 'tmux', '--isolation', 'worktree', '--cwd', path.join(repo, 'sub'), '--permission-mode', 'acceptEdits', '--json'], env);
       expect(r.exitCode, r.stderr).toBe(0);
       pids.add((JSON.parse(r.stdout) as { pid: number }).pid);
     }
@@ -161,7 +164,7 @@ describe('swarm spawn --isolation worktree', () => {
     expect(block).toBeDefined();
     await createTeam(root, { name: 'review' });
     const env = { ...tmuxEnv(socket, [process.execPath, FAKE]) };
-    const r = await swarm(root, ['spawn', 'alice', '-p', 'hi', '--team', 'review', '--backend', 'tmux', '--isolation', 'worktree', '--cwd', repo, '--json'], env);
+    const r = await swarmInProcess(root, ['spawn', 'alice', '-p', 'hi', '--team', 'review', '--backend', 'tmux', '--isolation', 'worktree', '--cwd', repo, '--json'], env);
     expect(r.exitCode, r.stderr).toBe(0);
     pids.add((JSON.parse(r.stdout) as { pid: number }).pid);
     const tree = path.join(repo, '.claude', 'worktrees', 'review-alice');
@@ -169,7 +172,7 @@ describe('swarm spawn --isolation worktree', () => {
     await git(tree, 'add', '-A');
     await git(tree, 'commit', '-q', '-m', 'alice: feature');
     await fs.writeFile(path.join(tree, 'later.txt'), 'left uncommitted\n');
-    const stopped = await swarm(root, ['kill', 'alice', '--team', 'review', '--json'], env);
+    const stopped = await swarmInProcess(root, ['kill', 'alice', '--team', 'review', '--json'], env);
     expect(JSON.parse(stopped.stdout)).toMatchObject({ worktree: { fate: 'kept', ahead: 1, filesChanged: 2, dirty: true } });
 
     for (const line of block!.split('\n').filter((l) => l.trim() !== '')) {
@@ -188,7 +191,7 @@ describe('swarm spawn --isolation worktree', () => {
     await fs.writeFile(file, ['name: tf', 'members:', '  - name: w1', '    prompt: hi', '    isolation: worktree', `    cwd: ${path.join(repo, 'sub')}`, ''].join('\n'));
     const tree = path.join(repo, '.claude', 'worktrees', 'tf-w1');
     const base = await git(repo, 'rev-parse', 'HEAD');
-    const dry = await swarm(root, ['launch', file, '--dry-run', '--no-console', '--backend', 'tmux'], env);
+    const dry = await swarmInProcess(root, ['launch', file, '--dry-run', '--no-console', '--backend', 'tmux'], env);
     expect(dry.exitCode, dry.stderr).toBe(0);
     const lines = dry.stdout.split('\n');
     const at = lines.indexOf(`# w1 works in its own git worktree on branch swarm/tf/w1, from ${base.slice(0, 12)}`);
@@ -197,12 +200,12 @@ describe('swarm spawn --isolation worktree', () => {
     expect(dry.stdout).toContain(`-c ${path.join(tree, 'sub')} `); // the pane starts inside the worktree
     expect(existsSync(tree)).toBe(false);
 
-    const launched = await swarm(root, ['launch', file, '--no-console', '--backend', 'tmux', '--json'], env);
+    const launched = await swarmInProcess(root, ['launch', file, '--no-console', '--backend', 'tmux', '--json'], env);
     expect(launched.exitCode, launched.stderr).toBe(0);
     const member = (await readTeam(new Team(root, 'tf'))).members[1]!;
     if (member.pid !== undefined) pids.add(member.pid);
     expect(member).toMatchObject({ name: 'w1', worktreePath: tree, cwd: path.join(tree, 'sub') });
-    const stopped = await swarm(root, ['shutdown', '--all', '--team', 'tf', '--json'], env);
+    const stopped = await swarmInProcess(root, ['shutdown', '--all', '--team', 'tf', '--json'], env);
     expect(JSON.parse(stopped.stdout)).toMatchObject([{ name: 'w1', outcome: 'approved', worktree: { fate: 'removed' } }]);
     expect(existsSync(tree)).toBe(false);
   });

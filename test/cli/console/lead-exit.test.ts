@@ -13,7 +13,7 @@ import { TmuxServer, capturePane, listAllPanes } from '../../../src/backends/tmu
 import { afterEach, describe, expect, it } from 'vitest';
 import { addMember, readTeam, updateMember } from '../../../src/team/team-store.js';
 import { Team } from '../../../src/team/team.js';
-import { SWARM_BIN, swarm } from '../../support/cli.js';
+import { SWARM_BIN, swarmInProcess } from '../../support/cli.js';
 import { reapChildren, startSleeper } from '../../support/team-fixture.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 import { tmuxForThisTest } from '../../support/tmux.js';
@@ -25,7 +25,7 @@ afterEach(() => reapChildren());
 
 describe('swarm lead', () => {
   it('exits 0 on its own after /quit (piped input)', { timeout: 45_000 }, async () => {
-    expect((await swarm(root, ['team', 'create', 'quiet'])).exitCode).toBe(0);
+    expect((await swarmInProcess(root, ['team', 'create', 'quiet'])).exitCode).toBe(0);
     const r = await execa(process.execPath, [SWARM_BIN, 'lead', '--team', 'quiet'], {
       env: { CLAUDE_CONFIG_DIR: root, NO_COLOR: '1', SWARM_TEAM: '' },
       input: '/quit\n',
@@ -37,7 +37,7 @@ describe('swarm lead', () => {
   });
 
   it('says /quit leaves once the last teammate is gone, and stays until then', { timeout: 45_000 }, async () => {
-    expect((await swarm(root, ['team', 'create', 'small'])).exitCode).toBe(0);
+    expect((await swarmInProcess(root, ['team', 'create', 'small'])).exitCode).toBe(0);
     const team = new Team(root, 'small');
     await addMember(team, { name: 'w1' });
     await updateMember(team, 'w1', { pid: await startSleeper() }); // no pane: /kill stops the process
@@ -63,7 +63,7 @@ describe('swarm lead', () => {
   });
 
   it('leaves like /quit, quietly, when its output is closed (a terminal or pipe gone): exit 141, as any command whose output closed', { timeout: 45_000 }, async () => {
-    expect((await swarm(root, ['team', 'create', 'gone'])).exitCode).toBe(0);
+    expect((await swarmInProcess(root, ['team', 'create', 'gone'])).exitCode).toBe(0);
     const lead = execa(process.execPath, [SWARM_BIN, 'lead', '--team', 'gone'], {
       env: { CLAUDE_CONFIG_DIR: root, NO_COLOR: '1', SWARM_TEAM: '' },
       stdin: 'pipe',
@@ -82,7 +82,7 @@ describe('swarm lead', () => {
   });
 
   it('on a terminal SIGINT asks as Ctrl-C does; its terminal gone (tmux kill-pane): leaves as /quit does, the teammate left running, said on stderr', { timeout: 45_000 }, async () => {
-    expect((await swarm(root, ['team', 'create', 'hup'])).exitCode).toBe(0);
+    expect((await swarmInProcess(root, ['team', 'create', 'hup'])).exitCode).toBe(0);
     const team = new Team(root, 'hup');
     await addMember(team, { name: 'w1' });
     const w1 = await startSleeper();

@@ -12,7 +12,7 @@ import { isProcessAlive } from '../../../src/backends/process.js';
 import { Mailbox } from '../../../src/mailbox/mailbox.js';
 import { requestPermission } from '../../../src/permissions/worker.js';
 import { readTeam } from '../../../src/team/team-store.js';
-import { SWARM_BIN, swarm } from '../../support/cli.js';
+import { SWARM_BIN, swarmInProcess } from '../../support/cli.js';
 import { responseFrames, setupTeam, TEAM, type Harness } from '../../support/perm-harness.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 import { tmuxForThisTest } from '../../support/tmux.js';
@@ -85,10 +85,10 @@ describe('the leader lease: a second console watches', () => {
     expect((await screen(b)).split('fourth report')).toHaveLength(2);
 
     // A plain command may not take the holder's messages without --force.
-    const refused = await swarm(root, ['inbox', 'team-lead', '--consume', '--team', TEAM]);
+    const refused = await swarmInProcess(root, ['inbox', 'team-lead', '--consume', '--team', TEAM]);
     expect(refused.exitCode).toBe(1);
     expect(refused.stderr.trim()).toBe(`swarm: pid ${newHolder?.pid} (a console) takes delivery of team-lead's inbox: consuming here would take its messages; read without --consume, or add --force`);
-    const forced = await swarm(root, ['inbox', 'team-lead', '--consume', '--force', '--team', TEAM]);
+    const forced = await swarmInProcess(root, ['inbox', 'team-lead', '--consume', '--force', '--team', TEAM]);
     expect(forced.exitCode).toBe(0);
     expect(forced.stderr).toContain('warning: pid');
 

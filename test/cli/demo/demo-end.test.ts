@@ -18,7 +18,7 @@ import type { DoctorReport } from '../../../src/cli/handlers/doctor.js';
 import { listDemoRoots } from '../../../src/cli/demo/root.js';
 import { readTeam } from '../../../src/team/team-store.js';
 import { Team } from '../../../src/team/team.js';
-import { swarm } from '../../support/cli.js';
+import { swarmInProcess } from '../../support/cli.js';
 import { demoCommand, expectDemoCleanedUp, expectHangUpCleansUp, demoEnv, demoLeftovers, sessionNames, startDemoPane, useDemoPanes, userRoot, type DemoPanes } from '../../support/demo-pane.js';
 import { waitFor } from '../../support/wait.js';
 
@@ -108,11 +108,11 @@ describe('swarm demo --manual ends', () => {
     expect(await sessionNames(panes)).toEqual(['main', 'swarm-demo']); // what the issue saw: everything left
 
     const doctor = async (...args: string[]): Promise<DoctorReport> => {
-      const r = await swarm(userRoot(panes), ['doctor', '--json', ...args], { ...demoEnv(panes), TMUX: '' });
+      const r = await swarmInProcess(userRoot(panes), ['doctor', '--json', ...args], { ...demoEnv(panes), TMUX: '' });
       return JSON.parse(r.stdout) as DoctorReport;
     };
     // Another root's doctor (another user, another CLAUDE_CONFIG_DIR, another test run): not its demo.
-    const other = await swarm(path.join(tmp, 'other-root'), ['doctor', '--json', '--fix'], { ...demoEnv(panes), TMUX: '' });
+    const other = await swarmInProcess(path.join(tmp, 'other-root'), ['doctor', '--json', '--fix'], { ...demoEnv(panes), TMUX: '' });
     expect((JSON.parse(other.stdout) as DoctorReport).findings.filter((f) => f.check === 'orphan_demo')).toEqual([]);
     expect(teammatePids.filter((p) => isProcessAlive(p))).toHaveLength(3);
     await fs.access(root);

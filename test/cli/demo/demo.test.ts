@@ -19,7 +19,7 @@ import { listDemoRoots } from '../../../src/cli/demo/root.js';
 import { TaskList } from '../../../src/tasks/index.js';
 import { readTeam } from '../../../src/team/team-store.js';
 import { Team } from '../../../src/team/team.js';
-import { swarm } from '../../support/cli.js';
+import { swarmInProcess } from '../../support/cli.js';
 import { demoCommand, expectDemoCleanedUp, expectHangUpCleansUp, demoLeftovers, sessionNames, startDemoPane, useDemoPanes, userRoot, type DemoPanes } from '../../support/demo-pane.js';
 import { waitFor } from '../../support/wait.js';
 
@@ -81,7 +81,7 @@ describe('swarm demo (the agent lead)', () => {
     const title = await tmux.run(['display-message', '-p', '-t', pane, '#{pane_title}']);
     expect(title.trim()).toBe('swarm lead · demo');
     // The stand-in is no priced model: tokens, never a dollar figure.
-    const status = await swarm(await demoRoot(), ['status', '--team', 'demo']);
+    const status = await swarmInProcess(await demoRoot(), ['status', '--team', 'demo']);
     expect(status.exitCode, status.stderr).toBe(0);
     expect(status.stdout).toMatch(/^total {2}tokens \S+ · \d+ unpriced members$/m);
     expect(status.stdout).not.toContain('$');

@@ -1,4 +1,4 @@
-// `swarm doctor`'s worktree check (src/cli/doctor/worktrees.ts) through the built CLI, on a real
+// `swarm doctor`'s worktree check (src/cli/doctor/worktrees.ts), in-process through main(argv, io), on a real
 // repository in a temp dir: a worktree and a bare branch of members no longer in the team are
 // warnings whose fix is the exact plain git; the untouched worktree is removed by --fix, the branch
 // with a commit never is; a running member's worktree is no finding; the printed commands work.
@@ -9,7 +9,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { addMember, createTeam, updateMember, updateTeam } from '../../../src/team/index.js';
 import { Team } from '../../../src/team/team.js';
 import { addWorktree, planWorktree } from '../../../src/teammates/worktree.js';
-import { swarm } from '../../support/cli.js';
+import { swarmInProcess } from '../../support/cli.js';
 import { git, makeRepo } from '../../support/git-repo.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 
@@ -34,7 +34,7 @@ interface Finding {
 }
 
 async function orphans(fix = false): Promise<Finding[]> {
-  const r = await swarm(root, ['doctor', '--team', TEAM, '--json', ...(fix ? ['--fix'] : [])]);
+  const r = await swarmInProcess(root, ['doctor', '--team', TEAM, '--json', ...(fix ? ['--fix'] : [])]);
   return (JSON.parse(r.stdout) as { findings: Finding[] }).findings.filter((f) => f.check === 'orphaned_worktree');
 }
 
@@ -101,11 +101,11 @@ describe('swarm doctor: worktrees whose member is gone', () => {
         c.swarm = { ...c.swarm, worktreeRepos: [repo] };
       });
     }
-    const r = await swarm(root, ['doctor', '--json']);
+    const r = await swarmInProcess(root, ['doctor', '--json']);
     const report = JSON.parse(r.stdout) as { findings: Finding[]; passed: string[] };
     expect(report.findings.filter((f) => f.check === 'orphaned_worktree')).toEqual([]);
     expect(report.passed).toContain(`team ${TEAM}-x: every worktree belongs to a member`);
-    const listed = await swarm(root, ['worktrees', '--team', TEAM, '--json']);
+    const listed = await swarmInProcess(root, ['worktrees', '--team', TEAM, '--json']);
     expect(JSON.parse(listed.stdout)).toEqual([]);
     expect(existsSync(theirs.path)).toBe(true);
   });

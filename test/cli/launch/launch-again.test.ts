@@ -3,7 +3,8 @@
 // exact command that reaches it (exit 1), and --fresh refuses it; a team with no teammate running
 // is started again from the file, its tasks and inbox history kept (a crashed member resumed),
 // or with --fresh from nothing; a member whose process outlived its pane, or an open console,
-// stops it; --rename launches a second team under a free name. The built executable, tmux on a
+// stops it; --rename launches a second team under a free name. The command line in-process
+// (main(argv, io)); the built executable under script(1) where launch needs a terminal. tmux on a
 // private socket per test (reaped afterwards), the fake teammate.
 import { promises as fs } from 'node:fs';
 import { execa } from 'execa';
@@ -15,7 +16,7 @@ import { Mailbox } from '../../../src/mailbox/mailbox.js';
 import { TaskList } from '../../../src/tasks/index.js';
 import { addMember, readTeam, updateMember } from '../../../src/team/team-store.js';
 import { Team } from '../../../src/team/team.js';
-import { SWARM_BIN, swarm } from '../../support/cli.js';
+import { SWARM_BIN, swarmInProcess } from '../../support/cli.js';
 import { useFakeTeammates, writeTeamFile } from '../../support/fake-team.js';
 import { reapChildren, startSleeper } from '../../support/team-fixture.js';
 import { afterThisTest } from '../../support/tmp-root.js';
@@ -30,8 +31,8 @@ useFakeTeammates((t) => ({ root, socket, env } = t), 'swarm-launch-again-');
 beforeEach(async () => {
   file = await writeTeamFile(root, ['name: again', 'members:', '  - name: w1', '    prompt: hi']);
 });
-const launch = (extra: string[], more: Record<string, string> = {}) => swarm(root, ['launch', file, '--backend', 'tmux', ...extra], { ...env, ...more });
-const teamNames = async () => ((JSON.parse((await swarm(root, ['team', 'list', '--json'])).stdout) as { name: string }[]).map((t) => t.name));
+const launch = (extra: string[], more: Record<string, string> = {}) => swarmInProcess(root, ['launch', file, '--backend', 'tmux', ...extra], { ...env, ...more });
+const teamNames = async () => ((JSON.parse((await swarmInProcess(root, ['team', 'list', '--json'])).stdout) as { name: string }[]).map((t) => t.name));
 
 describe('swarm launch of a team that exists', () => {
   it('running: no twin; --no-console or no terminal says so with the exact attach command, exit 1; --rename makes a second team', async () => {
@@ -136,7 +137,7 @@ describe('swarm launch of a team that exists', () => {
     await new TaskList(team).create({ subject: 'Added later', description: '' }, 'team-lead');
     await mailbox.append('w1', { from: 'team-lead', text: 'EARLIER' });
     await waitFor(async () => (await mailbox.read('w1')).every((m) => m.read), 10_000, 'w1 to read its inbox');
-    const down = await swarm(root, ['shutdown', '--all', '--team', 'again'], env);
+    const down = await swarmInProcess(root, ['shutdown', '--all', '--team', 'again'], env);
     expect(down.exitCode, down.stderr).toBe(0);
     expect((await readTeam(team)).members.map((m) => m.name)).toEqual(['team-lead']);
     const leadInbox = await inbox('team-lead');
@@ -163,7 +164,7 @@ describe('swarm launch of a team that exists', () => {
     expect((await inbox('w1')).filter((t) => t === 'hi')).toHaveLength(2); // the first prompt, then this run's
     expect((await inbox('team-lead')).slice(0, leadInbox.length)).toEqual(leadInbox);
 
-    expect((await swarm(root, ['shutdown', '--all', '--team', 'again'], env)).exitCode).toBe(0);
+    expect((await swarmInProcess(root, ['shutdown', '--all', '--team', 'again'], env)).exitCode).toBe(0);
     const fresh = await launch(['--no-console', '--fresh']);
     expect(fresh.exitCode, fresh.stderr).toBe(0);
     expect(fresh.stdout).toMatch(/^deleted team "again" and its files \(--fresh\): starting from nothing\ncreated team again\n/);
@@ -194,7 +195,7 @@ describe('swarm launch of a team that exists', () => {
     afterThisTest(reapChildren);
     expect((await launch(['--no-console'])).exitCode).toBe(0);
     const team = new Team(root, 'again');
-    expect((await swarm(root, ['shutdown', '--all', '--team', 'again'], env)).exitCode).toBe(0);
+    expect((await swarmInProcess(root, ['shutdown', '--all', '--team', 'again'], env)).exitCode).toBe(0);
     // w2, spawned later by the lead: its pane is gone, its process (a sleeper) still runs.
     await addMember(team, { name: 'w2', cwd: root });
     const lives = await startSleeper();
@@ -208,7 +209,7 @@ describe('swarm launch of a team that exists', () => {
     }
     expect((await readTeam(team)).members.map((m) => m.name)).toEqual(['team-lead', 'w2']);
     expect((await listAllPanes(new TmuxServer({ socket }))).filter((p) => !p.dead && !p.shell)).toHaveLength(0);
-    expect((await swarm(root, ['kill', 'w2', '--team', 'again'], env)).exitCode).toBe(0);
+    expect((await swarmInProcess(root, ['kill', 'w2', '--team', 'again'], env)).exitCode).toBe(0);
 
     // The team's console open (in a window of the team's server), no teammate: not a second console.
     const tmux = new TmuxServer({ socket });

@@ -1,14 +1,15 @@
 // A team file's `tasks:` through the built `swarm launch` (tmux on a private socket, fake teammates,
 // reaped afterwards): the tasks exist in file order with their blockers (by position and by
 // subject) once launch returns, and an owner finds a task_assignment signed as team-lead after its
-// prompt; a bad task entry is refused with the file's line, exit 2, and nothing is created.
+// prompt; a bad task entry is refused with the file's line, exit 2, and nothing is created (that
+// refusal, and the task list read back, in-process through main(argv, io)).
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseControl } from '../../../src/protocol/control.js';
 import { InboxSchema } from '../../../src/protocol/message.js';
 import { TaskSchema } from '../../../src/protocol/task.js';
-import { swarm } from '../../support/cli.js';
+import { swarm, swarmInProcess } from '../../support/cli.js';
 import { useFakeTeammates, writeTeamFile } from '../../support/fake-team.js';
 
 let root: string;
@@ -36,7 +37,7 @@ describe('swarm launch with tasks:', { timeout: 90_000 }, () => {
     const r = await swarm(root, ['launch', file, '--no-console', '--backend', 'tmux'], env);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toContain('created 3 tasks (swarm tasks --team lt)');
-    const list = await swarm(root, ['tasks', '--team', 'lt', '--json']);
+    const list = await swarmInProcess(root, ['tasks', '--team', 'lt', '--json']);
     const tasks = TaskSchema.array().parse(JSON.parse(list.stdout));
     expect(tasks.map((t) => [t.id, t.subject, t.owner ?? '-', t.blockedBy, t.blocks])).toEqual([
       ['1', 'Ship it', '-', ['2', '3'], []],
@@ -54,7 +55,7 @@ describe('swarm launch with tasks:', { timeout: 90_000 }, () => {
 
   it('a bad task entry: one line with the file, line and field; exit 2; no team, no task list', async () => {
     const file = await teamFile([...MEMBERS, 'tasks:', '  - subject: a', '    blockedBy: [2]', '  - subject: b', '    owner: carol', '    blockedBy: [1]']);
-    const r = await swarm(root, ['launch', file, '--no-console', '--backend', 'tmux'], env);
+    const r = await swarmInProcess(root, ['launch', file, '--no-console', '--backend', 'tmux'], env);
     expect(r.exitCode, r.stderr).toBe(2);
     expect(r.stderr.split('\n')).toEqual([
       `swarm: ${file}:9: tasks[0].blockedBy: the tasks wait for each other in a circle (1 → 2 → 1): none could ever start (+1 more)`,

@@ -1,12 +1,14 @@
-// Colour: the one decision (output/color.ts) as a table, then the real `swarm` into a pipe with
+// Colour: the one decision (output/color.ts) as a table, then `swarm` into a pipe with
 // NO_COLOR / FORCE_COLOR / --color / --no-color, an error line on stderr, and the choice handed on
-// to what a launch starts (the dry run's env file line). Real child processes of bin/swarm.js.
+// to what a launch starts (the dry run's env file line). In-process through main(argv, io) with
+// exactly the env given; the two cases that set both NO_COLOR and FORCE_COLOR run as real child
+// processes of bin/swarm.js, where Node itself would warn on stderr if swarm passed both on.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { decideColorLevel, normalizeColorEnv } from '../../../src/cli/output/color.js';
-import { SWARM_BIN } from '../../support/cli.js';
+import { SWARM_BIN, swarmInProcess } from '../../support/cli.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 
 const ESC = '\u001b[';
@@ -61,8 +63,11 @@ describe('swarm into a pipe', () => {
   let root: string;
   useTempRoot((dir) => (root = dir));
 
-  /** `swarm ...args` with exactly `env` for colour (nothing inherited), stdout and stderr pipes. */
-  async function run(args: string[], env: Record<string, string>) {
+  /** `swarm ...args` in-process with exactly `env` for colour (nothing inherited), stdout and stderr not terminals. */
+  const run = (args: string[], env: Record<string, string>) => swarmInProcess(root, args, { SWARM_TEAM: '', TERM: 'xterm', ...env }, { extendEnv: false });
+
+  /** `run` as a child process of bin/swarm.js, stdout and stderr pipes. */
+  async function runChild(args: string[], env: Record<string, string>) {
     const r = await execa(process.execPath, [SWARM_BIN, ...args], {
       env: { CLAUDE_CONFIG_DIR: root, SWARM_TEAM: '', TERM: 'xterm', ...env },
       extendEnv: false,
@@ -73,14 +78,14 @@ describe('swarm into a pipe', () => {
   }
 
   it.each([
-    ['nothing set', false, {}, []],
-    ['FORCE_COLOR=1', true, { FORCE_COLOR: '1' }, []],
-    ['FORCE_COLOR=1 NO_COLOR=1', false, { FORCE_COLOR: '1', NO_COLOR: '1' }, []],
-    ['FORCE_COLOR=1 --no-color', false, { FORCE_COLOR: '1' }, ['--no-color']],
-    ['--color', true, {}, ['--color']],
-    ['NO_COLOR=1 --color', true, { NO_COLOR: '1' }, ['--color']],
-  ])('%s: coloured %s', async (_what, coloured, env, flags) => {
-    const r = await run(['team', 'create', 'blue', ...flags], env);
+    ['nothing set', false, {}, [], run],
+    ['FORCE_COLOR=1', true, { FORCE_COLOR: '1' }, [], run],
+    ['FORCE_COLOR=1 NO_COLOR=1', false, { FORCE_COLOR: '1', NO_COLOR: '1' }, [], runChild],
+    ['FORCE_COLOR=1 --no-color', false, { FORCE_COLOR: '1' }, ['--no-color'], run],
+    ['--color', true, {}, ['--color'], run],
+    ['NO_COLOR=1 --color', true, { NO_COLOR: '1' }, ['--color'], runChild],
+  ])('%s: coloured %s', async (_what, coloured, env, flags, via) => {
+    const r = await via(['team', 'create', 'blue', ...flags], env);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('created team');
     expect(r.stdout.includes(ESC)).toBe(coloured);

@@ -17,7 +17,7 @@ import { readTeam } from '../../../src/team/team-store.js';
 import { Team } from '../../../src/team/team.js';
 import { descendantsOf, isProcessAlive } from '../../../src/backends/process.js';
 import { CLAUDE_CODE_API_KEY, CLAUDE_CODE_BUILDS, claudeCodeWorkspace } from '../../support/claude-code.js';
-import { SWARM_BIN, swarm } from '../../support/cli.js';
+import { SWARM_BIN, swarmInProcess } from '../../support/cli.js';
 import { tmuxEnv, tmuxForThisTest } from '../../support/tmux.js';
 import { afterThisTest, tempRoot, useTempRoot } from '../../support/tmp-root.js';
 import { waitFor } from '../../support/wait.js';
@@ -63,7 +63,7 @@ describe.each(CLAUDE_CODE_BUILDS)('Claude Code $version leads through swarm mcp 
     });
     // The claude process and its MCP server, found while they run, to see them gone at the end.
     const lineage = child.pid === undefined ? [] : await descendantsOf(child.pid);
-    const approved = await swarm(root, line.split(' ').slice(1), { SWARM_TMUX_SOCKET: socket });
+    const approved = await swarmInProcess(root, line.split(' ').slice(1), { SWARM_TMUX_SOCKET: socket });
     expect(approved.exitCode, approved.stderr).toBe(0);
     const r = await child;
     expect(r.exitCode, `${r.stdout}\n${stderr}`).toBe(0);

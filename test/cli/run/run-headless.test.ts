@@ -13,7 +13,7 @@ import { startMessagesServer, type MessagesServer, type ScriptInput } from '../.
 import { lastUserText } from '../../../src/standin/request.js';
 import { TmuxServer, capturePane } from '../../../src/backends/tmux/commands.js';
 import { quote } from 'shell-quote';
-import { SWARM_BIN, swarm } from '../../support/cli.js';
+import { SWARM_BIN, swarmInProcess } from '../../support/cli.js';
 import { tmuxEnv, tmuxForThisTest } from '../../support/tmux.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 import { toolResults } from '../../support/runtime-harness.js';
@@ -95,7 +95,7 @@ describe('swarm run -p', () => {
     const pane = (await tmux.run(['new-session', '-d', '-s', 'watch', '-x', '160', '-y', '50', '-P', '-F', '#{pane_id}', '-e', `CLAUDE_CONFIG_DIR=${root}`, '-e', 'NO_COLOR=1', consoleCmd])).trim();
     const watched = (): Promise<string> => capturePane(tmux, pane, 300);
     await waitFor(async () => /watching: pid \d+ \(a headless run\) takes delivery/.test(await watched()), 15_000, 'the watching console');
-    const approve = await swarm(root, line.split(' ').slice(1));
+    const approve = await swarmInProcess(root, line.split(' ').slice(1));
     expect(approve.exitCode, approve.stderr).toBe(0);
     const done = await r.child;
     expect(done.exitCode, r.stderr()).toBe(0);
@@ -116,7 +116,7 @@ describe('swarm run -p', () => {
     // Progress on stderr; nothing left running: no pane, no teammate on the roster.
     expect(r.stderr()).toMatch(/task #1 created: Write out.txt/);
     expect(r.stderr()).toMatch(/worker approved shutdown/);
-    const status = await swarm(root, ['status', '--team', 'goal', '--json']);
+    const status = await swarmInProcess(root, ['status', '--team', 'goal', '--json']);
     const members = (JSON.parse(status.stdout) as { members: { name: string }[] }).members.map((m) => m.name);
     expect(members).toEqual(['team-lead']);
     const panes = await new TmuxServer({ socket }).tryRun(['list-panes', '-a', '-F', '#{pane_id} #{session_name} #{pane_current_command} #{pane_title}']);
@@ -158,7 +158,7 @@ describe('swarm run -p', () => {
     expect(leadRequests()).toHaveLength(2);
     expect(existsSync(path.join(work, 'out.txt'))).toBe(false);
     // Nothing left running: only team-lead on the roster, no pane.
-    const status = await swarm(root, ['status', '--team', 'budget', '--json']);
+    const status = await swarmInProcess(root, ['status', '--team', 'budget', '--json']);
     expect((JSON.parse(status.stdout) as { members: { name: string }[] }).members.map((m) => m.name)).toEqual(['team-lead']);
     const panes = await new TmuxServer({ socket }).tryRun(['list-panes', '-a', '-F', '#{pane_id}']);
     expect(panes.stdout.trim()).toBe('');
@@ -189,7 +189,7 @@ describe("swarm run -p: the person's mode is a ceiling (issue 30)", () => {
     });
     const member = (await readTeam(new Team(root, 'esc'))).members.find((m) => m.name === 'v');
     expect(member?.mode).toBe('default');
-    const deny = await swarm(root, ['deny', id, '--team', 'esc', '--feedback', 'not now']);
+    const deny = await swarmInProcess(root, ['deny', id, '--team', 'esc', '--feedback', 'not now']);
     expect(deny.exitCode, deny.stderr).toBe(0);
     const done = await r.child;
     expect(done.exitCode, r.stderr()).toBe(0);

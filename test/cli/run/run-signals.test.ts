@@ -14,7 +14,7 @@ import { listAllPanes, TmuxServer } from '../../../src/backends/tmux/commands.js
 import { startMessagesServer, type MessagesServer } from '../../../src/standin/messages-server.js';
 import { readTeam } from '../../../src/team/team-store.js';
 import { Team } from '../../../src/team/team.js';
-import { SWARM_BIN, swarm } from '../../support/cli.js';
+import { SWARM_BIN, swarmInProcess } from '../../support/cli.js';
 import { tmuxEnv, tmuxForThisTest } from '../../support/tmux.js';
 import { useTempRoot, afterThisTest } from '../../support/tmp-root.js';
 import { waitFor } from '../../support/wait.js';
@@ -123,7 +123,7 @@ describe('swarm run -p ended by a signal', () => {
     const second = run(SECOND);
     expect(await second.approveLine()).toBe(approve);
     expect(second.stderr()).toContain('1 question asked before this run still open:');
-    const answered = await swarm(root, approve.split(' ').slice(1));
+    const answered = await swarmInProcess(root, approve.split(' ').slice(1));
     expect(answered.exitCode, answered.stderr).toBe(0);
     await waitFor(async () => (await fs.readFile(path.join(root, 'work', 'out.txt'), 'utf8').catch(() => '')) === 'checked\n', 20_000, 'the approved Bash to run');
     expect(second.stderr().split('waiting for approval:')).toHaveLength(2); // asked once
