@@ -90,7 +90,7 @@ async function deliveryLatency(mode: 'watch' | 'poll', messages: number, gapMs: 
     }
     const out = JSON.parse(String((await follower).stdout).trim().split('\n').pop()!) as { delays: number[] };
     const s = summarize(out.delays);
-    return { mode: mode === 'watch' ? 'watcher (chokidar + 1 s poll)' : 'poll only, 1000 ms', n: s.n, p50: s.p50, p99: s.p99, max: s.max };
+    return { mode: mode === 'watch' ? 'watcher (fs.watch on the directory)' : 'poll only, 1000 ms', n: s.n, p50: s.p50, p99: s.p99, max: s.max };
   } finally {
     await done();
   }
