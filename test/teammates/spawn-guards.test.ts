@@ -109,18 +109,18 @@ describe('validateSpawn: refused before anything is written', () => {
 });
 
 describe('spawnTeammate: what it records, and what a failure leaves', () => {
-  it('ready: the member recorded with its pane, runtime, model, mode and hibernateAfter; the prompt signed-off from team-lead in the lead colour', async () => {
+  it('ready: the member recorded with its pane, runtime, model, mode and hibernateAfter; the prompt signed by team-lead, in the lead colour', async () => {
     const backend = panes();
     const mailbox = new Mailbox({ team });
     const seen: string[] = [];
     backend.createPane = ((orig) => async (spec: PaneSpec) => {
-      seen.push(...(await mailbox.read(spec.name)).map((m) => `${m.from}/${m.color}: ${m.text}`));
+      seen.push(...(await mailbox.read(spec.name)).map((m) => `${m.from}/${m.color}${m.lead_sig === undefined ? '' : ' (signed)'}: ${m.text}`));
       return orig(spec);
     })(backend.createPane);
     const r = await spawnTeammate(options(backend, { model: 'claude-opus-4-5', permissionMode: 'acceptEdits', planModeRequired: true, hibernateAfterMs: 60_000, agentType: 'general-purpose' }));
     expect(r).toMatchObject({ name: 'w1', agentId: 'w1@t', paneId: '%1', backendType: 'tmux' });
     expect(r).not.toHaveProperty('modeNote');
-    expect(seen).toEqual(['team-lead/red: write the report']);
+    expect(seen).toEqual(['team-lead/red (signed): write the report']);
     const m = (await readTeam(team)).members[1]!;
     expect(m).toMatchObject({ name: 'w1', tmuxPaneId: '%1', backendType: 'tmux', runtime: 'swarm', model: 'claude-opus-4-5', mode: 'acceptEdits', planModeRequired: true, hibernateAfterMs: 60_000, agentType: 'general-purpose', cwd, prompt: 'write the report' });
     expect(m).not.toHaveProperty('sessionId');

@@ -99,7 +99,7 @@ const roster = async (): Promise<string[]> => (await readTeam(team)).members.map
 const shutdowns = async () => (await readAudit(team.paths)).filter((e) => e.event === 'shutdown').map(({ prev: _prev, ...e }) => ({ ...e, at: 0 }));
 
 describe('shutdownTeammate: the answer decides', () => {
-  it('approved: the request is signed-off as team-lead in the lead colour with its reason; only its answer is consumed; the stop and the audit say approved', async () => {
+  it('approved: the request is signed by team-lead, in the lead colour, with its reason; only its answer is consumed; the stop and the audit say approved', async () => {
     const pid = await liveTeammate('w1');
     await updateTeam(team, (c) => void (c.members[0]!.color = 'magenta'));
     await mailbox.append('team-lead', { from: 'w1', text: 'a note for the console' });
@@ -110,7 +110,7 @@ describe('shutdownTeammate: the answer decides', () => {
     expect(isProcessAlive(pid)).toBe(false);
     expect(await roster()).toEqual(['team-lead']);
     const [sent] = await mailbox.read('w1');
-    expect(sent).toMatchObject({ from: 'team-lead', color: 'magenta' });
+    expect(sent).toMatchObject({ from: 'team-lead', color: 'magenta', lead_sig: expect.any(String) });
     const req = await requestTo('w1');
     expect(req).toMatchObject({ type: 'shutdown_request', from: 'team-lead', reason: 'done for today' });
     expect(req.requestId).toMatch(/^shutdown-/);
@@ -161,7 +161,7 @@ describe('shutdownTeammate: the answer decides', () => {
     expect(await roster()).toEqual(['team-lead']);
   });
 
-  it('an answer from someone else, to another request, or in plain words is no answer: it times out', async () => {
+  it('an answer from someone else, to another request, its own request echoed, or in plain words is no answer: it times out', async () => {
     await liveTeammate('w1');
     await addMember(team, { name: 'w2' });
     const out = await shutdownTeammate(team, 'w1', {
@@ -171,13 +171,15 @@ describe('shutdownTeammate: the answer decides', () => {
         void (async () => {
           await answer(name, { type: 'shutdown_approved' }, { from: 'w2' });
           await answer(name, { type: 'shutdown_approved' }, { requestId: 'shutdown-w1-not-this-one' });
+          const req = await requestTo(name);
+          await mailbox.append('team-lead', { from: name, text: encodeControl({ ...req, from: name }) }); // its own request echoed back
           await mailbox.append('team-lead', { from: name, text: `shutdown_approved ${(await requestTo(name)).requestId}` });
         })();
       },
     });
     expect(out).toMatchObject({ name: 'w1', outcome: 'timeout', verified: false });
     expect(await roster()).toEqual(['team-lead', 'w1', 'w2']);
-    expect((await mailbox.read('team-lead')).map((m) => m.read)).toEqual([false, false, false]);
+    expect((await mailbox.read('team-lead')).map((m) => m.read)).toEqual([false, false, false, false]);
   });
 
   it('the answer found however its sender spelt the name (names are case-insensitive)', async () => {
@@ -201,11 +203,37 @@ describe('shutdownTeammate: the answer decides', () => {
   });
 
   it('the teammate answers, then exits at once: the answer, not "exited without answering"', async () => {
-    await liveTeammate('w1');
-    const t = answering({ type: 'shutdown_approved' }, () => reapChildren());
-    // the wait's first look may come after both: the process gone, the answer there
-    const out = await shutdownTeammate(team, 'w1', { env: {}, timeoutMs: 10_000, onRequested: t.onRequested });
+    await addMember(team, { name: 'w1' });
+    await updateMember(team, 'w1', { tmuxPaneId: '%2', backendType: 'tmux' });
+    const panes = fakePanes();
+    panes.alive.add('%2');
+    // the wait's first look finds no answer and asks the pane: by then it has answered and exited
+    const out = await shutdownTeammate(team, 'w1', {
+      env: {},
+      timeoutMs: 10_000,
+      backendFor: () => panes.backend,
+      onRequested: (n) =>
+        panes.seen.push(async () => {
+          await answer(n, { type: 'shutdown_approved' });
+          panes.alive.delete('%2');
+        }),
+    });
     expect(out).toEqual({ name: 'w1', outcome: 'approved', verified: true });
+  });
+
+  it('an answer another reader already took (marked read) still counts', async () => {
+    await liveTeammate('w1');
+    const out = await shutdownTeammate(team, 'w1', {
+      env: {},
+      timeoutMs: 10_000,
+      onRequested: (name) =>
+        void (async () => {
+          const req = await requestTo(name);
+          const text = encodeControl({ type: 'shutdown_rejected', requestId: req.requestId, from: name, reason: 'busy', timestamp: new Date().toISOString() });
+          await mailbox.append('team-lead', { ...mailbox.makeEntry({ from: name, text }), read: true });
+        })(),
+    });
+    expect(out).toEqual({ name: 'w1', outcome: 'rejected', reason: 'busy', verified: false });
   });
 
   it('the teammate exits without answering: already gone, removed, saying so', async () => {
@@ -419,6 +447,15 @@ describe('shutdownAll', () => {
     ]);
     expect([...told].sort((a, b) => a.name.localeCompare(b.name))).toEqual(outcomes);
     expect(requested.sort()).toEqual(['w1', 'w2']);
+  });
+
+  it("a failure's reason is its first line only", async () => {
+    await addMember(team, { name: 'w1' });
+    await updateMember(team, 'w1', { tmuxPaneId: '%1', backendType: 'tmux' });
+    const backendFor = (): never => {
+      throw new Error('the backend could not be made\n  details on a second line');
+    };
+    expect(await shutdownAll(team, { env: {}, timeoutMs: 100, backendFor })).toEqual([{ name: 'w1', outcome: 'failed', reason: 'the backend could not be made', verified: false }]);
   });
 
   it('no teammates: nothing to do', async () => {
