@@ -10,13 +10,18 @@ import { Mailbox } from '../../src/mailbox/mailbox.js';
 import { readAudit } from '../../src/permissions/audit.js';
 import { encodeControl, parseControl, type ControlMessage } from '../../src/protocol/control.js';
 import type { Member } from '../../src/protocol/config.js';
+import { TaskList } from '../../src/tasks/index.js';
 import { addMember, createTeam, readTeam, updateMember, updateTeam } from '../../src/team/team-store.js';
 import { Team } from '../../src/team/team.js';
+import { addWorktree, planWorktree } from '../../src/teammates/worktree.js';
 import { backendsOnce, handleShutdownApproved, killTeammate, shutdownAll, shutdownTeammate, type StopOutcome } from '../../src/teammates/stop.js';
 import { reapChildren, startSleeper } from '../support/team-fixture.js';
-import { useTempRoot } from '../support/tmp-root.js';
+import { git, makeRepo } from '../support/git-repo.js';
+import { tempRoot, useTempRoot } from '../support/tmp-root.js';
 
 const TEAM = 't';
+/** The wait for an answer the test writes at once: long enough for a loaded machine, short for a mutant that never sees it. */
+const ANSWER_MS = 4000;
 let root: string;
 let team: Team;
 let mailbox: Mailbox;
@@ -104,7 +109,7 @@ describe('shutdownTeammate: the answer decides', () => {
     await updateTeam(team, (c) => void (c.members[0]!.color = 'magenta'));
     await mailbox.append('team-lead', { from: 'w1', text: 'a note for the console' });
     const t = answering({ type: 'shutdown_approved' }, () => reapChildren());
-    const out = await shutdownTeammate(team, 'w1', { env: {}, timeoutMs: 10_000, reason: 'done for today', exitGraceMs: 2000, onRequested: t.onRequested });
+    const out = await shutdownTeammate(team, 'w1', { env: {}, timeoutMs: ANSWER_MS, reason: 'done for today', exitGraceMs: 2000, onRequested: t.onRequested });
     await t.done();
     expect(out).toEqual({ name: 'w1', outcome: 'approved', verified: true });
     expect(isProcessAlive(pid)).toBe(false);
@@ -142,7 +147,7 @@ describe('shutdownTeammate: the answer decides', () => {
   it('rejected: the reason is the outcome, it keeps running and stays; the rejection is audited with it', async () => {
     const pid = await liveTeammate('w1');
     const t = answering({ type: 'shutdown_rejected', reason: 'busy: halfway through a migration' });
-    const out = await shutdownTeammate(team, 'w1', { env: {}, timeoutMs: 10_000, onRequested: t.onRequested });
+    const out = await shutdownTeammate(team, 'w1', { env: {}, timeoutMs: ANSWER_MS, onRequested: t.onRequested });
     expect(out).toEqual({ name: 'w1', outcome: 'rejected', reason: 'busy: halfway through a migration', verified: false });
     expect(isProcessAlive(pid)).toBe(true);
     expect(await roster()).toEqual(['team-lead', 'w1']);
@@ -155,7 +160,7 @@ describe('shutdownTeammate: the answer decides', () => {
   it('rejected with --force: killed, verified, saying it was after a rejection', async () => {
     const pid = await liveTeammate('w1');
     const t = answering({ type: 'shutdown_rejected', reason: 'busy' });
-    const out = await shutdownTeammate(team, 'w1', { env: {}, timeoutMs: 10_000, force: true, onRequested: t.onRequested });
+    const out = await shutdownTeammate(team, 'w1', { env: {}, timeoutMs: ANSWER_MS, force: true, onRequested: t.onRequested });
     expect(out).toEqual({ name: 'w1', outcome: 'killed', reason: '--force after a rejection: busy', verified: true });
     expect(isProcessAlive(pid)).toBe(false);
     expect(await roster()).toEqual(['team-lead']);
@@ -186,7 +191,7 @@ describe('shutdownTeammate: the answer decides', () => {
     await liveTeammate('w1');
     const out = await shutdownTeammate(team, 'w1', {
       env: {},
-      timeoutMs: 10_000,
+      timeoutMs: ANSWER_MS,
       exitGraceMs: 100,
       onRequested: (name) => void answer(name, { type: 'shutdown_rejected', reason: 'no' }, { from: 'W1' }),
     });
@@ -198,7 +203,7 @@ describe('shutdownTeammate: the answer decides', () => {
     const leader = await startSleeper();
     await updateTeam(team, (c) => void (c.leadProcess = { pid: leader, claimedAt: Date.now() })); // Claude Code's shape: no kind
     const t = answering({ type: 'shutdown_rejected', reason: 'busy' });
-    expect(await shutdownTeammate(team, 'w1', { env: {}, timeoutMs: 10_000, onRequested: t.onRequested })).toMatchObject({ outcome: 'rejected', reason: 'busy' });
+    expect(await shutdownTeammate(team, 'w1', { env: {}, timeoutMs: ANSWER_MS, onRequested: t.onRequested })).toMatchObject({ outcome: 'rejected', reason: 'busy' });
     expect((await mailbox.read('team-lead')).map((m) => m.read)).toEqual([false]);
   });
 
@@ -210,7 +215,7 @@ describe('shutdownTeammate: the answer decides', () => {
     // the wait's first look finds no answer and asks the pane: by then it has answered and exited
     const out = await shutdownTeammate(team, 'w1', {
       env: {},
-      timeoutMs: 10_000,
+      timeoutMs: ANSWER_MS,
       backendFor: () => panes.backend,
       onRequested: (n) =>
         panes.seen.push(async () => {
@@ -225,7 +230,7 @@ describe('shutdownTeammate: the answer decides', () => {
     await liveTeammate('w1');
     const out = await shutdownTeammate(team, 'w1', {
       env: {},
-      timeoutMs: 10_000,
+      timeoutMs: ANSWER_MS,
       onRequested: (name) =>
         void (async () => {
           const req = await requestTo(name);
@@ -238,7 +243,7 @@ describe('shutdownTeammate: the answer decides', () => {
 
   it('the teammate exits without answering: already gone, removed, saying so', async () => {
     await liveTeammate('w1');
-    const out = await shutdownTeammate(team, 'w1', { env: {}, timeoutMs: 10_000, onRequested: () => void reapChildren() });
+    const out = await shutdownTeammate(team, 'w1', { env: {}, timeoutMs: ANSWER_MS, onRequested: () => void reapChildren() });
     expect(out).toEqual({ name: 'w1', outcome: 'already_gone', reason: 'it exited without answering the shutdown request', verified: true });
     expect(await roster()).toEqual(['team-lead']);
   });
@@ -246,7 +251,7 @@ describe('shutdownTeammate: the answer decides', () => {
   it('a grace exit (the model never answered): reported as one, with the grace period in seconds', async () => {
     await liveTeammate('w1');
     const t = answering({ type: 'shutdown_approved', graceExpired: true }, () => reapChildren());
-    const out = await shutdownTeammate(team, 'w1', { env: { SWARM_SHUTDOWN_GRACE_MS: '12400' }, timeoutMs: 10_000, onRequested: t.onRequested });
+    const out = await shutdownTeammate(team, 'w1', { env: { SWARM_SHUTDOWN_GRACE_MS: '12400' }, timeoutMs: ANSWER_MS, onRequested: t.onRequested });
     expect(out).toEqual({ name: 'w1', outcome: 'grace_exit', reason: 'exited by itself when its 12 s grace period ended', verified: true });
     expect((await shutdowns()).map((e) => e.status)).toEqual(['requested', 'grace_exit']);
   });
@@ -408,7 +413,7 @@ describe('handleShutdownApproved: the leader side of an approval', () => {
       const ctx = { env: {}, exitGraceMs: 100, backendFor: () => panes.backend };
       const out = await shutdownTeammate(team, name, {
         ...ctx,
-        timeoutMs: 10_000,
+        timeoutMs: ANSWER_MS,
         // the wait's first look finds no answer and asks the pane: the answer comes, and the console handles it, first
         onRequested: (n) =>
           panes.seen.push(async () => {
@@ -423,6 +428,44 @@ describe('handleShutdownApproved: the leader side of an approval', () => {
   });
 });
 
+describe('what a departure tells team-lead', () => {
+  it("a kill or a forced shutdown says terminated; a shutdown, a teammate gone already and a hibernating one's removal say shut down: each releases its tasks", async () => {
+    const tasks = new TaskList(team);
+    for (const name of ['k', 's', 'g', 'h', 'f']) {
+      await addMember(team, { name });
+      await tasks.create({ subject: `${name}'s task`, description: 'x', owner: name }, 'team-lead');
+    }
+    await updateMember(team, 'h', { hibernatedAt: 1 });
+    await updateMember(team, 's', { pid: await startSleeper() });
+    await updateMember(team, 'f', { pid: await startSleeper() });
+    await killTeammate(team, 'k', { env: {} });
+    const t = answering({ type: 'shutdown_approved' });
+    await shutdownTeammate(team, 's', { env: {}, timeoutMs: ANSWER_MS, exitGraceMs: 100, onRequested: t.onRequested });
+    await shutdownTeammate(team, 'g', { env: {}, timeoutMs: ANSWER_MS });
+    await shutdownTeammate(team, 'h', { env: {}, timeoutMs: ANSWER_MS });
+    await shutdownTeammate(team, 'f', { env: {}, timeoutMs: 200, force: true });
+    const notices = (await mailbox.read('team-lead')).filter((m) => m.from === 'system').map((m) => m.text.split('.')[0]);
+    expect(notices).toEqual(['k was terminated', 's has shut down', 'g has shut down', 'h has shut down', 'f was terminated']);
+  });
+});
+
+describe('a worktree teammate', () => {
+  it('its clean worktree is removed with its branch when it is forgotten, and the outcome says so', async () => {
+    const repo = await makeRepo(await tempRoot('swarm-stop-repo-'));
+    const plan = await planWorktree(TEAM, 'w1', repo);
+    await addWorktree(plan);
+    await addMember(team, { name: 'w1' });
+    await updateMember(team, 'w1', { worktreePath: plan.path, cwd: plan.cwd });
+    expect(await killTeammate(team, 'w1', { env: {} })).toEqual({
+      name: 'w1',
+      outcome: 'killed',
+      verified: true,
+      worktree: { fate: 'removed', path: plan.path, branch: 'swarm/t/w1' },
+    });
+    expect(await git(repo, 'branch', '--list', 'swarm/t/w1')).toBe('');
+  });
+});
+
 describe('shutdownAll', () => {
   it('every teammate asked at once, each outcome told as it settles; a failure for one is its `failed` outcome, in one line', async () => {
     await liveTeammate('w1');
@@ -433,7 +476,7 @@ describe('shutdownAll', () => {
     const requested: string[] = [];
     const outcomes = await shutdownAll(team, {
       env: {},
-      timeoutMs: 10_000,
+      timeoutMs: ANSWER_MS,
       onRequested: (name) => {
         requested.push(name);
         if (requested.length === 2) void Promise.all(requested.map((n) => answer(n, { type: 'shutdown_rejected', reason: `${n} is busy` })));
