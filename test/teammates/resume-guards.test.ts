@@ -216,15 +216,19 @@ describe('resumeTeammates: under the spawn lock', () => {
     expect(backend.made).toEqual([]);
   });
 
-  it('a pane that cannot be made: the claude prompt sent again is taken back, the member is as it was', async () => {
+  it('a pane that cannot be made: the claude prompt sent again is taken back (only it), the member is as it was', async () => {
     await stopped('w1', { runtime: 'claude', prompt: 'write the report', tmuxPaneId: '%old', backendType: 'tmux' });
+    await new Mailbox({ team }).append('w1', { from: 'w2', text: 'still unread for it' });
     const before = await member('w1');
     const backend = panes({ create: async () => Promise.reject(new Error('tmux: no server running')) });
     const [r] = await resumeTeammates(options(backend, ['w1']));
     expect(refusal(r)).toBe('resume of w1 failed: tmux: no server running');
     expect(r!.ok === false && r!.error.kind).toBe('backend');
     const inbox = await new Mailbox({ team }).read('w1');
-    expect(inbox.map((m) => [m.text, m.read])).toEqual([['write the report', true]]);
+    expect(inbox.map((m) => [m.text, m.read])).toEqual([
+      ['still unread for it', false],
+      ['write the report', true],
+    ]);
     expect(await member('w1')).toEqual(before);
   });
 
