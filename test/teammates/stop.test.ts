@@ -44,7 +44,7 @@ describe('a member with a pid and no pane', () => {
   it('kill that cannot verify the process gone fails with one line and keeps the member and its status file', async () => {
     const asked: number[] = [];
     const refusing = async (p: number): Promise<boolean> => (asked.push(p), false);
-    await expect(killTeammate(team, 'w1', { env: {}, terminate: refusing })).rejects.toThrow(`could not verify that process ${pid} of w1 is gone`);
+    await expect(killTeammate(team, 'w1', { env: {}, terminate: refusing })).rejects.toMatchObject({ kind: 'backend', message: `could not verify that process ${pid} of w1 is gone` });
     expect(asked, 'pids the stop tried to terminate').toEqual([pid]);
     expect((await readTeam(team)).members.map((m) => m.name), 'the roster after a failed stop').toEqual(['team-lead', 'w1']);
     expect(existsSync(team.paths.status('w1')), 'w1 status file kept').toBe(true);

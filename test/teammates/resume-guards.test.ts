@@ -1,0 +1,275 @@
+// Resume's guards in process (the mutation run's tests of teammates/resume.ts; `swarm resume` itself
+// is tested through the CLI in test/cli/commands/resume.test.ts): who may be resumed and the one-line
+// refusal of each other state, the checks under the spawn lock, and that a failed resume leaves the
+// member stopped as it was. The members' processes are real (`sleep`, or the pid of one that has
+// exited); the pane backend is a stand-in whose new "pane" is a live `sleep` that writes its status
+// file as a swarm teammate does, so readiness is the real handshake.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Backend, PaneRef, PaneSpec, PaneState } from '../../src/backends/backend.js';
+import { Mailbox } from '../../src/mailbox/mailbox.js';
+import type { Member } from '../../src/protocol/config.js';
+import { SwarmError } from '../../src/protocol/errors.js';
+import { addMember, createTeam, readTeam, updateMember } from '../../src/team/team-store.js';
+import { Team } from '../../src/team/team.js';
+import { membersToResume, resumeTeammates, type ResumeOptions, type ResumeResult } from '../../src/teammates/resume.js';
+import { deadPid, reapChildren, startSleeper, writeStatus } from '../support/team-fixture.js';
+import { tempRoot, useTempRoot } from '../support/tmp-root.js';
+import { tmuxForThisTest } from '../support/tmux.js';
+
+const TEAM = 't';
+let root: string;
+let team: Team;
+let cwd: string;
+
+useTempRoot((dir) => (root = dir));
+beforeEach(async () => {
+  await createTeam(root, { name: TEAM });
+  team = new Team(root, TEAM);
+  cwd = await tempRoot('swarm-resume-cwd-');
+});
+afterEach(reapChildren);
+
+/** A member whose process has exited and whose pane is gone: `stopped`. */
+async function stopped(name: string, extra: Partial<Member> = {}): Promise<void> {
+  await addMember(team, { name, cwd, runtime: 'swarm' });
+  await updateMember(team, name, { pid: await deadPid(), ...extra });
+}
+
+/**
+ * A pane backend standing in for tmux. `create` decides what a new pane is: by default a live
+ * `sleep` that writes its status file (a swarm teammate that came up); `old` is what the probe
+ * says of any pane it did not create.
+ */
+function panes(o: { create?: (spec: PaneSpec) => Promise<PaneRef>; old?: PaneState } = {}): Backend & { made: PaneSpec[]; kills: string[]; probed: string[] } {
+  const made: PaneSpec[] = [];
+  const kills: string[] = [];
+  const probed: string[] = [];
+  const live = new Set<string>();
+  return {
+    type: 'tmux',
+    made,
+    kills,
+    probed,
+    createPane: async (spec) => {
+      made.push(spec);
+      if (o.create) return o.create(spec);
+      const pid = await startSleeper();
+      const paneId = `%new${made.length}`;
+      live.add(paneId);
+      await writeStatus(root, TEAM, spec.name, { pid });
+      return { paneId, backendType: 'tmux', pid };
+    },
+    isAlive: async (p) => live.has(p.paneId),
+    probe: async (ps) => ps.map((p) => (probed.push(p.paneId), live.has(p.paneId) ? 'alive' : (o.old ?? 'gone'))),
+    kill: async (p) => {
+      kills.push(p.paneId);
+      live.delete(p.paneId);
+    },
+    capture: async () => ({ lines: [] }),
+    plan: () => [],
+    describe: () => 'stand-in panes',
+    howToReach: () => 'nowhere',
+  };
+}
+
+function options(backend: Backend, names: readonly string[], extra: Partial<ResumeOptions> = {}): ResumeOptions & { names: readonly string[] } {
+  return {
+    team,
+    names,
+    backend,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    inspectTranscript: async () => 3,
+    readyTimeoutMs: 5000,
+    swarmExecutable: ['swarm'],
+    which: (c) => `/usr/local/bin/${c}`,
+    ...extra,
+  };
+}
+
+const refusal = (r: ResumeResult | undefined): string => (r !== undefined && !r.ok ? r.error.message : `not refused: ${JSON.stringify(r)}`);
+const member = async (name: string): Promise<Member> => (await readTeam(team)).members.find((m) => m.name === name)!;
+
+describe('membersToResume: who may be resumed', () => {
+  it('none named: every stopped teammate, not a hibernating one (it wakes on its next message)', async () => {
+    await stopped('w1');
+    await stopped('w2', { hibernatedAt: 1 });
+    await stopped('w3');
+    expect(await membersToResume(team, [], {})).toEqual(['w1', 'w3']);
+  });
+
+  it('named: a stopped or a hibernating one, under its roster spelling', async () => {
+    await stopped('w1');
+    await stopped('w2', { hibernatedAt: 1 });
+    expect(await membersToResume(team, ['W2', 'w1'], {})).toEqual(['w2', 'w1']);
+  });
+
+  it('each other state is refused in one line that says why and what to do', async () => {
+    await stopped('w1');
+    const socket = tmuxForThisTest(); // no server is started on it: a pane recorded there is gone
+    const refused = async (name: string): Promise<[string, string]> => {
+      const e = await membersToResume(team, ['w1', name], { SWARM_TMUX_SOCKET: socket }).then(
+        () => undefined,
+        (x: unknown) => x,
+      );
+      if (!(e instanceof SwarmError)) throw new Error(`${name}: not refused`);
+      return [e.kind, e.message];
+    };
+    expect(await refused('nobody')).toEqual(['not_found', 'no teammate nobody in team t (swarm status lists them)']);
+    expect(await refused('team-lead')).toEqual(['not_found', 'no teammate team-lead in team t (swarm status lists them)']);
+
+    const running = await startSleeper();
+    await addMember(team, { name: 'run', cwd });
+    await updateMember(team, 'run', { pid: running });
+    await writeStatus(root, TEAM, 'run', { pid: running, state: 'working' });
+    expect(await refused('run')).toEqual(['exists', `run is already running (pid ${running}, working): only a stopped member (process and pane gone) can be resumed`]);
+
+    const starting = await startSleeper();
+    await addMember(team, { name: 'new', cwd, runtime: 'swarm' });
+    await updateMember(team, 'new', { pid: starting });
+    expect(await refused('new')).toEqual(['exists', `new is already being started (pid ${starting}, starting): only a stopped member (process and pane gone) can be resumed`]);
+
+    const lost = await startSleeper();
+    await addMember(team, { name: 'lost', cwd });
+    await updateMember(team, 'lost', { pid: lost, tmuxPaneId: '%9', backendType: 'tmux' });
+    expect(await refused('lost')).toEqual(['invalid_input', `lost is dead, not stopped: its pane is gone but its process ${lost} still runs; stop it first (swarm kill lost --team t)`]);
+
+    await addMember(team, { name: 'odd', cwd, runtime: 'claude' }); // no pid, no pane, no status: nothing to tell
+    expect(await refused('odd')).toEqual(['invalid_input', 'odd is unknown, not stopped: only a stopped member (process and pane gone) can be resumed']);
+  });
+});
+
+describe('resumeTeammates: under the spawn lock', () => {
+  it('a stopped swarm teammate comes back in a new pane, recorded, active, awake; its exited pane closed once the new one is ready', async () => {
+    await stopped('w1', { tmuxPaneId: '%old', backendType: 'tmux', hibernatedAt: 5, isActive: false });
+    await new Mailbox({ team }).append('w1', { from: 'team-lead', text: 'while you were away' });
+    const backend = panes({ old: 'dead' });
+    const settled: string[] = [];
+    const [r] = await resumeTeammates(options(backend, ['w1']), (x) => settled.push(x.name));
+    expect(r).toMatchObject({ ok: true, name: 'w1', runtime: 'swarm', restored: 3, continued: false, unread: 1, teammate: { name: 'w1', paneId: '%new1', backendType: 'tmux' } });
+    expect(settled).toEqual(['w1']);
+    expect(backend.probed).toEqual(['%old']);
+    expect(backend.kills).toEqual(['%old']);
+    const m = await member('w1');
+    expect(m).toMatchObject({ tmuxPaneId: '%new1', backendType: 'tmux', isActive: true });
+    expect(m).not.toHaveProperty('hibernatedAt');
+    expect(backend.made[0]!.argv).toContain('--resume');
+  });
+
+  it('an old pane that is not shown as exited, or of another backend kind, is left alone', async () => {
+    await stopped('w1', { tmuxPaneId: '%old', backendType: 'tmux' });
+    await stopped('w2', { tmuxPaneId: '%old2', backendType: 'iterm2' });
+    const backend = panes({ old: 'gone' });
+    const results = await resumeTeammates(options(backend, ['w1', 'w2']));
+    expect(results.map((r) => r.ok)).toEqual([true, true]);
+    expect(backend.probed).toEqual(['%old']);
+    expect(backend.kills).toEqual([]);
+  });
+
+  it('a member started meanwhile, or removed meanwhile, is refused and nothing starts', async () => {
+    const pid = await startSleeper();
+    await addMember(team, { name: 'w1', cwd });
+    await updateMember(team, 'w1', { pid });
+    await writeStatus(root, TEAM, 'w1', { pid, state: 'idle' });
+    const backend = panes();
+    const [busy, gone] = await resumeTeammates(options(backend, ['w1', 'w9']));
+    expect(refusal(busy)).toBe(`resume of w1 failed: w1 is already running (pid ${pid}, idle): only a stopped member (process and pane gone) can be resumed`);
+    expect(refusal(gone)).toBe('resume of w9 failed: w9 is no longer a member of team t');
+    expect(backend.made).toEqual([]);
+  });
+
+  it('an unknown runtime, a transcript that cannot be restored, a cwd that is gone: refused in one line, nothing started', async () => {
+    await stopped('odd', { runtime: 'gpt' });
+    await stopped('bad');
+    await stopped('moved', { cwd: path.join(cwd, 'gone') });
+    await stopped('tree', { cwd: path.join(cwd, 'gone'), worktreePath: path.join(cwd, 'wt') });
+    const backend = panes();
+    const inspectTranscript = async (file: string): Promise<number> => {
+      if (file.endsWith('bad.jsonl')) throw new SwarmError('corrupt', `${file}: line 2 is not JSON`);
+      return 0;
+    };
+    const results = await resumeTeammates(options(backend, ['odd', 'bad', 'moved', 'tree'], { inspectTranscript }));
+    expect(results.map(refusal)).toEqual([
+      'resume of odd failed: its runtime "gpt" is unknown',
+      `resume of bad failed: ${team.paths.log('bad')}: line 2 is not JSON`,
+      `resume of moved failed: its cwd ${path.join(cwd, 'gone')} no longer exists; recreate it, or remove the member (swarm kill moved --team t)`,
+      `resume of tree failed: its cwd ${path.join(cwd, 'gone')} no longer exists (its worktree ${path.join(cwd, 'wt')} was removed?); recreate it, or remove the member (swarm kill tree --team t)`,
+    ]);
+    expect(results.map((r) => (r.ok ? 'ok' : r.error.kind))).toEqual(['invalid_input', 'corrupt', 'invalid_input', 'invalid_input']);
+    expect(backend.made).toEqual([]);
+  });
+
+  it('on another machine the cwd is not checked here', async () => {
+    await stopped('w1', { cwd: path.join(cwd, 'only-there') });
+    const backend = { ...panes({ create: async () => Promise.reject(new SwarmError('backend', 'no such host')) }), remoteProcesses: true };
+    const [r] = await resumeTeammates(options(backend, ['w1']));
+    expect(refusal(r)).toBe('resume of w1 failed: no such host');
+    expect(backend.made).toHaveLength(1);
+  });
+
+  it('a claude teammate with no session to go on and no prompt recorded cannot be restarted', async () => {
+    await stopped('w1', { runtime: 'claude' });
+    const backend = panes();
+    const [r] = await resumeTeammates(options(backend, ['w1']));
+    expect(refusal(r)).toBe('resume of w1 failed: config.json records no prompt for it, so a claude teammate cannot be restarted');
+    expect(backend.made).toEqual([]);
+  });
+
+  it('a pane that cannot be made: the claude prompt sent again is taken back (only it), the member is as it was', async () => {
+    await stopped('w1', { runtime: 'claude', prompt: 'write the report', tmuxPaneId: '%old', backendType: 'tmux' });
+    await new Mailbox({ team }).append('w1', { from: 'w2', text: 'still unread for it' });
+    const before = await member('w1');
+    const backend = panes({ create: async () => Promise.reject(new Error('tmux: no server running')) });
+    const [r] = await resumeTeammates(options(backend, ['w1']));
+    expect(refusal(r)).toBe('resume of w1 failed: tmux: no server running');
+    expect(r!.ok === false && r!.error.kind).toBe('backend');
+    const inbox = await new Mailbox({ team }).read('w1');
+    expect(inbox.map((m) => [m.text, m.read])).toEqual([
+      ['still unread for it', false],
+      ['write the report', true],
+    ]);
+    expect(await member('w1')).toEqual(before);
+  });
+
+  it('a teammate that dies before it is ready: its pane killed, the member put back as it was, still stopped (or hibernating)', async () => {
+    await stopped('w1', { tmuxPaneId: '%old', backendType: 'tmux', isActive: false });
+    await stopped('w2', { tmuxPaneId: '%old2', backendType: 'tmux', hibernatedAt: 7 });
+    const before = [await member('w1'), await member('w2')];
+    let n = 0;
+    const backend = panes({ create: async () => ({ paneId: `%dies${++n}`, backendType: 'tmux', pid: await deadPid() }) });
+    const results = await resumeTeammates(options(backend, ['w1', 'w2']));
+    expect(results.map((r) => refusal(r).split('\n')[0])).toEqual([
+      'resume of w1 failed: w1 exited before it was ready; w1 is still stopped',
+      'resume of w2 failed: w2 exited before it was ready; w2 is still hibernating',
+    ]);
+    expect(backend.kills.sort()).toEqual(['%dies1', '%dies2']);
+    expect([await member('w1'), await member('w2')]).toEqual(before);
+  });
+
+  it('a failed resume puts nothing back once the roster names another pane', async () => {
+    await stopped('w1', { tmuxPaneId: '%old', backendType: 'tmux' });
+    const backend = panes({
+      create: async () => {
+        const pid = await deadPid();
+        setImmediate(() => void updateMember(team, 'w1', { tmuxPaneId: '%other' }).catch(() => undefined)); // another resume, after ours is recorded
+        return { paneId: '%dies', backendType: 'tmux', pid };
+      },
+    });
+    const [r] = await resumeTeammates(options(backend, ['w1']));
+    expect(refusal(r).split('\n')[0]).toBe('resume of w1 failed: w1 exited before it was ready; w1 is still stopped');
+    expect((await member('w1')).tmuxPaneId).toBe('%other');
+  });
+
+  it('a stderr log is part of the refusal', async () => {
+    await stopped('w1');
+    const backend = panes({
+      create: async (spec) => {
+        await fs.writeFile(spec.stderrLog!, 'fatal: cannot read logs/w1.jsonl\n');
+        return { paneId: '%dies', backendType: 'tmux', pid: await deadPid() };
+      },
+    });
+    const [r] = await resumeTeammates(options(backend, ['w1']));
+    expect(refusal(r)).toContain('fatal: cannot read logs/w1.jsonl');
+  });
+});
