@@ -200,7 +200,10 @@ describe('a lock-free read that does not parse', () => {
     expect(await caughtEmpty(() => readJsonFile(f, { schema: Counter, keepInPlace }))).toEqual({ n: 7 });
     const seen: number[] = [];
     await caughtEmpty(() => mutateJsonFile(f, { ...counterOpts(), keepInPlace }, (c) => (seen.push(c.n), { write: { n: c.n + 1 }, result: undefined })));
-    expect(seen).toEqual([7]);
+    // Only ever the whole value; a cycle may run again when the unlocked writer's second step (the
+    // write after its truncate) lands after the read, as any cycle re-runs on a file that moved.
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((n) => n === 7)).toBe(true);
     expect(await readFile(f, 'utf8')).toBe('{\n  "n": 8\n}\n');
     expect(await corruptFiles()).toEqual([]);
   });

@@ -29,10 +29,13 @@ describe.each(CLAUDE_CODE_BUILDS)('a real Claude Code $version teammate hibernat
   const t = useClaudeCodeTeam(TEAM, build, 'swarm-cch-');
 
   it('idle past its hibernateAfter: put to sleep (SIGKILL, config.json whole); a message wakes it in its session', async () => {
+    // Its first turn is held until the check below has run: it is in its turn then, on any machine.
+    let endTurn = (): void => undefined;
+    const turnHeld = new Promise<void>((resolve) => (endTurn = resolve));
     const standin = await t.serve({
       script: {
         turns: [
-          { match: (r) => main(r) && lastUserText(r.body).includes(PROMPT), reply: 'MARKER-GAMMA noted.' },
+          { match: (r) => main(r) && lastUserText(r.body).includes(PROMPT), respond: async () => (await turnHeld, { reply: 'MARKER-GAMMA noted.' }) },
           { match: (r) => main(r) && lastUserText(r.body).includes(QUESTION), reply: 'It was MARKER-GAMMA.' },
           ...Array.from({ length: 40 }, () => ({ match: () => true, reply: 'ok' })),
         ],
@@ -42,7 +45,11 @@ describe.each(CLAUDE_CODE_BUILDS)('a real Claude Code $version teammate hibernat
     const env = t.env(standin);
     const spawned = await spawnTeammate({ team, name: 'c1', prompt: PROMPT, runtime: 'claude', permissionMode: 'default', cwd: work, backend, env, readyTimeoutMs: 60_000, hibernateAfterMs: 1000 });
     // In its turn (no idle notification yet, or one older than its transcript's last write): not due.
-    expect((await claudeDueToSleep(team, env, Date.now() + 3_600_000)).due).toEqual([]);
+    try {
+      expect((await claudeDueToSleep(team, env, Date.now() + 3_600_000)).due).toEqual([]);
+    } finally {
+      endTurn();
+    }
 
     const lines: string[] = [];
     const waker = await HibernationWaker.start({ team, backends: () => ({ env }), say: (l) => lines.push(l), pollMs: 250 });
