@@ -26,6 +26,9 @@ import { filesystemOf, type Filesystem } from './mounts.js';
 /** The poll's interval on a local file system, where inotify sees every write: a net for a lost event. */
 export const LOCAL_POLL_MS = 10_000;
 
+/** More names than this since the last takeNames() (nobody takes them, or a burst) are 'all'. */
+const MAX_NAMES = 1000;
+
 export interface DirWatcherOptions {
   /** Only these file names (basename) count; default: all. */
   match?: (basename: string) => boolean;
@@ -41,6 +44,8 @@ export interface DirWatcherOptions {
 
 export class DirWatcher {
   private dirty = false;
+  /** The names events carried since the last takeNames(); 'all' when a hint named none. */
+  private names: Set<string> | 'all' = 'all';
   private waiters: (() => void)[] = [];
   private watcher: FSWatcher | undefined;
   private pollTimer: NodeJS.Timeout | undefined;
@@ -73,7 +78,8 @@ export class DirWatcher {
         const own = path.basename(this.dir);
         this.watcher = (this.opts.watch ?? watch)(this.dir, (event, name) => {
           if (event === 'rename' && name === own) this.inotifyLost(pollMs); // the directory itself went
-          else if (match === undefined || name === null || match(name)) this.hint();
+          else if (name === null) this.hint();
+          else if (match === undefined || match(name)) this.hint(name);
         });
         this.watcher.on('error', () => this.inotifyLost(pollMs));
         const filesystem = this.opts.filesystem ?? (async (d: string) => filesystemOf(await fs.realpath(d)));
@@ -134,12 +140,25 @@ export class DirWatcher {
     }
   }
 
-  /** Mark "something may have changed" and wake waiters. */
-  hint(): void {
+  /** Mark "something may have changed" (in the file `name`, when known) and wake waiters. */
+  hint(name?: string): void {
+    if (name === undefined || (this.names !== 'all' && this.names.size >= MAX_NAMES)) this.names = 'all';
+    else if (this.names !== 'all') this.names.add(name);
     this.dirty = true;
     const waiters = this.waiters;
     this.waiters = [];
     for (const w of waiters) w();
+  }
+
+  /**
+   * The files that changed since the previous call, as far as events named them: 'all' when a hint
+   * named none (the start, a poll, an inotify error). A caller that re-reads only these keeps up
+   * with a big directory at the cost of what changed.
+   */
+  takeNames(): ReadonlySet<string> | 'all' {
+    const names = this.names;
+    this.names = new Set();
+    return names;
   }
 
   /**

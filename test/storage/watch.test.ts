@@ -14,6 +14,7 @@ import { isSwarmError } from '../../src/protocol/errors.js';
 import { DirWatcher, LOCAL_POLL_MS, nextChange } from '../../src/storage/watch.js';
 import { activeHandles } from '../support/handles.js';
 import { useTempRoot } from '../support/tmp-root.js';
+import { waitFor } from '../support/wait.js';
 
 let dir: string;
 useTempRoot((d) => (dir = d), 'swarm-watch-');
@@ -355,6 +356,29 @@ describe('DirWatcher', () => {
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+
+  it('takeNames: the files events named since the last take; all when a hint named none, or too many', async () => {
+    const d = path.join(dir, 'names');
+    const w = await DirWatcher.open(d, { pollMs: 0, match: (b) => b.endsWith('.json') });
+    try {
+      expect(w.takeNames()).toBe('all'); // the start: nothing is known yet
+      await writeFile(path.join(d, 'a.json'), '[]');
+      await writeFile(path.join(d, 'b.json'), '[]');
+      await writeFile(path.join(d, 'c.txt'), ''); // not matched: not named
+      await waitFor(async () => {
+        await w.changed(undefined, 5_000);
+        const names = w.takeNames();
+        return names !== 'all' && names.has('b.json');
+      }, 5_000, 'b.json named');
+      expect(w.takeNames()).toEqual(new Set());
+      w.hint();
+      expect(w.takeNames()).toBe('all');
+      for (let i = 0; i < 1001; i++) w.hint(`${i}.json`);
+      expect(w.takeNames()).toBe('all');
+    } finally {
+      await w.close();
     }
   });
 });

@@ -176,15 +176,15 @@ export class LeaderConsole implements ActionContext {
     this.track(
       watchDir(
         this.team.paths.statusDir,
-        async () => {
-          const next = await states.read();
+        async (names) => {
+          const next = await states.read(names);
           if (next !== digest) {
             digest = next;
             await this.refreshStatus.trigger();
           }
           await pause(STATUS_LOOK_GAP_MS, this.stop.signal); // heartbeats of many teammates: one look per gap
         },
-        watching,
+        { ...watching, match: (n) => n.endsWith('.json') },
       ),
     );
     let roster = '';

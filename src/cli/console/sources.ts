@@ -12,13 +12,13 @@ export interface WatchOptions {
   signal: AbortSignal;
 }
 
-/** Run `onChange` on each change in `dir` until `signal` aborts. */
-export async function watchDir(dir: string, onChange: () => Promise<void>, o: WatchOptions): Promise<void> {
+/** Run `onChange` on each change in `dir` until `signal` aborts, with the files that changed ('all' when unknown). */
+export async function watchDir(dir: string, onChange: (names: ReadonlySet<string> | 'all') => Promise<void>, o: WatchOptions): Promise<void> {
   const w = await DirWatcher.open(dir, o.match ? { match: o.match } : {});
   try {
     for (;;) {
       await w.changed(o.signal);
-      await onChange().catch(o.onError); // the next change tries again
+      await onChange(w.takeNames()).catch(o.onError); // the next change tries again
     }
   } catch (e) {
     if (!o.signal.aborted) throw e;

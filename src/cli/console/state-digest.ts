@@ -1,46 +1,63 @@
 // Cheap digests of what the console shows, so that a write that changes nothing shown does not
 // trigger a full status refresh (tmux probe, every inbox parsed), which kept an idle console busy:
 //   StateDigest   the teammates' `name:state:pid` from status/*.json: heartbeats rewrite those files
-//                 every few seconds; a file is read again only when its size or mtime moved (a
-//                 hundred idle teammates cost a readdir and a hundred stats per look, not a
-//                 hundred parses);
+//                 every few seconds; a file is read again only when its size or mtime moved, and
+//                 once listed, only the files the watcher's events named are looked at (a hundred
+//                 idle teammates cost the stats of the few that wrote, not a hundred parses);
 // (config.json's is team/team-store.ts rosterDigest: the lease's renewal is no news.)
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { StatusFileSchema } from '../../protocol/status.js';
+import { errnoCode } from '../../protocol/errors.js';
 import { parseText } from '../../storage/json-file.js';
 
 export class StateDigest {
   private readonly seen = new Map<string, { stamp: string; part: string }>();
+  private listed = false;
 
   constructor(private readonly statusDir: string) {}
 
-  async read(): Promise<string> {
-    let names: string[];
-    try {
-      names = (await fs.readdir(this.statusDir)).filter((n) => n.endsWith('.json')).sort();
-    } catch {
-      return '';
+  /**
+   * The digest, looking again at `names` only (the files a watcher's events named) once the whole
+   * directory has been listed: a hundred heartbeating teammates then cost the stats of the few that
+   * wrote, not a readdir and a hundred stats. 'all' (a hint that named nothing) lists it again.
+   */
+  async read(names: ReadonlySet<string> | 'all' = 'all'): Promise<string> {
+    if (names === 'all' || !this.listed) {
+      let listing: string[];
+      try {
+        listing = (await fs.readdir(this.statusDir)).filter((n) => n.endsWith('.json'));
+      } catch {
+        this.seen.clear();
+        return '';
+      }
+      for (const name of this.seen.keys()) if (!listing.includes(name)) this.seen.delete(name);
+      for (const name of listing) await this.look(name);
+      this.listed = true;
+    } else {
+      for (const name of names) if (name.endsWith('.json')) await this.look(name);
     }
-    const parts: string[] = [];
-    for (const name of names) parts.push(`${name}:${await this.part(name)}`);
-    for (const name of this.seen.keys()) if (!names.includes(name)) this.seen.delete(name);
-    return parts.join('|');
+    return [...this.seen.keys()]
+      .sort()
+      .map((name) => `${name}:${this.seen.get(name)!.part}`)
+      .join('|');
   }
 
-  private async part(name: string): Promise<string> {
+  /** Record `name`'s part (state and pid), reading it only when its size or mtime moved; a file that is gone is dropped. */
+  private async look(name: string): Promise<void> {
     const file = path.join(this.statusDir, name);
+    let stamp: string;
     try {
       const st = await fs.stat(file);
-      const stamp = `${st.ino}:${st.size}:${st.mtimeMs}`;
-      const known = this.seen.get(name);
-      if (known?.stamp === stamp) return known.part;
-      const parsed = parseText(await fs.readFile(file, 'utf8'), StatusFileSchema);
-      const part = parsed.ok ? `${parsed.value.state}:${parsed.value.pid}` : 'unreadable';
-      this.seen.set(name, { stamp, part });
-      return part;
-    } catch {
-      return 'gone';
+      stamp = `${st.ino}:${st.size}:${st.mtimeMs}`;
+    } catch (e) {
+      if (errnoCode(e) === 'ENOENT') this.seen.delete(name);
+      else this.seen.set(name, { stamp: '', part: 'gone' });
+      return;
     }
+    if (this.seen.get(name)?.stamp === stamp) return;
+    const text = await fs.readFile(file, 'utf8').catch(() => undefined);
+    const parsed = text === undefined ? undefined : parseText(text, StatusFileSchema);
+    this.seen.set(name, { stamp, part: parsed?.ok ? `${parsed.value.state}:${parsed.value.pid}` : text === undefined ? 'gone' : 'unreadable' });
   }
 }

@@ -52,6 +52,24 @@ describe('StateDigest', () => {
   });
 });
 
+describe('StateDigest with the names a watcher gave', () => {
+  it('once listed, it looks only at the files named: a named removal leaves, an unnamed change is not seen until a full look', async () => {
+    const dir = path.join(root, 'status');
+    await fs.mkdir(dir);
+    await fs.writeFile(path.join(dir, 'w1.json'), status('idle', 1));
+    await fs.writeFile(path.join(dir, 'w2.json'), JSON.stringify({ name: 'w2', pid: 4343, state: 'idle', heartbeatAt: 1 }));
+    const digest = new StateDigest(dir);
+    expect(await digest.read(new Set(['w1.json']))).toBe('w1.json:idle:4242|w2.json:idle:4343'); // the first look lists all
+    await fs.writeFile(path.join(dir, 'w1.json'), status('working', 2));
+    await fs.writeFile(path.join(dir, 'w2.json'), JSON.stringify({ name: 'w2', pid: 4343, state: 'working', heartbeatAt: 2 }));
+    expect(await digest.read(new Set(['w1.json', 'w1.json.tmp-1-ab']))).toBe('w1.json:working:4242|w2.json:idle:4343');
+    await fs.rm(path.join(dir, 'w1.json'));
+    await fs.writeFile(path.join(dir, 'w3.json'), 'not json');
+    expect(await digest.read(new Set(['w1.json', 'w3.json']))).toBe('w2.json:idle:4343|w3.json:unreadable');
+    expect(await digest.read('all')).toBe('w2.json:working:4343|w3.json:unreadable');
+  });
+});
+
 describe('rosterDigest', () => {
   it("the lease's renewal is no news; a member's change is", async () => {
     const { team } = await createTeam(root, { name: 't', cwd: root });
