@@ -15,6 +15,7 @@ import { addMember, createTeam, readTeam, updateMember } from '../../src/team/te
 import { Team } from '../../src/team/team.js';
 import { membersToResume, resumeTeammates, type ResumeOptions, type ResumeResult } from '../../src/teammates/resume.js';
 import { deadPid, reapChildren, startSleeper, writeStatus } from '../support/team-fixture.js';
+import { standInPanes, type StandInPanes } from '../support/stand-in-panes.js';
 import { tempRoot, useTempRoot } from '../support/tmp-root.js';
 import { tmuxForThisTest } from '../support/tmux.js';
 
@@ -37,42 +38,8 @@ async function stopped(name: string, extra: Partial<Member> = {}): Promise<void>
   await updateMember(team, name, { pid: await deadPid(), ...extra });
 }
 
-/**
- * A pane backend standing in for tmux. `create` decides what a new pane is: by default a live
- * `sleep` that writes its status file (a swarm teammate that came up); `old` is what the probe
- * says of any pane it did not create.
- */
-function panes(o: { create?: (spec: PaneSpec) => Promise<PaneRef>; old?: PaneState } = {}): Backend & { made: PaneSpec[]; kills: string[]; probed: string[] } {
-  const made: PaneSpec[] = [];
-  const kills: string[] = [];
-  const probed: string[] = [];
-  const live = new Set<string>();
-  return {
-    type: 'tmux',
-    made,
-    kills,
-    probed,
-    createPane: async (spec) => {
-      made.push(spec);
-      if (o.create) return o.create(spec);
-      const pid = await startSleeper();
-      const paneId = `%new${made.length}`;
-      live.add(paneId);
-      await writeStatus(root, TEAM, spec.name, { pid });
-      return { paneId, backendType: 'tmux', pid };
-    },
-    isAlive: async (p) => live.has(p.paneId),
-    probe: async (ps) => ps.map((p) => (probed.push(p.paneId), live.has(p.paneId) ? 'alive' : (o.old ?? 'gone'))),
-    kill: async (p) => {
-      kills.push(p.paneId);
-      live.delete(p.paneId);
-    },
-    capture: async () => ({ lines: [] }),
-    plan: () => [],
-    describe: () => 'stand-in panes',
-    howToReach: () => 'nowhere',
-  };
-}
+/** The stand-in pane backend (test/support/stand-in-panes.ts); its new panes are `%new1`, `%new2` … */
+const panes = (o: { create?: (spec: PaneSpec) => Promise<PaneRef>; old?: PaneState } = {}): StandInPanes => standInPanes(team, { ...o, paneIds: 'new' });
 
 function options(backend: Backend, names: readonly string[], extra: Partial<ResumeOptions> = {}): ResumeOptions & { names: readonly string[] } {
   return {

@@ -14,7 +14,8 @@ import { createTeam, readTeam, updateTeam } from '../../src/team/team-store.js';
 import { Team } from '../../src/team/team.js';
 import { spawnTeammate, spawnTeammates, validateSpawn, type SpawnOptions } from '../../src/teammates/spawn.js';
 import { git, makeRepo } from '../support/git-repo.js';
-import { reapChildren, startSleeper, writeStatus } from '../support/team-fixture.js';
+import { standInPanes, type StandInPanes } from '../support/stand-in-panes.js';
+import { reapChildren } from '../support/team-fixture.js';
 import { tempRoot, useTempRoot } from '../support/tmp-root.js';
 
 const TEAM = 't';
@@ -30,36 +31,8 @@ beforeEach(async () => {
 });
 afterEach(reapChildren);
 
-/** A stand-in pane backend; by default a new pane is a `sleep` that writes its status file and takes its prompt. */
-function panes(create?: (spec: PaneSpec) => Promise<PaneRef>): Backend & { made: PaneSpec[]; kills: string[] } {
-  const made: PaneSpec[] = [];
-  const kills: string[] = [];
-  const live = new Set<string>();
-  return {
-    type: 'tmux',
-    made,
-    kills,
-    createPane: async (spec) => {
-      made.push(spec);
-      if (create) return create(spec);
-      const pid = await startSleeper();
-      live.add(`%${made.length}`);
-      await writeStatus(root, TEAM, spec.name, { pid });
-      await new Mailbox({ team }).consume(spec.name); // it takes its prompt
-      return { paneId: `%${made.length}`, backendType: 'tmux', pid };
-    },
-    isAlive: async (p) => live.has(p.paneId),
-    probe: async (ps) => ps.map((p) => (live.has(p.paneId) ? 'alive' : 'gone')),
-    kill: async (p) => {
-      kills.push(p.paneId);
-      live.delete(p.paneId);
-    },
-    capture: async () => ({ lines: [] }),
-    plan: () => [],
-    describe: () => 'stand-in panes',
-    howToReach: () => 'nowhere',
-  };
-}
+/** The stand-in pane backend (test/support/stand-in-panes.ts); its new panes take their prompt. */
+const panes = (create?: (spec: PaneSpec) => Promise<PaneRef>): StandInPanes => standInPanes(team, { takePrompt: true, ...(create ? { create } : {}) });
 
 function options(backend: Backend, extra: Partial<SpawnOptions> = {}): SpawnOptions {
   return { team, name: 'w1', prompt: 'write the report', backend, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, cwd, readyTimeoutMs: 5000, swarmExecutable: ['swarm'], which: (c) => `/usr/local/bin/${c}`, ...extra };

@@ -1,0 +1,48 @@
+// A pane backend standing in for tmux, for the in-process tests of spawn's and resume's guards: a
+// new pane is, by default, a live `sleep` that writes the member's status file as a swarm teammate
+// does (and, with `takePrompt`, takes its prompt), so readiness is the real handshake. It records
+// the panes made, killed and probed; `create` replaces what a new pane is, and `old` is what the
+// probe says of any pane it did not make.
+import type { Backend, PaneRef, PaneSpec, PaneState } from '../../src/backends/backend.js';
+import { Mailbox } from '../../src/mailbox/mailbox.js';
+import type { Team } from '../../src/team/team.js';
+import { startSleeper, writeStatus } from './team-fixture.js';
+
+export interface StandInPanes extends Backend {
+  made: PaneSpec[];
+  kills: string[];
+  probed: string[];
+}
+
+export function standInPanes(team: Team, o: { create?: (spec: PaneSpec) => Promise<PaneRef>; old?: PaneState; takePrompt?: boolean; paneIds?: string } = {}): StandInPanes {
+  const made: PaneSpec[] = [];
+  const kills: string[] = [];
+  const probed: string[] = [];
+  const live = new Set<string>();
+  return {
+    type: 'tmux',
+    made,
+    kills,
+    probed,
+    createPane: async (spec) => {
+      made.push(spec);
+      if (o.create) return o.create(spec);
+      const pid = await startSleeper();
+      const paneId = `%${o.paneIds ?? ''}${made.length}`;
+      live.add(paneId);
+      await writeStatus(team.root, team.name, spec.name, { pid });
+      if (o.takePrompt) await new Mailbox({ team }).consume(spec.name);
+      return { paneId, backendType: 'tmux', pid };
+    },
+    isAlive: async (p) => live.has(p.paneId),
+    probe: async (ps) => ps.map((p) => (probed.push(p.paneId), live.has(p.paneId) ? 'alive' : (o.old ?? 'gone'))),
+    kill: async (p) => {
+      kills.push(p.paneId);
+      live.delete(p.paneId);
+    },
+    capture: async () => ({ lines: [] }),
+    plan: () => [],
+    describe: () => 'stand-in panes',
+    howToReach: () => 'nowhere',
+  };
+}
