@@ -50,10 +50,12 @@ export interface JsonFileOptions<T> {
 /**
  * How long a file kept in place may stay unparseable before it is called corrupt, and how often it
  * is read again meanwhile. Claude Code's unlocked in-place rewrite of config.json (truncate, then
- * write) takes well under a millisecond; a quarter second also covers a writer descheduled between
- * the two on a loaded machine, and only delays the error for a file that really is broken.
+ * write) takes well under a millisecond, but its process can be descheduled between the two: a
+ * quarter second was not enough on a loaded machine (a real Claude Code leader's config.json caught
+ * empty by `swarm shutdown`, CI on 2 cores with the suite beside it). Two seconds only delays the
+ * error for a file that really is broken.
  */
-const IN_PLACE_SETTLE_MS = 250;
+const IN_PLACE_SETTLE_MS = 2000;
 const IN_PLACE_REREAD_MS = 5;
 
 export function defaultCorruptReporter(r: CorruptReport): void {
@@ -64,7 +66,7 @@ export function defaultCorruptReporter(r: CorruptReport): void {
   process.stderr.write(`swarm: warning: ${what}\n`);
 }
 
-type ParseResult<T> = { ok: true; value: T } | { ok: false; problem: string } | { ok: 'missing' };
+type ParseResult<T> = { ok: true; value: T } | { ok: false; problem: string; whole?: boolean } | { ok: 'missing' };
 
 /** A read's result parsed: a symlink, a FIFO or any other odd entry in its place is an io error that names it (regular-file.ts). */
 function parsedRead<T>(file: string, read: RegularRead, schema: z.ZodType<T>, emptyIsMissing = false): ParseResult<T> {
@@ -82,7 +84,8 @@ function readAndParseSync<T>(file: string, schema: z.ZodType<T>, emptyIsMissing?
   return parsedRead(file, readRegularFileSync(file), schema, emptyIsMissing);
 }
 
-export function parseText<T>(raw: string, schema: z.ZodType<T>): { ok: true; value: T } | { ok: false; problem: string } {
+/** `whole`: the text is complete JSON of the wrong shape, which no write in progress leaves behind. */
+export function parseText<T>(raw: string, schema: z.ZodType<T>): { ok: true; value: T } | { ok: false; problem: string; whole?: boolean } {
   let json: unknown;
   try {
     json = JSON.parse(raw);
@@ -91,7 +94,7 @@ export function parseText<T>(raw: string, schema: z.ZodType<T>): { ok: true; val
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
-    return { ok: false, problem: `unexpected shape at ${firstIssue(parsed.error, '(root)')}` };
+    return { ok: false, problem: `unexpected shape at ${firstIssue(parsed.error, '(root)')}`, whole: true };
   }
   return { ok: true, value: parsed.data };
 }
@@ -106,15 +109,16 @@ export async function quarantine(file: string, now = Date.now(), content?: strin
 }
 
 /**
- * Read a file kept in place until it parses, is missing, or IN_PLACE_SETTLE_MS pass (its last
- * problem then), with the identity (fileIdentity) it had just before the read that counts.
+ * Read a file kept in place until it parses, is missing, is whole JSON of the wrong shape (no write
+ * in progress looks like that), or IN_PLACE_SETTLE_MS pass (its last problem then), with the
+ * identity (fileIdentity) it had just before the read that counts.
  */
 async function settleInPlace<T>(file: string, schema: z.ZodType<T>): Promise<{ read: ParseResult<T>; identity: string }> {
   const deadline = Date.now() + IN_PLACE_SETTLE_MS;
   for (;;) {
     const identity = fileIdentity(file);
     const read = readAndParseSync(file, schema);
-    if (read.ok !== false || Date.now() >= deadline) return { read, identity };
+    if (read.ok !== false || read.whole === true || Date.now() >= deadline) return { read, identity };
     await delay(IN_PLACE_REREAD_MS);
   }
 }
