@@ -2,11 +2,24 @@
 // new pane is, by default, a live `sleep` that writes the member's status file as a swarm teammate
 // does (and, with `takePrompt`, takes its prompt), so readiness is the real handshake. It records
 // the panes made, killed and probed; `create` replaces what a new pane is, and `old` is what the
-// probe says of any pane it did not make.
+// probe says of any pane it did not make. `useStandInTeam` sets up what those tests stand on.
+import { afterEach, beforeEach } from 'vitest';
 import type { Backend, PaneRef, PaneSpec, PaneState } from '../../src/backends/backend.js';
 import { Mailbox } from '../../src/mailbox/mailbox.js';
-import type { Team } from '../../src/team/team.js';
-import { startSleeper, writeStatus } from './team-fixture.js';
+import { createTeam } from '../../src/team/team-store.js';
+import { Team } from '../../src/team/team.js';
+import { reapChildren, startSleeper, writeStatus } from './team-fixture.js';
+import { tempRoot } from './tmp-root.js';
+
+/** Before each test: team `t` in a fresh root and a fresh working directory (`set` gets them); after it, its sleepers are stopped. */
+export function useStandInTeam(cwdPrefix: string, set: (s: { root: string; team: Team; cwd: string }) => void): void {
+  beforeEach(async () => {
+    const root = await tempRoot();
+    await createTeam(root, { name: 't' });
+    set({ root, team: new Team(root, 't'), cwd: await tempRoot(cwdPrefix) });
+  });
+  afterEach(reapChildren);
+}
 
 export interface StandInPanes extends Backend {
   made: PaneSpec[];

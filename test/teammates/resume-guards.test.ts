@@ -6,31 +6,23 @@
 // file as a swarm teammate does, so readiness is the real handshake.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Backend, PaneRef, PaneSpec, PaneState } from '../../src/backends/backend.js';
 import { Mailbox } from '../../src/mailbox/mailbox.js';
 import type { Member } from '../../src/protocol/config.js';
 import { SwarmError } from '../../src/protocol/errors.js';
-import { addMember, createTeam, readTeam, updateMember } from '../../src/team/team-store.js';
+import { addMember, readTeam, updateMember } from '../../src/team/team-store.js';
 import { Team } from '../../src/team/team.js';
 import { membersToResume, resumeTeammates, type ResumeOptions, type ResumeResult } from '../../src/teammates/resume.js';
-import { deadPid, reapChildren, startSleeper, writeStatus } from '../support/team-fixture.js';
-import { standInPanes, type StandInPanes } from '../support/stand-in-panes.js';
-import { tempRoot, useTempRoot } from '../support/tmp-root.js';
+import { deadPid, startSleeper, writeStatus } from '../support/team-fixture.js';
+import { standInPanes, useStandInTeam, type StandInPanes } from '../support/stand-in-panes.js';
 import { tmuxForThisTest } from '../support/tmux.js';
 
 const TEAM = 't';
 let root: string;
 let team: Team;
 let cwd: string;
-
-useTempRoot((dir) => (root = dir));
-beforeEach(async () => {
-  await createTeam(root, { name: TEAM });
-  team = new Team(root, TEAM);
-  cwd = await tempRoot('swarm-resume-cwd-');
-});
-afterEach(reapChildren);
+useStandInTeam('swarm-resume-cwd-', (s) => ({ root, team, cwd } = s));
 
 /** A member whose process has exited and whose pane is gone: `stopped`. */
 async function stopped(name: string, extra: Partial<Member> = {}): Promise<void> {

@@ -6,30 +6,20 @@
 // teammate does, so readiness is the real handshake.
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Backend, PaneRef, PaneSpec } from '../../src/backends/backend.js';
 import { Mailbox } from '../../src/mailbox/mailbox.js';
 import { SwarmError } from '../../src/protocol/errors.js';
-import { createTeam, readTeam, updateTeam } from '../../src/team/team-store.js';
+import { readTeam, updateTeam } from '../../src/team/team-store.js';
 import { Team } from '../../src/team/team.js';
 import { spawnTeammate, spawnTeammates, validateSpawn, type SpawnOptions } from '../../src/teammates/spawn.js';
 import { git, makeRepo } from '../support/git-repo.js';
-import { standInPanes, type StandInPanes } from '../support/stand-in-panes.js';
-import { reapChildren } from '../support/team-fixture.js';
-import { tempRoot, useTempRoot } from '../support/tmp-root.js';
+import { standInPanes, useStandInTeam, type StandInPanes } from '../support/stand-in-panes.js';
 
-const TEAM = 't';
 let root: string;
 let team: Team;
 let cwd: string;
-
-useTempRoot((dir) => (root = dir));
-beforeEach(async () => {
-  await createTeam(root, { name: TEAM });
-  team = new Team(root, TEAM);
-  cwd = await tempRoot('swarm-spawn-cwd-');
-});
-afterEach(reapChildren);
+useStandInTeam('swarm-spawn-cwd-', (s) => ({ root, team, cwd } = s));
 
 /** The stand-in pane backend (test/support/stand-in-panes.ts); its new panes take their prompt. */
 const panes = (create?: (spec: PaneSpec) => Promise<PaneRef>): StandInPanes => standInPanes(team, { takePrompt: true, ...(create ? { create } : {}) });
