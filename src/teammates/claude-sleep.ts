@@ -10,9 +10,10 @@
 // Putting it to sleep, under the spawn lock (no wake or resume meanwhile): the same checks again,
 // with its transcript unchanged since they were made; then, holding its inbox's lock and
 // team-lead's (Claude Code writes an inbox in place under its lock: never killed mid-write), its
-// inbox still read to the end, `hibernatedAt` and isActive false in config.json, and SIGKILL to its process — not SIGTERM, SIGHUP or a closed pane: 2.1.112 ended so
-// rewrites config.json on its way out and now and then leaves it empty; its transcript is appended
-// line by line, so a kill loses none of it — verified gone, and its exited pane closed.
+// inbox still read to the end, `hibernatedAt` and isActive false in config.json, and SIGKILL to its
+// process, verified gone, and its exited pane closed. SIGKILL, not SIGTERM, SIGHUP or a closed
+// pane: 2.1.112 ended that way rewrites config.json on its way out and now and then leaves it empty;
+// its transcript is appended line by line, so a kill loses none of it.
 import { promises as fs } from 'node:fs';
 import { backendForMember, paneRefOf, type BackendContext } from '../backends/registry.js';
 import { isProcessAlive, pollUntil } from '../backends/process.js';

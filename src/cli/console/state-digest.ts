@@ -24,14 +24,14 @@ export class StateDigest {
    */
   async read(names: ReadonlySet<string> | 'all' = 'all'): Promise<string> {
     if (names === 'all' || !this.listed) {
-      let listing: string[];
+      let listing: Set<string>;
       try {
-        listing = (await fs.readdir(this.statusDir)).filter((n) => n.endsWith('.json'));
+        listing = new Set((await fs.readdir(this.statusDir)).filter((n) => n.endsWith('.json')));
       } catch {
         this.seen.clear();
         return '';
       }
-      for (const name of this.seen.keys()) if (!listing.includes(name)) this.seen.delete(name);
+      for (const name of this.seen.keys()) if (!listing.has(name)) this.seen.delete(name);
       for (const name of listing) await this.look(name);
       this.listed = true;
     } else {
