@@ -36,7 +36,8 @@ export interface JsonFileOptions<T> {
   /**
    * Leave a corrupt file where it is and throw SwarmError('corrupt') (`corruptError` words it), for
    * files that must never be restarted empty (a team's config.json): nothing is moved or written.
-   * Such a file is read again every few ms for IN_PLACE_SETTLE_MS before it is called corrupt.
+   * Such a file is read again every few ms until IN_PLACE_SETTLE_MS after it last changed before it
+   * is called corrupt.
    */
   keepInPlace?: { corruptError: (problem: string) => SwarmError };
   /**
@@ -48,12 +49,12 @@ export interface JsonFileOptions<T> {
 }
 
 /**
- * How long a file kept in place may stay unparseable before it is called corrupt, and how often it
- * is read again meanwhile. Claude Code's unlocked in-place rewrite of config.json (truncate, then
+ * How long after its last change a file kept in place may stay unparseable before it is called
+ * corrupt, and how often it is read again meanwhile. Claude Code's unlocked in-place rewrite of config.json (truncate, then
  * write) takes well under a millisecond, but its process can be descheduled between the two: a
  * quarter second was not enough on a loaded machine (a real Claude Code leader's config.json caught
  * empty by `swarm shutdown`, CI on 2 cores with the suite beside it). Two seconds only delays the
- * error for a file that really is broken.
+ * error for a file broken in the last two seconds.
  */
 const IN_PLACE_SETTLE_MS = 2000;
 const IN_PLACE_REREAD_MS = 5;
@@ -110,16 +111,29 @@ export async function quarantine(file: string, now = Date.now(), content?: strin
 
 /**
  * Read a file kept in place until it parses, is missing, is whole JSON of the wrong shape (no write
- * in progress looks like that), or IN_PLACE_SETTLE_MS pass (its last problem then), with the
- * identity (fileIdentity) it had just before the read that counts.
+ * in progress looks like that), or it has stayed unparseable for IN_PLACE_SETTLE_MS since it last
+ * changed (its last problem then), with the identity (fileIdentity) it had just before the read
+ * that counts. A file last changed longer ago than that is no write in progress: its problem is
+ * reported at once. Never longer than IN_PLACE_SETTLE_MS from the first read.
  */
 async function settleInPlace<T>(file: string, schema: z.ZodType<T>): Promise<{ read: ParseResult<T>; identity: string }> {
-  const deadline = Date.now() + IN_PLACE_SETTLE_MS;
+  const latest = Date.now() + IN_PLACE_SETTLE_MS;
   for (;;) {
     const identity = fileIdentity(file);
     const read = readAndParseSync(file, schema);
+    const changedAt = modifiedAt(file);
+    const deadline = changedAt === undefined ? latest : Math.min(latest, changedAt + IN_PLACE_SETTLE_MS);
     if (read.ok !== false || read.whole === true || Date.now() >= deadline) return { read, identity };
     await delay(IN_PLACE_REREAD_MS);
+  }
+}
+
+/** When `file` last changed (ms since the epoch), or undefined when it cannot be stat'ed. */
+function modifiedAt(file: string): number | undefined {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return undefined;
   }
 }
 

@@ -4,7 +4,7 @@
 // one-look variant; the io errors (a path that is no regular file among them) and the words of the
 // corrupt reports.
 import { execFileSync } from 'node:child_process';
-import { lstat, mkdir, readdir, readFile, rename, stat, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rename, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -172,11 +172,15 @@ describe('a lock-free read that does not parse', () => {
     expect(await reading).toBeUndefined();
   });
 
-  it('with keepInPlace throws the caller\'s error and moves and writes nothing, on read and on update', async () => {
+  it('with keepInPlace throws the caller\'s error and moves and writes nothing, on read and on update; a file last changed over 2 s ago at once', async () => {
     const f = path.join(dir, 'config.json');
     await writeFile(f, 'not json');
+    const longAgo = new Date(Date.now() - 10_000);
+    await utimes(f, longAgo, longAgo); // no write in progress: nothing to wait for
     const keepInPlace = { corruptError: (problem: string) => new SwarmError('corrupt', `config.json is damaged (${problem}); fix it by hand`) };
+    const started = Date.now();
     await expect(readJsonFile(f, { schema: Counter, keepInPlace })).rejects.toThrow(/^config\.json is damaged \(invalid JSON: /);
+    expect(Date.now() - started).toBeLessThan(1000); // a file changed just now is read again for 2 s
     const fn = vi.fn(() => ({ write: { n: 1 }, result: undefined }));
     await expect(mutateJsonFile(f, { ...counterOpts(), keepInPlace }, fn)).rejects.toThrow(/^config\.json is damaged/);
     expect(fn).not.toHaveBeenCalled();

@@ -10,7 +10,6 @@
 // hand-over and an ask record (nothing undefined), onChange/onError and the timer, around close.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTeam, readTeam, updateTeam } from '../../src/team/team-store.js';
-import { writeFile } from 'node:fs/promises';
 import {
   claudeCodeHolds,
   clearUntrustedLease,
@@ -31,6 +30,7 @@ import { forgedLeases, YEAR_2100 } from '../support/forged-leases.js';
 import { reapChildren, startSleeper } from '../support/team-fixture.js';
 import { useTempRoot } from '../support/tmp-root.js';
 import { waitFor } from '../support/wait.js';
+import { writeDamaged } from '../support/damaged-file.js';
 
 let root = '';
 useTempRoot((r) => (root = r), 'swarm-lead-lease-');
@@ -342,7 +342,7 @@ describe('the leader lease', () => {
       await updateTeam(team, (c) => void (c.leadProcess!.pid = DEAD)); // watcher's keeper takes over: a change, and no onChange given
       expect(await keeper.tick()).toEqual({ role: 'holder' });
       expect(errors).toEqual([]);
-      await writeFile(team.paths.config, '{ not json');
+      await writeDamaged(team.paths.config, '{ not json');
       expect(await keeper.tick()).toEqual({ role: 'holder' });
       expect(errors).toEqual([expect.objectContaining({ kind: 'corrupt' })]);
       expect(await quiet.tick()).toEqual({ role: 'holder' }); // its state from open: the failure reported to nobody

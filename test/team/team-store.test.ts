@@ -20,6 +20,7 @@ import { listTree, modeOf } from '../support/fs-tree.js';
 import { errorKind } from '../support/team-root.js';
 import { useTempRoot } from '../support/tmp-root.js';
 import { Team } from '../../src/team/team.js';
+import { writeDamaged } from '../support/damaged-file.js';
 
 let root: string;
 useTempRoot((dir) => (root = dir));
@@ -115,7 +116,7 @@ describe('list, show, delete', () => {
     await addMember(new Team(root, 'alpha'), { name: 'w1' });
     await fs.mkdir(path.join(root, 'teams', 'Not_A_Team'));
     await createTeam(root, { name: 'gamma' });
-    await fs.writeFile(teamPaths(root, 'gamma').config, '{ broken');
+    await writeDamaged(teamPaths(root, 'gamma').config, '{ broken');
     const teams = await listTeams(root);
     expect(teams.map((t) => t.name)).toEqual(['alpha', 'beta', 'gamma']);
     expect(teams[0]).toEqual({ name: 'alpha', description: 'first', members: 1, createdAt: 1 });
@@ -244,7 +245,7 @@ describe('corrupt config.json', () => {
   ])('%s: readTeam throws "corrupt" saying how to mend it, and the file stays where it is, untouched', async (_what, bytes) => {
     await createTeam(root, { name: 't' });
     const p = teamPaths(root, 't');
-    await fs.writeFile(p.config, bytes);
+    await writeDamaged(p.config, bytes);
     const err = await readTeam(new Team(root, 't')).then(
       () => undefined,
       (e: unknown) => e,
@@ -263,7 +264,7 @@ describe('corrupt config.json', () => {
   it('addMember on a corrupt config is "corrupt", writes nothing and does not invent a team', async () => {
     await createTeam(root, { name: 't' });
     const p = teamPaths(root, 't');
-    await fs.writeFile(p.config, '{ nope');
+    await writeDamaged(p.config, '{ nope');
     expect(await errorKind(addMember(new Team(root, 't'), { name: 'w1' }))).toBe('corrupt');
     expect(await fs.readFile(p.config, 'utf8')).toBe('{ nope');
     expect((await fs.readdir(p.dir)).filter((f) => f.includes('.corrupt-'))).toEqual([]);

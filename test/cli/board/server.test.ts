@@ -1,7 +1,7 @@
 // The board's HTTP and trust rules (docs/board.md#trust), in process: a real server on a free
 // loopback port over a real team (perm-harness: team t, w1 and w2, the lead key), answered through
 // node:http requests that set exactly the headers a test names (Host and Origin included).
-import { existsSync, promises as fs } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { request } from 'node:http';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -19,6 +19,7 @@ import { writePendingFor } from '../../support/team-fixture.js';
 import { inotifyWatches } from '../../support/handles.js';
 import { afterThisTest, useTempRoot } from '../../support/tmp-root.js';
 import { waitFor } from '../../support/wait.js';
+import { writeDamaged } from '../../support/damaged-file.js';
 
 interface Reply {
   status: number;
@@ -187,7 +188,7 @@ describe('swarm board server', () => {
   it('never writes the token to its log, also when a request fails', async () => {
     const b = await board();
     const id = await writePendingFor(h.root, TEAM, 'w1');
-    await fs.writeFile(h.paths.config, '{ not json');
+    await writeDamaged(h.paths.config, '{ not json');
     const r = await call(b, 'POST', `/api/team/t/permissions/${id}?token=${b.token}`, { ...own(b), Cookie: `swarm_board_${b.port}=${b.token}` }, '{"answer":"allow"}');
     expect(r.status).toBe(500);
     await call(b, 'GET', `/api/team/t/snapshot?x=1`, auth(b));

@@ -37,6 +37,7 @@ import { waitFor } from '../../support/wait.js';
 import { Team } from '../../../src/team/team.js';
 import { Mailbox } from '../../../src/mailbox/mailbox.js';
 import { TaskList } from '../../../src/tasks/index.js';
+import { writeDamaged } from '../../support/damaged-file.js';
 
 const TEAM = 't';
 let root: string;
@@ -256,7 +257,7 @@ describe('swarm doctor', () => {
 
   it('a corrupt config.json is a problem whose fix mends it by hand, never "team delete"; the file is left untouched', async () => {
     const config = teamPaths(root, TEAM).config;
-    await fs.writeFile(config, '{ "name": "t", ', { mode: 0o600 });
+    await writeDamaged(config, '{ "name": "t", ', { mode: 0o600 });
     for (const args of [[], ['--fix']]) {
       const r = await doctor(...args);
       expect(r.exitCode, r.stdout).toBe(1);
