@@ -55,7 +55,8 @@ export async function dueToWake(team: Team, env: Env, known: ReadonlySet<string>
     if (i === 0) return; // the leader
     const member = config.members.find((c) => sameName(c.name, m.name));
     if (member === undefined) return;
-    if (m.state !== 'hibernating') {
+    // Its status file says hibernating as it starts to exit: asleep only once its process is gone.
+    if (m.state !== 'hibernating' || m.alive === true) {
       if (member.hibernatedAt !== undefined && m.alive === true) due.settling.push(m.name);
       else if (m.alive === true) awake += 1;
       return;

@@ -139,9 +139,30 @@ export async function abandonPane(backend: Backend, pane: PaneRef | undefined, p
   return output;
 }
 
+/** How long a failed start's stderr log may take to be written (LOG_SETTLE_MS), and how often it is looked at meanwhile. */
+const LOG_SETTLE_MS = 1000;
+const LOG_LOOK_MS = 50;
+
+/**
+ * The stderr log of a process that has just ended. Its `tee` (backends/stderr-log.ts) outlives it
+ * and may not have copied its last lines yet on a loaded machine: read until the log is not empty
+ * and the same twice LOG_LOOK_MS apart, or LOG_SETTLE_MS pass.
+ */
+async function settledLog(file: string, settleMs = LOG_SETTLE_MS): Promise<string> {
+  const deadline = Date.now() + settleMs;
+  let text = await fs.readFile(file, 'utf8').catch(() => '');
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, LOG_LOOK_MS));
+    const again = await fs.readFile(file, 'utf8').catch(() => '');
+    if (again === text && text !== '') break;
+    text = again;
+  }
+  return text;
+}
+
 /** The error of a failed start: `<what>: <why>`, then the pane's last output or else the stderr log's tail. */
-export async function startFailure(what: string, stderrLog: string, output: PaneOutput, problems: readonly string[], cause: unknown): Promise<SwarmError> {
-  const stderr = tailLines(await fs.readFile(stderrLog, 'utf8').catch(() => ''), OUTPUT_LINES);
+export async function startFailure(what: string, stderrLog: string, output: PaneOutput, problems: readonly string[], cause: unknown, logSettleMs?: number): Promise<SwarmError> {
+  const stderr = tailLines(await settledLog(stderrLog, logSettleMs), OUTPUT_LINES);
   const base = cause instanceof Error ? cause.message.split('\n')[0]! : String(cause);
   const exit = output.exit === undefined ? '' : ` (${describeExit(output.exit)})`;
   const indent = (lines: readonly string[]): string[] => lines.map((l) => `  ${l}`);

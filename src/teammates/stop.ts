@@ -277,7 +277,13 @@ async function askToShutDown(team: Team, name: string, opts: ShutdownOptions, as
     const pending = grace !== undefined && grace > timeoutMs ? `; the request stands: it exits by itself when its ${Math.round(grace / 1000)} s grace period ends` : '';
     return { name: member.name, outcome: 'timeout', reason: `${reason}${pending}`, verified: false };
   }
-  if (result === 'exited') return gone('it exited without answering the shutdown request');
+  if (result === 'exited') {
+    // It went to sleep instead (its status said hibernating before config.json did): removed asleep.
+    if (findMember(await readTeam(team), member.name)?.hibernatedAt !== undefined) {
+      return (await removeIfAsleep(team, member.name, opts)) ?? askToShutDown(team, name, opts, asked);
+    }
+    return gone('it exited without answering the shutdown request');
+  }
   if (result.type === 'shutdown_rejected') {
     return opts.force
       ? kill(`--force after a rejection: ${result.reason}`)

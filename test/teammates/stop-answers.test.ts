@@ -248,6 +248,17 @@ describe('shutdownTeammate: the answer decides', () => {
     expect(await roster()).toEqual(['team-lead']);
   });
 
+  it('the teammate hibernates instead of answering (asked while on its way to sleep): removed asleep, saying so', async () => {
+    await liveTeammate('w1');
+    const asleep = async (): Promise<void> => {
+      await updateMember(team, 'w1', { isActive: false, hibernatedAt: Date.now() });
+      await reapChildren();
+    };
+    const out = await shutdownTeammate(team, 'w1', { env: {}, timeoutMs: ANSWER_MS, onRequested: () => void asleep() });
+    expect(out).toEqual({ name: 'w1', outcome: 'already_gone', reason: 'it was hibernating, and was not woken', verified: true });
+    expect(await roster()).toEqual(['team-lead']);
+  });
+
   it('a grace exit (the model never answered): reported as one, with the grace period in seconds', async () => {
     await liveTeammate('w1');
     const t = answering({ type: 'shutdown_approved', graceExpired: true }, () => reapChildren());
