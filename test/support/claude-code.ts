@@ -58,6 +58,13 @@ export async function claudeCodeWorkspace(root: string, build: (typeof CLAUDE_CO
 }
 
 /**
+ * Claude Code's auto-updater runs npm (`config get prefix`, `view`, `install -g`: about 9
+ * CPU-seconds a test file, offline and failing); no test depends on it. Spread into every env a
+ * test starts `claude` with.
+ */
+export const CLAUDE_CODE_NO_UPDATES = { DISABLE_AUTOUPDATER: '1' } as const;
+
+/**
  * The env that runs `claude` from `bin` (first on PATH, see claudeCodeWorkspace) offline against the
  * stand-in at `standinUrl`, with `root` as its CLAUDE_CONFIG_DIR and its panes on the private tmux
  * server `socket`.
@@ -70,5 +77,6 @@ export function claudeCodeEnv(o: { root: string; bin: string; standinUrl: string
     ANTHROPIC_API_KEY: CLAUDE_CODE_API_KEY,
     ANTHROPIC_BASE_URL: o.standinUrl,
     SWARM_TMUX_SOCKET: o.socket,
+    ...CLAUDE_CODE_NO_UPDATES,
   };
 }
