@@ -35,6 +35,12 @@ describe('modules a swarm process loads', () => {
     expect(heavy(modules)).toEqual([]);
   });
 
+  it('runs the bundle (scripts/bundle.mjs), the build npm install makes', async () => {
+    const { r, modules } = await run(['--version']);
+    expect(r.exitCode).toBe(0);
+    expect(modules.some((u) => u.endsWith('/dist/bundle/main.js'))).toBe(true);
+  });
+
   it('swarm team list loads its own handler only, and nothing heavy', async () => {
     const { r, modules } = await run(['team', 'list']);
     expect(r.exitCode).toBe(0);

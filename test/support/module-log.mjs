@@ -1,18 +1,35 @@
 // `node --import <this file>` (or NODE_OPTIONS=--import=<this file>): appends the URL of every
 // module the process loads to the file $SWARM_MODULE_LOG, one per line. The same file is the
-// loader hook (run on Node's hooks thread) and what registers it (on the main thread).
-import { appendFileSync } from 'node:fs';
+// loader hook (run on Node's hooks thread) and what registers it (on the main thread). A file of
+// the bundle (dist/bundle/, scripts/bundle.mjs) is logged as the modules bundled into it, read from
+// its meta.json, so a test names what a process loaded in either build.
+import { appendFileSync, readFileSync } from 'node:fs';
 import { register } from 'node:module';
 import { isMainThread } from 'node:worker_threads';
 
 let file;
+/** dist/bundle/<file> → the URLs of the modules in it, per package root. */
+const bundles = new Map();
 
 export function initialize(data) {
   file = data.file;
 }
 
+function bundledModules(url) {
+  const at = url.indexOf('/dist/bundle/');
+  const root = url.slice(0, at + 1);
+  let outputs = bundles.get(root);
+  if (outputs === undefined) {
+    outputs = JSON.parse(readFileSync(new URL('dist/bundle/meta.json', root), 'utf8')).outputs;
+    bundles.set(root, outputs);
+  }
+  const inputs = Object.keys(outputs[url.slice(root.length)]?.inputs ?? {});
+  return [url, ...inputs.map((i) => new URL(i, root).href)];
+}
+
 export async function load(url, context, next) {
-  appendFileSync(file, `${url}\n`);
+  const urls = url.startsWith('file:') && url.includes('/dist/bundle/') && url.endsWith('.js') ? bundledModules(url) : [url];
+  appendFileSync(file, `${urls.join('\n')}\n`);
   return next(url, context);
 }
 

@@ -8,7 +8,7 @@ import { SwarmError } from '../../protocol/errors.js';
 import { parseDuration } from '../../protocol/duration.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_DIR } from '../version.js';
 import { DEFAULT_MODEL, hasModelCredentials, NO_CREDENTIALS } from '../../runtime/model-env.js';
 import type { LeadLimitSettings } from '../../runtime/lead/limits.js';
 import { PRICES_CHECKED, priceOf } from '../../runtime/usage.js';
@@ -114,8 +114,6 @@ export function defaultLeadSettings(env: NodeJS.ProcessEnv, cwd: string): LeadSe
   return leadSettings(DEFAULTS, env, cwd);
 }
 
-/** The swarm package's own directory (dist/cli/run/ → the package). */
-const PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /**
  * Before an agent lead is made (`swarm run`, `swarm lead --agent`) and before anything is created:
