@@ -58,6 +58,20 @@ describe.each(CLAUDE_CODE_BUILDS)('Claude Code $version: your session leads thro
 
   const claude = (args: string[]) => execa('claude', args, { env, cwd: work, reject: false, stdin: 'ignore', extendEnv: false, timeout: 90_000 });
 
+  /**
+   * `claude -p ASK`, again (up to 3 times) while its requests went out without the team's tools:
+   * Claude Code 2.1.112 gives MCP servers 5 s (then 2 s more) to connect in -p mode and then goes
+   * on without them, which a loaded machine's `swarm mcp` start has missed.
+   */
+  const ask = async (): Promise<Awaited<ReturnType<typeof claude>>> => {
+    for (let attempt = 1; ; attempt++) {
+      const from = standin.requests.length;
+      const r = await claude(['-p', ASK, '--allowedTools', 'mcp__swarm__team_status']);
+      const offered = standin.requests.slice(from).some((q) => q.body !== undefined && offersSwarm(q as IncomingRequest));
+      if (offered || attempt === 3) return r;
+    }
+  };
+
   /** The team_status result the session got, as the model saw it. */
   const statusSeen = (): string => standin.requests.filter((q) => q.body !== undefined && statusCalled(q as IncomingRequest)).map((q) => lastUserText(q.body!)).join('\n');
 
@@ -66,7 +80,7 @@ describe.each(CLAUDE_CODE_BUILDS)('Claude Code $version: your session leads thro
     expect(added.exitCode, `${added.stdout}${added.stderr}`).toBe(0);
     const listed = await claude(['mcp', 'list']);
     expect(listed.stdout).toMatch(/swarm: swarm mcp --team mine - [✓✔] Connected/);
-    const asked = await claude(['-p', ASK, '--allowedTools', 'mcp__swarm__team_status']);
+    const asked = await ask();
     expect(asked.exitCode, asked.stderr).toBe(0);
     expect(asked.stdout.trim()).toBe('Your team has no teammates yet.');
     expect(statusSeen()).toContain('"team": "mine"');
@@ -77,7 +91,7 @@ describe.each(CLAUDE_CODE_BUILDS)('Claude Code $version: your session leads thro
     await fs.writeFile(path.join(work, '.mcp.json'), JSON.stringify(PROJECT_MCP, null, 2));
     await fs.mkdir(path.join(work, '.claude'));
     await fs.writeFile(path.join(work, '.claude/settings.local.json'), JSON.stringify({ enabledMcpjsonServers: ['swarm'] }));
-    const fromProject = await claude(['-p', ASK, '--allowedTools', 'mcp__swarm__team_status']);
+    const fromProject = await ask();
     expect(fromProject.exitCode, fromProject.stderr).toBe(0);
     expect(fromProject.stdout.trim()).toBe('Your team has no teammates yet.');
     expect(statusSeen()).toContain('"team": "mine"');
