@@ -1,8 +1,8 @@
 // Scale benchmark (issue 35): a team of N = 10, 50, 100 swarm-runtime teammates on one machine,
 // each against the stand-in Messages API, in tmux on a private server, with the leader console
 // (`swarm lead`, in a pane of the same server) running. Per N, in two phases:
-//   A (no hibernation): spawnTeammates until all are ready; all idle; the team's RSS (teammates and
-//     console, VmRSS) and the console's CPU over a 10 s window; a broadcast (`*`) from this process,
+//   A (no hibernation): spawnTeammates until all are ready; all idle, then 10 s to settle; the team's
+//     RSS (teammates and console, VmRSS) and the console's CPU over a 30 s window; a broadcast (`*`) from this process,
 //     per recipient the time from the send to its first model request carrying it (p50/p99/max).
 //   B (hibernateAfter 2s): the same team spawned again, all asleep (state hibernating); the team's
 //     RSS then; and K wakes, one at a time: a message to a sleeper (appended here, as any sender
@@ -38,6 +38,10 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '../..');
 const SWARM_BIN = path.join(REPO, 'bin/swarm.js');
 const TEAM = 'scale';
+/** After all are idle, before the idle window: the console's reading of the idle notifications. */
+const SETTLE_MS = 10_000;
+/** The idle window (RSS and CPU): long enough that one lease renewal or status sweep is not a third of it. */
+const IDLE_WINDOW_MS = 30_000;
 
 interface Level {
   n: number;
@@ -158,7 +162,10 @@ async function level(n: number, wakes: number): Promise<Level> {
     try {
       await waitUntil(async () => (await a.states()).every((m) => m.state === 'idle'), 120_000, 'all idle', async () => JSON.stringify(await a.states()));
       const pids = await a.livePids();
-      const usage = await measureWindow([...pids, a.consolePid, ...bare.map((b) => b.pid!)]);
+      // Idle means settled: the console has shown (and consumed) the N idle notifications, the bare
+      // nodes have started. Then a 30 s window, three of the console's lease renewals.
+      await new Promise((r) => setTimeout(r, SETTLE_MS));
+      const usage = await measureWindow([...pids, a.consolePid, ...bare.map((b) => b.pid!)], IDLE_WINDOW_MS);
       const mine = usage.slice(0, pids.length + 1);
       rssBareMb = usage.slice(pids.length + 1).reduce((s, u) => s + u.rssMb, 0);
       bareCpuPct = usage.at(-1)!.cpuPct;

@@ -1,7 +1,9 @@
 // Spawn benchmark (issue 4): time until N = 1, 4, 8, 16 teammates are ready (readiness handshake
 // done) in tmux, and time to stop them all (shutdownAll, verified: no pane, no process, no member),
 // for (a) a trivial teammate command (test/support/fake-teammate.mjs through
-// SWARM_TEAMMATE_COMMAND) and (b) the swarm runtime (`swarm teammate`) against the stand-in Messages
+// SWARM_TEAMMATE_COMMAND), its swarm modules bundled into one file first as swarm itself runs
+// bundled (SWARM_FAKE_LIB, made here with esbuild), and the same fake loading dist/'s modules one by
+// one, as the baseline of that, and (b) the swarm runtime (`swarm teammate`) against the stand-in Messages
 // API, whose script answers each agent's first turn with a short end_turn text and approves a
 // shutdown_request. Each is measured with one `spawnTeammate` after another (what `swarm spawn`
 // run N times does) and with `spawnTeammates` (panes created one after another, readiness awaited
@@ -11,7 +13,8 @@
 // Everything runs on private tmux servers (`tmux -L swarm-bench-<hex>`, one per measurement),
 // killed and their socket files removed afterwards; the default server is never touched. Only
 // processes this benchmark started are killed (by pid, or with their private server).
-// BENCH_LEVELS=1,4 and BENCH_ONLY=trivial|runtime|baseline narrow the run.
+// BENCH_LEVELS=1,4 and BENCH_ONLY=trivial|trivial-modules|runtime|baseline narrow the run.
+import { build } from 'esbuild';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -31,9 +34,23 @@ import { Team } from '../../src/team/team.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const FAKE = path.join(HERE, '../../test/support/fake-teammate.mjs');
+const FAKE_LIB = path.join(HERE, '../../test/support/fake-teammate-lib.mjs');
 const TEAM = 'bench';
 
-type Mode = 'trivial' | 'runtime';
+type Mode = 'trivial' | 'trivial-modules' | 'runtime';
+const MODE_LABEL: Record<Mode, string> = {
+  trivial: 'trivial teammate (bench fake, bundled)',
+  'trivial-modules': 'baseline: the same fake loading dist/ module by module',
+  runtime: 'swarm runtime + stand-in',
+};
+/** The fake's lib bundled into one file (spawnBench makes it). */
+let fakeLibBundle: string | undefined;
+
+async function bundleFakeLib(dir: string): Promise<string> {
+  const outfile = path.join(dir, 'fake-teammate-lib.mjs');
+  await build({ entryPoints: [FAKE_LIB], outfile, bundle: true, format: 'esm', platform: 'node', target: 'node20', logLevel: 'warning', banner: { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" } });
+  return outfile;
+}
 type Strategy = 'serial' | 'overlapped';
 
 export function privateSocket(): string {
@@ -112,7 +129,8 @@ async function measureOnce(mode: Mode, strategy: Strategy, n: number): Promise<M
       HOME: process.env.HOME ?? root,
       CLAUDE_CONFIG_DIR: root,
       SWARM_TMUX_SOCKET: socket,
-      ...(mode === 'trivial'
+      ...(mode === 'trivial' ? { SWARM_FAKE_LIB: fakeLibBundle! } : {}),
+      ...(mode !== 'runtime'
         ? { SWARM_TEAMMATE_COMMAND: quote([process.execPath, FAKE]) }
         : { ANTHROPIC_BASE_URL: standin!.url, ANTHROPIC_API_KEY: 'sk-bench', SWARM_HEARTBEAT_MS: '1000', SWARM_POLL_MS: '250' }),
     };
@@ -199,6 +217,8 @@ export async function spawnBench(): Promise<void> {
   process.stdout.write(`\nload average at start: ${load}; tmux on private sockets swarm-bench-<hex>\n`);
   const rows: (string | number)[][] = [];
   const notes: string[] = [];
+  const libDir = await mkdtemp(path.join(os.tmpdir(), 'swarm-bench-fake-lib-'));
+  fakeLibBundle = await bundleFakeLib(libDir);
   await measure('trivial', 'serial', 1); // warm-up (module loading, JIT), not reported
   if (!only || only === 'baseline') {
     for (const n of levels) {
@@ -208,12 +228,12 @@ export async function spawnBench(): Promise<void> {
     }
   }
   {
-    for (const mode of ['trivial', 'runtime'] as const) {
+    for (const mode of ['trivial', 'trivial-modules', 'runtime'] as const) {
       if (only && only !== mode) continue;
       for (const strategy of ['serial', 'overlapped'] as const) {
         for (const n of levels) {
           const m = await measure(mode, strategy, n);
-          const label = `${mode === 'trivial' ? 'trivial teammate (bench fake)' : 'swarm runtime + stand-in'}, ${strategy === 'serial' ? 'spawnTeammate x N' : 'spawnTeammates'}`;
+          const label = `${MODE_LABEL[mode]}, ${strategy === 'serial' ? 'spawnTeammate x N' : 'spawnTeammates'}`;
           rows.push([label, n, m.ready, m.readyMs, m.readyMs / n, m.stopMs, m.verified ? 'yes' : 'NO']);
           for (const f of m.failed) notes.push(`${label}, N=${n}: ${f}`);
         }
@@ -226,4 +246,5 @@ export async function spawnBench(): Promise<void> {
   );
   for (const note of notes) process.stdout.write(`- ${note}\n`);
   process.stdout.write(`\nload average at end: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+  await rm(libDir, { recursive: true, force: true });
 }

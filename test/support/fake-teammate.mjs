@@ -2,20 +2,13 @@
 // The fake teammate as a child process (fake-teammate-core.mjs says what it does, and its FAKE_*
 // switches): the pane's command through SWARM_TEAMMATE_COMMAND="node /abs/test/support/fake-teammate.mjs",
 // a stand-in `claude`, and the spawn and ssh benches' trivial teammate. Uses the BUILT dist/ (run
-// `npm run build` first).
+// `npm run build` first) through fake-teammate-lib.mjs.
+import { pathToFileURL } from 'node:url';
 import { runFakeTeammate } from './fake-teammate-core.mjs';
 
-const dist = new URL('../../dist/', import.meta.url);
-const from = (file) => import(new URL(file, dist).href);
-const lib = {
-  ...(await from('mailbox/mailbox.js')),
-  ...(await from('mailbox/follow.js')),
-  ...(await from('permissions/signing.js')),
-  ...(await from('storage/atomic.js')),
-  ...(await from('team/paths.js')),
-  ...(await from('team/team.js')),
-  ...(await from('protocol/control.js')),
-};
+// SWARM_FAKE_LIB: a bundle of fake-teammate-lib.mjs (the spawn bench makes one).
+const libUrl = process.env.SWARM_FAKE_LIB ? pathToFileURL(process.env.SWARM_FAKE_LIB).href : new URL('./fake-teammate-lib.mjs', import.meta.url).href;
+const lib = { ...(await import(libUrl)) };
 const code = await runFakeTeammate(lib, {
   argv: process.argv.slice(2),
   env: process.env,
