@@ -4,9 +4,10 @@
 // file, not written as 0, so a reader can tell "unpriced" from "free".
 //
 // Written whole and atomically (storage/atomic) by this process only, so no lock: on every state
-// change and every `heartbeatMs` (an unref'd timer: it never keeps the process alive). Writes are
-// serialised and coalesced (storage/coalesce): while one is in flight, further changes produce
-// exactly one more.
+// change and every `heartbeatMs` (an unref'd timer: it never keeps the process alive), every
+// idleHeartbeatMs while idle (a hundred idle teammates each rewriting its file every 5 s were most
+// of what the console read while nothing happened). Writes are serialised and coalesced
+// (storage/coalesce): while one is in flight, further changes produce exactly one more.
 import { StatusFileSchema, type StatusFile, type TeammateState } from '../protocol/status.js';
 import { oneLine } from '../protocol/text.js';
 import { ensureDir, formatJson, writeFileAtomic } from '../storage/atomic.js';
@@ -24,6 +25,15 @@ export interface StatusReporterOptions {
   now?: () => number;
   /** Called when a write fails (the heartbeat keeps going). */
   onError?: (e: unknown) => void;
+}
+
+/**
+ * How often an idle teammate's heartbeat is written: every third heartbeat, at most 15 s apart
+ * (half the age at which a heartbeat reads as stale, teammates/status-report.ts), never more often
+ * than `heartbeatMs`. 5 s heartbeats: 15 s while idle.
+ */
+export function idleHeartbeatMs(heartbeatMs: number): number {
+  return Math.max(heartbeatMs, Math.min(3 * heartbeatMs, 15_000));
 }
 
 export class StatusReporter {
@@ -75,8 +85,15 @@ export class StatusReporter {
   async start(): Promise<void> {
     await ensureDir(path.dirname(this.opts.file));
     await this.flush();
-    this.timer = setInterval(() => void this.write(), this.opts.heartbeatMs);
+    this.timer = setInterval(() => this.beat(), this.opts.heartbeatMs);
     this.timer.unref();
+  }
+
+  /** The timer's heartbeat: while idle, only once idleHeartbeatMs has passed since the last write (half a beat's slack for a late timer). */
+  private beat(): void {
+    const due = this.record.state === 'idle' ? idleHeartbeatMs(this.opts.heartbeatMs) - this.opts.heartbeatMs / 2 : 0;
+    if (this.now() - this.record.heartbeatAt < due) return;
+    void this.write();
   }
 
   setState(state: TeammateState): void {
