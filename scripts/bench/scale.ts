@@ -2,8 +2,9 @@
 // each against the stand-in Messages API, in tmux on a private server, with the leader console
 // (`swarm lead`, in a pane of the same server) running. Per N, in two phases:
 //   A (no hibernation): spawnTeammates until all are ready; all idle, then 10 s to settle; the team's
-//     RSS (teammates and console, VmRSS) and the console's CPU over a 30 s window; a broadcast (`*`) from this process,
-//     per recipient the time from the send to its first model request carrying it (p50/p99/max).
+//     RSS (teammates and console, VmRSS) and the console's CPU over a 60 s window; a broadcast (`*`)
+//     from this process, per recipient the time from the send to its first model request carrying
+//     it (p50/p99/max).
 //   B (hibernateAfter 2s): the same team spawned again, all asleep (state hibernating); the team's
 //     RSS then; and K wakes, one at a time: a message to a sleeper (appended here, as any sender
 //     does), the console's waker resumes it, time to its first model request (p50/p99).
@@ -40,8 +41,12 @@ const SWARM_BIN = path.join(REPO, 'bin/swarm.js');
 const TEAM = 'scale';
 /** After all are idle, before the idle window: the console's reading of the idle notifications. */
 const SETTLE_MS = 10_000;
-/** The idle window (RSS and CPU): long enough that one lease renewal or status sweep is not a third of it. */
-const IDLE_WINDOW_MS = 30_000;
+/**
+ * The idle window (RSS and CPU): six lease renewals, and at N = 100 about one status sweep (a big
+ * team's runs less often, at most 0.3 % of the time: one more or fewer in a 30 s window moved the
+ * figure by half a point).
+ */
+const IDLE_WINDOW_MS = 60_000;
 
 interface Level {
   n: number;
@@ -163,7 +168,7 @@ async function level(n: number, wakes: number): Promise<Level> {
       await waitUntil(async () => (await a.states()).every((m) => m.state === 'idle'), 120_000, 'all idle', async () => JSON.stringify(await a.states()));
       const pids = await a.livePids();
       // Idle means settled: the console has shown (and consumed) the N idle notifications, the bare
-      // nodes have started. Then a 30 s window, three of the console's lease renewals.
+      // nodes have started. Then the idle window.
       await new Promise((r) => setTimeout(r, SETTLE_MS));
       const usage = await measureWindow([...pids, a.consolePid, ...bare.map((b) => b.pid!)], IDLE_WINDOW_MS);
       const mine = usage.slice(0, pids.length + 1);
