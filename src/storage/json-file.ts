@@ -50,11 +50,11 @@ export interface JsonFileOptions<T> {
 
 /**
  * How long after its last change a file kept in place may stay unparseable before it is called
- * corrupt, and how often it is read again meanwhile. Claude Code's unlocked in-place rewrite of config.json (truncate, then
- * write) takes well under a millisecond, but its process can be descheduled between the two: a
- * quarter second was not enough on a loaded machine (a real Claude Code leader's config.json caught
- * empty by `swarm shutdown`, CI on 2 cores with the suite beside it). Two seconds only delays the
- * error for a file broken in the last two seconds.
+ * corrupt, and how often it is read again meanwhile. Claude Code's unlocked in-place rewrite of
+ * config.json (truncate, then write) takes well under a millisecond, but its process can be
+ * descheduled between the two: a quarter second was not enough on a loaded machine (a real Claude
+ * Code leader's config.json caught empty by `swarm shutdown`, CI on 2 cores with the suite beside
+ * it). Two seconds only delays the error for a file broken in the last two seconds.
  */
 const IN_PLACE_SETTLE_MS = 2000;
 const IN_PLACE_REREAD_MS = 5;
@@ -119,21 +119,11 @@ export async function quarantine(file: string, now = Date.now(), content?: strin
 async function settleInPlace<T>(file: string, schema: z.ZodType<T>): Promise<{ read: ParseResult<T>; identity: string }> {
   const latest = Date.now() + IN_PLACE_SETTLE_MS;
   for (;;) {
-    const identity = fileIdentity(file);
+    const { identity, changedAt } = fileStamp(file);
     const read = readAndParseSync(file, schema);
-    const changedAt = modifiedAt(file);
     const deadline = changedAt === undefined ? latest : Math.min(latest, changedAt + IN_PLACE_SETTLE_MS);
     if (read.ok !== false || read.whole === true || Date.now() >= deadline) return { read, identity };
     await delay(IN_PLACE_REREAD_MS);
-  }
-}
-
-/** When `file` last changed (ms since the epoch), or undefined when it cannot be stat'ed. */
-function modifiedAt(file: string): number | undefined {
-  try {
-    return statSync(file).mtimeMs;
-  } catch {
-    return undefined;
   }
 }
 
@@ -298,11 +288,16 @@ async function mutateLocked<T, R>(
 
 /** inode, size and mtime of `file` ("missing" when absent): what a fenced write compares. */
 function fileIdentity(file: string): string {
+  return fileStamp(file).identity;
+}
+
+/** fileIdentity, and when the file last changed (ms since the epoch; undefined when missing). */
+function fileStamp(file: string): { identity: string; changedAt?: number } {
   try {
     const st = statSync(file, { bigint: true });
-    return `${st.ino}:${st.size}:${st.mtimeNs}`;
+    return { identity: `${st.ino}:${st.size}:${st.mtimeNs}`, changedAt: Number(st.mtimeNs / 1_000_000n) };
   } catch (e) {
-    if (errnoCode(e) === 'ENOENT') return 'missing';
+    if (errnoCode(e) === 'ENOENT') return { identity: 'missing' };
     throw new SwarmError('io', `cannot stat ${file}: ${(e as Error).message}`, { cause: e });
   }
 }

@@ -114,7 +114,6 @@ export function defaultLeadSettings(env: NodeJS.ProcessEnv, cwd: string): LeadSe
   return leadSettings(DEFAULTS, env, cwd);
 }
 
-
 /**
  * Before an agent lead is made (`swarm run`, `swarm lead --agent`) and before anything is created:
  * without model credentials, one error (exit 2) that says what to set, that `swarm demo` runs
