@@ -4,7 +4,7 @@ import type { followInbox } from '../../src/mailbox/follow.js';
 import type { Mailbox } from '../../src/mailbox/mailbox.js';
 import type { verifyEntry } from '../../src/permissions/signing.js';
 import type { encodeControl, parseControl } from '../../src/protocol/control.js';
-import type { formatJson, writeFileAtomic } from '../../src/storage/atomic.js';
+import type { ensureDir, formatJson, writeFileAtomic } from '../../src/storage/atomic.js';
 import type { resolveRoot } from '../../src/team/paths.js';
 import type { Team } from '../../src/team/team.js';
 
@@ -18,6 +18,7 @@ export interface FakeTeammateLib {
   parseControl: typeof parseControl;
   formatJson: typeof formatJson;
   writeFileAtomic: typeof writeFileAtomic;
+  ensureDir: typeof ensureDir;
   resolveRoot: typeof resolveRoot;
 }
 

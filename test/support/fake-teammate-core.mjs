@@ -91,6 +91,8 @@ export async function runFakeTeammate(lib, run) {
   const writeStatus = async (state) => {
     if (!asClaude) await lib.writeFileAtomic(team.paths.status(name), lib.formatJson({ ...status, state, heartbeatAt: Date.now() }));
   };
+  // As the runtime's StatusReporter does: a team Claude Code made has no status/ until someone makes it.
+  if (!asClaude) await lib.ensureDir(path.dirname(team.paths.status(name)));
   await writeStatus('idle');
   const heartbeat = setInterval(() => void writeStatus('idle').catch(() => undefined), 2000);
   // Ends the inbox loop: the host's stop signal, or the shutdown grace running out.

@@ -7,12 +7,12 @@ import { followInbox } from '../../src/mailbox/follow.js';
 import { Mailbox } from '../../src/mailbox/mailbox.js';
 import { verifyEntry } from '../../src/permissions/signing.js';
 import { encodeControl, parseControl } from '../../src/protocol/control.js';
-import { formatJson, writeFileAtomic } from '../../src/storage/atomic.js';
+import { ensureDir, formatJson, writeFileAtomic } from '../../src/storage/atomic.js';
 import { resolveRoot } from '../../src/team/paths.js';
 import { Team } from '../../src/team/team.js';
 import { runFakeTeammate } from './fake-teammate-core.mjs';
 
-const lib = { Mailbox, Team, followInbox, verifyEntry, encodeControl, parseControl, formatJson, writeFileAtomic, resolveRoot };
+const lib = { Mailbox, Team, followInbox, verifyEntry, encodeControl, parseControl, formatJson, writeFileAtomic, ensureDir, resolveRoot };
 
 export const fakeInProcessTeammate: TeammateLaunch = async (argv, env, ctx) => {
   await Promise.resolve();
