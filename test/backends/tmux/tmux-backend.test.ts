@@ -5,7 +5,7 @@ import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { PaneRef, PaneSpec } from '../../../src/backends/backend.js';
 import { descendantsOf, execaExec, isProcessAlive, type Exec } from '../../../src/backends/process.js';
-import { TmuxServer, listAllPanes, newSession, setPaneOptionArgs } from '../../../src/backends/tmux/commands.js';
+import { TmuxServer, capturePane, listAllPanes, newSession, setPaneOptionArgs } from '../../../src/backends/tmux/commands.js';
 import { PANE_BORDER_FORMAT, TmuxBackend } from '../../../src/backends/tmux/tmux-backend.js';
 import { privateSocket, reapServer, tmuxForThisTest } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
@@ -188,8 +188,10 @@ describe('TmuxBackend (real tmux, private socket)', () => {
       await server.runChain([['start-server'], ['set-option', '-g', 'default-shell', '/bin/sh'], ['new-session', '-d', '-s', 'cc', '-P', '-F', '#{pane_id} #{pane_pid}']])
     ).trim().split(' ');
     const pane: PaneRef = { paneId: paneId!, backendType: 'tmux' };
-    // a login shell runs its profile first (commands of its own, for a moment): wait for its prompt
-    await waitFor(async () => (await descendantsOf(Number(shell))).length === 0, 5000, 'the shell at its prompt');
+    // A login shell runs its profile first (commands of its own, one after another: between two it
+    // has no child for a moment, as on a loaded CI machine): wait for its prompt, printed after.
+    const atPrompt = async (): Promise<boolean> => /(^|\n)[#$%>] ?$/.test((await capturePane(server, paneId!, 5)).trimEnd()) && (await descendantsOf(Number(shell))).length === 0;
+    await waitFor(atPrompt, 5000, 'the shell at its prompt');
     expect(await backend.isAlive(pane)).toBe(false); // a shell prompt: no teammate there
     await server.run(['send-keys', '-t', paneId!, 'sleep 600', 'Enter']);
     const teammate = await waitFor(async () => (await descendantsOf(Number(shell)))[0], 5000, 'the typed command');
