@@ -3,7 +3,7 @@
 // from its inbox and writes its answer to team-lead's, as a real one does; its process is a real
 // `sleep` (support/team-fixture.ts). A member with a pane gets a stand-in backend through the
 // `backendFor` seam that StopContext has for shutdownAll, so the pane's life is the test's to decide.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Backend, PaneRef } from '../../src/backends/backend.js';
 import { isProcessAlive } from '../../src/backends/process.js';
 import { Mailbox } from '../../src/mailbox/mailbox.js';
@@ -11,13 +11,14 @@ import { readAudit } from '../../src/permissions/audit.js';
 import { encodeControl, parseControl, type ControlMessage } from '../../src/protocol/control.js';
 import type { Member } from '../../src/protocol/config.js';
 import { TaskList } from '../../src/tasks/index.js';
-import { addMember, createTeam, readTeam, updateMember, updateTeam } from '../../src/team/team-store.js';
+import { addMember, readTeam, updateMember, updateTeam } from '../../src/team/team-store.js';
 import { Team } from '../../src/team/team.js';
 import { addWorktree, planWorktree } from '../../src/teammates/worktree.js';
 import { backendsOnce, handleShutdownApproved, killTeammate, shutdownAll, shutdownTeammate, type StopOutcome } from '../../src/teammates/stop.js';
 import { reapChildren, startSleeper } from '../support/team-fixture.js';
 import { git, makeRepo } from '../support/git-repo.js';
-import { tempRoot, useTempRoot } from '../support/tmp-root.js';
+import { useStandInTeam } from '../support/stand-in-panes.js';
+import { tempRoot } from '../support/tmp-root.js';
 
 const TEAM = 't';
 /** The wait for an answer the test writes at once: long enough for a loaded machine, short for a mutant that never sees it. */
@@ -26,13 +27,10 @@ let root: string;
 let team: Team;
 let mailbox: Mailbox;
 
-useTempRoot((dir) => (root = dir));
-beforeEach(async () => {
-  await createTeam(root, { name: TEAM });
-  team = new Team(root, TEAM);
+useStandInTeam('swarm-stop-', (s) => {
+  ({ root, team } = s);
   mailbox = new Mailbox({ team });
 });
-afterEach(reapChildren);
 
 /** A teammate whose process is a live `sleep` and which has no pane; returns its pid. */
 async function liveTeammate(name: string, extra: Partial<Member> = {}): Promise<number> {

@@ -2,30 +2,27 @@
 // teammate, or one whose pane was never recorded): kill and shutdown must terminate that process
 // and see it gone before the member leaves the roster; a stop that cannot see it gone keeps it.
 import { existsSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../src/backends/process.js';
 import { readTeamSpend } from '../../src/team/spend.js';
-import { addMember, createTeam, readTeam, updateMember } from '../../src/team/team-store.js';
+import { addMember, readTeam, updateMember } from '../../src/team/team-store.js';
 import { Team } from '../../src/team/team.js';
 import { killTeammate, shutdownTeammate } from '../../src/teammates/stop.js';
 import { reapChildren, startSleeper, writeStatus } from '../support/team-fixture.js';
-import { useTempRoot } from '../support/tmp-root.js';
+import { useStandInTeam } from '../support/stand-in-panes.js';
 
 const TEAM = 't';
 let root: string;
 let team: Team;
 let pid: number;
 
-useTempRoot((dir) => (root = dir));
+useStandInTeam('swarm-stop-', (s) => ({ root, team } = s));
 beforeEach(async () => {
-  await createTeam(root, { name: TEAM });
-  team = new Team(root, TEAM);
   await addMember(team, { name: 'w1' });
   pid = await startSleeper();
   await updateMember(team, 'w1', { pid });
   await writeStatus(root, TEAM, 'w1', { pid, agentId: `w1@${TEAM}`, startedAt: 1, totalTokens: 700, costUsd: 0.7 });
 });
-afterEach(reapChildren);
 
 async function expectStoppedAndGone(): Promise<void> {
   expect(isProcessAlive(pid), `process ${pid} of w1 still running after the stop`).toBe(false);
