@@ -53,8 +53,10 @@ export function isProcessAliveIn(procRoot: string, pid: number): boolean {
     const state = statFields(procRoot, pid)[0];
     return state !== 'Z' && state !== 'X';
   } catch (e) {
-    // No /proc (macOS): kill(0) succeeded, so count it as alive. ENOENT on Linux: it just exited.
-    return errnoCode(e) !== 'ENOENT' || !hasProcFs(procRoot);
+    // No /proc (macOS): kill(0) succeeded, so count it as alive. On Linux it just exited: ENOENT
+    // when it was reaped before the open, ESRCH when between the open and the read.
+    const code = errnoCode(e);
+    return (code !== 'ENOENT' && code !== 'ESRCH') || !hasProcFs(procRoot);
   }
 }
 

@@ -1,10 +1,12 @@
 // isProcessAlive, the liveness check every layer uses: not a pid, a live process, one that exited
 // and was reaped, and a zombie (exited, never reaped: kill(pid, 0) still succeeds on it). Then the
 // same check against a proc file system the test writes (isProcessAliveIn), for the paths this
-// machine never takes: no /proc (macOS), a state X, a stat that cannot be read. Last, which process
+// machine never takes: no /proc (macOS), a state X, a stat that cannot be read, one whose process
+// was reaped between the open and the read. Last, which process
 // a pid is (processIdentityIn, what the leader lease records): real processes, then a fake /proc.
 import { execa } from 'execa';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isProcessAlive, isProcessAliveIn, processIdentityIn } from '../../src/storage/pid.js';
@@ -64,6 +66,24 @@ describe('isProcessAliveIn (a proc file system of the test\'s own)', () => {
     const proc = await fakeProc({});
     await mkdir(path.join(proc, String(process.pid), 'stat'), { recursive: true }); // EISDIR: not "gone"
     expect(isProcessAliveIn(proc, process.pid)).toBe(true);
+  });
+
+  it('a process reaped between the open of its stat and the read (ESRCH) has exited', async () => {
+    // A real ESRCH: the stat of a child opened while it ran, read through /proc/self/fd after it was
+    // reaped. (A kill that had just verified the process gone saw it "alive" here in CI.)
+    const child = execa('sleep', ['30']);
+    const fd = openSync(`/proc/${child.pid!}/stat`, 'r');
+    try {
+      child.kill('SIGKILL');
+      await child.catch(() => undefined);
+      const proc = await fakeProc({});
+      await mkdir(path.join(proc, String(process.pid)));
+      await symlink(`/proc/self/fd/${fd}`, path.join(proc, String(process.pid), 'stat'));
+      expect(() => readFileSync(path.join(proc, String(process.pid), 'stat'))).toThrow(expect.objectContaining({ code: 'ESRCH' }));
+      expect(isProcessAliveIn(proc, process.pid)).toBe(false);
+    } finally {
+      closeSync(fd);
+    }
   });
 });
 
