@@ -2,7 +2,8 @@
 // status file, and the `idle_notification` frames to team-lead (docs/protocol.md#idle): "available" with a short
 // summary when a turn ends (and `completedTaskId`/`completedStatus` when the teammate completed a
 // task in it, docs/protocol.md#task-list), "failed" with the reason when the process gives up. config.json is
-// written only when isActive actually changes (under the config lock, via team-store).
+// written only when isActive actually changes (under the config lock, via team-store), and a turn's
+// model request never waits for that lock: the team's hundred teammates share it.
 import { encodeControl } from '../protocol/control.js';
 import { isSwarmError } from '../protocol/errors.js';
 import { LEAD_NAME } from '../protocol/names.js';
@@ -24,28 +25,69 @@ export interface PresenceDeps {
 }
 
 export class Presence {
-  private active: boolean | undefined;
+  /** isActive as config.json has it from this process (undefined: not written yet), and as wanted. */
+  private written: boolean | undefined;
+  private wanted: boolean | undefined;
+  private writing: Promise<void> | undefined;
 
   constructor(private readonly d: PresenceDeps) {}
 
-  private async setActive(isActive: boolean, extra: { pid?: number } = {}): Promise<void> {
-    if (this.active === isActive && extra.pid === undefined) return;
-    try {
-      await updateMember(this.d.team, this.d.name, { isActive, ...extra });
-      this.active = isActive;
-    } catch (e) {
-      // Removed from the roster meanwhile (the leader does that on shutdown): nothing to mark.
-      if (!isSwarmError(e, 'not_found')) throw e;
+  /**
+   * Write `wanted` until config.json holds it, one write at a time; the value is taken under the
+   * lock, so a flip that is undone while it waits (a short turn) writes nothing.
+   */
+  private flush(): Promise<void> {
+    if (this.writing === undefined) {
+      const run = this.writeWanted().finally(() => {
+        if (this.writing === run) this.writing = undefined;
+      });
+      this.writing = run;
+    }
+    return this.writing;
+  }
+
+  private async writeWanted(): Promise<void> {
+    while (this.written !== this.wanted) {
+      let wrote = this.wanted;
+      try {
+        await updateMember(this.d.team, this.d.name, () => {
+          wrote = this.wanted;
+          return { isActive: wrote };
+        });
+      } catch (e) {
+        // Removed from the roster meanwhile (the leader does that on shutdown): nothing to mark.
+        if (!isSwarmError(e, 'not_found')) throw e;
+      }
+      this.written = wrote;
     }
   }
 
-  async start(): Promise<void> {
-    await this.setActive(true, { pid: this.d.pid });
+  /** isActive as wanted, once written: a write working() started that failed is tried again here. */
+  private async setActive(isActive: boolean): Promise<void> {
+    this.wanted = isActive;
+    await this.flush().catch(() => undefined);
+    await this.flush();
   }
 
+  async start(): Promise<void> {
+    try {
+      await updateMember(this.d.team, this.d.name, { isActive: true, pid: this.d.pid });
+    } catch (e) {
+      if (!isSwarmError(e, 'not_found')) throw e; // removed from the roster meanwhile: nothing to mark
+    }
+    this.written = this.wanted = true;
+  }
+
+  /**
+   * A turn begins: the status file at once, config.json's isActive without holding up the turn. Its
+   * lock is the team's: a hundred teammates given a broadcast would wait on it in turn before their
+   * model requests. The turn's end (idle, leaving) waits for the write, tries a failed one again, and
+   * throws if that fails too.
+   */
   async working(): Promise<void> {
     this.d.status.setState('working');
-    await this.setActive(true);
+    this.wanted = true;
+    this.flush().catch(() => undefined);
   }
 
   private async notify(fields: { idleReason: 'available' | 'failed'; summary?: string; failureReason?: string; completedTaskId?: string; completedStatus?: string }): Promise<void> {

@@ -14,7 +14,7 @@ import { errnoCode, SwarmError } from '../protocol/errors.js';
 import { newSessionId } from '../protocol/ids.js';
 import { agentId, assertMemberName, assertTeamName, LEAD_NAME, sameName } from '../protocol/names.js';
 import { CORRUPT_LABEL, DIR_MODE, ensureDir, fileExists, formatJson, keptAsideAt, writeFileAtomic } from '../storage/atomic.js';
-import { mutateJsonFile, readJsonFile, type JsonFileOptions } from '../storage/json-file.js';
+import { mutateJsonFile, readJsonFile, type JsonFileOptions, type MutationOutcome } from '../storage/json-file.js';
 import { teamsDir, type TeamPaths } from './paths.js';
 import { ensureScratchpad } from './scratchpad.js';
 import { Team } from './team.js';
@@ -169,11 +169,12 @@ export async function teamExists(team: Team): Promise<boolean> {
 
 /** Locked read-modify-write of config.json; `fn` may mutate and return a result. */
 export async function updateTeam<R>(team: Team, fn: (config: TeamConfig) => R | Promise<R>): Promise<R> {
+  return mutateTeam(team, async (config) => ({ write: config, result: await fn(config) }));
+}
+
+async function mutateTeam<R>(team: Team, fn: (config: TeamConfig) => MutationOutcome<TeamConfig, R> | Promise<MutationOutcome<TeamConfig, R>>): Promise<R> {
   if (!(await fileExists(team.paths.config))) throw await missingConfig(team);
-  return mutateJsonFile(team.paths.config, configOptions(team), async (config) => {
-    const result = await fn(config);
-    return { write: config, result };
-  });
+  return mutateJsonFile(team.paths.config, configOptions(team), fn);
 }
 
 export interface TeamSummary {
@@ -288,12 +289,16 @@ export async function addMember(team: Team, member: NewMember, now = Date.now())
   });
 }
 
-/** Apply `patch` to a member under the config lock; returns the updated member. */
-export async function updateMember(team: Team, name: string, patch: Partial<Member>): Promise<Member> {
-  return updateTeam(team, (config) => {
+/**
+ * Apply `patch` to a member under the config lock; returns the updated member. The patch may be
+ * worked out there, from the member as it is; one that changes nothing writes nothing.
+ */
+export async function updateMember(team: Team, name: string, patch: Partial<Member> | ((m: Member) => Partial<Member>)): Promise<Member> {
+  return mutateTeam(team, (config) => {
     const m = requireMember(config, name);
-    Object.assign(m, patch, { name: m.name, agentId: m.agentId });
-    return m;
+    const before = JSON.stringify(m);
+    Object.assign(m, typeof patch === 'function' ? patch(m) : patch, { name: m.name, agentId: m.agentId });
+    return { write: JSON.stringify(m) === before ? undefined : config, result: m };
   });
 }
 

@@ -216,6 +216,23 @@ describe('members', () => {
     expect(await errorKind(updateMember(new Team(root, 't'), 'ghost', { pid: 1 }))).toBe('not_found');
   });
 
+  it('updateMember works a patch out from the member under the lock, and one that changes nothing writes nothing', async () => {
+    const team = new Team(root, 't');
+    await addMember(team, { name: 'w1' });
+    const file = teamPaths(root, 't').config;
+    await updateMember(team, 'w1', (m) => ({ pid: (m.pid ?? 0) + 7 }));
+    expect((await readTeam(team)).members[1]!.pid).toBe(7);
+    // The same values again, as a patch and as a function: the file is not replaced. (A second name
+    // for it tells: a rename over config.json leaves that name on the old file. Inode numbers do
+    // not: ext4 hands a freed one to the next temp file.)
+    await fs.link(file, `${file}.seen`);
+    await updateMember(team, 'w1', { pid: 7 });
+    await updateMember(team, 'w1', () => ({ pid: 7, hibernatedAt: undefined }));
+    expect((await fs.stat(file)).nlink).toBe(2);
+    await updateMember(team, 'w1', { pid: 8 });
+    expect((await fs.stat(file)).nlink).toBe(1);
+  });
+
   it('removeMember removes by name (any case), returns undefined for an absent one, and refuses the leader', async () => {
     await addMember(new Team(root, 't'), { name: 'w1' });
     await addMember(new Team(root, 't'), { name: 'w2' });
