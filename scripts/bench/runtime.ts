@@ -35,7 +35,7 @@ const TEAM = 'bench';
 const WINDOW_MS = 10_000;
 const ROUNDS = 100;
 const ROUND_REPEATS = 3;
-const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+export const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
 /** How a process is started: node arguments before the teammate flags (none for the baseline). */
 interface Entry {

@@ -4,7 +4,9 @@
 //   A (no hibernation): spawnTeammates until all are ready; all idle, then 10 s to settle; the team's
 //     RSS (teammates and console, VmRSS) and the console's CPU over a 60 s window; a broadcast (`*`)
 //     from this process, per recipient the time from the send to its first model request carrying
-//     it (p50/p99/max).
+//     it (p50/p99/max); and where its time went: how long the N appends took, and the CPU of each
+//     teammate, the console and this process (sender and stand-in) from the send until all were
+//     idle again, with what that CPU alone takes on this machine's cores.
 //   B (hibernateAfter 2s): the same team spawned again, all asleep (state hibernating); the team's
 //     RSS then; and K wakes, one at a time: a message to a sleeper (appended here, as any sender
 //     does), the console's waker resumes it, time to its first model request (p50/p99).
@@ -31,7 +33,7 @@ import { spawnTeammates } from '../../src/teammates/spawn.js';
 import { shutdownAll } from '../../src/teammates/stop.js';
 import { createTeam, readTeam, setHibernateAfter } from '../../src/team/team-store.js';
 import { Team } from '../../src/team/team.js';
-import { measureWindow, sample } from './runtime.js';
+import { CLK_TCK, measureWindow, sample } from './runtime.js';
 import { privateSocket, reap } from './spawn.js';
 import { summarize, table } from './stats.js';
 
@@ -59,6 +61,8 @@ interface Level {
   consoleCpuPct: number;
   bareCpuPct: number;
   broadcast: { p50: number; p99: number; max: number };
+  /** Where the broadcast's time went: the send itself, and CPU from the send until all were idle again. */
+  broadcastCost: { sendMs: number; teammateCpuMs: number; consoleCpuMs: number; benchCpuMs: number };
   direct: number;
   wake: { p50: number; p99: number };
   failed: string[];
@@ -160,7 +164,7 @@ async function level(n: number, wakes: number): Promise<Level> {
   try {
     // A: awake.
     const a = await startTeam(n, undefined, standin);
-    let phaseA: Pick<Level, 'readyMs' | 'rssAwakeMb' | 'pssAwakeMb' | 'consoleCpuPct' | 'broadcast' | 'direct'>;
+    let phaseA: Pick<Level, 'readyMs' | 'rssAwakeMb' | 'pssAwakeMb' | 'consoleCpuPct' | 'broadcast' | 'broadcastCost' | 'direct'>;
     const bare = bareNodes(n);
     let rssBareMb = 0;
     let bareCpuPct = 0;
@@ -181,16 +185,29 @@ async function level(n: number, wakes: number): Promise<Level> {
       await waitUntil(async () => firstSeen(standin, 'DIRECT-1').has('w1'), 30_000, 'the direct message');
       const direct = firstSeen(standin, 'DIRECT-1').get('w1')! - t1;
       await waitUntil(async () => (await a.states()).every((m) => m.state === 'idle'), 60_000, 'all idle again', async () => JSON.stringify(await a.states()));
+      const ticksBefore = await Promise.all([...pids, a.consolePid].map(sample));
+      const benchBefore = process.cpuUsage();
       const t2 = Date.now();
       await sendMessage(mailbox, { to: '*', from: 'team-lead', text: 'BROADCAST-1' });
+      const sendMs = Date.now() - t2;
       await waitUntil(async () => firstSeen(standin, 'BROADCAST-1').size >= n, 120_000, 'every recipient to read the broadcast');
       const lat = summarize([...firstSeen(standin, 'BROADCAST-1').values()].map((t) => t - t2));
+      await waitUntil(async () => (await a.states()).every((m) => m.state === 'idle'), 120_000, 'all idle after the broadcast');
+      const ticksAfter = await Promise.all([...pids, a.consolePid].map(sample));
+      const bench = process.cpuUsage(benchBefore);
+      const cpuMs = (i: number): number => ((ticksAfter[i]!.ticks - ticksBefore[i]!.ticks) / CLK_TCK) * 1000;
       phaseA = {
         readyMs: a.readyMs,
         rssAwakeMb: mine.reduce((s, u) => s + u.rssMb, 0),
         pssAwakeMb: mine.reduce((s, u) => s + u.pssMb, 0),
         consoleCpuPct: usage[pids.length]!.cpuPct,
         broadcast: { p50: lat.p50, p99: lat.p99, max: lat.max },
+        broadcastCost: {
+          sendMs,
+          teammateCpuMs: pids.reduce((s, _, i) => s + cpuMs(i), 0) / pids.length,
+          consoleCpuMs: cpuMs(pids.length),
+          benchCpuMs: (bench.user + bench.system) / 1000,
+        },
         direct,
       };
     } finally {
@@ -279,6 +296,15 @@ export async function scaleBench(): Promise<void> {
     `\n${table(
       ['N', 'all ready ms', 'baseline raw tmux ms', 'team RSS awake MB', 'team PSS awake MB', 'team RSS hibernating MB', 'baseline N bare node MB', 'console CPU % (N idle)', 'baseline bare node CPU %', 'wake p50 ms', 'wake p99 ms', 'baseline: message to an awake teammate ms', 'broadcast p50 ms', 'broadcast p99 ms', 'broadcast max ms'],
       rows.map((l) => [l.n, f(l.readyMs), f(l.rawTmuxMs), f(l.rssAwakeMb), f(l.pssAwakeMb), f(l.rssAsleepMb), f(l.rssBareMb), l.consoleCpuPct.toFixed(2), l.bareCpuPct.toFixed(2), f(l.wake.p50), f(l.wake.p99), f(l.direct), f(l.broadcast.p50), f(l.broadcast.p99), f(l.broadcast.max)]),
+    )}\n`,
+  );
+  process.stdout.write(
+    `\n${table(
+      ['N', 'broadcast send ms (N appends)', 'CPU ms per teammate, send to all idle', 'console CPU ms', 'bench CPU ms (sender and stand-in)', 'all of it on 2 cores, s', 'broadcast p99 ms'],
+      rows.map((l) => {
+        const c = l.broadcastCost;
+        return [l.n, f(c.sendMs), f(c.teammateCpuMs), f(c.consoleCpuMs), f(c.benchCpuMs), ((c.teammateCpuMs * l.n + c.consoleCpuMs + c.benchCpuMs) / 1000 / os.cpus().length).toFixed(1), f(l.broadcast.p99)];
+      }),
     )}\n`,
   );
   process.stdout.write('team RSS = the teammates’ processes and the console (VmRSS); PSS counts the pages they share (the node binary) once among them; hibernating: only the console is left. Wake and broadcast: from the send to the stand-in receiving the first request that carries the message.\n');
