@@ -61,7 +61,23 @@ function run(args: string[], e: Record<string, string>, cwd: string) {
   });
   let err = '';
   child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-  return { child, stderr: () => err };
+  /** The run's end; after `ms` it is stopped, and the error says what it printed and what the model was asked last. */
+  const finished = async (ms = 45_000) => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const asked = (server?.requests ?? []).slice(-4).map((q) => `${q.agent}: ${q.body === undefined ? '' : lastUserText(q.body).slice(0, 200)}`);
+        child.kill('SIGTERM'); // it stops its teammates; the test's tmux server is reaped after it
+        reject(new Error(`swarm run -p still running after ${ms} ms; stderr:\n${err}\nlast model requests:\n${asked.join('\n')}`));
+      }, ms);
+    });
+    try {
+      return await Promise.race([child, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return { child, stderr: () => err, finished };
 }
 
 const GOAL = 'Write out.txt saying checked.';
@@ -97,7 +113,7 @@ describe('swarm run -p', () => {
     await waitFor(async () => /watching: pid \d+ \(a headless run\) takes delivery/.test(await watched()), 15_000, 'the watching console');
     const approve = await swarmInProcess(root, line.split(' ').slice(1));
     expect(approve.exitCode, approve.stderr).toBe(0);
-    const done = await r.child;
+    const done = await r.finished();
     expect(done.exitCode, r.stderr()).toBe(0);
     expect(String(done.stdout).trim()).toBe('FINAL: out.txt says checked.');
     expect(await fs.readFile(path.join(work, 'out.txt'), 'utf8')).toBe('checked\n');
@@ -147,7 +163,7 @@ describe('swarm run -p', () => {
     });
     const e = { ...env(url), SWARM_COMPACT_AT: '100000000' };
     const r = run([GOAL, '--team', 'budget', '--backend', 'tmux', '--budget-usd', '1', '--lead-model', 'claude-sonnet-4-5', '--model', 'claude-sonnet-4-5'], e, work);
-    const done = await r.child;
+    const done = await r.finished();
     expect(done.exitCode, r.stderr()).toBe(1);
     expect(r.stderr()).toMatch(/worker › waiting at the budget: \[swarm\] worker is waiting: the team's budget is reached \(\$1\.2\d spent of --budget-usd 1\)/);
     expect(r.stderr()).toMatch(/worker: approved the shutdown; process exited, pane closed, removed from the team/);
@@ -191,7 +207,7 @@ describe("swarm run -p: the person's mode is a ceiling (issue 30)", () => {
     expect(member?.mode).toBe('default');
     const deny = await swarmInProcess(root, ['deny', id, '--team', 'esc', '--feedback', 'not now']);
     expect(deny.exitCode, deny.stderr).toBe(0);
-    const done = await r.child;
+    const done = await r.finished();
     expect(done.exitCode, r.stderr()).toBe(0);
     expect(String(done.stdout).trim()).toBe('FINAL: v could not run the check.');
     expect(existsSync(path.join(work, 'ran.txt'))).toBe(false);
