@@ -70,15 +70,16 @@ export async function processChildren(exec: Exec = execaExec): Promise<Map<numbe
 }
 
 /**
- * The processes `pid` started, children first, then theirs. A pane Claude Code made runs a shell
- * and types the teammate's command into it, so the teammate is the pane process's child. Empty
- * when `ps` cannot be run: the pane's own process is still checked.
+ * The processes `pid` started (or each of several), children first, then theirs, from one `ps`. A
+ * pane Claude Code made runs a shell and types the teammate's command into it, so the teammate is
+ * the pane process's child. Empty when `ps` cannot be run: the pane's own process is still checked.
  */
-export async function descendantsOf(pid: number, exec: Exec = execaExec): Promise<number[]> {
-  const children = await processChildren(exec);
+export async function descendantsOf(pid: number | readonly number[], exec: Exec = execaExec): Promise<number[]> {
+  const roots = typeof pid === 'number' ? [pid] : pid;
+  const children = roots.length === 0 ? undefined : await processChildren(exec);
   const found: number[] = [];
-  for (let queue = [pid]; children !== undefined && queue.length > 0; ) {
-    const next = queue.flatMap((p) => children.get(p) ?? []).filter((p) => p !== pid && !found.includes(p));
+  for (let queue = [...roots]; children !== undefined && queue.length > 0; ) {
+    const next = queue.flatMap((p) => children.get(p) ?? []).filter((p) => !roots.includes(p) && !found.includes(p));
     found.push(...next);
     queue = next;
   }

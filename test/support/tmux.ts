@@ -26,7 +26,7 @@ export async function reapServer(socket: string): Promise<void> {
   if (where.exitCode === 0 && where.stdout.trim() !== '') paths.add(where.stdout.trim());
   const listed = await server.tryRun(['list-panes', '-a', '-F', '#{pane_pid}']);
   const panePids = listed.exitCode === 0 ? listed.stdout.split('\n').map(Number).filter((pid) => Number.isInteger(pid) && pid > 0) : [];
-  const processes = [...panePids, ...(await Promise.all(panePids.map((pid) => descendantsOf(pid)))).flat()];
+  const processes = [...panePids, ...(await descendantsOf(panePids))];
   const killed = await server.tryRun(['kill-server']);
   if (killed.exitCode !== 0 && !/no server running|error connecting/i.test(killed.stderr)) {
     throw new Error(`tmux kill-server on ${socket} failed: ${killed.stderr}`);
