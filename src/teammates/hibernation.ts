@@ -6,7 +6,8 @@
 //            stop.ts), delivered once by the woken runtime as any resumed teammate's;
 //   task     a task anyone may claim is free and no teammate is awake to claim it: the first
 //            hibernating member in the roster wakes (one per pass, so a new task does not wake a crowd).
-// `settling`: marked but its process not yet gone (it is writing its last lines): look again soon.
+// `settling`: marked but its process not yet gone (it is writing its last lines), or gone while its
+// pane is not yet shown as exited: look again soon.
 // `exitedPanes`: hibernating members whose pane is still shown as exited (tmux remain-on-exit):
 // closed by the waker, as a shutdown's pane is. The waking itself is the resume path (resume.ts).
 import type { Member } from '../protocol/config.js';
@@ -61,9 +62,16 @@ export async function dueToWake(team: Team, env: Env, known: ReadonlySet<string>
       else if (m.alive === true) awake += 1;
       return;
     }
+    // Its process is gone, but tmux has not shown its pane as exited yet (it does so on SIGCHLD,
+    // late on a loaded machine), or could not be asked: look again, or its pane is never closed.
+    const pane = details[i]?.pane;
+    if (pane === 'alive' || pane === 'unknown') {
+      due.settling.push(m.name);
+      return;
+    }
     asleepFirst ??= m.name;
     due.asleep.push(sleepKey(member));
-    if (details[i]?.pane === 'dead') due.exitedPanes.push(member);
+    if (pane === 'dead') due.exitedPanes.push(member);
     if ((m.unread ?? 0) > 0) due.wake.push({ name: m.name, why: 'message' });
   });
   if (awake === 0 && asleepFirst !== undefined && !due.wake.some((w) => w.name === asleepFirst)) {

@@ -140,7 +140,7 @@ export async function abandonPane(backend: Backend, pane: PaneRef | undefined, p
 }
 
 /** How long a failed start's stderr log may take to be written (LOG_SETTLE_MS), and how often it is looked at meanwhile. */
-const LOG_SETTLE_MS = 1000;
+const LOG_SETTLE_MS = 3000;
 const LOG_LOOK_MS = 50;
 
 /**
