@@ -94,6 +94,21 @@ describe.each(CLAUDE_CODE_BUILDS)('a real Claude Code $version teammate resumed 
       return entries.filter((m) => m.from === 'c1' && m.text.includes('"idle_notification"')).length;
     };
     await waitFor(async () => (await idle()) >= 1, 60_000, 'c1 idle after its first turn');
+    // 2.1.112 also rewrites config.json in place (isActive) about 0.2 s after that notification: a
+    // SIGKILL in the middle of it left the file empty in a loaded CI run. Killed once the file has
+    // been still for a second.
+    let seen = '';
+    let stillSince = Date.now();
+    await waitFor(
+      async () => {
+        const st = await fs.stat(team.paths.config);
+        const now = `${st.ino}:${st.size}:${st.mtimeMs}`;
+        if (now !== seen) [seen, stillSince] = [now, Date.now()];
+        return st.size > 0 && Date.now() - stillSince >= 1000;
+      },
+      20_000,
+      'config.json still after c1 went idle',
+    );
 
     // Killed outright (a crash): 2.1.112 ended by SIGTERM or SIGHUP rewrites config.json in place on
     // its way out and, now and then, dies between the truncation and the write, leaving it empty.
