@@ -40,13 +40,17 @@ import { priceOf } from '../usage.js';
 import { PaneView, type Writer } from '../view.js';
 import { LeadLimits, LimitReached, type LeadLimitSettings, type LimitHit } from './limits.js';
 import { BUILT_IN_VOICE, buildLeadPrompt } from './prompt.js';
-import type { LeadQueue } from './queue.js';
+import { staysWithPerson, type LeadQueue } from './queue.js';
+import { Mailbox } from '../../mailbox/mailbox.js';
+import { pollUntil } from '../../storage/pid.js';
 import { nudgeText, readTeamState } from './team-state.js';
 import type { AgentRequest, SpawnReport, StopReport } from './tools.js';
 import { leadToolset } from './toolset.js';
 
 /** Consecutive nudges (turns ended with tasks open and nobody working) before the run fails. */
 export const MAX_NUDGES = 3;
+/** How long the end check waits for an unread entry of team-lead's inbox to be offered to the lead. */
+const UNOFFERED_WAIT_MS = 3000;
 
 export interface LeadOptions {
   team: Team;
@@ -220,6 +224,11 @@ export async function runLead(o: LeadOptions): Promise<LeadOutcome> {
         const state = await readTeamState(o.team);
         if (state.working.length > 0) return; // their messages will wake the lead
         if (state.open.length === 0) {
+          // A teammate done within the lead's turn: its report may be in team-lead's inbox and not
+          // yet offered here by the inbox's consumer. Not finished if it comes within a moment
+          // (bounded: an entry nobody offers does not hold the run).
+          const unread = await new Mailbox({ team: o.team }).unread(LEAD_NAME).catch(() => []);
+          if (unread.some((m) => !staysWithPerson(m)) && (await pollUntil(() => o.queue.size > 0, UNOFFERED_WAIT_MS))) return;
           nudges = 0;
           const answer = lastAssistantText(loop);
           transcript.append({ kind: 'finished', answer });

@@ -8,6 +8,7 @@ import { encodeControl } from '../../../src/protocol/control.js';
 import { InboxMessageSchema } from '../../../src/protocol/message.js';
 import { MAX_NUDGES, runLead, type LeadOptions, type LeadOutcome } from '../../../src/runtime/lead/lead.js';
 import { LeadQueue } from '../../../src/runtime/lead/queue.js';
+import { Mailbox } from '../../../src/mailbox/mailbox.js';
 import { SUMMARY_TAG } from '../../../src/runtime/compaction.js';
 import { lastUserText, systemText } from '../../../src/standin/request.js';
 import { startMessagesServer, type MessagesServer, type ScriptInput } from '../../../src/standin/messages-server.js';
@@ -96,6 +97,33 @@ describe('the agent lead', () => {
     expect(answers).toEqual(['FINAL: w1 finished.']);
     expect(server!.requests).toHaveLength(2);
     expect(systemText(server!.requests[0]!.body!)).toContain(`- ${team.paths.scratchpad} is the team's scratchpad: every teammate reads and writes files there without asking anyone.`);
+  });
+
+  it("does not end the run on a teammate's report that is in team-lead's inbox but not offered yet: it hears it, then finishes", async () => {
+    // w1 did its work within the lead's first turn: idle, its report already in team-lead's inbox,
+    // which the inbox's consumer (console, run -p) offers to the lead a moment later.
+    const { team } = await createTeam(root, { name: 't', cwd: root });
+    await addMember(team, { name: 'w1', cwd: root });
+    await writeStatus(root, 't', 'w1', { pid: process.pid, agentId: 'w1@t', state: 'idle' });
+    const report = await new Mailbox({ team }).append('team-lead', { from: 'w1', text: 'w1 is done' });
+    const queue = new WatchedQueue();
+    const answers: string[] = [];
+    const { outcome } = await lead(
+      team,
+      {
+        turns: [
+          { match: { agent: 'team-lead', lastUser: 'Get w1 to finish.' }, reply: 'Waiting for w1.' },
+          { match: { agent: 'team-lead', lastUser: 'w1 is done' }, reply: 'FINAL: w1 finished.' },
+        ],
+      },
+      queue,
+      (a) => (answers.push(a), true),
+    );
+    await waitFor(() => server!.requests.length === 1, 10_000, "the lead's first turn");
+    await new Promise((r) => setTimeout(r, 300)); // the consumer's moment
+    queue.offer(report);
+    expect(await outcome).toEqual({ kind: 'finished', answer: 'FINAL: w1 finished.' });
+    expect(answers).toEqual(['FINAL: w1 finished.']);
   });
 
   it('compacts its conversation past SWARM_COMPACT_AT like a teammate (the same loop)', async () => {
