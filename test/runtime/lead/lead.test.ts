@@ -5,7 +5,7 @@
 // the nudge. At the team's budget the person is asked, and going on raises it in config.json.
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeControl } from '../../../src/protocol/control.js';
-import { InboxMessageSchema } from '../../../src/protocol/message.js';
+import { InboxMessageSchema, type InboxMessage } from '../../../src/protocol/message.js';
 import { MAX_NUDGES, runLead, type LeadOptions, type LeadOutcome } from '../../../src/runtime/lead/lead.js';
 import { LeadQueue } from '../../../src/runtime/lead/queue.js';
 import { Mailbox } from '../../../src/mailbox/mailbox.js';
@@ -66,26 +66,30 @@ async function lead(
   return { outcome: runLead(o) }; // not awaited: the test acts while the lead runs
 }
 
+/**
+ * Team t with w1 in `state`, then (after `before`) a lead told to get w1 to finish, which waits
+ * for w1 and finishes once it hears "w1 is done"; `answers` are what it finished with.
+ */
+async function leadOfW1(state: 'working' | 'idle', before: (team: Team) => Promise<void> = async () => undefined) {
+  const { team } = await createTeam(root, { name: 't', cwd: root });
+  await addMember(team, { name: 'w1', cwd: root });
+  await writeStatus(root, 't', 'w1', { pid: process.pid, agentId: 'w1@t', state });
+  await before(team);
+  const queue = new WatchedQueue();
+  const answers: string[] = [];
+  const turns = [
+    { match: { agent: 'team-lead', lastUser: 'Get w1 to finish.' }, reply: 'Waiting for w1.' },
+    { match: { agent: 'team-lead', lastUser: 'w1 is done' }, reply: 'FINAL: w1 finished.' },
+  ];
+  const { outcome } = await lead(team, { turns }, queue, (a) => (answers.push(a), true));
+  return { team, queue, answers, outcome };
+}
+
 const leadTexts = () => server!.requests.filter((q) => q.agent === 'team-lead').map((q) => lastUserText(q.body!));
 
 describe('the agent lead', () => {
   it('does not end the run while a teammate is working; its idle notification wakes the lead, which then finishes', async () => {
-    const { team } = await createTeam(root, { name: 't', cwd: root });
-    await addMember(team, { name: 'w1', cwd: root });
-    await writeStatus(root, 't', 'w1', { pid: process.pid, agentId: 'w1@t', state: 'working' });
-    const queue = new WatchedQueue();
-    const answers: string[] = [];
-    const { outcome } = await lead(
-      team,
-      {
-        turns: [
-          { match: { agent: 'team-lead', lastUser: 'Get w1 to finish.' }, reply: 'Waiting for w1.' },
-          { match: { agent: 'team-lead', lastUser: 'w1 is done' }, reply: 'FINAL: w1 finished.' },
-        ],
-      },
-      queue,
-      (a) => (answers.push(a), true),
-    );
+    const { team, queue, answers, outcome } = await leadOfW1('working');
     // The turn ended and the lead waits for news: w1 is working, so nothing is finished.
     await waitFor(() => queue.waits > 0 && server!.requests.length === 1, 10_000, 'the lead waiting after its first turn');
     expect(answers).toEqual([]);
@@ -102,26 +106,13 @@ describe('the agent lead', () => {
   it("does not end the run on a teammate's report that is in team-lead's inbox but not offered yet: it hears it, then finishes", async () => {
     // w1 did its work within the lead's first turn: idle, its report already in team-lead's inbox,
     // which the inbox's consumer (console, run -p) offers to the lead a moment later.
-    const { team } = await createTeam(root, { name: 't', cwd: root });
-    await addMember(team, { name: 'w1', cwd: root });
-    await writeStatus(root, 't', 'w1', { pid: process.pid, agentId: 'w1@t', state: 'idle' });
-    const report = await new Mailbox({ team }).append('team-lead', { from: 'w1', text: 'w1 is done' });
-    const queue = new WatchedQueue();
-    const answers: string[] = [];
-    const { outcome } = await lead(
-      team,
-      {
-        turns: [
-          { match: { agent: 'team-lead', lastUser: 'Get w1 to finish.' }, reply: 'Waiting for w1.' },
-          { match: { agent: 'team-lead', lastUser: 'w1 is done' }, reply: 'FINAL: w1 finished.' },
-        ],
-      },
-      queue,
-      (a) => (answers.push(a), true),
-    );
+    let report: InboxMessage | undefined;
+    const { queue, answers, outcome } = await leadOfW1('idle', async (team) => {
+      report = await new Mailbox({ team }).append('team-lead', { from: 'w1', text: 'w1 is done' });
+    });
     await waitFor(() => server!.requests.length === 1, 10_000, "the lead's first turn");
     await new Promise((r) => setTimeout(r, 300)); // the consumer's moment
-    queue.offer(report);
+    queue.offer(report!);
     expect(await outcome).toEqual({ kind: 'finished', answer: 'FINAL: w1 finished.' });
     expect(answers).toEqual(['FINAL: w1 finished.']);
   });
