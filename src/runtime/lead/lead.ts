@@ -21,6 +21,7 @@ import type { TeamConfig } from '../../protocol/config.js';
 import { defaultCompactAt } from '../../protocol/context-window.js';
 import { LEAD_NAME } from '../../protocol/names.js';
 import { oneLine } from '../../protocol/text.js';
+import { pollUntil } from '../../storage/pid.js';
 import { loadAgentTypes } from '../../team/agent-types.js';
 import { readTeamMemory } from '../../team/memory.js';
 import { memoryDir } from '../../team/paths.js';
@@ -40,9 +41,7 @@ import { priceOf } from '../usage.js';
 import { PaneView, type Writer } from '../view.js';
 import { LeadLimits, LimitReached, type LeadLimitSettings, type LimitHit } from './limits.js';
 import { BUILT_IN_VOICE, buildLeadPrompt } from './prompt.js';
-import { staysWithPerson, type LeadQueue } from './queue.js';
-import { Mailbox } from '../../mailbox/mailbox.js';
-import { pollUntil } from '../../storage/pid.js';
+import type { LeadQueue } from './queue.js';
 import { nudgeText, readTeamState } from './team-state.js';
 import type { AgentRequest, SpawnReport, StopReport } from './tools.js';
 import { leadToolset } from './toolset.js';
@@ -227,8 +226,7 @@ export async function runLead(o: LeadOptions): Promise<LeadOutcome> {
           // A teammate done within the lead's turn: its report may be in team-lead's inbox and not
           // yet offered here by the inbox's consumer. Not finished if it comes within a moment
           // (bounded: an entry nobody offers does not hold the run).
-          const unread = await new Mailbox({ team: o.team }).unread(LEAD_NAME).catch(() => []);
-          if (unread.some((m) => !staysWithPerson(m)) && (await pollUntil(() => o.queue.size > 0, UNOFFERED_WAIT_MS))) return;
+          if (state.unheard > 0 && (await pollUntil(() => o.queue.size > 0, UNOFFERED_WAIT_MS))) return;
           nudges = 0;
           const answer = lastAssistantText(loop);
           transcript.append({ kind: 'finished', answer });

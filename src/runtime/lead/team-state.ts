@@ -3,7 +3,8 @@
 // team's budget; a member without a status file, e.g. a real `claude` teammate, by config.json's
 // isActive; a live teammate with unread messages it will take up as a turn: it is about to work, and
 // so is a hibernating one: it is woken for them; a hibernating one with nothing waiting is idle),
-// and which tasks are still open (pending or in_progress; Claude Code's internal ones left out).
+// which tasks are still open (pending or in_progress; Claude Code's internal ones left out), and how
+// many entries for the lead wait in team-lead's inbox, not taken by its consumer yet.
 // The team's spend is team/spend.ts's.
 import { Mailbox } from '../../mailbox/mailbox.js';
 import { parseControl } from '../../protocol/control.js';
@@ -16,6 +17,7 @@ import { statusOf } from '../../team/spend.js';
 import { readTeam } from '../../team/team-store.js';
 import type { Team } from '../../team/team.js';
 import type { LeadVoice } from './prompt.js';
+import { staysWithPerson } from './queue.js';
 
 const ACTIVE_STATES = new Set(['starting', 'working', 'waiting_permission', 'waiting_budget']);
 
@@ -26,6 +28,8 @@ export interface TeamState {
   working: string[];
   /** Tasks not completed. */
   open: Task[];
+  /** Entries in team-lead's inbox for the lead (not the person's questions) that its consumer has not taken yet. */
+  unheard: number;
 }
 
 /** An unread entry its teammate takes up as a turn: anything but a permission answer (those wait for the permission waiter). */
@@ -49,7 +53,8 @@ export async function readTeamState(team: Team): Promise<TeamState> {
   }
   const { tasks } = await new TaskList(team).list();
   const open = tasks.filter((t) => t.status !== 'completed' && !isInternalTask(t));
-  return { teammates: teammates.map((m) => m.name), working, open };
+  const unheard = (await mailbox.unread(LEAD_NAME).catch(() => [])).filter((m) => !staysWithPerson(m)).length;
+  return { teammates: teammates.map((m) => m.name), working, open, unheard };
 }
 
 /** What the lead is told when tasks are open and nobody works on them: nothing will happen by itself. */
