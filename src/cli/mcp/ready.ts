@@ -3,7 +3,7 @@
 // interactive Claude Code sends its first prompt without waiting for its MCP servers, so a goal
 // given on its command line would reach the model before the team's tools; the hook holds the
 // session's start until this team's lease is held by a live swarm MCP server (it claims the lease
-// once its client is connected and has listed its tools), or the deadline passes. It prints
+// only once its client has listed its tools, server.ts), or the deadline passes. It prints
 // nothing on stdout: a SessionStart hook's stdout becomes context for the model.
 import { LEAD_NAME } from '../../protocol/names.js';
 import { leaseSelf, liveHolder } from '../../team/lead-lease.js';

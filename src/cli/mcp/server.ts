@@ -142,9 +142,11 @@ export async function serveLead(o: McpLeadOptions, transport: Transport): Promis
   const { mailbox } = await openLeadMailbox({ team });
   const deliveries = new LeadDeliveries({ team, mailbox, rule: new LeadInboxRule({ team, stopContext: () => stopContext }), print: (line) => o.log(`${line}\n`), ...(o.settleMs !== undefined ? { settleMs: o.settleMs } : {}) });
 
-  // The lease is taken after the client is connected (below): a client gives a server a few seconds
-  // to answer, and a console hands the lease over only on its next tick. Deliveries run while this
-  // process holds it (the one consumer of team-lead's inbox).
+  // The lease is taken once the client has listed the tools (below), not at start: a client gives a
+  // server a few seconds to answer, and a console hands the lease over only on its next tick. And
+  // `swarm mcp --wait-ready` (ready.ts) reads a held lease as "the client has the team's tools": a
+  // lease taken before the list let Claude Code send its first prompt without them. Deliveries run
+  // while this process holds it (the one consumer of team-lead's inbox).
   let leasing: Promise<{ keeper: LeaseKeeper; refused: boolean }> | undefined;
   let following: Promise<void> | undefined;
   let waking: Promise<HibernationWaker | undefined> | undefined;
@@ -158,6 +160,12 @@ export async function serveLead(o: McpLeadOptions, transport: Transport): Promis
       o.log(`error: watching for hibernating teammates: ${e instanceof Error ? e.message : String(e)}\n`);
       return undefined;
     });
+  };
+  /** Take the lease for good once the client has the tools; a tool call before that takes it too. */
+  const lead = (): void => {
+    if (leasing !== undefined || stop.signal.aborted) return;
+    leasing = openLease(team);
+    void leasing.then(({ keeper }) => follow(keeper)).catch((e: unknown) => o.log(`error: taking the leader lease: ${e instanceof Error ? e.message : String(e)}\n`));
   };
   const requireLease = async (): Promise<void> => {
     const { keeper } = await (leasing ??= openLease(team));
@@ -252,9 +260,11 @@ export async function serveLead(o: McpLeadOptions, transport: Transport): Promis
         'Teammates ask the person, not you, for permissions (a console in another pane: swarm lead).',
     },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: z.toJSONSchema(t.schema, { io: 'input' }) as { type: 'object' } })),
-  }));
+  const listed = tools.map((t) => ({ name: t.name, description: t.description, inputSchema: z.toJSONSchema(t.schema, { io: 'input' }) as { type: 'object' } }));
+  server.setRequestHandler(ListToolsRequestSchema, () => {
+    setImmediate(lead); // after the answer is on its way
+    return { tools: listed };
+  });
   server.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
     const tool = byName.get(req.params.name);
     if (tool === undefined) return toolError(new Error(`no tool ${req.params.name}: the tools are ${tools.map((t) => t.name).join(', ')}`));
@@ -284,7 +294,5 @@ export async function serveLead(o: McpLeadOptions, transport: Transport): Promis
     })());
   server.onclose = () => void close();
   await server.connect(transport);
-  leasing ??= openLease(team);
-  void leasing.then(({ keeper }) => follow(keeper)).catch((e: unknown) => o.log(`error: taking the leader lease: ${e instanceof Error ? e.message : String(e)}\n`));
   return { closed, close };
 }

@@ -234,7 +234,12 @@ describe('swarm mcp: the command', () => {
     const alone = await swarmInProcess(root, ['mcp', '--team', 'crew', '--wait-ready', '0.5']);
     expect(alone).toMatchObject({ exitCode: 0, stdout: '' });
     expect(alone.stderr.trim()).toBe("swarm: no swarm MCP server took the lead of team crew within 0.5 s: team-lead's tools (mcp__swarm__*) may be missing; see /mcp");
-    await connect();
+    const { client } = await connect();
+    // Connected but not yet listed: a held lease would tell the hook that the client has the tools.
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await readTeam(team)).leadProcess).toBeUndefined();
+    expect((await swarmInProcess(root, ['mcp', '--team', 'crew', '--wait-ready', '0.3'])).stderr).toContain('no swarm MCP server took the lead');
+    await client.listTools();
     await waitFor(async () => (await readTeam(team)).leadProcess?.kind === 'mcp', 10_000, 'the server to take the lease');
     // Another process (the lease is this one's own here): it sees the server's lease at once.
     const started = Date.now();
@@ -245,6 +250,8 @@ describe('swarm mcp: the command', () => {
 
   it('a second server (a child process, over stdio) says who leads until the first is gone, then takes the lease; it ends with its client', async () => {
     const first = await connect();
+    await first.client.listTools();
+    await waitFor(async () => (await readTeam(team)).leadProcess?.pid === process.pid, 10_000, 'the first server to take the lease');
     const transport = new StdioClientTransport({ command: process.execPath, args: [SWARM_BIN, 'mcp', '--team', 'crew'], env: env as Record<string, string>, stderr: 'pipe' });
     const second = new Client({ name: 'test', version: '1' });
     await second.connect(transport);
