@@ -59,6 +59,12 @@ export interface TeamPaths {
   log(name: string): string;
   /** prompts/<name>.md: what swarm appends to a Claude Code teammate's system prompt (its team memory). */
   appendedPrompt(name: string): string;
+  /**
+   * prompts/<name>.settings.json: the `--settings` file a Claude Code member (or the Claude Code
+   * lead, `team-lead`) starts with. A file, not the JSON itself: Claude Code copies inline JSON to
+   * a /tmp file it never removes.
+   */
+  claudeSettings(name: string): string;
   /** logs/<name>.stderr: the teammate's stderr, kept beside what its pane shows. */
   stderrLog(name: string): string;
   /** The team's task list, Claude Code's layout (docs/protocol.md#task-list): `<root>/tasks/<team>/`. */
@@ -225,6 +231,7 @@ export function teamPaths(root: string, team: string): TeamPaths {
     logsDir,
     log: (name) => inside([logsDir], `${assertInboxName(name)}.jsonl`),
     appendedPrompt: (name) => inside([path.join(dir, 'prompts')], `${assertMemberName(name)}.md`),
+    claudeSettings: (name) => inside([path.join(dir, 'prompts')], `${assertInboxName(name)}.settings.json`),
     stderrLog: (name) => inside([logsDir], `${assertInboxName(name)}.stderr`),
     tasks: {
       dir: tasks,

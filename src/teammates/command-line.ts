@@ -10,8 +10,9 @@
 //   claude runtime: <abs path of claude on PATH> --agent-id --agent-name --team-name --agent-color
 //                   --parent-session-id [--agent-type] [--model] [--plan-mode-required]
 //                   [--session-id <id> | --resume <id>] [--permission-mode m | --dangerously-skip-permissions]
-//                   --settings '{"permissions":{"allow":["Read(/<scratchpad>/**)","Edit(/<scratchpad>/**)",
-//                   "Edit(/<team memory>/*.md)"]}}' (after --append-system-prompt-file <its memory prompt>), plus
+//                   --settings <its settings file: {"permissions":{"allow":["Read(/<scratchpad>/**)",
+//                   "Edit(/<scratchpad>/**)","Edit(/<team memory>/*.md)"]}}> (on another machine the JSON
+//                   itself) (after --append-system-prompt-file <its memory prompt>), plus
 //                   CLAUDECODE=1 CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1 CLAUDE_CODE_TASK_LIST_ID=<team>
 //                   CLAUDE_CODE_ENABLE_TODO_TOOLS=1 (no swarm-only flags)
 // `shellLine` renders the same thing as one POSIX shell line, every word quoted (for --dry-run).
@@ -78,16 +79,31 @@ export function scratchpadAllowRules(scratchpad: string): string[] {
   return ['Read', 'Edit'].map((tool) => `${tool}(/${scratchpad}/**)`);
 }
 
+/** Settings as Claude Code reads them from `--settings`: allow rules only. */
+export interface ClaudeSettings {
+  permissions: { allow: string[] };
+}
+
 /**
- * `--settings` with the allow rules for a claude teammate: the scratchpad's and the team memory's
- * (none: no flag). Not `--add-dir`: Claude Code 2.1.332 stops at a trust dialog for a directory
- * added so ("Is this a directory you created or one you trust?"), which nobody answers in a
- * teammate's pane; the rules alone let 2.1.112 and 2.1.332 write and read there unasked
+ * The settings a claude teammate starts with: allow rules for the scratchpad and the team memory
+ * (none: undefined, no flag). Not `--add-dir`: Claude Code 2.1.332 stops at a trust dialog for a
+ * directory added so ("Is this a directory you created or one you trust?"), which nobody answers in
+ * a teammate's pane; the rules alone let 2.1.112 and 2.1.332 write and read there unasked
  * (test/teammates/claude-scratchpad.test.ts), and the memory directory is Claude Code's own.
  */
-export function claudeSettingsArgs(scratchpad: string | undefined, memoryDir: string | undefined): string[] {
+export function claudeSettings(scratchpad: string | undefined, memoryDir: string | undefined): ClaudeSettings | undefined {
   const allow = [...(scratchpad === undefined ? [] : scratchpadAllowRules(scratchpad)), ...claudeMemoryRules(memoryDir)];
-  return allow.length === 0 ? [] : ['--settings', JSON.stringify({ permissions: { allow } })];
+  return allow.length === 0 ? undefined : { permissions: { allow } };
+}
+
+/**
+ * `--settings` for a claude teammate: the file its settings were written to (teammates/recipe.ts
+ * prepareMemberDirs), or, with none (another machine: no file there), the JSON itself, which
+ * Claude Code copies to a file in its temp directory and never removes.
+ */
+export function claudeSettingsArgs(scratchpad: string | undefined, memoryDir: string | undefined, file?: string): string[] {
+  const settings = claudeSettings(scratchpad, memoryDir);
+  return settings === undefined ? [] : ['--settings', file ?? JSON.stringify(settings)];
 }
 
 /** The absolute path of this package's `bin/swarm.js` (the same from src/ and dist/). */
@@ -124,6 +140,8 @@ export interface TeammateCommandInput {
   memoryDir?: string | undefined;
   /** A claude teammate's appended system prompt (its team memory: teammates/recipe.ts claudeMemberPrompt). */
   appendPromptFile?: string | undefined;
+  /** The file a claude teammate's `claudeSettings` are in (teammates/recipe.ts); without it, the JSON goes on the command line. */
+  settingsFile?: string | undefined;
   /** The leader's environment: forwarded variables, SWARM_TEAMMATE_COMMAND, PATH (for claude). */
   env: Env;
   /** Default [process.execPath, ...TEAMMATE_NODE_FLAGS, SWARM_BIN]. */
@@ -239,7 +257,7 @@ export function buildTeammateCommand(i: TeammateCommandInput): TeammateCommand {
         ...(i.claudeSession === undefined ? [] : [i.resume === true ? '--resume' : '--session-id', i.claudeSession]),
         ...(bypass ? ['--dangerously-skip-permissions'] : []),
         ...(i.appendPromptFile !== undefined ? ['--append-system-prompt-file', i.appendPromptFile] : []),
-        ...claudeSettingsArgs(i.scratchpad, i.memoryDir),
+        ...claudeSettingsArgs(i.scratchpad, i.memoryDir, i.settingsFile),
       ],
       env: { ...forwardedEnv(i.env), ...claudeTeammateEnv(i.team) },
     };

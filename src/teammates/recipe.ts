@@ -12,7 +12,7 @@ import { readTeamMemory } from '../team/memory.js';
 import { memorySection } from '../team/memory-prompt.js';
 import { memoryDir } from '../team/paths.js';
 import type { Team } from '../team/team.js';
-import { buildTeammateCommand, type Env, type TeammateRuntime } from './command-line.js';
+import { buildTeammateCommand, claudeSettings, type Env, type TeammateRuntime } from './command-line.js';
 import { DEFAULT_READY_TIMEOUT_MS } from './spawn-choices.js';
 
 /** The colour of a member config.json records none for (one added by another tool). */
@@ -67,17 +67,27 @@ export function claudeMemberPrompt(i: MemoryInput): string | undefined {
 }
 
 /**
+ * The file a claude member's `--settings` are written to (a claude member on this machine; on
+ * another, the JSON goes on its command line).
+ */
+export function claudeMemberSettingsFile(i: MemoryInput): string | undefined {
+  return claudeMemberMemory(i) === undefined ? undefined : i.team.paths.claudeSettings(i.member.name);
+}
+
+/**
  * Before a member's pane is made (spawn, resume; not a dry run): the directories and files its
- * command names exist — a claude teammate's team memory (its allow rule names it) and the prompt
- * file made from it, as the memory is now.
+ * command names exist — a claude teammate's team memory (its allow rule names it), the prompt
+ * file made from it, as the memory is now, and its settings file.
  */
 export async function prepareMemberDirs(i: MemoryInput): Promise<void> {
   const memory = claudeMemberMemory(i);
   const prompt = claudeMemberPrompt(i);
-  if (memory === undefined || prompt === undefined) return;
+  const settings = claudeMemberSettingsFile(i);
+  if (memory === undefined || prompt === undefined || settings === undefined) return;
   await ensureDir(memory);
   await ensureDir(path.dirname(prompt));
   await writeFileAtomic(prompt, `${memorySection(await readTeamMemory(memory), 'teammate').join('\n')}\n`);
+  await writeFileAtomic(settings, `${JSON.stringify(claudeSettings(i.team.paths.scratchpad, memory))}\n`);
 }
 
 /** The pane `member` runs in: its teammate command, colour, cwd and stderr log. Throws SwarmError when it cannot be built. */
@@ -102,6 +112,7 @@ export function memberPane(i: MemberPaneInput): PaneSpec {
     scratchpad: i.team.paths.scratchpad,
     memoryDir: claudeMemberMemory(i),
     appendPromptFile: claudeMemberPrompt(i),
+    settingsFile: claudeMemberSettingsFile(i),
     env: i.env,
     ...(swarmExecutable ? { swarmExecutable } : {}),
     remote: i.backend.remoteProcesses === true,

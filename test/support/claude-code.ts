@@ -2,6 +2,7 @@
 // against the stand-in Messages API: where it is, the test API key, and its state file seeded as the
 // README says, so no first-run dialog stops it (onboarding done, the key approved, the cwd trusted).
 import { existsSync, promises as fs } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { quote } from 'shell-quote';
@@ -79,4 +80,22 @@ export function claudeCodeEnv(o: { root: string; bin: string; standinUrl: string
     SWARM_TMUX_SOCKET: o.socket,
     ...CLAUDE_CODE_NO_UPDATES,
   };
+}
+
+/**
+ * The settings files Claude Code left in its temp directory since `since` (ms) that mention `text`
+ * (a test's root or team): it copies settings given as JSON on its command line to
+ * `claude-settings-<hash>.json` there and never removes them, so swarm passes a file of its own.
+ */
+export async function claudeSettingsLeftBehind(text: string, since: number): Promise<string[]> {
+  const dir = os.tmpdir();
+  const names = (await fs.readdir(dir)).filter((n) => /^claude-settings-.*\.json$/.test(n));
+  const found = await Promise.all(
+    names.map(async (n) => {
+      const file = path.join(dir, n);
+      const st = await fs.stat(file).catch(() => undefined);
+      return st !== undefined && st.mtimeMs >= since && (await fs.readFile(file, 'utf8').catch(() => '')).includes(text) ? [n] : [];
+    }),
+  );
+  return found.flat();
 }

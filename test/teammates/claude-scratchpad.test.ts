@@ -13,7 +13,7 @@ import { parseControl } from '../../src/protocol/control.js';
 import { lastToolResultNames, lastUserText, systemText, type IncomingRequest } from '../../src/standin/request.js';
 import type { MessagesServer } from '../../src/standin/messages-server.js';
 import { spawnTeammate } from '../../src/teammates/spawn.js';
-import { CLAUDE_CODE_BUILDS } from '../support/claude-code.js';
+import { CLAUDE_CODE_BUILDS, claudeSettingsLeftBehind } from '../support/claude-code.js';
 import { useClaudeCodeTeam } from '../support/claude-code-team.js';
 import { waitFor } from '../support/wait.js';
 
@@ -51,6 +51,7 @@ describe.each(CLAUDE_CODE_BUILDS)('a real Claude Code $version teammate and the 
   it('writes there and reads it in default mode without a permission request', async () => {
     const { team, backend, work } = cc;
     const env = cc.env(standin);
+    const started = Date.now() - 1000; // mtimes are coarser than Date.now()
     const spawned = await spawnTeammate({ team, name: 'c1', prompt: PROMPT, runtime: 'claude', permissionMode: 'default', cwd: work, backend, env, readyTimeoutMs: 60_000 });
     const asked = async (): Promise<string[]> =>
       (await new Mailbox({ team }).read('team-lead')).flatMap((m) => {
@@ -77,5 +78,7 @@ describe.each(CLAUDE_CODE_BUILDS)('a real Claude Code $version teammate and the 
     expect(await asked()).toEqual([]);
     const mainRequest = standin.requests.find((r) => r.body !== undefined && (r.body.tools ?? []).some((t) => t.name === 'Write'));
     expect(systemText(mainRequest!.body!)).toContain('# Team memory');
+    // Its settings came from the team's file: nothing of this root left in Claude Code's temp directory.
+    expect(await claudeSettingsLeftBehind(cc.root, started)).toEqual([]);
   }, 120_000);
 });

@@ -51,10 +51,12 @@ describe('the recipe', () => {
     const i = await input('claude');
     const dir = memoryDir(i.root, i.repo);
     const settings = memberPane(i).argv.at(-1)!;
-    expect((JSON.parse(settings) as { permissions: { allow: string[] } }).permissions.allow).toContain(`Edit(/${dir}/*.md)`);
+    expect(settings).toBe(i.team.paths.claudeSettings(i.member.name)); // its settings file, written with the directory
     await expect(fs.stat(dir)).rejects.toThrow(); // building the pane (a dry run) makes nothing
+    await expect(fs.stat(settings)).rejects.toThrow();
     await prepareMemberDirs(i);
     expect((await fs.stat(dir)).isDirectory()).toBe(true);
+    expect((JSON.parse(await fs.readFile(settings, 'utf8')) as { permissions: { allow: string[] } }).permissions.allow).toContain(`Edit(/${dir}/*.md)`);
   });
 
   it('a swarm member, and a claude member on another machine, get none and nothing is made', async () => {

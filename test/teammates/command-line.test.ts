@@ -184,6 +184,10 @@ describe('buildTeammateCommand: claude runtime', () => {
     expect(bypass.argv.slice(SHARED.length + 1)).toEqual(['--dangerously-skip-permissions', ...claudeSettingsArgs(scratchpad, undefined)]);
     // A swarm teammate finds it itself (its system prompt and its path guard): no flag for it.
     expect(buildTeammateCommand({ ...base, scratchpad }).argv).toEqual(buildTeammateCommand(base).argv);
+    // With the file the recipe wrote them to (a member on this machine), its path instead of the JSON.
+    const filed = buildTeammateCommand({ ...base, runtime: 'claude', which, scratchpad, settingsFile: '/r/teams/sq/prompts/w.settings.json' });
+    expect(filed.argv.slice(-2)).toEqual(['--settings', '/r/teams/sq/prompts/w.settings.json']);
+    expect(buildTeammateCommand({ ...base, runtime: 'claude', which, settingsFile: '/r/f.json' }).argv).not.toContain('--settings'); // no rules, no flag
   });
 
   it('a clear error when claude is not on PATH', () => {

@@ -11,7 +11,7 @@ import type { Backend } from '../../src/backends/backend.js';
 import { isProcessAlive } from '../../src/backends/process.js';
 import { selectBackend } from '../../src/backends/registry.js';
 import { spawnTeammate, spawnTeammates, type SpawnOptions } from '../../src/teammates/spawn.js';
-import { claudeSettingsArgs } from '../../src/teammates/command-line.js';
+import { claudeSettings } from '../../src/teammates/command-line.js';
 import { killTeammate, shutdownAll, shutdownTeammate } from '../../src/teammates/stop.js';
 import { readAudit } from '../../src/permissions/audit.js';
 import { TmuxServer, listAllPanes } from '../../src/backends/tmux/commands.js';
@@ -202,8 +202,10 @@ describe('spawnTeammate (tmux, fake teammate)', () => {
       '--agent-id', 'cc@sq', '--agent-name', 'cc', '--team-name', 'sq', '--agent-color', 'blue', '--parent-session-id', config.leadSessionId,
       '--model', 'opus', '--session-id', config.members[1]!.sessionId, '--dangerously-skip-permissions', // the session swarm names for it, recorded
       '--append-system-prompt-file', teamPaths(root, TEAM).appendedPrompt('cc'), // its team memory, as swarm teammates get it
-      ...claudeSettingsArgs(teamPaths(root, TEAM).scratchpad, memoryDir(root, process.cwd())), // the scratchpad and team memory rules
+      '--settings', teamPaths(root, TEAM).claudeSettings('cc'), // a file: Claude Code copies inline JSON to /tmp for good
     ]);
+    // the scratchpad and team memory rules
+    expect(JSON.parse(await fs.readFile(teamPaths(root, TEAM).claudeSettings('cc'), 'utf8'))).toEqual(claudeSettings(teamPaths(root, TEAM).scratchpad, memoryDir(root, process.cwd())));
     expect(await fs.readFile(teamPaths(root, TEAM).appendedPrompt('cc'), 'utf8')).toMatch(/^# Team memory\nNothing is saved yet for this project/);
     expect(JSON.parse(/FAKE env (.*)/.exec(text)![1]!)).toMatchObject({ CLAUDECODE: '1', CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1', SWARM_PROBE: env.SWARM_PROBE });
     expect(await shutdownTeammate(new Team(root, TEAM), 'cc', { env: claudeEnv, timeoutMs: 8000 })).toEqual({ name: 'cc', outcome: 'approved', verified: true });

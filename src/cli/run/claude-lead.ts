@@ -8,10 +8,13 @@
 // the server leads the team (cli/mcp/ready.ts). The team's tools are loaded up front (ENABLE_TOOL_SEARCH
 // false unless the person set it): a Claude Code that defers MCP tools behind a search would have to
 // find its own job first.
+import path from 'node:path';
 import { quote } from 'shell-quote';
 import { MCP_SERVER, MCP_VOICE } from '../mcp/names.js';
+import { LEAD_NAME } from '../../protocol/names.js';
 import { LeadLimits } from '../../runtime/lead/limits.js';
 import { buildLeadPrompt } from '../../runtime/lead/prompt.js';
+import { ensureDir, writeFileAtomic } from '../../storage/atomic.js';
 import { loadAgentTypes } from '../../team/agent-types.js';
 import { readTeamMemory } from '../../team/memory.js';
 import { memoryDir } from '../../team/paths.js';
@@ -53,13 +56,17 @@ export function mcpConfig(team: Team, s: TeamSettings): string {
 export const READY_WAIT_SECONDS = 30;
 
 /**
- * Settings for the lead's Claude Code (--settings takes the JSON itself): a SessionStart hook that
- * holds its start — and so the goal, its first prompt — until swarm's MCP server leads the team
- * (cli/mcp/ready.ts): an interactive Claude Code does not wait for its MCP servers by itself.
+ * Settings for the lead's Claude Code: a SessionStart hook that holds its start — and so the goal,
+ * its first prompt — until swarm's MCP server leads the team (cli/mcp/ready.ts): an interactive
+ * Claude Code does not wait for its MCP servers by itself. Written to the team's file for them and
+ * passed as that path: Claude Code copies settings given as JSON to a temp file it never removes.
  */
-export function claudeLeadSettings(team: Team): string {
+export async function writeClaudeLeadSettings(team: Team): Promise<string> {
   const command = quote([process.execPath, SWARM_BIN, 'mcp', '--team', team.name, '--wait-ready', String(READY_WAIT_SECONDS)]);
-  return JSON.stringify({ hooks: { SessionStart: [{ matcher: 'startup', hooks: [{ type: 'command', command, timeout: READY_WAIT_SECONDS + 10 }] }] } });
+  const file = team.paths.claudeSettings(LEAD_NAME);
+  await ensureDir(path.dirname(file));
+  await writeFileAtomic(file, `${JSON.stringify({ hooks: { SessionStart: [{ matcher: 'startup', hooks: [{ type: 'command', command, timeout: READY_WAIT_SECONDS + 10 }] }] } })}\n`);
+  return file;
 }
 
 /** The lead's method for Claude Code's system prompt: the team, its limits, agent types and team memory as they are now. */
@@ -96,7 +103,7 @@ export async function claudeLeadCommand(o: { team: Team; settings: TeamSettings;
       mcpConfig(o.team, o.settings),
       '--strict-mcp-config',
       '--settings',
-      claudeLeadSettings(o.team),
+      await writeClaudeLeadSettings(o.team),
       '--append-system-prompt',
       prompt,
       '--allowedTools',

@@ -15,7 +15,7 @@ import { startMessagesServer, type MessagesServer } from '../../../src/standin/m
 import { lastUserText } from '../../../src/standin/request.js';
 import { readTeam } from '../../../src/team/team-store.js';
 import { Team } from '../../../src/team/team.js';
-import { CLAUDE_CODE_API_KEY, CLAUDE_CODE_NO_UPDATES, CLAUDE_CODE_BUILDS, claudeCodeWorkspace } from '../../support/claude-code.js';
+import { CLAUDE_CODE_API_KEY, CLAUDE_CODE_NO_UPDATES, CLAUDE_CODE_BUILDS, claudeCodeWorkspace, claudeSettingsLeftBehind } from '../../support/claude-code.js';
 import { afterMcp, claudeLeadScript, LEAD_GOAL } from '../../support/claude-lead-script.js';
 import { SWARM_BIN } from '../../support/cli.js';
 import { tmuxForThisTest } from '../../support/tmux.js';
@@ -66,6 +66,7 @@ describe.each(CLAUDE_CODE_BUILDS)('Claude Code $version leads in a tmux session 
   }
 
   it('Claude Code in the first pane, the console beside it answering the teammate\'s question, /exit ends the run with nothing left running', async () => {
+    const since = Date.now() - 1000; // mtimes are coarser than Date.now()
     const env = {
       PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
       HOME: process.env.HOME ?? root,
@@ -100,5 +101,7 @@ describe.each(CLAUDE_CODE_BUILDS)('Claude Code $version leads in a tmux session 
     const config = await readTeam(new Team(root, TEAM));
     expect(config.members.map((m) => m.name)).toEqual(['team-lead']);
     expect(config.leadProcess).toBeUndefined();
+    // The lead's and the teammate's settings came from the team's files, not JSON Claude Code copies to /tmp for good.
+    expect([...(await claudeSettingsLeftBehind(root, since)), ...(await claudeSettingsLeftBehind(`--team ${TEAM}`, since))]).toEqual([]);
   }, 180_000);
 });
