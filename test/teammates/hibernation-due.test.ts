@@ -4,14 +4,35 @@
 // exited on SIGCHLD, late on a loaded machine: a `tmux` of the test's own here). Were either
 // taken as asleep, the waker would remember it as dealt with and never close the pane it leaves.
 import { describe, expect, it } from 'vitest';
-import { updateMember, addMember } from '../../src/team/team-store.js';
+import { Mailbox } from '../../src/mailbox/mailbox.js';
+import { TaskList } from '../../src/tasks/index.js';
+import { updateMember, addMember, readTeam } from '../../src/team/team-store.js';
 import type { Team } from '../../src/team/team.js';
 import { dueToWake, sleepKey } from '../../src/teammates/hibernation.js';
 import { useStandInTeam } from '../support/stand-in-panes.js';
 import { deadPid, reapChildren, startSleeper, writeStatus } from '../support/team-fixture.js';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { tempRoot } from '../support/tmp-root.js';
+import { afterThisTest, tempRoot } from '../support/tmp-root.js';
+
+/** A `tmux` of the test's own on PATH: lists `panes` (one PANE_LIST_FORMAT line each) and logs every call. */
+async function fakeTmux(): Promise<{ list: (lines: string[]) => Promise<void>; calls: () => Promise<string[]> }> {
+  const bin = await tempRoot('swarm-fake-tmux-');
+  const listing = path.join(bin, 'panes');
+  const log = path.join(bin, 'calls');
+  await fs.writeFile(listing, '');
+  await fs.writeFile(log, '');
+  await fs.writeFile(path.join(bin, 'tmux'), `#!/bin/sh\necho "$*" >> '${log}'\ncase "$*" in *-V*) echo "tmux 3.3a";; *list-panes*) cat '${listing}';; esac\n`, { mode: 0o755 });
+  const path0 = process.env.PATH;
+  process.env.PATH = `${bin}:${path0 ?? ''}`;
+  afterThisTest(async () => {
+    process.env.PATH = path0;
+  });
+  return {
+    list: (lines) => fs.writeFile(listing, lines.map((l) => `${l}\n`).join('')),
+    calls: async () => (await fs.readFile(log, 'utf8')).split('\n').filter((l) => l !== ''),
+  };
+}
 
 let team: Team;
 useStandInTeam('swarm-due-', (s) => (team = s.team));
@@ -49,5 +70,64 @@ describe('dueToWake', () => {
     } finally {
       process.env.PATH = path0;
     }
+  });
+
+  it('who wakes: a sleeper with mail, for the message; with a free task and nobody awake, the first asleep in the roster, once; an exited pane to close', async () => {
+    const tmux = await fakeTmux();
+    const asleep = async (name: string, pane: string): Promise<number> => {
+      await addMember(team, { name });
+      const pid = await deadPid();
+      await updateMember(team, name, { tmuxPaneId: pane, backendType: 'tmux', pid, isActive: false, hibernatedAt: Date.now() });
+      await writeStatus(team.root, team.name, name, { pid, state: 'hibernating' });
+      return pid;
+    };
+    const w1pid = await asleep('w1', '%1');
+    await asleep('w2', '%2');
+    await addMember(team, { name: 'w3' }); // awake: its process lives
+    const w3pid = await startSleeper();
+    await updateMember(team, 'w3', { pid: w3pid, isActive: false });
+    await writeStatus(team.root, team.name, 'w3', { pid: w3pid, state: 'idle' });
+    await tmux.list([`%1 ${w1pid} 1 0 @1 cmd swarm-t`]); // w1's pane shown exited (remain-on-exit); w2's gone
+    const [m1, m2] = (await readTeam(team)).members.slice(1);
+    const keys = [sleepKey(m1!), sleepKey(m2!)];
+
+    // New sleepers are looked at: asleep, w1's exited pane to close; nothing to wake them.
+    expect(await dueToWake(team, {})).toEqual({ wake: [], settling: [], exitedPanes: [m1], asleep: keys });
+    // A task anyone may claim, but w3 is awake to claim it: nobody wakes.
+    await new TaskList(team).create({ subject: 'free', description: 'anyone' }, 'team-lead');
+    expect((await dueToWake(team, {}, new Set(keys))).wake).toEqual([]);
+    // w3 gone: the first sleeper in the roster wakes for it, and only that one.
+    await reapChildren();
+    expect((await dueToWake(team, {}, new Set(keys))).wake).toEqual([{ name: 'w1', why: 'task' }]);
+    // Mail wakes its own sleeper; w1 woken for a message is not woken again for the task.
+    const mailbox = new Mailbox({ team });
+    await mailbox.append('w2', { from: 'team-lead', text: 'hello w2', timestamp: new Date().toISOString() });
+    expect((await dueToWake(team, {}, new Set(keys))).wake).toEqual([{ name: 'w2', why: 'message' }, { name: 'w1', why: 'task' }]);
+    await mailbox.append('w1', { from: 'team-lead', text: 'hello w1', timestamp: new Date().toISOString() });
+    expect((await dueToWake(team, {}, new Set(keys))).wake).toEqual([{ name: 'w1', why: 'message' }, { name: 'w2', why: 'message' }]);
+  });
+
+  it('cheap when nothing is due: known sleepers, no mail and no free task are one read of the files, no pane probe', async () => {
+    const tmux = await fakeTmux();
+    await addMember(team, { name: 'w1' });
+    const pid = await deadPid();
+    await updateMember(team, 'w1', { tmuxPaneId: '%1', backendType: 'tmux', pid, isActive: false, hibernatedAt: 1000 });
+    await writeStatus(team.root, team.name, 'w1', { pid, state: 'hibernating' });
+    const nothing = { wake: [], settling: [], exitedPanes: [], asleep: [] };
+    const key = sleepKey({ name: 'w1', hibernatedAt: 1000 });
+    expect(key).toBe('w1@1000'); // the name as compared (case-insensitively), and when it fell asleep
+    expect(sleepKey({ name: 'W1', hibernatedAt: 1000 })).toBe(key);
+    expect(sleepKey({ name: 'w1' })).toBe('w1@');
+    expect(await dueToWake(team, {}, new Set([key]))).toEqual(nothing);
+    expect(await tmux.calls()).toEqual([]);
+    // A sleeper not seen before (another hibernatedAt: it woke and slept again) is probed.
+    expect(await dueToWake(team, {}, new Set(['w1@999']))).toEqual({ ...nothing, asleep: [key] });
+    expect((await tmux.calls()).some((c) => c.includes('list-panes'))).toBe(true);
+    // Nobody asleep: nothing, and nothing probed, a free task or not.
+    await updateMember(team, 'w1', (m) => ({ ...m, hibernatedAt: undefined }));
+    await new TaskList(team).create({ subject: 'free', description: 'anyone' }, 'team-lead');
+    const before = (await tmux.calls()).length;
+    expect(await dueToWake(team, {})).toEqual(nothing);
+    expect((await tmux.calls()).length).toBe(before);
   });
 });
