@@ -56,12 +56,20 @@ describe('the recipe', () => {
     await expect(fs.stat(settings)).rejects.toThrow();
     await prepareMemberDirs(i);
     expect((await fs.stat(dir)).isDirectory()).toBe(true);
+    // Its appended prompt: the team memory section, as a swarm teammate's system prompt has it.
+    const argv = memberPane(i).argv;
+    const prompt = argv[argv.indexOf('--append-system-prompt-file') + 1]!;
+    expect(prompt).toBe(i.team.paths.appendedPrompt('cc'));
+    expect(await fs.readFile(prompt, 'utf8')).toMatch(/^# Team memory\n[^]*[^\n]\n$/);
+    expect(argv[0]).toBe('/opt/claude/bin/claude'); // the claude found here
     expect((JSON.parse(await fs.readFile(settings, 'utf8')) as { permissions: { allow: string[] } }).permissions.allow).toContain(`Edit(/${dir}/*.md)`);
   });
 
   it('a swarm member, and a claude member on another machine, get none and nothing is made', async () => {
     for (const i of [await input('swarm'), await input('claude', true)]) {
       expect(memberPane(i).argv.join(' ')).not.toContain('memory/team');
+      expect(memberPane(i).argv).not.toContain('--append-system-prompt-file');
+      if (i.runtime === 'claude') expect(memberPane(i).argv[0]).toBe('claude'); // that machine's, found on its PATH there
       await prepareMemberDirs(i);
       await expect(fs.stat(path.join(i.root, 'projects'))).rejects.toThrow();
     }

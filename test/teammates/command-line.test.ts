@@ -87,6 +87,18 @@ describe('buildTeammateCommand: swarm runtime', () => {
       expect(isSwarmError(err, 'invalid_input'), bad).toBe(true);
     }
     expect(parseCommandOverride('$HOME/bin/t --v', { HOME: '/h' })).toEqual(['/h/bin/t', '--v']);
+    // Each says what is wrong with it, in one line.
+    expect(() => parseCommandOverride('node x | tee', {})).toThrow(
+      'SWARM_TEAMMATE_COMMAND must be a plain command line (no pipes, redirections, globs or comments), got "node x | tee"',
+    );
+    expect(() => parseCommandOverride('  ""  ', {})).toThrow('SWARM_TEAMMATE_COMMAND names no command: "  \\"\\"  "');
+    expect(() => parseCommandOverride('', {})).toThrow('SWARM_TEAMMATE_COMMAND names no command: ""');
+    // A variable the leader does not have expands to nothing, not to "undefined".
+    expect(parseCommandOverride('t $NOPE', { NOPE: undefined })).toEqual(['t', '']);
+  });
+
+  it('SWARM_TEAMMATE_COMMAND set but blank is the usual teammate command', () => {
+    expect(buildTeammateCommand({ ...base, env: { SWARM_TEAMMATE_COMMAND: '  ' } }).argv).toEqual(buildTeammateCommand(base).argv);
   });
 });
 
@@ -119,6 +131,8 @@ describe('forwarded environment', () => {
     const { HOME: _h, PATH: _p, ANTHROPIC_OTHER: _o, MY_SWARM_X: _m, UNSET: _u, ...expected } = leader;
     expect(out).toEqual(expected);
     expect(buildTeammateCommand({ ...base, env: leader }).env).toEqual(expected);
+    // No key for an unset variable (a child's env would get the text "undefined"), SWARM_* in name order.
+    expect(Object.keys(forwardedEnv({ CLAUDE_CONFIG_DIR: undefined, SWARM_Z: '1', SWARM_UNSET: undefined, SWARM_A: '2' }))).toEqual(['SWARM_A', 'SWARM_Z']);
   });
 });
 
@@ -209,6 +223,20 @@ describe('buildTeammateCommand: claude runtime', () => {
     expect(findOnPath('node', { PATH: '' })).toBeUndefined();
     expect(findOnPath('node', {})).toBeUndefined();
     expect(findOnPath('node', { PATH: ':' })).toBeUndefined();
+  });
+
+  it('findOnPath never takes an empty PATH entry as the current directory', async () => {
+    // `which` reads an empty entry as the cwd: a `claude` planted in a repository would run.
+    const dir = await tempRoot('swarm-which-');
+    writeFileSync(path.join(dir, 'tool'), '#!/bin/sh\n', { mode: 0o755 });
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      for (const PATH of ['', ':', ':/nonexistent', '/nonexistent:']) expect(findOnPath('tool', { PATH }), JSON.stringify(PATH)).toBeUndefined();
+      expect(findOnPath('tool', { PATH: dir })).toBe(path.join(dir, 'tool'));
+    } finally {
+      process.chdir(cwd);
+    }
   });
 
   it('findOnPath skips a directory of that name and a file without the execute bit', async () => {
