@@ -11,28 +11,7 @@ import type { Team } from '../../src/team/team.js';
 import { dueToWake, sleepKey } from '../../src/teammates/hibernation.js';
 import { useStandInTeam } from '../support/stand-in-panes.js';
 import { deadPid, reapChildren, startSleeper, writeStatus } from '../support/team-fixture.js';
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
-import { afterThisTest, tempRoot } from '../support/tmp-root.js';
-
-/** A `tmux` of the test's own on PATH: lists `panes` (one PANE_LIST_FORMAT line each) and logs every call. */
-async function fakeTmux(): Promise<{ list: (lines: string[]) => Promise<void>; calls: () => Promise<string[]> }> {
-  const bin = await tempRoot('swarm-fake-tmux-');
-  const listing = path.join(bin, 'panes');
-  const log = path.join(bin, 'calls');
-  await fs.writeFile(listing, '');
-  await fs.writeFile(log, '');
-  await fs.writeFile(path.join(bin, 'tmux'), `#!/bin/sh\necho "$*" >> '${log}'\ncase "$*" in *-V*) echo "tmux 3.3a";; *list-panes*) cat '${listing}';; esac\n`, { mode: 0o755 });
-  const path0 = process.env.PATH;
-  process.env.PATH = `${bin}:${path0 ?? ''}`;
-  afterThisTest(async () => {
-    process.env.PATH = path0;
-  });
-  return {
-    list: (lines) => fs.writeFile(listing, lines.map((l) => `${l}\n`).join('')),
-    calls: async () => (await fs.readFile(log, 'utf8')).split('\n').filter((l) => l !== ''),
-  };
-}
+import { fakeTmux } from '../support/fake-tmux.js';
 
 let team: Team;
 useStandInTeam('swarm-due-', (s) => (team = s.team));
@@ -57,19 +36,11 @@ describe('dueToWake', () => {
     const hibernatedAt = Date.now();
     await updateMember(team, 'w1', { tmuxPaneId: '%7', backendType: 'tmux', pid, isActive: false, hibernatedAt });
     await writeStatus(team.root, team.name, 'w1', { pid, state: 'hibernating' });
-    const bin = await tempRoot('swarm-fake-tmux-');
-    const listing = path.join(bin, 'panes');
-    await fs.writeFile(listing, `%7 ${pid} 0  @1 cmd swarm-t\n`);
-    await fs.writeFile(path.join(bin, 'tmux'), `#!/bin/sh\ncase "$*" in *-V*) echo "tmux 3.3a";; *list-panes*) cat '${listing}';; esac\n`, { mode: 0o755 });
-    const path0 = process.env.PATH;
-    process.env.PATH = `${bin}:${path0 ?? ''}`;
-    try {
-      expect(await dueToWake(team, {})).toMatchObject({ settling: ['w1'], asleep: [], exitedPanes: [] });
-      await fs.writeFile(listing, '');
-      expect(await dueToWake(team, {})).toMatchObject({ settling: [], asleep: [sleepKey({ name: 'w1', hibernatedAt })], exitedPanes: [] });
-    } finally {
-      process.env.PATH = path0;
-    }
+    const tmux = await fakeTmux();
+    await tmux.list([`%7 ${pid} 0  @1 cmd swarm-t`]);
+    expect(await dueToWake(team, {})).toMatchObject({ settling: ['w1'], asleep: [], exitedPanes: [] });
+    await tmux.list([]);
+    expect(await dueToWake(team, {})).toMatchObject({ settling: [], asleep: [sleepKey({ name: 'w1', hibernatedAt })], exitedPanes: [] });
   });
 
   it('who wakes: a sleeper with mail, for the message; with a free task and nobody awake, the first asleep in the roster, once; an exited pane to close', async () => {

@@ -1,0 +1,94 @@
+// How `swarm status`, the console, the board and the leads read a member (teammates/status-report.ts),
+// in process: the state rules (stale past the heartbeat window, a config flag without a status file,
+// a swarm teammate not started yet), the team's total and backend, and a crash found by a reader that
+// may release (the console, an agent lead): the dead member's unfinished tasks go back, one notice
+// to team-lead; a member it was not asked to release keeps its task for `swarm resume`.
+import { describe, expect, it } from 'vitest';
+import { Mailbox } from '../../src/mailbox/mailbox.js';
+import type { StatusFile } from '../../src/protocol/status.js';
+import { TaskList } from '../../src/tasks/index.js';
+import { addMember, readTeam, updateMember } from '../../src/team/team-store.js';
+import type { Team } from '../../src/team/team.js';
+import { collectStatus, STALE_HEARTBEAT_MS, teamBackend, teammateState, teamTotal } from '../../src/teammates/status-report.js';
+import { useStandInTeam } from '../support/stand-in-panes.js';
+import { fakeTmux } from '../support/fake-tmux.js';
+import { startSleeper } from '../support/team-fixture.js';
+
+const now = 1_000_000;
+const status = (state: StatusFile['state'], heartbeatAt = now): StatusFile => ({ name: 'w', pid: 1, state, heartbeatAt }) as StatusFile;
+
+describe('teammateState', () => {
+  it('a heartbeat older than the window is stale, not its last state; at the window it still counts', () => {
+    expect(teammateState({ alive: true, status: status('working', now - STALE_HEARTBEAT_MS), isActive: undefined, now })).toBe('working');
+    expect(teammateState({ alive: true, status: status('working', now - STALE_HEARTBEAT_MS - 1), isActive: undefined, now })).toBe('stale');
+  });
+
+  it('without a status file: the config flag, then a swarm teammate not started yet, else unknown', () => {
+    const bare = { alive: null, status: undefined, now };
+    expect(teammateState({ ...bare, isActive: true })).toBe('working');
+    expect(teammateState({ ...bare, isActive: false, runtime: 'swarm' })).toBe('idle');
+    expect(teammateState({ ...bare, isActive: undefined, runtime: 'swarm' })).toBe('starting');
+    expect(teammateState({ ...bare, isActive: undefined, runtime: 'claude' })).toBe('unknown');
+    expect(teammateState({ ...bare, isActive: undefined })).toBe('unknown');
+  });
+});
+
+describe('the team total and backend', () => {
+  it('sums tokens and the priced costs (to the micro-dollar), and counts members with tokens but no price', () => {
+    expect(
+      teamTotal([
+        { inputTokens: 10, outputTokens: 5, costUsd: 0.1000004 },
+        { inputTokens: 3, outputTokens: null, costUsd: null },
+        { inputTokens: null, outputTokens: 2, costUsd: null },
+        { inputTokens: null, outputTokens: null, costUsd: null },
+        { inputTokens: 1, outputTokens: 1, costUsd: 0.2 },
+      ]),
+    ).toEqual({ inputTokens: 14, outputTokens: 8, costUsd: 0.3, unpricedMembers: 2 });
+  });
+
+  it("the configured backend, else the teammates' one, 'mixed' for several, null for none (the leader's not counted)", async () => {
+    const config = (kinds: (string | undefined)[], backend?: string) =>
+      ({ members: [{ name: 'team-lead', backendType: 'iterm2' }, ...kinds.map((k, i) => ({ name: `w${i}`, backendType: k }))], ...(backend ? { swarm: { backend } } : {}) }) as never;
+    expect(teamBackend(config(['tmux', 'tmux']))).toBe('tmux');
+    expect(teamBackend(config(['tmux', 'in-process']))).toBe('mixed');
+    expect(teamBackend(config([undefined]))).toBeNull();
+    expect(teamBackend(config([]))).toBeNull();
+    expect(teamBackend(config(['tmux'], 'ssh'))).toBe('ssh');
+  });
+});
+
+describe('a crash found by a reader that releases', () => {
+  let team: Team;
+  useStandInTeam('swarm-status-rules-', (s) => (team = s.team));
+
+  it("only the members it is asked to release give their unfinished tasks back, with one notice each; the others keep theirs", async () => {
+    // Dead: the pane gone from tmux while the process lives on (a crash swarm status shows as dead).
+    const tmux = await fakeTmux();
+    for (const name of ['w1', 'w2']) {
+      await addMember(team, { name });
+      await updateMember(team, name, { pid: await startSleeper(), tmuxPaneId: `%${name.slice(1)}`, backendType: 'tmux', isActive: true });
+    }
+    await tmux.list([]);
+    const tasks = new TaskList(team);
+    await tasks.create({ subject: 'one', description: 'x' }, 'team-lead');
+    await tasks.claim('1', 'w1');
+    await tasks.create({ subject: 'two', description: 'x' }, 'team-lead');
+    await tasks.claim('2', 'w2');
+    const asked: string[] = [];
+    const { report } = await collectStatus(team, { releaseDead: (name) => (asked.push(name), name === 'w1') });
+    expect(report.members.slice(1).map((m) => m.state)).toEqual(['dead', 'dead']);
+    expect(asked).toEqual(['w1', 'w2']);
+    expect(await tasks.get('1')).toMatchObject({ status: 'pending' });
+    expect((await tasks.get('1')).owner).toBeUndefined();
+    expect(await tasks.get('2')).toMatchObject({ status: 'in_progress', owner: 'w2' });
+    const notices = (await new Mailbox({ team }).read('team-lead')).filter((m) => m.from === 'system').map((m) => m.text);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toContain('w1');
+    expect(notices[0]).toContain('#1');
+    // Without releaseDead (swarm status), nobody's task moves.
+    await tasks.claim('1', 'w1');
+    await collectStatus(team, {});
+    expect(await tasks.get('1')).toMatchObject({ status: 'in_progress', owner: 'w1' });
+    expect((await readTeam(team)).members.map((m) => m.name)).toEqual(['team-lead', 'w1', 'w2']);
+  });
+});
