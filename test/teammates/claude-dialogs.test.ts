@@ -1,6 +1,5 @@
-// Claude Code's first-run dialogs while spawn waits for a `--runtime claude` teammate: the pure
-// recogniser on screens read off the real Claude Code, then spawns for real on a private tmux
-// socket — the real Claude Code (the @anthropic-ai/claude-code devDependency, run with node) with
+// Claude Code's first-run dialogs while spawn waits for a `--runtime claude` teammate (the screens
+// alone: claude-dialog-screens.test.ts): spawns for real on a private tmux socket — the real Claude Code (the @anthropic-ai/claude-code devDependency, run with node) with
 // an unseeded and a half-seeded CLAUDE_CONFIG_DIR and the stand-in Messages API, and a scripted
 // `claude` that shows a dialog nobody answers.
 import { promises as fs } from 'node:fs';
@@ -14,7 +13,6 @@ import { Mailbox } from '../../src/mailbox/mailbox.js';
 import { startMessagesServer, type MessagesServer } from '../../src/standin/messages-server.js';
 import { createTeam, readTeam } from '../../src/team/index.js';
 import { Team } from '../../src/team/team.js';
-import { claudeSeedFix, recognizeClaudeDialog } from '../../src/teammates/claude-dialogs.js';
 import { spawnTeammate, type SpawnOptions } from '../../src/teammates/spawn.js';
 import { CLAUDE_CODE_API_KEY, claudeCodeEnv, claudeCodeScript } from '../support/claude-code.js';
 import { useTempRoot, afterThisTest, tempRoot } from '../support/tmp-root.js';
@@ -22,58 +20,6 @@ import { tmuxForThisTest } from '../support/tmux.js';
 import { waitFor } from '../support/wait.js';
 
 const TEAM = 'cc';
-
-/** Lines as `capture` returns them: non-blank, right-trimmed. */
-const screen = (text: string): string[] => text.split('\n').map((l) => l.trimEnd()).filter((l) => l !== '');
-
-describe('recognizeClaudeDialog (screens of Claude Code 2.1.112)', () => {
-  it('names the API key, trust, onboarding and login screens, also when Claude Code wrapped a phrase', () => {
-    const apiKey = screen(`
-  Detected a custom API key in your
-  environment
-  ANTHROPIC_API_KEY:
-  sk-ant-...00000000000000000000
-  Do you want to use this API key?
-    1. Yes
-  ❯ 2. No (recommended) ✔
-  Enter to confirm · Esc to cancel`);
-    const trust = screen(`
- Accessing workspace:
- /tmp/ccx/work-c
- Quick safety check: Is this a project you created or one you trust? (Like your own code, a well-known open source
- project, or work from your team). If not, take a moment to review what's in this folder first.
- Claude Code'll be able to read, edit, and execute files here.
- Security guide
- ❯ 1. Yes, I trust this folder
-   2. No, exit
- Enter to confirm · Esc to cancel`);
-    const theme = screen(`
- Let's get started.
- Choose the text style that looks best with your terminal
- To change this later, run /theme
-   1. Auto (match terminal)
- ❯ 2. Dark mode ✔`);
-    expect(recognizeClaudeDialog(apiKey)?.id).toBe('api-key');
-    expect(recognizeClaudeDialog(apiKey.filter((l) => !l.includes('Do you want')))?.id).toBe('api-key'); // the wrapped first line alone
-    expect(recognizeClaudeDialog(trust)?.id).toBe('trust');
-    expect(recognizeClaudeDialog(theme)?.id).toBe('onboarding');
-    expect(recognizeClaudeDialog(['Select login method:', '❯ 1. Claude account with subscription'])).toMatchObject({ id: 'login', hint: expect.stringContaining('ANTHROPIC_API_KEY') });
-    expect(recognizeClaudeDialog(screen('❯ \n  ? for shortcuts'))).toBeUndefined(); // the ready prompt
-    // Only the bottom of the screen counts: an answered dialog scrolled far up is not waiting.
-    expect(recognizeClaudeDialog([...trust, ...Array.from({ length: 25 }, (_, i) => `line ${i}`)])).toBeUndefined();
-  });
-
-  it('the fix names the state file and the real cwd, never the key itself', () => {
-    const [say, json] = claudeSeedFix({ stateFile: '/c/.claude.json', realCwd: '/w', hasApiKey: true });
-    expect(say).toContain('/c/.claude.json');
-    expect(JSON.parse(json!)).toEqual({
-      hasCompletedOnboarding: true,
-      customApiKeyResponses: { approved: ['<last 20 characters of $ANTHROPIC_API_KEY>'] },
-      projects: { '/w': { hasTrustDialogAccepted: true } },
-    });
-    expect(JSON.parse(claudeSeedFix({ stateFile: '/c/.claude.json', realCwd: '/w', hasApiKey: false })[1]!)).not.toHaveProperty('customApiKeyResponses');
-  });
-});
 
 describe('spawn --runtime claude waiting on a dialog (tmux, private socket)', () => {
   let root: string;
