@@ -27,7 +27,10 @@ export interface StandInPanes extends Backend {
   probed: string[];
 }
 
-export function standInPanes(team: Team, o: { create?: (spec: PaneSpec) => Promise<PaneRef>; old?: PaneState; takePrompt?: boolean; paneIds?: string } = {}): StandInPanes {
+export function standInPanes(
+  team: Team,
+  o: { create?: (spec: PaneSpec) => Promise<PaneRef>; old?: PaneState; takePrompt?: boolean; paneIds?: string; started?: (spec: PaneSpec) => void } = {},
+): StandInPanes {
   const made: PaneSpec[] = [];
   const kills: string[] = [];
   const probed: string[] = [];
@@ -45,6 +48,7 @@ export function standInPanes(team: Team, o: { create?: (spec: PaneSpec) => Promi
       live.add(paneId);
       await writeStatus(team.root, team.name, spec.name, { pid });
       if (o.takePrompt) await new Mailbox({ team }).consume(spec.name);
+      o.started?.(spec);
       return { paneId, backendType: 'tmux', pid };
     },
     isAlive: async (p) => live.has(p.paneId),

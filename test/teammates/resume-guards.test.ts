@@ -11,7 +11,8 @@ import type { Backend, PaneRef, PaneSpec, PaneState } from '../../src/backends/b
 import { Mailbox } from '../../src/mailbox/mailbox.js';
 import type { Member } from '../../src/protocol/config.js';
 import { SwarmError } from '../../src/protocol/errors.js';
-import { addMember, readTeam, updateMember } from '../../src/team/team-store.js';
+import { claudeTranscript } from '../../src/team/paths.js';
+import { addMember, readTeam, updateMember, updateTeam } from '../../src/team/team-store.js';
 import { Team } from '../../src/team/team.js';
 import { membersToResume, resumeTeammates, type ResumeOptions, type ResumeResult } from '../../src/teammates/resume.js';
 import { deadPid, startSleeper, writeStatus } from '../support/team-fixture.js';
@@ -230,5 +231,75 @@ describe('resumeTeammates: under the spawn lock', () => {
     });
     const [r] = await resumeTeammates(options(backend, ['w1']));
     expect(refusal(r)).toContain('fatal: cannot read logs/w1.jsonl');
+  });
+});
+
+describe('resume of a claude teammate (its Claude Code session)', () => {
+  const SESSION = '0b7e4a3c-6f1d-4b2a-9c8e-1d2f3a4b5c6d';
+
+  /** A claude member stopped with its session's transcript under this root (or not). */
+  async function stoppedClaude(o: { transcript: boolean; sessionId?: string }): Promise<string> {
+    const sessionId = o.sessionId ?? SESSION;
+    await stopped('c1', { runtime: 'claude', prompt: 'write the report', sessionId, tmuxPaneId: '%old', backendType: 'tmux' });
+    const transcript = claudeTranscript(root, cwd, sessionId);
+    if (o.transcript) {
+      await fs.mkdir(path.dirname(transcript), { recursive: true });
+      await fs.writeFile(transcript, '{"type":"user"}\n');
+    }
+    return transcript;
+  }
+
+  /** Its new "pane": a live process; `writes` appends to its transcript as Claude Code does once it runs. */
+  const claudePanes = (transcript: string, o: { writes: boolean; takePrompt?: boolean }): StandInPanes =>
+    standInPanes(team, {
+      paneIds: 'new',
+      ...(o.takePrompt ? { takePrompt: true } : {}),
+      started: () => {
+        if (o.writes) setTimeout(() => void fs.appendFile(transcript, '{"type":"assistant"}\n'), 100);
+      },
+    });
+
+  it('goes on with its session when its transcript is here: --resume <id>, no prompt sent again, ready once the transcript grows', async () => {
+    const transcript = await stoppedClaude({ transcript: true });
+    await new Mailbox({ team }).append('c1', { from: 'w2', text: 'unread for it' });
+    const backend = claudePanes(transcript, { writes: true });
+    const [r] = await resumeTeammates(options(backend, ['c1']));
+    expect(r, refusal(r)).toMatchObject({ ok: true, runtime: 'claude', continued: true, unread: 1, restored: 0 });
+    const argv = backend.made[0]!.argv;
+    expect(argv.slice(argv.indexOf('--resume'), argv.indexOf('--resume') + 2)).toEqual(['--resume', SESSION]);
+    expect(argv).not.toContain('--session-id');
+    expect((await new Mailbox({ team }).read('c1')).map((m) => m.text)).toEqual(['unread for it']); // the prompt not sent again
+    expect(await member('c1')).toMatchObject({ sessionId: SESSION, tmuxPaneId: '%new1', isActive: true });
+  });
+
+  it('a session it cannot go on with (no transcript here, or no session id): a new session, its prompt sent again after what is unread', async () => {
+    for (const [i, o] of [{ transcript: false }, { transcript: true, sessionId: 'not-a-uuid' }].entries()) {
+      if (i > 0) await updateTeam(team, (c) => void c.members.splice(1));
+      const transcript = await stoppedClaude(o);
+      await new Mailbox({ team }).append('c1', { from: 'w2', text: 'unread for it' });
+      const backend = claudePanes(transcript, { writes: false, takePrompt: true });
+      const [r] = await resumeTeammates(options(backend, ['c1']));
+      expect(r, JSON.stringify(o)).toMatchObject({ ok: true, runtime: 'claude', continued: false });
+      const argv = backend.made[0]!.argv;
+      expect(argv).not.toContain('--resume');
+      const sessionId = argv[argv.indexOf('--session-id') + 1]!;
+      expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(sessionId).not.toBe(o.sessionId ?? SESSION);
+      expect(await member('c1')).toMatchObject({ sessionId, isActive: true });
+      const inbox = await new Mailbox({ team }).read('c1');
+      expect(inbox.slice(-2).map((m) => [m.from, m.text])).toEqual([['w2', 'unread for it'], ['team-lead', 'write the report']]);
+      await new Mailbox({ team }).consume('c1');
+    }
+  });
+
+  it('one that never becomes ready: the pane killed, the prompt taken back, its session id put back', async () => {
+    const transcript = await stoppedClaude({ transcript: false });
+    const before = await member('c1');
+    const backend = claudePanes(transcript, { writes: false });
+    const [r] = await resumeTeammates(options(backend, ['c1'], { readyTimeoutMs: 1500 }));
+    expect(refusal(r).split('\n')[0]).toMatch(/^resume of c1 failed: .*c1 is still stopped$/);
+    expect(backend.kills).toEqual(['%new1']);
+    expect(await member('c1')).toEqual(before);
+    expect((await new Mailbox({ team }).read('c1')).map((m) => [m.text, m.read])).toEqual([['write the report', true]]);
   });
 });
