@@ -11,6 +11,7 @@ import type { TeamConfig } from '../../src/protocol/config.js';
 import {
   addWorktree,
   describeWorktreeFate,
+  dropWorktree,
   parseWorktreeList,
   planWorktree,
   settleWorktree,
@@ -92,6 +93,59 @@ describe('worktrees', () => {
     };
     await expect(addWorktree(third, theirs)).rejects.toThrow(/git worktree add \S+ failed/);
     expect(await git(third.path, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe('mine');
+  });
+
+  it('a failed git worktree add removes what it made itself: its worktree and its branch at the base', async () => {
+    const repo = await makeRepo(path.join(await tempRoot('swarm-git-'), 'repo'));
+    const plan = await planWorktree('tm', 'ann', repo);
+    // git made both, then failed (as when checking the files out runs out of disk).
+    const halfDone: Exec = async (file, args, opts) => {
+      if (!(args.includes('worktree') && args.includes('add'))) return execaExec(file, args, opts);
+      await execaExec(file, args, opts);
+      return { exitCode: 128, stdout: '', stderr: 'fatal: could not write index' };
+    };
+    await expect(addWorktree(plan, halfDone)).rejects.toThrow(`--isolation worktree: git worktree add ${plan.path} failed: fatal: could not write index`);
+    expect(existsSync(plan.path)).toBe(false);
+    expect(await git(repo, 'for-each-ref', 'refs/heads/swarm/')).toBe('');
+    expect(await git(repo, 'worktree', 'list', '--porcelain')).not.toContain('.claude');
+    // Recording the base failed after the add: the same, the worktree and branch gone.
+    const failsLater: Exec = async (file, args, opts) => (args.includes('--local') ? { exitCode: 1, stdout: '', stderr: 'error: could not lock config file' } : execaExec(file, args, opts));
+    await expect(addWorktree(plan, failsLater)).rejects.toThrow(/recording the base/);
+    expect(existsSync(plan.path)).toBe(false);
+    expect(await git(repo, 'for-each-ref', 'refs/heads/swarm/')).toBe('');
+  });
+
+  it('dropWorktree (a spawn undone) removes the worktree and its branch whatever they hold; the exclude line is written once, after what was there', async () => {
+    const { repo, plan } = await repoWithWorktree();
+    const exclude = path.join(repo, '.git', 'info', 'exclude');
+    expect((await fs.readFile(exclude, 'utf8')).split('\n').filter((l) => l === '/.claude/worktrees/')).toHaveLength(1);
+    await fs.writeFile(path.join(plan.path, 'work.txt'), 'unsaved\n');
+    await git(plan.path, 'commit', '-q', '--allow-empty', '-m', 'ahead');
+    await dropWorktree(plan);
+    expect(existsSync(plan.path)).toBe(false);
+    expect(await git(repo, 'for-each-ref', 'refs/heads/swarm/')).toBe('');
+    // Another add: the line is there already, not written again; a file not ending in a newline keeps its last line.
+    await fs.writeFile(exclude, '*.log');
+    const again = await planWorktree('tm', 'bo', repo);
+    await addWorktree(again);
+    await addWorktree(await planWorktree('tm', 'cy', repo));
+    expect(await fs.readFile(exclude, 'utf8')).toBe('*.log\n/.claude/worktrees/\n');
+    expect(await git(repo, 'status', '--porcelain')).toBe('');
+  });
+
+  it('settling compares with the base recorded at spawn, not where HEAD went since; without one, with the merge base of HEAD', async () => {
+    // The repository's branch moved back behind the base after the spawn: the untouched worktree still goes.
+    const moved = await repoWithWorktree('bo');
+    await git(moved.repo, 'commit', '-q', '--allow-empty', '-m', 'two');
+    const two = await planWorktree('tm', 'cy', moved.repo);
+    await addWorktree(two);
+    await git(moved.repo, 'reset', '-q', '--hard', moved.plan.base);
+    expect((await settleWorktree(two.path, 'tm', 'cy')).fate).toBe('removed');
+
+    const { repo, plan } = await repoWithWorktree();
+    await git(repo, 'config', '--unset', 'branch.swarm/tm/ann.swarmBase');
+    await git(plan.path, 'commit', '-q', '--allow-empty', '-m', 'one');
+    expect(await settleWorktree(plan.path, 'tm', 'ann')).toMatchObject({ fate: 'kept', base: plan.base, ahead: 1, filesChanged: 0, dirty: false });
   });
 
   it('a symlinked .claude or .claude/worktrees is refused in one line: the worktree would land outside the repository', async () => {
