@@ -8,6 +8,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TeamConfig } from '../../src/protocol/config.js';
+import type { SwarmError } from '../../src/protocol/errors.js';
 import {
   addWorktree,
   describeWorktreeFate,
@@ -146,6 +147,35 @@ describe('worktrees', () => {
     await git(repo, 'config', '--unset', 'branch.swarm/tm/ann.swarmBase');
     await git(plan.path, 'commit', '-q', '--allow-empty', '-m', 'one');
     expect(await settleWorktree(plan.path, 'tm', 'ann')).toMatchObject({ fate: 'kept', base: plan.base, ahead: 1, filesChanged: 0, dirty: false });
+  });
+
+  it('each other refusal of a plan in one line that says what to do, nothing made; the repository root as cwd is the worktree root', async () => {
+    const dir = await tempRoot('swarm-git-');
+    const plain = path.join(dir, 'plain');
+    await fs.mkdir(plain);
+    await expect(planWorktree('tm', 'ann', plain)).rejects.toThrow(
+      `--isolation worktree: ${plain} is not inside a git repository; run it from a repository (or git init one and commit), or spawn without --isolation`,
+    );
+    const noGit: Exec = async () => ({ exitCode: 127, stdout: '', stderr: '' });
+    await expect(planWorktree('tm', 'ann', plain, noGit)).rejects.toThrow('git could not be started (not found on PATH)');
+    const repo = await makeRepo(path.join(dir, 'repo'));
+    const atRoot = await planWorktree('tm', 'ann', repo);
+    expect(atRoot.cwd).toBe(atRoot.path);
+    await git(repo, 'branch', 'swarm/tm/bo');
+    const refused = (await planWorktree('tm', 'bo', repo).catch((e: unknown) => e)) as SwarmError;
+    expect([refused.kind, refused.message]).toEqual([
+      'exists',
+      `--isolation worktree: branch swarm/tm/bo already exists in ${repo} (an earlier bo's kept work?); review and delete it (git -C ${repo} branch -D swarm/tm/bo) or pick another name`,
+    ]);
+    await fs.mkdir(path.join(repo, '.claude', 'worktrees', 'tm-cy'), { recursive: true });
+    const taken = (await planWorktree('tm', 'cy', repo).catch((e: unknown) => e)) as SwarmError;
+    expect([taken.kind, taken.message]).toEqual(['exists', `--isolation worktree: ${atRoot.path.replace(/tm-ann$/, 'tm-cy')} already exists; remove it (git -C ${repo} worktree remove ${atRoot.path.replace(/tm-ann$/, 'tm-cy')}) or pick another name`]);
+    await fs.rm(path.join(repo, '.claude'), { recursive: true });
+    await fs.writeFile(path.join(repo, '.claude'), 'a file\n');
+    await expect(planWorktree('tm', 'dee', repo)).rejects.toThrow(`--isolation worktree: ${path.join(repo, '.claude')} is not a directory; move it away, or spawn without --isolation`);
+    // A failing git command says which, and git's first line.
+    const failing: Exec = async (file, args, opts) => (args.includes('--git-common-dir') ? { exitCode: 1, stdout: '', stderr: 'fatal: not a git repository\nmore' } : execaExec(file, args, opts));
+    await expect(addWorktree(atRoot, failing)).rejects.toThrow('finding the git directory: git rev-parse --path-format=absolute --git-common-dir failed: fatal: not a git repository');
   });
 
   it('a symlinked .claude or .claude/worktrees is refused in one line: the worktree would land outside the repository', async () => {
