@@ -81,10 +81,13 @@ describe('a crash found by a reader that releases', () => {
     expect(await tasks.get('1')).toMatchObject({ status: 'pending' });
     expect((await tasks.get('1')).owner).toBeUndefined();
     expect(await tasks.get('2')).toMatchObject({ status: 'in_progress', owner: 'w2' });
-    const notices = (await new Mailbox({ team }).read('team-lead')).filter((m) => m.from === 'system').map((m) => m.text);
-    expect(notices).toHaveLength(1);
-    expect(notices[0]).toContain('w1');
-    expect(notices[0]).toContain('#1');
+    const notices = (await new Mailbox({ team }).read('team-lead')).filter((m) => m.from === 'system');
+    expect(notices.map((m) => [m.text, m.summary])).toEqual([
+      [
+        'w1 has died (its pane or process is gone). 1 task(s) were unassigned: #1 "one". Use TaskList to check availability and TaskUpdate with owner to reassign them to idle teammates.',
+        "w1's tasks released",
+      ],
+    ]);
     // Without releaseDead (swarm status), nobody's task moves.
     await tasks.claim('1', 'w1');
     await collectStatus(team, {});
