@@ -11,6 +11,8 @@ export interface FakeTmux {
   list(lines: string[]): Promise<void>;
   /** Every call so far, its arguments as one line each. */
   calls(): Promise<string[]>;
+  /** From now on every call but `-V` fails (exit 1: the server could not be asked). */
+  fail(): Promise<void>;
 }
 
 export async function fakeTmux(): Promise<FakeTmux> {
@@ -19,7 +21,12 @@ export async function fakeTmux(): Promise<FakeTmux> {
   const log = path.join(bin, 'calls');
   await fs.writeFile(listing, '');
   await fs.writeFile(log, '');
-  await fs.writeFile(path.join(bin, 'tmux'), `#!/bin/sh\necho "$*" >> '${log}'\ncase "$*" in *-V*) echo "tmux 3.3a";; *list-panes*) cat '${listing}';; esac\n`, { mode: 0o755 });
+  const failing = path.join(bin, 'failing');
+  await fs.writeFile(
+    path.join(bin, 'tmux'),
+    `#!/bin/sh\necho "$*" >> '${log}'\ncase "$*" in *-V*) echo "tmux 3.3a"; exit 0;; esac\n[ -e '${failing}' ] && { echo "protocol version mismatch" >&2; exit 1; }\ncase "$*" in *list-panes*) cat '${listing}';; esac\n`,
+    { mode: 0o755 },
+  );
   const path0 = process.env.PATH;
   process.env.PATH = `${bin}:${path0 ?? ''}`;
   afterThisTest(async () => {
@@ -28,5 +35,6 @@ export async function fakeTmux(): Promise<FakeTmux> {
   return {
     list: (lines) => fs.writeFile(listing, lines.map((l) => `${l}\n`).join('')),
     calls: async () => (await fs.readFile(log, 'utf8')).split('\n').filter((l) => l !== ''),
+    fail: () => fs.writeFile(failing, ''),
   };
 }

@@ -11,6 +11,8 @@ import type { Team } from '../../src/team/team.js';
 import { dueToWake, sleepKey } from '../../src/teammates/hibernation.js';
 import { useStandInTeam } from '../support/stand-in-panes.js';
 import { deadPid, reapChildren, startSleeper, writeStatus } from '../support/team-fixture.js';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { fakeTmux } from '../support/fake-tmux.js';
 
 let team: Team;
@@ -41,6 +43,9 @@ describe('dueToWake', () => {
     expect(await dueToWake(team, {})).toMatchObject({ settling: ['w1'], asleep: [], exitedPanes: [] });
     await tmux.list([]);
     expect(await dueToWake(team, {})).toMatchObject({ settling: [], asleep: [sleepKey({ name: 'w1', hibernatedAt })], exitedPanes: [] });
+    // tmux could not be asked: its pane's state unknown, so looked at again too.
+    await tmux.fail();
+    expect(await dueToWake(team, {})).toMatchObject({ settling: ['w1'], asleep: [] });
   });
 
   it('who wakes: a sleeper with mail, for the message; with a free task and nobody awake, the first asleep in the roster, once; an exited pane to close', async () => {
@@ -52,6 +57,9 @@ describe('dueToWake', () => {
       await writeStatus(team.root, team.name, name, { pid, state: 'hibernating' });
       return pid;
     };
+    await updateMember(team, 'team-lead', { pid: process.pid }); // the leader is up: it is no teammate awake to claim a task
+    await addMember(team, { name: 'w0' }); // crashed (its process gone, never asleep): neither asleep nor woken
+    await updateMember(team, 'w0', { pid: await deadPid(), isActive: true });
     const w1pid = await asleep('w1', '%1');
     await asleep('w2', '%2');
     await addMember(team, { name: 'w3' }); // awake: its process lives
@@ -59,7 +67,7 @@ describe('dueToWake', () => {
     await updateMember(team, 'w3', { pid: w3pid, isActive: false });
     await writeStatus(team.root, team.name, 'w3', { pid: w3pid, state: 'idle' });
     await tmux.list([`%1 ${w1pid} 1 0 @1 cmd swarm-t`]); // w1's pane shown exited (remain-on-exit); w2's gone
-    const [m1, m2] = (await readTeam(team)).members.slice(1);
+    const [m1, m2] = (await readTeam(team)).members.slice(2);
     const keys = [sleepKey(m1!), sleepKey(m2!)];
 
     // New sleepers are looked at: asleep, w1's exited pane to close; nothing to wake them.
@@ -100,5 +108,26 @@ describe('dueToWake', () => {
     const before = (await tmux.calls()).length;
     expect(await dueToWake(team, {})).toEqual(nothing);
     expect((await tmux.calls()).length).toBe(before);
+  });
+
+  it('a new sleeper among known ones is looked at; a known one with mail wakes with no task free; an inbox or task list that cannot be read is no mail and no task', async () => {
+    await fakeTmux(); // no panes listed: gone
+    for (const [name, at] of [['w1', 1000], ['w2', 2000]] as const) {
+      await addMember(team, { name });
+      const pid = await deadPid();
+      await updateMember(team, name, { tmuxPaneId: `%${name}`, backendType: 'tmux', pid, isActive: false, hibernatedAt: at });
+      await writeStatus(team.root, team.name, name, { pid, state: 'hibernating' });
+    }
+    const [k1, k2] = [sleepKey({ name: 'w1', hibernatedAt: 1000 }), sleepKey({ name: 'w2', hibernatedAt: 2000 })];
+    expect((await dueToWake(team, {}, new Set([k1]))).asleep).toEqual([k1, k2]);
+    await new Mailbox({ team }).append('w2', { from: 'team-lead', text: 'for w2', timestamp: new Date().toISOString() });
+    expect((await dueToWake(team, {}, new Set([k1, k2]))).wake).toEqual([{ name: 'w2', why: 'message' }]);
+    await fs.mkdir(team.paths.inbox('w1'));
+    await fs.rm(team.paths.tasks.dir, { recursive: true, force: true });
+    await fs.mkdir(path.dirname(team.paths.tasks.dir), { recursive: true });
+    await fs.writeFile(team.paths.tasks.dir, 'not a directory\n');
+    expect((await dueToWake(team, {}, new Set([k1, k2]))).wake).toEqual([{ name: 'w2', why: 'message' }]);
+    await new Mailbox({ team }).consume('w2');
+    expect(await dueToWake(team, {}, new Set([k1, k2]))).toEqual({ wake: [], settling: [], exitedPanes: [], asleep: [] });
   });
 });
