@@ -3,16 +3,17 @@
 // a swarm teammate not started yet), the team's total and backend, and a crash found by a reader that
 // may release (the console, an agent lead): the dead member's unfinished tasks go back, one notice
 // to team-lead; a member it was not asked to release keeps its task for `swarm resume`.
+import { promises as fs } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Mailbox } from '../../src/mailbox/mailbox.js';
 import type { StatusFile } from '../../src/protocol/status.js';
 import { TaskList } from '../../src/tasks/index.js';
 import { addMember, readTeam, updateMember } from '../../src/team/team-store.js';
 import type { Team } from '../../src/team/team.js';
-import { collectStatus, STALE_HEARTBEAT_MS, teamBackend, teammateState, teamTotal } from '../../src/teammates/status-report.js';
+import { collectStatus, STALE_HEARTBEAT_MS, stoppedAmong, teamBackend, teammateState, teamTotal } from '../../src/teammates/status-report.js';
 import { useStandInTeam } from '../support/stand-in-panes.js';
 import { fakeTmux } from '../support/fake-tmux.js';
-import { startSleeper } from '../support/team-fixture.js';
+import { deadPid, startSleeper, writePendingFor } from '../support/team-fixture.js';
 
 const now = 1_000_000;
 const status = (state: StatusFile['state'], heartbeatAt = now): StatusFile => ({ name: 'w', pid: 1, state, heartbeatAt }) as StatusFile;
@@ -93,5 +94,56 @@ describe('a crash found by a reader that releases', () => {
     await collectStatus(team, {});
     expect(await tasks.get('1')).toMatchObject({ status: 'in_progress', owner: 'w1' });
     expect((await readTeam(team)).members.map((m) => m.name)).toEqual(['team-lead', 'w1', 'w2']);
+  });
+});
+
+describe('what status reads, and what it cannot', () => {
+  let team: Team;
+  useStandInTeam('swarm-status-rules-', (s) => (team = s.team));
+
+  it('a file it cannot read is a warning naming it, and the rest is reported; each stopped recipient found by name', async () => {
+    for (const name of ['w1', 'w2', 'w3']) {
+      await addMember(team, { name });
+      await updateMember(team, name, { pid: await deadPid(), isActive: false });
+    }
+    await updateMember(team, 'w3', { hibernatedAt: 1234 });
+    await addMember(team, { name: 'w4' }); // marked asleep, but its process is up again (woken): not hibernating
+    await updateMember(team, 'w4', { pid: await startSleeper(), isActive: false, hibernatedAt: 99 });
+    const tasks = new TaskList(team);
+    await tasks.create({ subject: 'done', description: 'x' }, 'team-lead');
+    await tasks.claim('1', 'w1');
+    await tasks.update('1', { status: 'completed' }, 'w1'); // a completed task is no current task
+    await tasks.create({ subject: 'a', description: 'x' }, 'team-lead');
+    await tasks.create({ subject: 'b', description: 'x' }, 'team-lead');
+    await tasks.claim('3', 'w2');
+    await tasks.update('3', { status: 'in_progress' }, 'w2');
+    await writePendingFor(team.root, team.name, 'w2');
+    const { report, warnings } = await collectStatus(team, {});
+    expect(warnings).toEqual([]);
+    expect(report.members.map((m) => [m.name, m.state, m.task?.id ?? null, m.pendingPermissions, m.hibernatingSince])).toEqual([
+      ['team-lead', 'away', null, 1, null], // the leader's row counts every open question
+      ['w1', 'stopped', null, 0, null],
+      ['w2', 'stopped', '3', 1, null],
+      ['w3', 'hibernating', null, 0, 1234],
+      ['w4', 'idle', null, 0, null],
+    ]);
+    expect(await stoppedAmong(team, ['W2', 'w3', 'nobody'], {})).toEqual(['w2']);
+
+    await fs.mkdir(team.paths.status('w1'), { recursive: true });
+    await fs.mkdir(team.paths.inbox('w2'), { recursive: true });
+    await fs.rm(team.paths.pending, { recursive: true });
+    await fs.writeFile(team.paths.pending, 'not a directory\n');
+    await fs.rm(team.paths.tasks.dir, { recursive: true });
+    await fs.writeFile(team.paths.tasks.dir, 'not a directory\n');
+    const broken = await collectStatus(team, {});
+    expect(broken.warnings.map((w) => w.replace(/:.*/s, '')).sort()).toEqual(['inbox of w2', 'pending permissions', 'status of w1', 'task list']);
+    expect(broken.report.members.map((m) => [m.name, m.state, m.unread])).toEqual([
+      ['team-lead', 'away', 0],
+      ['w1', 'stopped', 0],
+      ['w2', 'stopped', null],
+      ['w3', 'hibernating', 0],
+      ['w4', 'idle', 0],
+    ]);
+    expect(broken.report.tasks).toEqual({ done: 0, total: 0 });
   });
 });
