@@ -266,6 +266,10 @@ describe("the user's claude (--runtime claude)", () => {
     expect(userPathFor({ PATH: `${project}/:${user}:/x/node_modules/@npmcli/run-script/lib/node-gyp-bin`, npm_command: 'run-script' })).toBe(user);
     // Only npm's one: the user's own claude under node_modules/.bin is the only one: not found, said.
     expect(() => resolveClaude({ PATH: project, npm_command: 'exec' })).toThrow(/--runtime claude needs the `claude` CLI/);
+    expect(() => resolveClaude({ PATH: project, npm_command: 'exec' })).toThrow(expect.objectContaining({ kind: 'not_found' }));
+    // Only npm's own entries go: a directory below one, or one merely named like it, stays.
+    const kept = ['/p/node_modules/.bin/tools', '/p/node_modules/.binx', '/p/node-gyp-bin/x', '/p/node-gyp-binx'];
+    expect(userPathFor({ PATH: kept.join(':'), npm_command: 'exec' })).toBe(kept.join(':'));
   });
 });
 
