@@ -9,7 +9,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { memoryDir } from '../../src/team/paths.js';
 import { Team } from '../../src/team/team.js';
-import { buildTeammateCommand, claudeMemoryRules, type TeammateCommandInput } from '../../src/teammates/command-line.js';
+import { buildTeammateCommand, claudeMemoryRules, scratchpadAllowRules, type TeammateCommandInput } from '../../src/teammates/command-line.js';
+import { readTeamMemory } from '../../src/team/memory.js';
+import { memorySection } from '../../src/team/memory-prompt.js';
 import { memberPane, prepareMemberDirs, type MemberPaneInput } from '../../src/teammates/recipe.js';
 import { makeRepo } from '../support/git-repo.js';
 import { tempRoot } from '../support/tmp-root.js';
@@ -60,6 +62,7 @@ describe('the recipe', () => {
     const argv = memberPane(i).argv;
     const prompt = argv[argv.indexOf('--append-system-prompt-file') + 1]!;
     expect(prompt).toBe(i.team.paths.appendedPrompt('cc'));
+    expect(await fs.readFile(prompt, 'utf8')).toBe(`${memorySection(await readTeamMemory(dir), 'teammate').join('\n')}\n`);
     expect(await fs.readFile(prompt, 'utf8')).toMatch(/^# Team memory\n[^]*[^\n]\n$/);
     expect(argv[0]).toBe('/opt/claude/bin/claude'); // the claude found here
     expect((JSON.parse(await fs.readFile(settings, 'utf8')) as { permissions: { allow: string[] } }).permissions.allow).toContain(`Edit(/${dir}/*.md)`);
@@ -69,7 +72,10 @@ describe('the recipe', () => {
     for (const i of [await input('swarm'), await input('claude', true)]) {
       expect(memberPane(i).argv.join(' ')).not.toContain('memory/team');
       expect(memberPane(i).argv).not.toContain('--append-system-prompt-file');
-      if (i.runtime === 'claude') expect(memberPane(i).argv[0]).toBe('claude'); // that machine's, found on its PATH there
+      if (i.runtime === 'claude') {
+        expect(memberPane(i).argv[0]).toBe('claude'); // that machine's, found on its PATH there
+        expect(memberPane(i).argv.slice(-2)).toEqual(['--settings', JSON.stringify({ permissions: { allow: scratchpadAllowRules(i.team.paths.scratchpad) } })]); // no file of ours there
+      }
       await prepareMemberDirs(i);
       await expect(fs.stat(path.join(i.root, 'projects'))).rejects.toThrow();
     }

@@ -25,9 +25,10 @@ describe('dueToWake', () => {
     const hibernatedAt = Date.now();
     await updateMember(team, 'w1', { pid, isActive: false, hibernatedAt });
     await writeStatus(team.root, team.name, 'w1', { pid, state: 'hibernating' });
+    await new TaskList(team).create({ subject: 'free', description: 'anyone' }, 'team-lead'); // nobody asleep yet to wake for it
     expect(await dueToWake(team, {})).toMatchObject({ settling: ['w1'], asleep: [], wake: [] });
     await reapChildren();
-    expect(await dueToWake(team, {})).toMatchObject({ settling: [], asleep: [sleepKey({ name: 'w1', hibernatedAt })], wake: [] });
+    expect(await dueToWake(team, {})).toMatchObject({ settling: [], asleep: [sleepKey({ name: 'w1', hibernatedAt })], wake: [{ name: 'w1', why: 'task' }] });
   });
 
   it("a member whose process is gone while tmux still lists its pane as running is settling; once the pane is gone, asleep", async () => {
