@@ -13,7 +13,7 @@ import type { Team } from '../../src/team/team.js';
 import { collectStatus, STALE_HEARTBEAT_MS, stoppedAmong, teamBackend, teammateState, teamTotal } from '../../src/teammates/status-report.js';
 import { useStandInTeam } from '../support/stand-in-panes.js';
 import { fakeTmux } from '../support/fake-tmux.js';
-import { deadPid, startSleeper, writePendingFor } from '../support/team-fixture.js';
+import { deadPid, startSleeper, writePendingFor, writeStatus } from '../support/team-fixture.js';
 
 const now = 1_000_000;
 const status = (state: StatusFile['state'], heartbeatAt = now): StatusFile => ({ name: 'w', pid: 1, state, heartbeatAt }) as StatusFile;
@@ -109,6 +109,8 @@ describe('what status reads, and what it cannot', () => {
     await updateMember(team, 'w3', { hibernatedAt: 1234 });
     await addMember(team, { name: 'w4' }); // marked asleep, but its process is up again (woken): not hibernating
     await updateMember(team, 'w4', { pid: await startSleeper(), isActive: false, hibernatedAt: 99 });
+    await addMember(team, { name: 'w5' }); // no pid in config.json; its status file names one that is gone
+    await writeStatus(team.root, team.name, 'w5', { pid: await deadPid(), state: 'idle' });
     const tasks = new TaskList(team);
     await tasks.create({ subject: 'done', description: 'x' }, 'team-lead');
     await tasks.claim('1', 'w1');
@@ -126,6 +128,7 @@ describe('what status reads, and what it cannot', () => {
       ['w2', 'stopped', '3', 1, null],
       ['w3', 'hibernating', null, 0, 1234],
       ['w4', 'idle', null, 0, null],
+      ['w5', 'stopped', null, 0, null],
     ]);
     expect(await stoppedAmong(team, ['W2', 'w3', 'nobody'], {})).toEqual(['w2']);
 
@@ -143,6 +146,7 @@ describe('what status reads, and what it cannot', () => {
       ['w2', 'stopped', null],
       ['w3', 'hibernating', 0],
       ['w4', 'idle', 0],
+      ['w5', 'stopped', 0],
     ]);
     expect(broken.report.tasks).toEqual({ done: 0, total: 0 });
   });
