@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import type { Exec } from '../../src/backends/process.js';
 import { gatherLivenessFacts, judgeLiveness, paneKey, type RecordedPane } from '../../src/teammates/liveness.js';
 import { useTempRoot } from '../support/tmp-root.js';
+import { ensureDir, formatJson, writeFileAtomic } from '../../src/storage/atomic.js';
+import { createTeam, updateTeam } from '../../src/team/team-store.js';
 
 describe('gatherLivenessFacts + judgeLiveness', () => {
   it('asks each backend once for its whole group and judges pane and pid together', async () => {
@@ -77,6 +79,24 @@ describe('gatherLivenessFacts + judgeLiveness', () => {
     const p: RecordedPane = { backendType: 'tmux', paneId: '%1', pid: 7 };
     const facts = await gatherLivenessFacts([p], { team: new Team('/nonexistent', 't'), env: {}, exec, isAlive: () => true });
     expect(judgeLiveness(p, facts)).toEqual({ pane: 'unknown', pidAlive: true, alive: true });
+  });
+});
+
+describe('in-process members (they all share the pane id `in-process`)', () => {
+  let root = '';
+  useTempRoot((r) => (root = r), 'swarm-live-ip-');
+
+  it('each is told apart by its name: one running, one exited, one the host never had', async () => {
+    const { team } = await createTeam(root, { name: 't' });
+    await updateTeam(team, (c) => void (c.swarm = { ...c.swarm, inProcessHost: { pid: process.pid, startedAt: Date.now() } })); // this process plays the host
+    const state = (name: string, s: 'running' | 'exited') => writeFileAtomic(team.paths.hostedFile(name, 'state'), formatJson({ id: `${name}-1`, name, state: s, pid: process.pid, startedAt: 1, output: [] }));
+    await ensureDir(team.paths.hosted);
+    await state('ann', 'running');
+    await state('bob', 'exited');
+    const panes: RecordedPane[] = ['ann', 'bob', 'cy'].map((name) => ({ backendType: 'in-process', paneId: 'in-process', name, pid: process.pid }));
+    const facts = await gatherLivenessFacts(panes, { team });
+    expect(panes.map((p) => judgeLiveness(p, facts).pane)).toEqual(['alive', 'dead', 'gone']);
+    expect(new Set(panes.map(paneKey)).size).toBe(3);
   });
 });
 
