@@ -48,6 +48,14 @@ describe('recognizeClaudeDialog (screens of Claude Code 2.1.112)', () => {
     expect(recognizeClaudeDialog(theme)?.id).toBe('onboarding');
     expect(recognizeClaudeDialog(['Select login method:', '❯ 1. Claude account with subscription'])).toMatchObject({ id: 'login', hint: expect.stringContaining('ANTHROPIC_API_KEY') });
     expect(recognizeClaudeDialog(screen('❯ \n  ? for shortcuts'))).toBeUndefined(); // the ready prompt
+    // A phrase wrapped at the pane's edge with nothing before the second part still reads as one.
+    expect(recognizeClaudeDialog(['Detected a custom API key in your', 'environment'])?.id).toBe('api-key');
+    // Each is named in the notice as what it is.
+    expect([apiKey, theme, ['Select login method:']].map((l) => recognizeClaudeDialog(l)?.what)).toEqual([
+      'API key dialog ("Detected a custom API key in your environment … Do you want to use this API key?")',
+      'first-run onboarding (theme) screen ("Choose the text style that looks best with your terminal")',
+      'login screen ("Select login method")',
+    ]);
     // Only the bottom of the screen counts: an answered dialog scrolled far up is not waiting.
     expect(recognizeClaudeDialog([...trust, ...Array.from({ length: 25 }, (_, i) => `line ${i}`)])).toBeUndefined();
   });
@@ -142,6 +150,15 @@ describe('DialogWatch (the pane spawn waits on)', () => {
     vi.setSystemTime(1_007_000);
     expect(await watch.check(1_100_000, 30_000)).toBe(1_100_000);
     expect(notices).toHaveLength(3);
+  });
+
+  it('a wait of a minute or more is said in minutes', async () => {
+    const p = pane();
+    const notices: string[] = [];
+    const watch = new DialogWatch({ backend: p.backend, pane: { paneId: '%1', backendType: 'tmux' }, name: 'c1', cwd: '/w', env: {}, waitMs: 60_000, onNotice: (t) => notices.push(t) });
+    p.show(TRUST);
+    await watch.check(Date.now(), 30_000);
+    expect(notices[0]!.split('\n')[1]).toBe('(spawn keeps waiting for the answer, up to 1 min)');
   });
 
   it('a screen that cannot be read is no dialog; a wait under a minute is said in seconds, the login hint shown', async () => {
