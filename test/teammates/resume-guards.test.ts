@@ -9,6 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Backend, PaneRef, PaneSpec, PaneState } from '../../src/backends/backend.js';
 import { Mailbox } from '../../src/mailbox/mailbox.js';
+import { openLeadMailbox } from '../../src/permissions/lead-mailbox.js';
 import type { Member } from '../../src/protocol/config.js';
 import { SwarmError } from '../../src/protocol/errors.js';
 import { claudeTranscript } from '../../src/team/paths.js';
@@ -114,7 +115,23 @@ describe('resumeTeammates: under the spawn lock', () => {
     const m = await member('w1');
     expect(m).toMatchObject({ tmuxPaneId: '%new1', backendType: 'tmux', isActive: true });
     expect(m).not.toHaveProperty('hibernatedAt');
-    expect(backend.made[0]!.argv).toContain('--resume');
+    expect(m).not.toHaveProperty('sessionId'); // a swarm teammate has no Claude Code session
+    const argv = backend.made[0]!.argv;
+    expect(argv).toContain('--resume');
+    // It verifies its leader by the team's lead session and key.
+    const config = await readTeam(team);
+    expect(argv[argv.indexOf('--parent-session-id') + 1]).toBe(config.leadSessionId);
+    expect(argv[argv.indexOf('--lead-verify-key') + 1]).toBe((await openLeadMailbox({ team })).key.verifyKey);
+  });
+
+  it('a member recorded without a runtime (an older roster) is a swarm teammate; an old pane that cannot be probed is left alone', async () => {
+    await stopped('w1', { tmuxPaneId: '%old', backendType: 'tmux' });
+    await updateTeam(team, (c) => void delete c.members.find((m) => m.name === 'w1')!.runtime);
+    const backend = panes();
+    backend.probe = async () => Promise.reject(new Error('tmux: protocol version mismatch'));
+    const [r] = await resumeTeammates(options(backend, ['w1']));
+    expect(r, refusal(r)).toMatchObject({ ok: true, runtime: 'swarm' });
+    expect(backend.kills).toEqual([]);
   });
 
   it('an old pane that is not shown as exited, or of another backend kind, is left alone', async () => {
@@ -290,6 +307,18 @@ describe('resume of a claude teammate (its Claude Code session)', () => {
       expect(inbox.slice(-2).map((m) => [m.from, m.text])).toEqual([['w2', 'unread for it'], ['team-lead', 'write the report']]);
       await new Mailbox({ team }).consume('c1');
     }
+  });
+
+  it('a session to go on with needs no prompt recorded; the settings file it is started with is written first', async () => {
+    const transcript = await stoppedClaude({ transcript: true });
+    await updateTeam(team, (c) => void delete c.members.find((m) => m.name === 'c1')!.prompt);
+    const backend = claudePanes(transcript, { writes: true });
+    const [r] = await resumeTeammates(options(backend, ['c1']));
+    expect(r, refusal(r)).toMatchObject({ ok: true, continued: true });
+    const argv = backend.made[0]!.argv;
+    const settings = argv[argv.indexOf('--settings') + 1]!;
+    expect(settings).toBe(team.paths.claudeSettings('c1'));
+    expect(JSON.parse(await fs.readFile(settings, 'utf8'))).toMatchObject({ permissions: { allow: expect.arrayContaining([expect.stringContaining('scratchpad')]) } });
   });
 
   it('one that never becomes ready: the pane killed, the prompt taken back, its session id put back', async () => {
