@@ -5,6 +5,8 @@
 // no live process, or lives on another machine. The kill itself happens only if the same holds again
 // under the spawn lock with the transcript unchanged and nothing unread: then hibernatedAt is
 // recorded and its process is gone. The real Claude Code's sleep and wake: claude-hibernate.test.ts.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,10 +16,12 @@ import type { Member } from '../../src/protocol/config.js';
 import { isProcessAlive } from '../../src/storage/pid.js';
 import { TaskList } from '../../src/tasks/index.js';
 import { claudeTranscript } from '../../src/team/paths.js';
-import { addMember, readTeam, setHibernateAfter, updateMember } from '../../src/team/team-store.js';
+import { addMember, readTeam, setHibernateAfter, updateMember, updateTeam } from '../../src/team/team-store.js';
 import type { Team } from '../../src/team/team.js';
 import { claudeDueToSleep, IDLE_SLACK_MS, putClaudeToSleep } from '../../src/teammates/claude-sleep.js';
+import { fakeTmux } from '../support/fake-tmux.js';
 import { useStandInTeam } from '../support/stand-in-panes.js';
+import { afterThisTest } from '../support/tmp-root.js';
 import { startSleeper, writePendingFor } from '../support/team-fixture.js';
 
 const AFTER = 60_000;
@@ -28,9 +32,9 @@ let sessions = 0;
 useStandInTeam('swarm-csleep-', (s) => ({ team, cwd } = s));
 
 /** A live claude member `name` whose last idle notification was at `idleAt` and transcript written at `writtenAt`. */
-async function claudeMember(name: string, o: { idleAt: number; writtenAt: number; extra?: Partial<Member>; reason?: 'available' | 'failed' }): Promise<{ pid: number; transcript: string }> {
+async function claudeMember(name: string, o: { idleAt: number; writtenAt: number; extra?: Partial<Member>; reason?: 'available' | 'failed'; pid?: number }): Promise<{ pid: number; transcript: string }> {
   const sessionId = `0b7e4a3c-6f1d-4b2a-9c8e-1d2f3a4b5c${String(++sessions).padStart(2, '0')}`;
-  const pid = await startSleeper();
+  const pid = o.pid ?? (await startSleeper());
   await addMember(team, { name, cwd, runtime: 'claude' });
   await updateMember(team, name, { pid, sessionId, isActive: false, ...o.extra });
   const transcript = claudeTranscript(team.root, cwd, sessionId);
@@ -85,10 +89,41 @@ describe('claudeDueToSleep', () => {
   });
 });
 
+describe('claudeDueToSleep: what counts as its idle time', () => {
+  it('its latest idle notification, whatever the order in the inbox; not its other messages; no idle notification or no transcript: never due, and no time to look again', async () => {
+    await setHibernateAfter(team, AFTER);
+    await claudeMember('c1', { idleAt: T0 + 20_000, writtenAt: T0 + 20_000 });
+    const lead = new Mailbox({ team });
+    const stamp = (t: number): string => new Date(t).toISOString();
+    // An earlier idle notification after the later one, a plain text and another control message later still.
+    await lead.append('team-lead', { from: 'c1', text: encodeControl({ type: 'idle_notification', from: 'c1', timestamp: stamp(T0), idleReason: 'available' }), timestamp: stamp(T0) });
+    await lead.append('team-lead', { from: 'c1', text: 'done with the report', timestamp: stamp(T0 + 40_000) });
+    await lead.append('team-lead', { from: 'c1', text: encodeControl({ type: 'permission_request', request_id: 'r1', agent_id: 'c1@t', tool_name: 'Bash', tool_use_id: '', description: '', input: {}, permission_suggestions: [] }), timestamp: stamp(T0 + 40_000) });
+    await lead.append('team-lead', { from: 'c1', text: encodeControl({ type: 'idle_notification', from: 'c1', timestamp: 'not a time', idleReason: 'available' }), timestamp: 'not a time' });
+    expect(await claudeDueToSleep(team, {}, T0 + 20_000 + AFTER - 1)).toEqual({ due: [], nextAt: T0 + 20_000 + AFTER });
+    // No idle notification at all, or no transcript: nothing to go by.
+    const c2 = await claudeMember('c2', { idleAt: T0, writtenAt: T0 });
+    await fs.rm(c2.transcript);
+    const c3 = claudeTranscript(team.root, cwd, '0b7e4a3c-6f1d-4b2a-9c8e-1d2f3a4b5c99');
+    await addMember(team, { name: 'c3', cwd, runtime: 'claude' });
+    await updateMember(team, 'c3', { pid: await startSleeper(), sessionId: '0b7e4a3c-6f1d-4b2a-9c8e-1d2f3a4b5c99', isActive: false });
+    await fs.writeFile(c3, '{}\n');
+    await fs.utimes(c3, T0 / 1000, T0 / 1000);
+    await updateTeam(team, (c) => void c.members.splice(1, 1)); // c1 gone: only c2 and c3 are left to look at
+    expect(await claudeDueToSleep(team, {}, T0 + 10 * AFTER)).toEqual({ due: [], nextAt: undefined });
+  });
+});
+
 describe('putClaudeToSleep', () => {
   it('kills it and records hibernatedAt when the same holds again; not if a message came, or its transcript moved', async () => {
     await setHibernateAfter(team, 1);
-    const c1 = await claudeMember('c1', { idleAt: T0, writtenAt: T0 });
+    // c1 ignores SIGTERM (2.1.112 rewrites config.json on its way out when it gets one): only SIGKILL ends it. Its pane is closed after.
+    const stubborn = spawn('sh', ['-c', "trap '' TERM; exec sleep 600"], { stdio: 'ignore' });
+    afterThisTest(async () => void stubborn.kill('SIGKILL'));
+    await once(stubborn, 'spawn');
+    const tmux = await fakeTmux();
+    await tmux.list([`%1 ${stubborn.pid} 0  @1 cmd swarm-t`]);
+    const c1 = await claudeMember('c1', { idleAt: T0, writtenAt: T0, pid: stubborn.pid!, extra: { tmuxPaneId: '%1', backendType: 'tmux' } });
     const c2 = await claudeMember('c2', { idleAt: T0, writtenAt: T0 });
     const c3 = await claudeMember('c3', { idleAt: T0, writtenAt: T0 });
     const { due } = await claudeDueToSleep(team, {});
@@ -101,6 +136,8 @@ describe('putClaudeToSleep', () => {
     expect(await putClaudeToSleep(team, s3!, ctx)).toBe(false);
     expect(await putClaudeToSleep(team, s1!, ctx)).toBe(true);
     expect(isProcessAlive(c1.pid)).toBe(false);
+    expect(stubborn.signalCode ?? (await once(stubborn, 'exit'))[1]).toBe('SIGKILL');
+    expect((await tmux.calls()).filter((c) => c.includes('kill-pane'))).toEqual([expect.stringMatching(/kill-pane -t %1$/)]);
     expect([isProcessAlive(c2.pid), isProcessAlive(c3.pid)]).toEqual([true, true]);
     const roster = (await readTeam(team)).members;
     expect(roster.find((m) => m.name === 'c1')).toMatchObject({ isActive: false, hibernatedAt: expect.any(Number) });
