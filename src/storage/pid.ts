@@ -76,6 +76,28 @@ export function processIdentityIn(procRoot: string, pid: number): ProcessIdentit
   }
 }
 
+/** Linux's USER_HZ, the unit of /proc/<pid>/stat's start time: 100 on every architecture Node runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/**
+ * When `pid` started (epoch ms, to about 10 ms), from its start time in clock ticks since boot and
+ * the machine's uptime; undefined without a proc file system or when it cannot be read.
+ */
+export function processStartedAtIn(procRoot: string, pid: number, now: number = Date.now()): number | undefined {
+  try {
+    const uptimeMs = Number(readFileSync(path.join(procRoot, 'uptime'), 'utf8').split(' ')[0]) * 1000;
+    const startMs = (Number(statFields(procRoot, pid)[19]) / CLOCK_TICKS_PER_SECOND) * 1000; // field 22
+    return Number.isFinite(uptimeMs) && Number.isFinite(startMs) ? Math.round(now - (uptimeMs - startMs)) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** processStartedAtIn on this machine's /proc. */
+export function processStartedAt(pid: number): number | undefined {
+  return processStartedAtIn('/proc', pid);
+}
+
 /** Poll `cond` every `intervalMs` until it is true (→ true) or `timeoutMs` passes (→ false). */
 export async function pollUntil(cond: () => boolean | Promise<boolean>, timeoutMs: number, intervalMs = 25): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;

@@ -5,6 +5,7 @@
 //   - its last `idle_notification` (available) in team-lead's inbox is no older than its session
 //     transcript's last write (IDLE_SLACK_MS: Claude Code may write a line just after it): its turn
 //     ended and nothing happened since — a teammate in a long tool call wrote no idle notification;
+//     and it is newer than its process: one from before a wake is its earlier life's;
 //   - that was longer ago than its hibernateAfter;
 //   - nothing is unread in its inbox, it has no permission request pending and no task in progress.
 // Putting it to sleep, under the spawn lock (no wake or resume meanwhile): the same checks again,
@@ -23,6 +24,7 @@ import { parseControl } from '../protocol/control.js';
 import { LEAD_NAME, sameName } from '../protocol/names.js';
 import { SwarmError } from '../protocol/errors.js';
 import { withFileLock } from '../storage/lock.js';
+import { processStartedAt } from '../storage/pid.js';
 import { claudeTranscript } from '../team/paths.js';
 import { findMember, readTeam, updateMember } from '../team/team-store.js';
 import type { Team } from '../team/team.js';
@@ -87,6 +89,10 @@ export async function claudeDueToSleep(team: Team, env: Env, now = Date.now()): 
     const idleAt = idle.get(member.name.toLowerCase());
     const written = await mtimeOf(claudeTranscript(team.root, member.cwd, member.sessionId!));
     if (row === undefined || row.alive !== true || idleAt === undefined || written === undefined) continue;
+    // An idle notification from before its process started is an earlier life's: woken since, it
+    // has not gone idle yet (the message that woke it may be read and not yet in its transcript).
+    const started = processStartedAt(member.pid!);
+    if (started !== undefined && idleAt < started) continue;
     if (written > idleAt + IDLE_SLACK_MS) continue; // working since its last idle notification
     if ((row.unread ?? 0) > 0 || row.pendingPermissions > 0 || row.task !== null) continue;
     const idleSince = Math.max(idleAt, written);

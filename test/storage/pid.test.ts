@@ -9,7 +9,7 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isProcessAlive, isProcessAliveIn, processIdentityIn } from '../../src/storage/pid.js';
+import { isProcessAlive, isProcessAliveIn, processIdentityIn, processStartedAtIn } from '../../src/storage/pid.js';
 import { fakeProc } from '../support/fake-proc.js';
 import { deadPid, reapChildren, startSleeper } from '../support/team-fixture.js';
 import { waitFor } from '../support/wait.js';
@@ -117,3 +117,23 @@ describe('processIdentityIn: which process a pid is', () => {
     expect(processIdentityIn(proc, 41)).toBeUndefined();
   });
 });
+
+describe('processStartedAtIn: when a process started', () => {
+  it('its start time in clock ticks since boot against the uptime (fake /proc); none when either cannot be read', async () => {
+    const proc = await fakeProc({ 41: { startTicks: 50_000, cmdline: ['x'] } });
+    await writeFile(path.join(proc, 'uptime'), '1000.50 1900.00\n');
+    expect(processStartedAtIn(proc, 41, 2_000_000)).toBe(2_000_000 - (1_000_500 - 500_000));
+    expect(processStartedAtIn(proc, 42, 2_000_000)).toBeUndefined(); // no such process
+    await writeFile(path.join(proc, 'uptime'), 'garbage\n');
+    expect(processStartedAtIn(proc, 41, 2_000_000)).toBeUndefined();
+  });
+
+  it('on this machine: a child started just now, this process a while ago', async () => {
+    const before = Date.now();
+    const pid = await startSleeper();
+    const started = processStartedAtIn('/proc', pid)!;
+    expect(Math.abs(started - before)).toBeLessThan(1000);
+    expect(processStartedAtIn('/proc', process.pid)!).toBeLessThanOrEqual(before);
+  });
+});
+

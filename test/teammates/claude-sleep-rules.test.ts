@@ -25,7 +25,8 @@ import { afterThisTest } from '../support/tmp-root.js';
 import { startSleeper, writePendingFor } from '../support/team-fixture.js';
 
 const AFTER = 60_000;
-const T0 = Date.parse('2026-12-06T10:00:00Z');
+// Ahead of every stand-in process's start: an idle notification older than its process is an earlier life's.
+const T0 = Math.ceil((Date.now() + 60_000) / 1000) * 1000; // whole seconds: file times keep them exactly
 let team: Team;
 let cwd: string;
 let sessions = 0;
@@ -90,6 +91,17 @@ describe('claudeDueToSleep', () => {
 });
 
 describe('claudeDueToSleep: what counts as its idle time', () => {
+  it('an idle notification from before its process started is an earlier life\'s: a teammate just woken is not due until it goes idle again', async () => {
+    await setHibernateAfter(team, 1);
+    const before = Date.now() - 60_000; // it went idle, then slept; the message that woke it is read, not yet in its transcript
+    const { pid } = await claudeMember('c1', { idleAt: before, writtenAt: before });
+    expect(await claudeDueToSleep(team, {})).toEqual({ due: [], nextAt: undefined });
+    const again = Date.now() + 50;
+    await new Mailbox({ team }).append('team-lead', { from: 'c1', text: encodeControl({ type: 'idle_notification', from: 'c1', timestamp: new Date(again).toISOString(), idleReason: 'available' }), timestamp: new Date(again).toISOString() });
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await claudeDueToSleep(team, {})).due.map((d) => d.member.pid)).toEqual([pid]);
+  });
+
   it('its latest idle notification, whatever the order in the inbox; not its other messages; no idle notification or no transcript: never due, and no time to look again', async () => {
     await setHibernateAfter(team, AFTER);
     await claudeMember('c1', { idleAt: T0 + 20_000, writtenAt: T0 + 20_000 });
@@ -123,14 +135,16 @@ describe('putClaudeToSleep', () => {
     await once(stubborn, 'spawn');
     const tmux = await fakeTmux();
     await tmux.list([`%1 ${stubborn.pid} 0  @1 cmd swarm-t`]);
-    const c1 = await claudeMember('c1', { idleAt: T0, writtenAt: T0, pid: stubborn.pid!, extra: { tmuxPaneId: '%1', backendType: 'tmux' } });
-    const c2 = await claudeMember('c2', { idleAt: T0, writtenAt: T0 });
-    const c3 = await claudeMember('c3', { idleAt: T0, writtenAt: T0 });
+    const idle = Math.ceil((Date.now() + 200) / 1000) * 1000; // after every process here started (whole seconds: file times keep them exactly)
+    const c1 = await claudeMember('c1', { idleAt: idle, writtenAt: idle, pid: stubborn.pid!, extra: { tmuxPaneId: '%1', backendType: 'tmux' } });
+    const c2 = await claudeMember('c2', { idleAt: idle, writtenAt: idle });
+    const c3 = await claudeMember('c3', { idleAt: idle, writtenAt: idle });
+    await new Promise((r) => setTimeout(r, Math.max(0, idle + 10 - Date.now())));
     const { due } = await claudeDueToSleep(team, {});
     expect(names({ due })).toEqual(['c1', 'c2', 'c3']);
     const [s1, s2, s3] = due;
     await new Mailbox({ team }).append('c2', { from: 'w9', text: 'just came' });
-    await fs.utimes(c3.transcript, (T0 + 2000) / 1000, (T0 + 2000) / 1000); // it wrote a line meanwhile
+    await fs.utimes(c3.transcript, (idle + 2000) / 1000, (idle + 2000) / 1000); // it wrote a line meanwhile
     const ctx = { env: {} };
     expect(await putClaudeToSleep(team, s2!, ctx)).toBe(false);
     expect(await putClaudeToSleep(team, s3!, ctx)).toBe(false);
@@ -145,7 +159,7 @@ describe('putClaudeToSleep', () => {
     // Asleep already, or its roster entry moved to another process: nothing done.
     expect(await putClaudeToSleep(team, s1!, ctx)).toBe(false);
     await updateMember(team, 'c3', { pid: await startSleeper() });
-    await fs.utimes(c3.transcript, T0 / 1000, T0 / 1000);
+    await fs.utimes(c3.transcript, idle / 1000, idle / 1000);
     expect(await putClaudeToSleep(team, s3!, ctx)).toBe(false);
   });
 });
