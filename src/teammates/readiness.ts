@@ -132,11 +132,19 @@ export function describeExit(exit: PaneExit): string {
 }
 
 /** Capture a failed start's pane (its last lines, how it ended), then kill it; problems are added to `problems`. */
-export async function abandonPane(backend: Backend, pane: PaneRef | undefined, problems: string[]): Promise<PaneOutput> {
+export async function abandonPane(backend: Backend, pane: PaneRef | undefined, problems: string[], stderrLog?: string): Promise<AbandonedPane> {
   if (pane === undefined) return { lines: [] };
   const output = await backend.capture(pane, OUTPUT_LINES).catch((): PaneOutput => ({ lines: [] }));
+  // Its process has ended, but the log's tee may still be copying its last lines, and the kill
+  // ends the tee with the pane (one process group): read the log first.
+  const stderr = stderrLog !== undefined && output.exit !== undefined ? await settledLog(stderrLog) : undefined;
   await backend.kill(pane).catch((e: unknown) => problems.push(`the pane could not be killed: ${String(e)}`));
-  return output;
+  return { ...output, ...(stderr !== undefined ? { stderr } : {}) };
+}
+
+/** What a killed pane showed, and its stderr log when it was read before the kill. */
+export interface AbandonedPane extends PaneOutput {
+  stderr?: string;
 }
 
 /** How long a failed start's stderr log may take to be written (LOG_SETTLE_MS), and how often it is looked at meanwhile. */
@@ -161,8 +169,8 @@ async function settledLog(file: string, settleMs = LOG_SETTLE_MS): Promise<strin
 }
 
 /** The error of a failed start: `<what>: <why>`, then the pane's last output or else the stderr log's tail. */
-export async function startFailure(what: string, stderrLog: string, output: PaneOutput, problems: readonly string[], cause: unknown, logSettleMs?: number): Promise<SwarmError> {
-  const stderr = tailLines(await settledLog(stderrLog, logSettleMs), OUTPUT_LINES);
+export async function startFailure(what: string, stderrLog: string, output: AbandonedPane, problems: readonly string[], cause: unknown, logSettleMs?: number): Promise<SwarmError> {
+  const stderr = tailLines(output.stderr ?? (await settledLog(stderrLog, logSettleMs)), OUTPUT_LINES);
   const base = cause instanceof Error ? cause.message.split('\n')[0]! : String(cause);
   const exit = output.exit === undefined ? '' : ` (${describeExit(output.exit)})`;
   const indent = (lines: readonly string[]): string[] => lines.map((l) => `  ${l}`);

@@ -267,7 +267,7 @@ async function undoResume(o: ResumeOptions, s: StartedResume, cause: unknown): P
   const name = s.member.name;
   const problems: string[] = [];
   const output = await withSpawnLock(o.team, o.readyTimeoutMs, async () => {
-    const captured = await abandonPane(o.backend, s.pane, problems);
+    const captured = await abandonPane(o.backend, s.pane, problems, o.team.paths.stderrLog(name));
     await takeBackPrompt(s.mailbox, name, s.msgId);
     // The new process may have recorded itself (pid, isActive) before it failed: put back what was.
     const { tmuxPaneId, backendType, pid, paneServer, isActive, hibernatedAt, sessionId } = s.member;

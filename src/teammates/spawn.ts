@@ -381,7 +381,7 @@ async function startLocked(
 /** Clean up a failed spawn; returns the error to throw (with the pane's last output and its stderr log). */
 async function undoSpawn(o: SpawnOptions, name: string, pane: PaneRef | undefined, cause: unknown, worktree?: WorktreePlan): Promise<SwarmError> {
   const problems: string[] = [];
-  const output = await abandonPane(o.backend, pane, problems);
+  const output = await abandonPane(o.backend, pane, problems, o.team.paths.stderrLog(name));
   await removeMember(o.team, name).catch((e: unknown) => problems.push(`the member could not be removed: ${String(e)}`));
   if (worktree !== undefined) {
     await dropWorktree(worktree).catch((e: unknown) => problems.push(`its worktree could not be removed: ${e instanceof Error ? e.message : String(e)}`));

@@ -4,7 +4,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startFailure } from '../../src/teammates/readiness.js';
+import type { Backend } from '../../src/backends/backend.js';
+import { abandonPane, startFailure } from '../../src/teammates/readiness.js';
 import { tempRoot } from '../support/tmp-root.js';
 
 describe('startFailure', () => {
@@ -32,4 +33,19 @@ describe('startFailure', () => {
     expect(Date.now() - started).toBeLessThan(3000);
     expect(quiet.message.split('\n').slice(1)).toEqual(['last output of its pane:', '  starting w1']);
   });
+
+  it("a pane whose process has ended: its log is read before the kill, which would end the tee still copying it", async () => {
+    const log = path.join(await tempRoot(), 'w1.stderr');
+    await fs.writeFile(log, '');
+    let killed = false;
+    const backend = { capture: async () => ({ lines: ['starting w1'], exit: { code: 3 } }), kill: async () => void (killed = true) } as unknown as Backend;
+    const tee = setTimeout(() => void (killed || fs.appendFile(log, 'boom: no key\n')), 300); // the tee, late on a loaded machine
+    const problems: string[] = [];
+    const output = await abandonPane(backend, { paneId: '%1', backendType: 'tmux' }, problems, log);
+    clearTimeout(tee);
+    expect(killed).toBe(true);
+    const e = await startFailure('spawn of w1 failed', log, output, problems, new Error('w1 exited before it was ready'));
+    expect(e.message).toContain(`then on its stderr (${log}):\n  boom: no key`);
+  });
 });
+
