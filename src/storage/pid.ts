@@ -38,6 +38,11 @@ function statFields(procRoot: string, pid: number): string[] {
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
 
+/** Field 22 of /proc/<pid>/stat: when the process started, in clock ticks since boot (NaN when cut short). */
+function startTicksIn(procRoot: string, pid: number): number {
+  return Number(statFields(procRoot, pid)[19]);
+}
+
 /**
  * isProcessAlive reading process states from the proc file system at `procRoot`: a test points it
  * at a directory of its own to take the paths this machine never takes (no /proc, a state `X`).
@@ -67,7 +72,7 @@ export function isProcessAliveIn(procRoot: string, pid: number): boolean {
 export function processIdentityIn(procRoot: string, pid: number): ProcessIdentity | undefined {
   try {
     const bootId = readFileSync(path.join(procRoot, 'sys', 'kernel', 'random', 'boot_id'), 'utf8').trim();
-    const startTicks = Number(statFields(procRoot, pid)[19]); // field 22
+    const startTicks = startTicksIn(procRoot, pid);
     const cmdline = readFileSync(path.join(procRoot, String(pid), 'cmdline'));
     if (!Number.isSafeInteger(startTicks)) return undefined; // a stat line cut short
     return { bootId, startTicks, cmd: createHash('sha256').update(cmdline).digest('hex').slice(0, 16) };
@@ -86,7 +91,7 @@ const CLOCK_TICKS_PER_SECOND = 100;
 export function processStartedAtIn(procRoot: string, pid: number, now: number = Date.now()): number | undefined {
   try {
     const uptimeMs = Number(readFileSync(path.join(procRoot, 'uptime'), 'utf8').split(' ')[0]) * 1000;
-    const startMs = (Number(statFields(procRoot, pid)[19]) / CLOCK_TICKS_PER_SECOND) * 1000; // field 22
+    const startMs = (startTicksIn(procRoot, pid) / CLOCK_TICKS_PER_SECOND) * 1000;
     return Number.isFinite(uptimeMs) && Number.isFinite(startMs) ? Math.round(now - (uptimeMs - startMs)) : undefined;
   } catch {
     return undefined;
