@@ -9,13 +9,14 @@
 // and the newest user block carries a second one, so each step re-reads the conversation from cache.
 // Team backoff (optional, `teamBackoff`): every attempt first waits out the team's rate limit, and a
 // 429 is recorded for the whole team (rate-limit.ts); without it the client retries on its own.
-// Lazy: the SDK (about 330 modules with its tracing API) and retry.ts are imported on the first step,
-// not with this module, so a teammate waiting for its first message has loaded neither (issue 35;
-// test/cli/teammate-modules.test.ts). Credentials are still checked when the client is made.
+// Lazy: the SDK (about 330 modules with its tracing API), its HTTP client (model-fetch.ts: node-fetch,
+// not Node's fetch) and retry.ts are imported on the first step, not with this module, so a teammate
+// waiting for its first message has loaded none of them (issue 35; test/cli/teammate-modules.test.ts). Credentials are still checked when the client is made.
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, Message, MessageParam, TextBlockParam, Tool } from '@anthropic-ai/sdk/resources/messages';
 import { SwarmError } from '../protocol/errors.js';
 import { credentialsIn, NO_CREDENTIALS } from './model-env.js';
+import { modelFetch } from './model-fetch.js';
 import type { TeamBackoff } from './rate-limit.js';
 import type { RetryHooks, RetryInfo, RetryPolicy } from './retry.js';
 
@@ -28,7 +29,7 @@ export interface ModelClientOptions {
   agentName: string;
   env: NodeJS.ProcessEnv;
   retry: RetryPolicy;
-  /** Custom fetch (tests, proxies). */
+  /** Custom fetch (tests, proxies); default node-fetch (model-fetch.ts). */
   fetch?: typeof fetch;
   /** The team's shared rate-limit backoff (createTeamBackoff); absent, 429s are waited out alone. */
   teamBackoff?: TeamBackoff;
@@ -82,12 +83,13 @@ export class ModelClient {
       ...(baseURL ? { baseURL } : {}),
       maxRetries: 0,
       defaultHeaders: { [AGENT_HEADER]: opts.agentName },
-      ...(opts.fetch ? { fetch: opts.fetch } : {}),
     };
   }
 
   private sdkClient(): Promise<Anthropic> {
-    this.client ??= import('@anthropic-ai/sdk').then(({ default: Sdk }) => new Sdk(this.clientOptions));
+    this.client ??= Promise.all([import('@anthropic-ai/sdk'), this.opts.fetch ?? modelFetch()]).then(
+      ([{ default: Sdk }, fetch]) => new Sdk({ ...this.clientOptions, fetch }),
+    );
     return this.client;
   }
 

@@ -1,5 +1,6 @@
 // What a swarm teammate process loads (issue 35: lighter teammates): the Messages API SDK (with its
-// tracing API) and retry.ts only on its first model step (runtime/model-client.ts), execa only when
+// tracing API), its HTTP client (node-fetch) and retry.ts only on its first model step
+// (runtime/model-client.ts), never Node's own fetch (undici; runtime/model-fetch.ts), execa only when
 // something runs a command through backends/process.ts. A teammate waiting for its first message
 // has loaded none of them. Real `swarm teammate` child processes (run `npm run build` first) with a
 // log of every module they load (test/support/module-log.mjs); no timing.
@@ -7,17 +8,19 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO } from '../support/cli.js';
-import { readStatus, setupRuntime, waitFor, type RuntimeEnv } from '../support/runtime-harness.js';
+import { readStatus, setupRuntime, waitFor, type RuntimeEnv, type TeammateProc } from '../support/runtime-harness.js';
 
 /** Loaded on first use only. */
-const LAZY = ['/node_modules/@anthropic-ai/sdk/', '/node_modules/@opentelemetry/api/', '/node_modules/execa/', '/dist/runtime/retry.js'];
+const LAZY = ['/node_modules/@anthropic-ai/sdk/', '/node_modules/@opentelemetry/api/', '/node_modules/node-fetch/', '/node_modules/execa/', '/dist/runtime/retry.js'];
+/** Node's fetch, never loaded by a teammate (module-log.mjs logs it as node:<id>). */
+const UNDICI = 'node:internal/deps/undici/undici';
 
 describe('modules a swarm teammate loads', () => {
   /** w1 started with a module log; `modules()` reads what it has loaded so far. */
-  function startLogged(env: RuntimeEnv): { modules: () => Promise<string[]> } {
+  function startLogged(env: RuntimeEnv): { proc: TeammateProc; modules: () => Promise<string[]> } {
     const log = path.join(env.root, 'modules.log');
-    env.start([], { NODE_OPTIONS: `--import=${path.join(REPO, 'test/support/module-log.mjs')}`, SWARM_MODULE_LOG: log });
-    return { modules: async () => (await readFile(log, 'utf8')).split('\n').filter((u) => u.startsWith('file://')) };
+    const proc = env.start([], { NODE_OPTIONS: `--import=${path.join(REPO, 'test/support/module-log.mjs')}`, SWARM_MODULE_LOG: log });
+    return { proc, modules: async () => (await readFile(log, 'utf8')).split('\n').filter((u) => u.startsWith('file://') || u.startsWith('node:')) };
   }
   const lazy = (modules: string[]): string[] => [...new Set(LAZY.filter((l) => modules.some((u) => u.includes(l))))];
 
@@ -34,15 +37,20 @@ describe('modules a swarm teammate loads', () => {
     const modules = await t.modules();
     expect(modules.some((u) => u.endsWith('/dist/runtime/teammate.js'))).toBe(true);
     expect(lazy(modules)).toEqual([]);
+    expect(modules).not.toContain(UNDICI);
     expect(env.server.requests).toHaveLength(0);
   });
 
-  it('after a turn that called no tool, it has loaded the SDK and still not execa', async () => {
+  it('after a turn that called no tool, it has loaded the SDK and node-fetch, and neither execa nor Node\'s fetch', async () => {
     const env = await setupRuntime({ turns: [{ reply: 'Ready.' }] });
     await env.lead.append('w1', { from: 'team-lead', text: 'Say you are ready.' });
     const t = startLogged(env);
     await waitFor(async () => (await readStatus(env))?.state === 'idle', 15_000, 'w1 idle after its first turn');
     expect(env.server.requests).toHaveLength(1);
-    expect(lazy(await t.modules())).toEqual(['/node_modules/@anthropic-ai/sdk/', '/node_modules/@opentelemetry/api/', '/dist/runtime/retry.js']);
+    t.proc.child.kill('SIGTERM'); // module-log.mjs looks at Node's modules once more as it exits
+    await t.proc.exited;
+    const modules = await t.modules();
+    expect(lazy(modules)).toEqual(['/node_modules/@anthropic-ai/sdk/', '/node_modules/@opentelemetry/api/', '/node_modules/node-fetch/', '/dist/runtime/retry.js']);
+    expect(modules).not.toContain(UNDICI);
   });
 });

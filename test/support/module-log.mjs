@@ -2,7 +2,9 @@
 // module the process loads to the file $SWARM_MODULE_LOG, one per line. The same file is the
 // loader hook (run on Node's hooks thread) and what registers it (on the main thread). A file of
 // the bundle (dist/bundle/, scripts/bundle.mjs) is logged as the modules bundled into it, read from
-// its meta.json, so a test names what a process loaded in either build.
+// its meta.json, so a test names what a process loaded in either build. Node's own modules are not
+// loaded through the hook; those named in NODE_MODULES are logged as `node:<id>` once loaded (a
+// look at process.moduleLoadList every 50 ms and at exit).
 import { appendFileSync, readFileSync } from 'node:fs';
 import { register } from 'node:module';
 import { isMainThread } from 'node:worker_threads';
@@ -33,4 +35,20 @@ export async function load(url, context, next) {
   return next(url, context);
 }
 
-if (isMainThread) register(import.meta.url, { data: { file: process.env.SWARM_MODULE_LOG } });
+/** undici: Node's fetch and its lazy globals (Headers, FormData, Response). */
+const NODE_MODULES = ['internal/deps/undici/undici'];
+
+if (isMainThread) {
+  const log = process.env.SWARM_MODULE_LOG;
+  register(import.meta.url, { data: { file: log } });
+  const left = new Set(NODE_MODULES);
+  const look = () => {
+    for (const id of left) {
+      if (!process.moduleLoadList.includes(`NativeModule ${id}`)) continue;
+      appendFileSync(log, `node:${id}\n`);
+      left.delete(id);
+    }
+  };
+  setInterval(look, 50).unref();
+  process.on('exit', look);
+}
