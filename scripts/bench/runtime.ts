@@ -5,10 +5,13 @@
 //      from /proc/<pid>/status) and CPU (utime+stime from /proc/<pid>/stat over a 10 s window) per
 //      process, beside a bare `node -e "setInterval(()=>{},1e6)"` baseline measured in the same
 //      windows. Entries: `bin/swarm.js` (fast path: only the teammate runtime is loaded) without node
-//      flags, the command a backend spawns (the fast path with TEAMMATE_NODE_FLAGS, a 1 MB young
-//      generation), and the same with the SDK and execa imported at start (eager-teammate.mjs: what
-//      a teammate loaded before issue 35 made them lazy). CPU is
-//      reported for the first 10 s after going idle (GC settling) and, with RSS, for the next 10 s.
+//      flags, the command a backend spawns (the fast path with TEAMMATE_NODE_FLAGS), and three
+//      "before" variants with the earlier flags (a 1 MB young generation only): as is, with Node's
+//      fetch in memory (undici-teammate.mjs: before runtime/model-fetch.ts), and with the SDK and
+//      execa imported at start (eager-teammate.mjs: before issue 35 made them lazy). CPU is
+//      reported for the first 10 s after going idle (GC settling) and, with RSS, for a 10 s window
+//      that starts 40 s after going idle (V8's memory reducer shrinks the heap 20-30 s after the
+//      last allocation; what a teammate idle for a while costs).
 //   2. Overhead per tool round excluding the model: a turn of ROUNDS rounds of a cheap tool (Read
 //      of a small file, Glob) in bypassPermissions mode, entries interleaved and repeated; per
 //      round, the time from the stand-in finishing its reply to it receiving the next request
@@ -31,8 +34,13 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '../..');
 const SWARM_BIN = path.join(REPO, 'bin/swarm.js');
 const EAGER = path.join(HERE, 'eager-teammate.mjs');
+const UNDICI = path.join(HERE, 'undici-teammate.mjs');
+/** The node flags before the V8 worker threads and the optimizing compiler were turned off. */
+const OLD_FLAGS = ['--max-semi-space-size=1'];
 const TEAM = 'bench';
 const WINDOW_MS = 10_000;
+/** From the end of the first window to the start of the settled one. */
+const SETTLE_MS = 30_000;
 const ROUNDS = 100;
 const ROUND_REPEATS = 3;
 export const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
@@ -45,7 +53,9 @@ interface Entry {
 
 const ENTRIES: Entry[] = [
   { label: 'teammate via bin/swarm.js (fast path, no node flags)', nodeArgs: [SWARM_BIN] },
-  { label: `node ${TEAMMATE_NODE_FLAGS.join(' ')}, SDK + execa loaded at start (before issue 35)`, nodeArgs: [...TEAMMATE_NODE_FLAGS, EAGER] },
+  { label: `node ${OLD_FLAGS.join(' ')}, SDK + execa loaded at start (before issue 35)`, nodeArgs: [...OLD_FLAGS, EAGER] },
+  { label: `node ${OLD_FLAGS.join(' ')}, Node's fetch (undici) loaded (before model-fetch.ts)`, nodeArgs: [...OLD_FLAGS, UNDICI] },
+  { label: `node ${OLD_FLAGS.join(' ')} bin/swarm.js (before the flags)`, nodeArgs: [...OLD_FLAGS, SWARM_BIN] },
   { label: `as spawned: node ${TEAMMATE_NODE_FLAGS.join(' ')} bin/swarm.js (after)`, nodeArgs: [...TEAMMATE_NODE_FLAGS, SWARM_BIN] },
 ];
 const BASELINE: Entry = { label: 'baseline: node -e setInterval', nodeArgs: ['-e', 'setInterval(()=>{},1e6); process.stdout.write("ready\\n")'] };
@@ -205,7 +215,7 @@ async function benchTeam(members: { name: string; mode?: string }[]): Promise<Be
 interface IdleRow {
   entry: string;
   n: number;
-  /** The second window (settled); CPU % of the first window (right after going idle) kept apart. */
+  /** The settled window (40 s after going idle); CPU % of the first window (right after going idle) kept apart. */
   usage: Usage[];
   firstCpu: number[];
   startMs: number;
@@ -239,6 +249,7 @@ export async function idleRun(entry: Entry, n: number, prompted = true): Promise
     await waitFor(async () => (base.output().includes('ready') ? true : undefined), 10_000, 'baseline ready');
     const pids = procs.map((p) => p.pid);
     const first = await measureWindow(pids);
+    await new Promise((r) => setTimeout(r, SETTLE_MS)); // idle for a while: the heap settles
     const usage = await measureWindow(pids);
     return {
       teammates: { entry: prompted ? entry.label : `${entry.label}, no message yet`, n, usage: usage.slice(0, n), firstCpu: first.slice(0, n).map((u) => u.cpuPct), startMs },
@@ -339,7 +350,7 @@ export async function runtimeBench(): Promise<void> {
       idleRows.push([`  ${BASELINE.label} (same windows)`, 1, b.rssMb, b.rssMb, b.anonMb, b.pssMb, b.rssMb, '-', pct(b.cpuPct), pct(b.cpuPct), pct(b.cpuPct), '-']);
     }
   }
-  process.stdout.write('### Idle teammates (first turn done, state idle; "no message yet": started, no model call; RSS and CPU from the second 10 s window)\n\n');
+  process.stdout.write(`### Idle teammates (first turn done, state idle; "no message yet": started, no model call; RSS and CPU from a 10 s window ${(WINDOW_MS + SETTLE_MS) / 1000} s after going idle)\n\n`);
   const idleHeaders = ['process', 'N', 'RSS mean MB', 'RSS max MB', 'anon mean MB', 'PSS mean MB', 'RSS sum MB', 'CPU mean % (1st window)', 'CPU mean %', 'CPU max %', 'CPU sum %', 'start→all idle (or started) ms'];
   process.stdout.write(table(idleHeaders, idleRows));
 

@@ -109,11 +109,14 @@ export function claudeSettingsArgs(scratchpad: string | undefined, memoryDir: st
 /** The absolute path of this package's `bin/swarm.js` (the same from src/ and dist/). */
 export const SWARM_BIN = fileURLToPath(new URL('../../bin/swarm.js', import.meta.url));
 
-// Node flags for the swarm teammate process (idle and I/O-bound, and a team runs many): a 1 MB young
-// generation (V8 otherwise commits up to 16 MB of semi-space) cuts an idle teammate's RSS by ~16 MB
-// with no measurable cost per tool round (`npm run bench -- runtime`). `--v8-pool-size=1` saved
-// ~3 MB more but raised idle CPU, so it is left out.
-export const TEAMMATE_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1'];
+// Node flags for the swarm teammate process (idle and I/O-bound, and a team runs many; issue 35, an
+// idle teammate under 60 MB; `npm run bench -- runtime`, BENCHMARKS.md): a 1 MB young generation (V8
+// otherwise commits up to 16 MB of semi-space), about 16 MB; no optimizing compiler (`--no-opt`: a
+// tool's own JavaScript runs on V8's baseline tiers, a Grep over 300 files about 15 % slower), about
+// 4 MB. Left out: `--single-threaded` and `--single-threaded-gc` (4 MB less, but V8's idle-time GC
+// then costs an idle teammate 0.2-0.4 % of a core, ten times more), `--v8-pool-size=1` (the same),
+// `--lite-mode` (no WebAssembly), MALLOC_ARENA_MAX (no change once `--no-opt` is given).
+export const TEAMMATE_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1', '--no-opt'];
 
 export interface TeammateCommandInput {
   runtime: TeammateRuntime;
