@@ -175,8 +175,8 @@ export async function startFailure(what: string, stderrLog: string, output: Aban
   const exit = output.exit === undefined ? '' : ` (${describeExit(output.exit)})`;
   const indent = (lines: readonly string[]): string[] => lines.map((l) => `  ${l}`);
   // The pane shows stderr too, but a process that dies at once may be gone before tmux has drawn
-  // its last lines: those the capture lacks are added from the log.
-  const unseen = stderr.filter((l) => l.trim() !== '' && !output.lines.some((p) => p.includes(l.trim())));
+  // its last lines: those the capture lacks are added from the log (tailLines drops blank lines).
+  const unseen = stderr.filter((l) => !output.lines.some((p) => p.includes(l.trim())));
   const lines = [
     `${what}: ${base}${exit}${problems.length > 0 ? `; ${problems.join('; ')}` : ''}`,
     ...(output.lines.length > 0

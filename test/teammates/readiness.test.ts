@@ -103,6 +103,11 @@ describe('awaitReadiness: a swarm teammate', () => {
     await awaitReadiness(options(panes()));
   });
 
+  it('having taken its prompt, it is not ready without a status file', async () => {
+    await mailbox.consume('w1');
+    expect(await refusal(options(panes()))).toBe('backend: w1 was not ready within 1 s (it did not pick up its prompt and write its status file)');
+  });
+
   it('a pane that died: said at once, not at the deadline', async () => {
     const backend = panes();
     backend.alive.value = false;
@@ -147,6 +152,30 @@ describe('awaitReadiness: a claude teammate', () => {
     const ready = awaitReadiness(options(panes(), { runtime: 'claude', msgId: '', session, readyTimeoutMs: 10_000 }));
     await fs.appendFile(transcript, '{"type":"system"}\n');
     await ready;
+  });
+});
+
+describe('awaitReadiness: a claude teammate on a first-run dialog', () => {
+  const TRUST = [' Quick safety check: Is this a project you created or one you trust?', ' ❯ 1. Yes, I trust this folder', '   2. No, exit'];
+
+  it('is told of through onNotice, and the wait ends naming the dialog nobody answered', async () => {
+    const notices: string[] = [];
+    const backend = panes({ capture: async () => ({ lines: TRUST }) });
+    const o = options(backend, { runtime: 'claude', readyTimeoutMs: 600, dialogTimeoutMs: 1500, onNotice: (t) => notices.push(t) });
+    const started = Date.now();
+    expect(await refusal(o)).toBe(
+      "backend: w1 was still waiting on Claude Code's folder trust dialog (\"Is this a project you created or one you trust?\"): nobody answered it in time (answer it in its pane, or seed Claude Code's state file as the notice said)",
+    );
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1400); // the dialog's wait, not the ready timeout
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toContain("w1 is waiting on Claude Code's folder trust dialog");
+  });
+
+  it('a swarm teammate\'s screen is never read for dialogs', async () => {
+    let reads = 0;
+    const backend = panes({ capture: async () => (reads++, { lines: TRUST }) });
+    expect(await refusal(options(backend))).toContain('w1 was not ready within 1 s');
+    expect(reads).toBe(0);
   });
 });
 
@@ -208,6 +237,17 @@ describe('startFailure: the rest of its wording', () => {
     expect([e.kind, e.message, e.cause]).toEqual(['interrupted', 'resume of w1 failed: interrupted before w1 was ready (killed by SIGKILL); the pane could not be killed: gone; its inbox is kept', cause]);
     const plain = await startFailure('resume of w1 failed', log, { lines: [] }, [], 'a string', 100);
     expect([plain.kind, plain.message]).toEqual(['backend', 'resume of w1 failed: a string']);
+  });
+
+  it('a stderr log still being written: read until it is the same twice; one that is not there: no stderr lines', async () => {
+    const log = path.join(await tempRoot(), 'w1.stderr');
+    await fs.writeFile(log, 'first\n');
+    const late = setTimeout(() => void fs.appendFile(log, 'second\n'), 20);
+    const e = await startFailure('spawn of w1 failed', log, { lines: [] }, [], new Error('w1 exited'), 2000);
+    clearTimeout(late);
+    expect(e.message.split('\n').slice(1)).toEqual([`its stderr (${log}):`, '  first', '  second']);
+    const none = await startFailure('spawn of w1 failed', `${log}.missing`, { lines: [] }, [], new Error('w1 exited'), 100);
+    expect(none.message).toBe('spawn of w1 failed: w1 exited');
   });
 
   it('a stderr line the pane showed only with other text around it counts as seen; blank lines never count', async () => {
