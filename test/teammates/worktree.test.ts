@@ -286,6 +286,79 @@ describe('worktrees', () => {
     expect(await rows(tx)).toEqual([['a', txa.path, 'swarm/t-x/a', true]]);
   });
 
+  it('teamWorktrees: a worktree moved out of .claude/worktrees is still found by its branch; a name with two branched readings is nobody\'s', async () => {
+    const repo = await makeRepo(path.join(await tempRoot('swarm-git-'), 'repo'));
+    const cfg = (name: string, members: string[]): TeamConfig => ({ ...config([repo], members), name });
+    const ann = await planWorktree('t', 'ann', repo);
+    await addWorktree(ann);
+    const moved = path.join(path.dirname(repo), 'ann-moved');
+    await git(repo, 'worktree', 'move', ann.path, moved);
+    const rows = async (c: TeamConfig) => (await teamWorktrees(c)).map((w) => [w.member, w.path, w.branch]);
+    expect(await rows(cfg('t', ['ann']))).toEqual([['ann', moved, 'swarm/t/ann']]);
+
+    // Detached in .claude/worktrees/t-x-a, with both swarm/t/x-a and swarm/t-x/a present: neither team claims it.
+    const txa = await planWorktree('t-x', 'a', repo);
+    await addWorktree(txa);
+    await git(txa.path, 'checkout', '-q', '--detach');
+    await git(repo, 'branch', 'swarm/t/x-a');
+    expect(await rows(cfg('t', ['ann']))).toEqual([
+      ['ann', moved, 'swarm/t/ann'],
+      ['x-a', undefined, 'swarm/t/x-a'],
+    ]);
+    expect(await rows(cfg('t-x', []))).toEqual([['a', undefined, 'swarm/t-x/a']]);
+  });
+
+  it('teamWorktrees: with no git to run, nothing is listed and nothing is thrown', async () => {
+    const noGit: Exec = async () => ({ exitCode: 127, stdout: '', stderr: '' });
+    expect(await teamWorktrees(config(['/nowhere/repo'], ['ann']), noGit)).toEqual([]);
+  });
+
+  it("a plan on git's odd answers: an empty top level or HEAD, a branch name git refuses, git that cannot start with its own words", async () => {
+    const repo = await makeRepo(path.join(await tempRoot('swarm-git-'), 'repo'));
+    const answering =
+      (match: string, answer: { exitCode: number; stdout: string; stderr: string }): Exec =>
+      async (file, args, opts) =>
+        args.includes(match) ? answer : execaExec(file, args, opts);
+    const refusal = async (exec: Exec): Promise<string> => {
+      const e = (await planWorktree('tm', 'ann', repo, exec).catch((err: unknown) => err)) as SwarmError;
+      return `${e.kind}: ${e.message}`;
+    };
+    expect(await refusal(answering('--show-toplevel', { exitCode: 0, stdout: '\n', stderr: '' }))).toBe(
+      `invalid_input: --isolation worktree: ${repo} is not inside a git repository; run it from a repository (or git init one and commit), or spawn without --isolation`,
+    );
+    expect(await refusal(answering('HEAD^{commit}', { exitCode: 0, stdout: '', stderr: '' }))).toBe(
+      `invalid_input: --isolation worktree: the repository ${repo} has no commit yet; commit once, then spawn again`,
+    );
+    expect(await refusal(answering('check-ref-format', { exitCode: 1, stdout: '', stderr: '' }))).toBe(
+      'invalid_input: --isolation worktree: "swarm/tm/ann" is not a valid git branch name; pick another member name',
+    );
+    expect(await refusal(async () => ({ exitCode: 127, stdout: '', stderr: '  /usr/bin/git: bad interpreter \n' }))).toBe(
+      'backend: git could not be started (/usr/bin/git: bad interpreter); install git',
+    );
+  });
+
+  it("a failed git worktree add says git's first line, trimmed, or that git said nothing", async () => {
+    const repo = await makeRepo(path.join(await tempRoot('swarm-git-'), 'repo'));
+    const failingAdd =
+      (stderr: string): Exec =>
+      async (file, args, opts) =>
+        args.includes('add') && args.includes('worktree') ? { exitCode: 128, stdout: '', stderr } : execaExec(file, args, opts);
+    const plan = await planWorktree('tm', 'ann', repo);
+    await expect(addWorktree(plan, failingAdd('  fatal: cannot lock ref \nmore\n'))).rejects.toThrow(`--isolation worktree: git worktree add ${plan.path} failed: fatal: cannot lock ref`);
+    await expect(addWorktree(plan, failingAdd(''))).rejects.toThrow(`--isolation worktree: git worktree add ${plan.path} failed: no message`);
+  });
+
+  it('the exclude line goes on a line of its own after an exclude file without a last newline', async () => {
+    const repo = await makeRepo(path.join(await tempRoot('swarm-git-'), 'repo'));
+    const exclude = path.join(repo, '.git', 'info', 'exclude');
+    await fs.writeFile(exclude, '*.log');
+    await addWorktree(await planWorktree('tm', 'ann', repo));
+    expect(await fs.readFile(exclude, 'utf8')).toBe('*.log\n/.claude/worktrees/\n');
+    await fs.writeFile(exclude, '# mine\n*.log\n');
+    await addWorktree(await planWorktree('tm', 'bo', repo));
+    expect(await fs.readFile(exclude, 'utf8')).toBe('# mine\n*.log\n/.claude/worktrees/\n');
+  });
+
   it('parses git worktree list --porcelain', () => {
     const text = ['worktree /r', 'HEAD abc', 'branch refs/heads/main', '', 'worktree /r/.claude/worktrees/t-a', 'HEAD def', 'branch refs/heads/swarm/t/a', 'prunable gitdir file points to non-existent location', '', 'worktree /d', 'HEAD 123', 'detached', ''].join('\n');
     expect(parseWorktreeList(text)).toEqual([
