@@ -240,6 +240,42 @@ describe('worktrees', () => {
     expect(existsSync(path.join(plan.path, 'scratch.txt'))).toBe(true);
   });
 
+  it('settling what a person changed by hand: its branch deleted, its directory deleted, a git that fails to remove it', async () => {
+    const { repo, plan } = await repoWithWorktree();
+    // Its directory gone, its branch untouched: pruned, the branch deleted.
+    await fs.rm(plan.path, { recursive: true, force: true });
+    expect(await settleWorktree(plan.path, 'tm', 'ann')).toEqual({ fate: 'removed', path: plan.path, branch: 'swarm/tm/ann' });
+    expect(await git(repo, 'for-each-ref', 'refs/heads/swarm/')).toBe('');
+
+    // Its directory gone, with a commit on its branch: kept, and why.
+    const bo = await planWorktree('tm', 'bo', repo);
+    await addWorktree(bo);
+    await git(bo.path, 'commit', '-q', '--allow-empty', '-m', 'work');
+    await fs.rm(bo.path, { recursive: true, force: true });
+    const gone = await settleWorktree(bo.path, 'tm', 'bo');
+    expect(gone).toEqual({ fate: 'kept', path: bo.path, branch: 'swarm/tm/bo', repo, base: bo.base, ahead: 1, dirty: false, filesChanged: undefined, reason: 'its directory is gone' });
+    expect(describeWorktreeFate(gone)).toBe(`worktree kept: ${bo.path} on branch swarm/tm/bo (1 commit ahead, its directory is gone); review: git -C ${repo} log ${bo.base.slice(0, 12)}..swarm/tm/bo`);
+
+    // Its branch deleted (the worktree detached first; git drops the recorded base with it): kept, and why.
+    const cy = await planWorktree('tm', 'cy', repo);
+    await addWorktree(cy);
+    await git(cy.path, 'checkout', '-q', '--detach');
+    await git(repo, 'branch', '-D', 'swarm/tm/cy');
+    expect(await settleWorktree(cy.path, 'tm', 'cy')).toEqual({ fate: 'kept', path: cy.path, branch: 'swarm/tm/cy', repo, base: undefined, ahead: undefined, filesChanged: undefined, dirty: undefined, reason: 'its branch swarm/tm/cy is gone' });
+
+    // Clean, but git cannot remove it: kept, with git's first line.
+    const dee = await planWorktree('tm', 'dee', repo);
+    await addWorktree(dee);
+    const refusing: Exec = async (file, args, opts) => (args.includes('remove') ? { exitCode: 128, stdout: '', stderr: 'fatal: is locked\nhint' } : execaExec(file, args, opts));
+    expect(await settleWorktree(dee.path, 'tm', 'dee', refusing)).toMatchObject({ fate: 'kept', reason: `removing the clean worktree: git worktree remove ${dee.path} failed: fatal: is locked` });
+    expect(existsSync(dee.path)).toBe(true);
+  });
+
+  it('the stop clause counts in the plural and names uncommitted changes', () => {
+    const f = { fate: 'kept' as const, path: '/r/w', branch: 'swarm/tm/a', repo: '/r', base: undefined, ahead: 2, filesChanged: 3, dirty: true };
+    expect(describeWorktreeFate(f)).toBe('worktree kept: /r/w on branch swarm/tm/a (2 commits ahead, 3 files changed, uncommitted changes); review: git -C /r log swarm/tm/a');
+  });
+
   it("teamWorktrees: the team's worktrees in its remembered repositories, active while the member is in the team, a bare branch too", async () => {
     const { repo, plan } = await repoWithWorktree();
     await git(repo, 'branch', 'swarm/tm/old');
