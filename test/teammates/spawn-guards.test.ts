@@ -12,7 +12,7 @@ import { Mailbox } from '../../src/mailbox/mailbox.js';
 import { SwarmError } from '../../src/protocol/errors.js';
 import { readTeam, updateTeam } from '../../src/team/team-store.js';
 import { Team } from '../../src/team/team.js';
-import { spawnTeammate, spawnTeammates, validateSpawn, type SpawnOptions } from '../../src/teammates/spawn.js';
+import { spawnedTeammate, spawnTeammate, spawnTeammates, validateSpawn, type SpawnOptions } from '../../src/teammates/spawn.js';
 import { git, makeRepo } from '../support/git-repo.js';
 import { standInPanes, useStandInTeam, type StandInPanes } from '../support/stand-in-panes.js';
 
@@ -83,11 +83,18 @@ describe('spawnTeammate: what it records, and what a failure leaves', () => {
     const r = await spawnTeammate(options(backend, { model: 'claude-opus-4-5', permissionMode: 'acceptEdits', planModeRequired: true, hibernateAfterMs: 60_000, agentType: 'general-purpose' }));
     expect(r).toMatchObject({ name: 'w1', agentId: 'w1@t', paneId: '%1', backendType: 'tmux' });
     expect(r).not.toHaveProperty('modeNote');
+    for (const key of ['claude', 'host']) expect(r).not.toHaveProperty(key); // no Claude Code asked its version for a swarm teammate; a local pane
     expect(seen).toEqual(['team-lead/red (signed): write the report']);
     const m = (await readTeam(team)).members[1]!;
     expect(m).toMatchObject({ name: 'w1', tmuxPaneId: '%1', backendType: 'tmux', runtime: 'swarm', model: 'claude-opus-4-5', mode: 'acceptEdits', planModeRequired: true, hibernateAfterMs: 60_000, agentType: 'general-purpose', cwd, prompt: 'write the report' });
     expect(m).not.toHaveProperty('sessionId');
     expect(await fs.readFile(team.paths.stderrLog('w1'), 'utf8')).toBe('');
+  });
+
+  it('what spawn reports of a ready teammate: its host only when its pane has one', () => {
+    const local = spawnedTeammate('w1@t', 'w1', 'blue', { paneId: '%1', backendType: 'tmux', pid: 42 });
+    expect(local).toStrictEqual({ agentId: 'w1@t', name: 'w1', color: 'blue', backendType: 'tmux', paneId: '%1', pid: 42 });
+    expect(spawnedTeammate('w1@t', 'w1', 'blue', { paneId: '%1', backendType: 'tmux', pid: 42, host: 'build1' })).toStrictEqual({ ...local, host: 'build1' });
   });
 
   it('with no model, mode or type given: none recorded (the team decides)', async () => {
