@@ -72,7 +72,7 @@ describe('worktrees', () => {
     await git(repo, 'branch', 'swarm/tm/ann'); // someone else's, at the very commit the plan starts from
     const refused = await addWorktree(plan).then(() => undefined, (e: unknown) => e);
     expect(await git(repo, 'rev-parse', 'swarm/tm/ann')).toBe(plan.base);
-    expect(String(refused)).toContain(`--isolation worktree: branch swarm/tm/ann already exists in ${repo}`);
+    expect(String(refused)).toContain(`--isolation worktree: branch swarm/tm/ann already exists in ${repo} (an earlier ann's kept work?)`);
     expect(existsSync(plan.path)).toBe(false);
 
     // Made between the check and `git worktree add` (a racing git process), on another commit.
@@ -382,6 +382,41 @@ describe('worktrees', () => {
     const plan = await planWorktree('tm', 'ann', repo);
     await expect(addWorktree(plan, failingAdd('  fatal: cannot lock ref \nmore\n'))).rejects.toThrow(`--isolation worktree: git worktree add ${plan.path} failed: fatal: cannot lock ref`);
     await expect(addWorktree(plan, failingAdd(''))).rejects.toThrow(`--isolation worktree: git worktree add ${plan.path} failed: no message`);
+  });
+
+  it('a cwd git does not track (nested) is made in the worktree; an exclude file that is not there is made', async () => {
+    const repo = await makeRepo(path.join(await tempRoot('swarm-git-'), 'repo'));
+    await fs.mkdir(path.join(repo, 'new', 'deep'), { recursive: true }); // untracked: not in a checkout of HEAD
+    await fs.rm(path.join(repo, '.git', 'info', 'exclude'));
+    const plan = await planWorktree('tm', 'ann', path.join(repo, 'new', 'deep'));
+    await addWorktree(plan);
+    expect((await fs.stat(plan.cwd)).isDirectory()).toBe(true);
+    expect(await fs.readFile(path.join(repo, '.git', 'info', 'exclude'), 'utf8')).toBe('/.claude/worktrees/\n');
+  });
+
+  it('dropWorktree removes its worktree with another thing checked out, and after its directory was deleted, its branch', async () => {
+    const repo = await makeRepo(path.join(await tempRoot('swarm-git-'), 'repo'));
+    const ann = await planWorktree('tm', 'ann', repo);
+    await addWorktree(ann);
+    await git(ann.path, 'checkout', '-q', '--detach');
+    await dropWorktree(ann);
+    expect(existsSync(ann.path)).toBe(false);
+    const bo = await planWorktree('tm', 'bo', repo);
+    await addWorktree(bo);
+    await fs.rm(bo.path, { recursive: true, force: true });
+    await dropWorktree(bo);
+    expect(await git(repo, 'for-each-ref', 'refs/heads/swarm/')).toBe('');
+  });
+
+  it('a git step that fails without a word says so; the team listing reads members\' worktrees without any remembered repository', async () => {
+    const repo = await makeRepo(path.join(await tempRoot('swarm-git-'), 'repo'));
+    const plan = await planWorktree('tm', 'ann', repo);
+    const silent: Exec = async (file, args, opts) => (args.includes('--local') ? { exitCode: 1, stdout: '', stderr: '' } : execaExec(file, args, opts));
+    await expect(addWorktree(plan, silent)).rejects.toThrow(`recording the base: git config --local branch.swarm/tm/ann.swarmBase ${plan.base} failed: no message`);
+    await addWorktree(plan);
+    const { swarm: _none, ...bare } = config([], []);
+    const withMember: TeamConfig = { ...bare, members: [...bare.members, { agentId: 'ann@tm', name: 'ann', joinedAt: 0, tmuxPaneId: '', cwd: '', subscriptions: [], worktreePath: plan.path }] };
+    expect((await teamWorktrees(withMember)).map((w) => [w.member, w.path])).toEqual([['ann', plan.path]]);
   });
 
   it('the exclude line goes on a line of its own after an exclude file without a last newline', async () => {
