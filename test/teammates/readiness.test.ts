@@ -118,11 +118,15 @@ describe('awaitReadiness: a swarm teammate', () => {
 
   it('asks the backend whether the pane lives at most every 400 ms, however often the team files change', async () => {
     const backend = panes();
-    const writes = setInterval(() => void writeStatus(root, 't', 'w2', { pid: process.pid }), 20);
+    let writing = Promise.resolve(); // one write after another, all awaited before the root goes
+    const writes = setInterval(() => {
+      writing = writing.then(() => writeStatus(root, 't', 'w2', { pid: process.pid }));
+    }, 20);
     try {
       await refusal(options(backend, { readyTimeoutMs: 1200 }));
     } finally {
       clearInterval(writes);
+      await writing;
     }
     expect(backend.asked()).toBeGreaterThanOrEqual(2);
     expect(backend.asked()).toBeLessThanOrEqual(4);
