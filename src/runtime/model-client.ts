@@ -11,7 +11,8 @@
 // 429 is recorded for the whole team (rate-limit.ts); without it the client retries on its own.
 // Lazy: the SDK (about 330 modules with its tracing API), its HTTP client (model-fetch.ts: node-fetch,
 // not Node's fetch) and retry.ts are imported on the first step, not with this module, so a teammate
-// waiting for its first message has loaded none of them (issue 35; test/cli/teammate-modules.test.ts). Credentials are still checked when the client is made.
+// waiting for its first message has loaded none of them (issue 35; test/cli/teammate-modules.test.ts).
+// Credentials are still checked when the client is made.
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, Message, MessageParam, TextBlockParam, Tool } from '@anthropic-ai/sdk/resources/messages';
 import { SwarmError } from '../protocol/errors.js';

@@ -5,6 +5,7 @@
 // and `FormData` as globals when it builds a request, so they are set to node-fetch's classes here,
 // but only while Node's are not loaded yet: once anything has read one, undici is in memory and
 // there is nothing to save. node-fetch takes either kind of headers (it iterates them).
+
 /** The SDK reads these as globals; they are lazy accessors until something reads them. */
 const SDK_GLOBALS = ['Headers', 'FormData'] as const;
 
