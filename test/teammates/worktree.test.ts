@@ -19,9 +19,15 @@ import {
   teamWorktrees,
   type WorktreePlan,
 } from '../../src/teammates/worktree.js';
-import { execaExec, type Exec } from '../../src/backends/process.js';
+import { execaExec, type Exec, type ExecResult } from '../../src/backends/process.js';
 import { git, makeRepo } from '../support/git-repo.js';
 import { tempRoot } from '../support/tmp-root.js';
+
+/** Real git, except a call whose arguments include every one of `words`: that one gets `answer`. */
+const gitExcept =
+  (words: readonly string[], answer: ExecResult): Exec =>
+  async (file, args, opts) =>
+    words.every((w) => args.includes(w)) ? answer : execaExec(file, args, opts);
 
 async function repoWithWorktree(name = 'ann'): Promise<{ repo: string; plan: WorktreePlan }> {
   const repo = await makeRepo(path.join(await tempRoot('swarm-git-'), 'repo'), { 'README.md': 'x\n', 'pkg/lib/a.ts': 'export {};\n' });
@@ -110,7 +116,7 @@ describe('worktrees', () => {
     expect(await git(repo, 'for-each-ref', 'refs/heads/swarm/')).toBe('');
     expect(await git(repo, 'worktree', 'list', '--porcelain')).not.toContain('.claude');
     // Recording the base failed after the add: the same, the worktree and branch gone.
-    const failsLater: Exec = async (file, args, opts) => (args.includes('--local') ? { exitCode: 1, stdout: '', stderr: 'error: could not lock config file' } : execaExec(file, args, opts));
+    const failsLater = gitExcept(['--local'], { exitCode: 1, stdout: '', stderr: 'error: could not lock config file' });
     await expect(addWorktree(plan, failsLater)).rejects.toThrow(/recording the base/);
     expect(existsSync(plan.path)).toBe(false);
     expect(await git(repo, 'for-each-ref', 'refs/heads/swarm/')).toBe('');
@@ -174,7 +180,7 @@ describe('worktrees', () => {
     await fs.writeFile(path.join(repo, '.claude'), 'a file\n');
     await expect(planWorktree('tm', 'dee', repo)).rejects.toThrow(`--isolation worktree: ${path.join(repo, '.claude')} is not a directory; move it away, or spawn without --isolation`);
     // A failing git command says which, and git's first line.
-    const failing: Exec = async (file, args, opts) => (args.includes('--git-common-dir') ? { exitCode: 1, stdout: '', stderr: 'fatal: not a git repository\nmore' } : execaExec(file, args, opts));
+    const failing = gitExcept(['--git-common-dir'], { exitCode: 1, stdout: '', stderr: 'fatal: not a git repository\nmore' });
     await expect(addWorktree(atRoot, failing)).rejects.toThrow('finding the git directory: git rev-parse --path-format=absolute --git-common-dir failed: fatal: not a git repository');
   });
 
@@ -266,7 +272,7 @@ describe('worktrees', () => {
     // Clean, but git cannot remove it: kept, with git's first line.
     const dee = await planWorktree('tm', 'dee', repo);
     await addWorktree(dee);
-    const refusing: Exec = async (file, args, opts) => (args.includes('remove') ? { exitCode: 128, stdout: '', stderr: 'fatal: is locked\nhint' } : execaExec(file, args, opts));
+    const refusing = gitExcept(['remove'], { exitCode: 128, stdout: '', stderr: 'fatal: is locked\nhint' });
     expect(await settleWorktree(dee.path, 'tm', 'dee', refusing)).toMatchObject({ fate: 'kept', reason: `removing the clean worktree: git worktree remove ${dee.path} failed: fatal: is locked` });
     expect(existsSync(dee.path)).toBe(true);
   });
@@ -351,21 +357,17 @@ describe('worktrees', () => {
 
   it("a plan on git's odd answers: an empty top level or HEAD, a branch name git refuses, git that cannot start with its own words", async () => {
     const repo = await makeRepo(path.join(await tempRoot('swarm-git-'), 'repo'));
-    const answering =
-      (match: string, answer: { exitCode: number; stdout: string; stderr: string }): Exec =>
-      async (file, args, opts) =>
-        args.includes(match) ? answer : execaExec(file, args, opts);
     const refusal = async (exec: Exec): Promise<string> => {
       const e = (await planWorktree('tm', 'ann', repo, exec).catch((err: unknown) => err)) as SwarmError;
       return `${e.kind}: ${e.message}`;
     };
-    expect(await refusal(answering('--show-toplevel', { exitCode: 0, stdout: '\n', stderr: '' }))).toBe(
+    expect(await refusal(gitExcept(['--show-toplevel'], { exitCode: 0, stdout: '\n', stderr: '' }))).toBe(
       `invalid_input: --isolation worktree: ${repo} is not inside a git repository; run it from a repository (or git init one and commit), or spawn without --isolation`,
     );
-    expect(await refusal(answering('HEAD^{commit}', { exitCode: 0, stdout: '', stderr: '' }))).toBe(
+    expect(await refusal(gitExcept(['HEAD^{commit}'], { exitCode: 0, stdout: '', stderr: '' }))).toBe(
       `invalid_input: --isolation worktree: the repository ${repo} has no commit yet; commit once, then spawn again`,
     );
-    expect(await refusal(answering('check-ref-format', { exitCode: 1, stdout: '', stderr: '' }))).toBe(
+    expect(await refusal(gitExcept(['check-ref-format'], { exitCode: 1, stdout: '', stderr: '' }))).toBe(
       'invalid_input: --isolation worktree: "swarm/tm/ann" is not a valid git branch name; pick another member name',
     );
     expect(await refusal(async () => ({ exitCode: 127, stdout: '', stderr: '  /usr/bin/git: bad interpreter \n' }))).toBe(
@@ -375,10 +377,7 @@ describe('worktrees', () => {
 
   it("a failed git worktree add says git's first line, trimmed, or that git said nothing", async () => {
     const repo = await makeRepo(path.join(await tempRoot('swarm-git-'), 'repo'));
-    const failingAdd =
-      (stderr: string): Exec =>
-      async (file, args, opts) =>
-        args.includes('add') && args.includes('worktree') ? { exitCode: 128, stdout: '', stderr } : execaExec(file, args, opts);
+    const failingAdd = (stderr: string): Exec => gitExcept(['worktree', 'add'], { exitCode: 128, stdout: '', stderr });
     const plan = await planWorktree('tm', 'ann', repo);
     await expect(addWorktree(plan, failingAdd('  fatal: cannot lock ref \nmore\n'))).rejects.toThrow(`--isolation worktree: git worktree add ${plan.path} failed: fatal: cannot lock ref`);
     await expect(addWorktree(plan, failingAdd(''))).rejects.toThrow(`--isolation worktree: git worktree add ${plan.path} failed: no message`);
@@ -411,7 +410,7 @@ describe('worktrees', () => {
   it('a git step that fails without a word says so; the team listing reads members\' worktrees without any remembered repository', async () => {
     const repo = await makeRepo(path.join(await tempRoot('swarm-git-'), 'repo'));
     const plan = await planWorktree('tm', 'ann', repo);
-    const silent: Exec = async (file, args, opts) => (args.includes('--local') ? { exitCode: 1, stdout: '', stderr: '' } : execaExec(file, args, opts));
+    const silent = gitExcept(['--local'], { exitCode: 1, stdout: '', stderr: '' });
     await expect(addWorktree(plan, silent)).rejects.toThrow(`recording the base: git config --local branch.swarm/tm/ann.swarmBase ${plan.base} failed: no message`);
     await addWorktree(plan);
     const { swarm: _none, ...bare } = config([], []);
