@@ -35,7 +35,7 @@ const REPO = path.resolve(HERE, '../..');
 const SWARM_BIN = path.join(REPO, 'bin/swarm.js');
 const EAGER = path.join(HERE, 'eager-teammate.mjs');
 const UNDICI = path.join(HERE, 'undici-teammate.mjs');
-/** The node flags before the V8 worker threads and the optimizing compiler were turned off. */
+/** The teammate's node flags before `--no-opt` (a 1 MB young generation only). */
 const OLD_FLAGS = ['--max-semi-space-size=1'];
 const TEAM = 'bench';
 const WINDOW_MS = 10_000;
