@@ -29,7 +29,7 @@ describe('modules a swarm process loads', () => {
 
   it.each(['--help', '--version', 'spawn --help', 'run --help', 'board --help'])('swarm %s loads no handler and nothing heavy', async (line) => {
     const { r, modules } = await run(line.split(' '));
-    expect(r.exitCode).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(0);
     expect(modules.some((u) => u.endsWith('/dist/cli/main.js'))).toBe(true);
     expect(handlers(modules)).toEqual([]);
     expect(heavy(modules)).toEqual([]);
@@ -37,13 +37,13 @@ describe('modules a swarm process loads', () => {
 
   it('runs the bundle (scripts/bundle.mjs), the build npm install makes', async () => {
     const { r, modules } = await run(['--version']);
-    expect(r.exitCode).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(0);
     expect(modules.some((u) => u.endsWith('/dist/bundle/main.js'))).toBe(true);
   });
 
   it('swarm team list loads its own handler only, and nothing heavy', async () => {
     const { r, modules } = await run(['team', 'list']);
-    expect(r.exitCode).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(0);
     expect(handlers(modules)).toEqual(['dist/cli/handlers/team.js']);
     expect(heavy(modules)).toEqual([]);
   });
@@ -51,7 +51,7 @@ describe('modules a swarm process loads', () => {
   it('swarm status of a team with no panes asks no backend', async () => {
     expect((await swarm(root, ['team', 'create', 'quiet'])).exitCode).toBe(0);
     const { r, modules } = await run(['status', '--team', 'quiet']);
-    expect(r.exitCode).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toContain('team quiet');
     expect(handlers(modules)).toEqual(['dist/cli/handlers/status.js']);
     expect(heavy(modules)).toEqual([]);
