@@ -92,7 +92,7 @@ describe('hibernation', () => {
     expect(table.stdout).toMatch(/w1 .* hibernating \d+s/);
     expect(table.stdout).not.toContain('stopped: w1');
     const doctor = await swarmInProcess(root, ['doctor', '--json'], env);
-    expect(JSON.stringify(JSON.parse(doctor.stdout))).not.toContain('w1');
+    expect(doctor.stdout.replaceAll(root, '<root>')).not.toContain('w1'); // the temp root's random name may hold "w1" itself
 
     // Awake, it stays up a little longer (read at its next idle spell), so the burst finds it mostly awake.
     await updateMember(team(), 'w1', { hibernateAfterMs: 3000 });
