@@ -42,14 +42,29 @@ import { PaneView, type Writer } from '../view.js';
 import { LeadLimits, LimitReached, type LeadLimitSettings, type LimitHit } from './limits.js';
 import { BUILT_IN_VOICE, buildLeadPrompt } from './prompt.js';
 import type { LeadQueue } from './queue.js';
-import { nudgeText, readTeamState } from './team-state.js';
+import { nudgeText, readTeamState, unheardByLead } from './team-state.js';
 import type { AgentRequest, SpawnReport, StopReport } from './tools.js';
 import { leadToolset } from './toolset.js';
 
 /** Consecutive nudges (turns ended with tasks open and nobody working) before the run fails. */
 export const MAX_NUDGES = 3;
-/** How long the end check waits for an unread entry of team-lead's inbox to be offered to the lead. */
-const UNOFFERED_WAIT_MS = 3000;
+/**
+ * How long, at most, the end check waits for the inbox's consumer to take the entries for the lead
+ * that wait in team-lead's inbox. Not a measure of a moment: on a loaded machine the consumer took
+ * longer than the 3 s this once was, and the run ended on the turn before the teammate's report. It
+ * bounds only a consumer that has stopped taking anything.
+ */
+const UNOFFERED_WAIT_MS = 30_000;
+
+/**
+ * Wait until the entries for the lead in team-lead's inbox are taken (true: one was offered, the
+ * lead has news) or gone unread-no-more with nothing offered (taken by another reader). The consumer
+ * marks an entry read a moment before it offers it: a short look again after that.
+ */
+async function offeredMeanwhile(team: Team, queue: LeadQueue): Promise<boolean> {
+  await pollUntil(async () => queue.size > 0 || (await unheardByLead(team)) === 0, UNOFFERED_WAIT_MS, 50);
+  return queue.size > 0 || (await pollUntil(() => queue.size > 0, 200));
+}
 
 export interface LeadOptions {
   team: Team;
@@ -224,9 +239,8 @@ export async function runLead(o: LeadOptions): Promise<LeadOutcome> {
         if (state.working.length > 0) return; // their messages will wake the lead
         if (state.open.length === 0) {
           // A teammate done within the lead's turn: its report may be in team-lead's inbox and not
-          // yet offered here by the inbox's consumer. Not finished if it comes within a moment
-          // (bounded: an entry nobody offers does not hold the run).
-          if (state.unheard > 0 && (await pollUntil(() => o.queue.size > 0, UNOFFERED_WAIT_MS))) return;
+          // yet offered here by the inbox's consumer, which offers every entry it takes.
+          if (state.unheard > 0 && (await offeredMeanwhile(o.team, o.queue))) return;
           nudges = 0;
           const answer = lastAssistantText(loop);
           transcript.append({ kind: 'finished', answer });

@@ -53,8 +53,12 @@ export async function readTeamState(team: Team): Promise<TeamState> {
   }
   const { tasks } = await new TaskList(team).list();
   const open = tasks.filter((t) => t.status !== 'completed' && !isInternalTask(t));
-  const unheard = (await mailbox.unread(LEAD_NAME).catch(() => [])).filter((m) => !staysWithPerson(m)).length;
-  return { teammates: teammates.map((m) => m.name), working, open, unheard };
+  return { teammates: teammates.map((m) => m.name), working, open, unheard: await unheardByLead(team, mailbox) };
+}
+
+/** How many entries for the lead (not the person's questions) wait unread in team-lead's inbox. */
+export async function unheardByLead(team: Team, mailbox = new Mailbox({ team })): Promise<number> {
+  return (await mailbox.unread(LEAD_NAME).catch(() => [])).filter((m) => !staysWithPerson(m)).length;
 }
 
 /** What the lead is told when tasks are open and nobody works on them: nothing will happen by itself. */

@@ -107,14 +107,35 @@ describe('the agent lead', () => {
     // w1 did its work within the lead's first turn: idle, its report already in team-lead's inbox,
     // which the inbox's consumer (console, run -p) offers to the lead a moment later.
     let report: InboxMessage | undefined;
-    const { queue, answers, outcome } = await leadOfW1('idle', async (team) => {
-      report = await new Mailbox({ team }).append('team-lead', { from: 'w1', text: 'w1 is done' });
+    let team: Team | undefined;
+    const { queue, answers, outcome } = await leadOfW1('idle', async (t) => {
+      team = t;
+      report = await new Mailbox({ team: t }).append('team-lead', { from: 'w1', text: 'w1 is done' });
     });
     await waitFor(() => server!.requests.length === 1, 10_000, "the lead's first turn");
-    await new Promise((r) => setTimeout(r, 300)); // the consumer's moment
+    // A consumer slowed down by a loaded machine: longer than the 3 s the lead once waited at most
+    // (the README's run example then printed the answer of the turn before the report).
+    await new Promise((r) => setTimeout(r, 3_500));
+    expect(answers).toEqual([]);
+    // What the consumer does: take delivery (marked read), then offer it.
+    await new Mailbox({ team: team! }).consume('team-lead');
     queue.offer(report!);
     expect(await outcome).toEqual({ kind: 'finished', answer: 'FINAL: w1 finished.' });
     expect(answers).toEqual(['FINAL: w1 finished.']);
+  });
+
+  it("ends at once when the entry waiting in team-lead's inbox is taken by another reader (read, never offered)", async () => {
+    let team: Team | undefined;
+    const { answers, outcome } = await leadOfW1('idle', async (t) => {
+      team = t;
+      await new Mailbox({ team: t }).append('team-lead', { from: 'w1', text: 'w1 is done' });
+    });
+    await waitFor(() => server!.requests.length === 1, 10_000, "the lead's first turn");
+    const taken = Date.now();
+    await new Mailbox({ team: team! }).consume('team-lead');
+    expect(await outcome).toEqual({ kind: 'finished', answer: 'Waiting for w1.' });
+    expect(answers).toEqual(['Waiting for w1.']);
+    expect(Date.now() - taken).toBeLessThan(5_000);
   });
 
   it('compacts its conversation past SWARM_COMPACT_AT like a teammate (the same loop)', async () => {
