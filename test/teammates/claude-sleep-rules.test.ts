@@ -19,9 +19,12 @@ import { claudeTranscript } from '../../src/team/paths.js';
 import { addMember, readTeam, setHibernateAfter, updateMember, updateTeam } from '../../src/team/team-store.js';
 import type { Team } from '../../src/team/team.js';
 import { claudeDueToSleep, IDLE_SLACK_MS, putClaudeToSleep } from '../../src/teammates/claude-sleep.js';
+import { TmuxServer } from '../../src/backends/tmux/commands.js';
 import { fakeTmux } from '../support/fake-tmux.js';
+import { SSH_SKIP, SSH_TEST_HOST, startSshd } from '../support/sshd.js';
 import { useStandInTeam } from '../support/stand-in-panes.js';
 import { afterThisTest } from '../support/tmp-root.js';
+import { tmuxForThisTest } from '../support/tmux.js';
 import { startSleeper, writePendingFor } from '../support/team-fixture.js';
 
 const AFTER = 60_000;
@@ -87,6 +90,28 @@ describe('claudeDueToSleep', () => {
     process.kill(ok.pid!, 'SIGKILL');
     await expect.poll(() => isProcessAlive(ok.pid!)).toBe(false);
     expect(names(await claudeDueToSleep(team, {}, late))).toEqual([]);
+  });
+});
+
+describe.skipIf(SSH_SKIP !== undefined)('claudeDueToSleep: a member on another machine', () => {
+  it('is never due, though its pane there is alive and its pid names a live process here: the kill would be a local process.kill of some other process', async () => {
+    const sshd = await startSshd();
+    sshd.closeMastersUnder(team.root);
+    const socket = tmuxForThisTest();
+    // Its pane on the "host" (this machine over the test's sshd, its tmux on the private server).
+    const server = new TmuxServer({ socket });
+    await server.run(['new-session', '-d', '-s', 'swarm-remote', 'sleep 600']);
+    const [paneId, panePid] = (await server.run(['list-panes', '-t', 'swarm-remote', '-F', '#{pane_id} #{pane_pid}'])).trim().split(' ');
+    await setHibernateAfter(team, 1);
+    // Its record's pid is its pane's process there, and here (one machine plays both) a live process too.
+    const idle = Math.ceil((Date.now() + 200) / 1000) * 1000;
+    const { pid } = await claudeMember('far', { idleAt: idle, writtenAt: idle, pid: Number(panePid), extra: { host: SSH_TEST_HOST, backendType: 'ssh', tmuxPaneId: paneId! } });
+    await new Promise((r) => setTimeout(r, Math.max(0, idle + 10 - Date.now())));
+    const env = { SWARM_SSH_COMMAND: sshd.sshCommand, SWARM_TMUX_SOCKET: socket };
+    expect(await claudeDueToSleep(team, env)).toEqual({ due: [], nextAt: undefined });
+    // The same member on this machine is due: only where it runs kept it awake.
+    await updateMember(team, 'far', { host: undefined, backendType: undefined, tmuxPaneId: '' });
+    expect((await claudeDueToSleep(team, env)).due.map((d) => d.member.pid)).toEqual([pid]);
   });
 });
 
