@@ -61,7 +61,11 @@ describe("the README's everyday jobs", () => {
     ].join('\n');
     const run = execa('bash', ['-c', script], {
       cwd: REPO,
-      env: { CLAUDE_CONFIG_DIR: root, SWARM_TMUX_SOCKET: socket, TMUX: '', TMUX_PANE: '', NO_COLOR: '1', SWARM_TEAM: '' },
+      // npm_config_ignore_scripts: the first `npx swarm` in a clone installs the clone into npx's
+      // cache, running its `prepare` (`npm run build`) in the clone itself: dist/ rewritten in place
+      // while the other test files' processes load it (one failed with a bundle chunk half written).
+      // The commands stay as printed; only that rebuild is left out.
+      env: { CLAUDE_CONFIG_DIR: root, SWARM_TMUX_SOCKET: socket, TMUX: '', TMUX_PANE: '', NO_COLOR: '1', SWARM_TEAM: '', npm_config_ignore_scripts: 'true' },
       reject: false,
       stdin: 'ignore',
       detached: true, // its own process group: the clean-up below ends the stand-in even if the script failed
