@@ -57,9 +57,9 @@ export const MAX_NUDGES = 3;
 const UNOFFERED_WAIT_MS = 30_000;
 
 /**
- * Wait until the entries for the lead in team-lead's inbox are taken (true: one was offered, the
- * lead has news) or gone unread-no-more with nothing offered (taken by another reader). The consumer
- * marks an entry read a moment before it offers it: a short look again after that.
+ * Wait until the entries for the lead in team-lead's inbox are taken: true when one was offered (the
+ * lead has news), false when they were read with nothing offered (another reader took them). The
+ * consumer marks an entry read a moment before it offers it: a short look again after that.
  */
 async function offeredMeanwhile(team: Team, queue: LeadQueue): Promise<boolean> {
   await pollUntil(async () => queue.size > 0 || (await unheardByLead(team)) === 0, UNOFFERED_WAIT_MS, 50);
