@@ -3,6 +3,8 @@
 // does (and, with `takePrompt`, takes its prompt), so readiness is the real handshake. It records
 // the panes made, killed and probed; `create` replaces what a new pane is, and `old` is what the
 // probe says of any pane it did not make. `useStandInTeam` sets up what those tests stand on.
+// `settablePanes` is the plainer kind, for tests of what happens to panes that exist already: a pane
+// lives while the test keeps its id in `alive`.
 import { afterEach, beforeEach } from 'vitest';
 import type { Backend, PaneRef, PaneSpec, PaneState } from '../../src/backends/backend.js';
 import { Mailbox } from '../../src/mailbox/mailbox.js';
@@ -62,4 +64,43 @@ export function standInPanes(
     describe: () => 'stand-in panes',
     howToReach: () => 'nowhere',
   };
+}
+
+export interface SettablePanes {
+  backend: Backend;
+  /** The ids of the panes alive now: the test adds and removes them. */
+  alive: Set<string>;
+  kills: PaneRef[];
+  /** Run in turn before each liveness answer (e.g. to act while the caller waits on one). */
+  seen: (() => Promise<void>)[];
+  /** How many times isAlive was asked. */
+  asked: () => number;
+}
+
+/** A pane backend that makes no pane; a pane lives while its id is in `alive`. `extra` replaces any method. */
+export function settablePanes(extra: Partial<Backend> = {}): SettablePanes {
+  const alive = new Set<string>();
+  const kills: PaneRef[] = [];
+  const seen: (() => Promise<void>)[] = [];
+  let asked = 0;
+  const backend: Backend = {
+    type: 'tmux',
+    createPane: () => Promise.reject(new Error('no pane is created here')),
+    isAlive: async (p) => {
+      asked++;
+      await seen.shift()?.();
+      return alive.has(p.paneId);
+    },
+    probe: async (ps) => ps.map((p) => (alive.has(p.paneId) ? 'alive' : 'gone')),
+    kill: async (p) => {
+      kills.push(p);
+      alive.delete(p.paneId);
+    },
+    capture: async () => ({ lines: [] }),
+    plan: () => [],
+    describe: () => 'stand-in panes',
+    howToReach: () => 'nowhere',
+    ...extra,
+  };
+  return { backend, alive, kills, seen, asked: () => asked };
 }

@@ -1,9 +1,10 @@
 // The readiness handshake in process (teammates/readiness.ts; the mutation run's tests of it, with
 // spawn-guards, resume-guards and start-failure): a real team's inbox and status files, a pane
-// backend of the test's own whose liveness the test sets. Ready only when the prompt is taken and,
-// for the swarm runtime, a status file names a live pid (any pid for panes on another machine);
-// a claude teammate continuing its session once its transcript grows; each way of not being ready
-// in one line that says which; and how a failed start's pane is abandoned and described.
+// backend whose liveness the test sets (support/stand-in-panes.ts, settablePanes). Ready only when
+// the prompt is taken and, for the swarm runtime, a status file names a live pid (any pid for panes
+// on another machine); a claude teammate continuing its session once its transcript grows; each way
+// of not being ready in one line that says which; and how a failed start's pane is abandoned and
+// described.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -13,7 +14,7 @@ import { SwarmError } from '../../src/protocol/errors.js';
 import type { Team } from '../../src/team/team.js';
 import { abandonPane, awaitReadiness, describeExit, fileSize, startFailure, type ReadinessOptions } from '../../src/teammates/readiness.js';
 import { deadPid, startSleeper, writeStatus } from '../support/team-fixture.js';
-import { useStandInTeam } from '../support/stand-in-panes.js';
+import { settablePanes, useStandInTeam, type SettablePanes } from '../support/stand-in-panes.js';
 import { tempRoot } from '../support/tmp-root.js';
 
 let root: string;
@@ -23,24 +24,11 @@ useStandInTeam('swarm-readiness-', (s) => ({ root, team, cwd } = s));
 
 const PANE: PaneRef = { paneId: '%1', backendType: 'tmux' };
 
-/** A pane backend whose pane lives while `alive.value` is true; counts the liveness questions. */
-function panes(extra: Partial<Backend> = {}): Backend & { alive: { value: boolean }; asked: () => number } {
-  const alive = { value: true };
-  let asked = 0;
-  return {
-    type: 'tmux',
-    alive,
-    asked: () => asked,
-    createPane: () => Promise.reject(new Error('not used')),
-    isAlive: async () => (asked++, alive.value),
-    probe: async (ps) => ps.map(() => (alive.value ? 'alive' : 'gone')),
-    kill: async () => undefined,
-    capture: async () => ({ lines: [] }),
-    plan: () => [],
-    describe: () => 'test panes',
-    howToReach: () => 'nowhere',
-    ...extra,
-  };
+/** A pane backend whose pane PANE lives until the test removes it (`extra` replaces any method). */
+function panes(extra: Partial<Backend> = {}): SettablePanes {
+  const p = settablePanes(extra);
+  p.alive.add(PANE.paneId);
+  return p;
 }
 
 let mailbox: Mailbox;
@@ -66,7 +54,7 @@ async function refusal(o: ReadinessOptions): Promise<string> {
 
 describe('awaitReadiness: a swarm teammate', () => {
   it('is ready once it has taken its prompt and its status file names a live pid, whichever comes last', async () => {
-    const ready = awaitReadiness(options(panes(), { readyTimeoutMs: 10_000 }));
+    const ready = awaitReadiness(options(panes().backend, { readyTimeoutMs: 10_000 }));
     await writeStatus(root, 't', 'w1', { pid: await startSleeper() });
     await new Promise((r) => setTimeout(r, 300));
     let settled = false;
@@ -80,44 +68,44 @@ describe('awaitReadiness: a swarm teammate', () => {
   it('is not ready on a status file whose pid is dead, or one that does not parse, and says what it did not do', async () => {
     await mailbox.consume('w1');
     await writeStatus(root, 't', 'w1', { pid: await deadPid() });
-    expect(await refusal(options(panes()))).toBe('backend: w1 was not ready within 1 s (it did not pick up its prompt and write its status file)');
+    expect(await refusal(options(panes().backend))).toBe('backend: w1 was not ready within 1 s (it did not pick up its prompt and write its status file)');
     await fs.writeFile(team.paths.status('w1'), '{"name":"w1","pid":');
-    expect(await refusal(options(panes()))).toContain('w1 was not ready within 1 s');
+    expect(await refusal(options(panes().backend))).toContain('w1 was not ready within 1 s');
   });
 
   it('on panes of another machine, a status file is enough whatever its pid says here', async () => {
     await mailbox.consume('w1');
     await writeStatus(root, 't', 'w1', { pid: await deadPid() });
-    await awaitReadiness(options({ ...panes(), remoteProcesses: true }));
+    await awaitReadiness(options({ ...panes().backend, remoteProcesses: true }));
   });
 
   it('resumed (no prompt to take), it is ready on its status file alone', async () => {
     await writeStatus(root, 't', 'w1', { pid: await startSleeper() });
-    await awaitReadiness(options(panes(), { msgId: '' }));
+    await awaitReadiness(options(panes().backend, { msgId: '' }));
   });
 
   it('a prompt removed from the inbox counts as taken', async () => {
     await mailbox.consume('w1');
     await writeStatus(root, 't', 'w1', { pid: await startSleeper() });
     await fs.writeFile(team.paths.inbox('w1'), '[]');
-    await awaitReadiness(options(panes()));
+    await awaitReadiness(options(panes().backend));
   });
 
   it('having taken its prompt, it is not ready without a status file', async () => {
     await mailbox.consume('w1');
-    expect(await refusal(options(panes()))).toBe('backend: w1 was not ready within 1 s (it did not pick up its prompt and write its status file)');
+    expect(await refusal(options(panes().backend))).toBe('backend: w1 was not ready within 1 s (it did not pick up its prompt and write its status file)');
   });
 
   it('a pane that died: said at once, not at the deadline', async () => {
-    const backend = panes();
-    backend.alive.value = false;
+    const { backend, alive } = panes();
+    alive.delete(PANE.paneId);
     const started = Date.now();
     expect(await refusal(options(backend, { readyTimeoutMs: 10_000 }))).toBe('backend: w1 exited before it was ready');
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('asks the backend whether the pane lives at most every 400 ms, however often the team files change', async () => {
-    const backend = panes();
+    const { backend, asked } = panes();
     let writing = Promise.resolve(); // one write after another, all awaited before the root goes
     const writes = setInterval(() => {
       writing = writing.then(() => writeStatus(root, 't', 'w2', { pid: process.pid }));
@@ -128,32 +116,32 @@ describe('awaitReadiness: a swarm teammate', () => {
       clearInterval(writes);
       await writing;
     }
-    expect(backend.asked()).toBeGreaterThanOrEqual(2);
-    expect(backend.asked()).toBeLessThanOrEqual(4);
+    expect(asked()).toBeGreaterThanOrEqual(2);
+    expect(asked()).toBeLessThanOrEqual(4);
   });
 
   it('interrupted: its own error, not a timeout', async () => {
     const stop = new AbortController();
     setTimeout(() => stop.abort(), 100);
-    expect(await refusal(options(panes(), { readyTimeoutMs: 10_000, signal: stop.signal }))).toBe('interrupted: interrupted before w1 was ready');
+    expect(await refusal(options(panes().backend, { readyTimeoutMs: 10_000, signal: stop.signal }))).toBe('interrupted: interrupted before w1 was ready');
   });
 });
 
 describe('awaitReadiness: a claude teammate', () => {
   it('needs no status file: taking its prompt is enough, and not taking it is said without one', async () => {
-    expect(await refusal(options(panes(), { runtime: 'claude' }))).toBe('backend: w1 was not ready within 1 s (it did not pick up its prompt)');
+    expect(await refusal(options(panes().backend, { runtime: 'claude' }))).toBe('backend: w1 was not ready within 1 s (it did not pick up its prompt)');
     await mailbox.consume('w1');
-    await awaitReadiness(options(panes(), { runtime: 'claude' }));
+    await awaitReadiness(options(panes().backend, { runtime: 'claude' }));
   });
 
   it('continuing its session: ready once the transcript is longer than it was, and named when it is not', async () => {
     const transcript = path.join(await tempRoot(), 'session.jsonl');
     await fs.writeFile(transcript, '{"type":"user"}\n');
     const session = { transcript, size: (await fs.stat(transcript)).size };
-    expect(await refusal(options(panes(), { runtime: 'claude', msgId: '', session }))).toBe(
+    expect(await refusal(options(panes().backend, { runtime: 'claude', msgId: '', session }))).toBe(
       `backend: w1 was not ready within 1 s (it did not take up its Claude Code session ${transcript})`,
     );
-    const ready = awaitReadiness(options(panes(), { runtime: 'claude', msgId: '', session, readyTimeoutMs: 10_000 }));
+    const ready = awaitReadiness(options(panes().backend, { runtime: 'claude', msgId: '', session, readyTimeoutMs: 10_000 }));
     await fs.appendFile(transcript, '{"type":"system"}\n');
     await ready;
   });
@@ -164,7 +152,7 @@ describe('awaitReadiness: a claude teammate on a first-run dialog', () => {
 
   it('is told of through onNotice, and the wait ends naming the dialog nobody answered', async () => {
     const notices: string[] = [];
-    const backend = panes({ capture: async () => ({ lines: TRUST }) });
+    const { backend } = panes({ capture: async () => ({ lines: TRUST }) });
     const o = options(backend, { runtime: 'claude', readyTimeoutMs: 600, dialogTimeoutMs: 1500, onNotice: (t) => notices.push(t) });
     const started = Date.now();
     expect(await refusal(o)).toBe(
@@ -177,7 +165,7 @@ describe('awaitReadiness: a claude teammate on a first-run dialog', () => {
 
   it('a swarm teammate\'s screen is never read for dialogs', async () => {
     let reads = 0;
-    const backend = panes({ capture: async () => (reads++, { lines: TRUST }) });
+    const { backend } = panes({ capture: async () => (reads++, { lines: TRUST }) });
     expect(await refusal(options(backend))).toContain('w1 was not ready within 1 s');
     expect(reads).toBe(0);
   });
@@ -200,14 +188,14 @@ describe('describeExit', () => {
 describe('abandonPane', () => {
   it('no pane: nothing to capture or kill', async () => {
     let calls = 0;
-    const backend = panes({ capture: async () => (calls++, { lines: ['x'] }), kill: async () => void calls++ });
+    const { backend } = panes({ capture: async () => (calls++, { lines: ['x'] }), kill: async () => void calls++ });
     expect(await abandonPane(backend, undefined, [])).toEqual({ lines: [] });
     expect(calls).toBe(0);
   });
 
   it('a pane that cannot be captured or killed: no lines, and the kill is a problem said', async () => {
     const problems: string[] = [];
-    const backend = panes({ capture: () => Promise.reject(new Error('no server')), kill: () => Promise.reject(new Error('no such pane')) });
+    const { backend } = panes({ capture: () => Promise.reject(new Error('no server')), kill: () => Promise.reject(new Error('no such pane')) });
     expect(await abandonPane(backend, PANE, problems)).toEqual({ lines: [] });
     expect(problems).toEqual(['the pane could not be killed: Error: no such pane']);
   });
@@ -216,8 +204,8 @@ describe('abandonPane', () => {
     const log = path.join(await tempRoot(), 'w1.stderr');
     await fs.writeFile(log, 'boom\n');
     const running: PaneOutput = { lines: ['starting w1'] };
-    expect(await abandonPane(panes({ capture: async () => running }), PANE, [], log)).toEqual(running);
-    const ended = await abandonPane(panes({ capture: async () => ({ lines: ['starting w1'], exit: { code: 1 } }) }), PANE, [], log);
+    expect(await abandonPane(panes({ capture: async () => running }).backend, PANE, [], log)).toEqual(running);
+    const ended = await abandonPane(panes({ capture: async () => ({ lines: ['starting w1'], exit: { code: 1 } }) }).backend, PANE, [], log);
     expect(ended.stderr).toBe('boom\n');
   });
 });

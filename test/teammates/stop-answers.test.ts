@@ -4,7 +4,6 @@
 // `sleep` (support/team-fixture.ts). A member with a pane gets a stand-in backend through the
 // `backendFor` seam that StopContext has for shutdownAll, so the pane's life is the test's to decide.
 import { describe, expect, it } from 'vitest';
-import type { Backend, PaneRef } from '../../src/backends/backend.js';
 import { isProcessAlive } from '../../src/backends/process.js';
 import { Mailbox } from '../../src/mailbox/mailbox.js';
 import { readAudit } from '../../src/permissions/audit.js';
@@ -17,7 +16,7 @@ import { addWorktree, planWorktree } from '../../src/teammates/worktree.js';
 import { backendsOnce, handleShutdownApproved, killTeammate, shutdownAll, shutdownTeammate, type StopOutcome } from '../../src/teammates/stop.js';
 import { reapChildren, startSleeper } from '../support/team-fixture.js';
 import { git, makeRepo } from '../support/git-repo.js';
-import { useStandInTeam } from '../support/stand-in-panes.js';
+import { settablePanes, useStandInTeam } from '../support/stand-in-panes.js';
 import { tempRoot } from '../support/tmp-root.js';
 
 const TEAM = 't';
@@ -38,34 +37,6 @@ async function liveTeammate(name: string, extra: Partial<Member> = {}): Promise<
   const pid = await startSleeper();
   await updateMember(team, name, { pid, ...extra });
   return pid;
-}
-
-/**
- * A pane backend standing in for tmux: a pane is alive until it is killed or the test ends it;
- * every kill is recorded. `seen` runs (once each) at the next isAlive calls, before it answers.
- */
-function fakePanes(): { backend: Backend; alive: Set<string>; kills: PaneRef[]; seen: (() => Promise<void>)[] } {
-  const alive = new Set<string>();
-  const kills: PaneRef[] = [];
-  const seen: (() => Promise<void>)[] = [];
-  const backend: Backend = {
-    type: 'tmux',
-    createPane: () => Promise.reject(new Error('no pane is created here')),
-    isAlive: async (p) => {
-      await seen.shift()?.();
-      return alive.has(p.paneId);
-    },
-    probe: async (ps) => ps.map((p) => (alive.has(p.paneId) ? 'alive' : 'gone')),
-    kill: async (p) => {
-      kills.push(p);
-      alive.delete(p.paneId);
-    },
-    capture: async () => ({ lines: [] }),
-    plan: () => [],
-    describe: () => 'stand-in panes',
-    howToReach: () => 'nowhere',
-  };
-  return { backend, alive, kills, seen };
 }
 
 /** The shutdown_request in `name`'s inbox (the newest). */
@@ -208,7 +179,7 @@ describe('shutdownTeammate: the answer decides', () => {
   it('the teammate answers, then exits at once: the answer, not "exited without answering"', async () => {
     await addMember(team, { name: 'w1' });
     await updateMember(team, 'w1', { tmuxPaneId: '%2', backendType: 'tmux' });
-    const panes = fakePanes();
+    const panes = settablePanes();
     panes.alive.add('%2');
     // the wait's first look finds no answer and asks the pane: by then it has answered and exited
     const out = await shutdownTeammate(team, 'w1', {
@@ -321,7 +292,7 @@ describe('shutdownTeammate: a member that is not there to ask', () => {
   it('a hibernating teammate is removed without waking it: no request, its leftover pane closed', async () => {
     await addMember(team, { name: 'w1' });
     await updateMember(team, 'w1', { tmuxPaneId: '%7', backendType: 'tmux', hibernatedAt: 1 });
-    const panes = fakePanes();
+    const panes = settablePanes();
     const out = await shutdownTeammate(team, 'w1', { env: {}, timeoutMs: 200, backendFor: () => panes.backend });
     expect(out).toEqual({ name: 'w1', outcome: 'already_gone', reason: 'it was hibernating, and was not woken', verified: true });
     expect(panes.kills.map((p) => p.paneId)).toEqual(['%7']);
@@ -339,7 +310,7 @@ describe('handleShutdownApproved: the leader side of an approval', () => {
 
   it('a pane that exits within the grace: closed (remain-on-exit keeps it), removed, approved with no reason', async () => {
     await paneTeammate('w1', '%3');
-    const panes = fakePanes(); // not alive: it has exited
+    const panes = settablePanes(); // not alive: it has exited
     expect(await handleShutdownApproved(team, { from: 'w1' }, { env: {}, exitGraceMs: 5000, backendFor: () => panes.backend })).toEqual({ name: 'w1', outcome: 'approved', verified: true });
     expect(panes.kills).toEqual([{ paneId: '%3', backendType: 'tmux', name: 'w1' }]);
     expect(await roster()).toEqual(['team-lead']);
@@ -347,7 +318,7 @@ describe('handleShutdownApproved: the leader side of an approval', () => {
 
   it('a pane still running after the grace: killed, and the outcome says so in seconds', async () => {
     await paneTeammate('w1', '%3');
-    const panes = fakePanes();
+    const panes = settablePanes();
     panes.alive.add('%3');
     expect(await handleShutdownApproved(team, { from: 'w1' }, { env: {}, exitGraceMs: 600, backendFor: () => panes.backend })).toEqual({
       name: 'w1',
@@ -361,7 +332,7 @@ describe('handleShutdownApproved: the leader side of an approval', () => {
   it('a grace exit still running: killed, saying so; a bad SWARM_SHUTDOWN_GRACE_MS here leaves the seconds out', async () => {
     await paneTeammate('w1', '%3');
     await paneTeammate('w2', '%4');
-    const panes = fakePanes();
+    const panes = settablePanes();
     panes.alive.add('%3');
     const ctx = { exitGraceMs: 1400, backendFor: () => panes.backend };
     expect(await handleShutdownApproved(team, { from: 'w1', graceExpired: true }, { ...ctx, env: { SWARM_SHUTDOWN_GRACE_MS: '4000' } })).toEqual({
@@ -380,7 +351,7 @@ describe('handleShutdownApproved: the leader side of an approval', () => {
 
   it('a grace exit with the default grace and the default exit wait', async () => {
     await paneTeammate('w1', '%3');
-    const panes = fakePanes();
+    const panes = settablePanes();
     expect(await handleShutdownApproved(team, { from: 'w1', graceExpired: true }, { env: {}, backendFor: () => panes.backend })).toMatchObject({
       outcome: 'grace_exit',
       reason: 'exited by itself when its 30 s grace period ended',
@@ -389,7 +360,7 @@ describe('handleShutdownApproved: the leader side of an approval', () => {
 
   it('the default exit grace is 5 s', async () => {
     await paneTeammate('w1', '%3');
-    const panes = fakePanes();
+    const panes = settablePanes();
     panes.alive.add('%3');
     const out = await handleShutdownApproved(team, { from: 'w1' }, { env: {}, backendFor: () => panes.backend });
     expect(out).toMatchObject({ outcome: 'approved', reason: 'still running 5 s after approving; killed' });
@@ -403,7 +374,7 @@ describe('handleShutdownApproved: the leader side of an approval', () => {
 
   it('from someone no longer in the roster, or from team-lead: already handled, nothing removed', async () => {
     await paneTeammate('w1', '%3');
-    const panes = fakePanes();
+    const panes = settablePanes();
     const ctx = { env: {}, backendFor: () => panes.backend };
     expect(await handleShutdownApproved(team, { from: 'gone' }, ctx)).toEqual({ name: 'gone', outcome: 'already_gone', verified: true, reason: 'no longer in the roster' });
     expect(await handleShutdownApproved(team, { from: 'team-lead' }, ctx)).toEqual({ name: 'team-lead', outcome: 'already_gone', verified: true, reason: 'no longer in the roster' });
@@ -417,7 +388,7 @@ describe('handleShutdownApproved: the leader side of an approval', () => {
       ['w2', true, { name: 'w2', outcome: 'grace_exit', verified: true, reason: 'exited by itself when its grace period ended' }],
     ] as const) {
       await paneTeammate(name, '%5');
-      const panes = fakePanes();
+      const panes = settablePanes();
       panes.alive.add('%5');
       const ctx = { env: {}, exitGraceMs: 100, backendFor: () => panes.backend };
       const out = await shutdownTeammate(team, name, {
@@ -523,7 +494,7 @@ describe('shutdownAll', () => {
     const outcomes = await shutdownAll(team, {
       env: {},
       timeoutMs: 100,
-      backendFor: (m) => (built.push(m.name), fakePanes().backend), // every pane already exited
+      backendFor: (m) => (built.push(m.name), settablePanes().backend), // every pane already exited
     });
     expect(outcomes.map((o) => [o.name, o.outcome])).toEqual([
       ['w1', 'already_gone'],
@@ -536,7 +507,7 @@ describe('shutdownAll', () => {
 describe('backendsOnce', () => {
   it('one backend per team and backend kind, built by the given backendFor (or the registry)', async () => {
     const built: string[] = [];
-    const backendFor = backendsOnce({ env: {}, backendFor: (m, t) => (built.push(`${t.name}/${m.name}`), fakePanes().backend) });
+    const backendFor = backendsOnce({ env: {}, backendFor: (m, t) => (built.push(`${t.name}/${m.name}`), settablePanes().backend) });
     const m = (name: string, backendType?: string): Member => ({ name, agentId: `${name}@t`, joinedAt: 0, tmuxPaneId: '%1', cwd: '', subscriptions: [], ...(backendType ? { backendType } : {}) });
     const a = backendFor(m('w1', 'tmux'), team);
     expect(backendFor(m('w2', 'tmux'), team)).toBe(a);
