@@ -226,13 +226,15 @@ describe('resumeTeammates: under the spawn lock', () => {
 
   it('a failed resume puts nothing back once the roster names another pane', async () => {
     await stopped('w1', { tmuxPaneId: '%old', backendType: 'tmux' });
-    const backend = panes({
-      create: async () => {
-        const pid = await deadPid();
-        setImmediate(() => void updateMember(team, 'w1', { tmuxPaneId: '%other' }).catch(() => undefined)); // another resume, after ours is recorded
-        return { paneId: '%dies', backendType: 'tmux', pid };
-      },
-    });
+    const backend = panes({ create: async () => ({ paneId: '%dies', backendType: 'tmux', pid: await deadPid() }) });
+    // Another resume records its pane after ours is recorded and before ours is undone: readiness
+    // asks whether our pane lives only once it is recorded. (A setImmediate from createPane raced
+    // the recording itself on a loaded machine, and came first once.)
+    const isAlive = backend.isAlive;
+    backend.isAlive = async (pane) => {
+      if (pane.paneId === '%dies' && (await member('w1')).tmuxPaneId === '%dies') await updateMember(team, 'w1', { tmuxPaneId: '%other' });
+      return isAlive(pane);
+    };
     const [r] = await resumeTeammates(options(backend, ['w1']));
     expect(refusal(r).split('\n')[0]).toBe('resume of w1 failed: w1 exited before it was ready; w1 is still stopped');
     expect((await member('w1')).tmuxPaneId).toBe('%other');
