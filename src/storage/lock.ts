@@ -9,10 +9,15 @@
 //
 // Waiting line: a swarm process that finds the lock busy drops a ticket file
 // `<file>.lock.queue/<monotonic ns>-<pid>-<random>` and, until it gets the lock, only the first two
-// tickets poll the lock (every 1-3 ms); the others sleep in proportion to their place in line. A
+// tickets try the lock: each sleeps until the holder's lock directory goes or is touched (inotify on
+// that directory alone, dir-wakeup.ts) and tries again, at least every HEAD_WAIT_MS. The others sleep
+// until the ticket POLLERS places ahead of them leaves the line (inotify on that one file), which is
+// when they move up to try the lock, and look again at least every LINE_WAIT_MS. Where inotify is
+// unavailable, the first two poll every 1-3 ms and the others sleep in proportion to their place. A
 // process only takes the lock without a ticket when nobody is queued. This keeps the wait fair (no
 // writer starves behind luckier pollers, so the tail latency stays close to "everyone ahead of me
-// once") and keeps dozens of waiters from burning the CPU the holder needs. Tickets of dead
+// once") and keeps a hundred waiters from burning the CPU the holder needs: each wakes about once
+// per hand-over that concerns it, not hundreds of times a second. Tickets of dead
 // processes are removed by whoever sees them at the head of the line; a head that is alive but
 // stopped (Ctrl-Z) keeps its ticket, and the waiters behind it that see it leave the lock free for
 // IDLE_LINE_MS try the lock too. Claude Code's writers ignore the line and simply compete for the
@@ -75,8 +80,12 @@ export const DEFAULT_LOCK_OPTIONS: Required<LockOptions> = {
 
 /** Places at the head of the line that poll the lock itself. */
 const POLLERS = 2;
-/** Sleep per place in line beyond the pollers, ms (about one short critical section). */
+/** Sleep per place in line beyond the pollers without inotify, ms (about one short critical section). */
 const PER_PLACE_MS = 3;
+/** Longest sleep of a waiter at the head that watches the lock directory: a stale lock is taken over this soon. */
+const HEAD_WAIT_MS = 25;
+/** Longest sleep of a waiter behind the pollers that watches the ticket ahead: how soon it sees a line that stopped moving. */
+const LINE_WAIT_MS = 100;
 /**
  * How long a waiter not at the head of the line (a group-commit waiter, or a ticket behind the
  * pollers) lets a free lock lie for the head before it tries the lock itself: the pollers look every
@@ -324,6 +333,7 @@ async function acquire(file: string, opts: Required<LockOptions>, guard: LockGua
     if (release) return release;
   }
   const ticket = await takeTicket(file);
+  const wakeup = new DirWakeup();
   try {
     let deadline = Date.now() + opts.budgetMs;
     let attempts = 0;
@@ -354,13 +364,37 @@ async function acquire(file: string, opts: Required<LockOptions>, guard: LockGua
         await dropDeadTickets(file, tickets, ticket);
       }
       if (now >= deadline) throw lockTimeout(file, opts, attempts);
-      const wait = place < POLLERS ? 1 + Math.random() * 2 : Math.min(opts.maxDelayMs, (place - POLLERS + 1) * PER_PLACE_MS);
-      await delay(wait * (0.75 + Math.random() * 0.5));
+      await waitInLine(file, tickets, place, wakeup, opts);
     }
   } finally {
+    wakeup.close();
     await rm(path.join(queueDirFor(file), ticket), { force: true });
     await removeLineIfEmpty(file); // the last one out removes the line
   }
+}
+
+/**
+ * One wait in the line at `place`: at the head, until the lock directory goes or is touched; behind
+ * the pollers, until the ticket POLLERS places ahead leaves (then this one is a poller). A wake is
+ * only a hint: the caller looks at the line and the lock again. Without inotify: a plain sleep.
+ */
+async function waitInLine(file: string, tickets: string[], place: number, wakeup: DirWakeup, opts: Required<LockOptions>): Promise<void> {
+  const jitter = 0.75 + Math.random() * 0.5;
+  if (place < POLLERS) {
+    const lock = lstatOrUndefined(lockPathFor(file));
+    if (lock !== undefined && wakeup.watching) {
+      const mark = wakeup.follow(lockPathFor(file), identityOf(lock));
+      if (wakeup.watching) return wakeup.wait(mark, HEAD_WAIT_MS * jitter);
+    }
+    await delay((1 + Math.random() * 2) * jitter); // free (lost the race for it), or no inotify: look again soon
+    return;
+  }
+  if (wakeup.watching) {
+    const ahead = tickets[place - POLLERS]!;
+    const mark = wakeup.follow(path.join(queueDirFor(file), ahead), ahead);
+    if (wakeup.watching) return wakeup.wait(mark, LINE_WAIT_MS * jitter);
+  }
+  await delay(Math.min(opts.maxDelayMs, (place - POLLERS + 1) * PER_PLACE_MS) * jitter);
 }
 
 /** How long a group-commit waiter sleeps between checks: with change events (a safety net), without. */

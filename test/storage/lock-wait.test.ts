@@ -72,6 +72,44 @@ describe('a waiter', () => {
     expect(inotifyWatches()).toBeLessThanOrEqual(before);
   });
 
+  it('at the head of the line sleeps until the lock goes: about one try per 25 ms under a long holder, not hundreds, and no watch left behind', async () => {
+    const f = path.join(dir, 'head.json');
+    const holder = await holdLock(f);
+    const before = inotifyWatches();
+    const t0 = Date.now();
+    const err = (await withFileLock(f, async () => 'never', { budgetMs: 600 }).catch((e: unknown) => e)) as { kind: string; message: string };
+    const waited = Date.now() - t0;
+    expect(err.kind).toBe('lock_timeout');
+    const attempts = Number(/, (\d+) attempts\)/.exec(err.message)?.[1]);
+    // Polling every 1-3 ms made some 300 tries in 600 ms; sleeping on the lock directory, 600 / 25.
+    expect(attempts).toBeGreaterThan(0);
+    expect(attempts).toBeLessThanOrEqual(Math.ceil(waited / 15));
+    expect(inotifyWatches()).toBeLessThanOrEqual(before);
+    // And it wakes as the lock goes: a waiter behind a holder that lets go gets the lock.
+    const next = withFileLock(f, async () => 'mine');
+    await expect.poll(() => ticketsInLine(f)).toBe(1);
+    holder.release();
+    expect(await next).toBe('mine');
+    await holder.held;
+  });
+
+  it('behind the head sleeps until the ticket ahead of it leaves, then moves up and gets the lock in turn (the first two race)', async () => {
+    const f = path.join(dir, 'line.json');
+    const holder = await holdLock(f);
+    const order: number[] = [];
+    const waiters = [1, 2, 3, 4].map(async (i) => {
+      await sleep(i * 30); // tickets in this order
+      await withFileLock(f, async () => void order.push(i));
+    });
+    await expect.poll(() => ticketsInLine(f)).toBe(4);
+    holder.release();
+    await Promise.all([holder.held, ...waiters]);
+    // The first two in line both try the lock, so either may get it first; nobody passes a waiter
+    // two places ahead.
+    expect([...order].sort()).toEqual([1, 2, 3, 4]);
+    for (const i of [1, 2]) expect(order.indexOf(i)).toBeLessThan(order.indexOf(i + 2));
+  });
+
   it('in line outlasts its budget while a writer that ignores the line keeps taking the lock', async () => {
     const f = path.join(dir, 'claude.json');
     const lock = lockPathFor(f);
