@@ -92,8 +92,8 @@ export async function requestPermission(opts: RequestPermissionOptions): Promise
   // Watch before writing, so an answer that lands at once is never missed.
   const watchOpts = { pollMs: opts.pollMs ?? 1000, ...(opts.noWatch ? { noWatch: true } : {}) };
   const watchers = await Promise.all([
-    DirWatcher.open(paths.resolved, { ...watchOpts, match: (b) => b === `${id}.json` }),
-    DirWatcher.open(paths.inboxes, { ...watchOpts, match: (b) => b === `${opts.workerName}.json` }),
+    DirWatcher.open(paths.resolved, { ...watchOpts, file: `${id}.json` }),
+    DirWatcher.open(paths.inboxes, { ...watchOpts, file: `${opts.workerName}.json` }),
   ]);
   try {
     await announce(paths, id, opts, now);

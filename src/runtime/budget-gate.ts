@@ -73,7 +73,7 @@ export class BudgetGate {
     d.view.waiting(`the team's budget is reached (${why}); no model step until it is raised`);
     d.transcript.append({ kind: 'budget', what: 'waiting', why });
     await this.tellLead(why);
-    const watcher = await DirWatcher.open(d.team.paths.dir, { match: (b) => b === 'config.json', pollMs: d.pollMs });
+    const watcher = await DirWatcher.open(d.team.paths.dir, { file: 'config.json', pollMs: d.pollMs });
     try {
       for (;;) {
         const request = d.shutdown.unanswered();

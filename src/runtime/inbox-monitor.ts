@@ -17,7 +17,7 @@ export class InboxMonitor {
 
   static async open(paths: TeamPaths, name: string, opts: { pollMs?: number } = {}): Promise<InboxMonitor> {
     const file = path.basename(paths.inbox(name));
-    const watcher = await DirWatcher.open(paths.inboxes, { match: (b) => b === file, ...(opts.pollMs !== undefined ? { pollMs: opts.pollMs } : {}) });
+    const watcher = await DirWatcher.open(paths.inboxes, { file, ...(opts.pollMs !== undefined ? { pollMs: opts.pollMs } : {}) });
     const monitor = new InboxMonitor(watcher);
     monitor.loop = monitor.run();
     return monitor;

@@ -14,12 +14,19 @@
 // inotify is unavailable (no watches left, an error); on a local file system inotify sees every
 // write, and the poll only runs every LOCAL_POLL_MS as a net for a lost event (a full inotify queue).
 //
+// One file (`file`): a follower of a single file in a busy directory (a teammate's own inbox among a
+// hundred, config.json beside its lock and temp files) watches that file's inode instead, and makes
+// the watch again after every event: writers replace the file by renaming a new one into place, which
+// the old inode reports (its link count drops) and after which only a new watch sees the new file.
+// The directory's watch stands in while the file does not exist. So a broadcast's hundred appends wake
+// each of the hundred teammates once, not a hundred times each (BENCHMARKS.md, issue 35).
+//
 // Usage: const w = await DirWatcher.open(dir, { match }); for (;;) { read(); await w.changed(signal); }
 // `changed()` resolves at once if anything changed since the previous call, so a change that lands
 // while the caller is reading is never missed.
-import { promises as fs, watch, type FSWatcher } from 'node:fs';
+import { existsSync, promises as fs, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
-import { SwarmError } from '../protocol/errors.js';
+import { errnoCode, SwarmError } from '../protocol/errors.js';
 import { ensureDir } from './atomic.js';
 import { filesystemOf, type Filesystem } from './mounts.js';
 
@@ -32,6 +39,8 @@ const MAX_NAMES = 1000;
 export interface DirWatcherOptions {
   /** Only these file names (basename) count; default: all. */
   match?: (basename: string) => boolean;
+  /** Follow this one file (basename) by a watch on the file itself; `match` is then ignored. */
+  file?: string;
   /** Poll interval where inotify cannot see every write, ms (default 1000; 0 disables the poll). */
   pollMs?: number;
   /** Disable inotify: poll every `pollMs` (tests of the poll path). */
@@ -75,13 +84,16 @@ export class DirWatcher {
     if (!this.opts.noWatch) {
       const match = this.opts.match;
       try {
-        const own = path.basename(this.dir);
-        this.watcher = (this.opts.watch ?? watch)(this.dir, (event, name) => {
-          if (event === 'rename' && name === own) this.inotifyLost(pollMs); // the directory itself went
-          else if (name === null) this.hint();
-          else if (match === undefined || match(name)) this.hint(name);
-        });
-        this.watcher.on('error', () => this.inotifyLost(pollMs));
+        if (this.opts.file !== undefined) this.watchFile(this.opts.file, pollMs);
+        else {
+          const own = path.basename(this.dir);
+          this.watcher = (this.opts.watch ?? watch)(this.dir, (event, name) => {
+            if (event === 'rename' && name === own) this.inotifyLost(pollMs); // the directory itself went
+            else if (name === null) this.hint();
+            else if (match === undefined || match(name)) this.hint(name);
+          });
+          this.watcher.on('error', () => this.inotifyLost(pollMs));
+        }
         const filesystem = this.opts.filesystem ?? (async (d: string) => filesystemOf(await fs.realpath(d)));
         seesAll = (await filesystem(this.dir))?.remote === false;
       } catch {
@@ -89,6 +101,42 @@ export class DirWatcher {
       }
     }
     if (pollMs > 0) this.pollEvery(seesAll ? Math.max(pollMs, LOCAL_POLL_MS) : pollMs);
+  }
+
+  /**
+   * Watch `file` itself, or, while it does not exist, the directory until it appears. Every event
+   * makes the watch again (on the file's inode as it is now) before the hint, so a reader that
+   * re-reads on the hint has a watch on what it reads. Throws when no watch can be made.
+   */
+  private watchFile(file: string, pollMs: number): void {
+    this.watcher?.close();
+    this.watcher = undefined;
+    if (this.closed) return;
+    const watchFn = this.opts.watch ?? watch;
+    const again = (): void => {
+      try {
+        this.watchFile(file, pollMs);
+      } catch {
+        this.inotifyLost(pollMs);
+        return;
+      }
+      this.hint(file);
+    };
+    try {
+      this.watcher = watchFn(path.join(this.dir, file), again);
+    } catch (e) {
+      if (errnoCode(e) !== 'ENOENT') throw e;
+      const own = path.basename(this.dir);
+      this.watcher = watchFn(this.dir, (event, name) => {
+        if (event === 'rename' && name === own) this.inotifyLost(pollMs); // the directory itself went
+        else if (name === null || name === file) again();
+      });
+      if (existsSync(path.join(this.dir, file))) {
+        again(); // made between the two: follow it now
+        return;
+      }
+    }
+    this.watcher.on('error', () => this.inotifyLost(pollMs));
   }
 
   /** An error ends an inotify watch: hint (something may have been missed) and poll at the full rate. */
@@ -106,6 +154,14 @@ export class DirWatcher {
   }
 
   private async signature(): Promise<string> {
+    if (this.opts.file !== undefined) {
+      try {
+        const st = await fs.stat(path.join(this.dir, this.opts.file));
+        return `${st.ino}:${st.size}:${st.mtimeMs}`;
+      } catch {
+        return 'missing';
+      }
+    }
     let names: string[];
     try {
       names = await fs.readdir(this.dir);

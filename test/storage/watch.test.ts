@@ -381,4 +381,92 @@ describe('DirWatcher', () => {
       await w.close();
     }
   });
+
+  it('one file: every replacement by rename, an in-place write and a removal is a hint; a lock, a temp file or another file beside it is none', async () => {
+    const d = path.join(dir, 'one');
+    await mkdir(d);
+    const file = path.join(d, 'w1.json');
+    await writeFile(file, '[]');
+    const w = await DirWatcher.open(d, { file: 'w1.json', pollMs: 0 });
+    try {
+      await w.changed(undefined, 1).catch(() => undefined); // the start's hint, if any
+      // What a hundred teammates' inboxes, locks and writes do beside it: no hint.
+      await mkdir(`${file}.lock`);
+      await writeFile(path.join(d, 'w1.json.tmp-1'), '[1]');
+      await rename(path.join(d, 'w1.json.tmp-1'), path.join(d, 'w2.json'));
+      await rm(`${file}.lock`, { recursive: true });
+      expect(await hinted(w)).toBe(false);
+      // Three replacements in a row, each seen: the watch moves to the new file every time.
+      for (const n of [1, 2, 3]) {
+        await writeFile(`${file}.tmp`, `[${n}]`);
+        await rename(`${file}.tmp`, file);
+        expect(await hinted(w, 5_000)).toBe(true);
+        expect(await hinted(w)).toBe(false);
+      }
+      await writeFile(file, '[4]'); // in place, as a writer without a rename does
+      expect(await hinted(w, 5_000)).toBe(true);
+      await rm(file);
+      expect(await hinted(w, 5_000)).toBe(true);
+      expect(w.pollingEveryMs).toBe(0); // inotify carried all of it
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('one file that does not exist yet: its creation is a hint, and so is every write after it', async () => {
+    const d = path.join(dir, 'later');
+    const w = await DirWatcher.open(d, { file: 'w1.json', pollMs: 0 });
+    try {
+      await w.changed(undefined, 1).catch(() => undefined);
+      await writeFile(path.join(d, 'other.json'), '[]');
+      expect(await hinted(w)).toBe(false);
+      const file = path.join(d, 'w1.json');
+      await writeFile(`${file}.tmp`, '[]');
+      await rename(`${file}.tmp`, file);
+      expect(await hinted(w, 5_000)).toBe(true);
+      await writeFile(`${file}.tmp`, '[1]');
+      await rename(`${file}.tmp`, file);
+      expect(await hinted(w, 5_000)).toBe(true);
+      await rm(file); // gone, then back: the directory's watch stands in again
+      expect(await hinted(w, 5_000)).toBe(true);
+      await writeFile(file, '[2]');
+      expect(await hinted(w, 5_000)).toBe(true);
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('one file, polling: a replacement is a hint, a file beside it is none', async () => {
+    const d = path.join(dir, 'onepoll');
+    await mkdir(d);
+    const file = path.join(d, 'w1.json');
+    await writeFile(file, '[]');
+    const w = await DirWatcher.open(d, { file: 'w1.json', noWatch: true, pollMs: 20 });
+    try {
+      await w.changed(undefined, 1).catch(() => undefined);
+      await writeFile(path.join(d, 'w2.json'), '[]');
+      expect(await hinted(w)).toBe(false);
+      await writeFile(`${file}.tmp`, '[1]');
+      await rename(`${file}.tmp`, file);
+      expect(await hinted(w, 5_000)).toBe(true);
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('one file whose directory goes: a hint, and the poll takes over at the full rate', async () => {
+    const d = path.join(dir, 'onegoes');
+    await mkdir(d);
+    await writeFile(path.join(d, 'w1.json'), '[]');
+    const w = await DirWatcher.open(d, { file: 'w1.json', pollMs: 20 });
+    try {
+      await w.changed(undefined, 1).catch(() => undefined);
+      expect(w.pollingEveryMs).toBe(LOCAL_POLL_MS);
+      await rm(d, { recursive: true });
+      expect(await hinted(w, 5_000)).toBe(true);
+      await expect.poll(() => w.pollingEveryMs).toBe(20);
+    } finally {
+      await w.close();
+    }
+  });
 });

@@ -58,7 +58,7 @@ export class TeamFeed {
       DirWatcher.open(p.inboxes, { match: json }),
       DirWatcher.open(p.pending, { match: json }),
       DirWatcher.open(p.resolved, { match: json }),
-      DirWatcher.open(p.dir, { match: (n) => n === 'config.json' }),
+      DirWatcher.open(p.dir, { file: 'config.json' }),
       DirWatcher.open(p.tasks.dir, { match: json }),
     ]);
     try {

@@ -36,7 +36,7 @@ async function watchStatus(team: Team, json: boolean): Promise<void> {
     DirWatcher.open(p.statusDir),
     DirWatcher.open(p.inboxes, { match: (n) => n.endsWith('.json') }),
     DirWatcher.open(p.pending, { match: (n) => n.endsWith('.json') }),
-    DirWatcher.open(p.dir, { match: (n) => n === 'config.json' }),
+    DirWatcher.open(p.dir, { file: 'config.json' }),
   ]);
   let last = '';
   try {
