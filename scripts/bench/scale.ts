@@ -3,8 +3,9 @@
 // (`swarm lead`, in a pane of the same server) running. Per N, in two phases:
 //   A (no hibernation): spawnTeammates until all are ready; all idle, then 10 s to settle; the team's
 //     RSS (teammates and console, VmRSS) and the console's CPU over a 60 s window; a broadcast (`*`)
-//     from this process, per recipient the time from the send to its first model request carrying
-//     it (p50/p99/max); and where its time went: how long the N appends took, and the CPU of each
+//     from this process, per recipient the time from the send to its read (the issue's "send to last
+//     read": the entry taken from its inbox and marked read, as its transcript's message_in says) and
+//     to its first model request carrying it (p50/p99/max); and where its time went: how long the N appends took, and the CPU of each
 //     teammate, the console and this process (sender and stand-in) from the send until all were
 //     idle again, with what that CPU alone takes on this machine's cores.
 //   B (hibernateAfter 2s): the same team spawned again, all asleep (state hibernating); the team's
@@ -61,6 +62,8 @@ interface Level {
   consoleCpuPct: number;
   bareCpuPct: number;
   broadcast: { p50: number; p99: number; max: number };
+  /** The same broadcast to each recipient's read: its transcript's message_in (the entry taken from the inbox, marked read). */
+  broadcastRead: { p50: number; p99: number; max: number };
   /** Where the broadcast's time went: the send itself, and CPU from the send until all were idle again. */
   broadcastCost: { sendMs: number; teammateCpuMs: number; consoleCpuMs: number; benchCpuMs: number };
   direct: number;
@@ -146,6 +149,23 @@ async function rawTmux(n: number): Promise<number> {
   }
 }
 
+/** Per teammate, when its transcript says it read (took from its inbox) the message holding `token` (epoch ms). */
+async function readAt(team: Team, names: string[], token: string): Promise<number[]> {
+  const out: number[] = [];
+  for (const name of names) {
+    const lines = (await fs.readFile(team.paths.log(name), 'utf8')).split('\n');
+    for (const line of lines) {
+      if (!line.includes(token)) continue;
+      const e = JSON.parse(line) as { kind?: string; at?: string; text?: string };
+      if (e.kind === 'message_in' && e.at !== undefined) {
+        out.push(Date.parse(e.at));
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 /** Per agent, when the stand-in first received a request whose last user message holds `token` (epoch ms). */
 function firstSeen(standin: MessagesServer, token: string): Map<string, number> {
   const seen = new Map<string, number>();
@@ -164,7 +184,7 @@ async function level(n: number, wakes: number): Promise<Level> {
   try {
     // A: awake.
     const a = await startTeam(n, undefined, standin);
-    let phaseA: Pick<Level, 'readyMs' | 'rssAwakeMb' | 'pssAwakeMb' | 'consoleCpuPct' | 'broadcast' | 'broadcastCost' | 'direct'>;
+    let phaseA: Pick<Level, 'readyMs' | 'rssAwakeMb' | 'pssAwakeMb' | 'consoleCpuPct' | 'broadcast' | 'broadcastRead' | 'broadcastCost' | 'direct'>;
     const bare = bareNodes(n);
     let rssBareMb = 0;
     let bareCpuPct = 0;
@@ -192,6 +212,7 @@ async function level(n: number, wakes: number): Promise<Level> {
       const sendMs = Date.now() - t2;
       await waitUntil(async () => firstSeen(standin, 'BROADCAST-1').size >= n, 120_000, 'every recipient to read the broadcast');
       const lat = summarize([...firstSeen(standin, 'BROADCAST-1').values()].map((t) => t - t2));
+      const read = summarize((await readAt(a.team, Array.from({ length: n }, (_, i) => `w${i + 1}`), 'BROADCAST-1')).map((t) => t - t2));
       await waitUntil(async () => (await a.states()).every((m) => m.state === 'idle'), 120_000, 'all idle after the broadcast');
       const ticksAfter = await Promise.all([...pids, a.consolePid].map(sample));
       const bench = process.cpuUsage(benchBefore);
@@ -202,6 +223,7 @@ async function level(n: number, wakes: number): Promise<Level> {
         pssAwakeMb: mine.reduce((s, u) => s + u.pssMb, 0),
         consoleCpuPct: usage[pids.length]!.cpuPct,
         broadcast: { p50: lat.p50, p99: lat.p99, max: lat.max },
+        broadcastRead: { p50: read.p50, p99: read.p99, max: read.max },
         broadcastCost: {
           sendMs,
           teammateCpuMs: pids.reduce((s, _, i) => s + cpuMs(i), 0) / pids.length,
@@ -258,7 +280,7 @@ function plot(levels: Level[]): string {
         { label: 'bare node ×N', color: '#aaa', values: levels.map((l) => l.rssBareMb) },
       ],
     },
-    { title: 'latency (s)', unit: 's', series: [{ label: 'wake p50', color: '#9467bd', values: levels.map((l) => l.wake.p50 / 1000) }, { label: 'broadcast p99', color: '#ff7f0e', values: levels.map((l) => l.broadcast.p99 / 1000) }] },
+    { title: 'latency (s)', unit: 's', series: [{ label: 'wake p50', color: '#9467bd', values: levels.map((l) => l.wake.p50 / 1000) }, { label: 'broadcast read p99', color: '#ff7f0e', values: levels.map((l) => l.broadcastRead.p99 / 1000) }, { label: 'request p99', color: '#e7ba52', values: levels.map((l) => l.broadcast.p99 / 1000) }] },
   ];
   const pw = W / panels.length;
   const ns = levels.map((l) => l.n);
@@ -294,20 +316,20 @@ export async function scaleBench(): Promise<void> {
   const f = (x: number): string => x.toFixed(0);
   process.stdout.write(
     `\n${table(
-      ['N', 'all ready ms', 'baseline raw tmux ms', 'team RSS awake MB', 'team PSS awake MB', 'team RSS hibernating MB', 'baseline N bare node MB', 'console CPU % (N idle)', 'baseline bare node CPU %', 'wake p50 ms', 'wake p99 ms', 'baseline: message to an awake teammate ms', 'broadcast p50 ms', 'broadcast p99 ms', 'broadcast max ms'],
-      rows.map((l) => [l.n, f(l.readyMs), f(l.rawTmuxMs), f(l.rssAwakeMb), f(l.pssAwakeMb), f(l.rssAsleepMb), f(l.rssBareMb), l.consoleCpuPct.toFixed(2), l.bareCpuPct.toFixed(2), f(l.wake.p50), f(l.wake.p99), f(l.direct), f(l.broadcast.p50), f(l.broadcast.p99), f(l.broadcast.max)]),
+      ['N', 'all ready ms', 'baseline raw tmux ms', 'team RSS awake MB', 'team PSS awake MB', 'team RSS hibernating MB', 'baseline N bare node MB', 'console CPU % (N idle)', 'baseline bare node CPU %', 'wake p50 ms', 'wake p99 ms', 'baseline: message to an awake teammate ms', 'broadcast read p50 ms', 'broadcast read p99 ms', 'broadcast request p50 ms', 'broadcast request p99 ms', 'broadcast request max ms'],
+      rows.map((l) => [l.n, f(l.readyMs), f(l.rawTmuxMs), f(l.rssAwakeMb), f(l.pssAwakeMb), f(l.rssAsleepMb), f(l.rssBareMb), l.consoleCpuPct.toFixed(2), l.bareCpuPct.toFixed(2), f(l.wake.p50), f(l.wake.p99), f(l.direct), f(l.broadcastRead.p50), f(l.broadcastRead.p99), f(l.broadcast.p50), f(l.broadcast.p99), f(l.broadcast.max)]),
     )}\n`,
   );
   process.stdout.write(
     `\n${table(
-      ['N', 'broadcast send ms (N appends)', 'CPU ms per teammate, send to all idle', 'console CPU ms', 'bench CPU ms (sender and stand-in)', 'all of it on 2 cores, s', 'broadcast p99 ms'],
+      ['N', 'broadcast send ms (N appends)', 'CPU ms per teammate, send to all idle', 'console CPU ms', 'bench CPU ms (sender and stand-in)', 'all of it on 2 cores, s', 'broadcast read p99 ms', 'broadcast request p99 ms'],
       rows.map((l) => {
         const c = l.broadcastCost;
-        return [l.n, f(c.sendMs), f(c.teammateCpuMs), f(c.consoleCpuMs), f(c.benchCpuMs), ((c.teammateCpuMs * l.n + c.consoleCpuMs + c.benchCpuMs) / 1000 / os.cpus().length).toFixed(1), f(l.broadcast.p99)];
+        return [l.n, f(c.sendMs), f(c.teammateCpuMs), f(c.consoleCpuMs), f(c.benchCpuMs), ((c.teammateCpuMs * l.n + c.consoleCpuMs + c.benchCpuMs) / 1000 / os.cpus().length).toFixed(1), f(l.broadcastRead.p99), f(l.broadcast.p99)];
       }),
     )}\n`,
   );
-  process.stdout.write('team RSS = the teammates’ processes and the console (VmRSS); PSS counts the pages they share (the node binary) once among them; hibernating: only the console is left. Wake and broadcast: from the send to the stand-in receiving the first request that carries the message.\n');
+  process.stdout.write('team RSS = the teammates’ processes and the console (VmRSS); PSS counts the pages they share (the node binary) once among them; hibernating: only the console is left. Wake and broadcast request: from the send to the stand-in receiving the first request that carries the message; broadcast read: from the send to the recipient taking it from its inbox (marked read; the message_in line of its transcript).\n');
   for (const l of rows) for (const x of l.failed) process.stdout.write(`failed (N=${l.n}): ${x}\n`);
   process.stdout.write(`load average at end: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
   const svg = path.join(REPO, 'docs/bench/scale.svg');
