@@ -15,7 +15,8 @@
 // processes (RSS), a bare idle node (CPU), a message to an awake idle teammate (wake), a direct
 // message to one awake teammate (broadcast). Writes docs/bench/scale.svg (the figures against N).
 // BENCH_LEVELS=10,50 narrows the levels; BENCH_WAKES (default 10) sets K; BENCH_KEEP=1 keeps the temp
-// roots (their logs) for a look after a failure.
+// roots (their logs) for a look after a failure; TMPDIR says where the roots go (the header names
+// that file system and its mount options).
 import { spawn as spawnChild, type ChildProcess } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -29,6 +30,7 @@ import { Mailbox } from '../../src/mailbox/mailbox.js';
 import { sendMessage } from '../../src/mailbox/send.js';
 import { lastUserText } from '../../src/standin/request.js';
 import { startMessagesServer, type MessagesServer } from '../../src/standin/messages-server.js';
+import { filesystemOf } from '../../src/storage/mounts.js';
 import { collectStatus } from '../../src/teammates/status-report.js';
 import { spawnTeammates } from '../../src/teammates/spawn.js';
 import { shutdownAll } from '../../src/teammates/stop.js';
@@ -147,6 +149,18 @@ async function rawTmux(n: number): Promise<number> {
   } finally {
     await reap(socket);
   }
+}
+
+/**
+ * Where the team roots go (TMPDIR) and how that file system is mounted: every inbox write is a
+ * rename that frees the old file's blocks, and a file system mounted `discard` trims them there and
+ * then, in the process that frees them, which the broadcast figures show.
+ */
+async function rootsAt(): Promise<string> {
+  const dir = await fs.realpath(os.tmpdir());
+  const mount = await filesystemOf(dir);
+  const options = mount && (await fs.readFile('/proc/mounts', 'utf8')).split('\n').map((l) => l.split(' ')).find((f) => f[1] === mount.mountPoint)?.[3];
+  return `team roots in ${dir} (${mount?.type ?? 'unknown file system'}${options ? ` ${options}` : ''})`;
 }
 
 /** Per teammate, when its transcript says it read (took from its inbox) the message holding `token` (epoch ms). */
@@ -306,7 +320,7 @@ function plot(levels: Level[]): string {
 export async function scaleBench(): Promise<void> {
   const levels = process.env.BENCH_LEVELS ? process.env.BENCH_LEVELS.split(',').map(Number) : [10, 50, 100];
   const wakes = Number(process.env.BENCH_WAKES ?? 10);
-  process.stdout.write(`\nload average at start: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; tmux on private sockets swarm-bench-<hex>; teammates against the stand-in\n`);
+  process.stdout.write(`\nload average at start: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; tmux on private sockets swarm-bench-<hex>; teammates against the stand-in; ${await rootsAt()}\n`);
   const rows: Level[] = [];
   for (const n of levels) {
     const began = performance.now();
