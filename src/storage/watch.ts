@@ -86,10 +86,8 @@ export class DirWatcher {
       try {
         if (this.opts.file !== undefined) this.watchFile(this.opts.file, pollMs);
         else {
-          const own = path.basename(this.dir);
-          this.watcher = (this.opts.watch ?? watch)(this.dir, (event, name) => {
-            if (event === 'rename' && name === own) this.inotifyLost(pollMs); // the directory itself went
-            else if (name === null) this.hint();
+          this.watcher = this.watchDir(pollMs, (name) => {
+            if (name === null) this.hint();
             else if (match === undefined || match(name)) this.hint(name);
           });
           this.watcher.on('error', () => this.inotifyLost(pollMs));
@@ -112,7 +110,6 @@ export class DirWatcher {
     this.watcher?.close();
     this.watcher = undefined;
     if (this.closed) return;
-    const watchFn = this.opts.watch ?? watch;
     const again = (): void => {
       try {
         this.watchFile(file, pollMs);
@@ -123,13 +120,11 @@ export class DirWatcher {
       this.hint(file);
     };
     try {
-      this.watcher = watchFn(path.join(this.dir, file), again);
+      this.watcher = (this.opts.watch ?? watch)(path.join(this.dir, file), again);
     } catch (e) {
       if (errnoCode(e) !== 'ENOENT') throw e;
-      const own = path.basename(this.dir);
-      this.watcher = watchFn(this.dir, (event, name) => {
-        if (event === 'rename' && name === own) this.inotifyLost(pollMs); // the directory itself went
-        else if (name === null || name === file) again();
+      this.watcher = this.watchDir(pollMs, (name) => {
+        if (name === null || name === file) again();
       });
       if (existsSync(path.join(this.dir, file))) {
         again(); // made between the two: follow it now
@@ -137,6 +132,15 @@ export class DirWatcher {
       }
     }
     this.watcher.on('error', () => this.inotifyLost(pollMs));
+  }
+
+  /** The directory's own inotify watch: `onName` gets the file each event names (null: none); the directory going ends it. */
+  private watchDir(pollMs: number, onName: (name: string | null) => void): FSWatcher {
+    const own = path.basename(this.dir);
+    return (this.opts.watch ?? watch)(this.dir, (event, name) => {
+      if (event === 'rename' && name === own) this.inotifyLost(pollMs); // the directory itself went
+      else onName(name);
+    });
   }
 
   /** An error ends an inotify watch: hint (something may have been missed) and poll at the full rate. */
