@@ -30,6 +30,7 @@ import { Mailbox } from '../../src/mailbox/mailbox.js';
 import { sendMessage } from '../../src/mailbox/send.js';
 import { lastUserText } from '../../src/standin/request.js';
 import { startMessagesServer, type MessagesServer } from '../../src/standin/messages-server.js';
+import { jsonlValues, readJsonl } from '../../src/storage/jsonl.js';
 import { filesystemOf } from '../../src/storage/mounts.js';
 import { collectStatus } from '../../src/teammates/status-report.js';
 import { spawnTeammates } from '../../src/teammates/spawn.js';
@@ -167,15 +168,9 @@ async function rootsAt(): Promise<string> {
 async function readAt(team: Team, names: string[], token: string): Promise<number[]> {
   const out: number[] = [];
   for (const name of names) {
-    const lines = (await fs.readFile(team.paths.log(name), 'utf8')).split('\n');
-    for (const line of lines) {
-      if (!line.includes(token)) continue;
-      const e = JSON.parse(line) as { kind?: string; at?: string; text?: string };
-      if (e.kind === 'message_in' && e.at !== undefined) {
-        out.push(Date.parse(e.at));
-        break;
-      }
-    }
+    const events = jsonlValues(await readJsonl(team.paths.log(name))) as { kind?: string; at?: string; text?: string }[];
+    const read = events.find((e) => e.kind === 'message_in' && e.at !== undefined && e.text?.includes(token) === true);
+    if (read) out.push(Date.parse(read.at!));
   }
   return out;
 }
