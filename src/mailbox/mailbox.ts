@@ -100,6 +100,14 @@ export interface NewMessage {
   msgId?: string;
 }
 
+/** A message in a recipient's spool, not yet known to be in its inbox (Mailbox.spool). */
+export interface Spooled {
+  to: string;
+  entry: InboxMessage;
+  /** The spool file: gone once merged. */
+  file: string;
+}
+
 export type AppendUnlessResult = { appended: InboxMessage } | { found: InboxMessage };
 
 export class Mailbox {
@@ -142,13 +150,27 @@ export class Mailbox {
 
   /** Append one message to `to`'s inbox (file created as `[]` first if missing). */
   async append(to: string, msg: NewMessage | InboxMessage): Promise<InboxMessage> {
+    return this.deliver(this.spool(to, msg));
+  }
+
+  /**
+   * The first half of an append: check the entry and put it in `to`'s spool, where its recipient's
+   * next locked cycle already takes it. A broadcast spools to everyone first, then delivers.
+   */
+  spool(to: string, msg: NewMessage | InboxMessage): Spooled {
     const entry = 'timestamp' in msg ? msg : this.makeEntry(msg);
     const checked = InboxMessageSchema.safeParse(entry);
     if (!checked.success) throw new SwarmError('invalid_input', `not an inbox message (${firstIssue(checked.error, 'entry')}); nothing was written`);
     const bytes = Buffer.byteLength(entry.text, 'utf8');
     if (bytes > MAX_MESSAGE_BYTES) throw new SwarmError('invalid_input', `${messageTooLarge(bytes)}; nothing was written`);
     const file = this.paths.inbox(to);
-    const spooled = spoolEntry(file, entry, this.now());
+    return { to, entry, file: spoolEntry(file, entry, this.now()) };
+  }
+
+  /** The second half: returns once the spooled entry is in the inbox, merged by this call or by anyone who got there first. */
+  async deliver(s: Spooled): Promise<InboxMessage> {
+    const { to, entry, file: spooled } = s;
+    const file = this.paths.inbox(to);
     try {
       await mutateJsonFile(file, this.options(RawInboxSchema), (inbox, info) => this.mergeSpool(file, inbox, info), { done: () => !isSpooled(spooled), watch: spooled });
     } catch (e) {
@@ -195,6 +217,20 @@ export class Mailbox {
     const { good, bad } = splitEntries(raw ?? []);
     if (bad.length > 0) await this.setAsideBadEntries(name);
     return good;
+  }
+
+  /**
+   * A look without lock or write: the inbox's messages followed by those still in its spool. For a
+   * reader that consumes next anyway (the consume takes the spool in the same cycle) or only looks:
+   * merging the spool first would cost one more inbox write. `unsettled`: the inbox or spool holds
+   * something that is no message, which the next locked cycle keeps aside.
+   */
+  async peek(name: string): Promise<{ entries: InboxMessage[]; unsettled: boolean }> {
+    const file = this.paths.inbox(name);
+    const raw = await readJsonFile(file, { schema: RawInboxSchema, emptyIsMissing: true, ...(this.opts.lock ? { lock: this.opts.lock } : {}) });
+    const { good, bad } = splitEntries(raw ?? []);
+    const spooled = takeSpooled(file, new Set((raw ?? []).flatMap(rawKey)));
+    return { entries: [...good, ...spooled.entries], unsettled: bad.length + spooled.bad.length > 0 };
   }
 
   /** One locked cycle that moves every spooled message of `name` into its inbox. */

@@ -7,7 +7,7 @@ import { SwarmError } from '../protocol/errors.js';
 import { newMsgId } from '../protocol/ids.js';
 import { LEAD_NAME, sameName } from '../protocol/names.js';
 import { readTeam, requireMember } from '../team/team-store.js';
-import type { Mailbox } from './mailbox.js';
+import type { Mailbox, Spooled } from './mailbox.js';
 
 export interface SendInput {
   to: string;
@@ -43,18 +43,30 @@ export async function sendMessage(mailbox: Mailbox, input: SendInput): Promise<S
     ...(input.summary ? { summary: input.summary } : {}),
     ...(sender.color ? { color: sender.color } : {}),
   });
-  // A broadcast's appends go to different inboxes under different locks: BROADCAST_WIDTH at a time
-  // (a team of a hundred is not a hundred appends one after another). Every recipient is tried;
-  // any that failed are named in the error, the others have the message.
+  // A broadcast's appends go to different inboxes under different locks. Every message is spooled
+  // first, so each recipient that is awake can take its copy in its own consume while the sender
+  // merges the others, BROADCAST_WIDTH at a time (a team of a hundred is not a hundred appends one
+  // after another). Every recipient is tried; any that failed are named in the error, the others
+  // have the message.
   const failed: string[] = [];
   let first: unknown;
-  for (let i = 0; i < recipients.length; i += BROADCAST_WIDTH) {
-    const batch = recipients.slice(i, i + BROADCAST_WIDTH);
-    const settled = await Promise.allSettled(batch.map((r) => mailbox.append(r, { ...base })));
+  const fail = (to: string, e: unknown): void => {
+    failed.push(to);
+    first ??= e;
+  };
+  const spooled: Spooled[] = [];
+  for (const to of recipients) {
+    try {
+      spooled.push(mailbox.spool(to, { ...base }));
+    } catch (e) {
+      fail(to, e);
+    }
+  }
+  for (let i = 0; i < spooled.length; i += BROADCAST_WIDTH) {
+    const batch = spooled.slice(i, i + BROADCAST_WIDTH);
+    const settled = await Promise.allSettled(batch.map((s) => mailbox.deliver(s)));
     settled.forEach((o, k) => {
-      if (o.status === 'fulfilled') return;
-      failed.push(batch[k]!);
-      first ??= o.reason;
+      if (o.status === 'rejected') fail(batch[k]!.to, o.reason);
     });
   }
   if (failed.length === 1 && recipients.length === 1) throw first;

@@ -46,8 +46,10 @@ export class InboxDelivery {
 
   /** Consume what is new; the text blocks for the model (empty when nothing needs its attention). */
   async take(): Promise<TextBlockParam[]> {
-    // A lock-free look first: most rounds find nothing new, and then take no lock at all.
-    if (!(await this.d.mailbox.read(this.d.name)).some((m) => !m.read && this.accept(m))) return [];
+    // A lock-free look first: most rounds find nothing new, and then take no lock at all. Spooled
+    // messages count as new: the consume merges them in its one write.
+    const look = await this.d.mailbox.peek(this.d.name);
+    if (!look.unsettled && !look.entries.some((m) => !m.read && this.accept(m))) return [];
     const entries = await this.d.mailbox.consume(this.d.name, this.accept);
     const blocks: TextBlockParam[] = [];
     for (const entry of entries) {
@@ -60,7 +62,7 @@ export class InboxDelivery {
   /** Look (without consuming) for signed shutdown requests, so their grace period starts at once. */
   async peekShutdown(): Promise<ShutdownRequest[]> {
     const found: ShutdownRequest[] = [];
-    for (const entry of await this.d.mailbox.read(this.d.name)) {
+    for (const entry of (await this.d.mailbox.peek(this.d.name)).entries) {
       if (entry.read) continue;
       const c = classify(entry, this.d.trust);
       if (c.kind === 'lead_control' && !c.unverified && c.message.type === 'shutdown_request' && this.d.shutdown.noteSigned(c.message)) {

@@ -1,8 +1,14 @@
 // Change hints for the teammate's own inbox file, shared by everyone in the process that waits on
 // it: the idle wait, the plan-approval wait, and the background look-out for signed shutdown
-// requests (which must be noticed even while a tool runs). One storage/DirWatcher (inotify + poll)
-// feeds a loop that wakes waiters and calls listeners; a hint only means "re-read the file".
+// requests (which must be noticed even while a tool runs). Two storage/DirWatchers (inotify + poll)
+// feed one loop that wakes waiters and calls listeners; a hint only means "re-read the file":
+//   the inbox file itself (its inode: a change by anyone, Claude Code writers included);
+//   its spool directory (mailbox/spool.ts): a sender's message lands there first, so the teammate
+//     takes it in its own consume, one inbox write, instead of waiting for the sender's merge and
+//     then writing again to mark it read. A broadcast's hundred recipients do not queue behind the
+//     sender's hundred appends (BENCHMARKS.md, issue 35).
 import path from 'node:path';
+import { spoolDirFor } from '../mailbox/spool.js';
 import { DirWatcher } from '../storage/watch.js';
 import type { TeamPaths } from '../team/paths.js';
 
@@ -11,22 +17,23 @@ export class InboxMonitor {
   private waiters: (() => void)[] = [];
   private listeners: (() => void)[] = [];
   private readonly closing = new AbortController();
-  private loop: Promise<void> | undefined;
+  private loops: Promise<void>[] = [];
 
-  private constructor(private readonly watcher: DirWatcher) {}
+  private constructor(private readonly watchers: DirWatcher[]) {}
 
   static async open(paths: TeamPaths, name: string, opts: { pollMs?: number } = {}): Promise<InboxMonitor> {
-    const file = path.basename(paths.inbox(name));
-    const watcher = await DirWatcher.open(paths.inboxes, { file, ...(opts.pollMs !== undefined ? { pollMs: opts.pollMs } : {}) });
-    const monitor = new InboxMonitor(watcher);
-    monitor.loop = monitor.run();
+    const inbox = paths.inbox(name);
+    const poll = opts.pollMs !== undefined ? { pollMs: opts.pollMs } : {};
+    const watchers = await Promise.all([DirWatcher.open(paths.inboxes, { file: path.basename(inbox), ...poll }), DirWatcher.open(spoolDirFor(inbox), poll)]);
+    const monitor = new InboxMonitor(watchers);
+    monitor.loops = watchers.map((w) => monitor.run(w));
     return monitor;
   }
 
-  private async run(): Promise<void> {
+  private async run(watcher: DirWatcher): Promise<void> {
     for (;;) {
       try {
-        await this.watcher.changed(this.closing.signal);
+        await watcher.changed(this.closing.signal);
       } catch {
         return; // closing
       }
@@ -65,7 +72,7 @@ export class InboxMonitor {
 
   async close(): Promise<void> {
     this.closing.abort();
-    await this.watcher.close();
-    await this.loop;
+    await Promise.all(this.watchers.map((w) => w.close()));
+    await Promise.all(this.loops);
   }
 }

@@ -3,10 +3,10 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { Mailbox, sendMessage, type NewMessage } from '../../src/mailbox/index.js';
+import { BROADCAST_WIDTH, Mailbox, sendMessage, type NewMessage } from '../../src/mailbox/index.js';
 import { isSwarmError, type InboxMessage } from '../../src/protocol/index.js';
 import type { CorruptReport } from '../../src/storage/index.js';
-import { createTeam } from '../../src/team/index.js';
+import { addMember, createTeam } from '../../src/team/index.js';
 import { listTree, modeOf } from '../support/fs-tree.js';
 import { errorKind, useTeamRoot } from '../support/team-root.js';
 import { Team } from '../../src/team/team.js';
@@ -83,6 +83,25 @@ describe('sendMessage', () => {
     await fs.writeFile(path.join(root, 'teams', TEAM, 'inboxes', 'w2.json.lock'), 'x');
     await expect(sendMessage(mb, { to: '*', text: 'all hands' })).rejects.toThrow(/^the message reached 2 of 3 recipients; not w2: /);
     for (const name of ['w1', 'Carol']) expect((await rawInbox(name)).map((e) => e.text)).toEqual(['all hands']);
+  });
+
+  it('a broadcast spools every copy before it delivers any: a recipient past the first batch is not held up by a busy inbox in it', async () => {
+    const team = new Team(root, TEAM);
+    const extra = Array.from({ length: BROADCAST_WIDTH + 2 }, (_, i) => `x${i + 1}`);
+    for (const name of extra) await addMember(team, { name });
+    const last = mb.paths.inbox(extra.at(-1)!);
+    // w1's inbox is held the way a Claude Code writer holds it: its first batch cannot finish.
+    const lock = `${mb.paths.inbox('w1')}.lock`;
+    await fs.mkdir(lock);
+    const sent = sendMessage(mb, { to: '*', text: 'all hands' });
+    try {
+      await expect.poll(async () => (await fs.readdir(`${last}.spool`).catch(() => [])).length, { timeout: 2000 }).toBe(1);
+    } finally {
+      await fs.rmdir(lock);
+    }
+    const r = await sent;
+    expect(r.recipients).toHaveLength(3 + extra.length);
+    for (const name of r.recipients) expect((await rawInbox(name)).map((e) => e.text), name).toEqual(['all hands']);
   });
 
   it('to a member (any case) appends one entry with the sender colour; default sender is team-lead', async () => {

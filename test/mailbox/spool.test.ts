@@ -68,6 +68,19 @@ describe('the inbox spool', () => {
     expect(await mb.consume('w1')).toEqual([]);
   });
 
+  it('peek() sees what is spooled without writing anything, and says when junk waits for a locked cycle', async () => {
+    const first = await mb.append('w1', { from: 'w2', text: 'in the file' });
+    await crashedSend('in the spool', Date.now());
+    await spoolEntry(file, first, Date.now()); // a leftover copy of a merged one: not twice
+    const before = await fs.stat(file);
+    const look = await mb.peek('w1');
+    expect([look.entries.map((m) => m.text), look.unsettled]).toEqual([['in the file', 'in the spool'], false]);
+    expect((await fs.stat(file)).ino).toBe(before.ino);
+    expect(await spooled()).toHaveLength(2);
+    await fs.writeFile(file, JSON.stringify([...(await onDisk()), { not: 'a message' }]));
+    expect((await mb.peek('w1')).unsettled).toBe(true);
+  });
+
   it('a spool file whose message is already in the inbox (merger died before removing it) is not delivered twice', async () => {
     const e = await mb.append('w1', { from: 'w2', text: 'once' });
     await spoolEntry(file, e, Date.now()); // the leftover

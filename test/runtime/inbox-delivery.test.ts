@@ -2,7 +2,7 @@
 // (signed mode_set_request, signed shutdown_request), what it refuses (unsigned ones), and which
 // permission_response frames it leaves for the permission library.
 import { promises as fs } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Mailbox } from '../../src/mailbox/mailbox.js';
 import { openLeadMailbox } from '../../src/permissions/lead-mailbox.js';
 import { parseVerifyKey } from '../../src/permissions/signing.js';
@@ -180,5 +180,46 @@ describe('inbox delivery', () => {
     expect(blocks.map((b) => b.text)).toEqual(['<teammate-message teammate_id="w2" summary="greeting">\nhello\n</teammate-message>']);
     const inbox = await s.plain.read('w1');
     expect(inbox.filter((m) => !m.read).map((m) => m.text)).toEqual([frame('perm-open')]);
+  });
+
+  it('an inbox holding only junk (nothing new to show) is still set right: the junk is kept aside, not left to block every look', async () => {
+    const s = await setup();
+    const inbox = teamPaths(root, 't').inbox('w1');
+    await s.plain.append('w1', { from: 'w2', text: 'seen' });
+    expect(await shownTexts(s.delivery)).toHaveLength(1);
+    await fs.writeFile(inbox, JSON.stringify([...JSON.parse(await fs.readFile(inbox, 'utf8')), { not: 'a message' }]));
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      expect(await shownTexts(s.delivery)).toEqual([]);
+    } finally {
+      stderr.mockRestore();
+    }
+    expect((await fs.readdir(teamPaths(root, 't').inboxes)).filter((f) => f.startsWith('w1.json.corrupt-'))).toHaveLength(1);
+    expect(JSON.parse(await fs.readFile(inbox, 'utf8'))).toHaveLength(1);
+  });
+
+  it('a message still in the spool wakes the teammate, which takes it in its consume: one inbox write, no merge before it', async () => {
+    const s = await setup();
+    const inbox = teamPaths(root, 't').inbox('w1');
+    await s.plain.append('w1', { from: 'w2', text: 'first' });
+    expect(await shownTexts(s.delivery)).toHaveLength(1);
+    await monitor!.close();
+    monitor = await InboxMonitor.open(teamPaths(root, 't'), 'w1', { pollMs: 0 }); // no hint of those writes left over
+    const ino = async (): Promise<number> => (await fs.stat(inbox)).ino;
+    const before = await ino();
+    const merges = vi.spyOn(s.plain, 'mergeSpooled');
+    // A sender's first half (a broadcast spools to everyone before it delivers): the message is in w1's spool only.
+    const queued = s.plain.spool('w1', { from: 'w2', text: 'second', summary: 'more' });
+    await monitor!.changed(AbortSignal.timeout(2000)); // the spool's hint, long before the 10 s poll
+    expect(await s.delivery.peekShutdown()).toEqual([]);
+    expect(await ino(), 'a look merged the spool').toBe(before);
+    const shown = await shownTexts(s.delivery);
+    expect(shown).toEqual(['<teammate-message teammate_id="w2" summary="more">\nsecond\n</teammate-message>']);
+    expect(merges).not.toHaveBeenCalled();
+    const consumed = await ino();
+    expect((await s.plain.read('w1')).map((m) => [m.text, m.read])).toEqual([['first', true], ['second', true]]);
+    // The sender's second half finds its copy delivered and writes nothing.
+    await s.plain.deliver(queued);
+    expect(await ino()).toBe(consumed);
   });
 });
