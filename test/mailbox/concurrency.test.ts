@@ -19,6 +19,7 @@ const WORKER = path.join(REPO, 'test/support/append-worker.mjs');
 const READER = path.join(REPO, 'test/support/inbox-reader.mjs');
 const HOLDER = path.join(REPO, 'test/support/lock-holder.mjs');
 const HALF_WRITER = path.join(REPO, 'test/support/half-writer.mjs');
+const CONSUMER = path.join(REPO, 'test/support/spool-consumer.mjs');
 
 interface WorkerReport {
   writer: string;
@@ -72,6 +73,23 @@ describe('inbox under concurrent writer processes', () => {
     expect(readerOut.reads).toBeGreaterThan(10);
     expect(readerOut.badReads).toBe(0);
   }, 120_000);
+
+  it('writers while the recipient consumes straight from the spool: each message taken once, per-writer order, none left', async () => {
+    const consumer = execa(process.execPath, [CONSUMER, root, 'load', 'sink', '160'], { reject: false });
+    endAfterThisTest(consumer, 'SIGTERM');
+    await printedLine(consumer, 'ready');
+    const writers = Array.from({ length: 4 }, (_, w) => execa(process.execPath, [WORKER, root, 'load', 'sink', `w${w}`, '40', '60000'], { reject: false }));
+    for (const w of writers) endAfterThisTest(w);
+    const reports = (await Promise.all(writers)).map((r) => JSON.parse(String(r.stdout).trim()) as WorkerReport);
+    expect(reports.map((r) => r.failed)).toEqual(Array(4).fill(0));
+    const { taken } = JSON.parse(String((await consumer).stdout).trim().split('\n').pop()!) as { taken: string[] };
+    expect(taken).toHaveLength(160);
+    expect(new Set(taken).size).toBe(160);
+    checkPerWriterOrder(taken, 4, 40);
+    const inbox = InboxSchema.parse(JSON.parse(await readFile(path.join(root, 'teams/load/inboxes/sink.json'), 'utf8')));
+    expect([inbox.length, inbox.every((m) => m.read)]).toEqual([160, true]);
+    expect(await readdir(path.join(root, 'teams/load/inboxes/sink.json.spool'))).toEqual([]);
+  }, 60_000);
 
   it('a writer SIGKILLed while holding the lock: others continue after stale detection, nothing lost', async () => {
     const mailbox = new Mailbox({ team: new Team(root, 'load') });
