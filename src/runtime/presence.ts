@@ -90,22 +90,35 @@ export class Presence {
     this.flush().catch(() => undefined);
   }
 
-  private async notify(fields: { idleReason: 'available' | 'failed'; summary?: string; failureReason?: string; completedTaskId?: string; completedStatus?: string }): Promise<void> {
+  /** Send an idle_notification to team-lead; `meanwhile` runs once it is spooled and before it is merged into the inbox. */
+  private async notify(
+    fields: { idleReason: 'available' | 'failed'; summary?: string; failureReason?: string; completedTaskId?: string; completedStatus?: string },
+    meanwhile?: () => Promise<void>,
+  ): Promise<void> {
     const text = encodeControl({
       type: 'idle_notification',
       from: this.d.name,
       timestamp: new Date((this.d.now ?? Date.now)()).toISOString(),
       ...fields,
     });
-    await this.d.mailbox.append(LEAD_NAME, { from: this.d.name, text, ...(this.d.color ? { color: this.d.color } : {}) });
+    const spooled = this.d.mailbox.spool(LEAD_NAME, { from: this.d.name, text, ...(this.d.color ? { color: this.d.color } : {}) });
+    await meanwhile?.();
+    await this.d.mailbox.deliver(spooled);
     this.d.transcript.append({ kind: 'message_out', to: LEAD_NAME, type: 'idle_notification', ...fields });
   }
 
-  /** End of a turn: inactive, idle, and the leader told what was done. */
+  /**
+   * End of a turn: inactive, idle, and the leader told what was done. The notification is spooled
+   * before the status file's `idle` is written and merged into team-lead's inbox only after: a lead
+   * that reads the status as idle finds the notification at least in the spool (reading team-lead's
+   * inbox merges it), and a lead woken by the notification reads the status as idle. Either other
+   * order leaves a moment in which the agent lead ends the run without the teammate's report, or
+   * waits for a message that has already come (docs/protocol.md#idle).
+   */
   async idle(summary: string, completed?: { completedTaskId: string; completedStatus: string }): Promise<void> {
     await this.setActive(false);
     this.d.status.setState('idle');
-    await this.notify({ idleReason: 'available', ...(summary ? { summary } : {}), ...completed });
+    await this.notify({ idleReason: 'available', ...(summary ? { summary } : {}), ...completed }, () => this.d.status.flush());
   }
 
   async failed(reason: string): Promise<void> {
