@@ -19,6 +19,12 @@ export interface FollowOptions {
   pollMs?: number;
   /** Poll only, no inotify (network file systems; tests of the poll path). */
   noWatch?: boolean;
+  /**
+   * Consume mode: called with true before each consume and false once every entry it took has been
+   * yielded and handled (the caller asked for the next): between the two, an entry is marked read
+   * in the file but not handled yet.
+   */
+  onTaking?: (taking: boolean) => void;
 }
 
 // Like any async generator it starts on the first next(): the watcher opens, and the fromStart:false
@@ -37,13 +43,18 @@ export async function* followInbox(mailbox: Mailbox, name: string, opts: FollowO
     }
     for (;;) {
       if (opts.signal?.aborted) return;
-      const batch = opts.consume ? await mailbox.consume(name) : await mailbox.read(name);
-      for (const m of batch) {
-        const key = messageKey(m);
-        if (seen.has(key)) continue;
-        seen.add(key);
-        if (!opts.consume && opts.unreadOnly && m.read) continue;
-        yield m;
+      if (opts.consume) opts.onTaking?.(true);
+      try {
+        const batch = opts.consume ? await mailbox.consume(name) : await mailbox.read(name);
+        for (const m of batch) {
+          const key = messageKey(m);
+          if (seen.has(key)) continue;
+          seen.add(key);
+          if (!opts.consume && opts.unreadOnly && m.read) continue;
+          yield m;
+        }
+      } finally {
+        if (opts.consume) opts.onTaking?.(false);
       }
       try {
         await watcher.changed(opts.signal);

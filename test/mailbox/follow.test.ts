@@ -115,6 +115,23 @@ describe('followInbox', () => {
     expect(await mb.consume('w1')).toEqual([]); // nothing left for anyone else
   });
 
+  it('consume mode says it is taking from before its consume until each entry it took was handled', async () => {
+    await mb.append('w1', { from: 'w2', text: 'one' });
+    await mb.append('w1', { from: 'w2', text: 'two' });
+    const said: string[] = [];
+    const f = follow('w1', { consume: true, onTaking: (taking) => said.push(taking ? 'taking' : 'offered') });
+    said.push(`handled ${(await f.next('the first entry')).text}`);
+    said.push(`handled ${(await f.next('the second entry')).text}`);
+    expect(said).toEqual(['taking', 'handled one', 'handled two']);
+    const third = f.next('the third entry'); // asking for more: the batch was handled
+    await waitFor(() => said.length === 4, DEADLINE, 'the end of the batch');
+    expect(said.at(-1)).toBe('offered');
+    await mb.append('w1', { from: 'w2', text: 'three' });
+    said.push(`handled ${(await third).text}`);
+    // (An empty cycle, woken by its own write, may come between: taking, then offered at once.)
+    expect(said.slice(3).join(', ')).toMatch(/^offered(, taking, offered)*, taking, handled three$/);
+  });
+
   it('abort ends a waiting iterator cleanly (done, no error)', async () => {
     const f = follow('w1');
     const pending = f.iter.next(); // waits: the inbox is empty

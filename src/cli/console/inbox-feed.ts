@@ -62,7 +62,8 @@ export class InboxFeed {
       // Watching, the follow starts from the inbox as it is (its watch takes a moment to open): what
       // arrived since this console opened, or is not taken yet, is shown.
       const fresh = (m: InboxMessage): boolean => holding || !m.read || Date.parse(m.timestamp) >= this.openedAt;
-      for await (const m of followInbox(mailbox, LEAD_NAME, { consume: holding, signal })) {
+      const onTaking = (taking: boolean): void => this.o.leadQueue()?.setTaking(taking);
+      for await (const m of followInbox(mailbox, LEAD_NAME, { consume: holding, signal, onTaking })) {
         if (fresh(m)) for (const e of this.rule.take(m, holding)) this.act(e);
       }
     }

@@ -54,7 +54,7 @@ async function leadHeadless(o: HeadlessRunOptions): Promise<number> {
   const ctx: StopContext = { env: o.env, inProcessHost: host };
   ctx.backendFor = backendsOnce(ctx); // one backend per kind for every removal and the final shutdown
   const rule = new LeadInboxRule({ team: o.team, stopContext: () => ctx });
-  const report = await reportRun({ team: o.team, mailbox, rule, consume: true, progress: o.progress, offer: (m) => queue.offer(m), wake: () => ctx, signal: stop.signal });
+  const report = await reportRun({ team: o.team, mailbox, rule, consume: true, progress: o.progress, offer: (m) => queue.offer(m), taking: (t) => queue.setTaking(t), wake: () => ctx, signal: stop.signal });
 
   const lines = prefixedLines('lead › ', o.progress);
   const abort = (): void => stop.abort(new Error('stopped'));

@@ -77,6 +77,8 @@ export interface ReportRunOptions {
   progress: (line: string) => void;
   /** Taking delivery: an entry for the lead. */
   offer?: (m: InboxMessage) => void;
+  /** Taking delivery: the consumer's onTaking (mailbox/follow.ts), for the lead's end check. */
+  taking?: (taking: boolean) => void;
   /** Taking delivery: wake hibernating teammates (docs/hibernation.md), their backends reached so. */
   wake?: () => BackendContext;
   signal: AbortSignal;
@@ -107,7 +109,7 @@ export async function reportRun(o: ReportRunOptions): Promise<RunReport> {
   for (const [id, line] of open) if (firstAsk(id)) o.progress(line);
 
   // Watching, only what arrives from now on (the team may have a history); taking delivery, every unread entry.
-  const follow = followInbox(o.mailbox, LEAD_NAME, o.consume ? { consume: true, signal: o.signal } : { fromStart: false, signal: o.signal });
+  const follow = followInbox(o.mailbox, LEAD_NAME, o.consume ? { consume: true, signal: o.signal, ...(o.taking ? { onTaking: o.taking } : {}) } : { fromStart: false, signal: o.signal });
   background.push(
     (async () => {
       for await (const m of follow) {

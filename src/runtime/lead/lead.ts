@@ -239,7 +239,10 @@ export async function runLead(o: LeadOptions): Promise<LeadOutcome> {
         if (state.working.length > 0) return; // their messages will wake the lead
         if (state.open.length === 0) {
           // A teammate done within the lead's turn: its report may be in team-lead's inbox and not
-          // yet offered here by the inbox's consumer, which offers every entry it takes.
+          // yet offered here by the inbox's consumer, which offers every entry it takes; or taken
+          // (marked read, so not counted as unheard) and about to be offered.
+          await o.queue.offered();
+          if (o.queue.size > 0) return;
           if (state.unheard > 0 && (await offeredMeanwhile(o.team, o.queue))) return;
           nudges = 0;
           const answer = lastAssistantText(loop);

@@ -23,6 +23,9 @@ export class LeadQueue implements TurnSource {
   private blocks: Queued[] = [];
   private wake: (() => void) | undefined;
   private arrivals = 0;
+  /** The inbox's consumer has marked entries read that it has not offered yet (mailbox/follow onTaking). */
+  private taking = false;
+  private untaken: (() => void)[] = [];
 
   /** `team`: the team whose status files and tasks word a <task-notification> (unset: every entry as a <teammate-message>). */
   constructor(private readonly team?: Team) {}
@@ -32,6 +35,20 @@ export class LeadQueue implements TurnSource {
     if (staysWithPerson(m)) return false;
     this.push({ entry: m });
     return true;
+  }
+
+  /** The consumer's onTaking: true from its consume until every entry it took is offered. */
+  setTaking(taking: boolean): void {
+    this.taking = taking;
+    if (taking) return;
+    const waiting = this.untaken;
+    this.untaken = [];
+    for (const w of waiting) w();
+  }
+
+  /** Resolves once the consumer has offered every entry it has marked read (at once when it is not taking). */
+  offered(): Promise<void> {
+    return this.taking ? new Promise((resolve) => this.untaken.push(resolve)) : Promise.resolve();
   }
 
   /** A line the person typed (console) or the goal. */

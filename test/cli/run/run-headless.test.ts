@@ -209,7 +209,7 @@ describe("swarm run -p: the person's mode is a ceiling (issue 30)", () => {
     expect(deny.exitCode, deny.stderr).toBe(0);
     const done = await r.finished();
     expect(done.exitCode, r.stderr()).toBe(0);
-    expect(String(done.stdout).trim()).toBe('FINAL: v could not run the check.');
+    expect(String(done.stdout).trim(), r.stderr()).toBe('FINAL: v could not run the check.');
     expect(existsSync(path.join(work, 'ran.txt'))).toBe(false);
 
     const leadResults = server!.requests.filter((q) => q.agent === 'team-lead').map((q) => toolResults(q));

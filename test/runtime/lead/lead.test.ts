@@ -70,12 +70,12 @@ async function lead(
  * Team t with w1 in `state`, then (after `before`) a lead told to get w1 to finish, which waits
  * for w1 and finishes once it hears "w1 is done"; `answers` are what it finished with.
  */
-async function leadOfW1(state: 'working' | 'idle', before: (team: Team) => Promise<void> = async () => undefined) {
+async function leadOfW1(state: 'working' | 'idle', before: (team: Team, queue: LeadQueue) => Promise<void> = async () => undefined) {
   const { team } = await createTeam(root, { name: 't', cwd: root });
   await addMember(team, { name: 'w1', cwd: root });
   await writeStatus(root, 't', 'w1', { pid: process.pid, agentId: 'w1@t', state });
-  await before(team);
   const queue = new WatchedQueue();
+  await before(team, queue);
   const answers: string[] = [];
   const turns = [
     { match: { agent: 'team-lead', lastUser: 'Get w1 to finish.' }, reply: 'Waiting for w1.' },
@@ -120,6 +120,23 @@ describe('the agent lead', () => {
     // What the consumer does: take delivery (marked read), then offer it.
     await new Mailbox({ team: team! }).consume('team-lead');
     queue.offer(report!);
+    expect(await outcome).toEqual({ kind: 'finished', answer: 'FINAL: w1 finished.' });
+    expect(answers).toEqual(['FINAL: w1 finished.']);
+  });
+
+  it('does not end the run on a report its consumer has taken (marked read) and not offered yet: it waits for the offer, then finishes', async () => {
+    let report: InboxMessage | undefined;
+    const { queue, answers, outcome } = await leadOfW1('idle', async (t, q) => {
+      report = await new Mailbox({ team: t }).append('team-lead', { from: 'w1', text: 'w1 is done' });
+      // The consumer's consume has written (nothing unheard in the file) and it has not offered yet.
+      q.setTaking(true);
+      await new Mailbox({ team: t }).consume('team-lead');
+    });
+    await waitFor(() => server!.requests.length === 1, 10_000, "the lead's first turn");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(answers).toEqual([]);
+    queue.offer(report!);
+    queue.setTaking(false);
     expect(await outcome).toEqual({ kind: 'finished', answer: 'FINAL: w1 finished.' });
     expect(answers).toEqual(['FINAL: w1 finished.']);
   });
