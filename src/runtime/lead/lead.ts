@@ -59,11 +59,13 @@ const UNOFFERED_WAIT_MS = 30_000;
 /**
  * Wait until the entries for the lead in team-lead's inbox are taken: true when one was offered (the
  * lead has news), false when they were read with nothing offered (another reader took them). The
- * consumer marks an entry read a moment before it offers it: a short look again after that.
+ * consumer marks an entry read before it offers it: it says when it is between the two
+ * (LeadQueue.offered).
  */
 async function offeredMeanwhile(team: Team, queue: LeadQueue): Promise<boolean> {
   await pollUntil(async () => queue.size > 0 || (await unheardByLead(team)) === 0, UNOFFERED_WAIT_MS, 50);
-  return queue.size > 0 || (await pollUntil(() => queue.size > 0, 200));
+  await queue.offered();
+  return queue.size > 0;
 }
 
 export interface LeadOptions {

@@ -117,9 +117,11 @@ describe('the agent lead', () => {
     // (the README's run example then printed the answer of the turn before the report).
     await new Promise((r) => setTimeout(r, 3_500));
     expect(answers).toEqual([]);
-    // What the consumer does: take delivery (marked read), then offer it.
+    // What the consumer does: take delivery (marked read), then offer it, saying it is taking meanwhile.
+    queue.setTaking(true);
     await new Mailbox({ team: team! }).consume('team-lead');
     queue.offer(report!);
+    queue.setTaking(false);
     expect(await outcome).toEqual({ kind: 'finished', answer: 'FINAL: w1 finished.' });
     expect(answers).toEqual(['FINAL: w1 finished.']);
   });
