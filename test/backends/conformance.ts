@@ -16,6 +16,12 @@ import { tempRoot, afterThisTest } from '../support/tmp-root.js';
 import { waitFor } from '../support/wait.js';
 
 export const PROBE_ENV = 'SWARM_PROBE_VALUE';
+/**
+ * How long a conformance check waits for what a pane did (its exit, its output, its stderr log): a
+ * deadline, not a wait, so generous for a loaded machine. Over ssh the log comes back through sshfs,
+ * and beside two CPU hogs and the rest of the suite 5 s was once too short.
+ */
+const DEADLINE_MS = 15_000;
 
 const PROBE_SCRIPT = `
 import { renameSync, writeFileSync } from 'node:fs';
@@ -160,7 +166,7 @@ export function runBackendConformance(
       const out = kit.outFile();
       const pane = await backend.createPane(spec(kit.argv(out, 'exit', '0')));
       await kit.read(out);
-      await waitFor(async () => !(await backend.isAlive(pane)), 5000, 'isAlive false after exit');
+      await waitFor(async () => !(await backend.isAlive(pane)), DEADLINE_MS, 'isAlive false after exit');
       await backend.kill(pane);
     });
 
@@ -175,7 +181,7 @@ export function runBackendConformance(
       const [stillA, exitedB] = await waitFor(async () => {
         const states = await backend.probe([a, b]);
         return states[1] !== 'alive' ? states : undefined;
-      }, 5000, 'probe sees beta exit');
+      }, DEADLINE_MS, 'probe sees beta exit');
       expect(stillA).toBe('alive');
       expect(['dead', 'gone']).toContain(exitedB);
       await backend.kill(a);
@@ -201,12 +207,12 @@ export function runBackendConformance(
       const out = kit.outFile();
       const pane: PaneRef = await backend.createPane(spec(kit.argv(out, 'exit', '3')));
       await kit.read(out);
-      await waitFor(async () => !(await backend.isAlive(pane)), 5000, 'the crash');
+      await waitFor(async () => !(await backend.isAlive(pane)), DEADLINE_MS, 'the crash');
       // The PROBE line is the first thing in a pane that is empty below it: 2 lines must still find it.
       const shown = await waitFor(async () => {
         const o = await backend.capture(pane, 2);
         return o.lines.some((l) => l.includes('PROBE ')) ? o : undefined;
-      }, 5000, 'PROBE line in capture');
+      }, DEADLINE_MS, 'PROBE line in capture');
       expect(shown.lines.length).toBeLessThanOrEqual(2);
       expect(shown.lines.join('\n')).toContain(`"argv":["${out}","exit","3"]`);
       expect(shown.lines.every((l) => l.trim() !== '' && !l.startsWith('Pane is dead'))).toBe(true);
@@ -224,9 +230,9 @@ export function runBackendConformance(
       const info = await kit.read(out);
       expect(info.argv).toEqual([out, 'fail', 'PROBE-ERR', 'no', 'key']); // the wrapper passes argv through intact
       if (pane.pid !== undefined) expect(pane.pid).toBe(info.pid); // and the pane's process is still the command
-      await waitFor(async () => !(await backend.isAlive(pane)), 5000, 'the failure');
-      expect(await waitFor(async () => (await readFile(log, 'utf8').catch(() => '')).includes('PROBE-ERR no key'), 5000, 'the log')).toBe(true);
-      await waitFor(async () => (await backend.capture(pane, 5)).lines.some((l) => l.includes('PROBE-ERR no key')), 5000, 'the error in the pane');
+      await waitFor(async () => !(await backend.isAlive(pane)), DEADLINE_MS, 'the failure');
+      expect(await waitFor(async () => (await readFile(log, 'utf8').catch(() => '')).includes('PROBE-ERR no key'), DEADLINE_MS, 'the log')).toBe(true);
+      await waitFor(async () => (await backend.capture(pane, 5)).lines.some((l) => l.includes('PROBE-ERR no key')), DEADLINE_MS, 'the error in the pane');
       await backend.kill(pane);
     });
 
