@@ -213,7 +213,7 @@ export class Mailbox {
   async read(name: string): Promise<InboxMessage[]> {
     const file = this.paths.inbox(name);
     if (hasSpooled(file)) await this.mergeSpooled(name); // left by a sender that crashed, or in flight
-    const raw = await readJsonFile(file, { schema: RawInboxSchema, emptyIsMissing: true, ...(this.opts.lock ? { lock: this.opts.lock } : {}) });
+    const raw = await this.readRaw(file);
     const { good, bad } = splitEntries(raw ?? []);
     if (bad.length > 0) await this.setAsideBadEntries(name);
     return good;
@@ -227,10 +227,15 @@ export class Mailbox {
    */
   async peek(name: string): Promise<{ entries: InboxMessage[]; unsettled: boolean }> {
     const file = this.paths.inbox(name);
-    const raw = await readJsonFile(file, { schema: RawInboxSchema, emptyIsMissing: true, ...(this.opts.lock ? { lock: this.opts.lock } : {}) });
+    const raw = await this.readRaw(file);
     const { good, bad } = splitEntries(raw ?? []);
     const spooled = takeSpooled(file, new Set((raw ?? []).flatMap(rawKey)));
     return { entries: [...good, ...spooled.entries], unsettled: bad.length + spooled.bad.length > 0 };
+  }
+
+  /** The inbox file's raw entries, read without the lock (undefined: missing). */
+  private readRaw(file: string): Promise<unknown[] | undefined> {
+    return readJsonFile(file, { schema: RawInboxSchema, emptyIsMissing: true, ...(this.opts.lock ? { lock: this.opts.lock } : {}) });
   }
 
   /** One locked cycle that moves every spooled message of `name` into its inbox. */
