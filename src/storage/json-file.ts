@@ -6,7 +6,10 @@
 // and a fresh file is started. A lock-free read that fails to parse is retried under the lock first,
 // because a non-atomic writer (Claude Code) may have been caught mid-write. A file kept in place (a
 // team's config.json) is also read again for a moment before it is called corrupt: Claude Code
-// rewrites it in place, some of its writes without taking the lock. Only a regular file is read
+// rewrites it in place, some of its writes without taking the lock. Such a file that stays empty
+// (its writer truncated it and ended before it wrote: a Claude Code teammate that exits mid-way
+// through its unawaited rewrite) is put back from the last good text this process read or wrote in
+// that same directory, when the caller asks for that. Only a regular file is read
 // (regular-file.ts): a symlink, FIFO or directory at the path is an io error naming it, never
 // followed, waited on, or replaced.
 import { statSync } from 'node:fs';
@@ -39,13 +42,29 @@ export interface JsonFileOptions<T> {
    * Such a file is read again every few ms until IN_PLACE_SETTLE_MS after it last changed before it
    * is called corrupt.
    */
-  keepInPlace?: { corruptError: (problem: string) => SwarmError };
+  keepInPlace?: {
+    corruptError: (problem: string) => SwarmError;
+    /**
+     * Put back a file that settled empty from the last good text this process read or wrote (in
+     * the same directory: not one deleted and made again since), keeping the empty file aside.
+     * Called with where it was kept and when that text was read; it reports the restore.
+     */
+    restoreEmpty?: (restored: RestoredEmpty) => void;
+  };
   /**
    * An empty (0-byte or blank) file reads as a missing one: an inbox that a proper-lockfile writer
    * (Claude Code) creates empty so that it can lock it, and fills under that lock. Nothing is lost
    * by reading it so (there is nothing in it), and moving it aside would pull it from under that writer.
    */
   emptyIsMissing?: boolean;
+}
+
+/** What `keepInPlace.restoreEmpty` is told: the empty file kept aside, and the text put back. */
+export interface RestoredEmpty {
+  file: string;
+  keptAs: string;
+  /** When this process last read (or wrote) the text it put back, epoch ms. */
+  seenAt: number;
 }
 
 /**
@@ -67,7 +86,9 @@ export function defaultCorruptReporter(r: CorruptReport): void {
   process.stderr.write(`swarm: warning: ${what}\n`);
 }
 
-type ParseResult<T> = { ok: true; value: T } | { ok: false; problem: string; whole?: boolean } | { ok: 'missing' };
+type Parsed<T> = { ok: true; value: T; text: string };
+type Unparsed = { ok: false; problem: string; whole?: boolean };
+type ParseResult<T> = Parsed<T> | Unparsed | { ok: 'missing' };
 
 /** A read's result parsed: a symlink, a FIFO or any other odd entry in its place is an io error that names it (regular-file.ts). */
 function parsedRead<T>(file: string, read: RegularRead, schema: z.ZodType<T>, emptyIsMissing = false): ParseResult<T> {
@@ -86,7 +107,7 @@ function readAndParseSync<T>(file: string, schema: z.ZodType<T>, emptyIsMissing?
 }
 
 /** `whole`: the text is complete JSON of the wrong shape, which no write in progress leaves behind. */
-export function parseText<T>(raw: string, schema: z.ZodType<T>): { ok: true; value: T } | { ok: false; problem: string; whole?: boolean } {
+export function parseText<T>(raw: string, schema: z.ZodType<T>): Parsed<T> | Unparsed {
   let json: unknown;
   try {
     json = JSON.parse(raw);
@@ -97,7 +118,55 @@ export function parseText<T>(raw: string, schema: z.ZodType<T>): { ok: true; val
   if (!parsed.success) {
     return { ok: false, problem: `unexpected shape at ${firstIssue(parsed.error, '(root)')}`, whole: true };
   }
-  return { ok: true, value: parsed.data };
+  return { ok: true, value: parsed.data, text: raw };
+}
+
+/**
+ * The last good text of each file kept in place that this process read or wrote, with the identity
+ * of the directory it was in (inode and birth time: a directory deleted and made again is another).
+ */
+const lastGood = new Map<string, { text: string; dir: string; seenAt: number }>();
+
+function dirIdentity(dir: string): string | undefined {
+  try {
+    const st = statSync(dir);
+    return `${st.ino}:${st.birthtimeMs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+function rememberGood(file: string, text: string): void {
+  const dir = dirIdentity(path.dirname(file));
+  if (dir !== undefined) lastGood.set(file, { text, dir, seenAt: Date.now() });
+}
+
+/** A parsed read of a file kept in place, remembered for restoreEmptyInPlace. */
+function remembered<T>(file: string, read: ParseResult<T>): ParseResult<T> {
+  if (read.ok === true) rememberGood(file, read.text);
+  return read;
+}
+
+/**
+ * A file kept in place that settled empty, put back (under its lock, `held`) from the last good text
+ * this process saw in the same directory: the empty file is kept aside, the text written atomically,
+ * and `restoreEmpty` reports it. Undefined (nothing done) when the caller did not ask, the file is
+ * not empty (half a write, or a person's edit: for a person to mend), or there is no such text; the
+ * caller then reports the file as corrupt.
+ */
+async function restoreEmptyInPlace<T>(file: string, opts: Pick<JsonFileOptions<T>, 'schema' | 'keepInPlace'>, held: HeldLock): Promise<Parsed<T> | undefined> {
+  const restoreEmpty = opts.keepInPlace?.restoreEmpty;
+  const good = lastGood.get(file);
+  if (restoreEmpty === undefined || good === undefined || good.dir !== dirIdentity(path.dirname(file))) return undefined;
+  const value = parseText(good.text, opts.schema);
+  if (value.ok !== true) return undefined;
+  held.assertHeld(); // never write under a lock that is someone else's
+  const now = readRegularFileSync(file); // read again right before: half a write is left for a person
+  if (!('text' in now) || now.text.trim() !== '') return undefined;
+  const keptAs = await quarantine(file);
+  writeFileAtomicSync(file, good.text);
+  restoreEmpty({ file, keptAs, seenAt: good.seenAt });
+  return value;
 }
 
 /**
@@ -132,16 +201,24 @@ async function settleInPlace<T>(file: string, schema: z.ZodType<T>): Promise<{ r
  * Missing → `undefined`. Corrupt → re-checked under the lock, kept aside, then SwarmError('corrupt').
  */
 export async function readJsonFile<T>(file: string, opts: Pick<JsonFileOptions<T>, 'schema' | 'lock' | 'keepInPlace' | 'emptyIsMissing'>): Promise<T | undefined> {
+  const keep = opts.keepInPlace !== undefined;
   const first = await readAndParse(file, opts.schema, opts.emptyIsMissing);
   if (first.ok === 'missing') return undefined;
-  if (first.ok) return first.value;
+  if (first.ok) {
+    if (keep) rememberGood(file, first.text);
+    return first.value;
+  }
   return withFileLock(
     file,
-    async () => {
-      const again = opts.keepInPlace ? (await settleInPlace(file, opts.schema)).read : await readAndParse(file, opts.schema, opts.emptyIsMissing);
+    async (held) => {
+      const again = keep ? remembered(file, (await settleInPlace(file, opts.schema)).read) : await readAndParse(file, opts.schema, opts.emptyIsMissing);
       if (again.ok === 'missing') return undefined;
       if (again.ok) return again.value;
-      if (opts.keepInPlace) throw opts.keepInPlace.corruptError(again.problem);
+      if (opts.keepInPlace) {
+        const restored = await restoreEmptyInPlace(file, opts, held);
+        if (restored) return restored.value;
+        throw opts.keepInPlace.corruptError(again.problem);
+      }
       const keptAs = await quarantine(file);
       throw new SwarmError('corrupt', `${file} was corrupt (${again.problem}); kept as ${keptAs}, and the next change starts the file afresh`);
     },
@@ -242,7 +319,12 @@ async function mutateLocked<T, R>(
   // short a time as possible.
   let before = fileIdentity(file);
   let read = readAndParseSync(file, opts.schema, opts.emptyIsMissing);
-  if (read.ok === false && opts.keepInPlace) ({ read, identity: before } = await settleInPlace(file, opts.schema));
+  if (read.ok === false && opts.keepInPlace) {
+    ({ read, identity: before } = await settleInPlace(file, opts.schema));
+    const restored = read.ok === false ? await restoreEmptyInPlace(file, opts, held) : undefined;
+    if (restored) [read, before] = [restored, fileIdentity(file)];
+  }
+  if (opts.keepInPlace) remembered(file, read);
   let current: T;
   let existed = true;
   if (read.ok === 'missing') {
@@ -271,7 +353,9 @@ async function mutateLocked<T, R>(
         if (expected !== undefined && fileIdentity(file) !== expected) {
           throw new SwarmError('lock_lost', `${file} changed under its lock (another writer took the lock over); nothing was written, try again`);
         }
-        writeFileAtomicSync(file, formatJson(outcome.write));
+        const text = formatJson(outcome.write);
+        writeFileAtomicSync(file, text);
+        if (opts.keepInPlace) rememberGood(file, text);
         current = outcome.write;
         existed = true;
         expected = fileIdentity(file);

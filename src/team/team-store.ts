@@ -14,7 +14,7 @@ import { errnoCode, SwarmError } from '../protocol/errors.js';
 import { newSessionId } from '../protocol/ids.js';
 import { agentId, assertMemberName, assertTeamName, LEAD_NAME, sameName } from '../protocol/names.js';
 import { CORRUPT_LABEL, DIR_MODE, ensureDir, fileExists, formatJson, keptAsideAt, writeFileAtomic } from '../storage/atomic.js';
-import { mutateJsonFile, readJsonFile, type JsonFileOptions, type MutationOutcome } from '../storage/json-file.js';
+import { mutateJsonFile, readJsonFile, type JsonFileOptions, type MutationOutcome, type RestoredEmpty } from '../storage/json-file.js';
 import { teamsDir, type TeamPaths } from './paths.js';
 import { ensureScratchpad } from './scratchpad.js';
 import { Team } from './team.js';
@@ -103,7 +103,7 @@ export async function createTeam(root: string, opts: CreateTeamOptions): Promise
 
 /**
  * A team's config.json that does not parse is never moved or rewritten: the team stays listed and
- * every command says what is wrong and how to mend it by hand.
+ * every command says what is wrong and how to mend it by hand (an emptied one excepted: below).
  */
 function corruptConfig(team: Team, problem: string): SwarmError {
   const file = team.paths.config;
@@ -113,13 +113,29 @@ function corruptConfig(team: Team, problem: string): SwarmError {
   );
 }
 
+/**
+ * config.json found empty for good: Claude Code rewrites it in place (truncate, then write) without
+ * awaiting the write, and a teammate of its that exits in between leaves it empty. Put back from
+ * what this process last read (storage/json-file.ts restoreEmptyInPlace), and said.
+ */
+function restoredConfig(team: Team, r: RestoredEmpty): void {
+  const ago = Math.round((Date.now() - r.seenAt) / 1000);
+  process.stderr.write(
+    `swarm: warning: team "${team.name}": ${r.file} was empty (a writer stopped between emptying and writing it); put back the copy this command read ${ago} s ago, empty file kept as ${r.keptAs}\n`,
+  );
+}
+
+function keepConfigInPlace(team: Team): NonNullable<JsonFileOptions<TeamConfig>['keepInPlace']> {
+  return { corruptError: (problem) => corruptConfig(team, problem), restoreEmpty: (r) => restoredConfig(team, r) };
+}
+
 function configOptions(team: Team): JsonFileOptions<TeamConfig> {
   return {
     schema: TeamConfigSchema,
     init: () => {
       throw new SwarmError('not_found', 'team config.json is missing');
     },
-    keepInPlace: { corruptError: (problem) => corruptConfig(team, problem) },
+    keepInPlace: keepConfigInPlace(team),
   };
 }
 
@@ -152,7 +168,7 @@ async function missingConfig(team: Team): Promise<SwarmError> {
 
 /** Read a team's config.json (parsed). Throws not_found / corrupt (never moves or rewrites it). */
 export async function readTeam(team: Team): Promise<TeamConfig> {
-  const config = await readJsonFile(team.paths.config, { schema: TeamConfigSchema, keepInPlace: { corruptError: (p) => corruptConfig(team, p) } });
+  const config = await readJsonFile(team.paths.config, { schema: TeamConfigSchema, keepInPlace: keepConfigInPlace(team) });
   if (!config) throw await missingConfig(team);
   return config;
 }

@@ -4,7 +4,7 @@
 // one-look variant; the io errors (a path that is no regular file among them) and the words of the
 // corrupt reports.
 import { execFileSync } from 'node:child_process';
-import { lstat, mkdir, readdir, readFile, rename, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rename, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -18,6 +18,7 @@ import {
   readJsonFile,
   updateJsonFile,
   type CorruptReport,
+  type RestoredEmpty,
 } from '../../src/storage/json-file.js';
 import { lockPathFor, queueDirFor, STOPPED_WAITING, withFileLock } from '../../src/storage/lock.js';
 import { useTempRoot } from '../support/tmp-root.js';
@@ -212,6 +213,68 @@ describe('a lock-free read that does not parse', () => {
     expect(await corruptFiles()).toEqual([]);
   });
 
+  it('with restoreEmpty, a file that settled empty is put back from the last good text this process read or wrote, the empty file kept aside', async () => {
+    // A Claude Code teammate that exits between its truncate and its write leaves config.json empty for good.
+    const sub = path.join(dir, 'team');
+    await mkdir(sub);
+    const f = path.join(sub, 'config.json');
+    const restored: RestoredEmpty[] = [];
+    const keepInPlace = { corruptError: (problem: string) => new SwarmError('corrupt', `damaged (${problem})`), restoreEmpty: (r: RestoredEmpty) => restored.push(r) };
+    const emptied = async (): Promise<void> => {
+      await writeFile(f, '');
+      const longAgo = new Date(Date.now() - 10_000);
+      await utimes(f, longAgo, longAgo); // settled: no write in progress
+    };
+    await writeFile(f, '{"n": 5}\n');
+    expect(await readJsonFile(f, { schema: Counter, keepInPlace })).toEqual({ n: 5 });
+    await emptied();
+    expect(await readJsonFile(f, { schema: Counter, keepInPlace })).toEqual({ n: 5 });
+    expect(await readFile(f, 'utf8')).toBe('{"n": 5}\n');
+    const kept = (await readdir(sub)).filter((x) => x.includes('.corrupt-'));
+    expect(kept).toHaveLength(1);
+    expect(await readFile(path.join(sub, kept[0]!), 'utf8')).toBe('');
+    expect(restored).toEqual([{ file: f, keptAs: path.join(sub, kept[0]!), seenAt: expect.any(Number) }]);
+    // On update too, from the text its last write left.
+    await mutateJsonFile(f, { ...counterOpts(), keepInPlace }, (c) => ({ write: { n: c.n + 1 }, result: undefined }));
+    await emptied();
+    const seen: number[] = [];
+    await mutateJsonFile(f, { ...counterOpts(), keepInPlace }, (c) => (seen.push(c.n), { write: { n: c.n + 1 }, result: undefined }));
+    expect(seen).toEqual([6]);
+    expect(await readJsonFile(f, { schema: Counter, keepInPlace })).toEqual({ n: 7 });
+    expect(restored).toHaveLength(2);
+  });
+
+  it('restoreEmpty puts back nothing for a file that is not empty, a directory made again, or a file this process never read', async () => {
+    const keepInPlace = { corruptError: (problem: string) => new SwarmError('corrupt', `damaged (${problem})`), restoreEmpty: vi.fn() };
+    const settle = async (f: string, text: string): Promise<void> => {
+      await writeFile(f, text);
+      const longAgo = new Date(Date.now() - 10_000);
+      await utimes(f, longAgo, longAgo);
+    };
+    const sub = path.join(dir, 'team');
+    await mkdir(sub);
+    const f = path.join(sub, 'config.json');
+    await writeFile(f, '{"n": 5}\n');
+    await readJsonFile(f, { schema: Counter, keepInPlace });
+    // Half a write: the bytes are kept where they are, for a person to mend.
+    await settle(f, '{"n": ');
+    await expect(readJsonFile(f, { schema: Counter, keepInPlace })).rejects.toThrow(/^damaged \(invalid JSON: /);
+    expect(await readFile(f, 'utf8')).toBe('{"n": ');
+    // The directory deleted and made again: another team of the same name, not the one read.
+    await rm(sub, { recursive: true });
+    await mkdir(sub);
+    await settle(f, '');
+    await expect(readJsonFile(f, { schema: Counter, keepInPlace })).rejects.toThrow('damaged (empty file)');
+    await expect(mutateJsonFile(f, { ...counterOpts(), keepInPlace }, () => ({ write: { n: 1 }, result: undefined }))).rejects.toThrow('damaged (empty file)');
+    // Never read here.
+    const other = path.join(dir, 'other.json');
+    await settle(other, '');
+    await expect(readJsonFile(other, { schema: Counter, keepInPlace })).rejects.toThrow('damaged (empty file)');
+    expect(keepInPlace.restoreEmpty).not.toHaveBeenCalled();
+    expect(await readFile(f, 'utf8')).toBe('');
+    expect((await readdir(sub)).filter((x) => x.includes('.corrupt-'))).toEqual([]);
+  });
+
   it('kept aside says where, in the error of a plain read', async () => {
     const f = path.join(dir, 'n.json');
     await writeFile(f, '   \n');
@@ -266,7 +329,7 @@ describe('errors and reports', () => {
     expect(parseText('{"n":', Counter)).toMatchObject({ ok: false, problem: expect.stringMatching(/^invalid JSON: /) });
     expect(parseText('{"n": "x"}', Counter)).toMatchObject({ ok: false, problem: expect.stringMatching(/^unexpected shape at n/) });
     expect(parseText('[]', Counter)).toMatchObject({ ok: false, problem: expect.stringMatching(/^unexpected shape at \(root\)/) });
-    expect(parseText('{"n": 3}', Counter)).toEqual({ ok: true, value: { n: 3 } });
+    expect(parseText('{"n": 3}', Counter)).toEqual({ ok: true, value: { n: 3 }, text: '{"n": 3}' });
   });
 
   it('the default report is one line on stderr, for a whole file and for some entries', () => {

@@ -2,7 +2,7 @@
 // and what happens with invalid names and a corrupt config.json.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { isSwarmError, TeamConfigSchema } from '../../src/protocol/index.js';
 import {
   addMember,
@@ -276,6 +276,28 @@ describe('corrupt config.json', () => {
     expect(await teamExists(new Team(root, 't'))).toBe(true);
     expect(await errorKind(readTeam(new Team(root, 't')))).toBe('corrupt');
     expect((await listTeams(root)).map((t) => [t.name, /does not parse/.test(t.problem ?? '')])).toEqual([['t', true]]);
+  });
+
+  it('emptied for good after this process read it (a Claude Code teammate that exited mid-rewrite): put back, said on stderr, the empty file kept aside', async () => {
+    await createTeam(root, { name: 't' });
+    const team = new Team(root, 't');
+    await addMember(team, { name: 'w1' });
+    expect((await readTeam(team)).members.map((m) => m.name)).toEqual(['team-lead', 'w1']);
+    const p = teamPaths(root, 't');
+    await writeDamaged(p.config, '');
+    const warned: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (warned.push(String(chunk)), true));
+    try {
+      expect(await removeMember(team, 'w1')).toMatchObject({ name: 'w1' });
+    } finally {
+      spy.mockRestore();
+    }
+    const [kept] = (await fs.readdir(p.dir)).filter((f) => f.includes('.corrupt-'));
+    expect(warned).toEqual([
+      `swarm: warning: team "t": ${p.config} was empty (a writer stopped between emptying and writing it); put back the copy this command read 0 s ago, empty file kept as ${path.join(p.dir, kept!)}\n`,
+    ]);
+    expect(await fs.readFile(path.join(p.dir, kept!), 'utf8')).toBe('');
+    expect((await readTeam(team)).members.map((m) => m.name)).toEqual(['team-lead']);
   });
 
   it('addMember on a corrupt config is "corrupt", writes nothing and does not invent a team', async () => {
