@@ -2,12 +2,10 @@
 // the CLI layer, and imports that point down the layers of SPEC §2 only. Type-aware rules read
 // tsconfig.json through typescript-eslint's project service. `npm run lint` runs this with zero
 // warnings allowed, and `npm test` runs it first (pretest).
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
 import { defineConfig } from 'eslint/config';
 import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';
+import { fingerprint } from './scripts/fingerprint.mjs';
 
 // SPEC §2, lowest first. A layer may import its own files and any layer of a lower tier;
 // mailbox, permissions and tasks share a tier, where only permissions and tasks may import mailbox.
@@ -44,22 +42,9 @@ const typeAware = ['src/**/*.ts', 'test/**/*.ts', 'scripts/**/*.ts'];
 // unchanged caller's promise float), so the config carries a fingerprint of every source and of
 // where types come from: any change relints everything, and only an unchanged tree is answered
 // from the cache (a rerun of `npm test` costs seconds instead of building the TypeScript program).
-function sourceFingerprint(root) {
-  const files = ['tsconfig.json', 'package-lock.json'];
-  for (const dir of ['src', 'test', 'scripts']) {
-    for (const f of readdirSync(path.join(root, dir), { recursive: true })) files.push(path.join(dir, f));
-  }
-  const hash = createHash('sha256');
-  for (const f of files.sort()) {
-    const full = path.join(root, f);
-    if (statSync(full).isFile()) hash.update(`${f}\0`).update(readFileSync(full)).update('\0');
-  }
-  return hash.digest('hex');
-}
-
 export default defineConfig(
   { ignores: ['dist/', 'node_modules/', '.bench-out/', '.stryker-tmp/', 'reports/'] },
-  { settings: { 'swarm/source-fingerprint': sourceFingerprint(import.meta.dirname) } },
+  { settings: { 'swarm/source-fingerprint': fingerprint(import.meta.dirname, { dirs: ['src', 'test', 'scripts'], files: ['tsconfig.json', 'package-lock.json'] }) } },
   {
     files: typeAware,
     languageOptions: {
