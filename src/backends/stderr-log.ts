@@ -4,7 +4,11 @@
 // writing to the pane's stderr, points its own stderr at the fifo, removes the fifo and the dir
 // (both ends are open by then) and execs argv: the pane's process is still the teammate (same pid),
 // and tee ends when the teammate's stderr closes. POSIX sh starts a background job with SIGINT and
-// SIGQUIT ignored, so Ctrl-C in the pane never kills tee under a teammate that survives it. The
+// SIGQUIT ignored, so Ctrl-C in the pane never kills tee under a teammate that survives it; tee
+// ignores SIGHUP too. tmux closes a pane's terminal the moment its process exits (remain-on-exit
+// keeps only the picture), which sends SIGHUP to the pane's process group: a tee not yet scheduled
+// to copy the last lines (a loaded machine) died with them, and a teammate that crashed at start
+// left neither its pane nor its log saying why. It still ends with the teammate's stderr. The
 // paths travel as arguments ($0, $1), never inside the script, so nothing is quoted by hand.
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
@@ -12,7 +16,7 @@ import path from 'node:path';
 
 /** $0 is the private dir, $1 the log, the rest the argv. A fifo that cannot be made stops the pane (exit 98). */
 export const STDERR_TEE =
-  'log=$1; shift; f="$0/stderr"; mkfifo -m 600 "$f" || exit 98; tee -a -- "$log" <"$f" >&2 & exec 2>"$f"; rm -f -- "$f"; rmdir -- "$0"; exec "$@"';
+  'log=$1; shift; f="$0/stderr"; mkfifo -m 600 "$f" || exit 98; { trap "" HUP; exec tee -a -- "$log"; } <"$f" >&2 & exec 2>"$f"; rm -f -- "$f"; rmdir -- "$0"; exec "$@"';
 
 /** What stands for the private dir in a dry run: it exists only once the pane is created. */
 export const FIFO_DIR_PLACEHOLDER = '<private fifo dir>';

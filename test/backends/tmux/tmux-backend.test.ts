@@ -2,6 +2,7 @@
 // `swarm-test-<random>`, killed afterwards, socket file removed). The default server is never touched.
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { quote } from 'shell-quote';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { PaneRef, PaneSpec } from '../../../src/backends/backend.js';
 import { descendantsOf, execaExec, isProcessAlive, type Exec } from '../../../src/backends/process.js';
@@ -47,6 +48,25 @@ describe('TmuxBackend (real tmux, private socket)', () => {
 
   const show = async (target: string, format: string): Promise<string> =>
     (await server.run(['display-message', '-p', '-t', target, format])).trim();
+
+  it("a teammate's last stderr lines reach its log though the log's tee starts late: tmux closes a dead pane's terminal at once, and the tee ignores the SIGHUP that sends", async () => {
+    // A `tee` first on PATH that starts a second late: what a loaded machine once did to the real one.
+    const bin = path.join(kit.dir, 'bin');
+    await mkdir(bin);
+    await writeFile(path.join(bin, 'tee'), `#!/bin/sh\nsleep 1\nPATH=${quote([process.env.PATH ?? '/usr/bin:/bin'])} exec tee "$@"\n`);
+    await chmod(path.join(bin, 'tee'), 0o755);
+    // tmux gives a new pane the PATH of the command that made it.
+    const PATH = `${bin}:${process.env.PATH ?? ''}`;
+    const exec: Exec = (file, args, opts) => execaExec(file, args, { ...opts, env: { ...(opts?.env ?? process.env), PATH } });
+    const out = kit.outFile();
+    const log = path.join(kit.dir, 'late.stderr');
+    const backend = new TmuxBackend({ socket, sessionName: 'swarm-alpha', killTimeoutMs: 1500, exec });
+    const pane = await backend.createPane(spec('late', kit.argv(out, 'fail', 'LAST', 'WORDS'), { stderrLog: log }));
+    await kit.read(out);
+    await waitFor(async () => !(await backend.isAlive(pane)), 15_000, 'the failure');
+    await waitFor(async () => (await readFile(log, 'utf8').catch(() => '')).includes('LAST WORDS'), 5000, 'the last words in the log');
+    await backend.kill(pane);
+  });
 
   it("a pane closed between the listing and the split (a sleeper's exited pane closed by the leader): listed again, split elsewhere", async () => {
     let closeFirstTarget = false;
