@@ -1,7 +1,7 @@
 // Lint what matters (STYLE.md): floating and misused promises, non-Error throws, `console` outside
 // the CLI layer, and imports that point down the layers of SPEC §2 only. Type-aware rules read
 // tsconfig.json through typescript-eslint's project service. `npm run lint` runs this with zero
-// warnings allowed, and `npm test` runs it beside the tests (test/lint/checks.test.ts).
+// warnings allowed, and `npm test` runs it first (pretest).
 import { defineConfig } from 'eslint/config';
 import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';

@@ -1,17 +1,5 @@
 // Test runner settings: real processes and real tmux make some tests take seconds, never minutes.
 import { defineConfig } from 'vitest/config';
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
-
-/** `npm run checks` as a test file (test/lint/checks.test.ts): its half minute runs beside the others, so it starts first. */
-const CHECKS = 'test/lint/checks.test.ts';
-
-class ChecksFirst extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const sorted = await super.sort(files);
-    const isChecks = (f: TestSpecification): boolean => f.moduleId.endsWith(CHECKS);
-    return [...sorted.filter(isChecks), ...sorted.filter((f) => !isChecks(f))];
-  }
-}
 
 export default defineConfig({
   test: {
@@ -28,6 +16,5 @@ export default defineConfig({
     // makes its own temp root, tmux socket and processes, so nothing leaks between files.
     isolate: false,
     reporters: ['default', './test/support/summary-reporter.ts'],
-    sequence: { sequencer: ChecksFirst },
   },
 });
