@@ -15,6 +15,12 @@ export default defineConfig({
     // per file: ~90 s less CPU over the suite (its wall time 315 → 281 s on 2 cores). Every test
     // makes its own temp root, tmux socket and processes, so nothing leaks between files.
     isolate: false,
+    // A tmux server takes its default shell from $SHELL, and a pane started without a command runs
+    // it as a login shell, which reads the machine's ~/.profile and ~/.bashrc. On this machine those
+    // run `pyenv init` and `pyenv rehash`, whose lock a killed pane leaves behind: each later login
+    // bash then waited 60 s in a `sleep 0.1` loop, 1.6 CPU-s each, about 60 of them a run. The
+    // suite's panes get /bin/sh (dash; ~/.profile reads ~/.bashrc only under bash), never anyone's rc files.
+    env: { SHELL: '/bin/sh' },
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });
