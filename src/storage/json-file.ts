@@ -137,6 +137,11 @@ function dirIdentity(dir: string): string | undefined {
 }
 
 function rememberGood(file: string, text: string): void {
+  const known = lastGood.get(file);
+  if (known?.text === text) {
+    known.seenAt = Date.now(); // the same text: no need to ask where it is again (config.json is read often)
+    return;
+  }
   const dir = dirIdentity(path.dirname(file));
   if (dir !== undefined) lastGood.set(file, { text, dir, seenAt: Date.now() });
 }
@@ -163,7 +168,8 @@ async function restoreEmptyInPlace<T>(file: string, opts: Pick<JsonFileOptions<T
   held.assertHeld(); // never write under a lock that is someone else's
   const now = readRegularFileSync(file); // read again right before: half a write is left for a person
   if (!('text' in now) || now.text.trim() !== '') return undefined;
-  const keptAs = await quarantine(file);
+  // Its bytes kept beside it, then the text renamed over it: never a moment without the file.
+  const keptAs = await quarantine(file, Date.now(), now.text);
   writeFileAtomicSync(file, good.text);
   restoreEmpty({ file, keptAs, seenAt: good.seenAt });
   return value;
