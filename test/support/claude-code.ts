@@ -60,10 +60,11 @@ export async function claudeCodeWorkspace(root: string, build: (typeof CLAUDE_CO
 
 /**
  * Claude Code's auto-updater runs npm (`config get prefix`, `view`, `install -g`: about 9
- * CPU-seconds a test file, offline and failing); no test depends on it. Spread into every env a
- * test starts `claude` with.
+ * CPU-seconds a test file, offline and failing), and its installation checks run `npm config get
+ * prefix` again (two of the three each start of 2.1.112 made, counted with strace); no test
+ * depends on either. Spread into every env a test starts `claude` with.
  */
-export const CLAUDE_CODE_NO_UPDATES = { DISABLE_AUTOUPDATER: '1' } as const;
+export const CLAUDE_CODE_NO_UPDATES = { DISABLE_AUTOUPDATER: '1', DISABLE_INSTALLATION_CHECKS: '1' } as const;
 
 /**
  * The env that runs `claude` from `bin` (first on PATH, see claudeCodeWorkspace) offline against the
