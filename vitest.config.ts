@@ -20,7 +20,10 @@ export default defineConfig({
     // run `pyenv init` and `pyenv rehash`, whose lock a killed pane leaves behind: each later login
     // bash then waited 60 s in a `sleep 0.1` loop, 1.6 CPU-s each, about 60 of them a run. The
     // suite's panes get /bin/sh (dash; ~/.profile reads ~/.bashrc only under bash), never anyone's rc files.
-    env: { SHELL: '/bin/sh' },
+    //
+    // SWARM_TEST_RUN marks every process the tests start (children inherit it), so that the summary
+    // reporter finds any a test left running when the run ends (test/support/leftover-processes.ts).
+    env: { SHELL: '/bin/sh', SWARM_TEST_RUN: String(process.pid) },
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

@@ -8,10 +8,10 @@ import { execa } from 'execa';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isProcessAlive, isProcessAliveIn, processIdentityIn, processStartedAtIn } from '../../src/storage/pid.js';
 import { fakeProc } from '../support/fake-proc.js';
-import { deadPid, reapChildren, startSleeper } from '../support/team-fixture.js';
+import { deadPid, startSleeper } from '../support/team-fixture.js';
 import { waitFor } from '../support/wait.js';
 
 describe('isProcessAlive', () => {
@@ -88,7 +88,6 @@ describe('isProcessAliveIn (a proc file system of the test\'s own)', () => {
 });
 
 describe('processIdentityIn: which process a pid is', () => {
-  afterEach(reapChildren);
 
   it('is the same on every read of a live process, and another for another process; none for one that exited', async () => {
     const me = processIdentityIn('/proc', process.pid);

@@ -5,12 +5,12 @@
 // probe says of any pane it did not make. `useStandInTeam` sets up what those tests stand on.
 // `settablePanes` is the plainer kind, for tests of what happens to panes that exist already: a pane
 // lives while the test keeps its id in `alive`.
-import { afterEach, beforeEach } from 'vitest';
+import { beforeEach } from 'vitest';
 import type { Backend, PaneRef, PaneSpec, PaneState } from '../../src/backends/backend.js';
 import { Mailbox } from '../../src/mailbox/mailbox.js';
 import { createTeam } from '../../src/team/team-store.js';
 import { Team } from '../../src/team/team.js';
-import { reapChildren, startSleeper, writeStatus } from './team-fixture.js';
+import { startSleeper, writeStatus } from './team-fixture.js';
 import { tempRoot } from './tmp-root.js';
 
 /** Before each test: team `t` in a fresh root and a fresh working directory (`set` gets them); after it, its sleepers are stopped. */
@@ -20,7 +20,6 @@ export function useStandInTeam(cwdPrefix: string, set: (s: { root: string; team:
     await createTeam(root, { name: 't' });
     set({ root, team: new Team(root, 't'), cwd: await tempRoot(cwdPrefix) });
   });
-  afterEach(reapChildren);
 }
 
 export interface StandInPanes extends Backend {

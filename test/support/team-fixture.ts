@@ -1,6 +1,7 @@
 // Building blocks for tests of `swarm status` and `swarm doctor`: real child processes standing in
-// for teammates (a live `sleep`, or the pid of one that has exited and been reaped), and writers
-// for the files a teammate and a worker leave behind (status/<name>.json, pending requests).
+// for teammates (a live `sleep`, ended when its test finishes, or the pid of one that has exited
+// and been reaped), and writers for the files a teammate and a worker leave behind
+// (status/<name>.json, pending requests).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { writePending } from '../../src/permissions/pending.js';
@@ -9,13 +10,19 @@ import { PendingRequestSchema } from '../../src/protocol/permission.js';
 import { StatusFileSchema, type StatusFile } from '../../src/protocol/status.js';
 import { ensureDir, formatJson, writeFileAtomic } from '../../src/storage/atomic.js';
 import { teamPaths } from '../../src/team/paths.js';
+import { afterThisTest } from './tmp-root.js';
 
 const children = new Set<ChildProcess>();
 
-/** A live process (`sleep`) to stand in for a teammate; stopped by reapChildren(). */
+/**
+ * A live process (`sleep`) to stand in for a teammate (call it in a test or a beforeEach). It is
+ * killed when its test finishes; reapChildren() kills every one still running sooner, for a test
+ * about a teammate that exits.
+ */
 export async function startSleeper(): Promise<number> {
   const child = spawn('sleep', ['600'], { stdio: 'ignore' });
   children.add(child);
+  afterThisTest(() => reap([child]));
   await once(child, 'spawn');
   return child.pid!;
 }
@@ -32,8 +39,13 @@ export async function deadPid(): Promise<number> {
 export async function reapChildren(): Promise<void> {
   const all = [...children];
   children.clear();
+  await reap(all);
+}
+
+async function reap(all: ChildProcess[]): Promise<void> {
   await Promise.all(
     all.map(async (c) => {
+      children.delete(c);
       if (c.exitCode !== null || c.signalCode !== null) return;
       const exited = once(c, 'exit');
       c.kill('SIGKILL');

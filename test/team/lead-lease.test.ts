@@ -8,7 +8,7 @@
 // waitHolding's deadline, and on close waits for a tick under way before releasing. And each guard
 // the mutation run found untested: how a holder is named, when a tick takes the lock, what a
 // hand-over and an ask record (nothing undefined), onChange/onError and the timer, around close.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTeam, readTeam, updateTeam } from '../../src/team/team-store.js';
 import {
   claudeCodeHolds,
@@ -27,14 +27,13 @@ import {
 import { RENEW_MS, STALE_RENEWAL_MS } from '../../src/team/lease-trust.js';
 import type { LeadLease } from '../../src/protocol/config.js';
 import { forgedLeases, YEAR_2100 } from '../support/forged-leases.js';
-import { reapChildren, startSleeper } from '../support/team-fixture.js';
+import { startSleeper } from '../support/team-fixture.js';
 import { useTempRoot } from '../support/tmp-root.js';
 import { waitFor } from '../support/wait.js';
 import { writeDamaged } from '../support/damaged-file.js';
 
 let root = '';
 useTempRoot((r) => (root = r), 'swarm-lead-lease-');
-afterEach(reapChildren);
 
 const DEAD = 2 ** 22 + 12345; // no such process
 // Two live processes: this test (the holder) and its parent (the watcher asking).

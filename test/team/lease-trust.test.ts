@@ -4,15 +4,14 @@
 // whatever its age; one with no identity, or from another host, while freshly renewed and never
 // from the future; Claude Code's while its pid lives. And which lease is this process's own, and
 // the records leaseSelf and askClaim build.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LeadLease } from '../../src/protocol/config.js';
 import { processIdentityIn } from '../../src/storage/pid.js';
 import { askClaim, CLOCK_SKEW_MS, isMine, leaseSelf, STALE_RENEWAL_MS, whyUntrusted, type LeaseSelf } from '../../src/team/lease-trust.js';
 import { fakeProc } from '../support/fake-proc.js';
 import { YEAR_2100 } from '../support/forged-leases.js';
-import { deadPid, reapChildren, startSleeper } from '../support/team-fixture.js';
+import { deadPid, startSleeper } from '../support/team-fixture.js';
 
-afterEach(reapChildren);
 
 const NOW = Date.UTC(2030, 0, 1);
 const self = (procRoot: string): LeaseSelf => ({ pid: 1_000_000, kind: 'console', host: 'here', procRoot });

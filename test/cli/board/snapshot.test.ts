@@ -3,7 +3,7 @@
 // graph with its blocked edges; the inboxes as a timeline with control frames in words; the team's
 // totals against its budget; and nothing of the environment or the root's paths. A Claude Code
 // teammate's inbox-only permission request is shown like any other.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Mailbox } from '../../../src/mailbox/mailbox.js';
 import { encodeControl } from '../../../src/protocol/control.js';
 import type { Task } from '../../../src/protocol/task.js';
@@ -13,7 +13,7 @@ import { Team } from '../../../src/team/team.js';
 import { TaskList } from '../../../src/tasks/index.js';
 import { layoutTasks } from '../../../src/cli/board/task-graph.js';
 import { boardSnapshot } from '../../../src/cli/board/snapshot.js';
-import { reapChildren, startSleeper, writeStatus } from '../../support/team-fixture.js';
+import { startSleeper, writeStatus } from '../../support/team-fixture.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 
 const task = (id: string, extra: Partial<Task> = {}): Task => ({ id, subject: `task ${id}`, description: '', status: 'pending', blocks: [], blockedBy: [], ...extra });
@@ -28,7 +28,6 @@ describe('the board snapshot', () => {
     await addMember(team, { name: 'w1', cwd: root, color: 'blue' });
     await addMember(team, { name: 'w2', cwd: root });
   });
-  afterEach(reapChildren);
 
   it('shows members with their state, task, activity, figures and branch; the timeline in words; totals against the budget', async () => {
     await updateTeam(team, (c) => void (c.members.find((m) => m.name === 'w1')!.worktreePath = `${root}/repo/.claude/worktrees/t-w1`));

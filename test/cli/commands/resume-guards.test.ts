@@ -15,8 +15,8 @@ import { addMember, createTeam, readTeam, updateMember } from '../../../src/team
 import { Team } from '../../../src/team/team.js';
 import { quote } from 'shell-quote';
 import { swarm, swarmInProcess, type CliResult } from '../../support/cli.js';
-import { deadPid, reapChildren, startSleeper } from '../../support/team-fixture.js';
-import { afterThisTest, useTempRoot } from '../../support/tmp-root.js';
+import { deadPid, startSleeper } from '../../support/team-fixture.js';
+import { useTempRoot } from '../../support/tmp-root.js';
 import { tmuxEnv, tmuxForThisTest } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
 
@@ -106,7 +106,6 @@ describe('swarm resume guards', () => {
   }, 60_000);
 
   it('`swarm resume` without names starts nothing for a member whose process lives on without its pane', async () => {
-    afterThisTest(reapChildren);
     const lives = await startSleeper();
     await addMember(team, { name: 'w1', cwd: work });
     await updateMember(team, 'w1', { tmuxPaneId: '%7', backendType: 'tmux', pid: lives, isActive: true });

@@ -5,13 +5,13 @@ import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import { execa } from 'execa';
 import os from 'node:os';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Mailbox } from '../../../src/mailbox/index.js';
 import { encodeControl, type InboxMessage } from '../../../src/protocol/index.js';
 import { updateTeam } from '../../../src/team/index.js';
 import { SWARM_BIN, swarm, swarmInProcess } from '../../support/cli.js';
 import { forgedLeases } from '../../support/forged-leases.js';
-import { reapChildren, startSleeper } from '../../support/team-fixture.js';
+import { startSleeper } from '../../support/team-fixture.js';
 import { useTeamRoot } from '../../support/team-root.js';
 import { Team } from '../../../src/team/team.js';
 
@@ -231,7 +231,6 @@ describe('swarm send with large texts', () => {
 });
 
 describe('swarm inbox team-lead --consume and the leader lease', () => {
-  afterEach(reapChildren);
 
   it('is refused while a live leader holds the lease, and not for a lease no live holder proves', async () => {
     const team = new Team(root, TEAM);

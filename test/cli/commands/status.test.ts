@@ -15,7 +15,7 @@ import { addMember, createTeam, readTeam, removeMember, updateMember, updateTeam
 import { retireStatus } from '../../../src/team/spend.js';
 import { swarm, swarmInProcess, startSwarm } from '../../support/cli.js';
 import { tmuxForThisTest } from '../../support/tmux.js';
-import { deadPid, reapChildren, startSleeper, writePendingFor, writeStatus } from '../../support/team-fixture.js';
+import { deadPid, startSleeper, writePendingFor, writeStatus } from '../../support/team-fixture.js';
 import { useTempRoot, afterThisTest } from '../../support/tmp-root.js';
 import { waitFor } from '../../support/wait.js';
 import { Team } from '../../../src/team/team.js';
@@ -27,7 +27,6 @@ let root: string;
 useTempRoot((dir) => (root = dir));
 beforeEach(async () => {
   await createTeam(root, { name: TEAM, cwd: '/work/project' });
-  afterThisTest(reapChildren);
 });
 
 async function member(name: string, patch: { pid?: number; tmuxPaneId?: string; backendType?: string; isActive?: boolean }): Promise<void> {

@@ -10,18 +10,17 @@ import { execa } from 'execa';
 import { quote } from 'shell-quote';
 import { isProcessAlive } from '../../../src/backends/process.js';
 import { TmuxServer, capturePane, listAllPanes } from '../../../src/backends/tmux/commands.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addMember, readTeam, updateMember } from '../../../src/team/team-store.js';
 import { Team } from '../../../src/team/team.js';
 import { SWARM_BIN, swarmInProcess } from '../../support/cli.js';
-import { reapChildren, startSleeper } from '../../support/team-fixture.js';
+import { startSleeper } from '../../support/team-fixture.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 import { tmuxForThisTest } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
 
 let root: string;
 useTempRoot((dir) => (root = dir), 'swarm-lead-exit-');
-afterEach(() => reapChildren());
 
 describe('swarm lead', () => {
   it('exits 0 on its own after /quit (piped input)', { timeout: 45_000 }, async () => {

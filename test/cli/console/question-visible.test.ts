@@ -13,8 +13,8 @@ import { PendingRequestSchema } from '../../../src/protocol/permission.js';
 import { addMember, createTeam } from '../../../src/team/team-store.js';
 import { Team } from '../../../src/team/team.js';
 import { SWARM_BIN } from '../../support/cli.js';
-import { reapChildren, startSleeper } from '../../support/team-fixture.js';
-import { useTempRoot, afterThisTest } from '../../support/tmp-root.js';
+import { startSleeper } from '../../support/team-fixture.js';
+import { useTempRoot } from '../../support/tmp-root.js';
 import { tmuxForThisTest } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
 
@@ -25,7 +25,6 @@ let tmux: TmuxServer;
 useTempRoot((dir) => (root = dir), 'swarm-question-');
 beforeEach(() => {
   socket = tmuxForThisTest();
-  afterThisTest(reapChildren);
   tmux = new TmuxServer({ socket });
 });
 async function request(team: Team, id: string, command: string, workerPid: number): Promise<void> {

@@ -11,8 +11,8 @@ import { TaskList } from '../../../src/tasks/index.js';
 import { addMember, createTeam, updateMember } from '../../../src/team/index.js';
 import { Team } from '../../../src/team/team.js';
 import { SWARM_BIN } from '../../support/cli.js';
-import { deadPid, reapChildren, startSleeper } from '../../support/team-fixture.js';
-import { useTempRoot, afterThisTest } from '../../support/tmp-root.js';
+import { deadPid, startSleeper } from '../../support/team-fixture.js';
+import { useTempRoot } from '../../support/tmp-root.js';
 import { tmuxForThisTest } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
 
@@ -24,7 +24,6 @@ let tmux: TmuxServer;
 useTempRoot((dir) => (root = dir), 'swarm-ctasks-');
 beforeEach(async () => {
   socket = tmuxForThisTest();
-  afterThisTest(reapChildren);
   tmux = new TmuxServer({ socket });
   await createTeam(root, { name: TEAM, cwd: root });
 });

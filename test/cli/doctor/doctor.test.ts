@@ -31,7 +31,7 @@ import { pendingRecord } from '../../support/pending-record.js';
 import { swarm, swarmInProcess, type CliResult } from '../../support/cli.js';
 import { modeOf } from '../../support/fs-tree.js';
 import { tmuxForThisTest } from '../../support/tmux.js';
-import { deadPid, reapChildren, startSleeper, writePendingFor } from '../../support/team-fixture.js';
+import { deadPid, startSleeper, writePendingFor } from '../../support/team-fixture.js';
 import { afterThisTest, useTempRoot } from '../../support/tmp-root.js';
 import { waitFor } from '../../support/wait.js';
 import { Team } from '../../../src/team/team.js';
@@ -46,7 +46,6 @@ let socket: string;
 useTempRoot((dir) => (root = dir));
 beforeEach(async () => {
   socket = tmuxForThisTest(); // doctor never looks at the default tmux server in these tests
-  afterThisTest(reapChildren);
   await createTeam(root, { name: TEAM, cwd: '/work/project' });
 });
 

@@ -18,8 +18,7 @@ import { addMember, readTeam, updateMember } from '../../../src/team/team-store.
 import { Team } from '../../../src/team/team.js';
 import { SWARM_BIN, swarmInProcess } from '../../support/cli.js';
 import { useFakeTeammates, writeTeamFile } from '../../support/fake-team.js';
-import { reapChildren, startSleeper } from '../../support/team-fixture.js';
-import { afterThisTest } from '../../support/tmp-root.js';
+import { startSleeper } from '../../support/team-fixture.js';
 import { waitFor } from '../../support/wait.js';
 
 let root: string;
@@ -192,7 +191,6 @@ describe('swarm launch of a team that exists', () => {
   });
 
   it('a teammate whose process outlived its pane, or an open console, stops it: nothing is started', async () => {
-    afterThisTest(reapChildren);
     expect((await launch(['--no-console'])).exitCode).toBe(0);
     const team = new Team(root, 'again');
     expect((await swarmInProcess(root, ['shutdown', '--all', '--team', 'again'], env)).exitCode).toBe(0);

@@ -21,7 +21,7 @@ import { isProcessAlive } from '../../../src/storage/pid.js';
 import { SWARM_BIN, swarm, swarmInProcess } from '../../support/cli.js';
 import { tmuxEnv, tmuxForThisTest } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
-import { reapChildren, startSleeper, writeStatus } from '../../support/team-fixture.js';
+import { startSleeper, writeStatus } from '../../support/team-fixture.js';
 import { afterThisTest, useTempRoot } from '../../support/tmp-root.js';
 
 const FAKE = fileURLToPath(new URL('../../support/fake-teammate.mjs', import.meta.url));
@@ -112,7 +112,6 @@ describe('swarm mcp: the lead tools over MCP', () => {
     const { client } = await connect({ budgetUsd: 0.01 });
     await member('w1');
     await writeStatus(root, 'crew', 'w1', { pid: await startSleeper(), state: 'idle', costUsd: 0.05, totalTokens: 5000 });
-    afterThisTest(reapChildren);
     const r = await call(client, 'spawn_teammate', { name: 'w2', prompt: 'Wait.' });
     expect(r.isError).toBe(true);
     expect(r.text).toMatch(/^no new teammates: .*--budget-usd 0\.01/);
@@ -184,7 +183,6 @@ describe('swarm mcp: the lead tools over MCP', () => {
     expect((await waiting).text).toContain('one more');
     // A teammate at work: the wait runs to its timeout and says who works.
     await writeStatus(root, 'crew', 'w2', { pid: await startSleeper(), state: 'working' });
-    afterThisTest(reapChildren);
     expect(await call(client, 'wait_for_messages', { timeout_seconds: 1 })).toEqual({ isError: false, text: 'No news in 1 s. Working: w2. Call wait_for_messages again to go on waiting.' });
   }, 30_000);
 
@@ -192,7 +190,6 @@ describe('swarm mcp: the lead tools over MCP', () => {
     const { client } = await connect({}, { settleMs: 5000 });
     await member('w1');
     await writeStatus(root, 'crew', 'w1', { pid: await startSleeper(), state: 'working' });
-    afterThisTest(reapChildren);
     const cancel = new AbortController();
     const cancelled = client.callTool({ name: 'wait_for_messages', arguments: { timeout_seconds: 30 } }, undefined, { signal: cancel.signal }).then(
       () => 'answered',

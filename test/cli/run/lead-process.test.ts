@@ -3,19 +3,17 @@
 // as the leader and gives the record back at the end. A lease no live holder proves (pid 1 from
 // before a reboot, a live `sleep`, a renewal dated 2100) refuses nothing.
 import os from 'node:os';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { claimLeadProcess, refuseOtherLeader } from '../../../src/cli/run/lead-process.js';
 import { leaseSelf } from '../../../src/team/lead-lease.js';
 import { createTeam, readTeam, updateTeam } from '../../../src/team/team-store.js';
 import { execa } from 'execa';
 import { SWARM_BIN, swarm } from '../../support/cli.js';
 import { forgedLeases } from '../../support/forged-leases.js';
-import { reapChildren } from '../../support/team-fixture.js';
 import { useTempRoot } from '../../support/tmp-root.js';
 
 let root = '';
 useTempRoot((r) => (root = r), 'swarm-lead-process-');
-afterEach(reapChildren);
 
 describe('one leader per team for an agent lead', () => {
   it('refuses swarm run and swarm lead --agent while another leader lives', async () => {
