@@ -88,7 +88,6 @@ describe('isProcessAliveIn (a proc file system of the test\'s own)', () => {
 });
 
 describe('processIdentityIn: which process a pid is', () => {
-
   it('is the same on every read of a live process, and another for another process; none for one that exited', async () => {
     const me = processIdentityIn('/proc', process.pid);
     expect(me).toEqual({ bootId: expect.stringMatching(/^[0-9a-f-]{36}$/), startTicks: expect.any(Number), cmd: expect.stringMatching(/^[0-9a-f]{16}$/) });

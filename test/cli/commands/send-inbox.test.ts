@@ -231,7 +231,6 @@ describe('swarm send with large texts', () => {
 });
 
 describe('swarm inbox team-lead --consume and the leader lease', () => {
-
   it('is refused while a live leader holds the lease, and not for a lease no live holder proves', async () => {
     const team = new Team(root, TEAM);
     const leader = await startSleeper(); // a live process other than this one, where the command runs
