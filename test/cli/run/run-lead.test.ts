@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TmuxServer } from '../../../src/backends/tmux/commands.js';
 import { MAX_NUDGES } from '../../../src/runtime/lead/lead.js';
 import { startMessagesServer, type MessagesServer, type RecordedRequest, type ScriptInput } from '../../../src/standin/messages-server.js';
-import { lastUserText, shutdownRequestId } from '../../../src/standin/request.js';
+import { lastToolResultNames, lastUserText, shutdownRequestId } from '../../../src/standin/request.js';
 import { shutdownApproval } from '../../../src/standin/script.js';
 import { SWARM_BIN, swarmInProcess } from '../../support/cli.js';
 import { toolResults } from '../../support/runtime-harness.js';
@@ -173,9 +173,11 @@ describe('swarm run -p: stopping teammates', () => {
         { match: { agent: 'team-lead', lastUser: 'w1 rejected the shutdown' }, reply: { content: [tool('SendMessage', { to: '*', message: { type: 'shutdown_request', reason: 'the run is over' } })] } },
         { match: { agent: 'team-lead', lastUser: 'w1 approved the shutdown' }, reply: 'FINAL: all stopped.' },
         // w1 rejects the first request, approves the second; the shutdown turns come first so a
-        // request that lands with the prompt is still answered.
+        // request that lands with the prompt is still answered. The request to "*" may land before
+        // w1 asks the model again after its rejection, in the same message as that tool result: the
+        // plain reply is only for a tool result alone, or that request would go unanswered.
         { match: { agent: 'w1', lastUser: 'shutdown_request' }, respond: (q) => ({ reply: reject(shutdownRequestId(q.body)!) }) },
-        { match: { agent: 'w1', toolResult: 'SendMessage' }, reply: 'Still migrating.' },
+        { match: (q) => q.agent === 'w1' && lastToolResultNames(q.body).includes('SendMessage') && !lastUserText(q.body).includes('shutdown_request'), reply: 'Still migrating.' },
         { match: { agent: 'w1', lastUser: 'shutdown_request' }, respond: (q) => ({ reply: shutdownApproval(shutdownRequestId(q.body)!) }) },
         { match: { agent: 'w1', lastUser: 'Say ready.' }, reply: 'Ready.' },
         { match: { agent: 'w2', lastUser: 'shutdown_request' }, respond: (q) => ({ reply: shutdownApproval(shutdownRequestId(q.body)!) }) },
