@@ -1,5 +1,29 @@
 // Test runner settings: real processes and real tmux make some tests take seconds, never minutes.
+import { accessSync, constants, statfsSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
+
+const TMPFS_MAGIC = 0x01021994;
+
+/**
+ * Where the tests' files go: TMPDIR if it is set, else /dev/shm when it is a writable tmpfs with
+ * 2 GB free, else the system's default (/tmp). Every test writes real files through the same code
+ * (atomic renames, locks, fsync); on a tmpfs an fsync returns at once instead of waiting for the
+ * disk's journal, and the suite ran 248 → 206 s on two cores (468 → 389 CPU-s). What an fsync
+ * costs on a disk is the benchmarks' business (`npm run bench`, on /tmp); a power cut, the only
+ * thing an fsync guards against, no test here can make.
+ */
+function testTmpDir(): string | undefined {
+  if (process.env.TMPDIR) return process.env.TMPDIR;
+  try {
+    const fs = statfsSync('/dev/shm');
+    accessSync('/dev/shm', constants.W_OK);
+    if (fs.type === TMPFS_MAGIC && fs.bavail * fs.bsize >= 2 ** 31) return '/dev/shm';
+  } catch {
+    // no /dev/shm here: the default
+  }
+  return undefined;
+}
+const tmpDir = testTmpDir();
 
 export default defineConfig({
   test: {
@@ -23,7 +47,7 @@ export default defineConfig({
     //
     // SWARM_TEST_RUN marks every process the tests start (children inherit it), so that the summary
     // reporter finds any a test left running when the run ends (test/support/leftover-processes.ts).
-    env: { SHELL: '/bin/sh', SWARM_TEST_RUN: String(process.pid) },
+    env: { SHELL: '/bin/sh', SWARM_TEST_RUN: String(process.pid), ...(tmpDir ? { TMPDIR: tmpDir } : {}) },
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });
