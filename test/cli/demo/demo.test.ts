@@ -2,8 +2,9 @@
 // TMPDIR points into the test's temp dir so the demo's private root is ours):
 //   - it says the model is scripted and what to press; the lead makes two tasks, the test blocked by
 //     the fix, and spawns coder and tester beside the console; the one permission question comes,
-//     `y` answers it; the verifier's VERDICT: PASS and the lead's final answer are on the screen; the
-//     demo ends by itself, exit 0, with only its own pane left and its root removed;
+//     on a 100x30 screen with its keys, `y` answers it; the verifier's VERDICT: PASS and the lead's
+//     final answer are on the screen, no line twice; the demo ends by itself, exit 0, with only its
+//     own pane left and its root removed;
 //   - without tmux (no tmux on PATH) the same run goes in-process, in the demo's own console;
 //   - Ctrl-C → y at the permission question shuts the team down and cleans up the same way;
 //   - SIGHUP with its console (and so the lead, which spawned the teammates) in a `swarm-demo`
@@ -44,22 +45,32 @@ function startDemo(outsideTmux = false, pathWithoutTmux?: string, size: [number,
 const demoRoot = (): Promise<string> => waitFor(async () => (await listDemoRoots(userRoot(panes)))[0]?.root, 10_000, 'the demo root');
 
 describe('swarm demo (the agent lead)', () => {
-  it('plans, spawns, asks once (y), is verified, answers, and ends by itself: cleaned up, exit 0', async () => {
-    const { pane, screen } = await startDemo();
+  // One demo run at 100x30 (the size of a laptop's split terminal) checks both the run and the
+  // screen: each demo costs about 6 CPU-s of the suite's two cores.
+  it('plans, spawns, asks once (y: the question and its keys on a 100x30 screen), is verified, answers, and ends by itself: cleaned up, exit 0, no line said twice', async () => {
+    const { pane, screen } = await startDemo(false, undefined, [100, 30]);
+    const visible = async (): Promise<string> => (await capturePane(tmux, pane, 0)).replaceAll('\n', '');
     await waitFor(async () => (await screen()).includes('scripted stand-in model'), 10_000, 'the scripted-model notice');
     expect(await screen()).toContain('press y when tester asks to run node test/greet.test.js');
     const root = await demoRoot();
     expect(root.startsWith(tmp)).toBe(true);
 
-    await waitFor(async () => (await screen()).includes('[y] allow once  [a] always  [n] deny'), 30_000, 'the approval question');
-    expect(await screen()).toContain('$ node test/greet.test.js');
+    await waitFor(async () => (await visible()).includes('[y] allow once  [a] always  [n] deny'), 30_000, 'the approval question on the screen');
+    expect(await visible()).toContain('$ node test/greet.test.js');
     expect((await listAllPanes(tmux)).length).toBe(3); // the console, coder and tester
+    const title = await tmux.run(['display-message', '-p', '-t', pane, '#{pane_title}']);
+    expect(title.trim()).toBe('swarm lead · demo');
     // The lead's plan, as the task list has it: the fix done by coder, the test (tester's) blocked by it.
     const { tasks } = await new TaskList(new Team(root, 'demo')).list();
     expect(tasks.map((t) => ({ id: t.id, owner: t.owner, status: t.status, blockedBy: t.blockedBy }))).toEqual([
       { id: '1', owner: 'coder', status: 'completed', blockedBy: [] },
       { id: '2', owner: 'tester', status: 'in_progress', blockedBy: ['1'] },
     ]);
+    // The stand-in is no priced model: tokens, never a dollar figure.
+    const status = await swarmInProcess(root, ['status', '--team', 'demo']);
+    expect(status.exitCode, status.stderr).toBe(0);
+    expect(status.stdout).toMatch(/^total {2}tokens \S+ · \d+ unpriced members$/m);
+    expect(status.stdout).not.toContain('$');
 
     await tmux.run(['send-keys', '-t', pane, 'y']);
     await waitFor(async () => (await screen()).includes('both tests pass (ok 1, ok 2)'), 20_000, "tester's real test run");
@@ -70,29 +81,12 @@ describe('swarm demo (the agent lead)', () => {
     expect(out).toContain(`lead › ${LEAD_DEMO_DONE}`);
     expect(out).toContain('verifier: approved the shutdown');
     expect(out).toContain('the lead has finished and no teammate is left: the demo ends');
-    await expectDemoCleanedUp(panes, out, pane, root);
-  }, 90_000);
-
-  it('at 100x30: the question and its keys are on the screen, the leader pane has a title, and no line is said twice', async () => {
-    const { pane, screen } = await startDemo(false, undefined, [100, 30]);
-    const visible = async (): Promise<string> => (await capturePane(tmux, pane, 0)).replaceAll('\n', '');
-    await waitFor(async () => (await visible()).includes('[y] allow once  [a] always  [n] deny'), 30_000, 'the approval question on the screen');
-    expect(await visible()).toContain('$ node test/greet.test.js');
-    const title = await tmux.run(['display-message', '-p', '-t', pane, '#{pane_title}']);
-    expect(title.trim()).toBe('swarm lead · demo');
-    // The stand-in is no priced model: tokens, never a dollar figure.
-    const status = await swarmInProcess(await demoRoot(), ['status', '--team', 'demo']);
-    expect(status.exitCode, status.stderr).toBe(0);
-    expect(status.stdout).toMatch(/^total {2}tokens \S+ · \d+ unpriced members$/m);
-    expect(status.stdout).not.toContain('$');
-
-    await tmux.run(['send-keys', '-t', pane, 'y']);
-    await waitFor(async () => (await screen()).includes('DEMO-EXIT=0'), 60_000, 'the demo to end by itself, exit 0');
     const lines = (await capturePane(tmux, pane, 1000)).split('\n');
     const count = (re: RegExp): number => lines.filter((l) => re.test(l)).length;
     expect(count(/lead › Waiting for coder and tester\./)).toBe(1); // the lead's same reply to each idle notification
     expect(count(/◆ coder is idle: Task #1 is mine/)).toBe(1); // two turns, the same idle summary
     expect(lines.filter((l) => /^── .*\b(unknown|starting)\b/.test(l))).toEqual([]); // a teammate being spawned is no status news
+    await expectDemoCleanedUp(panes, out, pane, root);
   }, 120_000);
 
   it('without tmux: the lead and its teammates run in-process in the console, and it ends the same way', async () => {
