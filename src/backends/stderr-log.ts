@@ -9,14 +9,19 @@
 // keeps only the picture), which sends SIGHUP to the pane's process group: a tee not yet scheduled
 // to copy the last lines (a loaded machine) died with them, and a teammate that crashed at start
 // left neither its pane nor its log saying why. It still ends with the teammate's stderr. The
-// paths travel as arguments ($0, $1), never inside the script, so nothing is quoted by hand.
+// paths travel as arguments ($0, $1), never inside the script, so nothing is quoted by hand. A dir
+// whose pane never ran is removed by a later spawn (stale-pane-dirs.ts).
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { removeStalePaneDirs } from './stale-pane-dirs.js';
 
 /** $0 is the private dir, $1 the log, the rest the argv. A fifo that cannot be made stops the pane (exit 98). */
 export const STDERR_TEE =
   'log=$1; shift; f="$0/stderr"; mkfifo -m 600 "$f" || exit 98; { trap "" HUP; exec tee -a -- "$log"; } <"$f" >&2 & exec 2>"$f"; rm -f -- "$f"; rmdir -- "$0"; exec "$@"';
+
+/** The fifo's dir in TMPDIR: this prefix and mkdtemp's six characters. */
+export const FIFO_DIR_PREFIX = 'swarm-err-';
 
 /** What stands for the private dir in a dry run: it exists only once the pane is created. */
 export const FIFO_DIR_PLACEHOLDER = '<private fifo dir>';
@@ -29,7 +34,8 @@ export function stderrTeeArgv(dir: string, log: string, argv: readonly string[])
 /** Make the private dir and return the argv that tees stderr into `log`; just `argv` without a log. */
 export async function argvWithStderrLog(log: string | undefined, argv: readonly string[]): Promise<string[]> {
   if (log === undefined) return [...argv];
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'swarm-err-'));
+  await removeStalePaneDirs(os.tmpdir(), FIFO_DIR_PREFIX);
+  const dir = await mkdtemp(path.join(os.tmpdir(), FIFO_DIR_PREFIX));
   return stderrTeeArgv(dir, log, argv);
 }
 
