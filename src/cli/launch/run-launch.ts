@@ -13,6 +13,7 @@
 // terminal) leaves on SIGTERM/SIGHUP as on /quit — in-process teammates stopped, the others left
 // running and said so —, and an attached terminal that goes away leaves the session running, said
 // on stderr.
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Backend, SessionConsole } from '../../backends/backend.js';
 import { backendForType, selectBackend, type BackendChoice } from '../../backends/registry.js';
 import { SwarmError, isSwarmError } from '../../protocol/errors.js';
@@ -65,14 +66,23 @@ async function startInterruptibly(o: Omit<StartTeamOptions, 'signal'>): Promise<
 }
 
 /**
+ * How long an ended attach waits for the hang-up that may have ended it. A closed window hangs up
+ * the tmux client and launch together; the client can exit, and launch see it, before launch's own
+ * SIGHUP is handled, and an attach taken for a plain detach then left launch to die of that SIGHUP
+ * with nothing said (seen once in CI).
+ */
+export const HANGUP_GRACE_MS = 300;
+
+/**
  * Attach this terminal to the team's session. An interrupt meanwhile (the terminal gone, a kill)
  * ends launch at once and leaves the session running (a tmux client still attached stays the
  * person's), said on stderr: the team was meant to outlive launch.
  */
-async function attachToSession(inSession: SessionConsole, team: string): Promise<void> {
+export async function attachToSession(inSession: SessionConsole, team: string): Promise<void> {
   const interrupts = catchInterrupts();
   const interrupted = new Promise<void>((resolve) => interrupts.signal.addEventListener('abort', () => resolve(), { once: true }));
   await Promise.race([attachOrSay(inSession, println), interrupted]);
+  if (interrupts.cause === undefined) await Promise.race([interrupted, delay(HANGUP_GRACE_MS)]);
   const cause = interrupts.cause;
   if (cause === undefined) return interrupts.off();
   try {

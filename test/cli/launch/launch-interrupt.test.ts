@@ -3,7 +3,8 @@
 // stops w1 (verified), undoes w2's spawn, removes the team and the session, says so, and dies of
 // SIGINT (a shell shows 130): no phantom member, no pane, no process left. Once started, the team is
 // meant to outlive launch: the terminal attached to its session going away (SIGHUP) ends launch and
-// leaves the session running, said on stderr.
+// leaves the session running, said on stderr, even when the tmux client hung up first
+// (test/support/attach-hangup.mjs).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +21,7 @@ import { tmuxForThisTest } from '../../support/tmux.js';
 import { waitFor } from '../../support/wait.js';
 
 const FAKE = fileURLToPath(new URL('../../support/fake-teammate.mjs', import.meta.url));
+const ATTACH_HANGUP = fileURLToPath(new URL('../../support/attach-hangup.mjs', import.meta.url));
 let root: string;
 let socket: string;
 const pids = new Set<number>();
@@ -102,4 +104,13 @@ describe('swarm launch, interrupted', () => {
     expect((await listAllPanes(tmux)).filter((p) => p.sessionName === 'swarm-att')).toHaveLength(2);
     expect(await consoleShown()).toBe(true);
   }, 60_000);
+
+  it('SIGHUP that comes just after the attach ended (the tmux client hung up first): still the terminal gone, said on stderr, dies of it', async () => {
+    const r = await execa(process.execPath, [ATTACH_HANGUP, '30'], { reject: false, stdin: 'ignore', env: { ...process.env, NO_COLOR: '1' } });
+    expect(r.signal, `${r.stdout}\n${r.stderr}`).toBe('SIGHUP');
+    expect(r.stdout).not.toContain('detached');
+    expect(r.stderr).toBe(
+      "swarm launch: SIGHUP (the terminal closed): team att runs on in its tmux session (its console in pane %1); back to it: tmux -L sock attach -t swarm-att",
+    );
+  });
 });
