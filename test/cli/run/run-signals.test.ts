@@ -86,6 +86,16 @@ async function workerPid(): Promise<number> {
   return pid;
 }
 
+/**
+ * The lead's second model step, which carries the Agent tool's result: the spawn is complete. A
+ * loaded machine can show the worker's question first, while the spawn still waits for its
+ * readiness; a signal then undoes that spawn (the pane killed, the member removed) instead of
+ * shutting a teammate down.
+ */
+async function leadHasItsSpawnResult(): Promise<void> {
+  await waitFor(() => server.requests.filter((q) => q.agent === 'team-lead').length >= 2, 20_000, "the lead's second model step (the spawn's result)");
+}
+
 /** Nothing left: no teammate process, no pane, only team-lead on the roster. */
 async function expectTeamStopped(worker: number): Promise<void> {
   expect(isProcessAlive(worker)).toBe(false);
@@ -102,6 +112,7 @@ describe('swarm run -p ended by a signal', () => {
     const r = run(FIRST);
     await r.approveLine();
     const worker = await workerPid();
+    await leadHasItsSpawnResult();
     r.child.kill('SIGHUP');
     const done = await r.child;
     expect(done.signal, r.stderr()).toBe('SIGHUP');
@@ -113,9 +124,9 @@ describe('swarm run -p ended by a signal', () => {
     const first = run(FIRST);
     const approve = await first.approveLine();
     const worker = await workerPid();
-    // The lead has had both of its scripted turns (a loaded machine can show the question first):
-    // the second run's lead then gets the script's exhausted reply, not an unmatched request.
-    await waitFor(() => server.requests.filter((q) => q.agent === 'team-lead').length >= 2, 20_000, "the first lead's second model step");
+    // The lead has had both of its scripted turns: the second run's lead then gets the script's
+    // exhausted reply, not an unmatched request.
+    await leadHasItsSpawnResult();
     first.child.kill('SIGKILL');
     await first.child;
     expect(isProcessAlive(worker)).toBe(true); // left waiting on a question nobody will answer
