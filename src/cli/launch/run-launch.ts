@@ -81,8 +81,8 @@ export const HANGUP_GRACE_MS = 300;
 export async function attachToSession(inSession: SessionConsole, team: string): Promise<void> {
   const interrupts = catchInterrupts();
   const interrupted = new Promise<void>((resolve) => interrupts.signal.addEventListener('abort', () => resolve(), { once: true }));
-  await Promise.race([attachOrSay(inSession, println), interrupted]);
-  if (interrupts.cause === undefined) await Promise.race([interrupted, delay(HANGUP_GRACE_MS)]);
+  const attached = await Promise.race([attachOrSay(inSession, println), interrupted.then(() => false)]);
+  if (attached && interrupts.cause === undefined) await Promise.race([interrupted, delay(HANGUP_GRACE_MS)]);
   const cause = interrupts.cause;
   if (cause === undefined) return interrupts.off();
   try {

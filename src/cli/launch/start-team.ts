@@ -248,11 +248,13 @@ export function consoleInSession(
 }
 
 /**
- * Attach to the session when stdout is a terminal (resolves when the user detaches), else say where
- * the console is; the attach command itself was printed once already, by startTeam (backend.describe()).
+ * Attach to the session when stdout is a terminal (resolves true when the attach ends: the user
+ * detached, or the terminal went away), else say where the console is (false); the attach command
+ * itself was printed once already, by startTeam (backend.describe()).
  */
-export async function attachOrSay(inSession: SessionConsole, print: (line: string) => void): Promise<void> {
+export async function attachOrSay(inSession: SessionConsole, print: (line: string) => void): Promise<boolean> {
   print(`the leader console is in the session's first pane (${inSession.paneId}); attach with the tmux line above`);
-  if (!cliIo().stdout.isTTY || !cliIo().stdin.isTTY) return;
+  if (!cliIo().stdout.isTTY || !cliIo().stdin.isTTY) return false;
   await inSession.attachHere();
+  return true;
 }
