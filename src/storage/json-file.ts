@@ -208,12 +208,10 @@ async function settleInPlace<T>(file: string, schema: z.ZodType<T>): Promise<{ r
  */
 export async function readJsonFile<T>(file: string, opts: Pick<JsonFileOptions<T>, 'schema' | 'lock' | 'keepInPlace' | 'emptyIsMissing'>): Promise<T | undefined> {
   const keep = opts.keepInPlace !== undefined;
-  const first = await readAndParse(file, opts.schema, opts.emptyIsMissing);
+  const read = await readAndParse(file, opts.schema, opts.emptyIsMissing);
+  const first = keep ? remembered(file, read) : read;
   if (first.ok === 'missing') return undefined;
-  if (first.ok) {
-    if (keep) rememberGood(file, first.text);
-    return first.value;
-  }
+  if (first.ok) return first.value;
   return withFileLock(
     file,
     async (held) => {
