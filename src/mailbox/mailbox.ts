@@ -291,9 +291,15 @@ export class Mailbox {
   /**
    * Deliver every unread entry once, in order, marking it read (duplicates by msg_id are marked and
    * skipped). `accept` can leave entries unread for another reader (e.g. the permission waiter).
-   * Compacts read entries to the archive past the threshold.
+   * Compacts read entries to the archive past the threshold. `beforeWrite`, when some are taken, is
+   * awaited under the lock before the inbox says they are read: a reader records there what it is
+   * taking (a write-ahead note), so that a crash right after the write cannot lose them.
    */
-  async consume(name: string, accept: (m: InboxMessage) => boolean = () => true): Promise<InboxMessage[]> {
+  async consume(
+    name: string,
+    accept: (m: InboxMessage) => boolean = () => true,
+    beforeWrite?: (taken: readonly InboxMessage[]) => Promise<void>,
+  ): Promise<InboxMessage[]> {
     const threshold = this.opts.compactThreshold ?? DEFAULT_COMPACT_THRESHOLD;
     const file = this.paths.inbox(name);
     return mutateJsonFile(file, this.options(RawInboxSchema), async (raw, { existed, held }) => {
@@ -323,6 +329,7 @@ export class Mailbox {
         seen.add(key);
         delivered.push({ ...m });
       }
+      if (delivered.length > 0) await beforeWrite?.(delivered);
       let next = inbox;
       const archivable = (m: InboxMessage) => m.read && !fresh.has(m);
       const readCount = inbox.filter(archivable).length;

@@ -46,6 +46,11 @@ export interface TurnSource {
   take(): Promise<TextBlockParam[]>;
   /** Resolves when something may have arrived (or, for a teammate, the task list changed); rejects with the signal's reason. */
   changed(signal: AbortSignal): Promise<void>;
+  /**
+   * The keys of what take() handed out since the last call, for the user line that carries it
+   * (its `delivered`: inbox-delivery.ts, so a resume gives again only what no turn carried).
+   */
+  settle?(): string[];
 }
 
 /** What ends the loop: a teammate's approved shutdown, the lead's finished run. */
@@ -167,7 +172,8 @@ export class AgentLoop {
   /** Adds a message to the conversation (merged into a user message the crash left unanswered) and writes it whole to the transcript. */
   private add(message: MessageParam & { content: ContentBlockParam[] }): void {
     appendMessage(this.messages, message);
-    this.d.transcript.append({ kind: message.role, content: message.content });
+    const delivered = message.role === 'user' ? (this.d.inbox.settle?.() ?? []) : [];
+    this.d.transcript.append({ kind: message.role, content: message.content, ...(delivered.length > 0 ? { delivered } : {}) });
   }
 
   /** The first user blocks of a resumed turn ([] when the history ended a turn, or there is none). */

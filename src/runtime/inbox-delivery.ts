@@ -9,10 +9,16 @@
 //   unverified leader controls → shown to the model marked unverified, never obeyed.
 // `permission_response` frames are left in the inbox for permissions/worker.ts, except late
 // duplicates for requests this process already finished (consumed and logged).
+//
+// No entry is lost to a crash between the consume and the model's turn (docs/recovery.md): under
+// the inbox lock, before the inbox says the entries are read, an `inbox_taking {msgKeys}` line is
+// written to the transcript (write-ahead); the `user` line that carries their text names them in
+// `delivered` (`inbox_delivered` for an entry that wakes no turn). A resumed teammate gets back the
+// entries taken and never delivered (restore.ts finds their keys) and delivers them first.
 import type { TextBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { parseControl, type ShutdownRequest } from '../protocol/control.js';
 import { parsePermissionMode, type PermissionMode } from '../protocol/config.js';
-import type { InboxMessage } from '../protocol/message.js';
+import { messageKey, type InboxMessage } from '../protocol/message.js';
 import type { Mailbox } from '../mailbox/mailbox.js';
 import { appendAudit } from '../permissions/audit.js';
 import { classify, wrapForModel, type Incoming, type LeadTrust } from './incoming.js';
@@ -33,10 +39,18 @@ export interface InboxDeliveryDeps {
   setMode: (mode: PermissionMode) => void;
   view: PaneView;
   transcript: Transcript;
+  /** Entries an earlier run of this teammate took and never delivered (a resume: undeliveredEntries). */
+  carried?: readonly InboxMessage[];
 }
 
 export class InboxDelivery {
-  constructor(private readonly d: InboxDeliveryDeps) {}
+  private carried: readonly InboxMessage[];
+  /** Keys of the entries whose text has been handed out and is not yet in a written user turn. */
+  private unsettled: string[] = [];
+
+  constructor(private readonly d: InboxDeliveryDeps) {
+    this.carried = d.carried ?? [];
+  }
 
   private accept = (m: InboxMessage): boolean => {
     const parsed = parseControl(m.text);
@@ -46,16 +60,53 @@ export class InboxDelivery {
 
   /** Consume what is new; the text blocks for the model (empty when nothing needs its attention). */
   async take(): Promise<TextBlockParam[]> {
+    const blocks = this.redeliver();
     // A lock-free look first: most rounds find nothing new, and then take no lock at all. Spooled
     // messages count as new: the consume merges them in its one write.
     const look = await this.d.mailbox.peek(this.d.name);
-    if (!look.unsettled && !look.entries.some((m) => !m.read && this.accept(m))) return [];
-    const entries = await this.d.mailbox.consume(this.d.name, this.accept);
+    if (!look.unsettled && !look.entries.some((m) => !m.read && this.accept(m))) return blocks;
+    const entries = await this.d.mailbox.consume(this.d.name, this.accept, async (taken) => {
+      this.d.transcript.append({ kind: 'inbox_taking', msgKeys: taken.map(messageKey) });
+      await this.d.transcript.flush();
+    });
+    return [...blocks, ...this.deliver(entries, this.d.trust)];
+  }
+
+  /**
+   * The keys of the entries handed out by take() since the last call: the agent loop names them
+   * in the user line that carries their text (its `delivered`), so a resume does not give them again.
+   */
+  settle(): string[] {
+    const keys = this.unsettled;
+    this.unsettled = [];
+    return keys;
+  }
+
+  /** The carried entries, once: their leader controls were acted on before the crash, and are not replays. */
+  private redeliver(): TextBlockParam[] {
+    if (this.carried.length === 0) return [];
+    const entries = this.carried;
+    this.carried = [];
+    const ids = new Set(entries.flatMap((m) => (m.msg_id ? [m.msg_id] : [])));
+    const { acted } = this.d.trust;
+    const trust: LeadTrust = { ...this.d.trust, acted: { has: (id) => !ids.has(id) && acted.has(id), add: (id) => acted.add(id) } };
+    this.d.view.notice(`delivering ${entries.length} message${entries.length === 1 ? '' : 's'} taken before the restart and never read`);
+    return this.deliver(entries, trust);
+  }
+
+  /** Handle `entries` in order; the blocks for the model. Those that wake no turn are recorded as delivered at once. */
+  private deliver(entries: readonly InboxMessage[], trust: LeadTrust): TextBlockParam[] {
     const blocks: TextBlockParam[] = [];
+    const quiet: string[] = [];
     for (const entry of entries) {
-      const text = this.handle(classify(entry, this.d.trust));
-      if (text !== undefined) blocks.push({ type: 'text', text });
+      const text = this.handle(classify(entry, trust));
+      if (text === undefined) quiet.push(messageKey(entry));
+      else {
+        blocks.push({ type: 'text', text });
+        this.unsettled.push(messageKey(entry));
+      }
     }
+    if (quiet.length > 0) this.d.transcript.append({ kind: 'inbox_delivered', msgKeys: quiet });
     return blocks;
   }
 
@@ -144,4 +195,32 @@ export class InboxDelivery {
       }
     }
   }
+}
+
+/**
+ * The entries of `name`'s inbox (its archive too, when some are not in the inbox) that a resume
+ * must deliver again: read, with a key in `keys` (restore.ts: taken, never delivered), in inbox
+ * order. An entry still unread is left to the next consume; one no longer anywhere (a respawn
+ * cleared the inbox) is gone. `onError` hears of an archive that cannot be read.
+ */
+export async function undeliveredEntries(mailbox: Mailbox, name: string, keys: readonly string[], onError: (message: string) => void): Promise<InboxMessage[]> {
+  if (keys.length === 0) return [];
+  const wanted = new Set(keys);
+  const pick = (entries: readonly InboxMessage[]): InboxMessage[] =>
+    entries.filter((m) => {
+      const key = messageKey(m);
+      return m.read === true && wanted.delete(key);
+    });
+  const inbox = await mailbox.read(name);
+  const unread = new Set(inbox.filter((m) => !m.read).map(messageKey));
+  for (const key of unread) wanted.delete(key);
+  const fromInbox = pick(inbox);
+  if (wanted.size === 0) return fromInbox;
+  let archived: InboxMessage[] = [];
+  try {
+    archived = pick(await mailbox.archived(name));
+  } catch (e) {
+    onError(`${(e as Error).message}; messages taken before the restart that were archived are not delivered again`);
+  }
+  return [...archived, ...fromInbox];
 }

@@ -6,7 +6,10 @@
 // its own. A corrupt whole line refuses the resume (a SwarmError naming the line): the conversation
 // is never guessed, and the teammate starts nothing, so the member stays stopped.
 // The permission mode it last ran in (the last `control` line with `what: "mode"`: a plan approved,
-// a mode set by the leader) is restored too, so an approved plan is not asked for again.
+// a mode set by the leader) is restored too, so an approved plan is not asked for again. And the
+// keys of the inbox entries it took (`inbox_taking`, written before the inbox marks them read) and
+// never delivered (no `user` line's `delivered`, no `inbox_delivered`): inbox-delivery.ts gives
+// those again, so a crash between taking a message and writing the turn that carries it loses none.
 import { promises as fs } from 'node:fs';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { z } from 'zod';
@@ -21,6 +24,8 @@ export interface Restored {
   notes: string[];
   /** The permission mode it last switched to, if the transcript records one. */
   mode?: PermissionMode;
+  /** Keys (messageKey) of inbox entries it took and never delivered, in the order taken. */
+  undelivered: string[];
 }
 
 const ModeLineSchema = z.looseObject({ kind: z.literal('control'), what: z.literal('mode'), mode: PermissionModeSchema });
@@ -33,6 +38,31 @@ const modeLine: LineCheck<PermissionMode | undefined> = (json) => {
 /** The mode of the last whole `control`/`mode` line of a transcript's text (the rebuild has refused a corrupt one). */
 function lastMode(text: string): PermissionMode | undefined {
   return jsonlValues(parseJsonl(text, modeLine)).findLast((m) => m !== undefined);
+}
+
+const Keys = z.array(z.string());
+const DeliveryLineSchema = z.union([
+  z.looseObject({ kind: z.literal('inbox_taking'), msgKeys: Keys }),
+  z.looseObject({ kind: z.literal('inbox_delivered'), msgKeys: Keys }),
+  z.looseObject({ kind: z.literal('user'), delivered: Keys }),
+]);
+
+const deliveryLine: LineCheck<{ taken: string[]; delivered: string[] } | undefined> = (json) => {
+  const parsed = DeliveryLineSchema.safeParse(json);
+  if (!parsed.success) return { ok: true, value: undefined };
+  const line = parsed.data;
+  if (line.kind === 'inbox_taking') return { ok: true, value: { taken: line.msgKeys, delivered: [] } };
+  return { ok: true, value: { taken: [], delivered: line.kind === 'user' ? line.delivered : line.msgKeys } };
+};
+
+/** The keys taken (`inbox_taking`) and never delivered, in the order taken. */
+function undeliveredKeys(text: string): string[] {
+  const taken = new Set<string>();
+  for (const line of jsonlValues(parseJsonl(text, deliveryLine))) {
+    for (const key of line?.taken ?? []) taken.add(key);
+    for (const key of line?.delivered ?? []) taken.delete(key);
+  }
+  return [...taken];
 }
 
 /** Rebuild the conversation of `file`; throws SwarmError('corrupt') when it cannot be restored whole. */
@@ -51,5 +81,5 @@ export async function restoreConversation(file: string): Promise<Restored> {
     notes.push(`${rebuilt.skipped}; its ${rebuilt.torn.chars} characters were cut off the transcript`);
   }
   const mode = lastMode(text);
-  return { messages: rebuilt.messages, notes, ...(mode ? { mode } : {}) };
+  return { messages: rebuilt.messages, notes, ...(mode ? { mode } : {}), undelivered: undeliveredKeys(text) };
 }

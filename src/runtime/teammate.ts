@@ -30,7 +30,7 @@ import { parseFlags, readTuning, resolveSettings, type TeammateSettings } from '
 import { finishTeammate, type ExitReason } from './exit.js';
 import { TeammateHooks } from './hooks.js';
 import { ActedLog } from './acted.js';
-import { InboxDelivery } from './inbox-delivery.js';
+import { InboxDelivery, undeliveredEntries } from './inbox-delivery.js';
 import type { LeadTrust } from './incoming.js';
 import { hibernationRule } from './hibernation.js';
 import { InboxMonitor } from './inbox-monitor.js';
@@ -222,6 +222,7 @@ class Teammate {
       setMode: (m) => modes.set(m),
       view: this.view,
       transcript: this.transcript,
+      carried: await undeliveredEntries(this.mailbox, s.name, this.restored?.undelivered ?? [], (m) => this.view.warn(m)),
     });
     const peeking = this.watchForShutdown(monitor, delivery);
     const teamRules = async (): Promise<RuleSet> => (await readTeam(s.team)).swarm?.rules ?? { allow: [], deny: [] };
@@ -303,7 +304,7 @@ class Teammate {
       },
       runner,
       // Idle, a teammate also wakes when the task list changes: a task created or freed is claimed then.
-      inbox: { take: () => delivery.take(), changed: (signal) => firstChange(signal, [(x) => monitor.changed(x), (x) => taskWatch.changed(x)]) },
+      inbox: { take: () => delivery.take(), settle: () => delivery.settle(), changed: (signal) => firstChange(signal, [(x) => monitor.changed(x), (x) => taskWatch.changed(x)]) },
       end: shutdown,
       presence: this.presence,
       status: this.status,

@@ -3,6 +3,7 @@
 //   start, model_step {stopReason, text, toolUses, usage}, tool_call {id, name, input},
 //   tool_result {id, name, isError, chars, preview}, permission {tool, decision, feedback?, id?},
 //   message_in {from, msgId, kind, verified?, text}, message_out {to, kind, text}, retry,
+//   inbox_taking {msgKeys} / inbox_delivered {msgKeys} (inbox-delivery.ts; `user` lines carry `delivered`),
 //   team_rate_limit {by, status, until, waitMs} (rate-limit.ts), state,
 //   control {what, ...}, error, exit {code, reason}; and the conversation itself (agent-loop.ts,
 //   schemas in protocol/conversation.ts): user {content}, assistant {content} (each message's blocks

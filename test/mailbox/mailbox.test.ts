@@ -179,6 +179,22 @@ describe('consume', () => {
     expect((await mb.consume('w1')).map((m) => m.text)).toEqual(['keep-1', 'keep-2']);
   });
 
+  it('beforeWrite hears what is taken while the inbox still says unread, under the lock; a failure takes nothing; nothing taken, no call', async () => {
+    for (const t of ['a', 'b']) await mb.append('w1', msg(t));
+    const heard: string[][] = [];
+    const taken = await mb.consume('w1', undefined, async (entries) => {
+      heard.push(entries.map((m) => m.text));
+      expect((await rawInbox('w1')).map((m) => m.read)).toEqual([false, false]); // the write-ahead comes first
+      expect(await exists(`${mb.paths.inbox('w1')}.lock`)).toBe(true);
+    });
+    expect(taken.map((m) => m.text)).toEqual(['a', 'b']);
+    expect(heard).toEqual([['a', 'b']]);
+    await mb.consume('w1', undefined, () => Promise.reject(new Error('no call when nothing is taken')));
+    await mb.append('w1', msg('c'));
+    await expect(mb.consume('w1', undefined, () => Promise.reject(new Error('disk full')))).rejects.toThrow('disk full');
+    expect((await mb.unread('w1')).map((m) => m.text)).toEqual(['c']);
+  });
+
   it('past the threshold, read entries move to <name>.archive.jsonl and none is lost', async () => {
     const small = new Mailbox({ team: new Team(root, TEAM), compactThreshold: 5 });
     const sent: string[] = [];

@@ -10,7 +10,9 @@ import { encodeControl } from '../../src/protocol/control.js';
 import type { PermissionMode } from '../../src/protocol/config.js';
 import { readAudit } from '../../src/permissions/audit.js';
 import { ActedLog, type ActedSet } from '../../src/runtime/acted.js';
-import { InboxDelivery } from '../../src/runtime/inbox-delivery.js';
+import { InboxDelivery, undeliveredEntries } from '../../src/runtime/inbox-delivery.js';
+import { messageKey, type InboxMessage } from '../../src/protocol/message.js';
+import { restoreConversation } from '../../src/runtime/restore.js';
 import { InboxMonitor } from '../../src/runtime/inbox-monitor.js';
 import { ModeState, PlanApproval } from '../../src/runtime/plan-approval.js';
 import { ShutdownCoordinator } from '../../src/runtime/shutdown.js';
@@ -31,7 +33,7 @@ afterEach(async () => {
   await monitor?.close();
 });
 
-async function setup(acted: ActedSet = new Set<string>()) {
+async function setup(acted: ActedSet = new Set<string>(), carried: InboxMessage[] = []) {
   const { mailbox: lead, key } = await openLeadMailbox({ team: new Team(root, 't') });
   const plain = new Mailbox({ team: new Team(root, 't') });
   const modes: PermissionMode[] = [];
@@ -53,6 +55,7 @@ async function setup(acted: ActedSet = new Set<string>()) {
     setMode: (m) => modeState.set(m),
     view: new PaneView((t) => (pane += t), 'blue'),
     transcript: new Transcript(teamPaths(root, 't').log('w1')),
+    carried,
   });
   return { lead, plain, delivery, modes, shutdown, pane: () => pane };
 }
@@ -221,5 +224,72 @@ describe('inbox delivery', () => {
     // The sender's second half finds its copy delivered and writes nothing.
     await s.plain.deliver(queued);
     expect(await ino()).toBe(consumed);
+  });
+});
+
+/** The transcript's lines of `kind`. */
+async function lines(kind: string): Promise<Record<string, unknown>[]> {
+  const text = await fs.readFile(teamPaths(root, 't').log('w1'), 'utf8').catch(() => '');
+  return text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.kind === kind);
+}
+
+describe('no message is lost to a crash between taking it and the turn that carries it', () => {
+  it('the keys taken are in the transcript before take() returns (written ahead, no flush needed); settle() hands out those that woke the model, once', async () => {
+    const s = await setup();
+    const a = await s.plain.append('w1', { from: 'w2', text: 'first' });
+    const mode = await s.lead.append('w1', { from: 'team-lead', text: encodeControl({ type: 'mode_set_request', mode: 'acceptEdits', from: 'team-lead', to: 'w1' }) });
+    const b = await s.plain.append('w1', { from: 'w2', text: 'second' });
+    expect(await shownTexts(s.delivery)).toHaveLength(2);
+    expect(await lines('inbox_taking'), 'the write-ahead, on disk as take() returns').toEqual([expect.objectContaining({ msgKeys: [a, mode, b].map(messageKey) })]);
+    expect(s.delivery.settle()).toEqual([a, b].map(messageKey));
+    expect(s.delivery.settle()).toEqual([]);
+    // The mode change wakes no turn: delivered as it is taken.
+    await expect.poll(() => lines('inbox_delivered')).toEqual([expect.objectContaining({ msgKeys: [messageKey(mode)] })]);
+    const restored = await restoreConversation(teamPaths(root, 't').log('w1'));
+    expect(restored.undelivered, 'taken, and in no user line yet').toEqual([a, b].map(messageKey));
+  });
+
+  it('a resume delivers first what was taken and never delivered, a signed control among them (acted on before the crash, no replay); nothing else again', async () => {
+    const file = teamPaths(root, 't').acted('w1');
+    const first = await setup(new ActedLog(file, () => undefined));
+    const said = await first.plain.append('w1', { from: 'w2', text: 'lost in the crash' });
+    const stop = await first.lead.append('w1', {
+      from: 'team-lead',
+      text: encodeControl({ type: 'shutdown_request', requestId: 'shutdown-4@w1', from: 'team-lead', timestamp: new Date().toISOString() }),
+    });
+    expect(await shownTexts(first.delivery)).toHaveLength(2);
+    // The crash: no user line carried them. A message sent while it was down waits unread.
+    await monitor?.close();
+    const later = await first.plain.append('w1', { from: 'w2', text: 'sent meanwhile' });
+    const { undelivered } = await restoreConversation(teamPaths(root, 't').log('w1'));
+    const carried = await undeliveredEntries(first.plain, 'w1', undelivered, (m) => expect.fail(m));
+    expect(carried.map((m) => m.text)).toEqual(['lost in the crash', stop.text]);
+
+    const again = await setup(new ActedLog(file, () => undefined), carried);
+    const shown = await shownTexts(again.delivery);
+    expect(shown).toEqual([expect.stringContaining('lost in the crash'), expect.stringContaining('"requestId":"shutdown-4@w1"'), expect.stringContaining('sent meanwhile')]);
+    expect(shown[1], 'the carried shutdown_request').not.toContain('verified="false"');
+    expect(again.shutdown.isKnown('shutdown-4@w1')).toBe(true);
+    expect(again.pane()).toContain('delivering 2 messages taken before the restart and never read');
+    expect(again.delivery.settle()).toEqual([said, stop, later].map(messageKey));
+    expect(await shownTexts(again.delivery), 'given once').toEqual([]);
+  });
+
+  it('the entries to give again: read ones by key, the archive before the inbox; an unread one waits for the consume; a gone one is gone', async () => {
+    const plain = new Mailbox({ team: new Team(root, 't'), compactThreshold: 1 });
+    const old = [await plain.append('w1', { from: 'w2', text: 'old-1' }), await plain.append('w1', { from: 'w2', text: 'old-2' })];
+    await plain.consume('w1');
+    const kept = await plain.append('w1', { from: 'w2', text: 'kept' });
+    await plain.consume('w1'); // old-1 and old-2 go to the archive
+    expect((await plain.archived('w1')).map((m) => m.text)).toEqual(['old-1', 'old-2']);
+    const unread = await plain.append('w1', { from: 'w2', text: 'unread' });
+    const keys = [kept, unread, old[1]!].map(messageKey).concat(['gone-key']);
+    expect((await undeliveredEntries(plain, 'w1', keys, (m) => expect.fail(m))).map((m) => m.text)).toEqual(['old-2', 'kept']);
+    expect(await undeliveredEntries(plain, 'w1', [], (m) => expect.fail(m))).toEqual([]);
+    // An archive that cannot be read: the inbox's entries still come back, and the loss is said.
+    await fs.writeFile(plain.paths.archive('w1'), 'not json\n{}\n');
+    const errors: string[] = [];
+    expect((await undeliveredEntries(plain, 'w1', keys, (m) => errors.push(m))).map((m) => m.text)).toEqual(['kept']);
+    expect(errors).toEqual([expect.stringContaining('archived are not delivered again')]);
   });
 });

@@ -15,6 +15,7 @@ import { NOT_RUN_AFTER_CRASH, RESUMED_NOTE } from '../../src/runtime/agent-loop.
 import { readConversation, SUMMARY_HEADER } from '../../src/runtime/conversation.js';
 import { isSwarmError } from '../../src/protocol/errors.js';
 import { restoreConversation } from '../../src/runtime/restore.js';
+import { messageKey } from '../../src/protocol/message.js';
 import { tempRoot } from '../support/tmp-root.js';
 import { readStatus, setupRuntime, waitFor, type RuntimeEnv } from '../support/runtime-harness.js';
 
@@ -62,6 +63,27 @@ describe('swarm teammate --resume', () => {
     await waitFor(async () => (await readStatus(env))?.state === 'idle', 10_000, 'idle after the resumed turn');
   });
 
+  it('a message taken before the crash and carried by no turn is delivered first; one a turn carried is not given again', async () => {
+    const env = await setupRuntime({ turns: [{ match: { agent: 'w1', lastUser: 'lost in the crash' }, reply: 'got it' }] });
+    const seen = await env.plain.append('w1', { from: 'w2', text: 'already seen' });
+    const lost = await env.plain.append('w1', { from: 'w2', text: 'lost in the crash' });
+    await env.plain.consume('w1'); // the earlier run took both, and died before its turn carried the second
+    await writeTranscript(env, [
+      { kind: 'start', pid: 1 },
+      { kind: 'inbox_taking', msgKeys: [messageKey(seen), messageKey(lost)] },
+      { kind: 'user', content: text('<teammate-message teammate_id="w2">already seen</teammate-message>'), delivered: [messageKey(seen)] },
+      { kind: 'assistant', content: text('noted') },
+    ]);
+    const t = env.start(['--resume']);
+    const [req] = await env.server.waitForRequests(1, 15_000);
+    const last = JSON.stringify(req!.body!.messages.at(-1));
+    expect(last).toContain('lost in the crash');
+    expect(last).not.toContain('already seen');
+    expect(t.output()).toContain('delivering 1 message taken before the restart and never read');
+    await waitFor(async () => (await fs.readFile(env.paths.log('w1'), 'utf8')).includes('got it'), 10_000, 'the reply in the transcript');
+    expect((await restoreConversation(env.paths.log('w1'))).undelivered, 'carried by the resumed turn').toEqual([]);
+  });
+
   it('a transcript corrupt in the middle: exit 1 with one line naming it, no status file, the transcript untouched', async () => {
     const env = await setupRuntime({ turns: [] });
     const bad = `${JSON.stringify({ kind: 'user', content: text('one') })}\n{"kind":"assi\n${JSON.stringify({ kind: 'user', content: text('three') })}\n`;
@@ -104,7 +126,7 @@ describe('swarm teammate --resume', () => {
     const r = await restoreConversation(file);
     expect([r.messages.map((m) => m.role), r.notes, 'mode' in r]).toEqual([['user', 'assistant'], [], false]);
     expect(await fs.readFile(file, 'utf8')).toBe(whole);
-    expect(await restoreConversation(path.join(dir, 'never.jsonl'))).toEqual({ messages: [], notes: [] });
+    expect(await restoreConversation(path.join(dir, 'never.jsonl'))).toEqual({ messages: [], notes: [], undelivered: [] });
   });
 
   it('an unreadable transcript is an io error naming it, with its cause; a corrupt middle line a corrupt error, the file untouched', async () => {
