@@ -82,12 +82,15 @@ export class OpenQuestions {
     this.answering.add(q.id);
     this.queue.remove(q.id);
     this.o.taken();
-    this.o.track(
-      this.send(q, verdict, feedback).finally(() => {
+    const carryOut = async (): Promise<void> => {
+      try {
+        await this.send(q, verdict, feedback);
+      } finally {
         this.answering.delete(q.id);
-        return this.refresh.trigger();
-      }),
-    );
+        await this.refresh.trigger();
+      }
+    };
+    this.o.track(carryOut());
   }
 
   private async sync(): Promise<void> {
