@@ -6,8 +6,8 @@
  * `intervalMs` apart, then each pause is half as long again as the one before, up to 100 ms (or `intervalMs` if
  * longer): a condition met at once is seen at once, and a long wait does not spend the suite's two
  * cores looking. Most long waits read a tmux pane (a `tmux capture-pane` process, ~5 ms of CPU
- * each): polled every 20 ms, they took a fifth of the demo and install tests' CPU (53 → 43 CPU-s),
- * and the whole suite's fell 387–426 → 349 CPU-s.
+ * each): polled every 20 ms, they took a fifth of the demo and install tests' CPU (53 → 43 CPU-s).
+ * The whole suite gains less than one run differs from the next (BENCHMARKS.md).
  */
 export async function waitFor<T>(
   cond: () => T | Promise<T>,
