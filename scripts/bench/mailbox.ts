@@ -7,6 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Mailbox } from '../../src/mailbox/mailbox.js';
+import { messageKey } from '../../src/protocol/message.js';
+import { Transcript } from '../../src/runtime/transcript.js';
 import { formatJson } from '../../src/storage/atomic.js';
 import { addMember, createTeam } from '../../src/team/team-store.js';
 import { summarize, table } from './stats.js';
@@ -154,11 +156,43 @@ async function growthCost(sizes: number[], samples: number) {
   return rows;
 }
 
+/**
+ * A teammate's consume (runtime/inbox-delivery.ts): under the inbox lock, before the inbox says
+ * read, it appends `inbox_taking` to its transcript and waits for it. Against the plain consume
+ * (the baseline), alternated in the same run: one message appended, then consumed, `samples` times each.
+ */
+async function writeAheadCost(samples: number) {
+  const { root, done } = await freshTeam();
+  try {
+    const mailbox = new Mailbox({ team: new Team(root, 'bench') });
+    const transcript = new Transcript(path.join(root, 'sink.jsonl'));
+    const writeAhead = async (taken: readonly { msg_id?: string; from: string; timestamp: string; text: string }[]) => {
+      transcript.append({ kind: 'inbox_taking', msgKeys: taken.map(messageKey) });
+      await transcript.flush();
+    };
+    const times = { plain: [] as number[], writeAhead: [] as number[] };
+    for (let k = 0; k < samples; k++) {
+      for (const mode of ['plain', 'writeAhead'] as const) {
+        await mailbox.append('sink', { from: 'bench', text: `m${k}` });
+        const t = performance.now();
+        await mailbox.consume('sink', undefined, mode === 'writeAhead' ? writeAhead : undefined);
+        times[mode].push(performance.now() - t);
+      }
+    }
+    return (['plain', 'writeAhead'] as const).map((mode) => {
+      const s = summarize(times[mode]);
+      return [mode === 'plain' ? 'consume (the baseline)' : 'consume + inbox_taking written ahead', samples, s.p50, s.p99];
+    });
+  } finally {
+    await done();
+  }
+}
+
 export async function mailboxBench(): Promise<void> {
   const quick = process.env.BENCH_QUICK === '1';
   const perWriter = quick ? 10 : 25;
   const levels = process.env.BENCH_LEVELS ? process.env.BENCH_LEVELS.split(',').map(Number) : [1, 4, 16, 64, 128];
-  const only = process.env.BENCH_ONLY; // appends | delivery | growth
+  const only = process.env.BENCH_ONLY; // appends | writeahead | delivery | growth
   const rows: (string | number)[][] = [];
   if (!only || only === 'appends') for (const w of levels) {
     for (const mode of ['swarm', 'claude-code'] as const) {
@@ -177,6 +211,13 @@ export async function mailboxBench(): Promise<void> {
       table(['settings', 'writers', 'attempted', 'failed', 'lost', 'duplicated', 'appends/s', 'p50 ms', 'p99 ms'], rows),
   );
 
+  if (!only || only === 'writeahead') {
+    const samples = quick ? 50 : 300;
+    process.stdout.write(
+      `\n### A teammate's consume, with its write-ahead transcript line (one message each, alternated)\n\n` +
+        table(['consume', 'samples', 'p50 ms', 'p99 ms'], await writeAheadCost(samples)),
+    );
+  }
   if (only && only !== 'delivery' && only !== 'growth') return;
   const n = quick ? 30 : 100;
   if (!only || only === 'delivery') {
