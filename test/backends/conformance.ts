@@ -24,7 +24,7 @@ export const PROBE_ENV = 'SWARM_PROBE_VALUE';
 const DEADLINE_MS = 15_000;
 
 const PROBE_SCRIPT = `
-import { renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 const [outFile, mode, ...rest] = process.argv.slice(2);
 if (mode === 'stubborn') { process.on('SIGHUP', () => {}); process.on('SIGTERM', () => {}); }
 const info = { argv: process.argv.slice(2), value: process.env.${PROBE_ENV} ?? null, cwd: process.cwd(), pid: process.pid };
@@ -32,7 +32,14 @@ console.log('PROBE ' + JSON.stringify(info));
 writeFileSync(outFile + '.tmp', JSON.stringify(info));
 renameSync(outFile + '.tmp', outFile);
 if (mode === 'exit') process.exit(Number(rest[0] ?? 0));
-if (mode === 'fail') { process.stderr.write(rest.join(' ') + '\\n'); process.exit(5); }
+if (mode === 'fail') {
+  const words = rest.join(' ');
+  process.stderr.write(words + '\\n');
+  // tee copies to the pane before the log: once the log has the words, the pane had them while its terminal was open.
+  const log = process.env.PROBE_STDERR_LOG;
+  for (let waited = 0; log && waited < 10000 && !(existsSync(log) && readFileSync(log, 'utf8').includes(words)); waited += 20) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+  process.exit(5);
+}
 setInterval(() => {}, 1 << 30);
 `;
 
@@ -226,7 +233,10 @@ export function runBackendConformance(
     it("stderrLog gets the command's error output, and the pane still shows it", async () => {
       const out = kit.outFile();
       const log = path.join(kit.dir, 'alpha.stderr');
-      const pane = await backend.createPane(spec(kit.argv(out, 'fail', 'PROBE-ERR', 'no', 'key'), { stderrLog: log }));
+      // A process that exits at once may leave the pane without its last lines (tmux closes the
+      // terminal as it exits, before a loaded machine schedules tee: the log still gets them); the
+      // probe waits until its words are in the log, so the pane's copy is the one checked here.
+      const pane = await backend.createPane(spec(kit.argv(out, 'fail', 'PROBE-ERR', 'no', 'key'), { stderrLog: log, env: { PROBE_STDERR_LOG: log } }));
       const info = await kit.read(out);
       expect(info.argv).toEqual([out, 'fail', 'PROBE-ERR', 'no', 'key']); // the wrapper passes argv through intact
       if (pane.pid !== undefined) expect(pane.pid).toBe(info.pid); // and the pane's process is still the command
