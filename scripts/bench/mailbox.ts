@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Mailbox } from '../../src/mailbox/mailbox.js';
-import { messageKey } from '../../src/protocol/message.js';
+import { messageKey, type InboxMessage } from '../../src/protocol/message.js';
 import { Transcript } from '../../src/runtime/transcript.js';
 import { formatJson } from '../../src/storage/atomic.js';
 import { addMember, createTeam } from '../../src/team/team-store.js';
@@ -166,7 +166,7 @@ async function writeAheadCost(samples: number) {
   try {
     const mailbox = new Mailbox({ team: new Team(root, 'bench') });
     const transcript = new Transcript(path.join(root, 'sink.jsonl'));
-    const writeAhead = async (taken: readonly { msg_id?: string; from: string; timestamp: string; text: string }[]) => {
+    const writeAhead = async (taken: readonly InboxMessage[]) => {
       transcript.append({ kind: 'inbox_taking', msgKeys: taken.map(messageKey) });
       await transcript.flush();
     };
