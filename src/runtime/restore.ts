@@ -28,41 +28,36 @@ export interface Restored {
   undelivered: string[];
 }
 
-const ModeLineSchema = z.looseObject({ kind: z.literal('control'), what: z.literal('mode'), mode: PermissionModeSchema });
-
-const modeLine: LineCheck<PermissionMode | undefined> = (json) => {
-  const parsed = ModeLineSchema.safeParse(json);
-  return { ok: true, value: parsed.success ? parsed.data.mode : undefined };
-};
-
-/** The mode of the last whole `control`/`mode` line of a transcript's text (the rebuild has refused a corrupt one). */
-function lastMode(text: string): PermissionMode | undefined {
-  return jsonlValues(parseJsonl(text, modeLine)).findLast((m) => m !== undefined);
-}
-
 const Keys = z.array(z.string());
-const DeliveryLineSchema = z.union([
+
+/** The lines a resume reads beside the conversation: the mode switched to, and what was taken from the inbox and delivered. */
+const ResumeLineSchema = z.union([
+  z.looseObject({ kind: z.literal('control'), what: z.literal('mode'), mode: PermissionModeSchema }),
   z.looseObject({ kind: z.literal('inbox_taking'), msgKeys: Keys }),
   z.looseObject({ kind: z.literal('inbox_delivered'), msgKeys: Keys }),
   z.looseObject({ kind: z.literal('user'), delivered: Keys }),
 ]);
+type ResumeLine = z.infer<typeof ResumeLineSchema>;
 
-const deliveryLine: LineCheck<{ taken: string[]; delivered: string[] } | undefined> = (json) => {
-  const parsed = DeliveryLineSchema.safeParse(json);
-  if (!parsed.success) return { ok: true, value: undefined };
-  const line = parsed.data;
-  if (line.kind === 'inbox_taking') return { ok: true, value: { taken: line.msgKeys, delivered: [] } };
-  return { ok: true, value: { taken: [], delivered: line.kind === 'user' ? line.delivered : line.msgKeys } };
+const resumeLine: LineCheck<ResumeLine | undefined> = (json) => {
+  const parsed = ResumeLineSchema.safeParse(json);
+  return { ok: true, value: parsed.success ? parsed.data : undefined };
 };
 
-/** The keys taken (`inbox_taking`) and never delivered, in the order taken. */
-function undeliveredKeys(text: string): string[] {
+/**
+ * In one pass over a transcript's text (the rebuild has refused a corrupt one): the mode of the last
+ * whole `control`/`mode` line, and the keys taken (`inbox_taking`) and never delivered, in the order taken.
+ */
+function resumeState(text: string): { mode?: PermissionMode; undelivered: string[] } {
+  let mode: PermissionMode | undefined;
   const taken = new Set<string>();
-  for (const line of jsonlValues(parseJsonl(text, deliveryLine))) {
-    for (const key of line?.taken ?? []) taken.add(key);
-    for (const key of line?.delivered ?? []) taken.delete(key);
+  for (const line of jsonlValues(parseJsonl(text, resumeLine))) {
+    if (line?.kind === 'control') mode = line.mode;
+    else if (line?.kind === 'inbox_taking') for (const key of line.msgKeys) taken.add(key);
+    else if (line?.kind === 'inbox_delivered') for (const key of line.msgKeys) taken.delete(key);
+    else if (line?.kind === 'user') for (const key of line.delivered) taken.delete(key);
   }
-  return [...taken];
+  return { ...(mode ? { mode } : {}), undelivered: [...taken] };
 }
 
 /** Rebuild the conversation of `file`; throws SwarmError('corrupt') when it cannot be restored whole. */
@@ -80,6 +75,5 @@ export async function restoreConversation(file: string): Promise<Restored> {
     await fs.truncate(file, rebuilt.torn.offset);
     notes.push(`${rebuilt.skipped}; its ${rebuilt.torn.chars} characters were cut off the transcript`);
   }
-  const mode = lastMode(text);
-  return { messages: rebuilt.messages, notes, ...(mode ? { mode } : {}), undelivered: undeliveredKeys(text) };
+  return { messages: rebuilt.messages, notes, ...resumeState(text) };
 }
