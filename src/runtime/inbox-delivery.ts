@@ -100,10 +100,11 @@ export class InboxDelivery {
     const quiet: string[] = [];
     for (const entry of entries) {
       const text = this.handle(classify(entry, trust));
-      if (text === undefined) quiet.push(messageKey(entry));
+      const key = messageKey(entry);
+      if (text === undefined) quiet.push(key);
       else {
         blocks.push({ type: 'text', text });
-        this.unsettled.push(messageKey(entry));
+        this.unsettled.push(key);
       }
     }
     if (quiet.length > 0) this.d.transcript.append({ kind: 'inbox_delivered', msgKeys: quiet });
@@ -206,14 +207,9 @@ export class InboxDelivery {
 export async function undeliveredEntries(mailbox: Mailbox, name: string, keys: readonly string[], onError: (message: string) => void): Promise<InboxMessage[]> {
   if (keys.length === 0) return [];
   const wanted = new Set(keys);
-  const pick = (entries: readonly InboxMessage[]): InboxMessage[] =>
-    entries.filter((m) => {
-      const key = messageKey(m);
-      return m.read === true && wanted.delete(key);
-    });
+  const pick = (entries: readonly InboxMessage[]): InboxMessage[] => entries.filter((m) => m.read === true && wanted.delete(messageKey(m)));
   const inbox = await mailbox.read(name);
-  const unread = new Set(inbox.filter((m) => !m.read).map(messageKey));
-  for (const key of unread) wanted.delete(key);
+  for (const m of inbox) if (!m.read) wanted.delete(messageKey(m)); // the next consume delivers it
   const fromInbox = pick(inbox);
   if (wanted.size === 0) return fromInbox;
   let archived: InboxMessage[] = [];
