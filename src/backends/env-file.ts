@@ -4,13 +4,12 @@
 // which loads them, deletes the file and its directory, and becomes the teammate (same pid). Passing them as
 // `tmux split-window -e KEY=value` would show ANTHROPIC_API_KEY to every local user in `ps` while
 // the tmux client runs. A dir whose pane never ran is removed by a later spawn (stale-pane-dirs.ts).
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { quote } from 'shell-quote';
 import { assertEnvName } from '../protocol/names.js';
 import { FILE_MODE } from '../storage/atomic.js';
-import { removeStalePaneDirs } from './stale-pane-dirs.js';
+import { newPaneDir } from './stale-pane-dirs.js';
 
 /** The env file's dir in TMPDIR: this prefix and mkdtemp's six characters. */
 export const ENV_DIR_PREFIX = 'swarm-env-';
@@ -39,8 +38,7 @@ export function envLoaderArgv(env: Record<string, string>, file: string, argv: r
 /** Write `env` to a private file and return the argv that loads it and then runs `argv`. */
 export async function argvWithEnvFile(env: Record<string, string>, argv: readonly string[]): Promise<string[]> {
   if (Object.keys(env).length === 0) return [...argv];
-  await removeStalePaneDirs(os.tmpdir(), ENV_DIR_PREFIX);
-  const dir = await mkdtemp(path.join(os.tmpdir(), ENV_DIR_PREFIX));
+  const dir = await newPaneDir(ENV_DIR_PREFIX);
   const file = path.join(dir, 'env');
   await writeFile(file, envFileText(env), { mode: FILE_MODE, flag: 'wx' });
   return envLoaderArgv(env, file, argv);

@@ -1,10 +1,12 @@
-// Private dirs a pane never removed. A pane's environment file (env-file.ts) and its stderr fifo
-// (stderr-log.ts) each live in a mkdtemp dir of TMPDIR that the pane's own shell removes the moment
-// it starts. A pane killed before that (or a spawner killed between making the dir and making the
-// pane) leaves the dir behind, and the env file holds the teammate's API key. Whoever makes the next
-// such dir on this machine first removes this user's ones of the same kind that are older than
-// STALE_PANE_DIR_MS: a pane reads its files within milliseconds of being made, never minutes later.
-import { lstat, readdir, rm } from 'node:fs/promises';
+// Private dirs for a pane's files: made fresh (newPaneDir), and removed when a pane never did. A
+// pane's environment file (env-file.ts) and its stderr fifo (stderr-log.ts) each live in a mkdtemp
+// dir of TMPDIR that the pane's own shell removes the moment it starts. A pane killed before that
+// (or a spawner killed between making the dir and making the pane) leaves the dir behind, and the
+// env file holds the teammate's API key. Whoever makes the next such dir on this machine first
+// removes this user's ones of the same kind that are older than STALE_PANE_DIR_MS: a pane reads its
+// files within milliseconds of being made, never minutes later.
+import { lstat, mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 
 export const STALE_PANE_DIR_MS = 10 * 60_000;
@@ -15,10 +17,9 @@ export const STALE_PANE_DIR_MS = 10 * 60_000;
  * a dir that cannot be read or removed is left.
  */
 export async function removeStalePaneDirs(dir: string, prefix: string, now = Date.now(), maxAgeMs = STALE_PANE_DIR_MS): Promise<string[]> {
-  const pattern = new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[A-Za-z0-9]{6}$`);
   const names = await readdir(dir).catch(() => [] as string[]);
   const removed: string[] = [];
-  for (const name of names.filter((n) => pattern.test(n))) {
+  for (const name of names.filter((n) => n.startsWith(prefix) && /^[A-Za-z0-9]{6}$/.test(n.slice(prefix.length)))) {
     const full = path.join(dir, name);
     try {
       const st = await lstat(full);
@@ -30,4 +31,10 @@ export async function removeStalePaneDirs(dir: string, prefix: string, now = Dat
     }
   }
   return removed;
+}
+
+/** A new private dir `<prefix>XXXXXX` in TMPDIR for a pane's files, once this user's stale ones of that kind are gone. */
+export async function newPaneDir(prefix: string): Promise<string> {
+  await removeStalePaneDirs(os.tmpdir(), prefix);
+  return mkdtemp(path.join(os.tmpdir(), prefix));
 }

@@ -11,10 +11,7 @@
 // left neither its pane nor its log saying why. It still ends with the teammate's stderr. The
 // paths travel as arguments ($0, $1), never inside the script, so nothing is quoted by hand. A dir
 // whose pane never ran is removed by a later spawn (stale-pane-dirs.ts).
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { removeStalePaneDirs } from './stale-pane-dirs.js';
+import { newPaneDir } from './stale-pane-dirs.js';
 
 /** $0 is the private dir, $1 the log, the rest the argv. A fifo that cannot be made stops the pane (exit 98). */
 export const STDERR_TEE =
@@ -34,8 +31,7 @@ export function stderrTeeArgv(dir: string, log: string, argv: readonly string[])
 /** Make the private dir and return the argv that tees stderr into `log`; just `argv` without a log. */
 export async function argvWithStderrLog(log: string | undefined, argv: readonly string[]): Promise<string[]> {
   if (log === undefined) return [...argv];
-  await removeStalePaneDirs(os.tmpdir(), FIFO_DIR_PREFIX);
-  const dir = await mkdtemp(path.join(os.tmpdir(), FIFO_DIR_PREFIX));
+  const dir = await newPaneDir(FIFO_DIR_PREFIX);
   return stderrTeeArgv(dir, log, argv);
 }
 
