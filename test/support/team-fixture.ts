@@ -37,11 +37,10 @@ export async function deadPid(): Promise<number> {
 
 /** SIGKILL every sleeper still running and wait for each exit. */
 export async function reapChildren(): Promise<void> {
-  const all = [...children];
-  children.clear();
-  await reap(all);
+  await reap([...children]);
 }
 
+/** SIGKILL each of `all` still running (each leaves the set at once) and wait for its exit. */
 async function reap(all: ChildProcess[]): Promise<void> {
   await Promise.all(
     all.map(async (c) => {
