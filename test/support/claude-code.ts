@@ -62,7 +62,8 @@ export async function claudeCodeWorkspace(root: string, build: (typeof CLAUDE_CO
  * Claude Code's auto-updater runs npm (`config get prefix`, `view`, `install -g`: about 9
  * CPU-seconds a test file, offline and failing), and its installation checks run `npm config get
  * prefix` again (two of the three each start of 2.1.112 made, counted with strace); no test
- * depends on either. Spread into every env a test starts `claude` with.
+ * depends on either. vitest.config.ts sets them for every test process (and so for a test's tmux server
+ * and its panes); spread them too into an env a test builds from nothing to start `claude` with.
  */
 export const CLAUDE_CODE_NO_UPDATES = { DISABLE_AUTOUPDATER: '1', DISABLE_INSTALLATION_CHECKS: '1' } as const;
 
