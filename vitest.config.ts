@@ -1,7 +1,7 @@
 // Test runner settings: real processes and real tmux make some tests take seconds, never minutes.
 import { accessSync, constants, statfsSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
-import { CLAUDE_CODE_NO_UPDATES } from './test/support/claude-code.js';
+import { CLAUDE_CODE_QUIET } from './test/support/claude-code.js';
 
 const TMPFS_MAGIC = 0x01021994;
 
@@ -46,13 +46,14 @@ export default defineConfig({
     // bash then waited 60 s in a `sleep 0.1` loop, 1.6 CPU-s each, about 60 of them a run. The
     // suite's panes get /bin/sh (dash; ~/.profile reads ~/.bashrc only under bash), never anyone's rc files.
     //
-    // CLAUDE_CODE_NO_UPDATES: every Claude Code the tests start, a teammate in a pane of a test's tmux
-    // server too (its panes take the server's env), leaves its auto-updater off: it ran `npm view` and
-    // `npm install -g` (offline, failing) at each start of 2.1.112, about 8 CPU-s a run.
+    // CLAUDE_CODE_QUIET: every Claude Code the tests start, a teammate in a pane of a test's tmux
+    // server too (its panes take the server's env), leaves its auto-updater and non-essential traffic
+    // off: it ran `npm view` and `npm install -g` (offline, failing) and opened 9 TLS connections at
+    // each start, some 0.7 CPU-s a start and 25 starts a run.
     //
     // SWARM_TEST_RUN marks every process the tests start (children inherit it), so that the summary
     // reporter finds any a test left running when the run ends (test/support/leftover-processes.ts).
-    env: { SHELL: '/bin/sh', SWARM_TEST_RUN: String(process.pid), ...CLAUDE_CODE_NO_UPDATES, ...(tmpDir ? { TMPDIR: tmpDir } : {}) },
+    env: { SHELL: '/bin/sh', SWARM_TEST_RUN: String(process.pid), ...CLAUDE_CODE_QUIET, ...(tmpDir ? { TMPDIR: tmpDir } : {}) },
     reporters: ['default', './test/support/summary-reporter.ts'],
   },
 });

@@ -59,13 +59,17 @@ export async function claudeCodeWorkspace(root: string, build: (typeof CLAUDE_CO
 }
 
 /**
- * Claude Code's auto-updater runs npm (`config get prefix`, `view`, `install -g`: about 9
- * CPU-seconds a test file, offline and failing), and its installation checks run `npm config get
- * prefix` again (two of the three each start of 2.1.112 made, counted with strace); no test
- * depends on either. vitest.config.ts sets them for every test process (and so for a test's tmux server
- * and its panes); spread them too into an env a test builds from nothing to start `claude` with.
+ * What Claude Code does at start beside its session, switched off for the tests, offline as they
+ * are. Its auto-updater runs npm (`config get prefix`, `view`, `install -g`: about 9 CPU-seconds a
+ * test file, failing) and its installation checks `npm config get prefix` again (two of the three
+ * each start of 2.1.112 made, counted with strace); its non-essential traffic (the changelog from
+ * raw.githubusercontent.com, telemetry to api.anthropic.com: 9 TLS connections a start, 7 of them
+ * gone with it) costs each start some 0.4 CPU-s, most of it loading the CA certificates. No test
+ * depends on any of it. vitest.config.ts sets these for every test process (and so for a test's
+ * tmux server and its panes); spread them too into an env a test builds from nothing to start
+ * `claude` with.
  */
-export const CLAUDE_CODE_NO_UPDATES = { DISABLE_AUTOUPDATER: '1', DISABLE_INSTALLATION_CHECKS: '1' } as const;
+export const CLAUDE_CODE_QUIET = { DISABLE_AUTOUPDATER: '1', DISABLE_INSTALLATION_CHECKS: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' } as const;
 
 /**
  * The env that runs `claude` from `bin` (first on PATH, see claudeCodeWorkspace) offline against the
@@ -80,7 +84,7 @@ export function claudeCodeEnv(o: { root: string; bin: string; standinUrl: string
     ANTHROPIC_API_KEY: CLAUDE_CODE_API_KEY,
     ANTHROPIC_BASE_URL: o.standinUrl,
     SWARM_TMUX_SOCKET: o.socket,
-    ...CLAUDE_CODE_NO_UPDATES,
+    ...CLAUDE_CODE_QUIET,
   };
 }
 

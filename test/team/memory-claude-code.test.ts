@@ -13,7 +13,7 @@ import { startMessagesServer } from '../../src/standin/messages-server.js';
 import { lastToolResultNames, type IncomingRequest } from '../../src/standin/request.js';
 import { memoryDir, projectsDir } from '../../src/team/paths.js';
 import { pathKey } from '../../src/team/project-key.js';
-import { CLAUDE_CODE_API_KEY, CLAUDE_CODE_NO_UPDATES, CLAUDE_CODE_BUILDS, claudeBuildScript, seedClaudeCodeState } from '../support/claude-code.js';
+import { CLAUDE_CODE_API_KEY, CLAUDE_CODE_QUIET, CLAUDE_CODE_BUILDS, claudeBuildScript, seedClaudeCodeState } from '../support/claude-code.js';
 import { git, makeRepo } from '../support/git-repo.js';
 import { afterThisTest, tempRoot } from '../support/tmp-root.js';
 
@@ -34,7 +34,7 @@ async function claudeWrites(build: Build, root: string, cwd: string, file: strin
     },
   });
   afterThisTest(() => standin.close());
-  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, CLAUDE_CONFIG_DIR: root, ANTHROPIC_API_KEY: CLAUDE_CODE_API_KEY, ANTHROPIC_BASE_URL: standin.url, ...CLAUDE_CODE_NO_UPDATES };
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, CLAUDE_CONFIG_DIR: root, ANTHROPIC_API_KEY: CLAUDE_CODE_API_KEY, ANTHROPIC_BASE_URL: standin.url, ...CLAUDE_CODE_QUIET };
   const [exe, ...pre] = build.argv;
   const r = await execa(exe!, [...pre, '-p', '--', 'Save the build memory.'], { cwd, env, extendEnv: false, reject: false, stdin: 'ignore', timeout: 90_000 });
   if (r.exitCode !== 0) throw new Error(`claude -p exited ${r.exitCode}: ${String(r.stderr).slice(0, 500)}`);

@@ -21,7 +21,7 @@ import { claudeTranscript, createTeam, readTeam } from '../../src/team/index.js'
 import { Team } from '../../src/team/team.js';
 import { resumeTeammates } from '../../src/teammates/resume.js';
 import { spawnTeammate } from '../../src/teammates/spawn.js';
-import { CLAUDE_CODE_API_KEY, CLAUDE_CODE_NO_UPDATES, CLAUDE_CODE_BUILDS, claudeCodeWorkspace } from '../support/claude-code.js';
+import { CLAUDE_CODE_API_KEY, CLAUDE_CODE_QUIET, CLAUDE_CODE_BUILDS, claudeCodeWorkspace } from '../support/claude-code.js';
 import { makeRepo } from '../support/git-repo.js';
 import { afterThisTest, tempRoot, useTempRoot } from '../support/tmp-root.js';
 import { tmuxForThisTest } from '../support/tmux.js';
@@ -67,7 +67,7 @@ describe.each(CLAUDE_CODE_BUILDS)('a real Claude Code $version teammate resumed 
       PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
       CLAUDE_CONFIG_DIR: root,
       ANTHROPIC_API_KEY: CLAUDE_CODE_API_KEY,
-      ANTHROPIC_BASE_URL: standin.url, ...CLAUDE_CODE_NO_UPDATES,
+      ANTHROPIC_BASE_URL: standin.url, ...CLAUDE_CODE_QUIET,
       SWARM_TMUX_SOCKET: socket,
     };
     const team = new Team(root, TEAM);

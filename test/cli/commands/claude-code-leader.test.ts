@@ -18,7 +18,7 @@ import { TmuxServer, capturePane, listAllPanes } from '../../../src/backends/tmu
 import { lastToolResultNames, lastUserText, type IncomingRequest, type MessagesRequest } from '../../../src/standin/request.js';
 import { startMessagesServer, type MessagesServer } from '../../../src/standin/messages-server.js';
 import { teamPaths } from '../../../src/team/index.js';
-import { CLAUDE_CODE, CLAUDE_CODE_API_KEY, CLAUDE_CODE_NO_UPDATES, requireClaudeCode, seedClaudeCodeState } from '../../support/claude-code.js';
+import { CLAUDE_CODE, CLAUDE_CODE_API_KEY, CLAUDE_CODE_QUIET, requireClaudeCode, seedClaudeCodeState } from '../../support/claude-code.js';
 import { swarm, swarmInProcess } from '../../support/cli.js';
 import { useTempRoot, afterThisTest, tempRoot } from '../../support/tmp-root.js';
 import { tmuxForThisTest } from '../../support/tmux.js';
@@ -175,7 +175,7 @@ describe('a real Claude Code leader and its teammates, driven by swarm', () => {
   it("TeamCreate + Agent split panes on the leader's server; swarm lists and approves w1's Bash request (it runs), status, doctor, shutdown w1, kill w2", async () => {
     // HOME of its own: Claude Code's Bash snapshots a login shell, which would read this machine's
     // ~/.profile and ~/.bashrc (and fail with them when they are broken).
-    const env = { HOME: root, CLAUDE_CONFIG_DIR: root, ANTHROPIC_API_KEY: CLAUDE_CODE_API_KEY, ANTHROPIC_BASE_URL: standin.url, ...CLAUDE_CODE_NO_UPDATES, CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1', DEBUG: '1' };
+    const env = { HOME: root, CLAUDE_CONFIG_DIR: root, ANTHROPIC_API_KEY: CLAUDE_CODE_API_KEY, ANTHROPIC_BASE_URL: standin.url, ...CLAUDE_CODE_QUIET, CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1', DEBUG: '1' };
     const flags = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
     // Claude Code types each teammate's command into a new pane's shell: /bin/sh, no rc files to wait on.
     // --teammate-mode tmux: panes, as auto picks inside tmux; auto once fell back to in-process teammates on a loaded machine.

@@ -10,7 +10,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { startMessagesServer, type MessagesServer } from '../../../src/standin/messages-server.js';
 import { lastToolResultNames, lastUserText, type IncomingRequest } from '../../../src/standin/request.js';
 import { createTeam } from '../../../src/team/team-store.js';
-import { CLAUDE_CODE_API_KEY, CLAUDE_CODE_NO_UPDATES, CLAUDE_CODE_BUILDS, claudeCodeWorkspace } from '../../support/claude-code.js';
+import { CLAUDE_CODE_API_KEY, CLAUDE_CODE_QUIET, CLAUDE_CODE_BUILDS, claudeCodeWorkspace } from '../../support/claude-code.js';
 import { SWARM_BIN } from '../../support/cli.js';
 import { afterThisTest, tempRoot, useTempRoot } from '../../support/tmp-root.js';
 
@@ -48,7 +48,7 @@ describe.each(CLAUDE_CODE_BUILDS)('Claude Code $version: your session leads thro
       HOME: root,
       CLAUDE_CONFIG_DIR: root,
       ANTHROPIC_API_KEY: CLAUDE_CODE_API_KEY,
-      ANTHROPIC_BASE_URL: standin.url, ...CLAUDE_CODE_NO_UPDATES,
+      ANTHROPIC_BASE_URL: standin.url, ...CLAUDE_CODE_QUIET,
       ENABLE_TOOL_SEARCH: 'false', // the stand-in's script sees the tools in the request (a first-party host may defer them behind a search)
       // Claude Code's wait for an MCP server to start (ms): its default let a loaded machine's
       // `swarm mcp` connect after the first request went out without the team's tools.

@@ -15,7 +15,7 @@ import { startMessagesServer, type MessagesServer } from '../../../src/standin/m
 import { lastUserText } from '../../../src/standin/request.js';
 import { readTeam } from '../../../src/team/team-store.js';
 import { Team } from '../../../src/team/team.js';
-import { CLAUDE_CODE_API_KEY, CLAUDE_CODE_NO_UPDATES, CLAUDE_CODE_BUILDS, claudeCodeWorkspace, claudeSettingsLeftBehind } from '../../support/claude-code.js';
+import { CLAUDE_CODE_API_KEY, CLAUDE_CODE_QUIET, CLAUDE_CODE_BUILDS, claudeCodeWorkspace, claudeSettingsLeftBehind } from '../../support/claude-code.js';
 import { afterMcp, claudeLeadScript, LEAD_GOAL } from '../../support/claude-lead-script.js';
 import { SWARM_BIN } from '../../support/cli.js';
 import { tmuxForThisTest } from '../../support/tmux.js';
@@ -72,7 +72,7 @@ describe.each(CLAUDE_CODE_BUILDS)('Claude Code $version leads in a tmux session 
       HOME: process.env.HOME ?? root,
       CLAUDE_CONFIG_DIR: root,
       ANTHROPIC_API_KEY: CLAUDE_CODE_API_KEY,
-      ANTHROPIC_BASE_URL: standin.url, ...CLAUDE_CODE_NO_UPDATES,
+      ANTHROPIC_BASE_URL: standin.url, ...CLAUDE_CODE_QUIET,
       SWARM_TMUX_SOCKET: socket,
       TMUX: '',
       TMUX_PANE: '',

@@ -16,7 +16,7 @@ import { startMessagesServer, type MessagesServer } from '../../../src/standin/m
 import { readTeam } from '../../../src/team/team-store.js';
 import { Team } from '../../../src/team/team.js';
 import { descendantsOf, isProcessAlive } from '../../../src/backends/process.js';
-import { CLAUDE_CODE_API_KEY, CLAUDE_CODE_NO_UPDATES, CLAUDE_CODE_BUILDS, claudeCodeWorkspace } from '../../support/claude-code.js';
+import { CLAUDE_CODE_API_KEY, CLAUDE_CODE_QUIET, CLAUDE_CODE_BUILDS, claudeCodeWorkspace } from '../../support/claude-code.js';
 import { SWARM_BIN, swarmInProcess } from '../../support/cli.js';
 import { tmuxEnv, tmuxForThisTest } from '../../support/tmux.js';
 import { afterThisTest, tempRoot, useTempRoot } from '../../support/tmp-root.js';
@@ -45,7 +45,7 @@ describe.each(CLAUDE_CODE_BUILDS)('Claude Code $version leads through swarm mcp 
       PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
       CLAUDE_CONFIG_DIR: root,
       ANTHROPIC_API_KEY: CLAUDE_CODE_API_KEY,
-      ANTHROPIC_BASE_URL: standin.url, ...CLAUDE_CODE_NO_UPDATES,
+      ANTHROPIC_BASE_URL: standin.url, ...CLAUDE_CODE_QUIET,
       SWARM_TEAM: '',
       NO_COLOR: '1',
       SWARM_RETRY_BASE_MS: '10',
