@@ -53,6 +53,20 @@ export default defineConfig(
     rules: { 'no-console': 'error' },
   },
   {
+    // zod by its exports: esbuild keeps only what the bundle uses. `{ z }` (or the default) is the
+    // whole namespace, its 40 locales too: 430 KB more that every swarm process parsed at start.
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportDeclaration[source.value=/^zod/] > :matches(ImportSpecifier[imported.name='z'], ImportDefaultSpecifier)",
+          message: "import * as z from 'zod' (scripts/bundle.mjs: the bundle then keeps only the parts of zod swarm uses)",
+        },
+      ],
+    },
+  },
+  {
     // The import direction rule, for product code only: test/ and scripts/ may import anything.
     files: ['src/**/*.ts'],
     plugins: { boundaries },

@@ -16,7 +16,7 @@
 // hides the good ones. The first reader or consumer that meets one moves it, under the lock, to
 // `<name>.json.corrupt-<epochMs>` (a JSON array of the bad entries), reports it in one line, and
 // rewrites the inbox with the rest. A file that is not a JSON array at all is kept aside whole.
-import { z } from 'zod';
+import * as z from 'zod';
 import { InboxMessageSchema, MAX_MESSAGE_BYTES, messageKey, messageTooLarge, type InboxMessage } from '../protocol/message.js';
 import { firstIssue, isSwarmError, SwarmError } from '../protocol/errors.js';
 import { newMsgId } from '../protocol/ids.js';

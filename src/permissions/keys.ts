@@ -13,7 +13,7 @@
 // links, i.e. any local POSIX one.) An existing key file is never overwritten.
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { errnoCode, SwarmError } from '../protocol/errors.js';
 import { createFileExclusive, DIR_MODE, ensureDir, formatJson } from '../storage/atomic.js';
 import { keysDir } from '../team/paths.js';

@@ -35,7 +35,7 @@
 //
 // Evaluation: any matching deny rule → 'deny', else any matching allow rule → 'allow', else 'ask'.
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { SwarmError } from '../protocol/errors.js';
 import { compileGlob, globError } from '../protocol/glob.js';
 import { ENV_NAME_RE, sameName } from '../protocol/names.js';

@@ -28,7 +28,7 @@
 //     that are not plain, cycles) is rejected with SwarmError('invalid_input').
 //   Example: {b:[2,{d:1,c:null}],a:"x"} → {"a":"x","b":[2,{"c":null,"d":1}]}
 import { createHash, createPublicKey, generateKeyPairSync, KeyObject, sign as cryptoSign, verify as cryptoVerify } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { SwarmError } from '../protocol/errors.js';
 
 export const ENTRY_ENVELOPE_TAG = 'claude-team-lead-entry-v1';

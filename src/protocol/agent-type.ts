@@ -3,7 +3,7 @@
 // prompt) — parsed and checked here (pure), and the four built-in types. Loading the files from
 // `<cwd>/.claude/agents` and `<root>/agents` is team/agent-types.ts.
 import { parseDocument } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 import { PermissionModeSchema, type PermissionMode } from './config.js';
 import { SwarmError } from './errors.js';
 import { isKnownToolName, type ToolName } from './tool-names.js';

@@ -7,7 +7,7 @@
 // A budget counts what the team spent since it was set: `spentBefore` is the team's spend at that
 // moment (a `swarm run --team` on a team that already worked starts from zero). Reached means
 // spent >= budget: at the limit, not only past it.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const TeamBudgetSchema = z.looseObject({
   /** USD: every member's tokens × its model's list price (protocol/prices). */

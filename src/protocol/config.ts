@@ -1,6 +1,6 @@
 // config.json (docs/protocol.md#team-file): the team file shared with Claude Code. Unknown fields written by other
 // tools are kept (loose objects), so a rewrite by swarm never drops them.
-import { z } from 'zod';
+import * as z from 'zod';
 import { TeamBudgetSchema } from './budget.js';
 import { SwarmError } from './errors.js';
 

@@ -1,7 +1,7 @@
 // Control messages (docs/protocol.md#control-messages): JSON carried in an inbox entry's `text`, field names as Claude
 // Code writes them. `parseControl` never throws: plain text and unknown types come back as such,
 // so a reader shows them and moves on.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const PermissionRequestFrameSchema = z.looseObject({
   type: z.literal('permission_request'),

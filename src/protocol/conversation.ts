@@ -3,7 +3,7 @@
 // one message exactly as sent (tool results in full); `compaction` says the first `replaced`
 // messages were replaced by `summary` (conversation.ts in runtime/ applies it). Every other kind of
 // transcript line is for people and is only required to be a JSON object with a `kind`.
-import { z } from 'zod';
+import * as z from 'zod';
 
 const TextBlock = z.looseObject({ type: z.literal('text'), text: z.string() });
 const ToolUseBlock = z.looseObject({ type: z.literal('tool_use'), id: z.string().min(1), name: z.string().min(1), input: z.unknown() });

@@ -1,6 +1,6 @@
 // The one error type of swarm: a stable `kind` callers can branch on, a one-line message that says
 // what to do, the original error as `cause`, and whether retrying could help (recoverable).
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 export type ErrorKind =
   | 'invalid_name' // a team/member/request name or id that fails validation

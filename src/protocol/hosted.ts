@@ -7,7 +7,7 @@
 //   hosted/<name>.state.json        the host's view of the teammate: running/exited + last output
 //   hosted/<name>.kill.json         a kill request; the host deletes it (and the state) when done
 // Every file is written atomically; the host is the only writer of state and spawn-error files.
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The `<kind>` of a `hosted/<name>.<kind>.json` file. */
 export type HostedFileKind = 'spawn' | 'spawn-error' | 'state' | 'kill';

@@ -2,7 +2,7 @@
 // Claude Code 2.1.112 writes {from, text, timestamp, read, color?, summary?}; newer writers add
 // {type: "message", msgV: 1, msg_id, lead_sig?}. Unknown fields are kept on rewrite.
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const InboxMessageSchema = z.looseObject({
   from: z.string(),

@@ -1,5 +1,5 @@
 // Permission request records (docs/protocol.md#permission-requests): permissions/pending/<id>.json and resolved/<id>.json.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const PendingRequestSchema = z.looseObject({
   id: z.string(),

@@ -1,7 +1,7 @@
 // teams/<team>/ratelimit.json: the team's shared rate-limit backoff (runtime/rate-limit.ts). One
 // record, times in epoch ms: every swarm-runtime member waits until `until` before its next model
 // attempt; `by` is the member whose call got the `status` (429) and `at` when it wrote the record.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const RateLimitSchema = z.object({
   until: z.number().int().nonnegative(),

@@ -1,5 +1,5 @@
 // status/<name>.json (docs/protocol.md#status-files): the heartbeat and progress each teammate writes.
-import { z } from 'zod';
+import * as z from 'zod';
 
 // waiting_budget: at the team's budget (protocol/budget.ts), no model step until it is raised.
 export const TeammateStateSchema = z.enum(['starting', 'working', 'idle', 'waiting_permission', 'waiting_budget', 'exiting', 'hibernating']);

@@ -1,7 +1,7 @@
 // The shared task list's records (docs/protocol.md#task-list), field for field Claude Code's: one task per file
 // `tasks/<team>/<id>.json`, ids decimal strings ("1", "2", ...). Unknown fields are kept (loose), so
 // a rewrite never drops what another tool wrote. The task_assignment frame is in control.ts.
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A task id as a file name: a decimal string without leading zeros, at most 15 digits (so always a safe integer). */
 export const TASK_ID_RE = /^[1-9][0-9]{0,14}$/;

@@ -2,7 +2,7 @@
 // required, its help text, and whether a real `claude` teammate (`--runtime claude`) takes it too.
 // teammates/command-line.ts builds argv from this table (`flagWords`), runtime/args.ts parses argv
 // and validates the flags with it, and `swarm teammate`'s yargs options come from it.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export interface TeammateFlagSpec {
   /** Without the leading `--`. */

@@ -13,7 +13,7 @@
 // JSON, a hook entry of the wrong shape) is reported once per teammate process and its hooks for
 // the event are skipped. Nothing here throws to the caller: a hook never ends the teammate.
 import { promises as fs } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PermissionMode } from '../protocol/config.js';
 import { errnoCode } from '../protocol/errors.js';
 import type { Task } from '../protocol/task.js';

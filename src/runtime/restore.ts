@@ -12,7 +12,7 @@
 // those again, so a crash between taking a message and writing the turn that carries it loses none.
 import { promises as fs } from 'node:fs';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import { z } from 'zod';
+import * as z from 'zod';
 import { PermissionModeSchema, type PermissionMode } from '../protocol/config.js';
 import { errnoCode, SwarmError } from '../protocol/errors.js';
 import { jsonlValues, parseJsonl, type LineCheck } from '../storage/jsonl.js';

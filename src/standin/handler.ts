@@ -4,7 +4,7 @@
 // API's error shape.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AGENT_HEADER, MessagesRequest, type IncomingRequest, type RecordedRequest } from './request.js';
 import { parseStep, shutdownApproval, type Action, type Script, type Step } from './script.js';
 import { createTurnSelector, type Selection } from './select.js';

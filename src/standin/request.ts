@@ -3,7 +3,7 @@
 // request as the server records it, and pure helpers that pull out what script turns match on
 // (system prompt text, the last user message, the tools whose results it carries).
 
-import { z } from 'zod';
+import * as z from 'zod';
 
 const TextBlock = z.looseObject({ type: z.literal('text'), text: z.string() });
 const ToolUseBlock = z.looseObject({ type: z.literal('tool_use'), id: z.string(), name: z.string() });

@@ -21,7 +21,7 @@
 //
 // How turns are chosen is documented in select.ts.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { SwarmError } from '../protocol/errors.js';
 import type { IncomingRequest } from './request.js';
 

@@ -15,7 +15,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { errnoCode, firstIssue, isSwarmError, SwarmError } from '../protocol/errors.js';
 import { CORRUPT_LABEL, formatJson, keepAside, keepAsideContent, writeFileAtomicSync } from './atomic.js';
 import { oddFileError, readRegularFile, readRegularFileSync, type RegularRead } from './regular-file.js';

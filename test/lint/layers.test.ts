@@ -21,7 +21,7 @@ describe('import direction (eslint-plugin-boundaries)', () => {
 
   it('accepts storage importing protocol, its own layer and packages', async () => {
     const code = [
-      "import { z } from 'zod';",
+      "import * as z from 'zod';",
       "import { isSwarmError } from '../protocol/errors.js';",
       "import { writeFileAtomic } from './atomic.js';",
       'export const used = [z, isSwarmError, writeFileAtomic];',

@@ -2,7 +2,7 @@
 // protocol/hosted.ts). Reads here are lenient: a missing or half-understood file is `undefined`,
 // never an exception, because the host rewrites them continually and a reader just looks again.
 import { promises as fs } from 'node:fs';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { SwarmError, errnoCode } from '../../protocol/errors.js';
 import { InProcessHostRegistrationSchema, type HostedFileKind, type InProcessHostRegistration } from '../../protocol/hosted.js';
 import { parseText } from '../../storage/json-file.js';

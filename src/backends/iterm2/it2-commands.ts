@@ -9,7 +9,7 @@
 //   it2 session close -f -s <id>            without -f it asks for confirmation
 // A different Go tool is also called `it2` and has another syntax: `detectIt2` refuses it.
 import { quote } from 'shell-quote';
-import { z } from 'zod';
+import * as z from 'zod';
 import { SwarmError } from '../../protocol/errors.js';
 import { assertEnvName } from '../../protocol/names.js';
 import { type Exec, execaExec } from '../process.js';

@@ -32,7 +32,7 @@ import { promises as fs } from 'node:fs';
 import { parseDuration } from '../../protocol/duration.js';
 import path from 'node:path';
 import { LineCounter, isMap, parseDocument, type Document } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 import { PermissionModeSchema } from '../../protocol/config.js';
 import { errnoCode, SwarmError } from '../../protocol/errors.js';
 import { assertMemberName, assertTeamName, LEAD_NAME } from '../../protocol/names.js';

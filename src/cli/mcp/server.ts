@@ -14,7 +14,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { openLeadMailbox } from '../../permissions/lead-mailbox.js';
 import { openPlanRequests } from '../../permissions/plan-answer.js';
 import { SwarmError } from '../../protocol/errors.js';

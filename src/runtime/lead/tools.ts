@@ -11,7 +11,7 @@
 //     with changes kept): swarm mcp's stop_teammate.
 // All are kind `message`: no permission is asked. What they do is injected (LeadPowers): the
 // command line chose the backend, the inherited flags and the stop context.
-import { z } from 'zod';
+import * as z from 'zod';
 import { SwarmError } from '../../protocol/errors.js';
 import { LEAD_NAME, sameName } from '../../protocol/names.js';
 import { TEAMMATE_RUNTIMES, type TeammateRuntime } from '../../teammates/command-line.js';

@@ -2,7 +2,7 @@
 // a subagent in the teammate's own process (runtime/subagent.ts runs it), never a new teammate —
 // with `name` the call is refused and nothing else happens (the team roster is flat). The agent
 // lead's Agent, which spawns teammates, is another tool (runtime/lead/tools.ts).
-import { z } from 'zod';
+import * as z from 'zod';
 import { SwarmError } from '../../protocol/errors.js';
 import { defineTool, type AnyTool } from './types.js';
 

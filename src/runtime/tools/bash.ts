@@ -2,7 +2,7 @@
 // (process-groups.ts), with a timeout (default 2 min, max 10 min) and an output cap (30 000 chars,
 // head and tail kept, the cut said). A non-zero exit, a timeout or a kill is an is_error result
 // carrying the output. The environment is the teammate's minus the model credentials.
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool } from './types.js';
 
 export const DEFAULT_TIMEOUT_MS = 120_000;

@@ -7,7 +7,7 @@
 // (agent-config.ts): it configures other members. A team memory file (memory.ts) is edited without a
 // question in every mode but plan; anything else in that directory is refused.
 import { promises as fs } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { SwarmError } from '../../protocol/errors.js';
 import { configSummary } from './agent-config.js';
 import { updateChecked, writeChecked } from './checked-file.js';

@@ -1,7 +1,7 @@
 // ExitPlanMode {plan}: in plan mode, send the plan to team-lead as a `plan_approval_request` and wait
 // for its signed `plan_approval_response` (plan-approval.ts). Approved: plan mode ends; rejected:
 // the feedback comes back as the tool result, so the model can revise and try again.
-import { z } from 'zod';
+import * as z from 'zod';
 import { SwarmError } from '../../protocol/errors.js';
 import { defineTool } from './types.js';
 

@@ -4,7 +4,7 @@
 // elsewhere are listed (a name is not its content: Read asks before showing that).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { SwarmError } from '../../protocol/errors.js';
 import { compileGlob } from '../../protocol/glob.js';
 import { splitGlob } from './glob-match.js';

@@ -10,7 +10,7 @@
 // them, and the result ends with a line naming them (Read asks for one).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { SwarmError } from '../../protocol/errors.js';
 import { MAX_OUTPUT_CHARS } from './bash.js';
 import { searchDir, skipper } from './glob.js';

@@ -5,7 +5,7 @@
 // its type's tools without the team tools, ExitPlanMode and Agent: it answers its teammate with its
 // final text, and cannot start another.
 import type { Tool } from '@anthropic-ai/sdk/resources/messages';
-import { z } from 'zod';
+import * as z from 'zod';
 import { TEAM_TOOL_NAMES, type AgentType } from '../../protocol/agent-type.js';
 import { isOneOfTools, type ToolName } from '../../protocol/tool-names.js';
 import { subagentTool } from './agent.js';

@@ -4,7 +4,7 @@
 // the team's own files (checked-file.ts). A protected file (secrets.ts) is read only once team-lead
 // (or a team rule) allows it, in every mode.
 import { promises as fs } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { SwarmError } from '../../protocol/errors.js';
 import { readChecked } from './checked-file.js';
 import { protectedSummary } from './secrets.js';

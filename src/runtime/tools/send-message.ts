@@ -3,7 +3,7 @@
 // signed shutdown request; a rejection needs a reason), or {type: "plan_approval_response", ...}
 // (leader only: refused here). A structured answer written as a JSON string is read as structured;
 // any other control-message JSON as text is refused, so a model cannot forge protocol frames.
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseControl } from '../../protocol/control.js';
 import { SwarmError } from '../../protocol/errors.js';
 import { defineTool, describeIssues } from './types.js';

@@ -16,7 +16,7 @@
 // TaskCompleted hook runs before a change to completed is written, and one that blocks leaves the
 // task as it was, its feedback the result.
 // Kind `message`: no permission is asked (team coordination, like SendMessage).
-import { z } from 'zod';
+import * as z from 'zod';
 import { sameName } from '../../protocol/names.js';
 import { TASK_LIMITS, type Task } from '../../protocol/task.js';
 import { isInternalTask, TaskError } from '../../tasks/index.js';

@@ -2,7 +2,7 @@
 // input against the world (paths resolve and are allowed, the file exists, the edit is unique) and
 // returns an Invocation; `execute` runs it. The permission gate sits between the two. Any throw in
 // either phase becomes an `is_error` tool_result with the error's message.
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { SwarmError } from '../../protocol/errors.js';
 import type { PermissionMode } from '../../protocol/config.js';
 import type { ToolName } from '../../protocol/tool-names.js';

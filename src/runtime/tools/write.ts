@@ -5,7 +5,7 @@
 // credential file (secrets.ts) reveals nothing and is gated like any write. A team memory file
 // (memory.ts) is written without a question in every mode but plan; anything else in that directory is refused.
 import { promises as fs } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { SwarmError } from '../../protocol/errors.js';
 import { configSummary } from './agent-config.js';
 import { writeChecked } from './checked-file.js';
