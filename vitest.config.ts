@@ -26,6 +26,13 @@ function testTmpDir(): string | undefined {
 }
 const tmpDir = testTmpDir();
 
+// NODE_EXTRA_CA_CERTS (set on this machine, as wherever a proxy must be trusted) makes every Node
+// process read and parse that file of certificates as it starts: 50 of a bare `node -e 0`'s 80
+// CPU-ms, and the suite starts some 750 Node processes (the workers, swarm's CLI and teammates,
+// Claude Code 2.1.112). The tests make no TLS connection (the stand-in, the registry and sshd are
+// all on 127.0.0.1 without it), so the workers, and everything they start, run without it.
+delete process.env.NODE_EXTRA_CA_CERTS;
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
