@@ -62,5 +62,7 @@ export default defineConfig({
     // reporter finds any a test left running when the run ends (test/support/leftover-processes.ts).
     env: { SHELL: '/bin/sh', SWARM_TEST_RUN: String(process.pid), ...CLAUDE_CODE_QUIET, ...(tmpDir ? { TMPDIR: tmpDir } : {}) },
     reporters: ['default', './test/support/summary-reporter.ts'],
+    // Bundles the built modules the fake teammates and worker scripts load (SWARM_FAKE_LIB).
+    globalSetup: ['./test/support/global-setup.ts'],
   },
 });

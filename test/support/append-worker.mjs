@@ -1,9 +1,10 @@
-// Child process for concurrency tests and benchmarks: appends `count` messages `<writer>:<i>` to
-// one inbox through the real Mailbox (built dist/), then prints one JSON line of latencies.
+// Child process for concurrency tests: appends `count` messages `<writer>:<i>` to one inbox through
+// the real Mailbox (built dist/, through dist-lib.mjs), then prints one JSON line of latencies.
 // argv: root team to writer count [lockBudgetMs] [lockStaleMs]
-import { Mailbox } from '../../dist/mailbox/mailbox.js';
+import { distLib } from './dist-lib.mjs';
 import { staleWindow } from './stale-window.mjs';
-import { Team } from '../../dist/team/team.js';
+
+const { Mailbox, Team } = distLib;
 
 const [root, team, to, writer, countArg, budgetArg, staleArg] = process.argv.slice(2);
 const count = Number(countArg);

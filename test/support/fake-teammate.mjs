@@ -2,13 +2,11 @@
 // The fake teammate as a child process (fake-teammate-core.mjs says what it does, and its FAKE_*
 // switches): the pane's command through SWARM_TEAMMATE_COMMAND="node /abs/test/support/fake-teammate.mjs",
 // a stand-in `claude`, and the spawn and ssh benches' trivial teammate. Uses the BUILT dist/ (run
-// `npm run build` first) through fake-teammate-lib.mjs.
-import { pathToFileURL } from 'node:url';
+// `npm run build` first) through dist-lib.mjs: bundled by the suite and the spawn bench.
+import { distLib } from './dist-lib.mjs';
 import { runFakeTeammate } from './fake-teammate-core.mjs';
 
-// SWARM_FAKE_LIB: a bundle of fake-teammate-lib.mjs (the spawn bench makes one).
-const libUrl = process.env.SWARM_FAKE_LIB ? pathToFileURL(process.env.SWARM_FAKE_LIB).href : new URL('./fake-teammate-lib.mjs', import.meta.url).href;
-const lib = { ...(await import(libUrl)) };
+const lib = { ...distLib };
 const code = await runFakeTeammate(lib, {
   argv: process.argv.slice(2),
   env: process.env,
