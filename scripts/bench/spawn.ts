@@ -2,8 +2,8 @@
 // done) in tmux, and time to stop them all (shutdownAll, verified: no pane, no process, no member),
 // for (a) a trivial teammate command (test/support/fake-teammate.mjs through
 // SWARM_TEAMMATE_COMMAND), its swarm modules bundled into one file first as swarm itself runs
-// bundled (SWARM_FAKE_LIB, made here with esbuild), and the same fake loading dist/'s modules one by
-// one, as the baseline of that, and (b) the swarm runtime (`swarm teammate`) against the stand-in Messages
+// bundled (SWARM_FAKE_LIB, test/support/fake-lib-bundle.ts), and the same fake loading dist/'s
+// modules one by one, as the baseline of that, and (b) the swarm runtime (`swarm teammate`) against the stand-in Messages
 // API, whose script answers each agent's first turn with a short end_turn text and approves a
 // shutdown_request. Each is measured with one `spawnTeammate` after another (what `swarm spawn`
 // run N times does) and with `spawnTeammates` (panes created one after another, readiness awaited
@@ -14,7 +14,6 @@
 // killed and their socket files removed afterwards; the default server is never touched. Only
 // processes this benchmark started are killed (by pid, or with their private server).
 // BENCH_LEVELS=1,4 and BENCH_ONLY=trivial|trivial-modules|runtime|baseline narrow the run.
-import { build } from 'esbuild';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -31,10 +30,10 @@ import { startMessagesServer, type IncomingRequest } from '../../src/standin/mes
 import { createTeam, readTeam } from '../../src/team/team-store.js';
 import { table } from './stats.js';
 import { Team } from '../../src/team/team.js';
+import { bundleFakeLib } from '../../test/support/fake-lib-bundle.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const FAKE = path.join(HERE, '../../test/support/fake-teammate.mjs');
-const FAKE_LIB = path.join(HERE, '../../test/support/fake-teammate-lib.mjs');
 const TEAM = 'bench';
 
 type Mode = 'trivial' | 'trivial-modules' | 'runtime';
@@ -46,11 +45,6 @@ const MODE_LABEL: Record<Mode, string> = {
 /** The fake's lib bundled into one file (spawnBench makes it). */
 let fakeLibBundle: string | undefined;
 
-async function bundleFakeLib(dir: string): Promise<string> {
-  const outfile = path.join(dir, 'fake-teammate-lib.mjs');
-  await build({ entryPoints: [FAKE_LIB], outfile, bundle: true, format: 'esm', platform: 'node', target: 'node20', logLevel: 'warning', banner: { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" } });
-  return outfile;
-}
 type Strategy = 'serial' | 'overlapped';
 
 export function privateSocket(): string {

@@ -1,7 +1,7 @@
 // What the fake teammate (fake-teammate.mjs) uses of the BUILT dist/: the mailbox and its follower,
 // the lead's signature check, atomic writes, the team's paths and the control messages. One module
-// of static re-exports, so that the spawn bench can bundle it (esbuild) into one file, as swarm
-// itself runs bundled, and time the spawn rather than Node loading some 150 modules one by one.
+// of static re-exports, so that it bundles (fake-lib-bundle.ts) into one file, as swarm itself runs
+// bundled: the suite's children and the spawn bench load that, not some 150 modules one by one.
 export * from '../../dist/mailbox/mailbox.js';
 export * from '../../dist/mailbox/follow.js';
 export * from '../../dist/permissions/signing.js';
