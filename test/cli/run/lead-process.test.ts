@@ -32,9 +32,12 @@ describe('one leader per team for an agent lead', () => {
   it('claims the team for this process and gives it back; a dead leader does not count', async () => {
     const { team } = await createTeam(root, { name: 'free' });
     await updateTeam(team, (c) => void (c.leadProcess = { pid: 2 ** 22 + 12345, claimedAt: 0 })); // no such process
-    const release = await claimLeadProcess(team, 'headless', leaseSelf('headless', 4242));
-    expect((await readTeam(team)).leadProcess).toMatchObject({ pid: 4242, kind: 'headless' });
-    await expect(claimLeadProcess(team, 'headless')).resolves.toBeTypeOf('function'); // 4242 is not alive
+    // Above the largest pid Linux gives (2^22), so no process has it: a small one, say 4242, is some
+    // other process's now and then (pids wrap at 32768 here, and a run starts thousands).
+    const dead = 2 ** 22 + 4242;
+    const release = await claimLeadProcess(team, 'headless', leaseSelf('headless', dead));
+    expect((await readTeam(team)).leadProcess).toMatchObject({ pid: dead, kind: 'headless' });
+    await expect(claimLeadProcess(team, 'headless')).resolves.toBeTypeOf('function'); // `dead` is not alive
     await release(); // not ours any more: left alone
     expect((await readTeam(team)).leadProcess?.pid).toBe(process.pid);
   });
