@@ -39,12 +39,14 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // Five workers on two cores: much of a test waits (grace periods, panes starting, deadlines), so
+    // Four workers on two cores: much of a test waits (grace periods, panes starting, deadlines), so
     // two workers kept the CPU only ~60 % busy; a third cut the wall time 301 → 254 s, and as the
-    // suite grew a fourth 291 → 253 s. As its processes got cheaper, four left the CPU idle some 40
-    // CPU-s of a run where waiting files met (CI's order: no duration cache, larger files first);
-    // a fifth fills that: 206–218 → 200 s, the CPU 80–100 % busy from 20 s in to the end.
-    maxWorkers: 5,
+    // suite grew a fourth 291 → 253 s. Four still leave the CPU idle some 40 CPU-s of a run where
+    // waiting files meet (CI's order: no duration cache, larger files first), and a fifth filled
+    // that (206–218 → 200 s), but its contention made Claude Code 2.1.332's first request as a lead
+    // go out without swarm's tools in one clean-clone run of six: not taken until that race is
+    // understood (BENCHMARKS.md).
+    maxWorkers: 4,
     // Each worker runs its test files one after another in one process instead of a fresh process
     // per file: ~90 s less CPU over the suite (its wall time 315 → 281 s on 2 cores). Every test
     // makes its own temp root, tmux socket and processes, so nothing leaks between files.
