@@ -193,8 +193,10 @@ describe("swarm run -p: the person's mode is a ceiling (issue 30)", () => {
       turns: [
         { match: { agent: 'team-lead', lastUser: 'Verify the build.' }, reply: { content: [{ type: 'tool_use', name: 'Agent', input: { name: 'v', prompt: 'Run the check.', subagent_type: 'verification', mode: 'bypassPermissions' } }] } },
         { match: { agent: 'team-lead', lastUser: 'a model cannot raise it' }, reply: { content: [{ type: 'tool_use', name: 'Agent', input: { name: 'v', prompt: 'Run the check.', subagent_type: 'verification' } }] } },
-        { match: { agent: 'team-lead', lastUser: 'Spawned v' }, reply: 'Waiting for v.' },
+        // v may be done before its spawn returns on a loaded machine: its verdict then comes with the
+        // Agent result, in one request, which this turn (first in order) answers.
         { match: { agent: 'team-lead', lastUser: 'VERDICT: FAIL' }, reply: 'FINAL: v could not run the check.' },
+        { match: { agent: 'team-lead', lastUser: 'Spawned v' }, reply: 'Waiting for v.' },
         { match: { agent: 'v', lastUser: 'Run the check.' }, reply: { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'echo ran > ran.txt', description: 'run the check' } }] } },
         { match: { agent: 'v', toolResult: 'Bash' }, reply: 'VERDICT: FAIL' },
       ],
