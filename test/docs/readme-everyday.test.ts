@@ -4,6 +4,9 @@
 // changes (a free one, not 8787) and, between the blocks, the script waits as a person would for
 // scout's message; every command must succeed (`set -e`). After the stop, the launch line runs a
 // second time (the same stand-in still serving): the team, shut down, starts again from its file.
+// The first `npx swarm` is npx's own (it finds the clone's bin); after it, `npx swarm …` is a bash
+// function that runs that same bin/swarm.js, as `npm link`'s plain `swarm` would: npx resolves the
+// same file for every subcommand, and each of its starts cost about 1 CPU-s of loading npm.
 import { execa } from 'execa';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -46,6 +49,7 @@ describe("the README's everyday jobs", () => {
       'set -eo pipefail',
       launch.replaceAll('8787', port),
       'echo "== launched"',
+      `npx() { if [ "$1" = swarm ]; then shift; node ${JSON.stringify(path.join(REPO, 'bin/swarm.js'))} "$@"; else command npx "$@"; fi; }`,
       `for i in $(seq 300); do [ -s ${inbox} ] && jq -e 'length > 0' ${inbox} >/dev/null && break; sleep 0.1; done`,
       approve.split('\n').filter((l) => !l.includes('<')).join('\n'), // a request id is the reader's to fill in
       'echo "== inspect"',
