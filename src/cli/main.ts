@@ -134,11 +134,23 @@ async function runCommandLine(argv: string[], io: CliIo, run: CliRun): Promise<n
   }
 }
 
+/**
+ * yargs lays out a command's whole help (every option, through cliui and string-width) as the
+ * command's handler starts, and keeps it for a failure that prints the help. swarm's failures are
+ * one line and never print it (.fail below, exitCodeFor), so nothing is kept: that layout was most
+ * of what a command cost in-process, and it was paid in every `swarm` process (BENCHMARKS.md).
+ */
+function skipHelpCache(cli: Argv): void {
+  const yargsInternals = cli as unknown as { getInternalMethods(): { getUsageInstance(): { cacheHelpMessage(): void } } };
+  yargsInternals.getInternalMethods().getUsageInstance().cacheHelpMessage = () => undefined;
+}
+
 /** A fresh yargs for one command line (yargs keeps parse state on the instance). */
 function buildCli(argv: string[], io: CliIo, isTTY: boolean): Argv {
   const width = helpWidth(io.stdout);
   const cli = yargs(argv);
   layoutExamples(cli, width); // before the first .example()
+  skipHelpCache(cli);
   cli
     .scriptName('swarm')
     .usage('$0 <command> [options]\n\nRun a team of Claude agents in tmux panes, coordinated through plain files.')
