@@ -1,6 +1,7 @@
 // Test runner settings: real processes and real tmux make some tests take seconds, never minutes.
 import { accessSync, constants, statfsSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { CLAUDE_CODE_QUIET } from './test/support/claude-code.js';
 
 const TMPFS_MAGIC = 0x01021994;
@@ -32,6 +33,20 @@ const tmpDir = testTmpDir();
 // Claude Code 2.1.112). The tests make no TLS connection (the stand-in, the registry and sshd are
 // all on 127.0.0.1 without it), so the workers, and everything they start, run without it.
 delete process.env.NODE_EXTRA_CA_CERTS;
+
+/**
+ * vitest's order (failed first, then the longest, or with no record of a run, as on CI, the
+ * largest files first), with test/lint/checks.test.ts ahead of all: the typecheck and lint then
+ * run while the first files mostly wait on the processes they start, instead of alone before the
+ * suite (`pretest`), or last, where a small file goes when there is no record.
+ */
+class ChecksFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const checks = (f: TestSpecification): boolean => f.moduleId.endsWith('/test/lint/checks.test.ts');
+    return [...sorted.filter(checks), ...sorted.filter((f) => !checks(f))];
+  }
+}
 
 export default defineConfig({
   test: {
@@ -65,6 +80,7 @@ export default defineConfig({
     // SWARM_TEST_RUN marks every process the tests start (children inherit it), so that the summary
     // reporter finds any a test left running when the run ends (test/support/leftover-processes.ts).
     env: { SHELL: '/bin/sh', SWARM_TEST_RUN: String(process.pid), ...CLAUDE_CODE_QUIET, ...(tmpDir ? { TMPDIR: tmpDir } : {}) },
+    sequence: { sequencer: ChecksFirst },
     reporters: ['default', './test/support/summary-reporter.ts'],
     // Bundles the built modules the fake teammates and worker scripts load (SWARM_FAKE_LIB).
     globalSetup: ['./test/support/global-setup.ts'],

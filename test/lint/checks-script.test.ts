@@ -1,4 +1,4 @@
-// `npm run checks` (package.json) is the lint and type gate `npm test` runs first: it runs the
+// `npm run checks` (package.json) is the lint and type gate `npm test` runs (checks.test.ts): it runs the
 // typecheck beside lint and must fail when either fails. Run here as npm runs it (`sh -c <script>`)
 // with an `npm` on PATH that fails the step it is told to, so the shell logic is what is tested,
 // not the half minute of the real checks. (It once exited 0 whatever they said: `$!` and `$?`
