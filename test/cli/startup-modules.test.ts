@@ -21,11 +21,11 @@ describe('modules a swarm process loads', () => {
   useTempRoot((dir) => (root = dir));
 
   /** `swarm ...args` and the dist/ and node_modules/ paths it loaded. */
-  async function run(args: string[]): Promise<{ r: CliResult; modules: string[] }> {
+  async function run(args: string[]): Promise<{ r: CliResult; modules: string[]; segmenters: number }> {
     const log = path.join(root, 'modules.log');
     const r = await swarm(root, args, { NODE_OPTIONS: `--import=${path.join(REPO, 'test/support/module-log.mjs')}`, SWARM_MODULE_LOG: log });
-    const modules = (await readFile(log, 'utf8')).split('\n').filter((u) => u.startsWith('file://'));
-    return { r, modules };
+    const lines = (await readFile(log, 'utf8')).split('\n');
+    return { r, modules: lines.filter((u) => u.startsWith('file://')), segmenters: lines.filter((l) => l === 'intl:Segmenter').length };
   }
 
   const handlers = (modules: string[]): string[] => modules.filter((u) => u.includes('/dist/cli/handlers/')).map((u) => u.slice(u.lastIndexOf('/dist/') + 1));
@@ -50,6 +50,17 @@ describe('modules a swarm process loads', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(handlers(modules)).toEqual(['dist/cli/handlers/team.js']);
     expect(heavy(modules)).toEqual([]);
+  });
+
+  it('a command that measures no string makes no Intl.Segmenter (string-width makes its own on first use); --help does', async () => {
+    for (const line of [['--version'], ['team', 'list']]) {
+      const { r, segmenters } = await run(line);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(segmenters, line.join(' ')).toBe(0);
+    }
+    const help = await run(['--help']);
+    expect(help.r.exitCode).toBe(0);
+    expect(help.segmenters).toBeGreaterThan(0);
   });
 
   it('swarm status of a team with no panes asks no backend', async () => {
