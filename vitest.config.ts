@@ -54,14 +54,13 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // Four workers on two cores: much of a test waits (grace periods, panes starting, deadlines), so
-    // two workers kept the CPU only ~60 % busy; a third cut the wall time 301 → 254 s, and as the
-    // suite grew a fourth 291 → 253 s. Four still leave the CPU idle some 40 CPU-s of a run where
-    // waiting files meet (CI's order: no duration cache, larger files first), and a fifth filled
-    // that (206–218 → 200 s), but its contention made Claude Code 2.1.332's first request as a lead
-    // go out without swarm's tools in one clean-clone run of six: not taken until that race is
-    // understood (BENCHMARKS.md).
-    maxWorkers: 4,
+    // Five workers on two cores: much of a test waits (grace periods, panes starting, deadlines), so
+    // two workers kept the CPU only ~60 % busy; a third cut the wall time 301 → 254 s, a fourth (as
+    // the suite grew) 291 → 253 s, and a fifth 202–211 → 187 s (CI's order), filling the time where
+    // four files that wait meet. The fifth once waited on a race its load brought out: Claude Code
+    // 2.1.332 as a lead sending its first request before it had swarm's tools, which the
+    // --wait-ready hook now waits out (cli/mcp/ready.ts, BENCHMARKS.md).
+    maxWorkers: 5,
     // Each worker runs its test files one after another in one process instead of a fresh process
     // per file: ~90 s less CPU over the suite (its wall time 315 → 281 s on 2 cores). Every test
     // makes its own temp root, tmux socket and processes, so nothing leaks between files.
