@@ -54,13 +54,14 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // Five workers on two cores: much of a test waits (grace periods, panes starting, deadlines), so
+    // Six workers on two cores: much of a test waits (grace periods, panes starting, deadlines), so
     // two workers kept the CPU only ~60 % busy; a third cut the wall time 301 → 254 s, a fourth (as
-    // the suite grew) 291 → 253 s, and a fifth 202–211 → 187 s (CI's order), filling the time where
-    // four files that wait meet. The fifth once waited on a race its load brought out: Claude Code
-    // 2.1.332 as a lead sending its first request before it had swarm's tools, which the
-    // --wait-ready hook now waits out (cli/mcp/ready.ts, BENCHMARKS.md).
-    maxWorkers: 5,
+    // the suite grew) 291 → 253 s, a fifth 202–211 → 184–187 s and a sixth → 177 s (CI's order),
+    // each filling time where the files that wait meet, until the CPU is busy throughout (~340 CPU-s
+    // a run: 170 s is the floor). More contention brought out one race: Claude Code 2.1.332 as a
+    // lead sending its first request before it had swarm's tools, which the --wait-ready hook now
+    // waits out (cli/mcp/ready.ts). Beside two busy processes the suite is green in 212 s.
+    maxWorkers: 6,
     // Each worker runs its test files one after another in one process instead of a fresh process
     // per file: ~90 s less CPU over the suite (its wall time 315 → 281 s on 2 cores). Every test
     // makes its own temp root, tmux socket and processes, so nothing leaks between files.
