@@ -11,6 +11,7 @@ import { execa } from 'execa';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { quote } from 'shell-quote';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../src/backends/process.js';
 import { REPO } from '../support/cli.js';
@@ -49,7 +50,7 @@ describe("the README's everyday jobs", () => {
       'set -eo pipefail',
       launch.replaceAll('8787', port),
       'echo "== launched"',
-      `npx() { if [ "$1" = swarm ]; then shift; node ${JSON.stringify(path.join(REPO, 'bin/swarm.js'))} "$@"; else command npx "$@"; fi; }`,
+      `npx() { if [ "$1" = swarm ]; then shift; node ${quote([path.join(REPO, 'bin/swarm.js')])} "$@"; else command npx "$@"; fi; }`,
       `for i in $(seq 300); do [ -s ${inbox} ] && jq -e 'length > 0' ${inbox} >/dev/null && break; sleep 0.1; done`,
       approve.split('\n').filter((l) => !l.includes('<')).join('\n'), // a request id is the reader's to fill in
       'echo "== inspect"',
